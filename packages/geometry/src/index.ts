@@ -1,0 +1,40 @@
+/**
+ * @packageDocumentation
+ * Pure geometry for AR placement: axis conventions, poses, door openings, virtual-anchor frames,
+ * by-plane footprints and gravity-aware alignment. No I/O; everything is plain data.
+ */
+export type { Bounds, Mat4, Quat, ReadonlyQuat, ReadonlyVec3, UpAxis, Vec3 } from './types/vector.js';
+export { fromYUp, toYUp, yUpToZUp, yUpToZUpMat4, yUpToZUpQuat, zUpToYUp, zUpToYUpMat4, zUpToYUpQuat } from './axes/upAxis.js';
+export {
+  composePoses, createPose, IDENTITY_POSE, invertPose, poseAxis, poseFromAxes, poseFromMatrix,
+  transformDirection, transformPoint, type Pose,
+} from './pose/pose.js';
+export { poseFromYUp, poseToYUp } from './pose/poseToYUp.js';
+export {
+  AnchorValidationError, DegenerateInputError, GeometryValidationError, OpeningValidationError, type Problem,
+} from './errors/GeometryValidationError.js';
+export type { Opening } from './opening/opening.js';
+export { DOOR_SIZE_LIMITS, type DoorSizeLimits } from './opening/doorSize.js';
+export {
+  validateOpening, VALIDATE_OPENING_DEFAULTS, type OpeningInput, type ValidateOpeningOptions,
+} from './opening/validateOpening.js';
+export type { AnchorFrame, AnchorKind } from './anchor/anchorFrame.js';
+export { ANCHOR_DEFAULTS, type AnchorOptions } from './anchor/anchorFields.js';
+export {
+  frameFromNormalAndForward, FRAME_FROM_NORMAL_AND_FORWARD_DEFAULTS,
+  type FrameFromNormalAndForwardOptions, type NormalForwardFrame,
+} from './anchor/frameFromNormalAndForward.js';
+export { rectangleShortSideFrame, type RectangleAnchorFrame, type RectangleShortSideInput } from './anchor/rectangleShortSide.js';
+export {
+  MIN_SEGMENT_LENGTH, segmentDirectionalFrame, type PlacementSource, type SegmentAnchorFrame, type SegmentDirectionalInput,
+} from './anchor/segmentDirectional.js';
+export { circleDirectionalFrame, type CircleAnchorFrame, type CircleDirectionalInput } from './anchor/circleDirectional.js';
+export {
+  cornerDirectionalFrame, MIN_CORNER_ANGLE_DEG, type CornerAnchorFrame, type CornerDirectionalInput,
+} from './anchor/cornerDirectional.js';
+export { footprintPose } from './placement/footprintPose.js';
+export {
+  alignYaw, type AlignmentDiagnostics, type AlignYawInput, type DirectionCorrespondence,
+  type PointCorrespondence, type YawAlignment,
+} from './alignment/alignYaw.js';
+export { alignFrames } from './alignment/alignFrames.js';
