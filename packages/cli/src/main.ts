@@ -1,0 +1,51 @@
+import { EXIT, UsageError, type Command, type CommandIO } from './command.js';
+import { inspectCommand } from './commands/inspect.js';
+import { openingCommand } from './commands/opening.js';
+
+/** Every sub-command, in the order `--help` lists them. */
+export const COMMANDS: readonly Command[] = [inspectCommand, openingCommand];
+
+function help(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'usage: arsession <command> [options]',
+    '',
+    'commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    "Run 'arsession <command> --help' for a command's options.",
+    '',
+  ].join('\n');
+}
+
+/**
+ * Runs the CLI with `argv` (without the node and script paths) and resolves to the exit code.
+ * Exported so tests drive the real commands in-process.
+ */
+export async function main(argv: string[], io: CommandIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(help());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`arsession: unknown command '${name}'\n\n${help()}`);
+    return EXIT.usage;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`usage: ${command.usage}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed flags.
+    const parseError = (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS');
+    if (err instanceof UsageError || parseError) {
+      io.stderr.write(`arsession ${name}: ${(err as Error).message}\n\nusage: ${command.usage}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+}

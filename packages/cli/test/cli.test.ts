@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusPath, REPO_ROOT } from '../../../test/support/corpus.js';
+
+// The real binary, as `pnpm exec arsession` runs it (built by `tsc -b` before the tests).
+const BIN = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
+function arsession(...args: string[]) {
+  const r = spawnSync(BIN, args, { encoding: 'utf8', cwd: REPO_ROOT });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('arsession CLI', () => {
+  it('--help lists every command', () => {
+    const r = arsession('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\s+inspect\s/m);
+    expect(r.stdout).toMatch(/^\s+opening\s/m);
+  });
+
+  it('an unknown command is a usage error (exit 2)', () => {
+    const r = arsession('frobnicate');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it('inspect --json prints one JSON object and nothing else', () => {
+    const r = arsession('inspect', corpusPath('glb', 'SimpleInstancing.glb'), '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ file: 'SimpleInstancing.glb', format: 'glb', glb: { meshNodes: 125, withinMeshNodeLimit: true } });
+  });
+
+  it('inspect reports a GLB over the limit, and refuses a non-model', () => {
+    const over = JSON.parse(arsession('inspect', corpusPath('glb', 'Synthetic_5001MeshNodes_shared.glb'), '--json').stdout);
+    expect(over.glb).toMatchObject({ meshNodes: 5001, withinMeshNodeLimit: false });
+    const r = arsession('inspect', join(REPO_ROOT, 'package.json'), '--json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('unsupported_format');
+  });
+
+  it('inspect names a missing file', () => {
+    const r = arsession('inspect', '/nonexistent/model.ifc');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('ENOENT');
+  });
+
+  it('opening validates a door and prints its frame', () => {
+    const r = arsession('opening', '--corners', '[[-0.45,0,0],[0.45,0,0],[0.45,2.1,0],[-0.45,2.1,0]]', '--normal', '[0,0,1]', '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.width).toBeCloseTo(0.9, 12);
+    expect(out.frame.matrix).toHaveLength(16);
+  });
+
+  it('opening lists every problem with its field (z-up data sent as y-up)', () => {
+    const r = arsession('opening', '--corners', '[[-0.45,0,0],[0.45,0,0],[0.45,0,2.1],[-0.45,0,2.1]]', '--normal', '[0,-1,0]', '--json');
+    expect(r.code).toBe(1);
+    const problems = JSON.parse(r.stdout).error.problems as Array<{ field: string }>;
+    expect(problems.map((p) => p.field)).toContain('alignment.wall_normal');
+    // The same numbers with --z-up are a valid door.
+    expect(arsession('opening', '--corners', '[[-0.45,0,0],[0.45,0,0],[0.45,0,2.1],[-0.45,0,2.1]]', '--normal', '[0,-1,0]', '--z-up').code).toBe(0);
+  });
+
+  it('malformed JSON in a flag is a usage error naming the flag', () => {
+    const r = arsession('opening', '--corners', '[[1,2', '--normal', '[0,0,1]');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--corners is not valid JSON');
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Base of every error the converter raises on bad input. Each carries a stable `code`, the request
+ * field it concerns (the uploaded file's form field by default) and the offending file's name, so
+ * the server can map it to problem+json without inspecting messages.
+ */
+export class ConvertError extends Error {
+  readonly code: string;
+  readonly field: string;
+  readonly fileName: string | undefined;
+
+  constructor(code: string, message: string, options: { field?: string; fileName?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.field = options.field ?? 'model_file';
+    this.fileName = options.fileName;
+  }
+}
+
+/** The bytes are not an IFC, GLB or USDZ model (recognised by content, never by name). */
+export class UnsupportedFormatError extends ConvertError {
+  constructor(message: string, options: { field?: string; fileName?: string } = {}) {
+    super('unsupported_format', message, options);
+  }
+}
+
+/** The file claims a supported format but cannot be read: truncated, corrupt, or rejected by the parser. */
+export class ModelUnreadableError extends ConvertError {
+  constructor(message: string, options: { field?: string; fileName?: string; cause?: unknown } = {}) {
+    super('model_unreadable', message, options);
+  }
+}
+
+/** A GLB has more mesh nodes than an AR client can take (see {@link MESH_NODE_LIMIT}). */
+export class MeshNodeLimitError extends ConvertError {
+  readonly count: number;
+  readonly limit: number;
+
+  constructor(count: number, limit: number, options: { field?: string; fileName?: string } = {}) {
+    const who = options.fileName ? `${options.fileName} has` : 'the GLB has';
+    super('mesh_node_limit', `${who} ${count} mesh nodes; at most ${limit} are allowed per GLB file (instances count one each)`, options);
+    this.count = count;
+    this.limit = limit;
+  }
+}
+
+/** A USDZ package breaks an ARKit package rule that repacking cannot fix. */
+export class UsdzPackageError extends ConvertError {
+  /** The rule broken, e.g. `first_entry_not_usd`, `unsupported_entry`, `unencapsulated_reference`. */
+  readonly rule: string;
+
+  constructor(rule: string, message: string, options: { field?: string; fileName?: string } = {}) {
+    super('usdz_package_invalid', message, options);
+    this.rule = rule;
+  }
+}

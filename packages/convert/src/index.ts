@@ -1,0 +1,14 @@
+/**
+ * @packageDocumentation
+ * Everything between uploaded model bytes and the files an AR client downloads: format
+ * recognition, limits, readers into plain scene data, and ARKit-ready writers.
+ */
+export {
+  ConvertError, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
+} from './errors/ConvertError.js';
+export { detectFormat, zipEntryNames, type ModelFormat } from './format/detectFormat.js';
+export { readGlbJson, type GltfJson } from './glb/readGlbJson.js';
+export { countMeshNodes } from './glb/countMeshNodes.js';
+export { checkMeshNodeLimit, MESH_NODE_LIMIT, type CheckMeshNodeLimitOptions } from './glb/checkMeshNodeLimit.js';
+export { readIfcHeader, type IfcHeader } from './ifc/readIfcHeader.js';
+export { inspectModel, type InspectModelOptions, type ModelSummary } from './inspect/inspectModel.js';
