@@ -42,6 +42,12 @@ describe('inspectModel', () => {
     expect(inspectModel(corpusBytes('ifc', 'AC20-FZK-Haus.ifc')).schema).toBe('IFC4');
     expect(inspectModel(corpusBytes('ifc', 'wall_door_columnt_rgb4x3.ifc')).schema).toBe('IFC4X3_ADD2');
   });
+  it('reads the authoring tool positionally (6th FILE_NAME argument), quotes and $ included', () => {
+    expect(inspectModel(corpusBytes('ifc', 'wall_door_columnt_rgb4x3.ifc')).originatingSystem).toBe('Autodesk - Revit 26.3.0.37 (ENU) - 26.3.0.37');
+    const step = (args: string) => new TextEncoder().encode(`ISO-10303-21;\nHEADER;\nFILE_NAME(${args});\nFILE_SCHEMA(('IFC4'));\nENDSEC;`);
+    expect(inspectModel(step("'a','t',('x','y'),('o'),'pre','It''s, (ours)',$")).originatingSystem).toBe("It's, (ours)");
+    expect(inspectModel(step("'a','t',(''),(''),'pre',$,$")).originatingSystem).toBeUndefined();
+  });
   it('lists USDZ entries in package order', () => {
     expect(inspectModel(corpusBytes('usdz', 'first_file_not_usd.usdz')).entries).toEqual(['b.png', 'test.usda']);
   });

@@ -22,6 +22,25 @@ export function readIfcHeader(bytes: Uint8Array): IfcHeader {
   const schema = /FILE_SCHEMA\s*\(\s*\(\s*'([^']*)'/i.exec(header)?.[1];
   // FILE_NAME(name, time_stamp, (author), (organization), preprocessor_version, originating_system, authorization)
   const fileName = /FILE_NAME\s*\(([\s\S]*?)\)\s*;/i.exec(header)?.[1];
-  const strings = fileName ? [...fileName.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!) : [];
-  return { schema: schema?.toUpperCase(), originatingSystem: strings.length >= 2 ? strings[strings.length - 2] : undefined };
+  const system = fileName ? stepArguments(fileName)[5] : undefined;
+  const originatingSystem = system && /^'.*'$/s.test(system) ? system.slice(1, -1).replace(/''/g, "'") : undefined;
+  return { schema: schema?.toUpperCase(), originatingSystem: originatingSystem || undefined };
+}
+
+/** Splits a STEP argument list at its top-level commas, respecting quoted strings and nested lists. */
+function stepArguments(list: string): string[] {
+  const args: string[] = [];
+  let depth = 0, quoted = false, start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === "'") quoted = !quoted; // a doubled '' toggles twice: still inside the string
+    else if (!quoted && c === '(') depth++;
+    else if (!quoted && c === ')') depth--;
+    else if (!quoted && depth === 0 && c === ',') {
+      args.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  args.push(list.slice(start).trim());
+  return args;
 }
