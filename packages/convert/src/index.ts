@@ -12,3 +12,13 @@ export { countMeshNodes } from './glb/countMeshNodes.js';
 export { checkMeshNodeLimit, MESH_NODE_LIMIT, type CheckMeshNodeLimitOptions } from './glb/checkMeshNodeLimit.js';
 export { readIfcHeader, type IfcHeader } from './ifc/readIfcHeader.js';
 export { inspectModel, type InspectModelOptions, type ModelSummary } from './inspect/inspectModel.js';
+export type {
+  SceneData, SceneElementRange, SceneMaterial, SceneMesh, SceneNode, SceneSource, SceneStats, SceneTexture, SceneWarning,
+  TextureRef,
+} from './scene/SceneData.js';
+export { sceneBounds, sceneStats, worldMatrices } from './scene/sceneStats.js';
+export { readGlb, type ReadGlbOptions } from './glb/readGlb.js';
+export { checkGlbLayout } from './glb/checkGlbLayout.js';
+export { zipStored, ZIP_STORED_DEFAULTS, type ZipEntry, type ZipStoredOptions } from './usdz/zipStored.js';
+export { writeUsdaLayer, WRITE_USDA_LAYER_DEFAULTS, type WriteUsdaLayerOptions } from './usdz/writeUsdaLayer.js';
+export { writeUsdz, WRITE_USDZ_DEFAULTS, type WriteUsdzOptions } from './usdz/writeUsdz.js';

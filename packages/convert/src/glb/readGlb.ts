@@ -1,0 +1,375 @@
+import type { Accessor, Document, Material, Mesh, Node as GltfNode, Primitive, Texture } from '@gltf-transform/core';
+import type { InstancedMesh } from '@gltf-transform/extensions';
+import { mat4 } from 'gl-matrix';
+import { ModelUnreadableError } from '../errors/ConvertError.js';
+import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneTexture, SceneWarning, TextureRef } from '../scene/SceneData.js';
+import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
+import { checkGlbLayout } from './checkGlbLayout.js';
+import { gltfIO } from './gltfIO.js';
+import { readGlbJson } from './readGlbJson.js';
+
+/** Options of {@link readGlb}. */
+export interface ReadGlbOptions {
+  /** Name for error messages. */
+  fileName?: string;
+}
+
+const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6;
+
+/**
+ * Reads a GLB into {@link SceneData}: Draco and meshopt decoded, quantized attributes read as
+ * floats, `EXT_mesh_gpu_instancing` expanded into one node per instance, skins and morph targets
+ * reduced to their rest pose, mirrored (negative-determinant) nodes baked so faces keep their
+ * winding, PNG and JPEG textures passed through byte for byte, KTX2 and WebP dropped with a
+ * warning. glTF is already Y-up metres, so no axis change is needed.
+ *
+ * @example
+ * ```ts
+ * const scene = await readGlb(readFileSync('DamagedHelmet.glb'));
+ * scene.stats.triangles; // → 46356
+ * ```
+ */
+export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): Promise<SceneData> {
+  const label = options.fileName ?? 'GLB';
+  checkGlbLayout(bytes, readGlbJson(bytes, options.fileName), options.fileName);
+  const io = await gltfIO();
+  let doc: Document;
+  try {
+    doc = await io.readBinary(bytes);
+  } catch (err) {
+    throw new ModelUnreadableError(`${label}: cannot be read as glTF 2.0 (${(err as Error).message})`, {
+      ...(options.fileName !== undefined && { fileName: options.fileName }), cause: err,
+    });
+  }
+  try {
+    return new GlbSceneBuilder(doc).build();
+  } catch (err) {
+    if (err instanceof ModelUnreadableError) throw err;
+    throw new ModelUnreadableError(`${label}: inconsistent glTF content (${(err as Error).message})`, {
+      ...(options.fileName !== undefined && { fileName: options.fileName }), cause: err,
+    });
+  }
+}
+
+/** Walks one glTF document once, collecting plain scene data. */
+class GlbSceneBuilder {
+  private readonly nodes: SceneNode[] = [];
+  private readonly meshes: SceneMesh[] = [];
+  private readonly materials: SceneMaterial[] = [];
+  private readonly textures: SceneTexture[] = [];
+  private readonly warnings = new Map<string, SceneWarning>();
+  private readonly meshCache = new Map<Mesh, number[]>();
+  private readonly materialCache = new Map<Material | null, number>();
+  private readonly textureCache = new Map<Texture, number | undefined>();
+
+  constructor(private readonly doc: Document) {}
+
+  build(): SceneData {
+    const root = this.doc.getRoot();
+    const scene = root.getDefaultScene() ?? root.listScenes()[0];
+    if (root.listScenes().length > 1) this.warn('extra_scenes', `the file has ${root.listScenes().length} scenes; only the default one is delivered`);
+    if (root.listAnimations().length > 0) this.warn('animation_dropped', `${root.listAnimations().length} animation(s) dropped; the model is delivered in its rest pose`);
+    for (const child of scene?.listChildren() ?? []) this.visit(child, -1);
+    const base = { nodes: this.nodes, meshes: this.meshes, materials: this.materials, textures: this.textures };
+    return {
+      source: { format: 'glb', ...(root.getAsset().generator !== undefined && { generator: root.getAsset().generator! }) },
+      ...base,
+      offset: [0, 0, 0],
+      bounds: sceneBounds(base),
+      stats: sceneStats(base),
+      warnings: [...this.warnings.values()],
+    };
+  }
+
+  private visit(node: GltfNode, parent: number, seen = new Set<GltfNode>()): void {
+    if (seen.has(node)) throw new ModelUnreadableError(`node graph has a cycle at "${node.getName()}"`);
+    seen.add(node);
+    const mesh = node.getMesh();
+    const skin = node.getSkin();
+    const instancing = node.getExtension<InstancedMesh>('EXT_mesh_gpu_instancing');
+    const world = node.getWorldMatrix();
+    const local = Float64Array.from(node.getMatrix());
+    const self = this.nodes.length;
+    const name = node.getName() || `node_${self}`;
+
+    if (mesh && skin) {
+      // glTF ignores a skinned node's own transform: skinned vertices live in world space via the joints.
+      this.warn('skin_rest_pose', 'skinned meshes are delivered in their rest pose (bind pose through the joints\' rest transforms)');
+      this.nodes.push({ name, parent: -1, matrix: identity(), meshes: this.bakedMeshes(mesh, node, identity(), true), metadata: {} });
+      this.nodes.push({ name: `${name}_children`, parent, matrix: local, meshes: [], metadata: {} });
+    } else if (mesh && instancing) {
+      this.nodes.push({ name, parent, matrix: local, meshes: [], metadata: {} });
+      this.expandInstances(node, mesh, instancing, self, Float64Array.from(world));
+    } else if (mesh && mat4.determinant(world) < 0) {
+      // A mirrored node: bake its world transform into the vertices and reverse the winding, so
+      // every consumer (USD viewers differ on negative-determinant handling) sees the same faces.
+      this.nodes.push({ name, parent: -1, matrix: identity(), meshes: this.bakedMeshes(mesh, node, Float64Array.from(world), false), metadata: {} });
+      this.nodes.push({ name: `${name}_children`, parent, matrix: local, meshes: [], metadata: {} });
+      this.warn('mirrored_node_baked', 'nodes with a mirroring (negative) scale were baked into world space to keep their faces the right way out');
+    } else {
+      this.nodes.push({ name, parent, matrix: local, meshes: mesh ? this.sharedMeshes(mesh, node) : [], metadata: {} });
+    }
+    const childParent = this.nodes.length - 1;
+    for (const child of node.listChildren()) this.visit(child, childParent, seen);
+  }
+
+  private expandInstances(node: GltfNode, mesh: Mesh, ext: InstancedMesh, parent: number, world: Float64Array): void {
+    const t = ext.getAttribute('TRANSLATION'), r = ext.getAttribute('ROTATION'), s = ext.getAttribute('SCALE');
+    const count = (t ?? r ?? s)?.getCount() ?? 0;
+    const meshes = this.sharedMeshes(mesh, node);
+    const tv = [0, 0, 0], rv = [0, 0, 0, 1], sv = [1, 1, 1];
+    for (let i = 0; i < count; i++) {
+      if (t) t.getElement(i, tv);
+      if (r) r.getElement(i, rv);
+      if (s) s.getElement(i, sv);
+      const m = mat4.fromRotationTranslationScale(new Float64Array(16), rv, tv, sv) as Float64Array;
+      const mirrored = mat4.determinant(mat4.multiply(new Float64Array(16), world, m)) < 0;
+      this.nodes.push({
+        name: `${node.getName() || 'instance'}_${i}`,
+        parent,
+        matrix: mirrored ? identity() : m,
+        meshes: mirrored ? this.bakedMeshes(mesh, node, mat4.multiply(new Float64Array(16), world, m) as Float64Array, false) : meshes,
+        metadata: {},
+      });
+      if (mirrored) this.nodes[this.nodes.length - 1]!.parent = -1;
+    }
+    this.warn('instancing_expanded', 'EXT_mesh_gpu_instancing instances were expanded into separate nodes (USDZ for ARKit has no GPU instancing)');
+  }
+
+  /** Meshes of a glTF mesh in its own space, shared by every node that uses it. */
+  private sharedMeshes(mesh: Mesh, node: GltfNode): number[] {
+    const hasMorph = mesh.listPrimitives().some((p) => p.listTargets().length > 0);
+    if (hasMorph) return this.bakedMeshes(mesh, node, identity(), false);
+    let out = this.meshCache.get(mesh);
+    if (!out) {
+      out = this.primitivesOf(mesh, node, identity(), false);
+      this.meshCache.set(mesh, out);
+    }
+    return out;
+  }
+
+  private bakedMeshes(mesh: Mesh, node: GltfNode, transform: Float64Array, skinned: boolean): number[] {
+    return this.primitivesOf(mesh, node, transform, skinned);
+  }
+
+  private primitivesOf(mesh: Mesh, node: GltfNode, transform: Float64Array, skinned: boolean): number[] {
+    const out: number[] = [];
+    const weights = node.getWeights().length > 0 ? node.getWeights() : mesh.getWeights();
+    mesh.listPrimitives().forEach((prim, k) => {
+      const built = this.primitive(prim, `${mesh.getName() || 'mesh'}_${k}`, weights, node, transform, skinned);
+      if (built) {
+        out.push(this.meshes.length);
+        this.meshes.push(built);
+      }
+    });
+    return out;
+  }
+
+  private primitive(prim: Primitive, name: string, weights: number[], node: GltfNode, transform: Float64Array, skinned: boolean): SceneMesh | undefined {
+    const mode = prim.getMode();
+    if (mode !== TRIANGLES && mode !== TRIANGLE_STRIP && mode !== TRIANGLE_FAN) {
+      this.warn('non_triangle_primitive', 'points and lines were dropped: AR clients draw triangles only');
+      return undefined;
+    }
+    const position = prim.getAttribute('POSITION');
+    if (!position || position.getCount() === 0) return undefined;
+    const positions = readFloats(position, 3);
+    const normalAcc = prim.getAttribute('NORMAL');
+    let normals = normalAcc ? readFloats(normalAcc, 3) : undefined;
+    const uvAcc = prim.getAttribute('TEXCOORD_0');
+    const uvs = uvAcc ? readFloats(uvAcc, 2) : undefined;
+
+    const targets = prim.listTargets();
+    if (targets.length > 0) {
+      this.warn('morph_rest_pose', 'morph targets were applied at their default weights (rest pose) and dropped');
+      targets.forEach((target, t) => {
+        const w = weights[t] ?? 0;
+        if (w === 0) return;
+        const dp = target.getAttribute('POSITION');
+        if (dp) addScaled(positions, readFloats(dp, 3), w);
+        const dn = target.getAttribute('NORMAL');
+        if (dn && normals) addScaled(normals, readFloats(dn, 3), w);
+      });
+      if (normals) normalizeAll(normals);
+    }
+    if (skinned) normals = this.applyRestPoseSkin(prim, node, positions, normals);
+    const flip = mat4.determinant(transform) < 0;
+    if (!isIdentity(transform)) transformVertices(transform, positions, normals);
+
+    const indices = triangleIndices(prim, position.getCount(), mode, flip);
+    if (prim.getAttribute('TEXCOORD_1')) this.warn('extra_uv_sets', 'only the first UV set (TEXCOORD_0) is delivered');
+    return {
+      name,
+      positions,
+      ...(normals && { normals }),
+      ...(uvs && { uvs }),
+      indices,
+      material: this.material(prim.getMaterial()),
+    };
+  }
+
+  private applyRestPoseSkin(prim: Primitive, node: GltfNode, positions: Float32Array, normals: Float32Array | undefined): Float32Array | undefined {
+    const skin = node.getSkin()!;
+    const joints = prim.getAttribute('JOINTS_0'), weights = prim.getAttribute('WEIGHTS_0');
+    if (!joints || !weights) return normals;
+    const ibm = skin.getInverseBindMatrices();
+    const jointMatrices = skin.listJoints().map((j, i) => {
+      const inv = ibm ? ibm.getElement(i, new Array<number>(16)) : Array.from(identity());
+      return mat4.multiply(new Float64Array(16), j.getWorldMatrix(), inv) as Float64Array;
+    });
+    const jv = [0, 0, 0, 0], wv = [0, 0, 0, 0];
+    const m = new Float64Array(16);
+    for (let v = 0; v < positions.length / 3; v++) {
+      joints.getElement(v, jv);
+      weights.getElement(v, wv);
+      m.fill(0);
+      for (let k = 0; k < 4; k++) {
+        const jm = jointMatrices[jv[k]!];
+        if (!jm || wv[k] === 0) continue;
+        for (let e = 0; e < 16; e++) m[e]! += wv[k]! * jm[e]!;
+      }
+      transformVertex(m, positions, normals, v);
+    }
+    if (normals) normalizeAll(normals);
+    return normals;
+  }
+
+  private material(material: Material | null): number {
+    const cached = this.materialCache.get(material);
+    if (cached !== undefined) return cached;
+    const index = this.materials.length;
+    this.materialCache.set(material, index);
+    if (!material) {
+      this.materials.push({ name: 'default', baseColor: [0.8, 0.8, 0.8], opacity: 1, metallic: 0, roughness: 0.5, emissive: [0, 0, 0], doubleSided: false });
+      return index;
+    }
+    const [r, g, b, a] = material.getBaseColorFactor();
+    const mode = material.getAlphaMode();
+    const out: SceneMaterial = {
+      name: material.getName() || `material_${index}`,
+      baseColor: [r!, g!, b!],
+      opacity: mode === 'OPAQUE' ? 1 : a!,
+      metallic: material.getMetallicFactor(),
+      roughness: material.getRoughnessFactor(),
+      emissive: material.getEmissiveFactor() as [number, number, number],
+      doubleSided: material.getDoubleSided(),
+      ...(mode === 'MASK' && { alphaCutoff: material.getAlphaCutoff() }),
+    };
+    this.materials.push(out);
+    const ref = (tex: Texture | null): TextureRef | undefined => {
+      const t = tex ? this.texture(tex) : undefined;
+      return t === undefined ? undefined : { texture: t };
+    };
+    const base = ref(material.getBaseColorTexture());
+    if (base) out.baseColorTexture = base;
+    const normal = ref(material.getNormalTexture());
+    if (normal) out.normalTexture = { ...normal, scale: material.getNormalScale() };
+    const occlusion = ref(material.getOcclusionTexture());
+    if (occlusion) out.occlusionTexture = occlusion;
+    const emissive = ref(material.getEmissiveTexture());
+    if (emissive) out.emissiveTexture = emissive;
+    const mr = ref(material.getMetallicRoughnessTexture());
+    if (mr) out.metallicRoughnessTexture = mr;
+    const unsupported = material.listExtensions().map((e) => e.extensionName).filter((n) => n !== 'KHR_materials_emissive_strength');
+    if (unsupported.length) this.warn('material_extensions_dropped', `material extensions not expressible in UsdPreviewSurface were dropped: ${[...new Set(unsupported)].sort().join(', ')}`);
+    return index;
+  }
+
+  private texture(texture: Texture): number | undefined {
+    if (this.textureCache.has(texture)) return this.textureCache.get(texture);
+    const mime = texture.getMimeType();
+    const data = texture.getImage();
+    let index: number | undefined;
+    if ((mime === 'image/png' || mime === 'image/jpeg') && data) {
+      index = this.textures.length;
+      this.textures.push({ name: texture.getName() || `texture_${index}`, mimeType: mime, data });
+    } else {
+      this.warn(`texture_dropped_${mime.replace('image/', '')}`, `${mime} textures cannot be delivered to ARKit and were dropped (materials keep their constant factors)`);
+    }
+    this.textureCache.set(texture, index);
+    return index;
+  }
+
+  private warn(code: string, message: string): void {
+    if (!this.warnings.has(code)) this.warnings.set(code, { code, message });
+  }
+}
+
+function readFloats(accessor: Accessor, size: number): Float32Array {
+  const count = accessor.getCount();
+  const array = accessor.getArray();
+  if (array instanceof Float32Array && !accessor.getNormalized() && accessor.getElementSize() === size) return Float32Array.from(array);
+  // Quantized or normalized data: getElement denormalizes per the accessor's settings.
+  const out = new Float32Array(count * size);
+  const el = new Array<number>(size).fill(0);
+  for (let i = 0; i < count; i++) {
+    accessor.getElement(i, el);
+    for (let k = 0; k < size; k++) out[i * size + k] = el[k]!;
+  }
+  return out;
+}
+
+function triangleIndices(prim: Primitive, vertexCount: number, mode: number, flip: boolean): Uint32Array {
+  const acc = prim.getIndices();
+  const src = acc ? Uint32Array.from(acc.getArray() as ArrayLike<number>) : Uint32Array.from({ length: vertexCount }, (_, i) => i);
+  let tris: Uint32Array;
+  if (mode === TRIANGLES) tris = src.slice(0, src.length - (src.length % 3));
+  else {
+    const n = Math.max(0, src.length - 2);
+    tris = new Uint32Array(n * 3);
+    for (let i = 0; i < n; i++) {
+      if (mode === TRIANGLE_FAN) tris.set([src[0]!, src[i + 1]!, src[i + 2]!], i * 3);
+      else if (i % 2 === 0) tris.set([src[i]!, src[i + 1]!, src[i + 2]!], i * 3);
+      else tris.set([src[i + 1]!, src[i]!, src[i + 2]!], i * 3);
+    }
+  }
+  for (let i = 0; i < tris.length; i++) {
+    if (tris[i]! >= vertexCount) throw new ModelUnreadableError(`a primitive index (${tris[i]}) points past its ${vertexCount} vertices`);
+  }
+  if (flip) for (let i = 0; i < tris.length; i += 3) { const t = tris[i + 1]!; tris[i + 1] = tris[i + 2]!; tris[i + 2] = t; }
+  return tris;
+}
+
+function transformVertices(m: Float64Array, positions: Float32Array, normals: Float32Array | undefined): void {
+  for (let v = 0; v < positions.length / 3; v++) transformVertex(m, positions, normals, v);
+  if (normals) normalizeAll(normals);
+}
+
+function transformVertex(m: Float64Array, positions: Float32Array, normals: Float32Array | undefined, v: number): void {
+  const i = v * 3;
+  const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
+  positions[i] = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
+  positions[i + 1] = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
+  positions[i + 2] = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!;
+  if (!normals) return;
+  // Normals transform by the inverse transpose; for the rigid-plus-scale matrices of glTF the
+  // cofactor matrix is that up to a positive factor (renormalised after), and it needs no inverse.
+  const nx = normals[i]!, ny = normals[i + 1]!, nz = normals[i + 2]!;
+  const c00 = m[5]! * m[10]! - m[6]! * m[9]!, c01 = m[6]! * m[8]! - m[4]! * m[10]!, c02 = m[4]! * m[9]! - m[5]! * m[8]!;
+  const c10 = m[9]! * m[2]! - m[10]! * m[1]!, c11 = m[10]! * m[0]! - m[8]! * m[2]!, c12 = m[8]! * m[1]! - m[9]! * m[0]!;
+  const c20 = m[1]! * m[6]! - m[2]! * m[5]!, c21 = m[2]! * m[4]! - m[0]! * m[6]!, c22 = m[0]! * m[5]! - m[1]! * m[4]!;
+  const sign = c00 * m[0]! + c01 * m[1]! + c02 * m[2]! < 0 ? -1 : 1; // keep normals outward under mirroring
+  normals[i] = sign * (c00 * nx + c10 * ny + c20 * nz);
+  normals[i + 1] = sign * (c01 * nx + c11 * ny + c21 * nz);
+  normals[i + 2] = sign * (c02 * nx + c12 * ny + c22 * nz);
+}
+
+function addScaled(target: Float32Array, delta: Float32Array, w: number): void {
+  const n = Math.min(target.length, delta.length);
+  for (let i = 0; i < n; i++) target[i]! += w * delta[i]!;
+}
+
+function normalizeAll(n: Float32Array): void {
+  for (let i = 0; i < n.length; i += 3) {
+    const l = Math.hypot(n[i]!, n[i + 1]!, n[i + 2]!);
+    if (l > 0) { n[i]! /= l; n[i + 1]! /= l; n[i + 2]! /= l; }
+  }
+}
+
+function identity(): Float64Array {
+  return new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+}
+
+function isIdentity(m: Float64Array): boolean {
+  return m.every((v, i) => v === (i % 5 === 0 ? 1 : 0));
+}

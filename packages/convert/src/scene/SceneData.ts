@@ -1,0 +1,120 @@
+import type { Bounds, Vec3 } from '@arsession/geometry';
+import type { ModelFormat } from '../format/detectFormat.js';
+
+/**
+ * The one plain-data intermediate between readers and writers. Everything is in the delivered
+ * frame: right-handed, Y-up, metres, with any large model offset already removed (see `offset`).
+ * No classes, no hidden state: a `SceneData` can be posted to a worker or written to disk as is.
+ */
+export interface SceneData {
+  source: SceneSource;
+  /** Transform hierarchy; `parent` indexes this array (−1 for roots), parents come before children. */
+  nodes: SceneNode[];
+  meshes: SceneMesh[];
+  materials: SceneMaterial[];
+  textures: SceneTexture[];
+  /**
+   * Where the delivered frame sits in the submitted model's (Y-up) frame, in float64 metres: a
+   * model point `p` (after z-up→y-up) lands in the delivered files at `p − offset`.
+   */
+  offset: Vec3;
+  /** Bounds of all geometry in the delivered frame. */
+  bounds: Bounds;
+  stats: SceneStats;
+  warnings: SceneWarning[];
+}
+
+/** What the scene was read from. */
+export interface SceneSource {
+  format: ModelFormat;
+  /** IFC schema, glTF generator, USD layer name: whatever identifies the producer. */
+  schema?: string;
+  generator?: string;
+}
+
+/** A transform node. */
+export interface SceneNode {
+  name: string;
+  parent: number;
+  /** Local transform, column-major 4×4. */
+  matrix: Float64Array;
+  /** Meshes drawn at this node (indices into `SceneData.meshes`). */
+  meshes: number[];
+  /** Identity of the element this node stands for (IFC class, GlobalId, Name, storey, …). */
+  metadata: Record<string, string>;
+}
+
+/** One draw: a triangle list with a single material. */
+export interface SceneMesh {
+  name: string;
+  /** xyz per vertex. */
+  positions: Float32Array;
+  /** xyz per vertex, unit length; absent when the source had none. */
+  normals?: Float32Array;
+  /** uv per vertex, glTF convention (v down); writers flip for USD. */
+  uvs?: Float32Array;
+  /** Three vertex indices per triangle, counter-clockwise front faces. */
+  indices: Uint32Array;
+  /** Index into `SceneData.materials`. */
+  material: number;
+  /**
+   * Elements merged into this mesh, as triangle ranges, so element identity survives merging.
+   * Absent for a mesh that stands for one element only.
+   */
+  elements?: SceneElementRange[];
+}
+
+/** A run of triangles of a merged mesh that came from one element. */
+export interface SceneElementRange {
+  firstTriangle: number;
+  triangleCount: number;
+  metadata: Record<string, string>;
+}
+
+/** A material at UsdPreviewSurface level. Colours are linear RGB. */
+export interface SceneMaterial {
+  name: string;
+  baseColor: [number, number, number];
+  opacity: number;
+  metallic: number;
+  roughness: number;
+  emissive: [number, number, number];
+  doubleSided: boolean;
+  /** Alpha below this is cut away (glTF MASK); absent for blend or opaque. */
+  alphaCutoff?: number;
+  baseColorTexture?: TextureRef;
+  normalTexture?: TextureRef & { scale: number };
+  occlusionTexture?: TextureRef;
+  emissiveTexture?: TextureRef;
+  /** glTF packs metallic in B and roughness in G of one texture. */
+  metallicRoughnessTexture?: TextureRef;
+}
+
+/** A material's use of a texture. */
+export interface TextureRef {
+  texture: number;
+}
+
+/** An image, passed through as it came (never re-encoded unless it had to be transcoded). */
+export interface SceneTexture {
+  name: string;
+  mimeType: 'image/png' | 'image/jpeg';
+  data: Uint8Array;
+}
+
+/** Counts a client or an operator wants to see. */
+export interface SceneStats {
+  nodes: number;
+  meshNodes: number;
+  meshes: number;
+  triangles: number;
+  vertices: number;
+  materials: number;
+  textures: number;
+}
+
+/** Something the reader changed or dropped; never silent. */
+export interface SceneWarning {
+  code: string;
+  message: string;
+}

@@ -1,0 +1,79 @@
+import { crc32 } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { readGlb, writeUsdz, type SceneData } from '../src/index.js';
+import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
+import { rawZipEntries, readUsdzBack } from '../../../test/support/usdReader.js';
+
+const concat = (parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
+const ALLOWED = /\.(usda|usdc|usd|png|jpe?g)$/;
+
+/** The ARKit package rules, checked on the bytes. */
+function expectArkitPackage(bytes: Uint8Array): void {
+  const entries = rawZipEntries(bytes);
+  expect(entries.length).toBeGreaterThan(0);
+  expect(entries[0]!.name).toMatch(/\.(usda|usdc|usd)$/); // root layer first
+  for (const e of entries) {
+    expect(e.method, `${e.name} stored`).toBe(0);
+    expect(e.flags & 0x8, `${e.name} has no data descriptor`).toBe(0);
+    expect(e.dataOffset % 64, `${e.name} 64-byte aligned`).toBe(0);
+    expect(e.name).toMatch(ALLOWED);
+    expect(e.name.startsWith('/') || e.name.split('/').includes('..')).toBe(false);
+    expect(e.size).toBe(e.compressedSize);
+    expect(crc32(e.data) >>> 0, `${e.name} CRC`).toBe(e.crc);
+  }
+  // End of central directory lists the same number of entries.
+  const eocd = bytes.length - 22;
+  const v = new DataView(bytes.buffer, bytes.byteOffset);
+  expect(v.getUint32(eocd, true)).toBe(0x06054b50);
+  expect(v.getUint16(eocd + 10, true)).toBe(entries.length);
+}
+
+const drawnMeshes = (s: SceneData) => s.nodes.reduce((n, node) => n + node.meshes.length, 0);
+
+describe('writeUsdz', () => {
+  it.each(corpusFiles('glb').filter((f) => !f.startsWith('Synthetic')))('%s → USDZ that TinyUSDZ reads back identically', async (name) => {
+    const scene = await readGlb(corpusBytes('glb', name));
+    const bytes = concat(writeUsdz(scene));
+    expectArkitPackage(bytes);
+    const back = await readUsdzBack(bytes);
+    expect(back.nativeUsdzAccepted).toBe(true);
+    expect(back.upAxis).toBe('Y');
+    expect(back.metersPerUnit).toBe(1);
+    expect(back.defaultPrim).toBe('Model');
+    // The default prim holds everything, materials included.
+    for (const p of back.prims) expect(p.path === '/Model' || p.path.startsWith('/Model/')).toBe(true);
+    expect(back.prims.some((p) => p.type === 'PointInstancer')).toBe(false);
+    const meshPrims = back.prims.filter((p) => p.type === 'Mesh');
+    expect(meshPrims).toHaveLength(drawnMeshes(scene));
+    for (const m of meshPrims) {
+      expect(m.apiSchemas).toContain('MaterialBindingAPI');
+      expect(back.prims.find((p) => p.path === m.materialBinding)?.type).toBe('Material');
+    }
+    expect(back.prims.filter((p) => p.shaderId === 'UsdPreviewSurface')).toHaveLength(scene.materials.length);
+    expect(back.meshes).toHaveLength(drawnMeshes(scene));
+    expect(back.meshes.reduce((s, m) => s + m.triangles, 0)).toBe(scene.stats.triangles);
+  });
+
+  it('writes the same bytes for the same scene', async () => {
+    const a = concat(writeUsdz(await readGlb(corpusBytes('glb', 'DamagedHelmet.glb'))));
+    const b = concat(writeUsdz(await readGlb(corpusBytes('glb', 'DamagedHelmet.glb'))));
+    expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
+  });
+
+  it('passes textures through byte for byte and wires them as UsdUVTexture', async () => {
+    const scene = await readGlb(corpusBytes('glb', 'DamagedHelmet.glb'));
+    const bytes = concat(writeUsdz(scene));
+    const entries = rawZipEntries(bytes);
+    const images = entries.slice(1);
+    expect(images).toHaveLength(5);
+    images.forEach((e, i) => expect(Buffer.from(e.data).equals(Buffer.from(scene.textures[i]!.data))).toBe(true));
+    const back = await readUsdzBack(bytes);
+    expect(back.prims.filter((p) => p.shaderId === 'UsdUVTexture')).toHaveLength(5);
+    expect(back.prims.filter((p) => p.shaderId === 'UsdPrimvarReader_float2')).toHaveLength(1);
+    const layer = new TextDecoder().decode(entries[0]!.data);
+    // Normal maps in raw colour space with scale and bias; colour in sRGB.
+    expect(layer).toMatch(/def Shader "NormalTexture"[\s\S]*?sourceColorSpace = "raw"[\s\S]*?float4 inputs:bias = \(-1, -1, -1, 0\)/);
+    expect(layer).toMatch(/def Shader "BaseColorTexture"[\s\S]*?sourceColorSpace = "sRGB"/);
+    expect(layer.match(/float3\[\] extent = /g)).toHaveLength(drawnMeshes(scene));
+  });
+});
