@@ -28,3 +28,28 @@ export function corpusBytes(kind: 'ifc' | 'glb' | 'usdz', name: string): Uint8Ar
 export function corpusFiles(kind: 'ifc' | 'glb' | 'usdz'): string[] {
   return readdirSync(join(CORPUS_DIR, kind)).filter((f) => !f.startsWith('.')).sort();
 }
+
+/** Facts the manifest states for one corpus IFC file (read from MANIFEST.md, not restated in tests). */
+export interface ManifestIfcFacts {
+  schema: string;
+  doors: number;
+  openings: number;
+  walls: number;
+  triangles: number;
+}
+
+/** The IFC table of MANIFEST.md, by file name. Files whose row has no numbers (the ifczip) are left out. */
+export function manifestIfcFacts(): Map<string, ManifestIfcFacts> {
+  const text = readFileSync(join(CORPUS_DIR, 'MANIFEST.md'), 'utf8');
+  const section = text.slice(text.indexOf('## IFC'), text.indexOf('## GLB'));
+  const facts = new Map<string, ManifestIfcFacts>();
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    // | file | bytes | schema | IfcDoor | IfcOpeningElement | IfcWall(+StandardCase) | web-ifc triangles | source |
+    if (cells.length < 9 || !/\.ifc$/.test(cells[1]!)) continue;
+    const n = (s: string) => Number(s.replace(/,/g, ''));
+    if (!Number.isFinite(n(cells[4]!))) continue;
+    facts.set(cells[1]!, { schema: cells[3]!, doors: n(cells[4]!), openings: n(cells[5]!), walls: n(cells[6]!), triangles: n(cells[7]!) });
+  }
+  return facts;
+}

@@ -16,6 +16,7 @@ describe('arsession CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\s+inspect\s/m);
     expect(r.stdout).toMatch(/^\s+opening\s/m);
+    expect(r.stdout).toMatch(/^\s+convert\s/m);
   });
 
   it('an unknown command is a usage error (exit 2)', () => {
@@ -25,7 +26,7 @@ describe('arsession CLI', () => {
   });
 
   it('inspect --json prints one JSON object and nothing else', () => {
-    const r = arsession('inspect', corpusPath('glb', 'SimpleInstancing.glb'), '--json');
+    const r = arsession('inspect', corpusPath('glb', 'SimpleInstancing.glb'), '--headers', '--json');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ file: 'SimpleInstancing.glb', format: 'glb', glb: { meshNodes: 125, withinMeshNodeLimit: true } });
@@ -66,5 +67,45 @@ describe('arsession CLI', () => {
     const r = arsession('opening', '--corners', '[[1,2', '--normal', '[0,0,1]');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--corners is not valid JSON');
+  });
+});
+
+describe('arsession convert and inspect on real models', () => {
+  it('convert writes a USDZ and a GLB and reports counts as JSON', async () => {
+    const { mkdtempSync, readFileSync, readdirSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'arsession-cli-'));
+    const r = arsession('convert', corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc'), '-o', join(dir, 'house.usdz'), '--glb', join(dir, 'house.glb'), '--json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.stats.triangles).toBe(1098);
+    expect(readFileSync(join(dir, 'house.usdz')).length).toBe(report.outputs.usdz.bytes);
+    expect(readFileSync(join(dir, 'house.glb')).subarray(0, 4).toString()).toBe('glTF');
+    expect(readdirSync(dir).sort()).toEqual(['house.glb', 'house.usdz']); // no partial files left
+  });
+
+  it('convert refuses a GLB over the mesh-node limit with exit 1 and writes nothing', async () => {
+    const { existsSync } = await import('node:fs');
+    const out = join(REPO_ROOT, '.test-results', 'never.usdz');
+    const r = arsession('convert', corpusPath('glb', 'Synthetic_5001MeshNodes_shared.glb'), '-o', out, '--json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'mesh_node_limit' });
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('convert without -o is a usage error', () => {
+    expect(arsession('convert', corpusPath('glb', 'Box.glb')).code).toBe(2);
+  });
+
+  it('inspect lists doors, their walls and warnings', () => {
+    const r = arsession('inspect', corpusPath('ifc', 'AC20-FZK-Haus.ifc'), '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.doors).toHaveLength(5);
+    expect(out.doors.every((d: { wall: string | null }) => d.wall?.startsWith('IfcWall'))).toBe(true);
+    expect(out.stats.triangles).toBe(21722);
+    const lamp = JSON.parse(arsession('inspect', corpusPath('glb', 'AnisotropyBarnLamp-KTX2.glb'), '--json').stdout);
+    expect(lamp.warnings.map((w: { code: string }) => w.code)).toContain('texture_dropped_ktx2');
   });
 });

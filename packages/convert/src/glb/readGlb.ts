@@ -6,6 +6,7 @@ import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneTexture, Scen
 import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
 import { checkGlbLayout } from './checkGlbLayout.js';
 import { gltfIO } from './gltfIO.js';
+import { normalMatrix } from '../scene/normalMatrix.js';
 import { readGlbJson } from './readGlbJson.js';
 
 /** Options of {@link readGlb}. */
@@ -331,27 +332,22 @@ function triangleIndices(prim: Primitive, vertexCount: number, mode: number, fli
 }
 
 function transformVertices(m: Float64Array, positions: Float32Array, normals: Float32Array | undefined): void {
-  for (let v = 0; v < positions.length / 3; v++) transformVertex(m, positions, normals, v);
+  const nm = normalMatrix(m);
+  for (let v = 0; v < positions.length / 3; v++) transformVertex(m, positions, normals, v, nm);
   if (normals) normalizeAll(normals);
 }
 
-function transformVertex(m: Float64Array, positions: Float32Array, normals: Float32Array | undefined, v: number): void {
+function transformVertex(m: Float64Array, positions: Float32Array, normals: Float32Array | undefined, v: number, nm = normals && normalMatrix(m)): void {
   const i = v * 3;
   const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
   positions[i] = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
   positions[i + 1] = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
   positions[i + 2] = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!;
-  if (!normals) return;
-  // Normals transform by the inverse transpose; for the rigid-plus-scale matrices of glTF the
-  // cofactor matrix is that up to a positive factor (renormalised after), and it needs no inverse.
+  if (!normals || !nm) return;
   const nx = normals[i]!, ny = normals[i + 1]!, nz = normals[i + 2]!;
-  const c00 = m[5]! * m[10]! - m[6]! * m[9]!, c01 = m[6]! * m[8]! - m[4]! * m[10]!, c02 = m[4]! * m[9]! - m[5]! * m[8]!;
-  const c10 = m[9]! * m[2]! - m[10]! * m[1]!, c11 = m[10]! * m[0]! - m[8]! * m[2]!, c12 = m[8]! * m[1]! - m[9]! * m[0]!;
-  const c20 = m[1]! * m[6]! - m[2]! * m[5]!, c21 = m[2]! * m[4]! - m[0]! * m[6]!, c22 = m[0]! * m[5]! - m[1]! * m[4]!;
-  const sign = c00 * m[0]! + c01 * m[1]! + c02 * m[2]! < 0 ? -1 : 1; // keep normals outward under mirroring
-  normals[i] = sign * (c00 * nx + c10 * ny + c20 * nz);
-  normals[i + 1] = sign * (c01 * nx + c11 * ny + c21 * nz);
-  normals[i + 2] = sign * (c02 * nx + c12 * ny + c22 * nz);
+  normals[i] = nm[0]! * nx + nm[1]! * ny + nm[2]! * nz;
+  normals[i + 1] = nm[3]! * nx + nm[4]! * ny + nm[5]! * nz;
+  normals[i + 2] = nm[6]! * nx + nm[7]! * ny + nm[8]! * nz;
 }
 
 function addScaled(target: Float32Array, delta: Float32Array, w: number): void {

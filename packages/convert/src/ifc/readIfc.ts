@@ -1,0 +1,358 @@
+import { zUpToYUp, type Vec3 } from '@arsession/geometry';
+import {
+  IFCDOOR, IFCRELAGGREGATES, IFCRELCONTAINEDINSPATIALSTRUCTURE, IFCRELFILLSELEMENT, IFCRELVOIDSELEMENT,
+  type FlatMesh, type IfcAPI,
+} from 'web-ifc';
+import { ModelUnreadableError } from '../errors/ConvertError.js';
+import { detectFormat } from '../format/detectFormat.js';
+import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } from '../scene/SceneData.js';
+import { determinant3, normalMatrix } from '../scene/normalMatrix.js';
+import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
+import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
+import { ifcLengthUnit } from './ifcLengthUnit.js';
+import { measureOpening } from './measureOpening.js';
+import { readIfcHeader } from './readIfcHeader.js';
+import { unzipIfc } from './unzipIfc.js';
+import { webIfcApi } from './webIfcApi.js';
+
+/** Options of {@link readIfc}. */
+export interface ReadIfcOptions {
+  fileName?: string;
+  /** Segments web-ifc uses per full circle; 12 matches web-ifc's default (and the corpus facts). */
+  circleSegments: number;
+  /**
+   * Models whose geometry lies farther than this from the origin (m) are re-centred: float32
+   * has a step of ~3 cm at 5·10⁵ m, so georeferenced coordinates must not reach the buffers.
+   */
+  recentreBeyond: number;
+}
+
+/** Defaults of {@link readIfc}. */
+export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = { circleSegments: 12, recentreBeyond: 1000 };
+
+/** Scene data of an IFC model, with its door index. */
+export interface IfcSceneData extends SceneData {
+  doorOpenings: DoorOpeningRecord[];
+}
+
+/** One placed geometry as web-ifc streamed it, before baking. */
+interface RawGeometry {
+  product: number;
+  vertices: Float32Array; // px py pz nx ny nz, local to the geometry
+  indices: Uint32Array;
+  transform: Float64Array; // column-major, to Y-up metres
+  color: [number, number, number, number];
+}
+
+/**
+ * Reads an IFC (or `.ifczip`) through web-ifc into {@link SceneData}: Y-up metres, one node per
+ * product (IFC class, GlobalId, Name, storey) under its storey, one material per distinct colour,
+ * geometry re-centred in float64 when far from the origin (`offset`), and the door index.
+ * Every failure of web-ifc (−1, a throw, a WASM exception, a truncated file it would half-read)
+ * becomes a {@link ModelUnreadableError}. web-ifc can also abort: run this where that is
+ * contained (the conversion worker does).
+ *
+ * @example
+ * ```ts
+ * const scene = await readIfc(readFileSync('AC20-FZK-Haus.ifc'));
+ * scene.doorOpenings.length; // → 5
+ * ```
+ */
+export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions> = {}): Promise<IfcSceneData> {
+  const opts = { ...READ_IFC_DEFAULTS, ...options };
+  const label = opts.fileName ?? 'IFC';
+  const fail = (why: string, cause?: unknown) =>
+    new ModelUnreadableError(`${label}: ${why}`, { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(cause !== undefined && { cause }) });
+
+  const bytes = detectFormat(input) === 'ifczip' ? unzipIfc(input, opts.fileName === undefined ? {} : { fileName: opts.fileName }) : input;
+  const header = readIfcHeader(bytes);
+  if (!header.schema) throw fail('no FILE_SCHEMA in the STEP header');
+  // web-ifc half-reads a truncated file without complaint; the STEP terminator says it is whole.
+  const tail = new TextDecoder('latin1').decode(bytes.subarray(Math.max(0, bytes.length - 4096)));
+  if (!tail.includes('END-ISO-10303-21')) throw fail('the file is truncated (no END-ISO-10303-21; at its end)');
+
+  const api = await webIfcApi();
+  let model: number;
+  try {
+    model = api.OpenModel(bytes, { COORDINATE_TO_ORIGIN: false, CIRCLE_SEGMENTS: opts.circleSegments });
+  } catch (err) {
+    throw fail(`web-ifc cannot parse it (${(err as Error).message})`, err);
+  }
+  if (model < 0) throw fail(`web-ifc cannot open schema ${header.schema}`);
+  try {
+    return buildScene(api, model, header.schema, opts, fail);
+  } catch (err) {
+    if (err instanceof ModelUnreadableError) throw err;
+    throw fail(`web-ifc failed while reading its geometry (${err instanceof Error ? err.message : String(err)})`, err);
+  } finally {
+    api.CloseModel(model);
+  }
+}
+
+function buildScene(api: IfcAPI, model: number, schema: string, opts: ReadIfcOptions, fail: (why: string) => Error): IfcSceneData {
+  const warnings: SceneWarning[] = [];
+  const raw: RawGeometry[] = [];
+  const products: number[] = [];
+  api.StreamAllMeshes(model, (mesh: FlatMesh) => {
+    products.push(mesh.expressID);
+    collect(api, model, mesh, raw);
+  });
+
+  // Offset: chosen in float64 from the true extent, before anything is packed into float32.
+  const offset = chooseOffset(raw, opts.recentreBeyond);
+  if (offset.some((v) => v !== 0)) {
+    warnings.push({ code: 'recentred', message: `geometry was ${Math.round(Math.hypot(...offset))} m from the origin and was re-centred; model_frame.offset states the shift` });
+  }
+
+  const unit = ifcLengthUnit(api, model);
+  const info = new Map<number, IfcElementRef>();
+  const ref = (id: number): IfcElementRef => {
+    let r = info.get(id);
+    if (!r) {
+      const line = api.GetLine(model, id) as { GlobalId?: { value?: string }; Name?: { value?: string } };
+      r = { expressId: id, ifcClass: api.GetNameFromTypeCode(api.GetLineType(model, id)), globalId: line.GlobalId?.value ?? '', name: line.Name?.value ?? '' };
+      info.set(id, r);
+    }
+    return r;
+  };
+  const storeyOf = storeys(api, model);
+
+  // Nodes: storeys first (parents precede children), then one node per product.
+  const nodes: SceneNode[] = [];
+  const storeyNode = new Map<number, number>();
+  const nodeOfProduct = new Map<number, number>();
+  for (const product of products) {
+    const storey = storeyOf.get(product);
+    if (storey !== undefined && !storeyNode.has(storey)) {
+      const s = ref(storey);
+      storeyNode.set(storey, nodes.length);
+      nodes.push({ name: s.name || `storey_${storey}`, parent: -1, matrix: identity(), meshes: [], metadata: { ifcClass: s.ifcClass, globalId: s.globalId, name: s.name } });
+    }
+  }
+  for (const product of products) {
+    if (nodeOfProduct.has(product)) continue;
+    const r = ref(product);
+    const storey = storeyOf.get(product);
+    nodeOfProduct.set(product, nodes.length);
+    nodes.push({
+      name: r.name || `${r.ifcClass}_${product}`,
+      parent: storey === undefined ? -1 : storeyNode.get(storey)!,
+      matrix: identity(),
+      meshes: [],
+      metadata: { ifcClass: r.ifcClass, globalId: r.globalId, name: r.name, ...(storey !== undefined && { storey: ref(storey).name }) },
+    });
+  }
+
+  const materials: SceneMaterial[] = [];
+  const materialOf = new Map<string, number>();
+  const meshes: SceneMesh[] = [];
+  const positionsOfProduct = new Map<number, Float32Array[]>();
+  for (const g of raw) {
+    const key = g.color.map((c) => Math.round(c * 255)).join(',');
+    let material = materialOf.get(key);
+    if (material === undefined) {
+      material = materials.length;
+      materialOf.set(key, material);
+      const [r, gr, b, a] = g.color;
+      // BIM surface models often have inconsistent face orientation: draw both sides.
+      materials.push({ name: `colour_${key.replace(/,/g, '_')}`, baseColor: [srgbToLinear(r), srgbToLinear(gr), srgbToLinear(b)], opacity: a, metallic: 0, roughness: 0.8, emissive: [0, 0, 0], doubleSided: true });
+    }
+    const mesh = bake(g, offset, material, ref(g.product));
+    nodes[nodeOfProduct.get(g.product)!]!.meshes.push(meshes.length);
+    meshes.push(mesh);
+    const list = positionsOfProduct.get(g.product) ?? [];
+    list.push(mesh.positions);
+    positionsOfProduct.set(g.product, list);
+  }
+  if (meshes.length === 0) throw fail('the model has no geometry web-ifc can draw');
+
+  const doorOpenings = doorIndex(api, model, offset, unit, ref, storeyOf, positionsOfProduct);
+  const base = { nodes, meshes, materials, textures: [] };
+  return {
+    source: { format: 'ifc', schema },
+    ...base,
+    offset,
+    bounds: sceneBounds(base),
+    stats: sceneStats(base),
+    warnings,
+    doorOpenings,
+  };
+}
+
+function collect(api: IfcAPI, model: number, mesh: FlatMesh, out: RawGeometry[]): void {
+  const placed = mesh.geometries;
+  for (let i = 0; i < placed.size(); i++) {
+    const pg = placed.get(i);
+    const geometry = api.GetGeometry(model, pg.geometryExpressID);
+    try {
+      const vertices = api.GetVertexArray(geometry.GetVertexData(), geometry.GetVertexDataSize());
+      const indices = api.GetIndexArray(geometry.GetIndexData(), geometry.GetIndexDataSize());
+      if (indices.length < 3) continue;
+      out.push({
+        product: mesh.expressID,
+        vertices,
+        indices,
+        transform: Float64Array.from(pg.flatTransformation),
+        color: [pg.color.x, pg.color.y, pg.color.z, pg.color.w],
+      });
+    } finally {
+      geometry.delete();
+    }
+  }
+}
+
+function chooseOffset(raw: readonly RawGeometry[], beyond: number): Vec3 {
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (const g of raw) {
+    const t = g.transform, v = g.vertices;
+    for (let i = 0; i < v.length; i += 6) {
+      const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
+      for (let k = 0; k < 3; k++) {
+        const w = t[k]! * x + t[4 + k]! * y + t[8 + k]! * z + t[12 + k]!;
+        if (w < min[k]!) min[k] = w;
+        if (w > max[k]!) max[k] = w;
+      }
+    }
+  }
+  const far = [0, 1, 2].some((k) => Math.abs(min[k]!) > beyond || Math.abs(max[k]!) > beyond);
+  // Round to whole metres so the offset is a readable number and shifts are exact in float32.
+  return far ? ([0, 1, 2].map((k) => Math.round((min[k]! + max[k]!) / 2)) as Vec3) : [0, 0, 0];
+}
+
+function bake(g: RawGeometry, offset: Vec3, material: number, product: IfcElementRef): SceneMesh {
+  const t = g.transform, v = g.vertices, count = v.length / 6;
+  const positions = new Float32Array(count * 3), normals = new Float32Array(count * 3);
+  const nm = normalMatrix(t);
+  for (let i = 0, o = 0; i < v.length; i += 6, o += 3) {
+    const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
+    // float64 until the offset is removed; only then float32.
+    positions[o] = t[0]! * x + t[4]! * y + t[8]! * z + t[12]! - offset[0];
+    positions[o + 1] = t[1]! * x + t[5]! * y + t[9]! * z + t[13]! - offset[1];
+    positions[o + 2] = t[2]! * x + t[6]! * y + t[10]! * z + t[14]! - offset[2];
+    const nx = v[i + 3]!, ny = v[i + 4]!, nz = v[i + 5]!;
+    const ox = nm[0]! * nx + nm[1]! * ny + nm[2]! * nz, oy = nm[3]! * nx + nm[4]! * ny + nm[5]! * nz, oz = nm[6]! * nx + nm[7]! * ny + nm[8]! * nz;
+    const l = Math.hypot(ox, oy, oz) || 1;
+    normals[o] = ox / l;
+    normals[o + 1] = oy / l;
+    normals[o + 2] = oz / l;
+  }
+  const indices = Uint32Array.from(g.indices);
+  if (determinant3(t) < 0) for (let i = 0; i < indices.length; i += 3) { const s = indices[i + 1]!; indices[i + 1] = indices[i + 2]!; indices[i + 2] = s; }
+  return { name: product.ifcClass, positions, normals, indices, material };
+}
+
+/** Storey of every element: direct containment, inherited through aggregation (parts of stairs, roofs, …). */
+function storeys(api: IfcAPI, model: number): Map<number, number> {
+  const storeyOf = new Map<number, number>();
+  for (const rel of ids(api, model, IFCRELCONTAINEDINSPATIALSTRUCTURE)) {
+    const line = api.GetLine(model, rel) as { RelatingStructure?: { value: number }; RelatedElements?: Array<{ value: number }> };
+    const s = line.RelatingStructure?.value;
+    if (s === undefined) continue;
+    for (const e of line.RelatedElements ?? []) storeyOf.set(e.value, s);
+  }
+  const parentOf = new Map<number, number>();
+  for (const rel of ids(api, model, IFCRELAGGREGATES)) {
+    const line = api.GetLine(model, rel) as { RelatingObject?: { value: number }; RelatedObjects?: Array<{ value: number }> };
+    for (const o of line.RelatedObjects ?? []) if (line.RelatingObject) parentOf.set(o.value, line.RelatingObject.value);
+  }
+  for (const child of parentOf.keys()) {
+    if (storeyOf.has(child)) continue;
+    let p = parentOf.get(child);
+    for (let depth = 0; p !== undefined && depth < 8; depth++) {
+      const s = storeyOf.get(p);
+      if (s !== undefined) { storeyOf.set(child, s); break; }
+      p = parentOf.get(p);
+    }
+  }
+  return storeyOf;
+}
+
+function doorIndex(
+  api: IfcAPI, model: number, offset: Vec3, unit: number, ref: (id: number) => IfcElementRef,
+  storeyOf: Map<number, number>, positionsOfProduct: Map<number, Float32Array[]>,
+): DoorOpeningRecord[] {
+  const openingOfDoor = new Map<number, number>();
+  for (const rel of ids(api, model, IFCRELFILLSELEMENT)) {
+    const l = api.GetLine(model, rel) as { RelatedBuildingElement?: { value: number }; RelatingOpeningElement?: { value: number } };
+    if (l.RelatedBuildingElement && l.RelatingOpeningElement) openingOfDoor.set(l.RelatedBuildingElement.value, l.RelatingOpeningElement.value);
+  }
+  const wallOfOpening = new Map<number, number>();
+  for (const rel of ids(api, model, IFCRELVOIDSELEMENT)) {
+    const l = api.GetLine(model, rel) as { RelatedOpeningElement?: { value: number }; RelatingBuildingElement?: { value: number } };
+    if (l.RelatedOpeningElement && l.RelatingBuildingElement) wallOfOpening.set(l.RelatedOpeningElement.value, l.RelatingBuildingElement.value);
+  }
+  const records: DoorOpeningRecord[] = [];
+  for (const door of ids(api, model, IFCDOOR, true)) {
+    const line = api.GetLine(model, door) as { ObjectPlacement?: { value: number }; OverallWidth?: { value: number }; OverallHeight?: { value: number } };
+    const opening = openingOfDoor.get(door);
+    const wall = opening === undefined ? undefined : wallOfOpening.get(opening);
+    const record: DoorOpeningRecord = {
+      door: ref(door),
+      ...(opening !== undefined && { opening: ref(opening) }),
+      ...(wall !== undefined && { wall: ref(wall) }),
+      ...(storeyOf.has(door) && { storey: ref(storeyOf.get(door)!).name }),
+      width: 0, height: 0, thickness: 0, faces: [],
+      ...(typeof line.OverallWidth?.value === 'number' && { overallWidth: line.OverallWidth.value * unit }),
+      ...(typeof line.OverallHeight?.value === 'number' && { overallHeight: line.OverallHeight.value * unit }),
+    };
+    if (opening !== undefined) {
+      const solid = openingSolid(api, model, opening, offset);
+      const hint = line.ObjectPlacement ? doorNormalHint(api, model, line.ObjectPlacement.value) : undefined;
+      const measured = solid && measureOpening({
+        ...solid,
+        ...(wall !== undefined && positionsOfProduct.has(wall) && { wallPositions: positionsOfProduct.get(wall)! }),
+        ...(hint && { normalHint: hint }),
+      });
+      if (measured) Object.assign(record, measured);
+    }
+    records.push(record);
+  }
+  return records;
+}
+
+/** The opening's solid in the delivered frame (web-ifc streams openings only on request). */
+function openingSolid(api: IfcAPI, model: number, opening: number, offset: Vec3): { positions: Float32Array; indices: Uint32Array } | undefined {
+  const raw: RawGeometry[] = [];
+  collect(api, model, api.GetFlatMesh(model, opening), raw);
+  if (raw.length === 0) return undefined;
+  const parts = raw.map((g) => bake(g, offset, 0, { expressId: opening, ifcClass: '', globalId: '', name: '' }));
+  const total = parts.reduce((s, p) => s + p.positions.length, 0);
+  const positions = new Float32Array(total);
+  const indices = new Uint32Array(parts.reduce((s, p) => s + p.indices.length, 0));
+  let pv = 0, pi = 0;
+  for (const p of parts) {
+    positions.set(p.positions, pv);
+    for (let i = 0; i < p.indices.length; i++) indices[pi + i] = p.indices[i]! + pv / 3;
+    pv += p.positions.length;
+    pi += p.indices.length;
+  }
+  return { positions, indices };
+}
+
+/** The door placement's local y axis (IFC: the swing side) in Y-up, as a hint for the wall normal. */
+function doorNormalHint(api: IfcAPI, model: number, placement: number): Vec3 | undefined {
+  try {
+    // Placements come raw: z-up, column-major. The local y axis is column 1; turn that direction to y-up.
+    const m = api.GetWorldTransformMatrix(model, placement);
+    const y = zUpToYUp([0, 0, 0], [m[4]!, m[5]!, m[6]!]);
+    const l = Math.hypot(y[0], y[2]);
+    return l > 1e-6 ? [y[0] / l, 0, y[2] / l] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function ids(api: IfcAPI, model: number, type: number, inherited = false): number[] {
+  const v = api.GetLineIDsWithType(model, type, inherited);
+  const out: number[] = [];
+  for (let i = 0; i < v.size(); i++) out.push(v.get(i));
+  return out;
+}
+
+function srgbToLinear(c: number): number {
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+}
+
+function identity(): Float64Array {
+  return new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+}

@@ -1,0 +1,60 @@
+import { ConvertError, UnsupportedFormatError } from '../errors/ConvertError.js';
+import { detectFormat } from '../format/detectFormat.js';
+import { checkMeshNodeLimit, MESH_NODE_LIMIT } from '../glb/checkMeshNodeLimit.js';
+import { readGlb } from '../glb/readGlb.js';
+import type { DoorOpeningRecord } from '../ifc/DoorOpeningRecord.js';
+import { readIfc } from '../ifc/readIfc.js';
+import type { SceneData } from '../scene/SceneData.js';
+
+/** Options of {@link readModel}. */
+export interface ReadModelOptions {
+  /** Name of the uploaded file, for messages. */
+  fileName?: string;
+  /** Request field the file came in (`model_file`, `model_files`), for errors. */
+  field?: string;
+  /** GLB mesh-node limit; default 5000. */
+  meshNodeLimit: number;
+}
+
+/** Defaults of {@link readModel}. */
+export const READ_MODEL_DEFAULTS: Readonly<ReadModelOptions> = { meshNodeLimit: MESH_NODE_LIMIT };
+
+/** A model read into scene data, with the IFC door index when the model has semantics. */
+export interface ModelScene extends SceneData {
+  doorOpenings?: DoorOpeningRecord[];
+}
+
+/**
+ * Reads any accepted model into {@link SceneData}, recognising the format by content. GLBs are
+ * checked against the mesh-node limit before anything is decoded. Runs in the calling thread:
+ * web-ifc can hang or abort on hostile input, so services should use `convertModel`, which runs
+ * this in a worker with a deadline.
+ *
+ * @example
+ * ```ts
+ * const scene = await readModel(readFileSync('house.ifc'), { fileName: 'house.ifc' });
+ * ```
+ */
+export async function readModel(bytes: Uint8Array, options: Partial<ReadModelOptions> = {}): Promise<ModelScene> {
+  const opts = { ...READ_MODEL_DEFAULTS, ...options };
+  const named = { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(opts.field !== undefined && { field: opts.field }) };
+  const format = detectFormat(bytes);
+  try {
+    switch (format) {
+      case 'glb':
+        checkMeshNodeLimit(bytes, { limit: opts.meshNodeLimit, ...named });
+        return await readGlb(bytes, named);
+      case 'ifc':
+      case 'ifczip':
+        return await readIfc(bytes, named);
+      case 'usdz':
+        throw new UnsupportedFormatError(`${opts.fileName ?? 'the file'} is a USDZ package; reading USDZ input is not implemented yet`, named);
+      default:
+        throw new UnsupportedFormatError(`${opts.fileName ?? 'the file'} is not an IFC (STEP), GLB (binary glTF 2.0) or USDZ model`, named);
+    }
+  } catch (err) {
+    // Readers name the file; the request field is only known here.
+    if (err instanceof ConvertError && opts.field !== undefined && err.field !== opts.field) Object.assign(err, { field: opts.field });
+    throw err;
+  }
+}

@@ -1,0 +1,56 @@
+// Entry point of a conversion worker thread: read, check, write, answer once, exit.
+import { parentPort, workerData } from 'node:worker_threads';
+import { ConvertError } from '../errors/ConvertError.js';
+import { readModel } from '../model/readModel.js';
+import { writeUsdz } from '../usdz/writeUsdz.js';
+import { writeGlb } from '../glb/writeGlb.js';
+import type { ConversionReply, ConversionRequest, SerializedConvertError } from './protocol.js';
+
+async function convert(request: ConversionRequest): Promise<ConversionReply> {
+  try {
+    const scene = await readModel(request.bytes, {
+      ...(request.fileName !== undefined && { fileName: request.fileName }),
+      ...(request.field !== undefined && { field: request.field }),
+      ...(request.meshNodeLimit !== undefined && { meshNodeLimit: request.meshNodeLimit }),
+    });
+    const outputs = request.outputs ?? ['usdz'];
+    const usdz = outputs.includes('usdz') ? new Uint8Array(Buffer.concat(writeUsdz(scene))) : undefined;
+    const glb = outputs.includes('glb') ? await writeGlb(scene) : undefined;
+    const drawCalls = scene.nodes.reduce((n, node) => n + node.meshes.length, 0);
+    return {
+      ok: true,
+      result: {
+        format: scene.source.format,
+        source: scene.source,
+        stats: { ...scene.stats, drawCalls },
+        bounds: scene.bounds,
+        offset: scene.offset,
+        warnings: scene.warnings,
+        ...(scene.doorOpenings && { doorOpenings: scene.doorOpenings }),
+        ...(usdz && { usdz }),
+        ...(glb && { glb }),
+      },
+    };
+  } catch (err) {
+    if (err instanceof ConvertError) return { ok: false, error: serialize(err) };
+    throw err;
+  }
+}
+
+function serialize(err: ConvertError): SerializedConvertError {
+  const extra = err as ConvertError & { count?: number; limit?: number; rule?: string };
+  return {
+    className: err.name,
+    code: err.code,
+    message: err.message,
+    field: err.field,
+    ...(err.fileName !== undefined && { fileName: err.fileName }),
+    ...(extra.count !== undefined && { count: extra.count }),
+    ...(extra.limit !== undefined && { limit: extra.limit }),
+    ...(extra.rule !== undefined && { rule: extra.rule }),
+  };
+}
+
+const reply = await convert(workerData as ConversionRequest);
+const transfer = reply.ok ? [reply.result.usdz, reply.result.glb].filter((b) => b !== undefined).map((b) => b.buffer as ArrayBuffer) : [];
+parentPort!.postMessage(reply, transfer);

@@ -1,0 +1,45 @@
+import type { Bounds, Vec3 } from '@arsession/geometry';
+import type { ModelFormat } from '../format/detectFormat.js';
+import type { DoorOpeningRecord } from '../ifc/DoorOpeningRecord.js';
+import type { SceneSource, SceneStats, SceneWarning } from '../scene/SceneData.js';
+
+/** What the conversion worker is asked to do. */
+export interface ConversionRequest {
+  bytes: Uint8Array;
+  fileName?: string;
+  field?: string;
+  meshNodeLimit?: number;
+  /** Which files to write; none for a read-only inspection. Default: USDZ only. */
+  outputs?: ReadonlyArray<'usdz' | 'glb'>;
+}
+
+/** A converted model: the AR file and what a client or operator wants to know about it. */
+export interface ConversionResult {
+  format: ModelFormat;
+  source: SceneSource;
+  stats: SceneStats & { drawCalls: number };
+  bounds: Bounds;
+  /** model_frame.offset: a submitted point p (Y-up) is at p − offset in the delivered files. */
+  offset: Vec3;
+  warnings: SceneWarning[];
+  doorOpenings?: DoorOpeningRecord[];
+  /** The ARKit-ready USDZ package, when asked for. */
+  usdz?: Uint8Array;
+  /** The same scene as GLB, when asked for. */
+  glb?: Uint8Array;
+}
+
+/** A ConvertError flattened for the trip across the thread boundary. */
+export interface SerializedConvertError {
+  className: string;
+  code: string;
+  message: string;
+  field: string;
+  fileName?: string;
+  count?: number;
+  limit?: number;
+  rule?: string;
+}
+
+/** What the worker answers. */
+export type ConversionReply = { ok: true; result: ConversionResult } | { ok: false; error: SerializedConvertError };

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { convertModel, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError } from '../src/index.js';
+import { corpusBytes } from '../../../test/support/corpus.js';
+import { rawZipEntries, readUsdzBack } from '../../../test/support/usdReader.js';
+
+describe('convertModel: the contained pipeline', () => {
+  it('converts an IFC in a worker: USDZ that TinyUSDZ reads, stats, door index', async () => {
+    const r = await convertModel(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'), { fileName: 'AC20-FZK-Haus.ifc' });
+    expect(r.format).toBe('ifc');
+    expect(r.doorOpenings).toHaveLength(5);
+    expect(r.stats.drawCalls).toBeGreaterThan(0);
+    const back = await readUsdzBack(r.usdz);
+    expect(back.upAxis).toBe('Y');
+    expect(back.meshes.reduce((s, m) => s + m.triangles, 0)).toBe(r.stats.triangles);
+    expect(back.meshes).toHaveLength(r.stats.drawCalls);
+    // Element identity travels into the USD as customData.
+    const layer = new TextDecoder().decode(rawZipEntries(r.usdz)[0]!.data);
+    expect(layer).toContain('string ifcClass = "IfcDoor"');
+  });
+
+  it('a model that hangs the IFC parser costs its timeout, nothing more', async () => {
+    const hang = "ISO-10303-21;\nHEADER;\nFILE_SCHEMA(('IFC4'));\nENDSEC;\nDATA;\n#1=IFCWALL(((((;\nENDSEC;\nEND-ISO-10303-21;\n";
+    const started = Date.now();
+    await expect(convertModel(new TextEncoder().encode(hang), { fileName: 'hang.ifc', timeoutMs: 2000 }))
+      .rejects.toThrow(/hang\.ifc: the parser did not finish within 2 s/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    // The process is fine: the next conversion works.
+    const ok = await convertModel(corpusBytes('glb', 'Box.glb'));
+    expect(ok.stats.triangles).toBe(12);
+  });
+
+  it('typed errors cross the thread boundary intact', async () => {
+    const err = await convertModel(corpusBytes('glb', 'Synthetic_5001MeshNodes_shared.glb'), { fileName: 'big.glb', field: 'model_files' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MeshNodeLimitError);
+    expect(err).toMatchObject({ count: 5001, limit: 5000, fileName: 'big.glb', field: 'model_files', code: 'mesh_node_limit' });
+    await expect(convertModel(new TextEncoder().encode('not a model at all'), { fileName: 'x.txt' })).rejects.toBeInstanceOf(UnsupportedFormatError);
+    await expect(convertModel(corpusBytes('ifc', 'AC20-FZK-Haus.ifc').subarray(0, 5000))).rejects.toBeInstanceOf(ModelUnreadableError);
+  });
+});
