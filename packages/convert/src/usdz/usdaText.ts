@@ -1,16 +1,20 @@
 // Formatting of USDA values. Kept apart from the layer writer so the hot loops are easy to see.
 
 /**
- * Shortest decimal that reads back as the same float32 (at most 9 significant digits, which
- * always suffice for float32), so output is exact, compact and deterministic.
+ * A float32 value in at most `digits` significant digits (relative error ≤ 5·10^−digits):
+ * deterministic and compact. Positions use 8 (50 µm at 1 km from the origin), normals and UVs 7.
+ * This is the hot loop of USDA writing, so trailing zeros are trimmed by hand, not by regex.
  */
-export function formatFloat32(v: number): string {
-  if (Number.isInteger(v)) return v === 0 ? '0' : String(v);
-  for (let p = 6; p <= 9; p++) {
-    const s = v.toPrecision(p);
-    if (Math.fround(Number(s)) === v) return trimNumber(s);
-  }
-  return trimNumber(v.toPrecision(9));
+export function formatFloat32(v: number, digits: 7 | 8 = 7): string {
+  if (v === 0) return '0';
+  if (Number.isInteger(v) && Math.abs(v) < 1e7) return String(v);
+  const s = v.toPrecision(digits);
+  if (s.indexOf('e') >= 0) return trimExponent(s);
+  if (s.indexOf('.') < 0) return s; // large integers: every zero is significant
+  let end = s.length;
+  while (s.charCodeAt(end - 1) === 48 /* 0 */) end--;
+  if (s.charCodeAt(end - 1) === 46 /* . */) end--;
+  return end === s.length ? s : s.slice(0, end);
 }
 
 /** A float64 number (transforms, factors) in shortest round-trip form. */
@@ -18,23 +22,23 @@ export function formatFloat64(v: number): string {
   return Object.is(v, -0) ? '0' : String(v);
 }
 
-function trimNumber(s: string): string {
+function trimExponent(s: string): string {
   const e = s.indexOf('e');
-  const mantissa = e < 0 ? s : s.slice(0, e);
-  const exponent = e < 0 ? '' : s.slice(e);
-  const trimmed = mantissa.includes('.') ? mantissa.replace(/0+$/, '').replace(/\.$/, '') : mantissa;
-  return trimmed + exponent;
+  let end = e;
+  while (s.charCodeAt(end - 1) === 48) end--;
+  if (s.charCodeAt(end - 1) === 46) end--;
+  return s.slice(0, end) + s.slice(e);
 }
 
 /** `[(x, y, z), …]` of a packed float array with `size` components per tuple. */
-export function tupleArray(values: Float32Array, size: 2 | 3): string {
+export function tupleArray(values: Float32Array, size: 2 | 3, digits: 7 | 8 = 7): string {
   const out = new Array<string>(values.length / size);
   if (size === 3) {
     for (let i = 0, t = 0; i < values.length; i += 3, t++) {
-      out[t] = `(${formatFloat32(values[i]!)}, ${formatFloat32(values[i + 1]!)}, ${formatFloat32(values[i + 2]!)})`;
+      out[t] = `(${formatFloat32(values[i]!, digits)}, ${formatFloat32(values[i + 1]!, digits)}, ${formatFloat32(values[i + 2]!, digits)})`;
     }
   } else {
-    for (let i = 0, t = 0; i < values.length; i += 2, t++) out[t] = `(${formatFloat32(values[i]!)}, ${formatFloat32(values[i + 1]!)})`;
+    for (let i = 0, t = 0; i < values.length; i += 2, t++) out[t] = `(${formatFloat32(values[i]!, digits)}, ${formatFloat32(values[i + 1]!, digits)})`;
   }
   return `[${out.join(', ')}]`;
 }

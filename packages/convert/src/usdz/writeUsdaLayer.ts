@@ -126,7 +126,7 @@ function meshText(mesh: SceneMesh, name: string, materialPath: string, material:
   if (mesh.normals) {
     lines.push(`${i2}normal3f[] normals = ${tupleArray(mesh.normals, 3)} (`, `${i2}    interpolation = "vertex"`, `${i2})`);
   }
-  lines.push(`${i2}point3f[] points = ${tupleArray(mesh.positions, 3)}`);
+  lines.push(`${i2}point3f[] points = ${tupleArray(mesh.positions, 3, 8)}`);
   if (mesh.uvs) {
     lines.push(`${i2}texCoord2f[] primvars:st = ${tupleArray(flipV(mesh.uvs), 2)} (`, `${i2}    interpolation = "vertex"`, `${i2})`);
   }
@@ -239,7 +239,7 @@ function extent(p: Float32Array): string {
       if (v > max[k]!) max[k] = v;
     }
   }
-  return `[(${min.map(formatFloat32).join(', ')}), (${max.map(formatFloat32).join(', ')})]`;
+  return `[(${min.map((v) => formatFloat32(v, 8)).join(', ')}), (${max.map((v) => formatFloat32(v, 8)).join(', ')})]`;
 }
 
 function repeatedThrees(n: number): string {
