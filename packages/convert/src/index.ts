@@ -30,3 +30,4 @@ export { readModel, READ_MODEL_DEFAULTS, type ModelScene, type ReadModelOptions 
 export { convertModel, CONVERT_MODEL_DEFAULTS, type ConvertModelOptions } from './worker/convertModel.js';
 export type { ConversionResult } from './worker/protocol.js';
 export { writeGlb } from './glb/writeGlb.js';
+export { mergeByMaterial, MERGE_BY_MATERIAL_DEFAULTS, type MergeByMaterialOptions } from './scene/mergeByMaterial.js';

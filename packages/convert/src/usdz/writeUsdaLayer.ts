@@ -115,7 +115,18 @@ function meshText(mesh: SceneMesh, name: string, materialPath: string, material:
     `${i2}prepend apiSchemas = ["MaterialBindingAPI"]`,
   ];
   if (mesh.elements?.length) {
-    lines.push(`${i2}customData = {`, `${i2}    int elementCount = ${mesh.elements.length}`, `${i2}}`);
+    // Element identity of merged geometry: parallel arrays, one entry per element's triangle run.
+    const e = mesh.elements;
+    const strings = (key: string) => `[${e.map((x) => quote(x.metadata[key] ?? '')).join(', ')}]`;
+    lines.push(
+      `${i2}customData = {`,
+      `${i2}    string[] elementClasses = ${strings('ifcClass')}`,
+      `${i2}    int[] elementFirstTriangles = ${intArray(e.map((x) => x.firstTriangle))}`,
+      `${i2}    string[] elementGlobalIds = ${strings('globalId')}`,
+      `${i2}    string[] elementNames = ${strings('name')}`,
+      `${i2}    int[] elementTriangleCounts = ${intArray(e.map((x) => x.triangleCount))}`,
+      `${i2}}`,
+    );
   }
   lines.push(`${indent})`, `${indent}{`);
   lines.push(`${i2}uniform bool doubleSided = ${material.doubleSided ? 1 : 0}`);

@@ -17,7 +17,8 @@ export interface ConversionRequest {
 export interface ConversionResult {
   format: ModelFormat;
   source: SceneSource;
-  stats: SceneStats & { drawCalls: number };
+  /** Counts of the delivered files (after merging); `elements` counts the source's mesh nodes. */
+  stats: SceneStats & { drawCalls: number; elements: number };
   bounds: Bounds;
   /** model_frame.offset: a submitted point p (Y-up) is at p − offset in the delivered files. */
   offset: Vec3;
