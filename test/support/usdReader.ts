@@ -1,31 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import init, { type TinyUsdzModule } from 'tinyusdz';
+import { tinyusdzModule } from '../../packages/convert/src/usdz/tinyusdzModule.js';
 
 /**
  * An independent USD reader for checking what we write: TinyUSDZ (C++, built to WASM), which
- * shares no code with our writer. Its npm build targets browsers only, so it is started with a
- * browser-looking global for the duration of its factory and given its WASM bytes directly.
+ * shares no code with our writer.
  */
-let module: Promise<TinyUsdzModule> | undefined;
-export function tinyusdz(): Promise<TinyUsdzModule> {
-  module ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const wasm = readFileSync(require.resolve('tinyusdz').replace(/tinyusdz\.js$/, 'tinyusdz.wasm'));
-    const g = globalThis as { window?: unknown };
-    const proc = process as { type?: string };
-    const hadWindow = 'window' in g, previousType = proc.type;
-    g.window = globalThis;
-    proc.type = 'renderer';
-    try {
-      return await init({ wasmBinary: wasm });
-    } finally {
-      if (!hadWindow) delete g.window;
-      if (previousType === undefined) delete proc.type; else proc.type = previousType;
-    }
-  })();
-  return module;
-}
+export const tinyusdz = tinyusdzModule;
 
 /** A zip entry as its local header describes it. */
 export interface RawZipEntry {

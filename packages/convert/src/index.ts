@@ -31,3 +31,6 @@ export { convertModel, CONVERT_MODEL_DEFAULTS, type ConvertModelOptions } from '
 export type { ConversionResult } from './worker/protocol.js';
 export { writeGlb } from './glb/writeGlb.js';
 export { mergeByMaterial, MERGE_BY_MATERIAL_DEFAULTS, type MergeByMaterialOptions } from './scene/mergeByMaterial.js';
+export { readZipDirectory, type ZipDirectoryEntry } from './usdz/readZipDirectory.js';
+export { checkUsdzPackage, CHECK_USDZ_PACKAGE_DEFAULTS, type CheckedUsdzPackage, type CheckUsdzPackageOptions } from './usdz/checkUsdzPackage.js';
+export { readUsdz, type ReadUsdzOptions } from './usdz/readUsdz.js';

@@ -128,8 +128,10 @@ describe('readIfc refuses what web-ifc cannot read, with the reason', () => {
   it('no FILE_SCHEMA', async () => {
     await expect(readIfc(new TextEncoder().encode('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n'))).rejects.toThrow(/no FILE_SCHEMA/);
   });
-  it('a body with no drawable geometry', async () => {
+  it('a body with no drawable geometry reads as an empty scene with a warning', async () => {
     const text = "ISO-10303-21;\nHEADER;\nFILE_SCHEMA(('IFC4'));\nENDSEC;\nDATA;\n#1=IFCWALL('a',$,$);\nENDSEC;\nEND-ISO-10303-21;\n";
-    await expect(readIfc(new TextEncoder().encode(text))).rejects.toThrow(/no geometry web-ifc can draw/);
+    const scene = await readIfc(new TextEncoder().encode(text));
+    expect(scene.stats.triangles).toBe(0);
+    expect(scene.warnings.map((w) => w.code)).toEqual(['no_geometry']);
   });
 });

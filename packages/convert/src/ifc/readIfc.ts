@@ -164,7 +164,7 @@ function buildScene(api: IfcAPI, model: number, schema: string, opts: ReadIfcOpt
     list.push(mesh.positions);
     positionsOfProduct.set(g.product, list);
   }
-  if (meshes.length === 0) throw fail('the model has no geometry web-ifc can draw');
+  if (meshes.length === 0) warnings.push({ code: 'no_geometry', message: 'the model has no geometry web-ifc can draw' });
 
   const doorOpenings = doorIndex(api, model, offset, unit, ref, storeyOf, positionsOfProduct);
   const base = { nodes, meshes, materials, textures: [] };

@@ -4,6 +4,7 @@ import { checkMeshNodeLimit, MESH_NODE_LIMIT } from '../glb/checkMeshNodeLimit.j
 import { readGlb } from '../glb/readGlb.js';
 import type { DoorOpeningRecord } from '../ifc/DoorOpeningRecord.js';
 import { readIfc } from '../ifc/readIfc.js';
+import { readUsdz } from '../usdz/readUsdz.js';
 import type { SceneData } from '../scene/SceneData.js';
 
 /** Options of {@link readModel}. */
@@ -48,7 +49,7 @@ export async function readModel(bytes: Uint8Array, options: Partial<ReadModelOpt
       case 'ifczip':
         return await readIfc(bytes, named);
       case 'usdz':
-        throw new UnsupportedFormatError(`${opts.fileName ?? 'the file'} is a USDZ package; reading USDZ input is not implemented yet`, named);
+        return await readUsdz(bytes, named);
       default:
         throw new UnsupportedFormatError(`${opts.fileName ?? 'the file'} is not an IFC (STEP), GLB (binary glTF 2.0) or USDZ model`, named);
     }

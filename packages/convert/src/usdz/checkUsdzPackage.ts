@@ -1,0 +1,83 @@
+import { inflateRawSync } from 'node:zlib';
+import { ModelUnreadableError, UsdzPackageError } from '../errors/ConvertError.js';
+import { readZipDirectory, type ZipDirectoryEntry } from './readZipDirectory.js';
+import { zipStored, type ZipEntry } from './zipStored.js';
+
+/** Options of {@link checkUsdzPackage}. */
+export interface CheckUsdzPackageOptions {
+  fileName?: string;
+  field?: string;
+  /** Largest total unpacked size (bytes): a zip bomb stops here. */
+  maxUnpackedBytes: number;
+}
+
+/** Defaults of {@link checkUsdzPackage}. */
+export const CHECK_USDZ_PACKAGE_DEFAULTS: Readonly<CheckUsdzPackageOptions> = { maxUnpackedBytes: 1024 * 1024 * 1024 };
+
+/** A package that passed, possibly after a repack. */
+export interface CheckedUsdzPackage {
+  /** The package bytes: the input, or a repacked copy when entries were compressed or misaligned. */
+  bytes: Uint8Array;
+  /** Entries in package order, with their (uncompressed) data. */
+  entries: ZipEntry[];
+  /** What the repack fixed, if anything (rule codes). */
+  repaired: string[];
+}
+
+const LAYER = /\.(usda|usdc|usd)$/i;
+// Input may carry what Pixar's checker allows (EXR images, audio); output is stricter.
+const ALLOWED = /\.(usda|usdc|usd|usdz|png|jpe?g|exr|m4a|mp3|wav)$/i;
+
+/**
+ * Checks a USDZ against the package rules ARKit enforces and repairs what a repack can repair.
+ * Refused ({@link UsdzPackageError}, naming the rule): entries escaping the package, a first
+ * entry that is not a USD layer, file types ARKit cannot load (Alembic and unknown files), and
+ * zip bombs. Repaired by repacking (stored, 64-byte aligned, same order): compressed and
+ * misaligned entries.
+ *
+ * @example
+ * ```ts
+ * const { bytes, repaired } = checkUsdzPackage(upload); // repaired: ['compressed_entry', 'misaligned_entry']
+ * ```
+ */
+export function checkUsdzPackage(input: Uint8Array, options: Partial<CheckUsdzPackageOptions> = {}): CheckedUsdzPackage {
+  const opts = { ...CHECK_USDZ_PACKAGE_DEFAULTS, ...options };
+  const named = { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(opts.field !== undefined && { field: opts.field }) };
+  const label = opts.fileName ?? 'the USDZ';
+  const refuse = (rule: string, why: string) => new UsdzPackageError(rule, `${label}: ${why}`, named);
+  const directory = readZipDirectory(input, opts.fileName);
+  if (directory.length === 0) throw refuse('empty_package', 'the package has no entries');
+
+  let unpacked = 0;
+  for (const e of directory) {
+    if (e.name.startsWith('/') || e.name.includes('\\') || e.name.split('/').includes('..') || /^[a-z]:/i.test(e.name)) {
+      throw refuse('entry_escapes_package', `entry "${e.name}" points outside the package`);
+    }
+    if (!e.name.endsWith('/') && !ALLOWED.test(e.name)) {
+      throw refuse('unsupported_entry', `entry "${e.name}" is a file type ARKit cannot load (allowed: usd, usda, usdc, png, jpeg and audio)`);
+    }
+    unpacked += e.size;
+    if (unpacked > opts.maxUnpackedBytes) throw refuse('too_large', `the package unpacks to more than ${opts.maxUnpackedBytes} bytes`);
+  }
+  const first = directory[0]!;
+  if (!LAYER.test(first.name)) throw refuse('first_entry_not_usd', `the first entry, "${first.name}", is not a USD layer; the root layer must come first`);
+
+  const repaired = new Set<string>();
+  const entries = directory.filter((e) => !e.name.endsWith('/')).map((e) => ({ name: e.name, data: entryData(input, e, opts, label, repaired) }));
+  for (const e of directory) if (e.method === 0 && e.dataOffset % 64 !== 0) repaired.add('misaligned_entry');
+  if (repaired.size === 0) return { bytes: input, entries, repaired: [] };
+  const bytes = new Uint8Array(Buffer.concat(zipStored(entries)));
+  return { bytes, entries, repaired: [...repaired].sort() };
+}
+
+function entryData(bytes: Uint8Array, e: ZipDirectoryEntry, opts: CheckUsdzPackageOptions, label: string, repaired: Set<string>): Uint8Array {
+  const raw = bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize);
+  if (e.method === 0) return raw;
+  if (e.method !== 8) throw new ModelUnreadableError(`${label}: entry "${e.name}" uses compression method ${e.method}`);
+  repaired.add('compressed_entry');
+  try {
+    return inflateRawSync(raw, { maxOutputLength: Math.min(opts.maxUnpackedBytes, Math.max(e.size, 1)) });
+  } catch (err) {
+    throw new ModelUnreadableError(`${label}: entry "${e.name}" cannot be inflated (${(err as Error).message})`);
+  }
+}
