@@ -133,5 +133,6 @@ describe('readIfc refuses what web-ifc cannot read, with the reason', () => {
     const scene = await readIfc(new TextEncoder().encode(text));
     expect(scene.stats.triangles).toBe(0);
     expect(scene.warnings.map((w) => w.code)).toEqual(['no_geometry']);
+    expect(scene.offset).toEqual([0, 0, 0]);
   });
 });

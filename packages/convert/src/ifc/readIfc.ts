@@ -214,6 +214,7 @@ function chooseOffset(raw: readonly RawGeometry[], beyond: number): Vec3 {
       }
     }
   }
+  if (!(min[0]! <= max[0]!)) return [0, 0, 0]; // no vertices: nothing to re-centre
   const far = [0, 1, 2].some((k) => Math.abs(min[k]!) > beyond || Math.abs(max[k]!) > beyond);
   // Round to whole metres so the offset is a readable number and shifts are exact in float32.
   return far ? ([0, 1, 2].map((k) => Math.round((min[k]! + max[k]!) / 2)) as Vec3) : [0, 0, 0];
