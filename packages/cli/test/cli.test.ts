@@ -6,7 +6,8 @@ import { corpusPath, REPO_ROOT } from '../../../test/support/corpus.js';
 // The real binary, as `pnpm exec arsession` runs it (built by `tsc -b` before the tests).
 const BIN = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
 function arsession(...args: string[]) {
-  const r = spawnSync(BIN, args, { encoding: 'utf8', cwd: REPO_ROOT });
+  // A timeout, so a CLI that never exits (workers keeping it alive) fails the test instead of hanging it.
+  const r = spawnSync(BIN, args, { encoding: "utf8", cwd: REPO_ROOT, timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

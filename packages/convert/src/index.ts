@@ -27,7 +27,7 @@ export type { DoorOpeningRecord, IfcElementRef, OpeningFace } from './ifc/DoorOp
 export { measureOpening, type MeasuredOpening, type MeasureOpeningInput } from './ifc/measureOpening.js';
 export { unzipIfc, UNZIP_IFC_DEFAULTS, type UnzipIfcOptions } from './ifc/unzipIfc.js';
 export { readModel, READ_MODEL_DEFAULTS, type ModelScene, type ReadModelOptions } from './model/readModel.js';
-export { convertModel, CONVERT_MODEL_DEFAULTS, type ConvertModelOptions } from './worker/convertModel.js';
+export { closeConversionPool, convertModel, CONVERT_MODEL_DEFAULTS, type ConvertModelOptions } from './worker/convertModel.js';
 export type { ConversionResult } from './worker/protocol.js';
 export { writeGlb } from './glb/writeGlb.js';
 export { mergeByMaterial, MERGE_BY_MATERIAL_DEFAULTS, type MergeByMaterialOptions } from './scene/mergeByMaterial.js';

@@ -136,3 +136,28 @@ describe('readIfc refuses what web-ifc cannot read, with the reason', () => {
     expect(scene.offset).toEqual([0, 0, 0]);
   });
 });
+
+describe('readIfc re-centres on the building, not on stray elements', () => {
+  it('a footing left at the origin of a site moved 400 km away does not drag the offset', async () => {
+    const base = new TextDecoder('latin1').decode(corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc'));
+    // Site 400 km east; the footing's placement made absolute, i.e. left at the origin.
+    const geo = base.replace('#21=IFCCARTESIANPOINT((0.,0.,0.));', '#21=IFCCARTESIANPOINT((400000000.,0.,0.));');
+    const stray = geo.replace('#93=IFCLOCALPLACEMENT(#37,#92);', '#93=IFCLOCALPLACEMENT($,#92);');
+    expect(stray).not.toBe(geo);
+    const scene = await readIfc(new TextEncoder().encode(stray));
+    expect(Math.abs(scene.offset[0] - 400_000)).toBeLessThan(50);
+    expect(scene.warnings.map((w) => w.code)).toContain('far_outliers');
+    // The building itself keeps its shape to the millimetre.
+    const near = await read('IfcOpenHouse_IFC4.ifc');
+    const size = (p: Float32Array) => [0, 1, 2].map((k) => {
+      let lo = Infinity, hi = -Infinity;
+      for (let i = k; i < p.length; i += 3) { lo = Math.min(lo, p[i]!); hi = Math.max(hi, p[i]!); }
+      return hi - lo;
+    });
+    scene.meshes.forEach((m, i) => {
+      if (m.name === 'IfcFooting') return;
+      const a = size(m.positions), b = size(near.meshes[i]!.positions);
+      for (let k = 0; k < 3; k++) expect(Math.abs(a[k]! - b[k]!)).toBeLessThan(1e-3);
+    });
+  });
+});

@@ -1,16 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatFloat32, primName, quote } from '../src/usdz/usdaText.js';
+import { formatFixed, primName, quote } from '../src/usdz/usdaText.js';
 
 describe('USDA text formatting', () => {
-  it('formats float32 values to the stated relative precision, without trailing zeros', () => {
-    fc.assert(fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(7 as const, 8 as const), (v, digits) => {
-      const s = formatFloat32(v, digits);
-      expect(Math.abs(Number(s) - v)).toBeLessThanOrEqual(5 * 10 ** -digits * Math.abs(v));
-      expect(s).not.toMatch(/\.\d*0(e|$)|\.(e|$)/);
-    }), { numRuns: 3000 });
-    expect([0, -0, 1, -2, 0.5, 0.1, 1e-9, 12345678].map((v) => formatFloat32(Math.fround(v)))).toEqual(['0', '0', '1', '-2', '0.5', '0.1', '1e-9', '1.234568e+7']);
-    expect([12345678, -19019500, 0.1].map((v) => formatFloat32(Math.fround(v), 8))).toEqual(['12345678', '-19019500', '0.1']);
+  it('formats numbers to the given decimals, without trailing zeros', () => {
+    fc.assert(fc.property(fc.oneof(fc.float({ noNaN: true, noDefaultInfinity: true }), fc.double({ min: -1e6, max: 1e6, noNaN: true })), fc.constantFrom(4, 5, 6), (v, d) => {
+      const s = formatFixed(v, d);
+      if (Math.abs(v) < 1e9) expect(Math.abs(Number(s) - v)).toBeLessThanOrEqual(0.5 * 10 ** -d + Math.abs(v) * 2 ** -52);
+      else expect(Number(s)).toBe(v);
+      expect(s).not.toMatch(/\.\d*0$|\.$|^-0$/);
+    }), { numRuns: 5000 });
+    expect([0, -0, 1, -2, 0.5, Math.fround(0.1), 1e-9, -0.0000015, 12345678.25, 3e12].map((v) => formatFixed(v, 6)))
+      .toEqual(['0', '0', '1', '-2', '0.5', '0.1', '0', '-0.000002', '12345678.25', '3000000000000']);
+    expect([0.91830194, -0.00004, 0.00005].map((v) => formatFixed(v, 4))).toEqual(['0.9183', '0', '0.0001']);
   });
 
   it('makes valid, unique prim names from anything', () => {

@@ -36,6 +36,7 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
   const buffers = asArray<{ byteLength?: number; uri?: string; extensions?: Record<string, unknown> }>(json['buffers'], 'buffers', fail);
   const bufferSizes = buffers.map((b, i) => {
     if (!Number.isInteger(b.byteLength) || b.byteLength! < 0) throw fail(`buffer ${i} has no valid byteLength`);
+    if (b.uri !== undefined && typeof b.uri !== 'string') throw fail(`buffer ${i} has a uri that is not a string`);
     if (b.uri !== undefined) {
       if (!b.uri.startsWith('data:')) throw fail(`buffer ${i} refers to an external file (${b.uri}); a GLB must be self-contained`);
       return b.byteLength!;
@@ -64,10 +65,16 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
   });
 
   const accessors = asArray<AccessorJson>(json.accessors, 'accessors', fail);
+  // Decoders allocate what accessors and compressed views claim, whatever the file holds (zero-filled
+  // or Draco/meshopt-decoded data): bound the total, so a tiny file cannot demand gigabytes.
+  const budget = Math.min(4 * 2 ** 30, Math.max(256 * 2 ** 20, 32 * bytes.length));
+  let claimed = views.reduce((n, v) => n + ((v.extensions?.['EXT_meshopt_compression'] as { byteLength?: number } | undefined)?.byteLength ?? 0), 0);
   accessors.forEach((a, i) => {
     const components = TYPE_COMPONENTS[a.type ?? ''], bytesPer = COMPONENT_BYTES[a.componentType ?? -1];
     if (!components || !bytesPer) throw fail(`accessor ${i} has an unknown type or component type`);
     if (!Number.isInteger(a.count) || a.count! < 1) throw fail(`accessor ${i} has an invalid count (${a.count})`);
+    claimed += a.count! * components * bytesPer;
+    if (claimed > budget) throw fail(`its accessors claim more than ${Math.round(budget / 2 ** 20)} MiB of data, out of proportion to a ${bytes.length}-byte file`);
     if (a.bufferView === undefined) return; // all zeros (or sparse / Draco-decoded): nothing to bound
     const v = views[a.bufferView];
     if (!v) throw fail(`accessor ${i} refers to bufferView ${a.bufferView}, which does not exist`);

@@ -24,14 +24,21 @@ export function countMeshNodes(json: GltfJson, fileName?: string): number {
 }
 
 function instanceCount(json: GltfJson, ext: { attributes?: Record<string, unknown> }, fileName?: string): number {
-  // All instance attributes share one count (glTF spec); take the first that resolves.
+  // The spec requires every instance attribute to have the same count; a file where they differ
+  // could pass the limit on one count and be expanded by another, so it is refused.
+  const counts = new Set<number>();
   for (const index of Object.values(ext.attributes ?? {})) {
     const accessor = typeof index === 'number' ? json.accessors?.[index] : undefined;
-    if (accessor && Number.isInteger(accessor.count) && accessor.count! >= 0) return accessor.count!;
-    throw new ModelUnreadableError(
-      `${fileName ?? 'GLB'}: EXT_mesh_gpu_instancing refers to accessor ${String(index)}, which does not exist or has no count`,
-      { fileName },
-    );
+    if (!accessor || !Number.isInteger(accessor.count) || accessor.count! < 0) {
+      throw new ModelUnreadableError(
+        `${fileName ?? 'GLB'}: EXT_mesh_gpu_instancing refers to accessor ${String(index)}, which does not exist or has no count`,
+        { fileName },
+      );
+    }
+    counts.add(accessor.count!);
   }
-  return 1;
+  if (counts.size > 1) {
+    throw new ModelUnreadableError(`${fileName ?? 'GLB'}: EXT_mesh_gpu_instancing attributes disagree on the instance count (${[...counts].join(' vs ')})`, { fileName });
+  }
+  return counts.size === 1 ? [...counts][0]! : 1;
 }

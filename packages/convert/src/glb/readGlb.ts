@@ -1,5 +1,5 @@
-import type { Accessor, Document, Material, Mesh, Node as GltfNode, Primitive, Texture } from '@gltf-transform/core';
-import type { InstancedMesh } from '@gltf-transform/extensions';
+import type { Accessor, Document, Material, Mesh, Node as GltfNode, Primitive, Texture, TextureInfo } from '@gltf-transform/core';
+import type { EmissiveStrength, InstancedMesh } from '@gltf-transform/extensions';
 import { mat4 } from 'gl-matrix';
 import { ModelUnreadableError } from '../errors/ConvertError.js';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneTexture, SceneWarning, TextureRef } from '../scene/SceneData.js';
@@ -32,7 +32,14 @@ const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6;
  */
 export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): Promise<SceneData> {
   const label = options.fileName ?? 'GLB';
-  checkGlbLayout(bytes, readGlbJson(bytes, options.fileName), options.fileName);
+  try {
+    checkGlbLayout(bytes, readGlbJson(bytes, options.fileName), options.fileName);
+  } catch (err) {
+    if (err instanceof ModelUnreadableError) throw err;
+    throw new ModelUnreadableError(`${label}: malformed glTF JSON (${(err as Error).message})`, {
+      ...(options.fileName !== undefined && { fileName: options.fileName }), cause: err,
+    });
+  }
   const io = await gltfIO();
   let doc: Document;
   try {
@@ -110,7 +117,8 @@ class GlbSceneBuilder {
     } else {
       this.nodes.push({ name, parent, matrix: local, meshes: mesh ? this.sharedMeshes(mesh, node) : [], metadata: {} });
     }
-    const childParent = this.nodes.length - 1;
+    // Children hang under the node itself; for a skinned or baked node that is its "_children" stand-in.
+    const childParent = mesh && instancing && !skin ? self : this.nodes.length - 1;
     for (const child of node.listChildren()) this.visit(child, childParent, seen);
   }
 
@@ -252,24 +260,28 @@ class GlbSceneBuilder {
       opacity: mode === 'OPAQUE' ? 1 : a!,
       metallic: material.getMetallicFactor(),
       roughness: material.getRoughnessFactor(),
-      emissive: material.getEmissiveFactor() as [number, number, number],
+      emissive: material.getEmissiveFactor().map((c) => c * emissiveStrength(material)) as [number, number, number],
       doubleSided: material.getDoubleSided(),
       ...(mode === 'MASK' && { alphaCutoff: material.getAlphaCutoff() }),
+      ...(mode === 'BLEND' && { alphaBlend: true }),
     };
     this.materials.push(out);
-    const ref = (tex: Texture | null): TextureRef | undefined => {
+    const ref = (tex: Texture | null, info: TextureInfo | null): TextureRef | undefined => {
       const t = tex ? this.texture(tex) : undefined;
-      return t === undefined ? undefined : { texture: t };
+      if (t === undefined) return undefined;
+      if (info && info.getTexCoord() !== 0) this.warn('texcoord_1_ignored', 'textures mapped through a second UV set were mapped through the first; USDZ delivery carries one UV set');
+      if (info?.getExtension('KHR_texture_transform')) this.warn('texture_transform_ignored', 'KHR_texture_transform (texture offset, rotation, tiling) was not applied; textures show untransformed');
+      return { texture: t, ...(info && { wrap: [WRAP[info.getWrapS()] ?? 'repeat', WRAP[info.getWrapT()] ?? 'repeat'] as const }) };
     };
-    const base = ref(material.getBaseColorTexture());
+    const base = ref(material.getBaseColorTexture(), material.getBaseColorTextureInfo());
     if (base) out.baseColorTexture = base;
-    const normal = ref(material.getNormalTexture());
+    const normal = ref(material.getNormalTexture(), material.getNormalTextureInfo());
     if (normal) out.normalTexture = { ...normal, scale: material.getNormalScale() };
-    const occlusion = ref(material.getOcclusionTexture());
+    const occlusion = ref(material.getOcclusionTexture(), material.getOcclusionTextureInfo());
     if (occlusion) out.occlusionTexture = occlusion;
-    const emissive = ref(material.getEmissiveTexture());
+    const emissive = ref(material.getEmissiveTexture(), material.getEmissiveTextureInfo());
     if (emissive) out.emissiveTexture = emissive;
-    const mr = ref(material.getMetallicRoughnessTexture());
+    const mr = ref(material.getMetallicRoughnessTexture(), material.getMetallicRoughnessTextureInfo());
     if (mr) out.metallicRoughnessTexture = mr;
     const unsupported = material.listExtensions().map((e) => e.extensionName).filter((n) => n !== 'KHR_materials_emissive_strength');
     if (unsupported.length) this.warn('material_extensions_dropped', `material extensions not expressible in UsdPreviewSurface were dropped: ${[...new Set(unsupported)].sort().join(', ')}`);
@@ -294,6 +306,14 @@ class GlbSceneBuilder {
   private warn(code: string, message: string): void {
     if (!this.warnings.has(code)) this.warnings.set(code, { code, message });
   }
+}
+
+// glTF sampler wrap modes (WebGL enums) as UsdUVTexture names them.
+const WRAP: Record<number, 'repeat' | 'clamp' | 'mirror'> = { 10497: 'repeat', 33071: 'clamp', 33648: 'mirror' };
+
+function emissiveStrength(material: Material): number {
+  const ext = material.getExtension<EmissiveStrength>('KHR_materials_emissive_strength');
+  return ext ? ext.getEmissiveStrength() : 1;
 }
 
 function readFloats(accessor: Accessor, size: number): Float32Array {

@@ -57,7 +57,7 @@ function material(doc: Document, m: SceneMaterial, textures: readonly Texture[])
     .setEmissiveFactor(m.emissive)
     .setDoubleSided(m.doubleSided);
   if (m.alphaCutoff !== undefined) out.setAlphaMode('MASK').setAlphaCutoff(m.alphaCutoff);
-  else if (m.opacity < 1) out.setAlphaMode('BLEND');
+  else if (m.alphaBlend || m.opacity < 1) out.setAlphaMode('BLEND');
   if (m.baseColorTexture) out.setBaseColorTexture(textures[m.baseColorTexture.texture]!);
   if (m.normalTexture) out.setNormalTexture(textures[m.normalTexture.texture]!).setNormalScale(m.normalTexture.scale);
   if (m.occlusionTexture) out.setOcclusionTexture(textures[m.occlusionTexture.texture]!);

@@ -6,6 +6,7 @@ import {
 import { ModelUnreadableError } from '../errors/ConvertError.js';
 import { detectFormat } from '../format/detectFormat.js';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } from '../scene/SceneData.js';
+import { chooseOffset } from '../scene/chooseOffset.js';
 import { determinant3, normalMatrix } from '../scene/normalMatrix.js';
 import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
 import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
@@ -99,7 +100,7 @@ function buildScene(api: IfcAPI, model: number, schema: string, opts: ReadIfcOpt
   });
 
   // Offset: chosen in float64 from the true extent, before anything is packed into float32.
-  const offset = chooseOffset(raw, opts.recentreBeyond);
+  const offset = chooseOffset(geometryCentres(raw), opts.recentreBeyond);
   if (offset.some((v) => v !== 0)) {
     warnings.push({ code: 'recentred', message: `geometry was ${Math.round(Math.hypot(...offset))} m from the origin and was re-centred; model_frame.offset states the shift` });
   }
@@ -168,11 +169,15 @@ function buildScene(api: IfcAPI, model: number, schema: string, opts: ReadIfcOpt
 
   const doorOpenings = doorIndex(api, model, offset, unit, ref, storeyOf, positionsOfProduct);
   const base = { nodes, meshes, materials, textures: [] };
+  const bounds = sceneBounds(base);
+  if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
+    warnings.push({ code: 'far_outliers', message: `some elements lie more than ${10 * opts.recentreBeyond / 1000} km from the rest of the model (stray placements?); they are delivered where the file puts them` });
+  }
   return {
     source: { format: 'ifc', schema },
     ...base,
     offset,
-    bounds: sceneBounds(base),
+    bounds,
     stats: sceneStats(base),
     warnings,
     doorOpenings,
@@ -201,10 +206,12 @@ function collect(api: IfcAPI, model: number, mesh: FlatMesh, out: RawGeometry[])
   }
 }
 
-function chooseOffset(raw: readonly RawGeometry[], beyond: number): Vec3 {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (const g of raw) {
+/** Float64 centre of every placed geometry's bounds, for {@link chooseOffset}. */
+function geometryCentres(raw: readonly RawGeometry[]): Float64Array {
+  const centres = new Float64Array(raw.length * 3);
+  raw.forEach((g, n) => {
     const t = g.transform, v = g.vertices;
+    const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
     for (let i = 0; i < v.length; i += 6) {
       const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
       for (let k = 0; k < 3; k++) {
@@ -213,11 +220,9 @@ function chooseOffset(raw: readonly RawGeometry[], beyond: number): Vec3 {
         if (w > max[k]!) max[k] = w;
       }
     }
-  }
-  if (!(min[0]! <= max[0]!)) return [0, 0, 0]; // no vertices: nothing to re-centre
-  const far = [0, 1, 2].some((k) => Math.abs(min[k]!) > beyond || Math.abs(max[k]!) > beyond);
-  // Round to whole metres so the offset is a readable number and shifts are exact in float32.
-  return far ? ([0, 1, 2].map((k) => Math.round((min[k]! + max[k]!) / 2)) as Vec3) : [0, 0, 0];
+    for (let k = 0; k < 3; k++) centres[n * 3 + k] = (min[k]! + max[k]!) / 2;
+  });
+  return centres;
 }
 
 function bake(g: RawGeometry, offset: Vec3, material: number, product: IfcElementRef): SceneMesh {

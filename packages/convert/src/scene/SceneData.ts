@@ -82,6 +82,8 @@ export interface SceneMaterial {
   doubleSided: boolean;
   /** Alpha below this is cut away (glTF MASK); absent for blend or opaque. */
   alphaCutoff?: number;
+  /** Alpha blends (glTF BLEND): the base colour texture's alpha drives opacity even when `opacity` is 1. */
+  alphaBlend?: boolean;
   baseColorTexture?: TextureRef;
   normalTexture?: TextureRef & { scale: number };
   occlusionTexture?: TextureRef;
@@ -93,6 +95,8 @@ export interface SceneMaterial {
 /** A material's use of a texture. */
 export interface TextureRef {
   texture: number;
+  /** Wrap modes in s and t; default repeat. */
+  wrap?: readonly ['repeat' | 'clamp' | 'mirror', 'repeat' | 'clamp' | 'mirror'];
 }
 
 /** An image, passed through as it came (never re-encoded unless it had to be transcoded). */

@@ -1,6 +1,8 @@
+import type { Vec3 } from '@arsession/geometry';
+import { chooseOffset, RECENTRE_BEYOND } from './chooseOffset.js';
 import type { SceneData, SceneElementRange, SceneMesh, SceneNode } from './SceneData.js';
 import { determinant3, normalMatrix } from './normalMatrix.js';
-import { sceneBounds, sceneStats, worldMatrices } from './sceneStats.js';
+import { sceneStats, worldMatrices } from './sceneStats.js';
 
 /** Options of {@link mergeByMaterial}. */
 export interface MergeByMaterialOptions {
@@ -48,6 +50,20 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
     }
   });
 
+  // Baking world coordinates into float32 needs them near the origin: a far-away GLB or USDZ
+  // (georeferenced, offset never removed) is re-centred here, in float64, like an IFC on reading.
+  const centres = new Float64Array(scene.nodes.length * 3);
+  let centred = 0;
+  const b = scene.bounds;
+  if ([...b.min, ...b.max].some((v) => Math.abs(v) > RECENTRE_BEYOND)) {
+    scene.nodes.forEach((node, i) => {
+      if (node.meshes.length === 0) return;
+      for (let k = 0; k < 3; k++) centres[centred * 3 + k] = world[i]![12 + k]!;
+      centred++;
+    });
+  }
+  const shift = chooseOffset(centres.subarray(0, centred * 3));
+
   const nodes: SceneNode[] = [];
   const meshes: SceneMesh[] = [];
   const groupNode = new Map<string, number>();
@@ -65,13 +81,19 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
       });
     }
     nodes[parent]!.meshes.push(meshes.length);
-    meshes.push(mergeParts(bucket.parts, bucket.material, scene.materials[bucket.material]!.name));
+    meshes.push(mergeParts(bucket.parts, bucket.material, scene.materials[bucket.material]!.name, shift));
   }
   const base = { nodes, meshes, materials: scene.materials, textures: scene.textures };
-  return { ...scene, ...base, bounds: sceneBounds(base), stats: sceneStats(base) };
+  // Merging moves no vertex in world space: the bounds are the scene's own, less any shift.
+  const offset: Vec3 = [scene.offset[0] + shift[0], scene.offset[1] + shift[1], scene.offset[2] + shift[2]];
+  const bounds = { min: b.min.map((v, k) => v - shift[k]!) as Vec3, max: b.max.map((v, k) => v - shift[k]!) as Vec3 };
+  const warnings = shift.some((v) => v !== 0)
+    ? [...scene.warnings, { code: 'recentred', message: `geometry was ${Math.round(Math.hypot(...shift))} m from the origin and was re-centred; model_frame.offset states the shift` }]
+    : scene.warnings;
+  return { ...scene, ...base, offset, bounds, stats: sceneStats(base), warnings };
 }
 
-function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array; node: SceneNode }>, material: number, name: string): SceneMesh {
+function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array; node: SceneNode }>, material: number, name: string, shift: Vec3): SceneMesh {
   let vertexCount = 0, indexCount = 0;
   const withNormals = parts.every((p) => p.mesh.normals);
   const withUvs = parts.every((p) => p.mesh.uvs);
@@ -91,9 +113,10 @@ function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array
     const nm = normalMatrix(t);
     for (let v = 0; v < count; v++) {
       const x = p[v * 3]!, y = p[v * 3 + 1]!, z = p[v * 3 + 2]!, o = (v0 + v) * 3;
-      positions[o] = t[0]! * x + t[4]! * y + t[8]! * z + t[12]!;
-      positions[o + 1] = t[1]! * x + t[5]! * y + t[9]! * z + t[13]!;
-      positions[o + 2] = t[2]! * x + t[6]! * y + t[10]! * z + t[14]!;
+      // float64 until the shift is removed; only then float32.
+      positions[o] = t[0]! * x + t[4]! * y + t[8]! * z + t[12]! - shift[0];
+      positions[o + 1] = t[1]! * x + t[5]! * y + t[9]! * z + t[13]! - shift[1];
+      positions[o + 2] = t[2]! * x + t[6]! * y + t[10]! * z + t[14]! - shift[2];
       if (normals && n) {
         const a = n[v * 3]!, b = n[v * 3 + 1]!, c = n[v * 3 + 2]!;
         const ox = nm[0]! * a + nm[1]! * b + nm[2]! * c, oy = nm[3]! * a + nm[4]! * b + nm[5]! * c, oz = nm[6]! * a + nm[7]! * b + nm[8]! * c;

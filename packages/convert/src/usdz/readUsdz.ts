@@ -48,8 +48,10 @@ export async function readUsdz(input: Uint8Array, options: ReadUsdzOptions = {})
     }
     const text = loader.layerToString();
     const assets = [...loader.extractSublayerAssetPaths(), ...loader.extractReferencesAssetPaths(), ...loader.extractPayloadAssetPaths()];
-    // Attribute asset values (textures and the like) too: every @path@ of the layer.
-    for (const m of text.matchAll(/@([^@\n]+)@/g)) assets.push(m[1]!);
+    // Asset-valued attributes (textures and the like) too; not @…@ inside strings such as docs.
+    for (const line of text.matchAll(/^\s*(?:uniform\s+)?asset(?:\[\])?\s+[\w:.]+(?:\.timeSamples)?\s*=\s*(.*)$/gm)) {
+      for (const m of line[1]!.matchAll(/@([^@\n]+)@/g)) assets.push(m[1]!);
+    }
     for (const asset of assets) checkAssetPath(asset, relative, label, named);
 
     const header = /^#usda[^\n]*\n\(\n([\s\S]*?)\n\)/.exec(text)?.[1] ?? '';
@@ -126,6 +128,10 @@ function buildScene(loader: TinyUsdzLoaderNative, upAxis: string, metersPerUnit:
       ...(m.opacityThreshold > 0 && { alphaCutoff: m.opacityThreshold }),
     };
     const texture = m.diffuseColorTextureId !== undefined && m.diffuseColorTextureId >= 0 ? textureOf(m.diffuseColorTextureId) : undefined;
+    const others = Object.entries(m).filter(([k, v]) => k.endsWith('TextureId') && k !== 'diffuseColorTextureId' && typeof v === 'number' && v >= 0).map(([k]) => k.replace('TextureId', ''));
+    if (others.length && !warnings.some((w) => w.code === 'usdz_textures_dropped')) {
+      warnings.push({ code: 'usdz_textures_dropped', message: `only base colour textures are carried over from USDZ input; dropped: ${others.join(', ')}` });
+    }
     if (texture !== undefined) out.baseColorTexture = { texture };
     materials.push(out);
     return index;

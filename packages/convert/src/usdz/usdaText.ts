@@ -1,20 +1,40 @@
 // Formatting of USDA values. Kept apart from the layer writer so the hot loops are easy to see.
 
+/** Decimals written per kind of value, each finer than anything an AR renderer can show. */
+export const USDA_DECIMALS = {
+  /** Positions and extents: a micrometre (below float32's own step beyond 8 m from the origin). */
+  position: 6,
+  /** Unit normals: 10⁻⁴ per component, under 0.005° of direction. */
+  normal: 4,
+  /** Texture coordinates: 10⁻⁵, 0.04 texel on a 4096² texture. */
+  uv: 5,
+} as const;
+
+const POWERS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6];
+const ZEROS = '000000';
+
 /**
- * A float32 value in at most `digits` significant digits (relative error ≤ 5·10^−digits):
- * deterministic and compact. Positions use 8 (50 µm at 1 km from the origin), normals and UVs 7.
- * This is the hot loop of USDA writing, so trailing zeros are trimmed by hand, not by regex.
+ * A number with at most `decimals` decimals (±half a unit of the last one), without trailing
+ * zeros: deterministic and compact. This is the hot loop of USDA writing, so it formats with
+ * integer arithmetic instead of `toPrecision`. Magnitudes of 10⁹ and more are written exactly.
  */
-export function formatFloat32(v: number, digits: 7 | 8 = 7): string {
-  if (v === 0) return '0';
-  if (Number.isInteger(v) && Math.abs(v) < 1e7) return String(v);
-  const s = v.toPrecision(digits);
-  if (s.indexOf('e') >= 0) return trimExponent(s);
-  if (s.indexOf('.') < 0) return s; // large integers: every zero is significant
-  let end = s.length;
-  while (s.charCodeAt(end - 1) === 48 /* 0 */) end--;
-  if (s.charCodeAt(end - 1) === 46 /* . */) end--;
-  return end === s.length ? s : s.slice(0, end);
+export function formatFixed(v: number, decimals: number): string {
+  const a = v < 0 ? -v : v;
+  if (!(a < 1e9)) return String(v);
+  const unit = POWERS[decimals]!;
+  const scaled = Math.round(a * unit);
+  if (scaled === 0) return '0';
+  const whole = Math.floor(scaled / unit);
+  let frac = scaled - whole * unit;
+  const head = v < 0 ? `-${whole}` : `${whole}`;
+  if (frac === 0) return head;
+  let digits = decimals;
+  while (frac % 10 === 0) {
+    frac /= 10;
+    digits--;
+  }
+  const tail = `${frac}`;
+  return `${head}.${ZEROS.slice(0, digits - tail.length)}${tail}`;
 }
 
 /** A float64 number (transforms, factors) in shortest round-trip form. */
@@ -22,23 +42,17 @@ export function formatFloat64(v: number): string {
   return Object.is(v, -0) ? '0' : String(v);
 }
 
-function trimExponent(s: string): string {
-  const e = s.indexOf('e');
-  let end = e;
-  while (s.charCodeAt(end - 1) === 48) end--;
-  if (s.charCodeAt(end - 1) === 46) end--;
-  return s.slice(0, end) + s.slice(e);
-}
 
 /** `[(x, y, z), …]` of a packed float array with `size` components per tuple. */
-export function tupleArray(values: Float32Array, size: 2 | 3, digits: 7 | 8 = 7): string {
+export function tupleArray(values: Float32Array, size: 2 | 3, decimals: number): string {
   const out = new Array<string>(values.length / size);
+  const f = formatFixed;
   if (size === 3) {
     for (let i = 0, t = 0; i < values.length; i += 3, t++) {
-      out[t] = `(${formatFloat32(values[i]!, digits)}, ${formatFloat32(values[i + 1]!, digits)}, ${formatFloat32(values[i + 2]!, digits)})`;
+      out[t] = `(${f(values[i]!, decimals)}, ${f(values[i + 1]!, decimals)}, ${f(values[i + 2]!, decimals)})`;
     }
   } else {
-    for (let i = 0, t = 0; i < values.length; i += 2, t++) out[t] = `(${formatFloat32(values[i]!, digits)}, ${formatFloat32(values[i + 1]!, digits)})`;
+    for (let i = 0, t = 0; i < values.length; i += 2, t++) out[t] = `(${f(values[i]!, decimals)}, ${f(values[i + 1]!, decimals)})`;
   }
   return `[${out.join(', ')}]`;
 }

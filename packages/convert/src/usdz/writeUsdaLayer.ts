@@ -1,5 +1,5 @@
-import type { SceneData, SceneMaterial, SceneMesh, SceneNode } from '../scene/SceneData.js';
-import { formatFloat32, formatFloat64, intArray, primName, quote, tupleArray } from './usdaText.js';
+import type { SceneData, SceneMaterial, SceneMesh, SceneNode, TextureRef } from '../scene/SceneData.js';
+import { formatFixed, formatFloat64, intArray, primName, quote, tupleArray, USDA_DECIMALS } from './usdaText.js';
 
 /** Options of {@link writeUsdaLayer}. */
 export interface WriteUsdaLayerOptions {
@@ -59,12 +59,14 @@ export function* writeUsdaLayer(scene: SceneData, options: Partial<WriteUsdaLaye
   const children: number[][] = scene.nodes.map(() => []);
   const roots: number[] = [];
   scene.nodes.forEach((n, i) => (n.parent < 0 ? roots : children[n.parent]!).push(i));
+  // One name set per parent prim: its mesh prims and its child Xforms must not collide.
   const siblingNames = new Map<number, Set<string>>();
-  const nameOf = (parent: number, node: SceneNode, i: number) => {
+  const namesUnder = (parent: number) => {
     let taken = siblingNames.get(parent);
     if (!taken) siblingNames.set(parent, (taken = new Set(['Materials'])));
-    return primName(node.name, taken, `node_${i}`);
+    return taken;
   };
+  const nameOf = (parent: number, node: SceneNode, i: number) => primName(node.name, namesUnder(parent), `node_${i}`);
   type Frame = { node: number; depth: number; close: boolean };
   const stack: Frame[] = roots.slice().reverse().map((node) => ({ node, depth: 1, close: false }));
   const names = new Map<number, string>();
@@ -79,7 +81,7 @@ export function* writeUsdaLayer(scene: SceneData, options: Partial<WriteUsdaLaye
     const name = nameOf(node.parent, node, frame.node);
     names.set(frame.node, name);
     yield xformOpen(node, name, indent);
-    const meshNames = new Set<string>();
+    const meshNames = namesUnder(frame.node);
     for (const m of node.meshes) {
       yield meshText(scene.meshes[m]!, primName(scene.meshes[m]!.name, meshNames, `mesh_${m}`), materialPaths[scene.meshes[m]!.material]!, scene.materials[scene.meshes[m]!.material]!, `${indent}    `);
     }
@@ -135,11 +137,11 @@ function meshText(mesh: SceneMesh, name: string, materialPath: string, material:
   lines.push(`${i2}int[] faceVertexIndices = ${intArray(mesh.indices)}`);
   lines.push(`${i2}rel material:binding = <${materialPath}>`);
   if (mesh.normals) {
-    lines.push(`${i2}normal3f[] normals = ${tupleArray(mesh.normals, 3)} (`, `${i2}    interpolation = "vertex"`, `${i2})`);
+    lines.push(`${i2}normal3f[] normals = ${tupleArray(mesh.normals, 3, USDA_DECIMALS.normal)} (`, `${i2}    interpolation = "vertex"`, `${i2})`);
   }
-  lines.push(`${i2}point3f[] points = ${tupleArray(mesh.positions, 3, 8)}`);
+  lines.push(`${i2}point3f[] points = ${tupleArray(mesh.positions, 3, USDA_DECIMALS.position)}`);
   if (mesh.uvs) {
-    lines.push(`${i2}texCoord2f[] primvars:st = ${tupleArray(flipV(mesh.uvs), 2)} (`, `${i2}    interpolation = "vertex"`, `${i2})`);
+    lines.push(`${i2}texCoord2f[] primvars:st = ${tupleArray(flipV(mesh.uvs), 2, USDA_DECIMALS.uv)} (`, `${i2}    interpolation = "vertex"`, `${i2})`);
   }
   lines.push(`${i2}uniform token subdivisionScheme = "none"`);
   lines.push(`${indent}}`);
@@ -154,8 +156,10 @@ function materialText(m: SceneMaterial, path: string, texturePath: (i: number) =
   const shaders: string[] = [];
   const uvReader = `${path}/TexCoordReader`;
   let usesUv = false;
-  const texture = (id: string, tex: number, colorSpace: 'sRGB' | 'raw', scale: readonly number[], bias?: readonly number[]) => {
+  const texture = (id: string, ref: TextureRef, colorSpace: 'sRGB' | 'raw', scale: readonly number[], bias?: readonly number[]) => {
     usesUv = true;
+    const tex = ref.texture;
+    const [wrapS, wrapT] = ref.wrap ?? ['repeat', 'repeat'];
     const file = `${texturePath(tex)}.${scene.textures[tex]!.mimeType === 'image/png' ? 'png' : 'jpg'}`;
     shaders.push([
       `${I2}def Shader ${quote(id)}`,
@@ -166,8 +170,8 @@ function materialText(m: SceneMaterial, path: string, texturePath: (i: number) =
       `${I3}token inputs:sourceColorSpace = "${colorSpace}"`,
       `${I3}float4 inputs:scale = (${scale.map(formatFloat64).join(', ')})`,
       ...(bias ? [`${I3}float4 inputs:bias = (${bias.map(formatFloat64).join(', ')})`] : []),
-      `${I3}token inputs:wrapS = "repeat"`,
-      `${I3}token inputs:wrapT = "repeat"`,
+      `${I3}token inputs:wrapS = "${wrapS}"`,
+      `${I3}token inputs:wrapT = "${wrapT}"`,
       `${I3}float3 outputs:rgb`,
       `${I3}float outputs:a`,
       `${I3}float outputs:r`,
@@ -180,22 +184,22 @@ function materialText(m: SceneMaterial, path: string, texturePath: (i: number) =
   const c3 = (c: readonly number[]) => `(${c.map(formatFloat64).join(', ')})`;
 
   if (m.baseColorTexture) {
-    const t = texture('BaseColorTexture', m.baseColorTexture.texture, 'sRGB', [...m.baseColor, m.opacity]);
+    const t = texture('BaseColorTexture', m.baseColorTexture, 'sRGB', [...m.baseColor, m.opacity]);
     inputs.push(`${I3}color3f inputs:diffuseColor.connect = <${t}.outputs:rgb>`);
-    if (m.opacity < 1 || m.alphaCutoff !== undefined) inputs.push(`${I3}float inputs:opacity.connect = <${t}.outputs:a>`);
+    if (m.opacity < 1 || m.alphaBlend || m.alphaCutoff !== undefined) inputs.push(`${I3}float inputs:opacity.connect = <${t}.outputs:a>`);
   } else {
     inputs.push(`${I3}color3f inputs:diffuseColor = ${c3(m.baseColor)}`);
     inputs.push(`${I3}float inputs:opacity = ${formatFloat64(m.opacity)}`);
   }
   if (m.alphaCutoff !== undefined) inputs.push(`${I3}float inputs:opacityThreshold = ${formatFloat64(m.alphaCutoff)}`);
   if (m.metallicRoughnessTexture) {
-    const t = texture('MetallicRoughnessTexture', m.metallicRoughnessTexture.texture, 'raw', [1, m.roughness, m.metallic, 1]);
+    const t = texture('MetallicRoughnessTexture', m.metallicRoughnessTexture, 'raw', [1, m.roughness, m.metallic, 1]);
     inputs.push(`${I3}float inputs:metallic.connect = <${t}.outputs:b>`, `${I3}float inputs:roughness.connect = <${t}.outputs:g>`);
   } else {
     inputs.push(`${I3}float inputs:metallic = ${formatFloat64(m.metallic)}`, `${I3}float inputs:roughness = ${formatFloat64(m.roughness)}`);
   }
   if (m.emissiveTexture) {
-    const t = texture('EmissiveTexture', m.emissiveTexture.texture, 'sRGB', [...m.emissive, 1]);
+    const t = texture('EmissiveTexture', m.emissiveTexture, 'sRGB', [...m.emissive, 1]);
     inputs.push(`${I3}color3f inputs:emissiveColor.connect = <${t}.outputs:rgb>`);
   } else if (m.emissive.some((v) => v > 0)) {
     inputs.push(`${I3}color3f inputs:emissiveColor = ${c3(m.emissive)}`);
@@ -204,11 +208,11 @@ function materialText(m: SceneMaterial, path: string, texturePath: (i: number) =
     // Tangent-space normals are stored as colour in [0, 1]: map to [−1, 1] in raw colour space,
     // with glTF's normal scale applied to x and y.
     const s = m.normalTexture.scale;
-    const t = texture('NormalTexture', m.normalTexture.texture, 'raw', [2 * s, 2 * s, 2, 1], [-s, -s, -1, 0]);
+    const t = texture('NormalTexture', m.normalTexture, 'raw', [2 * s, 2 * s, 2, 1], [-s, -s, -1, 0]);
     inputs.push(`${I3}normal3f inputs:normal.connect = <${t}.outputs:rgb>`);
   }
   if (m.occlusionTexture) {
-    const t = texture('OcclusionTexture', m.occlusionTexture.texture, 'raw', [1, 1, 1, 1]);
+    const t = texture('OcclusionTexture', m.occlusionTexture, 'raw', [1, 1, 1, 1]);
     inputs.push(`${I3}float inputs:occlusion.connect = <${t}.outputs:r>`);
   }
   inputs.push(`${I3}int inputs:useSpecularWorkflow = 0`);
@@ -242,15 +246,18 @@ function materialText(m: SceneMaterial, path: string, texturePath: (i: number) =
 }
 
 function extent(p: Float32Array): string {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
   for (let i = 0; i < p.length; i += 3) {
-    for (let k = 0; k < 3; k++) {
-      const v = p[i + k]!;
-      if (v < min[k]!) min[k] = v;
-      if (v > max[k]!) max[k] = v;
-    }
+    const x = p[i]!, y = p[i + 1]!, z = p[i + 2]!;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
   }
-  return `[(${min.map((v) => formatFloat32(v, 8)).join(', ')}), (${max.map((v) => formatFloat32(v, 8)).join(', ')})]`;
+  const f = (v: number) => formatFixed(v, USDA_DECIMALS.position);
+  return `[(${f(x0)}, ${f(y0)}, ${f(z0)}), (${f(x1)}, ${f(y1)}, ${f(z1)})]`;
 }
 
 function repeatedThrees(n: number): string {

@@ -1,5 +1,10 @@
-// Entry point of a conversion worker thread: read, check, write, answer once, exit.
-import { parentPort, workerData } from 'node:worker_threads';
+// Entry point of a conversion worker thread: it serves one job at a time, for as long as the pool keeps it.
+import { parentPort } from 'node:worker_threads';
+
+// Parsers print (web-ifc, TinyUSDZ): route everything to stderr so a host's stdout (`--json`) stays
+// clean. Done here rather than by capturing the worker's stdio, which would keep the host alive.
+console.log = console.info = console.debug = console.warn;
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 import { ConvertError } from '../errors/ConvertError.js';
 import { readModel } from '../model/readModel.js';
 import { writeUsdz } from '../usdz/writeUsdz.js';
@@ -54,6 +59,8 @@ function serialize(err: ConvertError): SerializedConvertError {
   };
 }
 
-const reply = await convert(workerData as ConversionRequest);
-const transfer = reply.ok ? [reply.result.usdz, reply.result.glb].filter((b) => b !== undefined).map((b) => b.buffer as ArrayBuffer) : [];
-parentPort!.postMessage(reply, transfer);
+parentPort!.on('message', async ({ id, request }: { id: number; request: ConversionRequest }) => {
+  const reply = await convert(request);
+  const transfer = reply.ok ? [reply.result.usdz, reply.result.glb].filter((b) => b !== undefined).map((b) => b.buffer as ArrayBuffer) : [];
+  parentPort!.postMessage({ id, reply }, transfer);
+});

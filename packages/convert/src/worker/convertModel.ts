@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import {
   ConvertError, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
@@ -27,8 +28,9 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/worker/
 /**
  * Converts model bytes to an ARKit-ready USDZ in a worker thread, so that nothing a hostile file
  * does to the parser (web-ifc can hang or abort) reaches the caller: a hang ends at `timeoutMs`,
- * a crash ends the worker; both come back as a {@link ModelUnreadableError}. The bytes are
- * transferred to the worker (the caller's buffer is detached).
+ * a crash ends the worker; both come back as a {@link ModelUnreadableError}. Workers are kept
+ * warm between calls (starting one costs ~0.8 s of module and WASM loading); one that timed out
+ * or died is discarded. The bytes are transferred to the worker (the caller's buffer is detached).
  *
  * @example
  * ```ts
@@ -46,33 +48,96 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
   };
   const label = opts.fileName ?? 'the model';
   const named = { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(opts.field !== undefined && { field: opts.field }) };
+  // Transfer only a view that owns its whole buffer; a slice of a shared buffer (a Buffer pool, one
+  // request body holding several files) is copied so the caller's other bytes stay intact.
+  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  request.bytes = owned;
+  const pooled = acquire(opts.maxHeapMb);
+  const { worker } = pooled;
+  const id = nextJob++;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_URL, {
-      workerData: request,
-      transferList: [bytes.buffer as ArrayBuffer],
-      resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb },
-      // A clean start: the worker must not inherit loaders or flags of its host (test runners set some).
-      execArgv: [],
-      stdout: true, // the parser's own prints must not reach our stdout (`--json`)
-      stderr: true,
-    });
-    worker.stdout.resume();
-    worker.stderr.resume();
     let settled = false;
-    const settle = (fn: () => void) => {
+    const finish = (keepWorker: boolean, fn: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      if (keepWorker) release(pooled); else void worker.terminate();
       fn();
     };
-    const timer = setTimeout(() => {
-      settle(() => reject(new ModelUnreadableError(`${label}: the parser did not finish within ${Math.round(opts.timeoutMs / 1000)} s; the file is malformed or too complex`, named)));
-      void worker.terminate();
-    }, opts.timeoutMs);
-    worker.once('message', (reply: ConversionReply) => settle(() => (reply.ok ? resolve(reply.result) : reject(revive(reply.error)))));
-    worker.once('error', (err) => settle(() => reject(new ModelUnreadableError(`${label}: the parser crashed (${err.message})`, { ...named, cause: err }))));
-    worker.once('exit', (code) => settle(() => reject(new ModelUnreadableError(`${label}: the parser stopped without an answer (exit code ${code})`, named))));
+    const onMessage = (message: { id: number; reply: ConversionReply }) => {
+      if (message.id !== id) return;
+      const { reply } = message;
+      // A worker whose parser failed may hold corrupt WASM state: only successful ones go back to the pool.
+      finish(reply.ok, () => (reply.ok ? resolve(reply.result) : reject(revive(reply.error))));
+    };
+    const onError = (err: Error) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser crashed (${err.message})`, { ...named, cause: err })));
+    const onExit = (code: number) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser stopped without an answer (exit code ${code})`, named)));
+    const timer = setTimeout(
+      () => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser did not finish within ${Math.round(opts.timeoutMs / 1000)} s; the file is malformed or too complex`, named))),
+      opts.timeoutMs,
+    );
+    worker.on('message', onMessage).once('error', onError).once('exit', onExit);
+    try {
+      worker.postMessage({ id, request }, [owned.buffer as ArrayBuffer]);
+    } catch (err) {
+      // A detached buffer (already handed to another conversion) cannot be sent.
+      finish(true, () => reject(new TypeError(`convertModel: the input cannot be sent to a worker (${(err as Error).message})`)));
+    }
   });
+}
+
+/**
+ * Stops the idle conversion workers. Idle workers never keep a process alive, so this is only for
+ * embedders that want the threads gone now (tests, graceful shutdown).
+ */
+export async function closeConversionPool(): Promise<void> {
+  const workers = idle.splice(0).map((p) => p.worker.terminate());
+  await Promise.all(workers);
+}
+
+interface PooledWorker {
+  worker: Worker;
+  maxHeapMb: number;
+  jobs: number;
+}
+
+/** Idle workers kept warm: as many as cores, each retired after this many jobs (WASM heaps only grow). */
+const MAX_IDLE = availableParallelism();
+const JOBS_PER_WORKER = 32;
+const idle: PooledWorker[] = [];
+let nextJob = 0;
+
+function acquire(maxHeapMb: number): PooledWorker {
+  const i = idle.findIndex((w) => w.maxHeapMb === maxHeapMb);
+  const pooled = i >= 0 ? idle.splice(i, 1)[0]! : spawn(maxHeapMb);
+  pooled.worker.ref();
+  pooled.jobs++;
+  return pooled;
+}
+
+function release(pooled: PooledWorker): void {
+  if (pooled.jobs >= JOBS_PER_WORKER || idle.length >= MAX_IDLE) {
+    void pooled.worker.terminate();
+    return;
+  }
+  pooled.worker.unref(); // an idle worker never keeps the process alive
+  idle.push(pooled);
+}
+
+function spawn(maxHeapMb: number): PooledWorker {
+  const worker = new Worker(WORKER_URL, {
+    resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
+    // A clean start: the worker must not inherit loaders or flags of its host (test runners set some).
+    execArgv: [],
+  });
+  const pooled: PooledWorker = { worker, maxHeapMb, jobs: 0 };
+  // A worker that dies while idle leaves the pool.
+  worker.once('exit', () => {
+    const i = idle.indexOf(pooled);
+    if (i >= 0) idle.splice(i, 1);
+  });
+  return pooled;
 }
 
 function revive(e: SerializedConvertError): ConvertError {
