@@ -1,0 +1,32 @@
+// `pnpm bench [--quick] [--section conversion|memory]`: runs the measurements, writes
+// bench/results/*.json and regenerates bench/RESULTS.md from every results file present.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { benchGlb, benchIfc } from './conversionBench.js';
+import { BENCH_DIR } from './corpus.js';
+import { environment } from './environment.js';
+import { benchMemory } from './memoryBench.js';
+import { writeReport } from './report.js';
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean' }, section: { type: 'string', multiple: true } }, strict: true });
+const quick = values.quick === true;
+const sections = values.section ?? ['conversion', 'memory'];
+const rounds = quick ? 3 : 7;
+const small = (f: string) => /IfcOpenHouse|wall_door|AC20|Box|DamagedHelmet\.glb/.test(f);
+const only = quick ? small : undefined;
+mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
+const started = Date.now();
+const save = (name: string, data: unknown) =>
+  writeFileSync(join(BENCH_DIR, 'results', `${name}.json`), `${JSON.stringify({ environment: environment(), quick, rounds, data }, null, 2)}\n`);
+
+if (sections.includes('conversion')) {
+  console.error('conversion: IFC → USDZ against web-ifc StreamAllMeshes; GLB → USDZ against three.js USDZExporter');
+  save('conversion', { ifc: await benchIfc(rounds, only), glb: await benchGlb(rounds, only) });
+}
+if (sections.includes('memory')) {
+  console.error('memory: peak RSS of one conversion per process');
+  save('memory', await benchMemory(only));
+}
+writeReport();
+console.error(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; see bench/RESULTS.md`);

@@ -1,0 +1,43 @@
+/** Summary of repeated timings (ms). */
+export interface Sample {
+  median: number;
+  min: number;
+  max: number;
+  runs: number;
+}
+
+/** Median, min and max of a list of numbers. */
+export function summarize(values: readonly number[]): Sample {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median, min: sorted[0]!, max: sorted[sorted.length - 1]!, runs: sorted.length };
+}
+
+/**
+ * Times `ours` and `peer` in alternating rounds after a warm-up, so both see the same machine
+ * noise; the ratio is taken round by round (ours ÷ peer) and summarized, which holds on a shared
+ * machine even when absolute times drift.
+ */
+export async function compare(ours: () => Promise<unknown> | unknown, peer: () => Promise<unknown> | unknown, rounds: number, warmup = 1): Promise<{ ours: Sample; peer: Sample; ratio: Sample }> {
+  for (let i = 0; i < warmup; i++) {
+    await peer();
+    await ours();
+  }
+  const a: number[] = [], b: number[] = [], r: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    // Alternate who goes first: caches and GC debt fall on both sides alike.
+    const first = i % 2 === 0 ? ours : peer;
+    const t0 = performance.now();
+    await first();
+    const t1 = performance.now();
+    await (first === ours ? peer : ours)();
+    const t2 = performance.now();
+    const tOurs = first === ours ? t1 - t0 : t2 - t1;
+    const tPeer = first === ours ? t2 - t1 : t1 - t0;
+    a.push(tOurs);
+    b.push(tPeer);
+    r.push(tOurs / tPeer);
+  }
+  return { ours: summarize(a), peer: summarize(b), ratio: summarize(r) };
+}
