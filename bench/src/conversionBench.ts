@@ -99,7 +99,17 @@ type ThreeConvert = (glb: Uint8Array, options?: { maxTextureSize?: number }) => 
 async function loadThree(): Promise<ThreeConvert | string> {
   try {
     const peer = (await import(new URL('../peers/threeUsdzExporter.mjs', import.meta.url).href)) as { threeGlbToUsdz: ThreeConvert };
-    return peer.threeGlbToUsdz;
+    // USDZExporter console.warn()s whole material objects (double-sided materials); formatting them
+    // would sit inside its timed loop and flood the log, so warnings are muted while it runs.
+    return async (glb, options) => {
+      const warn = console.warn;
+      console.warn = () => {};
+      try {
+        return await peer.threeGlbToUsdz(glb, options);
+      } finally {
+        console.warn = warn;
+      }
+    };
   } catch (err) {
     return `three.js harness unavailable (${(err as Error).message.split('\n')[0]})`;
   }

@@ -19,7 +19,8 @@ export type {
 export { sceneBounds, sceneStats, worldMatrices } from './scene/sceneStats.js';
 export { readGlb, type ReadGlbOptions } from './glb/readGlb.js';
 export { checkGlbLayout } from './glb/checkGlbLayout.js';
-export { zipStored, ZIP_STORED_DEFAULTS, type ZipEntry, type ZipStoredOptions } from './usdz/zipStored.js';
+export { zipLayout, zipStored, ZIP_STORED_DEFAULTS, type ZipEntry, type ZipEntryHeader, type ZipLayout, type ZipStoredOptions } from './usdz/zipStored.js';
+export { writeUsdzFile } from './usdz/writeUsdzFile.js';
 export { writeUsdaLayer, WRITE_USDA_LAYER_DEFAULTS, type WriteUsdaLayerOptions } from './usdz/writeUsdaLayer.js';
 export { writeUsdz, WRITE_USDZ_DEFAULTS, type WriteUsdzOptions } from './usdz/writeUsdz.js';
 export { readIfc, READ_IFC_DEFAULTS, type IfcSceneData, type ReadIfcOptions } from './ifc/readIfc.js';

@@ -131,3 +131,22 @@ describe('readGlb on the corpus', () => {
     await expect(readGlb(bytes, { fileName: 'Box.glb' })).rejects.toThrow(why);
   });
 });
+
+describe('readGlb transcodes WebP', () => {
+  it('a WebP texture becomes a PNG of the same size, with a warning', async () => {
+    const { default: sharp } = await import('sharp');
+    const { EXTTextureWebP } = await import('@gltf-transform/extensions');
+    const source = await new NodeIO().readBinary(corpusBytes('glb', 'BoxTextured.glb'));
+    const png = source.getRoot().listTextures()[0]!.getImage()!;
+    const meta = await sharp(png).metadata();
+    const webp = await sharp(png).webp({ lossless: true }).toBuffer();
+    source.createExtension(EXTTextureWebP).setRequired(true);
+    source.getRoot().listTextures()[0]!.setImage(new Uint8Array(webp)).setMimeType('image/webp');
+    const bytes = await new NodeIO().registerExtensions([EXTTextureWebP]).writeBinary(source);
+    const scene = await readGlb(bytes);
+    expect(scene.textures.map((t) => t.mimeType)).toEqual(['image/png']);
+    const out = await sharp(scene.textures[0]!.data).metadata();
+    expect([out.format, out.width, out.height]).toEqual(['png', meta.width, meta.height]);
+    expect(scene.warnings.map((w) => w.code)).toContain('texture_transcoded_webp');
+  });
+});

@@ -1,4 +1,5 @@
 import { rename, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { convertModel, ConvertError } from '@arsession/convert';
 import { EXIT, UsageError, type Command } from '../command.js';
@@ -36,6 +37,7 @@ export const convertCommand: Command = {
       result = await convertModel(input.bytes, {
         fileName: input.fileName,
         outputs: values.glb ? ['usdz', 'glb'] : ['usdz'],
+        usdzPath: resolve(values.out),
         ...(timeoutMs !== undefined && { timeoutMs }),
       });
     } catch (err) {
@@ -47,13 +49,12 @@ export const convertCommand: Command = {
       throw err;
     }
     stop();
-    await writeAtomically(values.out, result.usdz!);
     if (values.glb) await writeAtomically(values.glb, result.glb!);
     const report = {
       input: input.fileName,
       format: result.format,
       ...(result.source.schema !== undefined && { schema: result.source.schema }),
-      outputs: { usdz: { path: values.out, bytes: result.usdz!.length }, ...(values.glb && { glb: { path: values.glb, bytes: result.glb!.length } }) },
+      outputs: { usdz: { path: values.out, bytes: result.usdzFileBytes! }, ...(values.glb && { glb: { path: values.glb, bytes: result.glb!.length } }) },
       stats: result.stats,
       bounds: result.bounds,
       offset: result.offset,
@@ -61,7 +62,7 @@ export const convertCommand: Command = {
     };
     if (json) printJson(io, report);
     else {
-      io.stdout.write(`${input.fileName} → ${values.out} (${result.usdz!.length.toLocaleString('en-US')} bytes)${values.glb ? ` and ${values.glb}` : ''}\n`);
+      io.stdout.write(`${input.fileName} → ${values.out} (${result.usdzFileBytes!.toLocaleString('en-US')} bytes)${values.glb ? ` and ${values.glb}` : ''}\n`);
       io.stdout.write(`  ${result.stats.triangles.toLocaleString('en-US')} triangles, ${result.stats.meshNodes} mesh nodes, ${result.stats.drawCalls} draw calls, ${result.stats.materials} materials, ${result.stats.textures} textures\n`);
       if (result.offset.some((v) => v !== 0)) io.stdout.write(`  re-centred by offset ${result.offset.join(', ')} m\n`);
       for (const w of result.warnings) io.stdout.write(`  warning: ${w.message}\n`);

@@ -6,6 +6,7 @@ import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneTexture, Scen
 import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
 import { checkGlbLayout } from './checkGlbLayout.js';
 import { gltfIO } from './gltfIO.js';
+import { transcodeTextures } from './transcodeTextures.js';
 import { normalMatrix } from '../scene/normalMatrix.js';
 import { readGlbJson } from './readGlbJson.js';
 
@@ -21,8 +22,8 @@ const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6;
  * Reads a GLB into {@link SceneData}: Draco and meshopt decoded, quantized attributes read as
  * floats, `EXT_mesh_gpu_instancing` expanded into one node per instance, skins and morph targets
  * reduced to their rest pose, mirrored (negative-determinant) nodes baked so faces keep their
- * winding, PNG and JPEG textures passed through byte for byte, KTX2 and WebP dropped with a
- * warning. glTF is already Y-up metres, so no axis change is needed.
+ * winding, PNG and JPEG textures passed through byte for byte, WebP transcoded to PNG, KTX2
+ * dropped with a warning. glTF is already Y-up metres, so no axis change is needed.
  *
  * @example
  * ```ts
@@ -49,8 +50,18 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
       ...(options.fileName !== undefined && { fileName: options.fileName }), cause: err,
     });
   }
+  let transcoded;
   try {
-    return new GlbSceneBuilder(doc).build();
+    transcoded = await transcodeTextures(doc);
+  } catch (err) {
+    throw new ModelUnreadableError(`${label}: a WebP texture cannot be decoded (${(err as Error).message})`, {
+      ...(options.fileName !== undefined && { fileName: options.fileName }), cause: err,
+    });
+  }
+  try {
+    const scene = new GlbSceneBuilder(doc).build();
+    scene.warnings.unshift(...transcoded);
+    return scene;
   } catch (err) {
     if (err instanceof ModelUnreadableError) throw err;
     throw new ModelUnreadableError(`${label}: inconsistent glTF content (${(err as Error).message})`, {

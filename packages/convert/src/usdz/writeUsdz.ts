@@ -26,7 +26,7 @@ export const WRITE_USDZ_DEFAULTS: Readonly<WriteUsdzOptions> = { layerName: 'mod
  */
 export function writeUsdz(scene: SceneData, options: Partial<WriteUsdzOptions> = {}): Uint8Array[] {
   const opts = { ...WRITE_USDZ_DEFAULTS, ...options };
-  const texturePath = (i: number) => `textures/texture_${i}`;
+  const texturePath = (i: number) => textureEntryName(scene, i).replace(/\.[^.]+$/, '');
   const encoder = new TextEncoder();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -43,6 +43,11 @@ export function writeUsdz(scene: SceneData, options: Partial<WriteUsdzOptions> =
   }
   return zipStored([
     { name: opts.layerName, data: layer },
-    ...scene.textures.map((t, i) => ({ name: `${texturePath(i)}.${t.mimeType === 'image/png' ? 'png' : 'jpg'}`, data: t.data })),
+    ...scene.textures.map((t, i) => ({ name: textureEntryName(scene, i), data: t.data })),
   ]);
+}
+
+/** Package path of texture `i` (the layer refers to it by this name). */
+export function textureEntryName(scene: SceneData, i: number): string {
+  return `textures/texture_${i}.${scene.textures[i]!.mimeType === 'image/png' ? 'png' : 'jpg'}`;
 }

@@ -21,29 +21,36 @@ const PADDING_EXTRA_ID = 0x1986;
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;
 const DOS_TIME = 0;
 
+/** What a zip header needs to know of an entry before its data is written. */
+export interface ZipEntryHeader {
+  name: string;
+  size: number;
+  crc: number;
+}
+
+/** Headers of a stored, aligned zip: one local header per entry (data goes after each), then the tail. */
+export interface ZipLayout {
+  locals: Uint8Array[];
+  /** Central directory and end record, written after the last entry's data. */
+  tail: Uint8Array;
+}
+
 /**
- * Packs entries into an uncompressed ("stored") zip whose entry data start on `alignment`-byte
- * boundaries, as USDZ requires. Output depends only on the entries: same input, same bytes.
- * Returns the parts of the file in order (concatenate or stream them) to avoid one more copy.
- *
- * @example
- * ```ts
- * const parts = zipStored([{ name: 'scene.usda', data: layer }, { name: 'tex/0.png', data: png }]);
- * await writeFile('model.usdz', Buffer.concat(parts));
- * ```
+ * Lays out a stored zip whose entry data start on `alignment`-byte boundaries (USDZ requires 64),
+ * from names, sizes and CRCs alone, so callers can stream each entry's data from wherever it is.
+ * Output depends only on the entries: a fixed timestamp, no data descriptors, no zip64.
  */
-export function zipStored(entries: readonly ZipEntry[], options: Partial<ZipStoredOptions> = {}): Uint8Array[] {
+export function zipLayout(entries: readonly ZipEntryHeader[], options: Partial<ZipStoredOptions> = {}): ZipLayout {
   const { alignment } = { ...ZIP_STORED_DEFAULTS, ...options };
   const encoder = new TextEncoder();
-  const parts: Uint8Array[] = [];
+  const locals: Uint8Array[] = [];
   const central: Uint8Array[] = [];
   let offset = 0;
   for (const entry of entries) {
     const name = encoder.encode(entry.name);
     let pad = (alignment - ((offset + 30 + name.length) % alignment)) % alignment;
     if (pad > 0 && pad < 4) pad += alignment; // an extra field needs 4 bytes of its own header
-    const crc = crc32(entry.data) >>> 0;
-    const size = entry.data.length;
+    const { crc, size } = entry;
     if (offset + 30 + name.length + pad + size > 0xffffffff) throw new RangeError('USDZ package over 4 GiB (zip64 is not allowed in USDZ)');
 
     const local = new Uint8Array(30 + name.length + pad);
@@ -64,15 +71,13 @@ export function zipStored(entries: readonly ZipEntry[], options: Partial<ZipStor
       lv.setUint16(30 + name.length, PADDING_EXTRA_ID, true);
       lv.setUint16(32 + name.length, pad - 4, true);
     }
-    parts.push(local, entry.data);
+    locals.push(local);
 
     const cd = new Uint8Array(46 + name.length);
     const cv = new DataView(cd.buffer);
     cv.setUint32(0, 0x02014b50, true);
     cv.setUint16(4, 20, true); // version made by
     cv.setUint16(6, 20, true);
-    cv.setUint16(8, 0, true);
-    cv.setUint16(10, 0, true);
     cv.setUint16(12, DOS_TIME, true);
     cv.setUint16(14, DOS_DATE, true);
     cv.setUint32(16, crc, true);
@@ -85,13 +90,32 @@ export function zipStored(entries: readonly ZipEntry[], options: Partial<ZipStor
     offset += local.length + size;
   }
   const cdSize = central.reduce((s, c) => s + c.length, 0);
-  const end = new Uint8Array(22);
-  const ev = new DataView(end.buffer);
+  const tail = new Uint8Array(cdSize + 22);
+  let at = 0;
+  for (const c of central) {
+    tail.set(c, at);
+    at += c.length;
+  }
+  const ev = new DataView(tail.buffer, cdSize);
   ev.setUint32(0, 0x06054b50, true);
   ev.setUint16(8, entries.length, true);
   ev.setUint16(10, entries.length, true);
   ev.setUint32(12, cdSize, true);
   ev.setUint32(16, offset, true);
-  parts.push(...central, end);
-  return parts;
+  return { locals, tail };
+}
+
+/**
+ * Packs in-memory entries into a stored, 64-byte-aligned zip (see {@link zipLayout}). Returns the
+ * parts of the file in order (concatenate or stream them) to avoid one more copy.
+ *
+ * @example
+ * ```ts
+ * const parts = zipStored([{ name: 'scene.usda', data: layer }, { name: 'tex/0.png', data: png }]);
+ * await writeFile('model.usdz', Buffer.concat(parts));
+ * ```
+ */
+export function zipStored(entries: readonly ZipEntry[], options: Partial<ZipStoredOptions> = {}): Uint8Array[] {
+  const { locals, tail } = zipLayout(entries.map((e) => ({ name: e.name, size: e.data.length, crc: crc32(e.data) >>> 0 })), options);
+  return [...entries.flatMap((e, i) => [locals[i]!, e.data]), tail];
 }

@@ -8,6 +8,7 @@ process.stdout.write = process.stderr.write.bind(process.stderr) as typeof proce
 import { ConvertError } from '../errors/ConvertError.js';
 import { readModel } from '../model/readModel.js';
 import { writeUsdz } from '../usdz/writeUsdz.js';
+import { writeUsdzFile } from '../usdz/writeUsdzFile.js';
 import { writeGlb } from '../glb/writeGlb.js';
 import { mergeByMaterial } from '../scene/mergeByMaterial.js';
 import type { ConversionReply, ConversionRequest, SerializedConvertError } from './protocol.js';
@@ -22,7 +23,9 @@ async function convert(request: ConversionRequest): Promise<ConversionReply> {
     const outputs = request.outputs ?? ['usdz'];
     // What the phone draws: thousands of elements merged per storey and material.
     const delivered = mergeByMaterial(scene);
-    const usdz = outputs.includes('usdz') ? new Uint8Array(Buffer.concat(writeUsdz(delivered))) : undefined;
+    const toFile = outputs.includes('usdz') && request.usdzPath !== undefined;
+    const usdzFileBytes = toFile ? writeUsdzFile(delivered, request.usdzPath!) : undefined;
+    const usdz = outputs.includes('usdz') && !toFile ? new Uint8Array(Buffer.concat(writeUsdz(delivered))) : undefined;
     const glb = outputs.includes('glb') ? await writeGlb(delivered) : undefined;
     const drawCalls = delivered.nodes.reduce((n, node) => n + node.meshes.length, 0);
     return {
@@ -36,6 +39,7 @@ async function convert(request: ConversionRequest): Promise<ConversionReply> {
         warnings: scene.warnings,
         ...(scene.doorOpenings && { doorOpenings: scene.doorOpenings }),
         ...(usdz && { usdz }),
+        ...(usdzFileBytes !== undefined && { usdzFileBytes }),
         ...(glb && { glb }),
       },
     };

@@ -12,6 +12,8 @@ export interface ConvertModelOptions {
   meshNodeLimit?: number;
   /** Files to write: default USDZ only; `[]` reads and reports without writing. */
   outputs?: ReadonlyArray<'usdz' | 'glb'>;
+  /** Stream the USDZ into this file (atomically) instead of returning it: memory stays bounded on big models. */
+  usdzPath?: string;
   /** Longest a conversion may run (ms) before its worker is stopped and the model refused. */
   timeoutMs: number;
   /** Heap limit of the worker (MB); WASM memory comes on top. */
@@ -45,6 +47,7 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
     ...(opts.field !== undefined && { field: opts.field }),
     ...(opts.meshNodeLimit !== undefined && { meshNodeLimit: opts.meshNodeLimit }),
     ...(opts.outputs !== undefined && { outputs: opts.outputs }),
+    ...(opts.usdzPath !== undefined && { usdzPath: opts.usdzPath }),
   };
   const label = opts.fileName ?? 'the model';
   const named = { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(opts.field !== undefined && { field: opts.field }) };

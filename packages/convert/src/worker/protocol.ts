@@ -11,6 +11,8 @@ export interface ConversionRequest {
   meshNodeLimit?: number;
   /** Which files to write; none for a read-only inspection. Default: USDZ only. */
   outputs?: ReadonlyArray<'usdz' | 'glb'>;
+  /** Write the USDZ to this file (streamed, atomic) instead of returning its bytes. */
+  usdzPath?: string;
 }
 
 /** A converted model: the AR file and what a client or operator wants to know about it. */
@@ -24,8 +26,10 @@ export interface ConversionResult {
   offset: Vec3;
   warnings: SceneWarning[];
   doorOpenings?: DoorOpeningRecord[];
-  /** The ARKit-ready USDZ package, when asked for. */
+  /** The ARKit-ready USDZ package, when asked for (and not written to `usdzPath`). */
   usdz?: Uint8Array;
+  /** Size of the USDZ written to `usdzPath`. */
+  usdzFileBytes?: number;
   /** The same scene as GLB, when asked for. */
   glb?: Uint8Array;
 }
