@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { AsciiWriter } from '../src/usdz/AsciiWriter.js';
 import { formatFixed, primName, quote } from '../src/usdz/usdaText.js';
 
 describe('USDA text formatting', () => {
@@ -13,6 +14,14 @@ describe('USDA text formatting', () => {
     expect([0, -0, 1, -2, 0.5, Math.fround(0.1), 1e-9, -0.0000015, 12345678.25, 3e12].map((v) => formatFixed(v, 6)))
       .toEqual(['0', '0', '1', '-2', '0.5', '0.1', '0', '-0.000002', '12345678.25', '3000000000000']);
     expect([0.91830194, -0.00004, 0.00005].map((v) => formatFixed(v, 4))).toEqual(['0.9183', '0', '0.0001']);
+  });
+
+  it('the byte writer writes exactly what formatFixed returns, and integers as digits', () => {
+    const w = new AsciiWriter();
+    fc.assert(fc.property(fc.oneof(fc.float({ noNaN: true, noDefaultInfinity: true }), fc.double({ min: -1e10, max: 1e10, noNaN: true })), fc.constantFrom(4, 5, 6), fc.nat(), (v, d, n) => {
+      w.fixed(v, d).char(32).uint(n);
+      expect(new TextDecoder().decode(w.take())).toBe(`${formatFixed(v, d)} ${n}`);
+    }), { numRuns: 5000 });
   });
 
   it('makes valid, unique prim names from anything', () => {

@@ -388,7 +388,7 @@ function addScaled(target: Float32Array, delta: Float32Array, w: number): void {
 
 function normalizeAll(n: Float32Array): void {
   for (let i = 0; i < n.length; i += 3) {
-    const l = Math.hypot(n[i]!, n[i + 1]!, n[i + 2]!);
+    const l = Math.sqrt(n[i]! * n[i]! + n[i + 1]! * n[i + 1]! + n[i + 2]! * n[i + 2]!);
     if (l > 0) { n[i]! /= l; n[i + 1]! /= l; n[i + 2]! /= l; }
   }
 }

@@ -211,16 +211,22 @@ function geometryCentres(raw: readonly RawGeometry[]): Float64Array {
   const centres = new Float64Array(raw.length * 3);
   raw.forEach((g, n) => {
     const t = g.transform, v = g.vertices;
-    const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
     for (let i = 0; i < v.length; i += 6) {
       const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
-      for (let k = 0; k < 3; k++) {
-        const w = t[k]! * x + t[4 + k]! * y + t[8 + k]! * z + t[12 + k]!;
-        if (w < min[k]!) min[k] = w;
-        if (w > max[k]!) max[k] = w;
-      }
+      const wx = t[0]! * x + t[4]! * y + t[8]! * z + t[12]!;
+      const wy = t[1]! * x + t[5]! * y + t[9]! * z + t[13]!;
+      const wz = t[2]! * x + t[6]! * y + t[10]! * z + t[14]!;
+      if (wx < x0) x0 = wx;
+      if (wx > x1) x1 = wx;
+      if (wy < y0) y0 = wy;
+      if (wy > y1) y1 = wy;
+      if (wz < z0) z0 = wz;
+      if (wz > z1) z1 = wz;
     }
-    for (let k = 0; k < 3; k++) centres[n * 3 + k] = (min[k]! + max[k]!) / 2;
+    centres[n * 3] = (x0 + x1) / 2;
+    centres[n * 3 + 1] = (y0 + y1) / 2;
+    centres[n * 3 + 2] = (z0 + z1) / 2;
   });
   return centres;
 }
@@ -237,7 +243,7 @@ function bake(g: RawGeometry, offset: Vec3, material: number, product: IfcElemen
     positions[o + 2] = t[2]! * x + t[6]! * y + t[10]! * z + t[14]! - offset[2];
     const nx = v[i + 3]!, ny = v[i + 4]!, nz = v[i + 5]!;
     const ox = nm[0]! * nx + nm[1]! * ny + nm[2]! * nz, oy = nm[3]! * nx + nm[4]! * ny + nm[5]! * nz, oz = nm[6]! * nx + nm[7]! * ny + nm[8]! * nz;
-    const l = Math.hypot(ox, oy, oz) || 1;
+    const l = Math.sqrt(ox * ox + oy * oy + oz * oz) || 1; // not Math.hypot: this is the hot loop, and hypot is slow
     normals[o] = ox / l;
     normals[o + 1] = oy / l;
     normals[o + 2] = oz / l;

@@ -120,7 +120,7 @@ function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array
       if (normals && n) {
         const a = n[v * 3]!, b = n[v * 3 + 1]!, c = n[v * 3 + 2]!;
         const ox = nm[0]! * a + nm[1]! * b + nm[2]! * c, oy = nm[3]! * a + nm[4]! * b + nm[5]! * c, oz = nm[6]! * a + nm[7]! * b + nm[8]! * c;
-        const l = Math.hypot(ox, oy, oz) || 1;
+        const l = Math.sqrt(ox * ox + oy * oy + oz * oz) || 1; // not Math.hypot: hot loop
         normals[o] = ox / l;
         normals[o + 1] = oy / l;
         normals[o + 2] = oz / l;

@@ -1,3 +1,5 @@
+import type { AsciiWriter } from './AsciiWriter.js';
+
 // Formatting of USDA values. Kept apart from the layer writer so the hot loops are easy to see.
 
 /** Decimals written per kind of value, each finer than anything an AR renderer can show. */
@@ -43,23 +45,26 @@ export function formatFloat64(v: number): string {
 }
 
 
-/** `[(x, y, z), …]` of a packed float array with `size` components per tuple. */
-export function tupleArray(values: Float32Array, size: 2 | 3, decimals: number): string {
-  const out = new Array<string>(values.length / size);
-  const f = formatFixed;
-  if (size === 3) {
-    for (let i = 0, t = 0; i < values.length; i += 3, t++) {
-      out[t] = `(${f(values[i]!, decimals)}, ${f(values[i + 1]!, decimals)}, ${f(values[i + 2]!, decimals)})`;
-    }
-  } else {
-    for (let i = 0, t = 0; i < values.length; i += 2, t++) out[t] = `(${f(values[i]!, decimals)}, ${f(values[i + 1]!, decimals)})`;
+/** Writes `[(x, y, z), …]` (or pairs) of a packed float array, each component with `decimals`. */
+export function tupleArray(w: AsciiWriter, values: Float32Array, size: 2 | 3, decimals: number): void {
+  w.char(91); // [
+  for (let i = 0; i < values.length; i += size) {
+    if (i > 0) w.char(44).char(32);
+    w.char(40).fixed(values[i]!, decimals).char(44).char(32).fixed(values[i + 1]!, decimals);
+    if (size === 3) w.char(44).char(32).fixed(values[i + 2]!, decimals);
+    w.char(41);
   }
-  return `[${out.join(', ')}]`;
+  w.char(93); // ]
 }
 
-/** `[a, b, c, …]` of integers. */
-export function intArray(values: ArrayLike<number>): string {
-  return `[${Array.prototype.join.call(values, ', ')}]`;
+/** Writes `[a, b, c, …]` of non-negative integers. */
+export function intArray(w: AsciiWriter, values: ArrayLike<number>): void {
+  w.char(91);
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) w.char(44).char(32);
+    w.uint(values[i]!);
+  }
+  w.char(93);
 }
 
 /** A USDA string literal. */

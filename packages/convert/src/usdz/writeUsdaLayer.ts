@@ -1,4 +1,5 @@
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, TextureRef } from '../scene/SceneData.js';
+import { AsciiWriter } from './AsciiWriter.js';
 import { formatFixed, formatFloat64, intArray, primName, quote, tupleArray, USDA_DECIMALS } from './usdaText.js';
 
 /** Options of {@link writeUsdaLayer}. */
@@ -19,17 +20,20 @@ export const WRITE_USDA_LAYER_DEFAULTS: Readonly<WriteUsdaLayerOptions> = {
  * Writes a scene as one USDA layer for ARKit: `upAxis = "Y"`, `metersPerUnit = 1`, a default prim
  * holding the transform tree and a `Materials` scope, UsdPreviewSurface materials bound with
  * `MaterialBindingAPI`, `extent` on every mesh, one Mesh prim per drawn mesh (no PointInstancer).
- * Yields the text in chunks (a mesh at a time) so callers can stream big models.
+ * Yields UTF-8 bytes in chunks (a mesh at a time) so callers can stream big models; numbers are
+ * written straight into bytes ({@link AsciiWriter}), never through strings.
  *
  * @example
  * ```ts
- * const text = [...writeUsdaLayer(scene)].join('');
+ * const text = Buffer.concat([...writeUsdaLayer(scene)]).toString('utf8');
  * ```
  */
-export function* writeUsdaLayer(scene: SceneData, options: Partial<WriteUsdaLayerOptions> = {}): Generator<string> {
+export function* writeUsdaLayer(scene: SceneData, options: Partial<WriteUsdaLayerOptions> = {}): Generator<Uint8Array> {
   const opts = { ...WRITE_USDA_LAYER_DEFAULTS, ...options };
+  const writer = new AsciiWriter();
+  const bytes = (text: string) => writer.text(text).take();
   const root = `/${opts.rootName}`;
-  yield [
+  yield bytes([
     '#usda 1.0',
     '(',
     `    customLayerData = {`,
@@ -45,15 +49,15 @@ export function* writeUsdaLayer(scene: SceneData, options: Partial<WriteUsdaLaye
     ')',
     '{',
     '',
-  ].join('\n');
+  ].join('\n'));
 
   const materialNames = new Set<string>();
   const materialPaths = scene.materials.map((m, i) => `${root}/Materials/${primName(m.name, materialNames, `material_${i}`)}`);
-  yield '    def Scope "Materials"\n    {\n';
+  yield bytes('    def Scope "Materials"\n    {\n');
   for (let i = 0; i < scene.materials.length; i++) {
-    yield materialText(scene.materials[i]!, materialPaths[i]!, opts.texturePath, scene);
+    yield bytes(materialText(scene.materials[i]!, materialPaths[i]!, opts.texturePath, scene));
   }
-  yield '    }\n';
+  yield bytes('    }\n');
 
   // Children lists, then a depth-first walk with an explicit stack (glTF trees can be deep).
   const children: number[][] = scene.nodes.map(() => []);
@@ -74,21 +78,22 @@ export function* writeUsdaLayer(scene: SceneData, options: Partial<WriteUsdaLaye
     const frame = stack.pop()!;
     const indent = '    '.repeat(frame.depth);
     if (frame.close) {
-      yield `${indent}}\n`;
+      yield bytes(`${indent}}\n`);
       continue;
     }
     const node = scene.nodes[frame.node]!;
     const name = nameOf(node.parent, node, frame.node);
     names.set(frame.node, name);
-    yield xformOpen(node, name, indent);
+    yield bytes(xformOpen(node, name, indent));
     const meshNames = namesUnder(frame.node);
     for (const m of node.meshes) {
-      yield meshText(scene.meshes[m]!, primName(scene.meshes[m]!.name, meshNames, `mesh_${m}`), materialPaths[scene.meshes[m]!.material]!, scene.materials[scene.meshes[m]!.material]!, `${indent}    `);
+      meshText(writer, scene.meshes[m]!, primName(scene.meshes[m]!.name, meshNames, `mesh_${m}`), materialPaths[scene.meshes[m]!.material]!, scene.materials[scene.meshes[m]!.material]!, `${indent}    `);
+      yield writer.take();
     }
     stack.push({ node: frame.node, depth: frame.depth, close: true });
     for (const c of children[frame.node]!.slice().reverse()) stack.push({ node: c, depth: frame.depth + 1, close: false });
   }
-  yield '}\n';
+  yield bytes('}\n');
 }
 
 function xformOpen(node: SceneNode, name: string, indent: string): string {
@@ -109,43 +114,45 @@ function xformOpen(node: SceneNode, name: string, indent: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-function meshText(mesh: SceneMesh, name: string, materialPath: string, material: SceneMaterial, indent: string): string {
+function meshText(w: AsciiWriter, mesh: SceneMesh, name: string, materialPath: string, material: SceneMaterial, indent: string): void {
   const i2 = `${indent}    `;
   const triangles = mesh.indices.length / 3;
-  const lines = [
-    `${indent}def Mesh ${quote(name)} (`,
-    `${i2}prepend apiSchemas = ["MaterialBindingAPI"]`,
-  ];
+  w.text(`${indent}def Mesh ${quote(name)} (\n${i2}prepend apiSchemas = ["MaterialBindingAPI"]\n`);
   if (mesh.elements?.length) {
     // Element identity of merged geometry: parallel arrays, one entry per element's triangle run.
     const e = mesh.elements;
     const strings = (key: string) => `[${e.map((x) => quote(x.metadata[key] ?? '')).join(', ')}]`;
-    lines.push(
-      `${i2}customData = {`,
-      `${i2}    string[] elementClasses = ${strings('ifcClass')}`,
-      `${i2}    int[] elementFirstTriangles = ${intArray(e.map((x) => x.firstTriangle))}`,
-      `${i2}    string[] elementGlobalIds = ${strings('globalId')}`,
-      `${i2}    string[] elementNames = ${strings('name')}`,
-      `${i2}    int[] elementTriangleCounts = ${intArray(e.map((x) => x.triangleCount))}`,
-      `${i2}}`,
-    );
+    w.text(`${i2}customData = {\n`)
+      .text(`${i2}    string[] elementClasses = ${strings('ifcClass')}\n`)
+      .text(`${i2}    int[] elementFirstTriangles = `);
+    intArray(w, e.map((x) => x.firstTriangle));
+    w.text(`\n${i2}    string[] elementGlobalIds = ${strings('globalId')}\n`)
+      .text(`${i2}    string[] elementNames = ${strings('name')}\n`)
+      .text(`${i2}    int[] elementTriangleCounts = `);
+    intArray(w, e.map((x) => x.triangleCount));
+    w.text(`\n${i2}}\n`);
   }
-  lines.push(`${indent})`, `${indent}{`);
-  lines.push(`${i2}uniform bool doubleSided = ${material.doubleSided ? 1 : 0}`);
-  lines.push(`${i2}float3[] extent = ${extent(mesh.positions)}`);
-  lines.push(`${i2}int[] faceVertexCounts = ${repeatedThrees(triangles)}`);
-  lines.push(`${i2}int[] faceVertexIndices = ${intArray(mesh.indices)}`);
-  lines.push(`${i2}rel material:binding = <${materialPath}>`);
+  w.text(`${indent})\n${indent}{\n`);
+  w.text(`${i2}uniform bool doubleSided = ${material.doubleSided ? 1 : 0}\n`);
+  w.text(`${i2}float3[] extent = ${extent(mesh.positions)}\n`);
+  w.text(`${i2}int[] faceVertexCounts = ${repeatedThrees(triangles)}\n`);
+  w.text(`${i2}int[] faceVertexIndices = `);
+  intArray(w, mesh.indices);
+  w.text(`\n${i2}rel material:binding = <${materialPath}>\n`);
   if (mesh.normals) {
-    lines.push(`${i2}normal3f[] normals = ${tupleArray(mesh.normals, 3, USDA_DECIMALS.normal)} (`, `${i2}    interpolation = "vertex"`, `${i2})`);
+    w.text(`${i2}normal3f[] normals = `);
+    tupleArray(w, mesh.normals, 3, USDA_DECIMALS.normal);
+    w.text(` (\n${i2}    interpolation = "vertex"\n${i2})\n`);
   }
-  lines.push(`${i2}point3f[] points = ${tupleArray(mesh.positions, 3, USDA_DECIMALS.position)}`);
+  w.text(`${i2}point3f[] points = `);
+  tupleArray(w, mesh.positions, 3, USDA_DECIMALS.position);
+  w.char(10);
   if (mesh.uvs) {
-    lines.push(`${i2}texCoord2f[] primvars:st = ${tupleArray(flipV(mesh.uvs), 2, USDA_DECIMALS.uv)} (`, `${i2}    interpolation = "vertex"`, `${i2})`);
+    w.text(`${i2}texCoord2f[] primvars:st = `);
+    tupleArray(w, flipV(mesh.uvs), 2, USDA_DECIMALS.uv);
+    w.text(` (\n${i2}    interpolation = "vertex"\n${i2})\n`);
   }
-  lines.push(`${i2}uniform token subdivisionScheme = "none"`);
-  lines.push(`${indent}}`);
-  return `${lines.join('\n')}\n`;
+  w.text(`${i2}uniform token subdivisionScheme = "none"\n${indent}}\n`);
 }
 
 function materialText(m: SceneMaterial, path: string, texturePath: (i: number) => string, scene: SceneData): string {

@@ -27,11 +27,9 @@ export const WRITE_USDZ_DEFAULTS: Readonly<WriteUsdzOptions> = { layerName: 'mod
 export function writeUsdz(scene: SceneData, options: Partial<WriteUsdzOptions> = {}): Uint8Array[] {
   const opts = { ...WRITE_USDZ_DEFAULTS, ...options };
   const texturePath = (i: number) => textureEntryName(scene, i).replace(/\.[^.]+$/, '');
-  const encoder = new TextEncoder();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (const text of writeUsdaLayer(scene, { rootName: opts.rootName, texturePath })) {
-    const bytes = encoder.encode(text);
+  for (const bytes of writeUsdaLayer(scene, { rootName: opts.rootName, texturePath })) {
     chunks.push(bytes);
     size += bytes.length;
   }

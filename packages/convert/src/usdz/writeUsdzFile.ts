@@ -23,13 +23,11 @@ export function writeUsdzFile(scene: SceneData, path: string, options: Partial<W
   const opts = { ...WRITE_USDZ_DEFAULTS, ...options };
   const layerPath = `${path}.${process.pid}.layer.partial`;
   const zipPath = `${path}.${process.pid}.partial`;
-  const encoder = new TextEncoder();
   try {
     let crc = 0, size = 0;
     const layerFd = openSync(layerPath, 'w');
     try {
-      for (const text of writeUsdaLayer(scene, { rootName: opts.rootName, texturePath: (i) => textureEntryName(scene, i).replace(/\.[^.]+$/, '') })) {
-        const bytes = encoder.encode(text);
+      for (const bytes of writeUsdaLayer(scene, { rootName: opts.rootName, texturePath: (i) => textureEntryName(scene, i).replace(/\.[^.]+$/, '') })) {
         crc = crc32(bytes, crc);
         size += bytes.length;
         writeSync(layerFd, bytes);
