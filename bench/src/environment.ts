@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, totalmem, release, platform } from 'node:os';
+import { join } from 'node:path';
+import { BENCH_DIR } from './corpus.js';
 
 /** The machine and versions a result was measured with. */
 export interface Environment {
@@ -14,10 +15,10 @@ export interface Environment {
 }
 
 export function environment(): Environment {
-  const require = createRequire(import.meta.url);
-  const version = (name: string) => {
+  // Read package.json files directly: `exports` maps forbid resolving `name/package.json`.
+  const version = (name: string, dir = join(BENCH_DIR, 'node_modules', name)) => {
     try {
-      return (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string }).version;
+      return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
     } catch {
       return 'not installed';
     }
@@ -29,6 +30,11 @@ export function environment(): Environment {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     os: `${platform()} ${release()}`,
     node: process.version,
-    versions: { 'web-ifc': version('web-ifc'), three: version('three'), '@arsession/convert': version('@arsession/convert') },
+    versions: {
+      'web-ifc': version('web-ifc'),
+      three: version('three'),
+      '@napi-rs/canvas': version('@napi-rs/canvas'),
+      '@arsession/convert': version('@arsession/convert', join(BENCH_DIR, '..', 'packages', 'convert')),
+    },
   };
 }

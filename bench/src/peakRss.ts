@@ -1,5 +1,6 @@
 // Child-process entry: one conversion, then its peak resident memory. A process per measurement,
 // because peak RSS only ever grows within a process.
+import { readFileSync } from 'node:fs';
 import { mergeByMaterial, readGlb, readIfc, writeUsdz } from '@arsession/convert';
 import { bytesOf } from './corpus.js';
 import { webIfcStreamAllMeshes } from './webIfcStream.js';
@@ -18,4 +19,19 @@ switch (tool) {
   }
   default: throw new Error(`unknown tool ${tool}`);
 }
-process.stdout.write(JSON.stringify({ ms: performance.now() - started, peakRssMb: process.resourceUsage().maxRSS / 1024 }));
+process.stdout.write(JSON.stringify({ ms: performance.now() - started, peakRssMb: peakRssMb() }));
+
+/**
+ * Peak resident memory of this process. On Linux from VmHWM, which belongs to the address space
+ * and starts afresh at exec; getrusage's maxRSS survives fork+exec, so a child spawned by a big
+ * parent would report the parent's peak.
+ */
+function peakRssMb(): number {
+  try {
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (hwm) return Number(hwm[1]) / 1024;
+  } catch {
+    // not Linux: fall through
+  }
+  return process.resourceUsage().maxRSS / 1024;
+}
