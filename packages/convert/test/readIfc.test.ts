@@ -27,6 +27,12 @@ describe('readIfc on the corpus', () => {
     }
   });
 
+  it('skips the door index when asked (plain conversion does not need it)', async () => {
+    const scene = await readIfc(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'), { doorIndex: false });
+    expect(scene.doorOpenings).toEqual([]);
+    expect(scene.stats.triangles).toBe(facts.get('AC20-FZK-Haus.ifc')!.triangles);
+  });
+
   it('reads the zipped IFC', async () => {
     const scene = await readIfc(corpusBytes('ifc', 'Ifc4WithNestedLists.ifczip'), { fileName: 'Ifc4WithNestedLists.ifczip' });
     expect(scene.source.schema).toBe('IFC4');

@@ -26,10 +26,15 @@ export interface ReadIfcOptions {
    * has a step of ~3 cm at 5·10⁵ m, so georeferenced coordinates must not reach the buffers.
    */
   recentreBeyond: number;
+  /**
+   * Build the door index (door → opening → wall, with measured openings). Door detection and
+   * inspection need it; plain conversion does not, and skips web-ifc's opening geometry.
+   */
+  doorIndex: boolean;
 }
 
 /** Defaults of {@link readIfc}. */
-export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = { circleSegments: 12, recentreBeyond: 1000 };
+export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = { circleSegments: 12, recentreBeyond: 1000, doorIndex: true };
 
 /** Scene data of an IFC model, with its door index. */
 export interface IfcSceneData extends SceneData {
@@ -167,7 +172,7 @@ function buildScene(api: IfcAPI, model: number, schema: string, opts: ReadIfcOpt
   }
   if (meshes.length === 0) warnings.push({ code: 'no_geometry', message: 'the model has no geometry web-ifc can draw' });
 
-  const doorOpenings = doorIndex(api, model, offset, unit, ref, storeyOf, positionsOfProduct);
+  const doorOpenings = opts.doorIndex ? doorIndex(api, model, offset, unit, ref, storeyOf, positionsOfProduct) : [];
   const base = { nodes, meshes, materials, textures: [] };
   const bounds = sceneBounds(base);
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
