@@ -38,3 +38,6 @@ export {
   type PointCorrespondence, type YawAlignment,
 } from './alignment/alignYaw.js';
 export { alignFrames } from './alignment/alignFrames.js';
+export { INNER_NODE, type Bvh, type TriangleMesh } from './bvh/Bvh.js';
+export { buildBvh, BUILD_BVH_DEFAULTS, type BuildBvhOptions } from './bvh/buildBvh.js';
+export { raycastFirst, type RayHit } from './bvh/raycastFirst.js';

@@ -1,0 +1,111 @@
+import { INNER_NODE, type Bvh, type TriangleMesh } from './Bvh.js';
+
+/** Options of {@link buildBvh}. */
+export interface BuildBvhOptions {
+  /** Largest number of triangles in a leaf. */
+  maxLeafTriangles: number;
+  /** Deepest tree built; deeper subtrees become (large) leaves. */
+  maxDepth: number;
+}
+
+/** Defaults of {@link buildBvh}, as three-mesh-bvh's default build. */
+export const BUILD_BVH_DEFAULTS: Readonly<BuildBvhOptions> = { maxLeafTriangles: 10, maxDepth: 40 };
+
+/**
+ * Builds a {@link Bvh} by centre split: each node splits its triangles at the middle of their
+ * centroids' extent along the longest axis (the build three-mesh-bvh uses by default: fast, and
+ * good enough for first-hit rays). Works in place on flat arrays; no per-triangle objects.
+ *
+ * @example
+ * ```ts
+ * const bvh = buildBvh({ positions, indices });
+ * raycastFirst(bvh, { positions, indices }, [0, 1.6, 0], [0, 0, -1]);
+ * ```
+ */
+export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> = {}): Bvh {
+  const { maxLeafTriangles, maxDepth } = { ...BUILD_BVH_DEFAULTS, ...options };
+  const { positions: p, indices } = mesh;
+  const count = indices.length / 3;
+  // Per-triangle bounds and centroid, computed once.
+  const tb = new Float32Array(count * 6);
+  const centroid = new Float32Array(count * 3);
+  for (let t = 0; t < count; t++) {
+    const a = indices[t * 3]! * 3, b = indices[t * 3 + 1]! * 3, c = indices[t * 3 + 2]! * 3;
+    for (let k = 0; k < 3; k++) {
+      const va = p[a + k]!, vb = p[b + k]!, vc = p[c + k]!;
+      const lo = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
+      const hi = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
+      tb[t * 6 + k] = lo;
+      tb[t * 6 + 3 + k] = hi;
+      centroid[t * 3 + k] = (lo + hi) / 2;
+    }
+  }
+  const triangles = new Uint32Array(count);
+  for (let t = 0; t < count; t++) triangles[t] = t;
+
+  // A tree over n leaves has at most 2n − 1 nodes; grow on demand, trim at the end.
+  let capacity = Math.max(1, Math.ceil((2 * count) / maxLeafTriangles) + 1);
+  let bounds = new Float32Array(capacity * 6);
+  let links = new Uint32Array(capacity * 2);
+  let nodeCount = 0;
+  const newNode = () => {
+    if (nodeCount === capacity) {
+      capacity *= 2;
+      const b = new Float32Array(capacity * 6); b.set(bounds); bounds = b;
+      const l = new Uint32Array(capacity * 2); l.set(links); links = l;
+    }
+    return nodeCount++;
+  };
+
+  const build = (start: number, end: number, depth: number): number => {
+    const node = newNode();
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    let cx0 = Infinity, cy0 = Infinity, cz0 = Infinity, cx1 = -Infinity, cy1 = -Infinity, cz1 = -Infinity;
+    for (let i = start; i < end; i++) {
+      const t = triangles[i]!, o = t * 6, c = t * 3;
+      if (tb[o]! < x0) x0 = tb[o]!;
+      if (tb[o + 1]! < y0) y0 = tb[o + 1]!;
+      if (tb[o + 2]! < z0) z0 = tb[o + 2]!;
+      if (tb[o + 3]! > x1) x1 = tb[o + 3]!;
+      if (tb[o + 4]! > y1) y1 = tb[o + 4]!;
+      if (tb[o + 5]! > z1) z1 = tb[o + 5]!;
+      const cx = centroid[c]!, cy = centroid[c + 1]!, cz = centroid[c + 2]!;
+      if (cx < cx0) cx0 = cx;
+      if (cx > cx1) cx1 = cx;
+      if (cy < cy0) cy0 = cy;
+      if (cy > cy1) cy1 = cy;
+      if (cz < cz0) cz0 = cz;
+      if (cz > cz1) cz1 = cz;
+    }
+    bounds.set([x0, y0, z0, x1, y1, z1], node * 6);
+    const n = end - start;
+    const ex = cx1 - cx0, ey = cy1 - cy0, ez = cz1 - cz0;
+    const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
+    const extent = axis === 0 ? ex : axis === 1 ? ey : ez;
+    if (n <= maxLeafTriangles || depth >= maxDepth || !(extent > 0)) {
+      links[node * 2] = start;
+      links[node * 2 + 1] = n;
+      return node;
+    }
+    const split = (axis === 0 ? cx0 : axis === 1 ? cy0 : cz0) + extent / 2;
+    // Partition in place: centroids below the split to the left.
+    let i = start, j = end - 1;
+    while (i <= j) {
+      if (centroid[triangles[i]! * 3 + axis]! < split) i++;
+      else {
+        const s = triangles[i]!;
+        triangles[i] = triangles[j]!;
+        triangles[j] = s;
+        j--;
+      }
+    }
+    const mid = i === start || i === end ? (start + end) >> 1 : i; // never an empty side
+    build(start, mid, depth + 1);
+    const right = build(mid, end, depth + 1);
+    links[node * 2] = right;
+    links[node * 2 + 1] = INNER_NODE;
+    return node;
+  };
+  if (count > 0) build(0, count, 0);
+  return { bounds: bounds.slice(0, nodeCount * 6), links: links.slice(0, nodeCount * 2), triangles };
+}
