@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GlbRow, IfcRow } from './conversionBench.js';
+import type { DetectionRow } from './detectionBench.js';
 import { BENCH_DIR } from './corpus.js';
 import type { Environment } from './environment.js';
 import type { MemoryRow } from './memoryBench.js';
@@ -81,6 +82,21 @@ export function writeReport(): void {
       ...conversion.data.glb.map((r) => `| ${r.file} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.ours)} | ${r.three ? ms(r.three.time) : `— (${r.threeError ?? 'n/a'})`} | ${r.three ? speed(r.three.speedup) : '—'} | ${r.threeDefaults ? ms(r.threeDefaults.time) : '—'} | ${r.threeDefaults ? speed(r.threeDefaults.speedup) : '—'} | ${kb(r.oursUsdzBytes)} | ${r.three ? kb(r.three.usdzBytes) : '—'} | ${r.threeDefaults ? kb(r.threeDefaults.usdzBytes) : '—'} |`),
       '',
       ...helmetVerdict(conversion.data.glb),
+    );
+  }
+  const detection = load<DetectionRow[]>('detection');
+  if (detection) {
+    out.push(
+      '## BVH and first-hit rays against three-mesh-bvh',
+      '',
+      'Targets (door detection issue): build no slower than three-mesh-bvh\'s default build, first-hit rays no slower than',
+      'its `raycastFirst` (both sides). Same triangles (a corpus building flattened to one soup, or a dense synthetic',
+      'interior), same rays from random points inside the bounds; ratios ours ÷ three-mesh-bvh.',
+      '',
+      '| scene | triangles | build ours (ms) | build three-mesh-bvh | ratio | µs/ray ours | µs/ray three-mesh-bvh | ratio | disagreements |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...detection.data.map((r) => `| ${r.scene} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.buildOurs)} | ${ms(r.buildPeer)} | ${x(r.buildRatio)} | ${r.rayOursUs.median.toFixed(2)} | ${r.rayPeerUs.median.toFixed(2)} | ${x(r.rayRatio)} | ${r.disagreements} / ${r.rays} |`),
+      '',
     );
   }
   if (memory) {

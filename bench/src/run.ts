@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchGlb, benchIfc } from './conversionBench.js';
+import { benchDetection } from './detectionBench.js';
 import { BENCH_DIR } from './corpus.js';
 import { environment } from './environment.js';
 import { benchMemory } from './memoryBench.js';
@@ -11,7 +12,7 @@ import { writeReport } from './report.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, section: { type: 'string', multiple: true } }, strict: true });
 const quick = values.quick === true;
-const sections = values.section ?? ['conversion', 'memory'];
+const sections = values.section ?? ['conversion', 'detection', 'memory'];
 const rounds = quick ? 3 : 7;
 const small = (f: string) => /IfcOpenHouse|wall_door|AC20|Box|DamagedHelmet\.glb/.test(f);
 const only = quick ? small : undefined;
@@ -23,6 +24,10 @@ const save = (name: string, data: unknown) =>
 if (sections.includes('conversion')) {
   console.error('conversion: IFC → USDZ against web-ifc StreamAllMeshes; GLB → USDZ against three.js USDZExporter');
   save('conversion', { ifc: await benchIfc(rounds, only), glb: await benchGlb(rounds, only) });
+}
+if (sections.includes('detection')) {
+  console.error('detection: BVH build and first-hit rays against three-mesh-bvh');
+  save('detection', await benchDetection(rounds, quick));
 }
 if (sections.includes('memory')) {
   console.error('memory: peak RSS of one conversion per process');

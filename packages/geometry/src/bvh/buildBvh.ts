@@ -77,7 +77,13 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
       if (cz < cz0) cz0 = cz;
       if (cz > cz1) cz1 = cz;
     }
-    bounds.set([x0, y0, z0, x1, y1, z1], node * 6);
+    const o6 = node * 6;
+    bounds[o6] = x0;
+    bounds[o6 + 1] = y0;
+    bounds[o6 + 2] = z0;
+    bounds[o6 + 3] = x1;
+    bounds[o6 + 4] = y1;
+    bounds[o6 + 5] = z1;
     const n = end - start;
     const ex = cx1 - cx0, ey = cy1 - cy0, ez = cz1 - cz0;
     const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
