@@ -41,3 +41,6 @@ export { alignFrames } from './alignment/alignFrames.js';
 export { INNER_NODE, type Bvh, type TriangleMesh } from './bvh/Bvh.js';
 export { buildBvh, BUILD_BVH_DEFAULTS, type BuildBvhOptions } from './bvh/buildBvh.js';
 export { raycastFirst, type RayHit } from './bvh/raycastFirst.js';
+export {
+  CHOOSE_OPENING_DEFAULTS, chooseOpening, DoorNotFoundError, type ChooseOpeningOptions, type ChosenOpening, type OpeningCandidate,
+} from './detection/chooseOpening.js';
