@@ -26,18 +26,16 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
   const { maxLeafTriangles, maxDepth } = { ...BUILD_BVH_DEFAULTS, ...options };
   const { positions: p, indices } = mesh;
   const count = indices.length / 3;
-  // Per-triangle bounds and centroid, computed once.
-  const tb = new Float32Array(count * 6);
-  const centroid = new Float32Array(count * 3);
+  // Per-triangle box as exact min and max per axis (x0, x1, y0, y1, z0, z1), computed once. One read
+  // serves both the node's bounds (exact: containment must never round inward) and its centroid
+  // bounds ((min + max) / 2 on the fly: rounding there only moves the split a hair).
+  const box = new Float32Array(count * 6);
   for (let t = 0; t < count; t++) {
     const a = indices[t * 3]! * 3, b = indices[t * 3 + 1]! * 3, c = indices[t * 3 + 2]! * 3;
     for (let k = 0; k < 3; k++) {
       const va = p[a + k]!, vb = p[b + k]!, vc = p[c + k]!;
-      const lo = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
-      const hi = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
-      tb[t * 6 + k] = lo;
-      tb[t * 6 + 3 + k] = hi;
-      centroid[t * 3 + k] = (lo + hi) / 2;
+      box[t * 6 + k * 2] = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
+      box[t * 6 + k * 2 + 1] = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
     }
   }
   const triangles = new Uint32Array(count);
@@ -62,14 +60,15 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
     let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
     let cx0 = Infinity, cy0 = Infinity, cz0 = Infinity, cx1 = -Infinity, cy1 = -Infinity, cz1 = -Infinity;
     for (let i = start; i < end; i++) {
-      const t = triangles[i]!, o = t * 6, c = t * 3;
-      if (tb[o]! < x0) x0 = tb[o]!;
-      if (tb[o + 1]! < y0) y0 = tb[o + 1]!;
-      if (tb[o + 2]! < z0) z0 = tb[o + 2]!;
-      if (tb[o + 3]! > x1) x1 = tb[o + 3]!;
-      if (tb[o + 4]! > y1) y1 = tb[o + 4]!;
-      if (tb[o + 5]! > z1) z1 = tb[o + 5]!;
-      const cx = centroid[c]!, cy = centroid[c + 1]!, cz = centroid[c + 2]!;
+      const o = triangles[i]! * 6;
+      const ax = box[o]!, bx = box[o + 1]!, ay = box[o + 2]!, by = box[o + 3]!, az = box[o + 4]!, bz = box[o + 5]!;
+      if (ax < x0) x0 = ax;
+      if (bx > x1) x1 = bx;
+      if (ay < y0) y0 = ay;
+      if (by > y1) y1 = by;
+      if (az < z0) z0 = az;
+      if (bz > z1) z1 = bz;
+      const cx = ax + bx, cy = ay + by, cz = az + bz; // twice the centroid; the split below uses the same doubled units
       if (cx < cx0) cx0 = cx;
       if (cx > cx1) cx1 = cx;
       if (cy < cy0) cy0 = cy;
@@ -93,11 +92,12 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
       links[node * 2 + 1] = n;
       return node;
     }
-    const split = (axis === 0 ? cx0 : axis === 1 ? cy0 : cz0) + extent / 2;
+    const split = (axis === 0 ? cx0 : axis === 1 ? cy0 : cz0) + extent / 2; // in doubled-centroid units
     // Partition in place: centroids below the split to the left.
     let i = start, j = end - 1;
     while (i <= j) {
-      if (centroid[triangles[i]! * 3 + axis]! < split) i++;
+      const o = triangles[i]! * 6 + axis * 2;
+      if (box[o]! + box[o + 1]! < split) i++;
       else {
         const s = triangles[i]!;
         triangles[i] = triangles[j]!;
