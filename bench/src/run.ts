@@ -8,11 +8,13 @@ import { benchDetection } from './detectionBench.js';
 import { BENCH_DIR } from './corpus.js';
 import { environment } from './environment.js';
 import { benchMemory } from './memoryBench.js';
+import { benchScaling } from './scalingBench.js';
 import { writeReport } from './report.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, section: { type: 'string', multiple: true } }, strict: true });
 const quick = values.quick === true;
-const sections = values.section ?? ['conversion', 'detection', 'memory'];
+// The scaling run (files up to ~57 MB) is left out of --quick.
+const sections = values.section ?? (quick ? ['conversion', 'detection', 'memory'] : ['conversion', 'detection', 'memory', 'scaling']);
 const rounds = quick ? 3 : 7;
 const small = (f: string) => /IfcOpenHouse|wall_door|AC20|Box|DamagedHelmet\.glb/.test(f);
 const only = quick ? small : undefined;
@@ -32,6 +34,10 @@ if (sections.includes('detection')) {
 if (sections.includes('memory')) {
   console.error('memory: peak RSS of one conversion per process');
   save('memory', await benchMemory(only));
+}
+if (sections.includes('scaling')) {
+  console.error('scaling: Office_A repeated 1, 4 and 13 times (≈57 MB) against web-ifc');
+  save('scaling', await benchScaling(rounds));
 }
 writeReport();
 console.error(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; see bench/RESULTS.md`);
