@@ -9,12 +9,12 @@ describe('convertModel: the contained pipeline', () => {
     expect(r.format).toBe('ifc');
     expect(r.doorOpenings).toHaveLength(5);
     expect(r.stats.drawCalls).toBeGreaterThan(0);
-    const back = await readUsdzBack(r.usdz);
+    const back = await readUsdzBack(r.usdz!);
     expect(back.upAxis).toBe('Y');
     expect(back.meshes.reduce((s, m) => s + m.triangles, 0)).toBe(r.stats.triangles);
     expect(back.meshes).toHaveLength(r.stats.drawCalls);
     // Element identity travels into the USD as customData.
-    const layer = new TextDecoder().decode(rawZipEntries(r.usdz)[0]!.data);
+    const layer = new TextDecoder().decode(rawZipEntries(r.usdz!)[0]!.data);
     expect(layer).toContain('string ifcClass = "IfcDoor"');
   });
 

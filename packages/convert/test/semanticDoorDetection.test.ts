@@ -15,7 +15,7 @@ describe.each(['duplex.ifc', 'AC20-FZK-Haus.ifc', 'Office_A_20110811.ifc', 'Samp
       const misses: string[] = [];
       for (const d of scene.doorOpenings.filter((x) => x.wall && x.faces.length)) {
         for (const face of d.faces) {
-          const centre = face.corners.reduce((s, c) => s.map((v, k) => v + c[k]! / 4), [0, 0, 0]) as Vec3;
+          const centre = face.corners.reduce<number[]>((s, c) => s.map((v, k) => v + c[k]! / 4), [0, 0, 0]) as Vec3;
           const viewer: Vec3 = [centre[0] + 2 * face.normal[0], face.corners[0][1] + 1.6, centre[2] + 2 * face.normal[2]];
           const gaze = centre.map((v, k) => v - viewer[k]!);
           checked++;

@@ -52,7 +52,7 @@ describe('chooseOpening (semantic door detection)', () => {
   it('finds a random door from a random viewpoint in front of it, looking at its centre', () => {
     fc.assert(fc.property(door, fc.double({ min: 1, max: 6, noNaN: true }), fc.double({ min: -40, max: 40, noNaN: true }), (d, dist, sideDeg) => {
       const { corners, normal } = doorCorners(d);
-      const centre = corners.reduce((s, c) => s.map((v, k) => v + c[k]! / 4), [0, 0, 0]) as Vec3;
+      const centre = corners.reduce<number[]>((s, c) => s.map((v, k) => v + c[k]! / 4), [0, 0, 0]) as Vec3;
       const a = (sideDeg * Math.PI) / 180;
       const right: Vec3 = [normal[2], 0, -normal[0]];
       const viewer: Vec3 = [centre[0] + dist * (Math.cos(a) * normal[0] + Math.sin(a) * right[0]), corners[0][1] + 1.6, centre[2] + dist * (Math.cos(a) * normal[2] + Math.sin(a) * right[2])];
