@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scatterSvg } from './chart.js';
 import type { GlbRow, IfcRow } from './conversionBench.js';
 import type { DetectionRow } from './detectionBench.js';
 import { BENCH_DIR } from './corpus.js';
@@ -126,5 +127,40 @@ export function writeReport(): void {
       '',
     );
   }
+  out.push(...charts(conversion?.data, memory?.data, scaling?.data));
   writeFileSync(join(BENCH_DIR, 'RESULTS.md'), `${out.join('\n')}\n`);
+}
+
+const OURS = '#1f77b4', PEER = '#ff7f0e';
+
+/** Writes the SVG charts next to RESULTS.md and returns the Markdown that shows them. */
+function charts(conversion: { ifc: IfcRow[]; glb: GlbRow[] } | undefined, memory: MemoryRow[] | undefined, scaling: ScalingRow[] | undefined): string[] {
+  const lines: string[] = [];
+  mkdirSync(join(BENCH_DIR, 'charts'), { recursive: true });
+  const save = (name: string, svg: string, caption: string) => {
+    writeFileSync(join(BENCH_DIR, 'charts', name), svg);
+    lines.push(`![${caption}](charts/${name})`, '');
+  };
+  if (conversion) {
+    const ifc = [...conversion.ifc, ...(scaling ?? []).filter((r) => r.copies > 1).map((r) => ({ file: `Office_A ×${r.copies}`, triangles: r.triangles, ours: r.ours, webIfc: r.webIfc }))];
+    save('ifc-time.svg', scatterSvg([
+      { name: 'arsession (read + merge + USDZ)', colour: OURS, points: ifc.map((r) => ({ x: r.triangles, y: r.ours.median, label: r.file })) },
+      { name: 'web-ifc StreamAllMeshes', colour: PEER, points: ifc.map((r) => ({ x: r.triangles, y: r.webIfc.median, label: r.file })) },
+    ], { title: 'IFC → USDZ: time against triangle count', xLabel: 'triangles', yLabel: 'ms (median)' }), 'IFC conversion time against triangles');
+    const glb = conversion.glb.filter((r) => r.three);
+    save('glb-time.svg', scatterSvg([
+      { name: 'arsession', colour: OURS, points: glb.map((r) => ({ x: r.triangles, y: r.ours.median, label: r.file })) },
+      { name: 'three.js USDZExporter (full res)', colour: PEER, points: glb.map((r) => ({ x: r.triangles, y: r.three!.time.median, label: r.file })) },
+    ], { title: 'GLB → USDZ: time against triangle count', xLabel: 'triangles', yLabel: 'ms (median)' }), 'GLB conversion time against triangles');
+  }
+  if (memory && conversion) {
+    const tri = new Map([...conversion.ifc, ...conversion.glb].map((r) => [r.file, r.triangles]));
+    const rows = [...memory.filter((r) => tri.has(r.file)), ...(scaling ?? []).map((r) => ({ file: `Office_A ×${r.copies}`, oursMb: r.oursPeakMb ?? 0, peerMb: r.webIfcPeakMb, peer: 'web-ifc' as const }))];
+    const triangles = (r: { file: string }) => tri.get(r.file) ?? scaling?.find((s) => `Office_A ×${s.copies}` === r.file)?.triangles ?? 0;
+    save('memory.svg', scatterSvg([
+      { name: 'arsession', colour: OURS, points: rows.map((r) => ({ x: triangles(r), y: r.oursMb, label: r.file })) },
+      { name: 'peer (web-ifc / three.js)', colour: PEER, points: rows.filter((r) => r.peerMb !== undefined).map((r) => ({ x: triangles(r), y: r.peerMb!, label: `${r.file} (${r.peer})` })) },
+    ], { title: 'Peak memory of one conversion against triangle count', xLabel: 'triangles', yLabel: 'MB (peak RSS)' }), 'Peak memory against triangles');
+  }
+  return lines.length ? ['## Charts', '', ...lines] : [];
 }
