@@ -114,7 +114,7 @@ class GlbSceneBuilder {
     if (mesh && skin) {
       // glTF ignores a skinned node's own transform: skinned vertices live in world space via the joints.
       this.warn('skin_rest_pose', 'skinned meshes are delivered in their rest pose (bind pose through the joints\' rest transforms)');
-      this.nodes.push({ name, parent: -1, matrix: identity(), meshes: this.bakedMeshes(mesh, node, identity(), true), metadata: {} });
+      this.nodes.push({ name, parent: -1, matrix: identity(), meshes: this.primitivesOf(mesh, node, identity(), true), metadata: {} });
       this.nodes.push({ name: `${name}_children`, parent, matrix: local, meshes: [], metadata: {} });
     } else if (mesh && instancing) {
       this.nodes.push({ name, parent, matrix: local, meshes: [], metadata: {} });
@@ -122,7 +122,7 @@ class GlbSceneBuilder {
     } else if (mesh && mat4.determinant(world) < 0) {
       // A mirrored node: bake its world transform into the vertices and reverse the winding, so
       // every consumer (USD viewers differ on negative-determinant handling) sees the same faces.
-      this.nodes.push({ name, parent: -1, matrix: identity(), meshes: this.bakedMeshes(mesh, node, Float64Array.from(world), false), metadata: {} });
+      this.nodes.push({ name, parent: -1, matrix: identity(), meshes: this.primitivesOf(mesh, node, Float64Array.from(world), false), metadata: {} });
       this.nodes.push({ name: `${name}_children`, parent, matrix: local, meshes: [], metadata: {} });
       this.warn('mirrored_node_baked', 'nodes with a mirroring (negative) scale were baked into world space to keep their faces the right way out');
     } else {
@@ -148,7 +148,7 @@ class GlbSceneBuilder {
         name: `${node.getName() || 'instance'}_${i}`,
         parent,
         matrix: mirrored ? identity() : m,
-        meshes: mirrored ? this.bakedMeshes(mesh, node, mat4.multiply(new Float64Array(16), world, m) as Float64Array, false) : meshes,
+        meshes: mirrored ? this.primitivesOf(mesh, node, mat4.multiply(new Float64Array(16), world, m) as Float64Array, false) : meshes,
         metadata: {},
       });
       if (mirrored) this.nodes[this.nodes.length - 1]!.parent = -1;
@@ -159,17 +159,13 @@ class GlbSceneBuilder {
   /** Meshes of a glTF mesh in its own space, shared by every node that uses it. */
   private sharedMeshes(mesh: Mesh, node: GltfNode): number[] {
     const hasMorph = mesh.listPrimitives().some((p) => p.listTargets().length > 0);
-    if (hasMorph) return this.bakedMeshes(mesh, node, identity(), false);
+    if (hasMorph) return this.primitivesOf(mesh, node, identity(), false);
     let out = this.meshCache.get(mesh);
     if (!out) {
       out = this.primitivesOf(mesh, node, identity(), false);
       this.meshCache.set(mesh, out);
     }
     return out;
-  }
-
-  private bakedMeshes(mesh: Mesh, node: GltfNode, transform: Float64Array, skinned: boolean): number[] {
-    return this.primitivesOf(mesh, node, transform, skinned);
   }
 
   private primitivesOf(mesh: Mesh, node: GltfNode, transform: Float64Array, skinned: boolean): number[] {

@@ -6,15 +6,15 @@ import { formatFixed, formatFloat64, intArray, primName, quote, tupleArray, USDA
 export interface WriteUsdaLayerOptions {
   /** Name of the default prim that holds everything. */
   rootName: string;
-  /** Path of texture `i` inside the package. */
-  texturePath: (index: number) => string;
 }
 
 /** Defaults of {@link writeUsdaLayer}. */
-export const WRITE_USDA_LAYER_DEFAULTS: Readonly<WriteUsdaLayerOptions> = {
-  rootName: 'Model',
-  texturePath: (i) => `textures/texture_${i}`,
-};
+export const WRITE_USDA_LAYER_DEFAULTS: Readonly<WriteUsdaLayerOptions> = { rootName: 'Model' };
+
+/** Package path of texture `i`: the layer refers to it by this name, and the package stores it there. */
+export function textureEntryName(scene: SceneData, i: number): string {
+  return `textures/texture_${i}.${scene.textures[i]!.mimeType === 'image/png' ? 'png' : 'jpg'}`;
+}
 
 /**
  * Writes a scene as one USDA layer for ARKit: `upAxis = "Y"`, `metersPerUnit = 1`, a default prim
@@ -55,7 +55,7 @@ export function* writeUsdaLayer(scene: SceneData, options: Partial<WriteUsdaLaye
   const materialPaths = scene.materials.map((m, i) => `${root}/Materials/${primName(m.name, materialNames, `material_${i}`)}`);
   yield bytes('    def Scope "Materials"\n    {\n');
   for (let i = 0; i < scene.materials.length; i++) {
-    yield bytes(materialText(scene.materials[i]!, materialPaths[i]!, opts.texturePath, scene));
+    yield bytes(materialText(scene.materials[i]!, materialPaths[i]!, scene));
   }
   yield bytes('    }\n');
 
@@ -155,7 +155,7 @@ function meshText(w: AsciiWriter, mesh: SceneMesh, name: string, materialPath: s
   w.text(`${i2}uniform token subdivisionScheme = "none"\n${indent}}\n`);
 }
 
-function materialText(m: SceneMaterial, path: string, texturePath: (i: number) => string, scene: SceneData): string {
+function materialText(m: SceneMaterial, path: string, scene: SceneData): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
   const I = '        ', I2 = '            ', I3 = '                ';
   const surface = `${path}/PreviewSurface`;
@@ -167,7 +167,7 @@ function materialText(m: SceneMaterial, path: string, texturePath: (i: number) =
     usesUv = true;
     const tex = ref.texture;
     const [wrapS, wrapT] = ref.wrap ?? ['repeat', 'repeat'];
-    const file = `${texturePath(tex)}.${scene.textures[tex]!.mimeType === 'image/png' ? 'png' : 'jpg'}`;
+    const file = textureEntryName(scene, tex);
     shaders.push([
       `${I2}def Shader ${quote(id)}`,
       `${I2}{`,

@@ -1,5 +1,5 @@
 import type { SceneData } from '../scene/SceneData.js';
-import { writeUsdaLayer } from './writeUsdaLayer.js';
+import { textureEntryName, writeUsdaLayer } from './writeUsdaLayer.js';
 import { zipStored } from './zipStored.js';
 
 /** Options of {@link writeUsdz}. */
@@ -26,10 +26,9 @@ export const WRITE_USDZ_DEFAULTS: Readonly<WriteUsdzOptions> = { layerName: 'mod
  */
 export function writeUsdz(scene: SceneData, options: Partial<WriteUsdzOptions> = {}): Uint8Array[] {
   const opts = { ...WRITE_USDZ_DEFAULTS, ...options };
-  const texturePath = (i: number) => textureEntryName(scene, i).replace(/\.[^.]+$/, '');
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (const bytes of writeUsdaLayer(scene, { rootName: opts.rootName, texturePath })) {
+  for (const bytes of writeUsdaLayer(scene, { rootName: opts.rootName })) {
     chunks.push(bytes);
     size += bytes.length;
   }
@@ -43,9 +42,4 @@ export function writeUsdz(scene: SceneData, options: Partial<WriteUsdzOptions> =
     { name: opts.layerName, data: layer },
     ...scene.textures.map((t, i) => ({ name: textureEntryName(scene, i), data: t.data })),
   ]);
-}
-
-/** Package path of texture `i` (the layer refers to it by this name). */
-export function textureEntryName(scene: SceneData, i: number): string {
-  return `textures/texture_${i}.${scene.textures[i]!.mimeType === 'image/png' ? 'png' : 'jpg'}`;
 }

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { SceneData } from '../scene/SceneData.js';
-import { writeUsdaLayer } from './writeUsdaLayer.js';
-import { WRITE_USDZ_DEFAULTS, textureEntryName, type WriteUsdzOptions } from './writeUsdz.js';
+import { textureEntryName, writeUsdaLayer } from './writeUsdaLayer.js';
+import { WRITE_USDZ_DEFAULTS, type WriteUsdzOptions } from './writeUsdz.js';
 import { zipLayout } from './zipStored.js';
 
 const COPY_CHUNK = 1 << 20;
@@ -27,7 +27,7 @@ export function writeUsdzFile(scene: SceneData, path: string, options: Partial<W
     let crc = 0, size = 0;
     const layerFd = openSync(layerPath, 'w');
     try {
-      for (const bytes of writeUsdaLayer(scene, { rootName: opts.rootName, texturePath: (i) => textureEntryName(scene, i).replace(/\.[^.]+$/, '') })) {
+      for (const bytes of writeUsdaLayer(scene, { rootName: opts.rootName })) {
         crc = crc32(bytes, crc);
         size += bytes.length;
         writeSync(layerFd, bytes);

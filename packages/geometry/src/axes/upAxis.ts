@@ -57,9 +57,8 @@ export function yUpToZUpQuat(out: Quat, q: ReadonlyQuat): Quat {
 // For a whole transform T the y-up form is M·T·M⁻¹ with M the axis rotation. With M a signed
 // permutation this is a reindexing of rows and columns, done exactly (no floating-point products).
 // Row/column i of the y-up matrix takes row/column SRC[i] of the z-up one, negated where SIGN[i] < 0.
-const Z_TO_Y_SRC = [0, 2, 1, 3] as const;
+const SWAP_Y_Z = [0, 2, 1, 3] as const;
 const Z_TO_Y_SIGN = [1, 1, -1, 1] as const;
-const Y_TO_Z_SRC = [0, 2, 1, 3] as const;
 const Y_TO_Z_SIGN = [1, -1, 1, 1] as const;
 
 function conjugateBySignedPermutation(
@@ -89,12 +88,12 @@ function conjugateBySignedPermutation(
  * ```
  */
 export function zUpToYUpMat4(out: Mat4, m: Readonly<Mat4> | readonly number[]): Mat4 {
-  return conjugateBySignedPermutation(out, m, Z_TO_Y_SRC, Z_TO_Y_SIGN);
+  return conjugateBySignedPermutation(out, m, SWAP_Y_Z, Z_TO_Y_SIGN);
 }
 
 /** Re-expresses a y-up 4×4 transform in z-up; the inverse of {@link zUpToYUpMat4}. */
 export function yUpToZUpMat4(out: Mat4, m: Readonly<Mat4> | readonly number[]): Mat4 {
-  return conjugateBySignedPermutation(out, m, Y_TO_Z_SRC, Y_TO_Z_SIGN);
+  return conjugateBySignedPermutation(out, m, SWAP_Y_Z, Y_TO_Z_SIGN);
 }
 
 /**
