@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchGlb, benchIfc } from './conversionBench.js';
 import { benchDetection } from './detectionBench.js';
+import { benchDetectionLatency } from './detectionLatency.js';
 import { BENCH_DIR } from './corpus.js';
 import { environment } from './environment.js';
 import { benchMemory } from './memoryBench.js';
@@ -30,6 +31,8 @@ if (sections.includes('conversion')) {
 if (sections.includes('detection')) {
   console.error('detection: BVH build and first-hit rays against three-mesh-bvh');
   save('detection', await benchDetection(rounds, quick));
+  console.error('detection: door detection latency on a big scene, tree built');
+  save('detectionLatency', await benchDetectionLatency(quick));
 }
 if (sections.includes('memory')) {
   console.error('memory: peak RSS of one conversion per process');

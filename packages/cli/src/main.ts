@@ -2,9 +2,10 @@ import { EXIT, UsageError, type Command, type CommandIO } from './command.js';
 import { convertCommand } from './commands/convert.js';
 import { inspectCommand } from './commands/inspect.js';
 import { openingCommand } from './commands/opening.js';
+import { detectDoorCommand } from './commands/detectDoor.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [convertCommand, inspectCommand, openingCommand];
+export const COMMANDS: readonly Command[] = [convertCommand, inspectCommand, openingCommand, detectDoorCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -17,6 +17,7 @@ export type {
   TextureRef,
 } from './scene/SceneData.js';
 export { sceneBounds, sceneStats, worldMatrices } from './scene/sceneStats.js';
+export { sceneTriangles, type SceneTriangles } from './scene/sceneTriangles.js';
 export { readGlb, type ReadGlbOptions } from './glb/readGlb.js';
 export { checkGlbLayout } from './glb/checkGlbLayout.js';
 export { zipLayout, zipStored, ZIP_STORED_DEFAULTS, type ZipEntry, type ZipEntryHeader, type ZipLayout, type ZipStoredOptions } from './usdz/zipStored.js';

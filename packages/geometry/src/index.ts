@@ -41,6 +41,16 @@ export { alignFrames } from './alignment/alignFrames.js';
 export { INNER_NODE, type Bvh, type TriangleMesh } from './bvh/Bvh.js';
 export { buildBvh, BUILD_BVH_DEFAULTS, type BuildBvhOptions } from './bvh/buildBvh.js';
 export { raycastFirst, type RayHit } from './bvh/raycastFirst.js';
+export { triangleNormal } from './bvh/triangleNormal.js';
+export { DoorNotFoundError, type DoorNotFoundReason } from './detection/DoorNotFoundError.js';
 export {
-  CHOOSE_OPENING_DEFAULTS, chooseOpening, DoorNotFoundError, type ChooseOpeningOptions, type ChosenOpening, type OpeningCandidate,
+  CHOOSE_OPENING_DEFAULTS, chooseOpening, type ChooseOpeningOptions, type ChosenOpening, type OpeningCandidate,
 } from './detection/chooseOpening.js';
+export { FIND_WALL_PLANES_DEFAULTS, findWallPlanes, type FindWallPlanesOptions, type WallPlane } from './detection/findWallPlanes.js';
+export {
+  FIND_OPENING_IN_WALL_DEFAULTS, findOpeningInWall, type FindOpeningInWallOptions, type NoOpeningReason, type WallOpening,
+} from './detection/findOpeningInWall.js';
+export {
+  DETECT_OPENING_DEFAULTS, detectOpening, type DetectedOpening, type DetectionMesh, type DetectOpeningOptions,
+} from './detection/detectOpening.js';
+export { DETECT_DOOR_DEFAULTS, detectDoor, type DetectDoorInput, type DetectDoorOptions, type DetectedDoor } from './detection/detectDoor.js';

@@ -18,7 +18,8 @@ let stack = new Uint32Array(128);
 
 /**
  * The first triangle a ray hits, from either side (walls are seen from both rooms), within
- * `maxDistance`. `direction` need not be normalised; distances are in its length units.
+ * `maxDistance`. `direction` need not be normalised; distances are in its length units. With
+ * `accept`, triangles it rejects are passed through (e.g. to see only one element's surfaces).
  * Fills and returns `out`, or returns `undefined` when nothing is hit.
  *
  * @example
@@ -34,6 +35,7 @@ export function raycastFirst(
   direction: ReadonlyVec3,
   maxDistance = Infinity,
   out: RayHit = { distance: 0, triangle: -1, u: 0, v: 0 },
+  accept?: (triangle: number) => boolean,
 ): RayHit | undefined {
   const { bounds, links, triangles } = bvh;
   if (links.length === 0) return undefined;
@@ -86,7 +88,7 @@ export function raycastFirst(
         const v = (dx * qx + dy * qy + dz * qz) * inv;
         if (v < 0 || u + v > 1) continue;
         const dist = (e2x * qx + e2y * qy + e2z * qz) * inv;
-        if (dist >= 0 && dist < best) {
+        if (dist >= 0 && dist < best && (accept === undefined || accept(t))) {
           best = dist;
           bestTri = t;
           bestU = u;

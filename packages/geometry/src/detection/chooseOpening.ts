@@ -1,10 +1,9 @@
 import { vec3 } from 'gl-matrix';
-import { toYUp } from '../axes/upAxis.js';
-import { GeometryValidationError, type Problem } from '../errors/GeometryValidationError.js';
+import { readViewerAndGaze } from './readViewerAndGaze.js';
+import { DoorNotFoundError, type DoorNotFoundReason } from './DoorNotFoundError.js';
 import type { Opening } from '../opening/opening.js';
 import { validateOpening } from '../opening/validateOpening.js';
 import type { UpAxis, Vec3 } from '../types/vector.js';
-import { readDirection, readVec3 } from '../validation/readVector.js';
 
 /** A known door opening, e.g. one face of an IFC opening from the model's door index (Y-up). */
 export interface OpeningCandidate {
@@ -24,6 +23,11 @@ export interface ChooseOpeningOptions {
   maxAngleDeg: number;
   /** Farthest opening considered (m). */
   maxDistance: number;
+  /**
+   * Whether the viewer can see a candidate (e.g. a ray test against the model); candidates it
+   * rejects are skipped. Without it, walls between the viewer and an opening are not considered.
+   */
+  isVisible?: (candidate: OpeningCandidate, centre: Vec3) => boolean;
 }
 
 /** Defaults of {@link chooseOpening}. */
@@ -39,19 +43,12 @@ export interface ChosenOpening {
   angleDeg: number;
 }
 
-/** Automatic detection found no opening; `reason` says what the client can do about it. */
-export class DoorNotFoundError extends GeometryValidationError {
-  constructor(problems: readonly Problem[]) {
-    super('door_not_found', 'No door opening found', problems);
-  }
-}
-
 /**
  * Picks the door opening a user looks at from known candidates (by_scan mode 1, semantic path):
  * among openings whose face is toward the viewer and within `maxDistance`, those the gaze ray passes
  * through come first, the one aimed at most squarely winning (the nearer when two are in line);
  * otherwise the smallest angle between the gaze and an opening's centre within `maxAngleDeg`.
- * Occlusion by walls is not tested here: that needs the model's geometry (see the BVH). The answer goes through {@link validateOpening}, so mode 1 and mode 2 return the
+ * Occlusion is tested only through `isVisible` (see `detectDoor`, which casts rays for it). The answer goes through {@link validateOpening}, so mode 1 and mode 2 return the
  * same thing. `gaze` is a direction (the spec's point_2, "direction of the user's gaze").
  *
  * @example
@@ -67,14 +64,9 @@ export function chooseOpening(
   options: Partial<ChooseOpeningOptions> = {},
 ): ChosenOpening {
   const opts = { ...CHOOSE_OPENING_DEFAULTS, ...options };
-  const problems: Problem[] = [];
-  const eye = readVec3(viewer, 'alignment.point_1', problems, 'point_1');
-  const dir = readDirection(gaze, 'alignment.point_2', problems, 'point_2');
-  if (!eye || !dir) throw new GeometryValidationError('invalid_alignment', 'Invalid viewer or gaze', problems);
-  toYUp(eye, eye, opts.coordinateSystem);
-  toYUp(dir, dir, opts.coordinateSystem);
-  const notFound = (message: string) => new DoorNotFoundError([{ field: 'alignment.point_2', code: 'door_not_found', message }]);
-  if (candidates.length === 0) throw notFound('the model has no door openings to choose from');
+  const { eye, dir } = readViewerAndGaze(viewer, gaze, opts.coordinateSystem);
+  const notFound = (reason: DoorNotFoundReason, message: string) => new DoorNotFoundError(reason, message);
+  if (candidates.length === 0) throw notFound('no_door_openings', 'the model has no door openings to choose from');
 
   // `through`: distance along the gaze to where it crosses the opening, or Infinity if it misses.
   type Scored = { index: number; angle: number; through: number };
@@ -86,10 +78,12 @@ export function chooseOpening(
     const distance = vec3.length(toCentre);
     if (vec3.dot(c.normal, toCentre) >= 0 || distance > opts.maxDistance) return; // viewer behind this face, or too far
     facing++;
+    if (opts.isVisible && !opts.isVisible(c, centre)) return;
     const angle = (Math.atan2(vec3.length(vec3.cross([0, 0, 0], toCentre, dir)), vec3.dot(toCentre, dir)) * 180) / Math.PI;
     scored.push({ index, angle, through: gazeCrossing(c, eye, dir) });
   });
-  if (facing === 0) throw notFound(`no door opening faces the viewer within ${opts.maxDistance} m; stand in front of the door`);
+  if (facing === 0) throw notFound('no_opening_facing_viewer', `no door opening faces the viewer within ${opts.maxDistance} m; stand in front of the door`);
+  if (scored.length === 0) throw notFound('no_opening_facing_viewer', 'every door opening facing the viewer is hidden behind walls; stand where the door can be seen');
   // Openings the gaze passes through come first; among them the one aimed at (smallest angle):
   // a user looking through a near door at a far one means the far one. Only when two are aimed
   // at alike (within half a degree: in line) does the nearer win.
@@ -102,7 +96,7 @@ export function chooseOpening(
   const best = scored[0]!;
   const through = Number.isFinite(best.through);
   if (!through && best.angle > opts.maxAngleDeg) {
-    throw notFound(`no door opening lies within ${opts.maxAngleDeg}° of the gaze (nearest is ${best.angle.toFixed(0)}° off); look at the door`);
+    throw notFound('no_opening_near_gaze', `no door opening lies within ${opts.maxAngleDeg}° of the gaze (nearest is ${best.angle.toFixed(0)}° off); look at the door`);
   }
   const second = scored[1];
   const squareness = Math.max(0, 1 - best.angle / opts.maxAngleDeg);

@@ -1,0 +1,274 @@
+import type { Bvh, TriangleMesh } from '../bvh/Bvh.js';
+import { raycastFirst, type RayHit } from '../bvh/raycastFirst.js';
+import { DOOR_SIZE_LIMITS, type DoorSizeLimits } from '../opening/doorSize.js';
+import type { ReadonlyVec3, Vec3 } from '../types/vector.js';
+import type { WallPlane } from './findWallPlanes.js';
+
+/** Options of {@link findOpeningInWall}. */
+export interface FindOpeningInWallOptions {
+  /** Spacing (m) of the coarse grid sampled on the wall face. */
+  gridStep: number;
+  /** How far (m) to each side of the gaze point the wall is searched. */
+  searchHalfWidth: number;
+  /** Farthest (m) an opening may lie from the gaze point. */
+  maxLateral: number;
+  /** Material within this distance (m) of a wall face counts as that face. */
+  faceTolerance: number;
+  /** Thickest wall (m) looked for; a wall with no back face within it is treated as a surface of zero thickness. */
+  maxThickness: number;
+  /** Farthest (m) below the eye the bottom of a door may lie. */
+  maxFloorDrop: number;
+  /** Nearest (m) below the eye the bottom of a door may lie; higher up, an opening is a window. */
+  minDrop: number;
+  /** Sizes an opening must have to be a door. */
+  size: DoorSizeLimits;
+  /** Part of the model each triangle belongs to (see `DetectionMesh.groups`). */
+  groups?: Uint32Array;
+}
+
+/** Defaults of {@link findOpeningInWall}. */
+export const FIND_OPENING_IN_WALL_DEFAULTS: Readonly<FindOpeningInWallOptions> = {
+  gridStep: 0.1,
+  searchHalfWidth: 3,
+  maxLateral: 0.6,
+  faceTolerance: 0.005,
+  maxThickness: 1.2,
+  maxFloorDrop: 3,
+  minDrop: 1,
+  size: DOOR_SIZE_LIMITS,
+};
+
+/** A door-sized, floor-level opening in a wall. */
+export interface WallOpening {
+  /** [BL, BR, TR, TL] on the face the viewer sees. */
+  corners: [Vec3, Vec3, Vec3, Vec3];
+  /** Wall thickness found (0 for a single surface). */
+  thickness: number;
+  /** Distance (m) from the gaze point to the opening; 0 when the gaze point is inside it. */
+  lateral: number;
+  /** Largest disagreement (m) between an edge's measurements at different heights. */
+  edgeSpread: number;
+}
+
+/** Why a wall holds no opening. */
+export type NoOpeningReason = 'no_floor' | 'no_opening_near_gaze';
+
+const BISECTIONS = 9; // 0.1 m / 2⁹ ≈ 0.2 mm
+
+/**
+ * Finds the door opening nearest the gaze point in one wall plane. A spot on the face counts as
+ * wall only where material lies at both faces of the wall slab (within `faceTolerance`), so
+ * leaves (closed, flush, glazed), casings, skirtings and furniture standing in front are not
+ * wall; the opening is the floor-level run of columns free of wall up to a door's least height,
+ * bounded by wall on both sides, its edges then bisected to a fraction of a millimetre.
+ *
+ * @example
+ * ```ts
+ * const found = findOpeningInWall(bvh, mesh, plane, gazePoint, eye);
+ * if (typeof found !== 'string') found.corners; // [BL, BR, TR, TL]
+ * ```
+ */
+export function findOpeningInWall(
+  bvh: Bvh,
+  mesh: TriangleMesh,
+  plane: WallPlane,
+  gazePoint: ReadonlyVec3,
+  eye: ReadonlyVec3,
+  options: Partial<FindOpeningInWallOptions> = {},
+): WallOpening | NoOpeningReason {
+  const opts = { ...FIND_OPENING_IN_WALL_DEFAULTS, ...options };
+  const { normal: n, offset } = plane;
+  const tol = opts.faceTolerance, step = opts.gridStep;
+  // Face coordinates: s along r = up × n (the viewer's right), y up, s = 0 at the gaze point.
+  const r: Vec3 = [n[2], 0, -n[0]];
+  const along = n[0] * gazePoint[0] + n[2] * gazePoint[2] - offset;
+  const bx = gazePoint[0] - n[0] * along, bz = gazePoint[2] - n[2] * along;
+
+  const hit: RayHit = { distance: 0, triangle: -1, u: 0, v: 0 };
+  const o: Vec3 = [0, 0, 0], d: Vec3 = [0, 0, 0];
+  const cast = (s: number, y: number, depth: number, dx: number, dy: number, dz: number, max: number, accept?: (t: number) => boolean): number | undefined => {
+    o[0] = bx + r[0] * s - n[0] * depth;
+    o[1] = y;
+    o[2] = bz + r[2] * s - n[2] * depth;
+    d[0] = dx; d[1] = dy; d[2] = dz;
+    return raycastFirst(bvh, mesh, o, d, max, hit, accept)?.distance;
+  };
+
+  const { thickness, ofWall } = measureWall(plane, opts.groups, (p) => {
+    o[0] = p[0] - n[0] * 0.002; o[1] = p[1]; o[2] = p[2] - n[2] * 0.002;
+    d[0] = -n[0]; d[1] = 0; d[2] = -n[2];
+    const t = raycastFirst(bvh, mesh, o, d, opts.maxThickness, hit)?.distance;
+    return t === undefined ? undefined : t + 0.002;
+  }, tol);
+  const mid = thickness / 2; // depth of the slab's middle
+  // Rays inside an opening start near the front face, in the middle and near the back face.
+  const depths = thickness === 0 ? [0] : [Math.min(2 * tol, mid), mid, Math.max(thickness - 2 * tol, mid)];
+  const farthest = (probe: (depth: number) => number | undefined): number | undefined => {
+    let best: number | undefined;
+    for (const depth of depths) {
+      const t = probe(depth);
+      if (t !== undefined && (best === undefined || t > best)) best = t;
+    }
+    return best;
+  };
+
+  const isWall = (s: number, y: number): boolean => {
+    if (cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, ofWall) === undefined) return false;
+    return thickness === 0 || cast(s, y, thickness + tol, n[0], 0, n[2], 2 * tol, ofWall) !== undefined;
+  };
+
+  // A column of the coarse grid is open when no wall stands at the probe height, and none from what
+  // a ray going down inside the slab meets there (a threshold, a floor) up to a door's least height.
+  // Each column finds its own bottom: a model without slabs, or a door up a flight of steps, has
+  // no floor under the viewer. A bottom less than `minDrop` below the eye is a window sill.
+  const probeY = Math.min(eye[1] - 0.3, Math.max(gazePoint[1], eye[1] - 1));
+  const columns = Math.round(opts.searchHalfWidth / step);
+  const open = new Uint8Array(2 * columns + 1);
+  const bottoms = new Float64Array(2 * columns + 1);
+  let emptyAtProbe = 0, grounded = 0;
+  for (let c = -columns; c <= columns; c++) {
+    const s = c * step;
+    if (isWall(s, probeY)) continue;
+    emptyAtProbe++;
+    const drop = farthest((depth) => cast(s, probeY, depth, 0, -1, 0, opts.maxFloorDrop));
+    if (drop === undefined) continue;
+    grounded++;
+    const bottom = probeY - drop;
+    const fall = eye[1] - bottom;
+    if (fall < opts.minDrop || fall > opts.maxFloorDrop) continue;
+    let free = true;
+    for (let y = bottom + 0.05; y <= bottom + opts.size.minHeight && free; y += step) free = !isWall(s, y);
+    open[c + columns] = free ? 1 : 0;
+    bottoms[c + columns] = bottom;
+  }
+  if (emptyAtProbe > 0 && grounded === 0) return 'no_floor';
+  type Run = { first: number; last: number; lateral: number };
+  const runs: Run[] = [];
+  for (let c = -columns; c <= columns; c++) {
+    if (!open[c + columns] || (c > -columns && open[c - 1 + columns])) continue;
+    let last = c;
+    while (last < columns && open[last + 1 + columns]) last++;
+    // A run reaching the edge of the searched strip is not bounded by wall: the end of a wall, not a door.
+    if (c === -columns || last === columns) continue;
+    const lateral = Math.max(0, c * step - step / 2, -(last * step + step / 2));
+    if (lateral <= opts.maxLateral + step) runs.push({ first: c, last, lateral });
+  }
+  runs.sort((a, b) => a.lateral - b.lateral);
+  const bisect = (wallAt: number, openAt: number, test: (x: number) => boolean): number => {
+    let w = wallAt, f = openAt;
+    for (let k = 0; k < BISECTIONS; k++) {
+      const m = (w + f) / 2;
+      if (test(m)) w = m;
+      else f = m;
+    }
+    return (w + f) / 2;
+  };
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
+
+  for (const run of runs) {
+    const s0 = run.first * step, s1 = run.last * step;
+    const floor = median(Array.from(bottoms.subarray(run.first + columns, run.last + columns + 1)));
+    const heights = [0.4, 1.0, opts.size.minHeight - 0.1].map((h) => floor + h);
+    const lefts: number[] = [], rights: number[] = [];
+    // At each height, bisect between the run's outer column and the first wall within three steps
+    // outward (a sample exactly on an edge may fall either side of it).
+    const edge = (inner: number, outward: number, y: number): number | undefined => {
+      if (isWall(inner, y)) return undefined;
+      for (let k = 1; k <= 3; k++) if (isWall(inner + outward * k * step, y)) return bisect(inner + outward * k * step, inner, (s) => isWall(s, y));
+      return undefined;
+    };
+    for (const y of heights) {
+      const l = edge(s0, -1, y), r = edge(s1, 1, y);
+      if (l !== undefined) lefts.push(l);
+      if (r !== undefined) rights.push(r);
+    }
+    const left = lefts.length ? median(lefts) : s0 - step / 2;
+    const right = rights.length ? median(rights) : s1 + step / 2;
+    const width = right - left;
+    if (width < opts.size.minWidth || width > opts.size.maxWidth) continue;
+
+    // Bottom: what rays inside the opening meet going down (a threshold or the floor). Rays at
+    // three depths, the longest kept: a leaf fills some depth of the slab, never all of it.
+    const sMid = (left + right) / 2;
+    const drop = farthest((depth) => cast(sMid, floor + 0.5, depth, 0, -1, 0, 1));
+    const bottom = drop === undefined ? floor : floor + 0.5 - drop;
+    // Top: the lintel's underside, found on the face; or, for an opening up to the ceiling, the ceiling.
+    const tops: number[] = [];
+    for (const s of [left + width / 4, sMid, right - width / 4]) {
+      let y = bottom + opts.size.minHeight;
+      while (y <= bottom + opts.size.maxHeight + step && !isWall(s, y)) y += step;
+      if (y <= bottom + opts.size.maxHeight + step) tops.push(bisect(y, y - step, (yy) => isWall(s, yy)));
+      else {
+        const up = farthest((depth) => cast(s, bottom + 1, depth, 0, 1, 0, opts.size.maxHeight));
+        if (up !== undefined) tops.push(bottom + 1 + up);
+      }
+    }
+    if (tops.length === 0) continue;
+    const top = median(tops);
+    const height = top - bottom;
+    if (height < opts.size.minHeight || height > opts.size.maxHeight) continue;
+
+    const spread = (v: number[]) => (v.length > 1 ? Math.max(...v) - Math.min(...v) : 0);
+    const at = (s: number, y: number): Vec3 => [bx + r[0] * s, y, bz + r[2] * s];
+    const dx = Math.max(0, left, -right), dy = Math.max(0, bottom - gazePoint[1], gazePoint[1] - top);
+    return {
+      corners: [at(left, bottom), at(right, bottom), at(right, top), at(left, top)],
+      thickness,
+      lateral: Math.hypot(dx, dy),
+      edgeSpread: Math.max(spread(lefts), spread(rights), spread(tops)),
+    };
+  }
+  return 'no_opening_near_gaze';
+}
+
+/**
+ * The wall's thickness and, when the mesh has groups, which groups make up the wall. Probed from
+ * the points the fan hit on the face itself: the thickness is the deepest back face that at least
+ * a quarter of the probes agree on (a leaf flush with the face answers with its own, smaller
+ * thickness); when most probes find no back face, the wall is a single surface (thickness 0), as
+ * in models that draw walls as planes. The wall's groups are those whose probes measure that
+ * thickness: a door's group, whose leaf is thinner, is not wall even where its frame lines the
+ * reveals flush with both faces.
+ */
+function measureWall(
+  plane: WallPlane,
+  groups: Uint32Array | undefined,
+  depthBehind: (p: ReadonlyVec3) => number | undefined,
+  tol: number,
+): { thickness: number; ofWall?: (triangle: number) => boolean } {
+  const { normal: n, offset, points, triangles } = plane;
+  const count = points.length / 3;
+  const stride = Math.max(1, Math.floor(count / 64));
+  const probes: { group: number; depth: number | undefined }[] = [];
+  for (let k = 0; k < count; k += stride) {
+    const p: Vec3 = [points[k * 3]!, points[k * 3 + 1]!, points[k * 3 + 2]!];
+    // Only points on the face itself: a leaf or casing standing off the face would measure itself.
+    if (Math.abs(n[0] * p[0] + n[2] * p[2] - offset) > tol) continue;
+    probes.push({ group: groups ? groups[triangles[k]!]! : 0, depth: depthBehind(p) });
+  }
+  const depths = probes.flatMap((p) => (p.depth === undefined ? [] : [p.depth])).sort((a, b) => b - a);
+  let thickness = 0;
+  if (probes.length > 0 && depths.length >= 0.4 * probes.length) {
+    thickness = depths[depths.length >> 1]!;
+    // Groups of depths within 1 cm of each other, deepest first.
+    for (let start = 0; start < depths.length; ) {
+      let end = start + 1;
+      while (end < depths.length && depths[end - 1]! - depths[end]! <= 0.01) end++;
+      if (end - start >= Math.max(3, 0.25 * depths.length)) {
+        thickness = depths[(start + end) >> 1]!;
+        break;
+      }
+      start = end;
+    }
+  }
+  if (!groups) return { thickness };
+  const agrees = new Map<number, number>();
+  for (const p of probes) {
+    const fits = thickness === 0 ? p.depth === undefined : p.depth !== undefined && Math.abs(p.depth - thickness) <= 0.01;
+    if (fits) agrees.set(p.group, (agrees.get(p.group) ?? 0) + 1);
+  }
+  const wall = new Set<number>();
+  for (const [group, count] of agrees) if (count >= Math.max(2, 0.1 * probes.length)) wall.add(group);
+  if (wall.size === 0) return { thickness };
+  return { thickness, ofWall: (triangle) => wall.has(groups[triangle]!) };
+}

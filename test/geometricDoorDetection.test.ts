@@ -1,0 +1,92 @@
+import { buildBvh, detectOpening, DoorNotFoundError, raycastFirst, type Bvh, type Vec3 } from '@arsession/geometry';
+import { readGlb, readIfc, sceneTriangles, writeGlb, type SceneData } from '@arsession/convert';
+import { describe, expect, it } from 'vitest';
+import { corpusBytes } from './support/corpus.js';
+
+/** The building as a GLB with its semantics gone: no names, no metadata, no door index. */
+async function strippedGlb(scene: SceneData): Promise<SceneData> {
+  const anonymous: SceneData = {
+    ...scene,
+    nodes: scene.nodes.map((n) => ({ ...n, name: '', metadata: {} })),
+    meshes: scene.meshes.map((m) => {
+      const { elements: _elements, ...rest } = m;
+      return { ...rest, name: '' };
+    }),
+    materials: scene.materials.map((m) => ({ ...m, name: '' })),
+  };
+  return readGlb(await writeGlb(anonymous));
+}
+
+/**
+ * Where a user would stand: 2 m in front of the opening at eye height, or closer when something
+ * stands in between (a corridor narrower than 2 m, a railing), so that the opening's centre is in
+ * sight. Undefined when it is in sight from nowhere between 2 m and 0.6 m.
+ */
+function viewerFor(mesh: Parameters<typeof raycastFirst>[1], bvh: Bvh, centre: Vec3, normal: Vec3, floorY: number): Vec3 | undefined {
+  const eyeY = floorY + 1.6;
+  for (let dist = 2; dist >= 0.6; dist -= 0.1) {
+    const viewer: Vec3 = [centre[0] + dist * normal[0], eyeY, centre[2] + dist * normal[2]];
+    const ahead = raycastFirst(bvh, mesh, [centre[0] + normal[0] * 0.05, eyeY, centre[2] + normal[2] * 0.05], normal, dist + 0.3);
+    const toCentre = centre.map((c, k) => c + normal[k]! * 0.05 - viewer[k]!) as Vec3;
+    if (!ahead && !raycastFirst(bvh, mesh, viewer, toCentre, Math.hypot(...toCentre))) return viewer;
+  }
+  return undefined;
+}
+
+// Issue 4, geometric path: every door hosted in a wall, a viewer in front of each face gazing at
+// the opening's centre, on the building converted to GLB with its semantics stripped. The answer
+// is compared with the opening the IFC semantics state (door → opening → wall, measured on the face).
+// Not yet every door is found: the floors below record what the detector achieves today, and a
+// wrong answer (a different opening returned as if it were right) is held to a small count.
+const FLOORS: Record<string, { found: number; wrong: number }> = {
+  'duplex.ifc': { found: 0.7, wrong: 4 },
+  'AC20-FZK-Haus.ifc': { found: 0.9, wrong: 1 },
+  // Ten of its wrong answers are 10 cm low: its walls start 10 cm above the floor, so the IFC
+  // opening (clamped to the wall) ends there, while the doorway reaches the floor. Most others
+  // are toilet partitions standing off the floor.
+  'Office_A_20110811.ifc': { found: 0.6, wrong: 21 },
+  'SampleHouse4.ifc': { found: 1, wrong: 0 },
+  'IfcOpenHouse_IFC4.ifc': { found: 1, wrong: 0 },
+  'wall_door_columnt_rgb4x3.ifc': { found: 0, wrong: 2 },
+};
+
+describe.each(Object.keys(FLOORS))('geometric door detection on %s, semantics stripped', (name) => {
+  it('finds the hosted doors from in front of each face within 3 cm', async () => {
+    const ifc = await readIfc(corpusBytes('ifc', name));
+    const glb = await strippedGlb(ifc);
+    // Nothing IFC is left: no classes, GlobalIds or names, no door index.
+    expect(glb.nodes.some((n) => Object.values(n.metadata).some((v) => /^Ifc|^[0-9A-Za-z_$]{22}$/.test(v)) || /Ifc/.test(n.name))).toBe(false);
+    expect('doorOpenings' in glb).toBe(false);
+    const soup = sceneTriangles(glb);
+    // The GLB keeps the IFC's re-centred frame, so the door index's faces compare directly.
+    const mesh = { ...soup, offset: [0, 0, 0] as Vec3 };
+    const bvh = buildBvh(mesh);
+    let found = 0, refused = 0, unseen = 0;
+    const wrong: string[] = [];
+    for (const d of ifc.doorOpenings.filter((x) => x.wall && x.faces.length)) {
+      for (const face of d.faces) {
+        const centre = face.corners.reduce<number[]>((s, c) => s.map((v, k) => v + c[k]! / 4), [0, 0, 0]) as Vec3;
+        const viewer = viewerFor(mesh, bvh, centre, face.normal, face.corners[0][1]);
+        if (!viewer) {
+          unseen++;
+          continue;
+        }
+        try {
+          const r = detectOpening(mesh, bvh, viewer, centre.map((v, k) => v - viewer[k]!));
+          const error = Math.max(...r.opening.corners.flatMap((c, i) => c.map((v, k) => Math.abs(v - face.corners[i]![k]!))));
+          if (error <= 0.03) found++;
+          else wrong.push(`${d.door.name || d.door.globalId}: ${error.toFixed(2)} m off`);
+        } catch (err) {
+          if (!(err instanceof DoorNotFoundError)) throw err;
+          refused++;
+        }
+      }
+    }
+    const seen = found + refused + wrong.length;
+    console.log(`${name}: ${found}/${seen} found within 3 cm, ${refused} refused, ${wrong.length} wrong, ${unseen} faces in sight from nowhere`);
+    expect(seen).toBeGreaterThan(0);
+    expect(unseen).toBeLessThanOrEqual(seen / 4);
+    expect(found / seen).toBeGreaterThanOrEqual(FLOORS[name]!.found);
+    expect(wrong.length, wrong.join('; ')).toBeLessThanOrEqual(FLOORS[name]!.wrong);
+  }, 120_000);
+});
