@@ -19,8 +19,7 @@ export const detectDoorCommand: Command = {
   door fits, the reason says what to change (exit 1).`,
   async run(args, io) {
     const { values, positionals } = parseArgs({
-      // Coordinates often start with a minus sign, which parseArgs would take for an option.
-      args: args.flatMap((a, i) => ((a === '--from' || a === '--gaze') && i + 1 < args.length ? [] : i > 0 && (args[i - 1] === '--from' || args[i - 1] === '--gaze') ? [`${args[i - 1]}=${a}`] : [a])),
+      args: joinCoordinateValues(args),
       options: { from: { type: 'string' }, gaze: { type: 'string' }, 'z-up': { type: 'boolean' }, json: { type: 'boolean' } },
       allowPositionals: true,
       strict: true,
@@ -88,6 +87,20 @@ export const detectDoorCommand: Command = {
 /** Both faces of every IFC door opening, as detection candidates. */
 function candidatesOf(doors: readonly DoorOpeningRecord[] | undefined): OpeningCandidate[] {
   return (doors ?? []).flatMap((d) => d.faces.map((f) => ({ ...f, source: { id: d.door.globalId, ...(d.door.name && { name: d.door.name }) } })));
+}
+
+/**
+ * `--from -1,2,3` → `--from=-1,2,3`: coordinates often start with a minus sign, which parseArgs
+ * would take for an option.
+ */
+function joinCoordinateValues(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if ((a === '--from' || a === '--gaze') && i + 1 < args.length) out.push(`${a}=${args[++i]}`);
+    else out.push(a);
+  }
+  return out;
 }
 
 function parseTriple(text: string, flag: string): number[] {

@@ -1,6 +1,6 @@
 import { vec3 } from 'gl-matrix';
 import { readViewerAndGaze } from './readViewerAndGaze.js';
-import { DoorNotFoundError, type DoorNotFoundReason } from './DoorNotFoundError.js';
+import { DoorNotFoundError } from './DoorNotFoundError.js';
 import type { Opening } from '../opening/opening.js';
 import { validateOpening } from '../opening/validateOpening.js';
 import type { UpAxis, Vec3 } from '../types/vector.js';
@@ -65,8 +65,7 @@ export function chooseOpening(
 ): ChosenOpening {
   const opts = { ...CHOOSE_OPENING_DEFAULTS, ...options };
   const { eye, dir } = readViewerAndGaze(viewer, gaze, opts.coordinateSystem);
-  const notFound = (reason: DoorNotFoundReason, message: string) => new DoorNotFoundError(reason, message);
-  if (candidates.length === 0) throw notFound('no_door_openings', 'the model has no door openings to choose from');
+  if (candidates.length === 0) throw new DoorNotFoundError('no_door_openings', 'the model has no door openings to choose from');
 
   // `through`: distance along the gaze to where it crosses the opening, or Infinity if it misses.
   type Scored = { index: number; angle: number; through: number };
@@ -82,8 +81,8 @@ export function chooseOpening(
     const angle = (Math.atan2(vec3.length(vec3.cross([0, 0, 0], toCentre, dir)), vec3.dot(toCentre, dir)) * 180) / Math.PI;
     scored.push({ index, angle, through: gazeCrossing(c, eye, dir) });
   });
-  if (facing === 0) throw notFound('no_opening_facing_viewer', `no door opening faces the viewer within ${opts.maxDistance} m; stand in front of the door`);
-  if (scored.length === 0) throw notFound('no_opening_facing_viewer', 'every door opening facing the viewer is hidden behind walls; stand where the door can be seen');
+  if (facing === 0) throw new DoorNotFoundError('no_opening_facing_viewer', `no door opening faces the viewer within ${opts.maxDistance} m; stand in front of the door`);
+  if (scored.length === 0) throw new DoorNotFoundError('no_opening_facing_viewer', 'every door opening facing the viewer is hidden behind walls; stand where the door can be seen');
   // Openings the gaze passes through come first; among them the one aimed at (smallest angle):
   // a user looking through a near door at a far one means the far one. Only when two are aimed
   // at alike (within half a degree: in line) does the nearer win.
@@ -96,7 +95,7 @@ export function chooseOpening(
   const best = scored[0]!;
   const through = Number.isFinite(best.through);
   if (!through && best.angle > opts.maxAngleDeg) {
-    throw notFound('no_opening_near_gaze', `no door opening lies within ${opts.maxAngleDeg}° of the gaze (nearest is ${best.angle.toFixed(0)}° off); look at the door`);
+    throw new DoorNotFoundError('no_opening_near_gaze', `no door opening lies within ${opts.maxAngleDeg}° of the gaze (nearest is ${best.angle.toFixed(0)}° off); look at the door`);
   }
   const second = scored[1];
   const squareness = Math.max(0, 1 - best.angle / opts.maxAngleDeg);

@@ -1,11 +1,11 @@
 import type { Bvh } from '../bvh/Bvh.js';
 import { raycastFirst } from '../bvh/raycastFirst.js';
-import { toYUp } from '../axes/upAxis.js';
 import type { Opening } from '../opening/opening.js';
 import type { UpAxis, Vec3 } from '../types/vector.js';
 import { chooseOpening, type ChooseOpeningOptions, type OpeningCandidate } from './chooseOpening.js';
 import { detectOpening, type DetectionMesh, type DetectOpeningOptions } from './detectOpening.js';
 import { DoorNotFoundError } from './DoorNotFoundError.js';
+import { readViewerAndGaze } from './readViewerAndGaze.js';
 
 /** What {@link detectDoor} searches: a model's triangles, its known door openings, or both. */
 export interface DetectDoorInput {
@@ -62,9 +62,10 @@ export function detectDoor(input: DetectDoorInput, options: Partial<DetectDoorOp
   if (input.candidates && input.candidates.length > 0) {
     // Candidates move to world coordinates (float64), where the viewer is.
     const world = input.candidates.map((c) => ({ ...c, corners: c.corners.map((p) => [p[0] + offset[0], p[1] + offset[1], p[2] + offset[2]]) as OpeningCandidate['corners'] }));
-    const eye: Vec3 = [0, 0, 0];
-    if (Array.isArray(input.viewer) && input.viewer.length === 3) toYUp(eye, input.viewer as Vec3, opts.coordinateSystem);
     try {
+      // The viewer in the mesh's own frame, once, for the sight lines.
+      const { eye: worldEye } = readViewerAndGaze(input.viewer, input.gaze, opts.coordinateSystem);
+      const eye: Vec3 = [worldEye[0] - offset[0], worldEye[1] - offset[1], worldEye[2] - offset[2]];
       const chosen = chooseOpening(world, input.viewer, input.gaze, {
         ...opts.semantic,
         coordinateSystem: opts.coordinateSystem,
@@ -85,12 +86,11 @@ export function detectDoor(input: DetectDoorInput, options: Partial<DetectDoorOp
 }
 
 /**
- * Whether the viewer sees an opening: a ray to a point just in front of it (at a quarter, half and
+ * Whether the viewer (`eye`, in the mesh's frame; `centre` in world) sees an opening: a ray to a point just in front of it (at a quarter, half and
  * three quarters of its width, at mid height) meets nothing on the way. One clear line suffices:
  * an open leaf or a post may hide part of a doorway, not all of it.
  */
-function isVisible(mesh: DetectionMesh, bvh: Bvh, offset: Vec3, worldEye: Vec3, c: OpeningCandidate, centre: Vec3): boolean {
-  const eye: Vec3 = [worldEye[0] - offset[0], worldEye[1] - offset[1], worldEye[2] - offset[2]];
+function isVisible(mesh: DetectionMesh, bvh: Bvh, offset: Vec3, eye: Vec3, c: OpeningCandidate, centre: Vec3): boolean {
   const [bl, br] = c.corners;
   for (const f of [0.5, 0.25, 0.75]) {
     const target: Vec3 = [0, 0, 0];

@@ -107,7 +107,7 @@ export function detectOpening(
   // when two are alike. Taking the first success instead would let a railing or a shelf in front
   // of the door answer with a gap of its own.
   let reason: 'no_floor' | 'no_opening_near_gaze' = 'no_opening_near_gaze';
-  let best: { found: WallOpening; plane: WallPlane; rank: number } | undefined;
+  let best: { found: WallOpening; plane: WallPlane } | undefined;
   for (const [rank, { plane, distance }] of inView.entries()) {
     const gazePoint: Vec3 = [eye[0] + dir[0] * distance, eye[1] + dir[1] * distance, eye[2] + dir[2] * distance];
     const found = findOpeningInWall(bvh, mesh, plane, gazePoint, eye, { ...opts.wall, ...(mesh.groups && { groups: mesh.groups }) });
@@ -115,7 +115,7 @@ export function detectOpening(
       if (rank === 0) reason = found;
       continue;
     }
-    if (!best || found.lateral < best.found.lateral - 0.05) best = { found, plane, rank };
+    if (!best || found.lateral < best.found.lateral - 0.05) best = { found, plane };
   }
   if (best) {
     const { found, plane } = best;
