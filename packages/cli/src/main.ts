@@ -3,9 +3,11 @@ import { convertCommand } from './commands/convert.js';
 import { inspectCommand } from './commands/inspect.js';
 import { openingCommand } from './commands/opening.js';
 import { detectDoorCommand } from './commands/detectDoor.js';
+import { keysCommand } from './commands/keys.js';
+import { serveCommand } from './commands/serve.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [convertCommand, inspectCommand, openingCommand, detectDoorCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, keysCommand, convertCommand, inspectCommand, openingCommand, detectDoorCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -30,7 +30,8 @@ export { measureOpening, type MeasuredOpening, type MeasureOpeningInput } from '
 export { unzipIfc, UNZIP_IFC_DEFAULTS, type UnzipIfcOptions } from './ifc/unzipIfc.js';
 export { readModel, READ_MODEL_DEFAULTS, type ModelScene, type ReadModelOptions } from './model/readModel.js';
 export { closeConversionPool, convertModel, CONVERT_MODEL_DEFAULTS, type ConvertModelOptions } from './worker/convertModel.js';
-export type { ConversionResult } from './worker/protocol.js';
+export type { ConversionResult, DoorQuery } from './worker/protocol.js';
+export { doorCandidates } from './ifc/doorCandidates.js';
 export { writeGlb } from './glb/writeGlb.js';
 export { mergeByMaterial, MERGE_BY_MATERIAL_DEFAULTS, type MergeByMaterialOptions } from './scene/mergeByMaterial.js';
 export { readZipDirectory, type ZipDirectoryEntry } from './usdz/readZipDirectory.js';

@@ -2,6 +2,7 @@ import { validateOpening } from '@arsession/geometry';
 import { describe, expect, it } from 'vitest';
 import { ModelUnreadableError, readIfc, type IfcSceneData } from '../src/index.js';
 import { corpusBytes, manifestIfcFacts } from '../../../test/support/corpus.js';
+import { farAwayIfcOpenHouse } from '../../../test/support/movedIfc.js';
 
 const facts = manifestIfcFacts();
 const cache = new Map<string, Promise<IfcSceneData>>();
@@ -90,16 +91,7 @@ describe('readIfc on the corpus', () => {
 
 describe('readIfc keeps georeferenced models exact', () => {
   it('a model moved 5·10⁵ m away is re-centred in float64 and loses nothing', async () => {
-    const original = new TextDecoder('latin1').decode(corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc'));
-    // Move every IfcSite placement origin: the whole building shifts (IfcOpenHouse is in millimetres).
-    // IfcSite's 6th attribute is its ObjectPlacement.
-    const site = /=IFCSITE\('[^']*',[^,]*,[^,]*,[^,]*,[^,]*,#(\d+)/.exec(original)!;
-    const placement = new RegExp(`#${site[1]}=IFCLOCALPLACEMENT\\([^,]*,#(\\d+)\\)`).exec(original)!;
-    const axis = new RegExp(`#${placement[1]}=IFCAXIS2PLACEMENT3D\\(#(\\d+)`).exec(original)!;
-    const point = new RegExp(`#${axis[1]}=IFCCARTESIANPOINT\\(\\([^)]*\\)\\)`);
-    expect(point.test(original)).toBe(true);
-    const moved = original.replace(point, `#${axis[1]}=IFCCARTESIANPOINT((500000000.,600000000.,0.))`);
-    const far = await readIfc(new TextEncoder().encode(moved));
+    const far = await readIfc(farAwayIfcOpenHouse());
     const near = await read('IfcOpenHouse_IFC4.ifc');
     expect(Math.abs(far.offset[0] - 5e5)).toBeLessThan(100);
     expect(Math.abs(far.offset[2] + 6e5)).toBeLessThan(100); // z-up y becomes y-up −z

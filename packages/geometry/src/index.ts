@@ -32,6 +32,7 @@ export { circleDirectionalFrame, type CircleAnchorFrame, type CircleDirectionalI
 export {
   cornerDirectionalFrame, MIN_CORNER_ANGLE_DEG, type CornerAnchorFrame, type CornerDirectionalInput,
 } from './anchor/cornerDirectional.js';
+export { referenceImageFrame, type ReferenceImageFrame, type ReferenceImageInput } from './anchor/referenceImageFrame.js';
 export { footprintPose } from './placement/footprintPose.js';
 export {
   alignYaw, type AlignmentDiagnostics, type AlignYawInput, type DirectionCorrespondence,
@@ -43,6 +44,7 @@ export { buildBvh, BUILD_BVH_DEFAULTS, type BuildBvhOptions } from './bvh/buildB
 export { raycastFirst, type RayHit } from './bvh/raycastFirst.js';
 export { triangleNormal } from './bvh/triangleNormal.js';
 export { DoorNotFoundError, type DoorNotFoundReason } from './detection/DoorNotFoundError.js';
+export { readViewerAndGaze } from './detection/readViewerAndGaze.js';
 export {
   CHOOSE_OPENING_DEFAULTS, chooseOpening, type ChooseOpeningOptions, type ChosenOpening, type OpeningCandidate,
 } from './detection/chooseOpening.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ConvertError, readModel, sceneTriangles, type DoorOpeningRecord } from '@arsession/convert';
-import { buildBvh, detectDoor, DoorNotFoundError, fromYUp, GeometryValidationError, type OpeningCandidate, type Vec3 } from '@arsession/geometry';
+import { ConvertError, doorCandidates, readModel, sceneTriangles } from '@arsession/convert';
+import { buildBvh, detectDoor, DoorNotFoundError, fromYUp, GeometryValidationError, type Vec3 } from '@arsession/geometry';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printError, printJson } from '../print.js';
 import { startProgress } from '../progress.js';
@@ -42,7 +42,7 @@ export const detectDoorCommand: Command = {
       }
       const mesh = sceneTriangles(scene);
       const door = detectDoor(
-        { mesh, bvh: buildBvh(mesh), candidates: candidatesOf(scene.doorOpenings), viewer, gaze },
+        { mesh, bvh: buildBvh(mesh), candidates: doorCandidates(scene.doorOpenings), viewer, gaze },
         { coordinateSystem: system },
       );
       const out = (v: Vec3) => round(fromYUp([0, 0, 0], v, system));
@@ -83,11 +83,6 @@ export const detectDoorCommand: Command = {
     }
   },
 };
-
-/** Both faces of every IFC door opening, as detection candidates. */
-function candidatesOf(doors: readonly DoorOpeningRecord[] | undefined): OpeningCandidate[] {
-  return (doors ?? []).flatMap((d) => d.faces.map((f) => ({ ...f, source: { id: d.door.globalId, ...(d.door.name && { name: d.door.name }) } })));
-}
 
 /**
  * `--from -1,2,3` → `--from=-1,2,3`: coordinates often start with a minus sign, which parseArgs

@@ -3,7 +3,8 @@ import { Worker } from 'node:worker_threads';
 import {
   ConvertError, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
 } from '../errors/ConvertError.js';
-import type { ConversionReply, ConversionRequest, ConversionResult, SerializedConvertError } from './protocol.js';
+import { DoorNotFoundError, GeometryValidationError, type DoorNotFoundReason } from '@arsession/geometry';
+import type { ConversionReply, ConversionRequest, ConversionResult, DoorQuery, SerializedConvertError } from './protocol.js';
 
 /** Options of {@link convertModel}. */
 export interface ConvertModelOptions {
@@ -14,6 +15,8 @@ export interface ConvertModelOptions {
   outputs?: ReadonlyArray<'usdz' | 'glb'>;
   /** Stream the USDZ into this file (atomically) instead of returning it: memory stays bounded on big models. */
   usdzPath?: string;
+  /** by_scan mode 1: find the door this viewer looks at; a model without one is refused with a `DoorNotFoundError`. */
+  detectDoor?: DoorQuery;
   /** Longest a conversion may run (ms) before its worker is stopped and the model refused. */
   timeoutMs: number;
   /** Heap limit of the worker (MB); WASM memory comes on top. */
@@ -48,6 +51,7 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
     ...(opts.meshNodeLimit !== undefined && { meshNodeLimit: opts.meshNodeLimit }),
     ...(opts.outputs !== undefined && { outputs: opts.outputs }),
     ...(opts.usdzPath !== undefined && { usdzPath: opts.usdzPath }),
+    ...(opts.detectDoor !== undefined && { detectDoor: opts.detectDoor }),
   };
   const label = opts.fileName ?? 'the model';
   const named = { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(opts.field !== undefined && { field: opts.field }) };
@@ -71,8 +75,9 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
     const onMessage = (message: { id: number; reply: ConversionReply }) => {
       if (message.id !== id) return;
       const { reply } = message;
-      // A worker whose parser failed may hold corrupt WASM state: only successful ones go back to the pool.
-      finish(reply.ok, () => (reply.ok ? resolve(reply.result) : reject(revive(reply.error))));
+      // A worker whose parser failed may hold corrupt WASM state: only those that read the model go
+      // back to the pool (a door not found is a read model).
+      finish(reply.ok || reply.error.problems !== undefined, () => (reply.ok ? resolve(reply.result) : reject(revive(reply.error))));
     };
     const onError = (err: Error) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser crashed (${err.message})`, { ...named, cause: err })));
     const onExit = (code: number) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser stopped without an answer (exit code ${code})`, named)));
@@ -143,7 +148,12 @@ function spawn(maxHeapMb: number): PooledWorker {
   return pooled;
 }
 
-function revive(e: SerializedConvertError): ConvertError {
+function revive(e: SerializedConvertError): ConvertError | GeometryValidationError {
+  if (e.problems) {
+    return e.className === 'DoorNotFoundError'
+      ? new DoorNotFoundError(e.reason as DoorNotFoundReason, e.problems[0]!.message)
+      : new GeometryValidationError(e.code, 'Invalid input', e.problems);
+  }
   const named = { field: e.field, ...(e.fileName !== undefined && { fileName: e.fileName }) };
   switch (e.className) {
     case 'MeshNodeLimitError': return new MeshNodeLimitError(e.count!, e.limit!, named);

@@ -1,4 +1,4 @@
-import type { Bounds, Vec3 } from '@arsession/geometry';
+import type { Bounds, DetectedDoor, Problem, UpAxis, Vec3 } from '@arsession/geometry';
 import type { ModelFormat } from '../format/detectFormat.js';
 import type { DoorOpeningRecord } from '../ifc/DoorOpeningRecord.js';
 import type { SceneSource, SceneStats, SceneWarning } from '../scene/SceneData.js';
@@ -13,6 +13,18 @@ export interface ConversionRequest {
   outputs?: ReadonlyArray<'usdz' | 'glb'>;
   /** Write the USDZ to this file (streamed, atomic) instead of returning its bytes. */
   usdzPath?: string;
+  /**
+   * by_scan mode 1: find the door the viewer looks at (in the submitted model's own frame) once the
+   * model is read, and write nothing when there is none.
+   */
+  detectDoor?: DoorQuery;
+}
+
+/** Where a viewer stands and looks, as by_scan mode 1 sends it. */
+export interface DoorQuery {
+  viewer: readonly number[];
+  gaze: readonly number[];
+  coordinateSystem: UpAxis;
 }
 
 /** A converted model: the AR file and what a client or operator wants to know about it. */
@@ -26,6 +38,8 @@ export interface ConversionResult {
   offset: Vec3;
   warnings: SceneWarning[];
   doorOpenings?: DoorOpeningRecord[];
+  /** The door found for {@link ConversionRequest.detectDoor}: world coordinates, Y-up (subtract `offset` for the delivered frame). */
+  door?: DetectedDoor;
   /** The ARKit-ready USDZ package, when asked for (and not written to `usdzPath`). */
   usdz?: Uint8Array;
   /** Size of the USDZ written to `usdzPath`. */
@@ -44,6 +58,9 @@ export interface SerializedConvertError {
   count?: number;
   limit?: number;
   rule?: string;
+  /** Geometry errors (invalid viewer, no door found): every problem, and the detector's reason. */
+  problems?: Problem[];
+  reason?: string;
 }
 
 /** What the worker answers. */

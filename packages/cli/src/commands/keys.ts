@@ -1,0 +1,58 @@
+import { parseArgs } from 'node:util';
+import { createApiKey, dataPaths, listApiKeys, openDatabase, readServerConfig, revokeApiKey } from '@arsession/server';
+import { EXIT, UsageError, type Command } from '../command.js';
+import { printJson } from '../print.js';
+
+/** `arsession keys`: the operator's API-key tool, on the database under `ARSESSION_DATA_DIR`. */
+export const keysCommand: Command = {
+  name: 'keys',
+  summary: 'issue, revoke and list API keys (X-API-Key) in the server database',
+  usage: `arsession keys create --account NAME [--json]
+       arsession keys revoke KEY_OR_ID
+       arsession keys list [--json]
+
+  Works on the database under ARSESSION_DATA_DIR (default ./data), also while the server runs.
+  A new key is printed once and stored only as a hash: keep it; a lost key is revoked and replaced.`,
+  async run(args, io) {
+    const [action, ...rest] = args;
+    const { values, positionals } = parseArgs({ args: rest, options: { account: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    const db = openDatabase(dataPaths(readServerConfig(process.env).dataDir).database);
+    try {
+      switch (action) {
+        case 'create': {
+          if (values.account === undefined || positionals.length > 0) throw new UsageError('keys create takes --account NAME');
+          let key: string;
+          try {
+            key = createApiKey(db, values.account);
+          } catch (err) {
+            if (!(err instanceof RangeError)) throw err;
+            io.stderr.write(`arsession keys: ${err.message}\n`);
+            return EXIT.refused;
+          }
+          if (values.json) printJson(io, { account: values.account.trim(), key });
+          else io.stdout.write(`${key}\n`);
+          return EXIT.ok;
+        }
+        case 'revoke': {
+          if (positionals.length !== 1) throw new UsageError('keys revoke takes one key or key id');
+          if (!revokeApiKey(db, positionals[0]!)) {
+            io.stderr.write('arsession keys: no live key matches\n');
+            return EXIT.refused;
+          }
+          io.stdout.write('revoked\n');
+          return EXIT.ok;
+        }
+        case 'list': {
+          const keys = listApiKeys(db);
+          if (values.json) printJson(io, { keys });
+          else for (const k of keys) io.stdout.write(`${k.id}  ${k.account}  created ${k.createdAt}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}\n`);
+          return EXIT.ok;
+        }
+        default:
+          throw new UsageError(action === undefined ? 'give an action: create, revoke or list' : `unknown action '${action}'`);
+      }
+    } finally {
+      db.close();
+    }
+  },
+};

@@ -1,0 +1,38 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Admission } from '../admission/Admission.js';
+import type { ServerConfig } from '../config/ServerConfig.js';
+import type { Db } from '../store/openDatabase.js';
+import type { Throttle } from '../throttle/Throttle.js';
+
+/** Where everything lives under `ARSESSION_DATA_DIR`. */
+export interface DataPaths {
+  root: string;
+  database: string;
+  /** Request bodies while they arrive; emptied on start. */
+  uploads: string;
+  /** One directory per session; `.staging-*` while a session is being made. */
+  sessions: string;
+  /** Source files saved to accounts: `<account id>/<model id>`. */
+  models: string;
+}
+
+/** What request handlers share: plain values, made once by `createApp`. */
+export interface ServerContext {
+  config: ServerConfig;
+  paths: DataPaths;
+  db: Db;
+  admission: Admission;
+  claimThrottle: { perClient: Throttle; failures: Throttle };
+  log: Logger;
+  /** Set once SIGTERM arrived: /readyz answers 503 so a balancer stops sending. */
+  draining: boolean;
+}
+
+/** The data directory's layout, created if missing. */
+export function dataPaths(root: string): DataPaths {
+  const paths = { root, database: join(root, 'arsession.sqlite'), uploads: join(root, 'uploads'), sessions: join(root, 'sessions'), models: join(root, 'models') };
+  for (const dir of [paths.root, paths.uploads, paths.sessions, paths.models]) mkdirSync(dir, { recursive: true });
+  return paths;
+}

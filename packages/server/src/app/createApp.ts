@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import multer from 'multer';
+import { ApiError } from '../errors/ApiError.js';
+import { problemFromError } from '../errors/problemFromError.js';
+import { openapiDocument } from '../openapi/openapiDocument.js';
+import { byPlane } from '../placement/byPlane.js';
+import { byRefimage } from '../placement/byRefimage.js';
+import { byScan } from '../placement/byScan.js';
+import { byVirtualAnchor } from '../placement/byVirtualAnchor.js';
+import type { PlacementMethod } from '../placement/PlacementMethod.js';
+import { claimRoute } from '../routes/claimRoute.js';
+import { detailRoute } from '../routes/detailRoute.js';
+import { filesRoute } from '../routes/filesRoute.js';
+import { healthz, readyz } from '../routes/healthRoutes.js';
+import { modelsRoute } from '../routes/modelsRoute.js';
+import { createSession } from '../session/createSession.js';
+import { securityHeaders } from './securityHeaders.js';
+import type { ServerContext } from './ServerContext.js';
+
+/** A session endpoint: its path and the handler that runs its placement method. */
+interface SessionEndpoint {
+  path: string;
+  handle(ctx: ServerContext, req: Request, res: Response): Promise<void>;
+}
+
+const endpoint = <I>(method: PlacementMethod<I>): SessionEndpoint => ({ path: method.path, handle: (ctx, req, res) => createSession(ctx, method, req, res) });
+
+/** The seven session endpoints, in the spec's order. */
+export const SESSION_ENDPOINTS: readonly SessionEndpoint[] = [endpoint(byPlane), endpoint(byScan), ...byVirtualAnchor.map(endpoint), endpoint(byRefimage)];
+
+const API = '/api/vision/v1';
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * The HTTP application: thin wiring of the routes to `geometry`, `convert` and the store. Express
+ * routing is not strict, so every path answers with or without its trailing slash.
+ */
+export function createApp(ctx: ServerContext): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', false);
+  app.use((req, res, next) => {
+    const given = req.get('X-Request-Id');
+    const id = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.set('X-Request-Id', id);
+    res.locals.requestId = id;
+    res.locals.log = ctx.log.child({ req_id: id });
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      (res.locals.log as ServerContext['log']).info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+    });
+    next();
+  });
+  app.use(securityHeaders);
+
+  for (const e of SESSION_ENDPOINTS) app.post(`${API}/session/${e.path}`, (req, res) => e.handle(ctx, req, res));
+  const claimBody = [
+    express.json({ limit: '4kb' }),
+    express.urlencoded({ limit: '4kb', extended: false }),
+    multer({ limits: { fields: 4, fieldSize: 256, files: 0, parts: 4 } }).none(),
+  ];
+  app.post(`${API}/session/claim`, ...claimBody, claimRoute(ctx));
+  app.get(`${API}/session/:id`, detailRoute(ctx));
+  app.get(`${API}/session/:id/files/:name`, filesRoute(ctx));
+  app.get(`${API}/models`, modelsRoute(ctx));
+  app.get(`${API}/openapi.json`, (_req, res) => void res.json(openapiDocument()));
+  app.get('/healthz', healthz);
+  app.get('/readyz', readyz(ctx));
+
+  app.use((req: Request) => {
+    throw new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.path}`, [{ field: 'path', message: 'unknown endpoint' }]);
+  });
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const { problem, headers } = problemFromError(err);
+    const log = res.locals.log as ServerContext['log'];
+    if (problem.status >= 500 && problem.status !== 503) log.error({ err }, 'request failed');
+    else log.info({ code: problem.code, status: problem.status }, problem.detail);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(problem.status).set(headers).type('application/problem+json').send(JSON.stringify({ ...problem, request_id: res.locals.requestId }));
+  });
+  return app;
+}

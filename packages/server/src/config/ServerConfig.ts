@@ -1,0 +1,139 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+
+/** Everything an operator can set; each field has an environment variable (see {@link CONFIG_ENV}). */
+export interface ServerConfig {
+  /** TCP port; 0 picks a free one (tests). */
+  port: number;
+  /** Interface to listen on. */
+  host: string;
+  /** Holds the SQLite database, uploads in progress, session files and saved models. */
+  dataDir: string;
+  /** Scheme of `deeplink` (`<scheme>://session/<id>`). */
+  deeplinkScheme: string;
+  /** Life of a session from its creation (s). */
+  sessionTtlSeconds: number;
+  /** Largest accepted model or image file (bytes), enforced while streaming. */
+  maxFileBytes: number;
+  /** Most model files in one request. */
+  maxFiles: number;
+  /** Conversions running at once (worker threads). */
+  workers: number;
+  /** Requests allowed to wait for a worker beyond those running; more answer 503. */
+  queue: number;
+  /** Longest one model may take to read, detect and convert (s) before its worker is stopped. */
+  conversionTimeoutSeconds: number;
+  /** Longest a whole request may take to arrive (s); slow senders are cut off. */
+  requestTimeoutSeconds: number;
+  /** Base of the file URLs in the detail record; default: from the request's Host header. */
+  publicUrl: string | undefined;
+  /** `<command> <input.usdz> <output.reality>` makes Reality files; without it none are offered. */
+  realityCompiler: string | undefined;
+  /** One-time-code claims allowed per client address per minute. */
+  claimsPerClientPerMinute: number;
+  /** Failed claims allowed across all clients per minute (guards the 10⁶ code space). */
+  failedClaimsPerMinute: number;
+  /** How often the expiry sweeper runs (s). */
+  sweepIntervalSeconds: number;
+  /** pino level. */
+  logLevel: string;
+}
+
+/** The embedded defaults: `arsession serve` with no environment runs on these. */
+export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
+  port: 8080,
+  host: '0.0.0.0',
+  dataDir: './data',
+  deeplinkScheme: 'arsession',
+  sessionTtlSeconds: 24 * 3600,
+  maxFileBytes: 200 * 1024 * 1024,
+  maxFiles: 10,
+  workers: Math.max(1, availableParallelism() - 1),
+  queue: 8,
+  conversionTimeoutSeconds: 120,
+  requestTimeoutSeconds: 600,
+  publicUrl: undefined,
+  realityCompiler: undefined,
+  claimsPerClientPerMinute: 10,
+  failedClaimsPerMinute: 300,
+  sweepIntervalSeconds: 60,
+  logLevel: 'info',
+};
+
+/** Environment variable of each setting. */
+export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
+  port: 'PORT',
+  host: 'HOST',
+  dataDir: 'ARSESSION_DATA_DIR',
+  deeplinkScheme: 'ARSESSION_DEEPLINK_SCHEME',
+  sessionTtlSeconds: 'ARSESSION_SESSION_TTL_S',
+  maxFileBytes: 'ARSESSION_MAX_FILE_MB',
+  maxFiles: 'ARSESSION_MAX_FILES',
+  workers: 'ARSESSION_WORKERS',
+  queue: 'ARSESSION_QUEUE',
+  conversionTimeoutSeconds: 'ARSESSION_CONVERSION_TIMEOUT_S',
+  requestTimeoutSeconds: 'ARSESSION_REQUEST_TIMEOUT_S',
+  publicUrl: 'ARSESSION_PUBLIC_URL',
+  realityCompiler: 'ARSESSION_REALITY_COMPILER',
+  claimsPerClientPerMinute: 'ARSESSION_CLAIMS_PER_CLIENT_PER_MIN',
+  failedClaimsPerMinute: 'ARSESSION_FAILED_CLAIMS_PER_MIN',
+  sweepIntervalSeconds: 'ARSESSION_SWEEP_INTERVAL_S',
+  logLevel: 'LOG_LEVEL',
+};
+
+/** A setting in the environment that cannot be used; the server refuses to start. */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads the configuration from environment variables over {@link SERVER_CONFIG_DEFAULTS}; a value
+ * that does not parse stops the start with a {@link ConfigError} rather than falling back silently.
+ *
+ * @example
+ * ```ts
+ * const config = readServerConfig({ PORT: '9000', ARSESSION_DATA_DIR: '/var/lib/arsession' });
+ * config.port; // → 9000
+ * ```
+ */
+export function readServerConfig(env: Readonly<Record<string, string | undefined>> = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const c: ServerConfig = { ...SERVER_CONFIG_DEFAULTS };
+  const int = (key: keyof ServerConfig, min: number, scale = 1): void => {
+    const raw = env[CONFIG_ENV[key]];
+    if (raw === undefined || raw === '') return;
+    const v = Number(raw);
+    if (!Number.isFinite(v) || v < min || (scale === 1 && !Number.isInteger(v))) {
+      throw new ConfigError(CONFIG_ENV[key], `expected ${scale === 1 ? 'an integer' : 'a number'} ≥ ${min}, got ${JSON.stringify(raw)}`);
+    }
+    (c as unknown as Record<string, number>)[key] = Math.round(v * scale);
+  };
+  const text = (key: keyof ServerConfig, pattern?: RegExp): void => {
+    const raw = env[CONFIG_ENV[key]];
+    if (raw === undefined || raw === '') return;
+    if (pattern && !pattern.test(raw)) throw new ConfigError(CONFIG_ENV[key], `${JSON.stringify(raw)} does not match ${pattern}`);
+    (c as unknown as Record<string, string>)[key] = raw;
+  };
+  int('port', 0);
+  text('host');
+  text('dataDir');
+  text('deeplinkScheme', /^[a-z][a-z0-9+.-]*$/);
+  int('sessionTtlSeconds', 1);
+  int('maxFileBytes', 0.001, 1024 * 1024);
+  int('maxFiles', 1);
+  int('workers', 1);
+  int('queue', 0);
+  int('conversionTimeoutSeconds', 1);
+  int('requestTimeoutSeconds', 1);
+  text('publicUrl', /^https?:\/\/[^\s]+$/);
+  text('realityCompiler');
+  int('claimsPerClientPerMinute', 1);
+  int('failedClaimsPerMinute', 1);
+  int('sweepIntervalSeconds', 1);
+  text('logLevel', /^(fatal|error|warn|info|debug|trace|silent)$/);
+  const merged = { ...c, ...overrides };
+  if (merged.port > 65535) throw new ConfigError(CONFIG_ENV.port, `port ${merged.port} is out of range`);
+  return { ...merged, dataDir: resolve(merged.dataDir), publicUrl: merged.publicUrl?.replace(/\/+$/, '') };
+}

@@ -1,0 +1,92 @@
+import { ApiError, badField } from '../errors/ApiError.js';
+import type { Form } from './readMultipartForm.js';
+
+/** A text field, or `undefined` when absent. Present but empty counts as absent-with-a-value error. */
+export function textField(form: Form, name: string): string | undefined {
+  const v = form.fields.get(name);
+  if (v !== undefined && v.trim() === '') throw badField(name, 'is empty', 'empty_field');
+  return v;
+}
+
+/** A required text field. */
+export function requiredField(form: Form, name: string): string {
+  const v = textField(form, name);
+  if (v === undefined) throw badField(name, 'is required', 'missing_field');
+  return v;
+}
+
+/** Parses a JSON value; a field that is not JSON is a 400 naming it. */
+function parseJson(name: string, text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badField(name, `must be ${what} as JSON, e.g. ${what === 'a number' ? '0.9' : '[1.2, 0, -3.4]'}; got ${preview(text)}`, 'malformed_json');
+  }
+}
+
+/** A vector of three finite numbers sent as a JSON array. */
+export function vectorField(form: Form, name: string): [number, number, number] | undefined {
+  const text = textField(form, name);
+  if (text === undefined) return undefined;
+  return asVector(name, parseJson(name, text, 'an array of 3 numbers'));
+}
+
+/** A list of `count` points, each three finite numbers (JSON). */
+export function pointsField(form: Form, name: string, count: number): Array<[number, number, number]> | undefined {
+  const text = textField(form, name);
+  if (text === undefined) return undefined;
+  const value = parseJson(name, text, `an array of ${count} points`);
+  if (!Array.isArray(value) || value.length !== count) {
+    throw badField(name, `must be an array of ${count} points [x, y, z]; got ${describe(value)}`, 'wrong_type');
+  }
+  return value.map((p, i) => asVector(`${name}[${i}]`, p, name));
+}
+
+/** A finite number (JSON number text). */
+export function numberField(form: Form, name: string): number | undefined {
+  const text = textField(form, name);
+  if (text === undefined) return undefined;
+  const value = parseJson(name, text, 'a number');
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw badField(name, `must be a finite number; got ${preview(text)}`, 'wrong_type');
+  return value;
+}
+
+/** One of a fixed set of strings. */
+export function enumField<T extends string>(form: Form, name: string, values: readonly T[]): T | undefined {
+  const text = textField(form, name);
+  if (text === undefined) return undefined;
+  if (!(values as readonly string[]).includes(text)) throw badField(name, `must be one of ${values.join(', ')}; got ${preview(text)}`, 'unknown_value');
+  return text as T;
+}
+
+/** Refuses fields this endpoint does not read (a typo such as `alignment.point1` must not be ignored). */
+export function refuseUnknownFields(form: Form, known: ReadonlySet<string>, knownPrefixes: readonly string[] = []): void {
+  const unknown = [...form.fields.keys()].filter((k) => !known.has(k) && !knownPrefixes.some((p) => k.startsWith(p)));
+  if (unknown.length > 0) {
+    throw new ApiError(400, 'unknown_field', `this endpoint does not take ${unknown.map((u) => JSON.stringify(u)).join(', ')}`,
+      unknown.map((field) => ({ field, message: 'not a field of this endpoint' })));
+  }
+}
+
+/** Throws when more than one of the named fields is present. */
+export function exclusive(form: Form, names: readonly string[]): void {
+  const present = names.filter((n) => form.fields.has(n));
+  if (present.length > 1) throw badField(present[1]!, `cannot be sent together with ${present[0]}`, 'mutually_exclusive');
+}
+
+function asVector(name: string, value: unknown, parent = name): [number, number, number] {
+  if (!Array.isArray(value) || value.length !== 3 || !value.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+    throw new ApiError(400, 'wrong_type', `${name}: must be 3 finite numbers [x, y, z]; got ${describe(value)}`, [
+      { field: parent, message: `${name} must be 3 finite numbers [x, y, z]; got ${describe(value)}` },
+    ]);
+  }
+  return [value[0], value[1], value[2]];
+}
+
+function describe(value: unknown): string {
+  return preview(JSON.stringify(value) ?? String(value));
+}
+
+function preview(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
+}

@@ -1,0 +1,38 @@
+import type { ConversionResult, DoorQuery } from '@arsession/convert';
+import type { Form, UploadedFile } from '../form/readMultipartForm.js';
+
+/** The models of a request once converted; placement is stated in the first one's delivered frame. */
+export interface ConvertedModels {
+  primary: ConversionResult;
+  all: readonly ConversionResult[];
+}
+
+/** A file a placement keeps with the session (the reference image). */
+export interface PlacementFile {
+  upload: UploadedFile;
+  /** Its name under the session's files. */
+  name: string;
+  contentType: string;
+}
+
+/**
+ * One placement rule, behind one endpoint. `read` checks every field before any model is
+ * converted (a bad request costs no conversion); `place` states the result in the delivered frame.
+ */
+export interface PlacementMethod<Input> {
+  /** Path under `/api/vision/v1/session/`. */
+  path: string;
+  /** `placement.method` in the detail record. */
+  method: string;
+  /** by_plane alone may be called without `X-API-Key`. */
+  requiresKey: boolean;
+  /** Text fields it reads (besides `conversion`). */
+  fields: readonly string[];
+  /** File fields it takes besides the models. */
+  fileFields: readonly string[];
+  read(form: Form): Input;
+  /** by_scan mode 1: the door to find while the model is read. */
+  doorQuery?(input: Input): DoorQuery | undefined;
+  files?(input: Input): PlacementFile[];
+  place(input: Input, models: ConvertedModels): Record<string, unknown>;
+}

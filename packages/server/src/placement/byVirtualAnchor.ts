@@ -1,0 +1,74 @@
+import {
+  circleDirectionalFrame, cornerDirectionalFrame, rectangleShortSideFrame, segmentDirectionalFrame, type CircleAnchorFrame,
+  type CornerAnchorFrame, type RectangleAnchorFrame, type SegmentAnchorFrame, type UpAxis,
+} from '@arsession/geometry';
+import { enumField, numberField, textField, vectorField } from '../form/fieldValues.js';
+import type { Form } from '../form/readMultipartForm.js';
+import type { PlacementMethod } from './PlacementMethod.js';
+import { deliveredPose, round } from './poseJson.js';
+
+type Frame = RectangleAnchorFrame | SegmentAnchorFrame | CircleAnchorFrame | CornerAnchorFrame;
+
+/** Reads the `virtual_anchor.*` fields that every kind shares. */
+function common(form: Form): { anchorType?: string; coordinateSystem: UpAxis } {
+  const anchorType = textField(form, 'virtual_anchor.anchor_type');
+  return { ...(anchorType !== undefined && { anchorType }), coordinateSystem: enumField(form, 'virtual_anchor.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up' };
+}
+
+// Absent fields go to the geometry builders as `undefined`: they name every missing one at once (422 lists).
+const v = (form: Form, name: string) => vectorField(form, `virtual_anchor.${name}`) as number[];
+const n = (form: Form, name: string) => numberField(form, `virtual_anchor.${name}`) as number;
+
+/** The four anchor kinds: endpoint path, fields, and the geometry builder that makes the frame. */
+const KINDS: Record<string, { fields: string[]; frame: (form: Form) => Frame }> = {
+  'rectangle-short-side': {
+    fields: ['center', 'width', 'height', 'plane_normal', 'short_side_direction'],
+    frame: (f) => {
+      const c = common(f);
+      return rectangleShortSideFrame({ ...c, center: v(f, 'center'), width: n(f, 'width'), height: n(f, 'height'), planeNormal: v(f, 'plane_normal'), shortSideDirection: v(f, 'short_side_direction') }, c);
+    },
+  },
+  'segment-directional': {
+    fields: ['segment_point_1', 'segment_point_2', 'plane_normal', 'placement_source'],
+    frame: (f) => {
+      const c = common(f);
+      const source = textField(f, 'virtual_anchor.placement_source');
+      return segmentDirectionalFrame({ ...c, segmentPoint1: v(f, 'segment_point_1'), segmentPoint2: v(f, 'segment_point_2'), planeNormal: v(f, 'plane_normal'), ...(source !== undefined && { placementSource: source }) }, c);
+    },
+  },
+  'circle-directional': {
+    fields: ['center', 'radius', 'plane_normal', 'direction'],
+    frame: (f) => {
+      const c = common(f);
+      return circleDirectionalFrame({ ...c, center: v(f, 'center'), radius: n(f, 'radius'), planeNormal: v(f, 'plane_normal'), direction: v(f, 'direction') }, c);
+    },
+  },
+  'corner-directional': {
+    fields: ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'],
+    frame: (f) => {
+      const c = common(f);
+      return cornerDirectionalFrame({ ...c, corner: v(f, 'corner'), edge1Direction: v(f, 'edge_1_direction'), edge2Direction: v(f, 'edge_2_direction'), planeNormal: v(f, 'plane_normal') }, c);
+    },
+  },
+};
+
+/**
+ * The four by_virtual_anchor endpoints: the model is placed by a virtual anchor's rigid frame
+ * (origin + quaternion, and the 4×4), given in the model's frame and reported in the delivered one.
+ */
+export const byVirtualAnchor: ReadonlyArray<PlacementMethod<Frame>> = Object.entries(KINDS).map(([kind, spec]) => ({
+  path: `by_virtual_anchor/${kind}`,
+  method: 'by_virtual_anchor',
+  requiresKey: true,
+  fields: ['anchor_type', 'coordinate_system', ...spec.fields].map((f) => `virtual_anchor.${f}`),
+  fileFields: [],
+  read: spec.frame,
+  place(frame, { primary }) {
+    const { kind, pose, correctionDeg, ...size } = frame;
+    return { method: 'by_virtual_anchor', anchor_type: kind, pose: deliveredPose(pose, primary.offset), correction_deg: round([correctionDeg], 1e4)[0], ...snakeCase(size) };
+  },
+}));
+
+function snakeCase(o: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).map(([k, val]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), typeof val === 'number' ? round([val])[0] : val]));
+}

@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import type { NextFunction, Request, Response } from 'express';
+import type { ServerContext } from '../app/ServerContext.js';
+import { ApiError } from '../errors/ApiError.js';
+import { liveSession } from './sessionLookup.js';
+
+/**
+ * `GET /api/vision/v1/session/{id}/files/{name}`: a delivered file with its exact Content-Type,
+ * a strong ETag (its SHA-256), byte ranges and conditional requests. Only names the session
+ * lists are served, so nothing else in the data directory is reachable.
+ */
+export function filesRoute(ctx: ServerContext) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const session = liveSession(ctx.db, String(req.params.id));
+    const file = session.files.find((f) => f.name === req.params.name);
+    if (!file || session.filesDeleted) throw new ApiError(404, 'file_not_found', 'this session has no such file', [{ field: 'name', message: 'unknown file' }]);
+    res.set({
+      'Content-Type': file.contentType,
+      ETag: `"${file.sha256}"`,
+      'Content-Disposition': file.downloadName,
+      'Cache-Control': `private, max-age=${Math.max(0, Math.floor((session.expiresAt - Date.now()) / 1000))}, immutable`,
+    });
+    res.sendFile(join(ctx.paths.sessions, session.id, file.name), { etag: false, dotfiles: 'deny', acceptRanges: true }, (err?: Error) => {
+      if (err && !res.headersSent) next(err);
+    });
+  };
+}

@@ -1,0 +1,32 @@
+import { accessSync, constants } from 'node:fs';
+import type { Request, Response } from 'express';
+import type { ServerContext } from '../app/ServerContext.js';
+
+/** `GET /healthz`: the process answers. */
+export function healthz(_req: Request, res: Response): void {
+  res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+}
+
+/** `GET /readyz`: the database answers, the data directory is writable, and the server is not shutting down. */
+export function readyz(ctx: ServerContext) {
+  return (_req: Request, res: Response): void => {
+    const checks: Record<string, string> = {};
+    try {
+      ctx.db.prepare('SELECT 1').get();
+      checks.database = 'ok';
+    } catch (err) {
+      checks.database = (err as Error).message;
+    }
+    try {
+      accessSync(ctx.paths.sessions, constants.W_OK);
+      checks.data_dir = 'ok';
+    } catch (err) {
+      checks.data_dir = (err as Error).message;
+    }
+    checks.accepting = ctx.draining ? 'shutting down' : 'ok';
+    const ready = Object.values(checks).every((v) => v === 'ok');
+    res.status(ready ? 200 : 503).set('Cache-Control', 'no-store').json({
+      status: ready ? 'ready' : 'not_ready', checks, in_flight: ctx.admission.inFlight, capacity: ctx.config.workers + ctx.config.queue,
+    });
+  };
+}

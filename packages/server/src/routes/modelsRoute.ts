@@ -1,0 +1,15 @@
+import type { Request, Response } from 'express';
+import type { ServerContext } from '../app/ServerContext.js';
+import { authenticate } from '../auth/authenticate.js';
+import { listSavedModels } from '../store/savedModels.js';
+
+/** `GET /api/vision/v1/models/`: the models saved to the key's account, newest first. */
+export function modelsRoute(ctx: ServerContext) {
+  return (req: Request, res: Response): void => {
+    const account = authenticate(ctx.db, req, true)!;
+    const models = listSavedModels(ctx.db, account.id).map((m) => ({
+      id: m.id, session_id: m.sessionId, source_name: m.sourceName, format: m.format, bytes: m.bytes, sha256: m.sha256, created_at: m.createdAt,
+    }));
+    res.set('Cache-Control', 'no-store').json({ account: account.name, models });
+  };
+}

@@ -1,0 +1,128 @@
+import { randomInt } from 'node:crypto';
+import type { Db } from './openDatabase.js';
+
+/** A file served under a session. */
+export interface SessionFile {
+  /** URL segment: `0.usdz`, `0.reality`, `reference_image.png`. */
+  name: string;
+  contentType: string;
+  bytes: number;
+  sha256: string;
+  /** Name offered to a browser that saves it (from the uploaded name, made safe). */
+  downloadName: string;
+}
+
+/** One delivered model, as the detail record lists it (without URLs, which depend on the host). */
+export interface StoredAsset {
+  order: number;
+  sourceName: string;
+  /** Everything else the detail shows for it (format, counts, bounds, file names, warnings…). */
+  info: Record<string, unknown>;
+}
+
+/** A session as stored. */
+export interface SessionRecord {
+  id: string;
+  method: string;
+  createdAt: number;
+  expiresAt: number;
+  onetimeCode: string;
+  codeClaimed: boolean;
+  accountId: number | null;
+  placement: Record<string, unknown>;
+  modelFrame: Record<string, unknown>;
+  files: SessionFile[];
+  filesDeleted: boolean;
+  assets: StoredAsset[];
+}
+
+/** What a finished request saves to an account. */
+export interface SavedModelInput {
+  id: string;
+  sourceName: string;
+  format: string;
+  bytes: number;
+  sha256: string;
+  storedAs: string;
+}
+
+/**
+ * Stores a finished session with its assets (and the account's saved models) in one transaction,
+ * drawing its one-time code there too so that two live sessions never share one.
+ *
+ * @returns the one-time code (6 digits, leading zeros kept)
+ */
+export function insertSession(db: Db, record: Omit<SessionRecord, 'onetimeCode' | 'codeClaimed' | 'filesDeleted'>, saved: readonly SavedModelInput[]): string {
+  return db.transaction(() => {
+    const taken = db.prepare('SELECT 1 FROM sessions WHERE onetime_code = ? AND expires_at > ?');
+    let code = '';
+    for (let attempt = 0; ; attempt++) {
+      code = String(randomInt(1_000_000)).padStart(6, '0');
+      if (!taken.get(code, record.createdAt)) break;
+      if (attempt > 1000) throw new Error('no free one-time code: more than 10⁶ live sessions');
+    }
+    db.prepare(`INSERT INTO sessions (id, method, created_at, expires_at, onetime_code, account_id, placement, model_frame, files)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(record.id, record.method, record.createdAt, record.expiresAt, code, record.accountId,
+        JSON.stringify(record.placement), JSON.stringify(record.modelFrame), JSON.stringify(record.files));
+    const asset = db.prepare('INSERT INTO assets (session_id, ord, source_name, info) VALUES (?, ?, ?, ?)');
+    for (const a of record.assets) asset.run(record.id, a.order, a.sourceName, JSON.stringify(a.info));
+    const model = db.prepare(`INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at)
+                              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    for (const m of saved) model.run(m.id, record.accountId, record.id, m.sourceName, m.format, m.bytes, m.sha256, m.storedAs, record.createdAt);
+    return code;
+  })();
+}
+
+interface SessionRow {
+  id: string; method: string; created_at: number; expires_at: number; onetime_code: string; code_claimed: number;
+  account_id: number | null; placement: string; model_frame: string; files: string; files_deleted: number;
+}
+
+/** A session by id with its assets in upload order, or `undefined`. */
+export function findSession(db: Db, id: string): SessionRecord | undefined {
+  const row = db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  if (!row) return undefined;
+  const assets = (db.prepare('SELECT ord, source_name, info FROM assets WHERE session_id = ? ORDER BY ord').all(id) as Array<{ ord: number; source_name: string; info: string }>)
+    .map((a) => ({ order: a.ord, sourceName: a.source_name, info: JSON.parse(a.info) as Record<string, unknown> }));
+  return {
+    id: row.id, method: row.method, createdAt: row.created_at, expiresAt: row.expires_at, onetimeCode: row.onetime_code,
+    codeClaimed: row.code_claimed === 1, accountId: row.account_id, placement: JSON.parse(row.placement) as Record<string, unknown>,
+    modelFrame: JSON.parse(row.model_frame) as Record<string, unknown>, files: JSON.parse(row.files) as SessionFile[],
+    filesDeleted: row.files_deleted === 1, assets,
+  };
+}
+
+/** The outcome of presenting a one-time code. */
+export type ClaimOutcome = { ok: true; session: { id: string; expiresAt: number } } | { ok: false };
+
+/**
+ * Uses a one-time code: the live, unclaimed session holding it is marked claimed in the same
+ * statement that finds it, so two concurrent claims cannot both win.
+ */
+export function claimOnetimeCode(db: Db, code: string, now = Date.now()): ClaimOutcome {
+  const row = db.prepare(
+    'UPDATE sessions SET code_claimed = 1 WHERE onetime_code = ? AND code_claimed = 0 AND expires_at > ? RETURNING id, expires_at',
+  ).get(code, now) as { id: string; expires_at: number } | undefined;
+  return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
+}
+
+/** Sessions past their expiry whose files are still on disk. */
+export function expiredWithFiles(db: Db, now = Date.now()): string[] {
+  return (db.prepare('SELECT id FROM sessions WHERE expires_at <= ? AND files_deleted = 0').all(now) as Array<{ id: string }>).map((r) => r.id);
+}
+
+/** Records that a session's files are gone. */
+export function markFilesDeleted(db: Db, id: string): void {
+  db.prepare('UPDATE sessions SET files_deleted = 1 WHERE id = ?').run(id);
+}
+
+/** Forgets sessions expired longer ago than `retainMs` (until then they answer 410, after that 404). */
+export function forgetOldSessions(db: Db, retainMs: number, now = Date.now()): number {
+  return db.prepare('DELETE FROM sessions WHERE expires_at <= ? AND files_deleted = 1').run(now - retainMs).changes;
+}
+
+/** Whether a session row exists (orphan clean-up asks this of every directory). */
+export function sessionExists(db: Db, id: string): boolean {
+  return db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(id) !== undefined;
+}

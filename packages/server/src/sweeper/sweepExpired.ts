@@ -1,0 +1,50 @@
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DataPaths } from '../app/ServerContext.js';
+import type { Db } from '../store/openDatabase.js';
+import { expiredWithFiles, forgetOldSessions, markFilesDeleted, sessionExists } from '../store/sessions.js';
+
+/** Expired sessions answer 410 for this long after their files are gone, then 404. */
+export const EXPIRED_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Deletes the files of expired sessions (the row stays, so the id answers 410), and forgets
+ * sessions long expired.
+ *
+ * @returns how many sessions lost their files.
+ */
+export async function sweepExpired(db: Db, paths: DataPaths, now = Date.now()): Promise<number> {
+  const expired = expiredWithFiles(db, now);
+  for (const id of expired) {
+    await rm(join(paths.sessions, id), { recursive: true, force: true });
+    markFilesDeleted(db, id);
+  }
+  forgetOldSessions(db, EXPIRED_RETENTION_MS, now);
+  return expired.length;
+}
+
+/**
+ * Start-up clean-up after a crash: uploads in progress, half-made sessions (`.staging-*`), and
+ * session directories or saved model files that no database row owns (a kill between the move
+ * and the insert) are removed. Nothing a 201 promised is touched: its row exists.
+ *
+ * @returns the paths removed.
+ */
+export async function removeOrphans(db: Db, paths: DataPaths): Promise<string[]> {
+  const removed: string[] = [];
+  const drop = async (path: string) => {
+    await rm(path, { recursive: true, force: true });
+    removed.push(path);
+  };
+  for (const entry of await readdir(paths.uploads)) await drop(join(paths.uploads, entry));
+  for (const entry of await readdir(paths.sessions)) {
+    if (entry.startsWith('.staging-') || !sessionExists(db, entry)) await drop(join(paths.sessions, entry));
+  }
+  const owned = new Set((db.prepare('SELECT stored_as FROM saved_models').all() as Array<{ stored_as: string }>).map((r) => r.stored_as));
+  for (const account of await readdir(paths.models)) {
+    for (const file of await readdir(join(paths.models, account))) {
+      if (!owned.has(`${account}/${file}`)) await drop(join(paths.models, account, file));
+    }
+  }
+  return removed;
+}

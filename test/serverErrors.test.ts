@@ -1,0 +1,213 @@
+// Every error of contract.md against a real server: the status, application/problem+json, and the
+// field at fault named in `errors`.
+import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusPath } from './support/corpus.js';
+import { filePart, form, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+
+const AC20 = corpusPath('ifc', 'AC20-FZK-Haus.ifc');
+const BOX = corpusPath('glb', 'Box.glb');
+const ANCHOR = { 'virtual_anchor.center': '[0, 0, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.direction': '[1, 0, 0]' };
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({ maxFiles: 3, claimsPerClientPerMinute: 5 });
+});
+afterAll(() => t.stop());
+
+/** Asserts a problem+json answer with this status and, first in `errors`, this field. */
+function expectProblem(r: { status: number; body: Record<string, any>; headers: Headers }, status: number, field: string, code?: string): void {
+  expect({ status: r.status, field: r.body.errors?.[0]?.field }).toEqual({ status, field });
+  expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(r.body).toMatchObject({ status, type: expect.stringMatching(/^urn:arsession:problem:/), title: expect.any(String), detail: expect.any(String) });
+  if (code) expect(r.body.code).toBe(code);
+}
+
+const anchorWithBox = (extra: Record<string, string | [Blob, string] | Array<[Blob, string]>> = {}) => form({ model_file: filePart(BOX), ...ANCHOR, ...extra });
+
+describe('400: the form breaks a rule', () => {
+  it('conversion.custom (dotted, with decimation) is refused as the spec says', async () => {
+    expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(BOX), 'conversion.mode': 'custom', 'conversion.custom.decimation': '{}' })), 400, 'conversion.custom', 'conversion_custom_unsupported');
+  });
+  it('conversion as one JSON field with custom', async () => {
+    expectProblem(await postSession(t, 'by_scan', form({ model_file: filePart(BOX), conversion: '{"mode":"custom","custom":{"decimation":{}}}', 'alignment.point_1': '[0,1.6,3]', 'alignment.point_2': '[0,0,-1]' })), 400, 'conversion.custom');
+  });
+  it('model_file and model_files together', async () => {
+    expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(BOX), model_files: [filePart(BOX)] })), 400, 'model_file', 'mutually_exclusive');
+  });
+  it('no model at all', async () => {
+    expectProblem(await postSession(t, 'by_virtual_anchor/circle-directional', form(ANCHOR)), 400, 'model_file', 'missing_field');
+  });
+  it('a malformed JSON array', async () => {
+    expectProblem(await postSession(t, 'by_scan', form({ model_file: filePart(BOX), 'alignment.point_1': '[0, 1.6', 'alignment.point_2': '[0,0,-1]' })), 400, 'alignment.point_1', 'malformed_json');
+  });
+  it('a vector of the wrong length, and a number too large to be finite', async () => {
+    expectProblem(await postSession(t, 'by_scan', form({ model_file: filePart(BOX), 'alignment.point_1': '[0, 1.6]', 'alignment.point_2': '[0,0,-1]' })), 400, 'alignment.point_1', 'wrong_type');
+    expectProblem(await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.radius': '1e999' })), 400, 'virtual_anchor.radius', 'wrong_type');
+  });
+  it('both alignment modes at once', async () => {
+    expectProblem(await postSession(t, 'by_scan', form({
+      model_file: filePart(BOX), 'alignment.point_1': '[0,1.6,3]', 'alignment.point_2': '[0,0,-1]', 'alignment.corners': '[[0,0,0],[1,0,0],[1,2,0],[0,2,0]]', 'alignment.wall_normal': '[0,0,1]',
+    })), 400, 'alignment.corners', 'mutually_exclusive');
+  });
+  it('no alignment on by_scan', async () => {
+    expectProblem(await postSession(t, 'by_scan', form({ model_file: filePart(BOX) })), 400, 'alignment', 'missing_field');
+  });
+  it('an unknown field (a typo is not ignored)', async () => {
+    expectProblem(await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.radiuss': '1' })), 400, 'virtual_anchor.radiuss', 'unknown_field');
+  });
+  it('a field sent twice', async () => {
+    const fd = anchorWithBox();
+    fd.append('virtual_anchor.radius', '2');
+    expectProblem(await postSession(t, 'by_virtual_anchor/circle-directional', fd), 400, 'virtual_anchor.radius', 'duplicate_field');
+  });
+  it('a file in a field that takes none', async () => {
+    expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(BOX), 'alignment.corners': filePart(BOX) })), 400, 'alignment.corners', 'unexpected_file');
+  });
+  it('a body that is not multipart', async () => {
+    const res = await fetch(`${t.url}/api/vision/v1/session/by_plane/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    expectProblem({ status: res.status, body: await res.json() as Record<string, any>, headers: res.headers }, 400, 'Content-Type', 'not_multipart');
+  });
+  it('a truncated multipart body', async () => {
+    const res = await fetch(`${t.url}/api/vision/v1/session/by_plane/`, {
+      method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=XyZ' },
+      body: '--XyZ\r\nContent-Disposition: form-data; name="model_file"; filename="a.glb"\r\n\r\nglTF',
+    });
+    expectProblem({ status: res.status, body: await res.json() as Record<string, any>, headers: res.headers }, 400, 'body', 'invalid_multipart');
+  });
+});
+
+describe('401: keys', () => {
+  it('missing where required (every endpoint but by_plane)', async () => {
+    const r = await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox(), null);
+    expectProblem(r, 401, 'X-API-Key', 'api_key_missing');
+    expect(r.headers.get('www-authenticate')).toMatch(/X-API-Key/);
+  });
+  it('invalid, even on by_plane (never quietly anonymous)', async () => {
+    expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), 'ars_0000000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), 401, 'X-API-Key', 'api_key_invalid');
+    expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), 'not-a-key'), 401, 'X-API-Key', 'api_key_invalid');
+  });
+  it('the saved-models list needs a key', async () => {
+    const res = await fetch(`${t.url}/api/vision/v1/models/`);
+    expectProblem({ status: res.status, body: await res.json() as Record<string, any>, headers: res.headers }, 401, 'X-API-Key');
+  });
+});
+
+describe('404', () => {
+  const get = async (path: string) => {
+    const res = await fetch(`${t.url}${path}`);
+    return { status: res.status, body: await res.json() as Record<string, any>, headers: res.headers };
+  };
+  it('unknown session, unknown file, unknown endpoint', async () => {
+    expectProblem(await get('/api/vision/v1/session/AAAAAAAAAAAAAAAAAAAAAA/'), 404, 'session_id', 'session_not_found');
+    const r = await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), null);
+    expectProblem(await get(`/api/vision/v1/session/${sessionIdOf(r.body.deeplink)}/files/1.usdz`), 404, 'name', 'file_not_found');
+    expectProblem(await get('/api/vision/v1/nothing'), 404, 'path', 'not_found');
+  });
+});
+
+describe('413: over a limit', () => {
+  it('more model files than allowed', async () => {
+    expectProblem(await postSession(t, 'by_plane', form({ model_files: [filePart(BOX), filePart(BOX), filePart(BOX), filePart(BOX)] }), null), 413, 'model_files');
+  });
+  it('a file over the size limit, cut off while streaming', async () => {
+    const small = await startTestServer({ maxFileBytes: 50_000 });
+    try {
+      expectProblem(await postSession(small, 'by_plane', form({ model_file: filePart(AC20) }), null), 413, 'model_file', 'file_too_large');
+      expect(readFileSync(AC20).length).toBeGreaterThan(50_000);
+    } finally {
+      await small.stop();
+    }
+  });
+});
+
+describe('415: not a model', () => {
+  it('text, and an image sent as a model', async () => {
+    expectProblem(await postSession(t, 'by_plane', form({ model_file: [new Blob(['hello, this is not a model']), 'model.ifc'] }), null), 415, 'model_file', 'unsupported_format');
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const r = await postSession(t, 'by_virtual_anchor/circle-directional', form({ ...ANCHOR, model_files: [filePart(BOX), [new Blob([png]), 'x.glb']] }));
+    expectProblem(r, 415, 'model_files');
+    expect(r.body.file).toBe('x.glb');
+  });
+});
+
+describe('422: readable but unusable', () => {
+  it('a GLB over 5000 mesh nodes names the file and its count; 5000 passes', async () => {
+    const r = await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ model_file: filePart(corpusPath('glb', 'Synthetic_5001MeshNodes_shared.glb')) }));
+    expectProblem(r, 422, 'model_file', 'mesh_node_limit');
+    expect(r.body.detail).toMatch(/Synthetic_5001MeshNodes_shared\.glb has 5001 mesh nodes/);
+    const ok = await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ model_file: filePart(corpusPath('glb', 'Synthetic_5000MeshNodes_shared.glb')) }));
+    expect(ok.status).toBe(201);
+  });
+  it('corners in the wrong order for the normal', async () => {
+    const r = await postSession(t, 'by_scan', form({ model_file: filePart(BOX), 'alignment.corners': '[[0.45,0,0],[-0.45,0,0],[-0.45,2.1,0],[0.45,2.1,0]]', 'alignment.wall_normal': '[0,0,1]' }));
+    expectProblem(r, 422, 'alignment.corners', 'invalid_opening');
+  });
+  it('a degenerate vector (zero normal, zero gaze)', async () => {
+    expectProblem(await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.plane_normal': '[0,0,0]' })), 422, 'virtual_anchor.plane_normal', 'invalid_anchor');
+    expectProblem(await postSession(t, 'by_scan', form({ model_file: filePart(BOX), 'alignment.point_1': '[0,1.6,3]', 'alignment.point_2': '[0,0,0]' })), 422, 'alignment.point_2');
+  });
+  it('an anchor_type that does not match the endpoint', async () => {
+    expectProblem(await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.anchor_type': 'rectangle_short_side' })), 422, 'virtual_anchor.anchor_type');
+  });
+  it('no door where the user looks: the reason says what to change', async () => {
+    const r = await postSession(t, 'by_scan', form({ model_file: filePart(AC20), 'alignment.point_1': '[0, 1.6, 40]', 'alignment.point_2': '[0, 0, 1]' }));
+    expectProblem(r, 422, 'alignment.point_2', 'door_not_found');
+    expect(r.body.reason).toMatch(/^no_/);
+  });
+  it('a model that cannot be parsed (truncated GLB), and one with nothing to show', async () => {
+    const truncated = readFileSync(BOX).subarray(0, 700);
+    expectProblem(await postSession(t, 'by_plane', form({ model_file: [new Blob([truncated]), 'cut.glb'] }), null), 422, 'model_file', 'model_unreadable');
+    expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('usdz', 'clean_clean.usdz')) }), null), 422, 'model_file', 'model_unreadable');
+  });
+  it('a USDZ breaking an ARKit package rule names the rule', async () => {
+    const r = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('usdz', 'bad_unknownfile.usdz')) }), null);
+    expectProblem(r, 422, 'model_file', 'usdz_package_invalid');
+    expect(r.body.detail).toMatch(/unknownfile/);
+  });
+});
+
+describe('429: one-time-code guessing is throttled', () => {
+  it('after the per-client budget, with Retry-After', async () => {
+    const claim = () => fetch(`${t.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: '000000' }) });
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await claim()).status);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
+    const res = await claim();
+    expectProblem({ status: res.status, body: await res.json() as Record<string, any>, headers: res.headers }, 429, 'onetime_code', 'too_many_claims');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('503: saturated', () => {
+  it('answers at once with Retry-After while every slot is taken, and serves again after', async () => {
+    const busy = await startTestServer({ workers: 1, queue: 0 });
+    try {
+      // A request whose body is still arriving holds the only slot.
+      const { port } = new URL(busy.url);
+      const held = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/vision/v1/session/by_plane/', headers: { 'Content-Type': 'multipart/form-data; boundary=B', 'Content-Length': '100000' } });
+      held.on('error', () => {});
+      held.write('--B\r\nContent-Disposition: form-data; name="model_file"; filename="a.glb"\r\n\r\n');
+      await new Promise((r) => setTimeout(r, 300));
+      const r = await postSession(busy, 'by_plane', form({ model_file: filePart(BOX) }), null);
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('5');
+      expect(r.body.code).toBe('saturated');
+      held.destroy();
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await postSession(busy, 'by_plane', form({ model_file: filePart(BOX) }), null)).status).toBe(201);
+    } finally {
+      await busy.stop();
+    }
+  });
+});
+
+describe('failures leave nothing behind', () => {
+  it('after every refusal above, no upload or half-made session remains on disk', async () => {
+    const { readdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    expect(readdirSync(join(t.dataDir, 'uploads'))).toEqual([]);
+    expect(readdirSync(join(t.dataDir, 'sessions')).filter((d) => d.startsWith('.staging-'))).toEqual([]);
+  });
+});

@@ -1,0 +1,75 @@
+// The served OpenAPI document is valid OpenAPI 3.1 and describes every route the server answers;
+// and `arsession serve` starts on its defaults and stops cleanly on SIGTERM.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { SESSION_ENDPOINTS } from '@arsession/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './support/corpus.js';
+import { startTestServer, type TestServer } from './support/serverHarness.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.stop());
+
+describe('GET /api/vision/v1/openapi.json', () => {
+  it('passes the OpenAPI 3.1 schema validator', async () => {
+    const doc = await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json() as { openapi: string; paths: Record<string, unknown> };
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('documents all seven session endpoints and every other route', async () => {
+    const doc = await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json() as { paths: Record<string, unknown> };
+    const paths = Object.keys(doc.paths);
+    expect(SESSION_ENDPOINTS).toHaveLength(7);
+    for (const e of SESSION_ENDPOINTS) expect(paths).toContain(`/api/vision/v1/session/${e.path}/`);
+    for (const p of ['/api/vision/v1/session/claim/', '/api/vision/v1/session/{session_id}/', '/api/vision/v1/session/{session_id}/files/{name}', '/api/vision/v1/models/', '/api/vision/v1/openapi.json', '/healthz', '/readyz']) {
+      expect(paths).toContain(p);
+    }
+  });
+});
+
+describe('arsession serve', () => {
+  it('listens on PORT with a data directory of its own, logs its configuration, and exits 0 on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'arsession-serve-'));
+    const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'arsession'), ['serve'], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ARSESSION_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      const listening = await new Promise<{ url: string; config: Record<string, unknown> }>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const line = out.split('\n').find((l) => l.includes('arsession listening'));
+          if (line) resolve(JSON.parse(line) as { url: string; config: Record<string, unknown> });
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+      });
+      expect(listening.config).toMatchObject({ ARSESSION_DATA_DIR: dataDir, ARSESSION_DEEPLINK_SCHEME: 'arsession', ARSESSION_SESSION_TTL_S: 86400 });
+      expect((await fetch(`${listening.url}/readyz`)).status).toBe(200);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(out).toContain('arsession stopped');
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a setting that does not parse, naming the variable', async () => {
+    const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'arsession'), ['serve'], { env: { ...process.env, PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(err).toMatch(/PORT: expected an integer/);
+  });
+});

@@ -1,0 +1,99 @@
+// Durability: the same data directory across restarts, expiry (410) and the sweeper, and the
+// operator's key commands through the real binary.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { corpusPath } from './support/corpus.js';
+import { REPO_ROOT } from './support/corpus.js';
+import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer } from './support/serverHarness.js';
+
+const BOX = corpusPath('glb', 'Box.glb');
+
+describe('restart on the same data directory', () => {
+  it('keeps sessions, files, keys and saved models; removes what a crash left half-made', async () => {
+    const first = await startTestServer();
+    const { dataDir, key } = first;
+    const r = await postSession(first, 'by_plane', form({ model_file: filePart(BOX, 'kept.glb') }));
+    expect(r.status).toBe(201);
+    const id = sessionIdOf(r.body.deeplink);
+    const before = (await getDetail(first, id)).body;
+    await first.stop(true);
+    // What a kill -9 mid-request leaves: an upload, a staging directory, a session directory with no row.
+    writeFileSync(join(dataDir, 'uploads', 'req-dead'), 'partial');
+    mkdirSync(join(dataDir, 'sessions', '.staging-dead'));
+    mkdirSync(join(dataDir, 'sessions', 'AAAAAAAAAAAAAAAAAAAAAA'));
+
+    const second = await startTestServer({}, dataDir);
+    try {
+      const after = await getDetail(second, id);
+      expect(after.status).toBe(200);
+      expect({ ...after.body, model_assets: after.body.model_assets.map((a: Record<string, unknown>) => ({ ...a, usdz_url: new URL(a.usdz_url as string).pathname })) })
+        .toEqual({ ...before, model_assets: before.model_assets.map((a: Record<string, unknown>) => ({ ...a, usdz_url: new URL(a.usdz_url as string).pathname })) });
+      const file = await fetch(after.body.model_assets[0].usdz_url);
+      expect(file.status).toBe(200);
+      expect(Number(file.headers.get('content-length'))).toBe(before.model_assets[0].usdz_bytes);
+      const models = await (await fetch(`${second.url}/api/vision/v1/models/`, { headers: { 'X-API-Key': key } })).json() as { models: Array<{ source_name: string }> };
+      expect(models.models.map((m) => m.source_name)).toContain('kept.glb');
+      const claim = await fetch(`${second.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: r.body.onetime_code }) });
+      expect(claim.status).toBe(200);
+      expect(readdirSync(join(dataDir, 'uploads'))).toEqual([]);
+      expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual([id]);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe('expiry', () => {
+  it('an expired session answers 410 and the sweeper deletes its files', async () => {
+    const t = await startTestServer({ sessionTtlSeconds: 1, sweepIntervalSeconds: 1 });
+    try {
+      const r = await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), null);
+      const id = sessionIdOf(r.body.deeplink);
+      const usdz = (await getDetail(t, id)).body.model_assets[0].usdz_url as string;
+      expect(existsSync(join(t.dataDir, 'sessions', id))).toBe(true);
+      await new Promise((done) => setTimeout(done, 2600));
+      const detail = await fetch(`${t.url}/api/vision/v1/session/${id}/`);
+      expect(detail.status).toBe(410);
+      expect(((await detail.json()) as { errors: Array<{ field: string }> }).errors[0]!.field).toBe('session_id');
+      expect((await fetch(usdz)).status).toBe(410);
+      const claim = await fetch(`${t.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: r.body.onetime_code }) });
+      expect(claim.status).toBe(404);
+      expect(existsSync(join(t.dataDir, 'sessions', id))).toBe(false);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
+describe('arsession keys (the operator command)', () => {
+  it('create prints a key once, list shows it without the secret, revoke ends it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'arsession-keys-'));
+    const bin = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
+    const run = (...args: string[]) => spawnSync(bin, args, { env: { ...process.env, ARSESSION_DATA_DIR: dataDir }, encoding: 'utf8' });
+    try {
+      const created = run('keys', 'create', '--account', 'acme');
+      expect(created.status).toBe(0);
+      const key = created.stdout.trim();
+      expect(key).toMatch(/^ars_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+      const listed = JSON.parse(run('keys', 'list', '--json').stdout) as { keys: Array<{ id: string; account: string; revokedAt: string | null }> };
+      expect(listed.keys).toEqual([expect.objectContaining({ id: key.split('_')[1], account: 'acme', revokedAt: null })]);
+      expect(JSON.stringify(listed)).not.toContain(key.split('_')[2]);
+      const t = await startTestServer({}, dataDir);
+      try {
+        const anchor = { 'virtual_anchor.center': '[0,0,0]', 'virtual_anchor.radius': '1', 'virtual_anchor.plane_normal': '[0,1,0]', 'virtual_anchor.direction': '[1,0,0]' };
+        expect((await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...anchor }), key)).status).toBe(201);
+        expect(run('keys', 'revoke', key).status).toBe(0);
+        expect((await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...anchor }), key)).status).toBe(401);
+        expect(run('keys', 'revoke', key).status).toBe(1);
+      } finally {
+        await t.stop(true);
+      }
+      expect(run('keys', 'create').status).toBe(2);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
