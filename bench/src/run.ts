@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--section conversion|memory]`: runs the measurements, writes
+// `pnpm bench [--quick] [--section conversion|detection|memory|scaling|server]`: runs the measurements, writes
 // bench/results/*.json and regenerates bench/RESULTS.md from every results file present.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,12 +10,13 @@ import { BENCH_DIR } from './corpus.js';
 import { environment } from './environment.js';
 import { benchMemory } from './memoryBench.js';
 import { benchScaling } from './scalingBench.js';
+import { benchServer } from './serverBench.js';
 import { writeReport } from './report.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, section: { type: 'string', multiple: true } }, strict: true });
 const quick = values.quick === true;
 // The scaling run (files up to ~57 MB) is left out of --quick.
-const sections = values.section ?? (quick ? ['conversion', 'detection', 'memory'] : ['conversion', 'detection', 'memory', 'scaling']);
+const sections = values.section ?? (quick ? ['conversion', 'detection', 'memory', 'server'] : ['conversion', 'detection', 'memory', 'scaling', 'server']);
 const rounds = quick ? 3 : 7;
 const small = (f: string) => /IfcOpenHouse|wall_door|AC20|Box|DamagedHelmet\.glb/.test(f);
 const only = quick ? small : undefined;
@@ -41,6 +42,10 @@ if (sections.includes('memory')) {
 if (sections.includes('scaling')) {
   console.error('scaling: Office_A repeated 1, 4 and 13 times (≈57 MB) against web-ifc');
   save('scaling', await benchScaling(rounds));
+}
+if (sections.includes('server')) {
+  console.error('server: session creation under 32 clients against a bare Express + multer upload endpoint');
+  save('server', await benchServer(quick));
 }
 writeReport();
 console.error(`done in ${((Date.now() - started) / 1000).toFixed(0)} s; see bench/RESULTS.md`);

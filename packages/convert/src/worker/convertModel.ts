@@ -64,12 +64,12 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
   const id = nextJob++;
   return new Promise((resolve, reject) => {
     let settled = false;
-    const finish = (keepWorker: boolean, fn: () => void) => {
+    const finish = (keepWorker: boolean, fn: () => void, usedWasm = true) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-      if (keepWorker) release(pooled); else void worker.terminate();
+      if (keepWorker) release(pooled, usedWasm); else void worker.terminate();
       fn();
     };
     const onMessage = (message: { id: number; reply: ConversionReply }) => {
@@ -77,7 +77,8 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
       const { reply } = message;
       // A worker whose parser failed may hold corrupt WASM state: only those that read the model go
       // back to the pool (a door not found is a read model).
-      finish(reply.ok || reply.error.problems !== undefined, () => (reply.ok ? resolve(reply.result) : reject(revive(reply.error))));
+      const usedWasm = !(reply.ok && reply.result.format === 'glb');
+      finish(reply.ok || reply.error.problems !== undefined, () => (reply.ok ? resolve(reply.result) : reject(revive(reply.error))), usedWasm);
     };
     const onError = (err: Error) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser crashed (${err.message})`, { ...named, cause: err })));
     const onExit = (code: number) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser stopped without an answer (exit code ${code})`, named)));
@@ -107,10 +108,15 @@ export async function closeConversionPool(): Promise<void> {
 interface PooledWorker {
   worker: Worker;
   maxHeapMb: number;
-  jobs: number;
+  /** Jobs that ran a WASM parser (web-ifc, TinyUSDZ). */
+  wasmJobs: number;
 }
 
-/** Idle workers kept warm: as many as cores, each retired after this many jobs (WASM heaps only grow). */
+/**
+ * Idle workers kept warm: as many as cores, each retired after this many jobs through a WASM parser
+ * (web-ifc, TinyUSDZ), whose heaps only grow. GLB jobs (JavaScript only) do not count: retiring a
+ * worker costs ~0.8 s of start-up, which under a stream of small GLB sessions cost 10× the work.
+ */
 const MAX_IDLE = availableParallelism();
 const JOBS_PER_WORKER = 32;
 const idle: PooledWorker[] = [];
@@ -120,12 +126,12 @@ function acquire(maxHeapMb: number): PooledWorker {
   const i = idle.findIndex((w) => w.maxHeapMb === maxHeapMb);
   const pooled = i >= 0 ? idle.splice(i, 1)[0]! : spawn(maxHeapMb);
   pooled.worker.ref();
-  pooled.jobs++;
   return pooled;
 }
 
-function release(pooled: PooledWorker): void {
-  if (pooled.jobs >= JOBS_PER_WORKER || idle.length >= MAX_IDLE) {
+function release(pooled: PooledWorker, usedWasm: boolean): void {
+  if (usedWasm) pooled.wasmJobs++;
+  if (pooled.wasmJobs >= JOBS_PER_WORKER || idle.length >= MAX_IDLE) {
     void pooled.worker.terminate();
     return;
   }
@@ -139,7 +145,7 @@ function spawn(maxHeapMb: number): PooledWorker {
     // A clean start: the worker must not inherit loaders or flags of its host (test runners set some).
     execArgv: [],
   });
-  const pooled: PooledWorker = { worker, maxHeapMb, jobs: 0 };
+  const pooled: PooledWorker = { worker, maxHeapMb, wasmJobs: 0 };
   // A worker that dies while idle leaves the pool.
   worker.once('exit', () => {
     const i = idle.indexOf(pooled);

@@ -1,0 +1,27 @@
+// One server under load, in its own process so the load generator does not share its event loop:
+// `node serverTarget.js ours|bare DATA_DIR` prints `{"url", "key"}` on stdout once listening.
+import { join } from 'node:path';
+import { createApiKey, readServerConfig, startServer } from '@arsession/server';
+import express from 'express';
+import multer from 'multer';
+import { pino } from 'pino';
+
+const [kind, dataDir] = process.argv.slice(2);
+if (!dataDir || (kind !== 'ours' && kind !== 'bare')) throw new Error('usage: serverTarget ours|bare DATA_DIR');
+
+if (kind === 'ours') {
+  // Workers = cores and a queue deep enough for the 32 clients: the bench measures throughput, not refusals.
+  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 64, logLevel: 'silent' });
+  const server = await startServer(config, { logger: pino({ level: 'silent' }) });
+  const key = createApiKey(server.context.db, 'bench');
+  console.log(JSON.stringify({ url: `${server.url}/api/vision/v1/session/by_virtual_anchor/rectangle-short-side/`, key }));
+} else {
+  // The floor: Express + multer storing the upload to disk and answering 201, nothing else.
+  const app = express();
+  const upload = multer({ dest: join(dataDir, 'uploads') }).any();
+  app.post('/upload', upload, (_req, res) => void res.status(201).json({ stored: true }));
+  const server = app.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    console.log(JSON.stringify({ url: `http://127.0.0.1:${port}/upload`, key: '' }));
+  });
+}
