@@ -1,12 +1,13 @@
 // The seven session endpoints end to end: a real server on loopback, real corpus models, real
 // SQLite, and the delivered files fetched back and checked as a USDZ package by TinyUSDZ.
 import { readFileSync } from 'node:fs';
-import { checkUsdzPackage, convertModel, readIfc } from '@arsession/convert';
+import { checkUsdzPackage, convertModel } from '@arsession/convert';
 import {
   circleDirectionalFrame, cornerDirectionalFrame, footprintPose, rectangleShortSideFrame, referenceImageFrame,
   segmentDirectionalFrame, validateOpening, yUpToZUp, type Vec3,
 } from '@arsession/geometry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ac20DoorView } from './support/ac20DoorView.js';
 import { corpusBytes, corpusPath } from './support/corpus.js';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
 import { farAwayIfcOpenHouse } from './support/movedIfc.js';
@@ -64,15 +65,9 @@ describe('by_plane', () => {
 });
 
 describe('by_scan', () => {
-  let viewer: Vec3, gaze: Vec3, face: { corners: Vec3[]; normal: Vec3 }, offset: Vec3;
+  let viewer: Vec3, gaze: Vec3, face: { corners: Vec3[]; normal: Vec3 };
   beforeAll(async () => {
-    const scene = await readIfc(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'));
-    const door = scene.doorOpenings.find((d) => d.wall && d.faces.length && d.door.name.startsWith('Innentuer'))!;
-    face = door.faces[0]!;
-    offset = scene.offset;
-    const centre = face.corners.reduce<number[]>((s, c) => s.map((v, k) => v + c[k]! / 4), [0, 0, 0]).map((v, k) => v + offset[k]!) as Vec3;
-    viewer = [centre[0] + 2 * face.normal[0], face.corners[0][1] + offset[1] + 1.6, centre[2] + 2 * face.normal[2]];
-    gaze = centre.map((v, k) => v - viewer[k]!) as Vec3;
+    ({ viewer, gaze, face } = await ac20DoorView());
   });
 
   it('mode 1 detects the door the viewer looks at (IFC semantics), corners in the delivered frame', async () => {

@@ -2,10 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readIfc, writeGlb } from '@arsession/convert';
+import { writeGlb } from '@arsession/convert';
 import { yUpToZUp, type Vec3 } from '@arsession/geometry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusBytes, corpusPath, REPO_ROOT } from '../../../test/support/corpus.js';
+import { ac20DoorView } from '../../../test/support/ac20DoorView.js';
+import { corpusPath, REPO_ROOT } from '../../../test/support/corpus.js';
 
 const BIN = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
 function arsession(...args: string[]) {
@@ -21,14 +22,8 @@ describe('arsession detect-door', () => {
   let viewer: Vec3, gaze: Vec3, offset: Vec3;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'arsession-detect-'));
-    const scene = await readIfc(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'));
-    const door = scene.doorOpenings.find((d) => d.wall && d.faces.length && d.door.name.startsWith('Innentuer'))!;
-    face = door.faces[0]!;
-    offset = scene.offset;
-    // The model's own frame: the scene's Y-up coordinates plus its offset.
-    const centre = face.corners.reduce<number[]>((s, c) => s.map((v, k) => v + c[k]! / 4), [0, 0, 0]).map((v, k) => v + offset[k]!) as Vec3;
-    viewer = [centre[0] + 2 * face.normal[0], face.corners[0][1] + offset[1] + 1.6, centre[2] + 2 * face.normal[2]];
-    gaze = centre.map((v, k) => v - viewer[k]!) as Vec3;
+    let scene;
+    ({ scene, face, offset, viewer, gaze } = await ac20DoorView());
     // The same building as a GLB without semantics, for the geometric path.
     writeFileSync(join(dir, 'haus.glb'), await writeGlb({ ...scene, nodes: scene.nodes.map((n) => ({ ...n, name: '', metadata: {} })) }));
   }, 60_000);
