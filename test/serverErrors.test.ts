@@ -194,6 +194,8 @@ describe('503: saturated', () => {
       expect(r.status).toBe(503);
       expect(r.headers.get('retry-after')).toBe('5');
       expect(r.body.code).toBe('saturated');
+      // A request the key already refuses hears 401, not 503: it never competes for a slot.
+      expect((await postSession(busy, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...ANCHOR }), null)).status).toBe(401);
       held.destroy();
       await new Promise((r) => setTimeout(r, 300));
       expect((await postSession(busy, 'by_plane', form({ model_file: filePart(BOX) }), null)).status).toBe(201);

@@ -29,17 +29,18 @@ export function deeplinkOf(scheme: string, sessionId: string): string {
 }
 
 /**
- * One session request from arrival to 201: admission, key, form, fields, then every model read,
+ * One session request from arrival to 201: key, admission, form, fields, then every model read,
  * placed and converted (off the event loop), files moved into place, and only then the database
  * row — so a session that answered 201 always has its files, and a failure leaves nothing behind.
  */
 export async function createSession<I>(ctx: ServerContext, method: PlacementMethod<I>, req: Request, res: Response): Promise<void> {
+  // The key first: a request that will be refused anyway must not take a slot from those that won't.
+  const account = authenticate(ctx.db, req, method.requiresKey);
   const leave = ctx.admission.admit();
   const sessionId = randomBytes(16).toString('base64url');
   const staging = join(ctx.paths.sessions, `.staging-${sessionId}`);
   let uploadDir: string | undefined;
   try {
-    const account = authenticate(ctx.db, req, method.requiresKey);
     uploadDir = await mkdtemp(join(ctx.paths.uploads, 'req-'));
     const form = await readMultipartForm(req, res, uploadDir, {
       maxFileBytes: ctx.config.maxFileBytes,
