@@ -79,8 +79,11 @@ describe('arsession keys (the operator command)', () => {
       const key = created.stdout.trim();
       expect(key).toMatch(/^ars_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
       const listed = JSON.parse(run('keys', 'list', '--json').stdout) as { keys: Array<{ id: string; account: string; revokedAt: string | null }> };
-      expect(listed.keys).toEqual([expect.objectContaining({ id: key.split('_')[1], account: 'acme', revokedAt: null })]);
-      expect(JSON.stringify(listed)).not.toContain(key.split('_')[2]);
+      // ars_<16 hex id>_<43-char secret>; the secret itself may contain '_'.
+      const [id, secret] = [key.slice(4, 20), key.slice(21)];
+      expect(listed.keys).toEqual([expect.objectContaining({ id, account: 'acme', revokedAt: null })]);
+      expect(secret).toHaveLength(43);
+      expect(JSON.stringify(listed)).not.toContain(secret);
       const t = await startTestServer({}, dataDir);
       try {
         const anchor = { 'virtual_anchor.center': '[0,0,0]', 'virtual_anchor.radius': '1', 'virtual_anchor.plane_normal': '[0,1,0]', 'virtual_anchor.direction': '[1,0,0]' };
