@@ -32,6 +32,7 @@ export { readModel, READ_MODEL_DEFAULTS, type ModelScene, type ReadModelOptions 
 export { closeConversionPool, convertModel, CONVERT_MODEL_DEFAULTS, type ConvertModelOptions } from './worker/convertModel.js';
 export type { ConversionResult, DoorQuery } from './worker/protocol.js';
 export { doorCandidates } from './ifc/doorCandidates.js';
+export { detectDoorInScene } from './model/detectDoorInScene.js';
 export { writeGlb } from './glb/writeGlb.js';
 export { mergeByMaterial, MERGE_BY_MATERIAL_DEFAULTS, type MergeByMaterialOptions } from './scene/mergeByMaterial.js';
 export { readZipDirectory, type ZipDirectoryEntry } from './usdz/readZipDirectory.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ConvertError, doorCandidates, readModel, sceneTriangles } from '@arsession/convert';
-import { buildBvh, detectDoor, DoorNotFoundError, fromYUp, GeometryValidationError, type Vec3 } from '@arsession/geometry';
+import { ConvertError, detectDoorInScene, readModel } from '@arsession/convert';
+import { DoorNotFoundError, fromYUp, GeometryValidationError, type Vec3 } from '@arsession/geometry';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printError, printJson } from '../print.js';
 import { startProgress } from '../progress.js';
@@ -40,11 +40,7 @@ export const detectDoorCommand: Command = {
       } finally {
         stop();
       }
-      const mesh = sceneTriangles(scene);
-      const door = detectDoor(
-        { mesh, bvh: buildBvh(mesh), candidates: doorCandidates(scene.doorOpenings), viewer, gaze },
-        { coordinateSystem: system },
-      );
+      const door = detectDoorInScene(scene, { viewer, gaze, coordinateSystem: system });
       const out = (v: Vec3) => round(fromYUp([0, 0, 0], v, system));
       const result = {
         found: true,

@@ -5,17 +5,15 @@ import { parentPort } from 'node:worker_threads';
 // clean. Done here rather than by capturing the worker's stdio, which would keep the host alive.
 console.log = console.info = console.debug = console.warn;
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-import { buildBvh, detectDoor, DoorNotFoundError, GeometryValidationError, type DetectedDoor } from '@arsession/geometry';
+import { DoorNotFoundError, GeometryValidationError } from '@arsession/geometry';
 import { ConvertError } from '../errors/ConvertError.js';
-import { doorCandidates } from '../ifc/doorCandidates.js';
-import type { ModelScene } from '../model/readModel.js';
-import { sceneTriangles } from '../scene/sceneTriangles.js';
+import { detectDoorInScene } from '../model/detectDoorInScene.js';
 import { readModel } from '../model/readModel.js';
 import { writeUsdz } from '../usdz/writeUsdz.js';
 import { writeUsdzFile } from '../usdz/writeUsdzFile.js';
 import { writeGlb } from '../glb/writeGlb.js';
 import { mergeByMaterial } from '../scene/mergeByMaterial.js';
-import type { ConversionReply, ConversionRequest, DoorQuery, SerializedConvertError } from './protocol.js';
+import type { ConversionReply, ConversionRequest, SerializedConvertError } from './protocol.js';
 
 async function convert(request: ConversionRequest): Promise<ConversionReply> {
   try {
@@ -25,7 +23,7 @@ async function convert(request: ConversionRequest): Promise<ConversionReply> {
       ...(request.meshNodeLimit !== undefined && { meshNodeLimit: request.meshNodeLimit }),
     });
     // Before anything is written: a by_scan without a door must cost no conversion.
-    const door = request.detectDoor && findDoor(scene, request.detectDoor);
+    const door = request.detectDoor && detectDoorInScene(scene, request.detectDoor);
     const outputs = request.outputs ?? ['usdz'];
     // What the phone draws: thousands of elements merged per storey and material.
     const delivered = mergeByMaterial(scene);
@@ -55,15 +53,6 @@ async function convert(request: ConversionRequest): Promise<ConversionReply> {
     if (err instanceof GeometryValidationError) return { ok: false, error: serializeGeometry(err) };
     throw err;
   }
-}
-
-/** by_scan mode 1 on the scene as read (one tree per request: the worker keeps no model between jobs). */
-function findDoor(scene: ModelScene, query: DoorQuery): DetectedDoor {
-  const mesh = sceneTriangles(scene);
-  return detectDoor(
-    { mesh, bvh: buildBvh(mesh), candidates: doorCandidates(scene.doorOpenings), viewer: query.viewer, gaze: query.gaze },
-    { coordinateSystem: query.coordinateSystem },
-  );
 }
 
 function serializeGeometry(err: GeometryValidationError): SerializedConvertError {

@@ -4,19 +4,10 @@ import {
   ConvertError, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
 } from '../errors/ConvertError.js';
 import { DoorNotFoundError, GeometryValidationError, type DoorNotFoundReason } from '@arsession/geometry';
-import type { ConversionReply, ConversionRequest, ConversionResult, DoorQuery, SerializedConvertError } from './protocol.js';
+import type { ConversionReply, ConversionRequest, ConversionResult, SerializedConvertError } from './protocol.js';
 
-/** Options of {@link convertModel}. */
-export interface ConvertModelOptions {
-  fileName?: string;
-  field?: string;
-  meshNodeLimit?: number;
-  /** Files to write: default USDZ only; `[]` reads and reports without writing. */
-  outputs?: ReadonlyArray<'usdz' | 'glb'>;
-  /** Stream the USDZ into this file (atomically) instead of returning it: memory stays bounded on big models. */
-  usdzPath?: string;
-  /** by_scan mode 1: find the door this viewer looks at; a model without one is refused with a `DoorNotFoundError`. */
-  detectDoor?: DoorQuery;
+/** Options of {@link convertModel}: what the worker is asked to do, and how long and large it may run. */
+export interface ConvertModelOptions extends Omit<ConversionRequest, 'bytes'> {
   /** Longest a conversion may run (ms) before its worker is stopped and the model refused. */
   timeoutMs: number;
   /** Heap limit of the worker (MB); WASM memory comes on top. */
@@ -44,22 +35,14 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/worker/
  */
 export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOptions> = {}): Promise<ConversionResult> {
   const opts = { ...CONVERT_MODEL_DEFAULTS, ...options };
-  const request: ConversionRequest = {
-    bytes,
-    ...(opts.fileName !== undefined && { fileName: opts.fileName }),
-    ...(opts.field !== undefined && { field: opts.field }),
-    ...(opts.meshNodeLimit !== undefined && { meshNodeLimit: opts.meshNodeLimit }),
-    ...(opts.outputs !== undefined && { outputs: opts.outputs }),
-    ...(opts.usdzPath !== undefined && { usdzPath: opts.usdzPath }),
-    ...(opts.detectDoor !== undefined && { detectDoor: opts.detectDoor }),
-  };
+  const { timeoutMs, maxHeapMb, ...asked } = opts;
   const label = opts.fileName ?? 'the model';
   const named = { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(opts.field !== undefined && { field: opts.field }) };
   // Transfer only a view that owns its whole buffer; a slice of a shared buffer (a Buffer pool, one
   // request body holding several files) is copied so the caller's other bytes stay intact.
   const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-  request.bytes = owned;
-  const pooled = acquire(opts.maxHeapMb);
+  const request: ConversionRequest = { ...asked, bytes: owned };
+  const pooled = acquire(maxHeapMb);
   const { worker } = pooled;
   const id = nextJob++;
   return new Promise((resolve, reject) => {
@@ -83,8 +66,8 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
     const onError = (err: Error) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser crashed (${err.message})`, { ...named, cause: err })));
     const onExit = (code: number) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser stopped without an answer (exit code ${code})`, named)));
     const timer = setTimeout(
-      () => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser did not finish within ${Math.round(opts.timeoutMs / 1000)} s; the file is malformed or too complex`, named))),
-      opts.timeoutMs,
+      () => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser did not finish within ${Math.round(timeoutMs / 1000)} s; the file is malformed or too complex`, named))),
+      timeoutMs,
     );
     worker.on('message', onMessage).once('error', onError).once('exit', onExit);
     try {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { convertModel, detectFormat, ModelUnreadableError, UnsupportedFormatError, type ConversionResult, type DoorQuery } from '@arsession/convert';
+import { convertModel, ModelUnreadableError, type ConversionResult, type DoorQuery } from '@arsession/convert';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
@@ -123,9 +123,8 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
 /** Reads, checks, (detects) and converts one uploaded model into `usdzPath`, on a pool worker. */
 async function convertUpload(ctx: ServerContext, upload: UploadedFile, usdzPath: string, detectDoor: DoorQuery | undefined): Promise<ConversionResult> {
   const named = { field: upload.field, fileName: upload.name };
+  // The worker recognises the format (415 for anything else) as part of reading the model.
   const bytes = new Uint8Array(await readFile(upload.path));
-  if (bytes.byteLength === 0) throw new UnsupportedFormatError(`${upload.name} is empty`, named);
-  if (!detectFormat(bytes)) throw new UnsupportedFormatError(`${upload.name} is not an IFC (STEP), GLB (binary glTF 2.0) or USDZ model (recognised by content, not by name)`, named);
   const result = await ctx.admission.withWorker(() => convertModel(bytes, {
     ...named,
     usdzPath,
