@@ -29,7 +29,10 @@ export type { DoorOpeningRecord, IfcElementRef, OpeningFace } from './ifc/DoorOp
 export { measureOpening, type MeasuredOpening, type MeasureOpeningInput } from './ifc/measureOpening.js';
 export { unzipIfc, UNZIP_IFC_DEFAULTS, type UnzipIfcOptions } from './ifc/unzipIfc.js';
 export { readModel, READ_MODEL_DEFAULTS, type ModelScene, type ReadModelOptions } from './model/readModel.js';
-export { closeConversionPool, convertModel, CONVERT_MODEL_DEFAULTS, type ConvertModelOptions } from './worker/convertModel.js';
+export {
+  closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, CONVERT_MODEL_DEFAULTS,
+  type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions,
+} from './worker/convertModel.js';
 export type { ConversionResult, DoorQuery } from './worker/protocol.js';
 export { doorCandidates } from './ifc/doorCandidates.js';
 export { detectDoorInScene } from './model/detectDoorInScene.js';

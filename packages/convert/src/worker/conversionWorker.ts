@@ -13,7 +13,7 @@ import { writeUsdz } from '../usdz/writeUsdz.js';
 import { writeUsdzFile } from '../usdz/writeUsdzFile.js';
 import { writeGlb } from '../glb/writeGlb.js';
 import { mergeByMaterial } from '../scene/mergeByMaterial.js';
-import type { ConversionReply, ConversionRequest, SerializedConvertError } from './protocol.js';
+import type { ConversionReply, ConversionRequest, SerializedConvertError, WorkerReady } from './protocol.js';
 
 async function convert(request: ConversionRequest): Promise<ConversionReply> {
   try {
@@ -85,3 +85,7 @@ parentPort!.on('message', async ({ id, request }: { id: number; request: Convers
   const transfer = reply.ok ? [reply.result.usdz, reply.result.glb].filter((b) => b !== undefined).map((b) => b.buffer as ArrayBuffer) : [];
   parentPort!.postMessage({ id, reply }, transfer);
 });
+
+// Every module is loaded and the listener is in place: the pool sends the first job now, and only
+// from now on counts the job's time against its timeout (start-up is not the model's doing).
+parentPort!.postMessage({ ready: true } satisfies WorkerReady);

@@ -4,7 +4,7 @@ import {
   ConvertError, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
 } from '../errors/ConvertError.js';
 import { DoorNotFoundError, GeometryValidationError, type DoorNotFoundReason } from '@arsession/geometry';
-import type { ConversionReply, ConversionRequest, ConversionResult, SerializedConvertError } from './protocol.js';
+import type { ConversionReply, ConversionRequest, ConversionResult, SerializedConvertError, WorkerReady } from './protocol.js';
 
 /** Options of {@link convertModel}: what the worker is asked to do, and how long and large it may run. */
 export interface ConvertModelOptions extends Omit<ConversionRequest, 'bytes'> {
@@ -20,6 +20,52 @@ export const CONVERT_MODEL_DEFAULTS: Readonly<ConvertModelOptions> = { timeoutMs
 // Tests run the TypeScript sources, but a worker thread needs JavaScript: it always runs the
 // built file (`pnpm test` builds first), next to this module in dist/.
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/worker/conversionWorker.js' : './conversionWorker.js', import.meta.url);
+
+/** Options of {@link configureConversionPool}. */
+export interface ConversionPoolOptions {
+  /**
+   * Module each new worker thread runs; default: the built conversion worker. It must speak the
+   * pool's protocol (`{ ready: true }` once loaded, then `{ id, request }` in, `{ id, reply }` out).
+   * Embedders that need to prove
+   * what a crashing or hanging parser costs wrap the real worker (see
+   * test/support/faultyConversionWorker.mjs); nothing in production sets it.
+   */
+  workerScript?: URL;
+}
+
+/** How the pool stands: for readiness figures and for tests that check workers are replaced, not leaked. */
+export interface ConversionPoolStats {
+  /** Workers waiting for a job. */
+  idle: number;
+  /** Workers running a job. */
+  busy: number;
+  /** Workers started since the process began. */
+  started: number;
+  /** Workers whose thread has ended (retired, crashed, or stopped after a timeout). */
+  exited: number;
+}
+
+/**
+ * Sets the worker script of workers started from now on (`undefined`: the real one). Idle workers
+ * running another script are stopped, so no later job reaches them.
+ *
+ * @example
+ * ```ts
+ * configureConversionPool({ workerScript: new URL('./faultyConversionWorker.mjs', import.meta.url) });
+ * ```
+ */
+export function configureConversionPool(options: ConversionPoolOptions): void {
+  workerScript = options.workerScript ?? WORKER_URL;
+  for (const stale of idle.filter((p) => p.script.href !== workerScript.href)) {
+    idle.splice(idle.indexOf(stale), 1);
+    void stale.worker.terminate();
+  }
+}
+
+/** Counts of the pool's workers (see {@link ConversionPoolStats}). */
+export function conversionPoolStats(): ConversionPoolStats {
+  return { idle: idle.length, busy, started, exited };
+}
 
 /**
  * Converts model bytes to an ARKit-ready USDZ in a worker thread, so that nothing a hostile file
@@ -45,11 +91,14 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
   const pooled = acquire(maxHeapMb);
   const { worker } = pooled;
   const id = nextJob++;
+  busy++;
   return new Promise((resolve, reject) => {
     let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = (keepWorker: boolean, fn: () => void, usedWasm = true) => {
       if (settled) return;
       settled = true;
+      busy--;
       clearTimeout(timer);
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
       if (keepWorker) release(pooled, usedWasm); else void worker.terminate();
@@ -65,17 +114,25 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
     };
     const onError = (err: Error) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser crashed (${err.message})`, { ...named, cause: err })));
     const onExit = (code: number) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser stopped without an answer (exit code ${code})`, named)));
-    const timer = setTimeout(
-      () => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser did not finish within ${Math.round(timeoutMs / 1000)} s; the file is malformed or too complex`, named))),
-      timeoutMs,
-    );
+    const onTimeout = () => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser did not finish within ${Math.round(timeoutMs / 1000)} s; the file is malformed or too complex`, named)));
+    // Not the model's fault, so not a ModelUnreadableError: the host cannot start workers.
+    const onStartTimeout = () => finish(false, () => reject(new Error(`convertModel: the conversion worker did not start within ${WORKER_START_TIMEOUT_MS / 1000} s`)));
     worker.on('message', onMessage).once('error', onError).once('exit', onExit);
-    try {
-      worker.postMessage({ id, request }, [owned.buffer as ArrayBuffer]);
-    } catch (err) {
-      // A detached buffer (already handed to another conversion) cannot be sent.
-      finish(true, () => reject(new TypeError(`convertModel: the input cannot be sent to a worker (${(err as Error).message})`)));
-    }
+    timer = setTimeout(onStartTimeout, WORKER_START_TIMEOUT_MS);
+    // A new worker first loads its modules (~0.8 s, more on a busy host). The job is sent, and its
+    // clock started, once the worker says it is ready: a short timeout must not fail every cold
+    // worker (and, since a timed-out worker is replaced by a cold one, every worker after it).
+    void pooled.ready.then(() => {
+      if (settled) return;
+      clearTimeout(timer);
+      timer = setTimeout(onTimeout, timeoutMs);
+      try {
+        worker.postMessage({ id, request }, [owned.buffer as ArrayBuffer]);
+      } catch (err) {
+        // A detached buffer (already handed to another conversion) cannot be sent.
+        finish(true, () => reject(new TypeError(`convertModel: the input cannot be sent to a worker (${(err as Error).message})`)));
+      }
+    });
   });
 }
 
@@ -90,10 +147,17 @@ export async function closeConversionPool(): Promise<void> {
 
 interface PooledWorker {
   worker: Worker;
+  /** The module it runs (see {@link configureConversionPool}). */
+  script: URL;
   maxHeapMb: number;
   /** Jobs that ran a WASM parser (web-ifc, TinyUSDZ). */
   wasmJobs: number;
+  /** Settles when the worker has loaded and listens (its {@link WorkerReady} message). */
+  ready: Promise<void>;
 }
+
+/** Longest a new worker may take to load before its job fails; far above the ~0.8 s it needs. */
+const WORKER_START_TIMEOUT_MS = 60_000;
 
 /**
  * Idle workers kept warm: as many as cores, each retired after this many jobs through a WASM parser
@@ -104,9 +168,13 @@ const MAX_IDLE = availableParallelism();
 const JOBS_PER_WORKER = 32;
 const idle: PooledWorker[] = [];
 let nextJob = 0;
+let workerScript = WORKER_URL;
+let busy = 0;
+let started = 0;
+let exited = 0;
 
 function acquire(maxHeapMb: number): PooledWorker {
-  const i = idle.findIndex((w) => w.maxHeapMb === maxHeapMb);
+  const i = idle.findIndex((w) => w.maxHeapMb === maxHeapMb && w.script.href === workerScript.href);
   const pooled = i >= 0 ? idle.splice(i, 1)[0]! : spawn(maxHeapMb);
   pooled.worker.ref();
   return pooled;
@@ -123,14 +191,28 @@ function release(pooled: PooledWorker, usedWasm: boolean): void {
 }
 
 function spawn(maxHeapMb: number): PooledWorker {
-  const worker = new Worker(WORKER_URL, {
+  const worker = new Worker(workerScript, {
     resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
     // A clean start: the worker must not inherit loaders or flags of its host (test runners set some).
     execArgv: [],
   });
-  const pooled: PooledWorker = { worker, maxHeapMb, wasmJobs: 0 };
+  started++;
+  const ready = new Promise<void>((resolve) => {
+    const onReady = (message: Partial<WorkerReady>) => {
+      if (message?.ready !== true) return;
+      worker.off('message', onReady);
+      resolve();
+    };
+    worker.on('message', onReady);
+  });
+  const pooled: PooledWorker = { worker, script: workerScript, maxHeapMb, wasmJobs: 0, ready };
+  // An 'error' with no listener would be thrown in the host and end the whole process: a job
+  // listens for its own worker's errors, and this one catches those of a worker between jobs
+  // (its 'exit' follows and takes it out of the pool).
+  worker.on('error', () => {});
   // A worker that dies while idle leaves the pool.
   worker.once('exit', () => {
+    exited++;
     const i = idle.indexOf(pooled);
     if (i >= 0) idle.splice(i, 1);
   });

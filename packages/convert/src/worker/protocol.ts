@@ -65,3 +65,8 @@ export interface SerializedConvertError {
 
 /** What the worker answers. */
 export type ConversionReply = { ok: true; result: ConversionResult } | { ok: false; error: SerializedConvertError };
+
+/** What a worker posts once, when it has loaded and listens for jobs. */
+export interface WorkerReady {
+  ready: true;
+}

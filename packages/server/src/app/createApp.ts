@@ -31,6 +31,8 @@ export const SESSION_ENDPOINTS: readonly SessionEndpoint[] = [endpoint(byPlane),
 
 const API = '/api/vision/v1';
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** Text fields (at most 100 of 64 kB) and part headers of a session form, on top of its files. */
+const MAX_FORM_OVERHEAD_BYTES = 8 * 1024 * 1024;
 
 /**
  * The HTTP application: thin wiring of the routes to `geometry`, `convert` and the store. Express
@@ -55,7 +57,20 @@ export function createApp(ctx: ServerContext): express.Express {
   });
   app.use(securityHeaders);
 
-  for (const e of SESSION_ENDPOINTS) app.post(`${API}/session/${e.path}`, (req, res) => e.handle(ctx, req, res));
+  // A body declared larger than any acceptable request is refused before a byte of it is read and
+  // before it takes an admission slot: every file at its limit (the models and a reference image),
+  // plus room for the text fields and part headers.
+  const maxRequestBytes = (ctx.config.maxFiles + 1) * ctx.config.maxFileBytes + MAX_FORM_OVERHEAD_BYTES;
+  const refuseOversizedBody = (req: Request, _res: Response, next: NextFunction) => {
+    const declared = Number(req.get('Content-Length'));
+    if (declared > maxRequestBytes) {
+      throw new ApiError(413, 'request_too_large', `the request declares ${declared} bytes; at most ${maxRequestBytes} are accepted (${ctx.config.maxFiles + 1} files of ${ctx.config.maxFileBytes} bytes and the form fields)`, [
+        { field: 'Content-Length', message: `over ${maxRequestBytes} bytes` },
+      ]);
+    }
+    next();
+  };
+  for (const e of SESSION_ENDPOINTS) app.post(`${API}/session/${e.path}`, refuseOversizedBody, (req, res) => e.handle(ctx, req, res));
   const claimBody = [
     express.json({ limit: '4kb' }),
     express.urlencoded({ limit: '4kb', extended: false }),
@@ -72,7 +87,7 @@ export function createApp(ctx: ServerContext): express.Express {
   app.use((req: Request) => {
     throw new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.path}`, [{ field: 'path', message: 'unknown endpoint' }]);
   });
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const { problem, headers } = problemFromError(err);
     const log = res.locals.log as ServerContext['log'];
     if (problem.status >= 500 && problem.status !== 503) log.error({ err }, 'request failed');
@@ -81,6 +96,9 @@ export function createApp(ctx: ServerContext): express.Express {
       res.destroy();
       return;
     }
+    // A refusal before the body was read: close the connection after answering rather than read
+    // (and discard) what may be gigabytes the client still means to send.
+    if (!req.complete) res.set('Connection', 'close');
     res.status(problem.status).set(headers).type('application/problem+json').send(JSON.stringify({ ...problem, request_id: res.locals.requestId }));
   });
   return app;

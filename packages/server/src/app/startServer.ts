@@ -1,5 +1,6 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeConversionPool } from '@arsession/convert';
+import { closeConversionPool, configureConversionPool } from '@arsession/convert';
 import { pino, type Logger } from 'pino';
 import { createAdmission } from '../admission/Admission.js';
 import { CONFIG_ENV, type ServerConfig } from '../config/ServerConfig.js';
@@ -23,6 +24,11 @@ export interface RunningServer {
 export interface StartServerOptions {
   /** Where logs go; default stdout (pino JSON lines). */
   logger?: Logger;
+  /**
+   * Module the conversion workers run; default the real conversion worker. For fault tests, which
+   * wrap the real worker so that chosen requests crash or hang it (the pool is process-wide).
+   */
+  conversionWorker?: URL;
 }
 
 /**
@@ -38,6 +44,7 @@ export interface StartServerOptions {
  */
 export async function startServer(config: ServerConfig, options: StartServerOptions = {}): Promise<RunningServer> {
   const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'arsession' } });
+  configureConversionPool({ ...(options.conversionWorker && { workerScript: options.conversionWorker }) });
   const paths = dataPaths(config.dataDir);
   const db = openDatabase(paths.database);
   const orphans = await removeOrphans(db, paths);
@@ -60,15 +67,19 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   sweeper.unref();
 
   const app = createApp(ctx);
-  const server = app.listen(config.port, config.host);
+  // Slow senders cannot hold a connection: headers within their limit, the whole request (body
+  // included) within its own; either answers 408 and closes. Node enforces both only when it
+  // sweeps its connections, every 30 s by default, which would let a slowloris client stay up to
+  // 30 s past a limit: the sweep runs at a tenth of the shorter limit (0.1–1 s).
+  const requestTimeout = config.requestTimeoutSeconds * 1000;
+  const headersTimeout = Math.min(config.headersTimeoutSeconds * 1000, requestTimeout);
+  const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(100, headersTimeout / 10)) }, app);
+  server.keepAliveTimeout = 5_000;
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
-  // Slow senders cannot hold a connection: headers within 20 s, the whole request within the limit.
-  server.headersTimeout = 20_000;
-  server.requestTimeout = config.requestTimeoutSeconds * 1000;
-  server.keepAliveTimeout = 5_000;
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -25,6 +25,8 @@ export interface ServerConfig {
   conversionTimeoutSeconds: number;
   /** Longest a whole request may take to arrive (s); slow senders are cut off. */
   requestTimeoutSeconds: number;
+  /** Longest a request's headers may take to arrive (s; at most the request timeout): slowloris clients are cut off. */
+  headersTimeoutSeconds: number;
   /** Base of the file URLs in the detail record; default: from the request's Host header. */
   publicUrl: string | undefined;
   /** `<command> <input.usdz> <output.reality>` makes Reality files; without it none are offered. */
@@ -52,6 +54,7 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   queue: 8,
   conversionTimeoutSeconds: 120,
   requestTimeoutSeconds: 600,
+  headersTimeoutSeconds: 20,
   publicUrl: undefined,
   realityCompiler: undefined,
   claimsPerClientPerMinute: 10,
@@ -73,6 +76,7 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   queue: 'ARSESSION_QUEUE',
   conversionTimeoutSeconds: 'ARSESSION_CONVERSION_TIMEOUT_S',
   requestTimeoutSeconds: 'ARSESSION_REQUEST_TIMEOUT_S',
+  headersTimeoutSeconds: 'ARSESSION_HEADERS_TIMEOUT_S',
   publicUrl: 'ARSESSION_PUBLIC_URL',
   realityCompiler: 'ARSESSION_REALITY_COMPILER',
   claimsPerClientPerMinute: 'ARSESSION_CLAIMS_PER_CLIENT_PER_MIN',
@@ -127,6 +131,7 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('queue', 0);
   int('conversionTimeoutSeconds', 1);
   int('requestTimeoutSeconds', 1);
+  int('headersTimeoutSeconds', 1);
   text('publicUrl', /^https?:\/\/[^\s]+$/);
   text('realityCompiler');
   int('claimsPerClientPerMinute', 1);

@@ -66,6 +66,10 @@ export function problemFromError(err: unknown): { problem: Problem; headers: Rec
     const extra = err instanceof DoorNotFoundError ? { reason: err.reason } : {};
     return make(422, err.code, err.message, err.problems.map((p) => ({ field: p.field, message: p.message, code: p.code })), extra);
   }
+  if (err instanceof URIError && (err as URIError & { status?: unknown }).status === 400) {
+    // The router could not percent-decode a path segment (`%E0%A4%A`): the client's URL, not our bug.
+    return make(400, 'malformed_path', `the request path cannot be decoded: ${err.message}`, [{ field: 'path', message: 'malformed percent-encoding' }]);
+  }
   if (isClientHttpError(err)) {
     // body-parser and friends (http-errors): a 4xx they decided, with a message safe to show.
     const code = err.status === 413 ? 'body_too_large' : err.status === 415 ? 'unsupported_body_encoding' : 'malformed_body';
