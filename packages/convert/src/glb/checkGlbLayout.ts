@@ -52,6 +52,8 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
 
   const views = asArray<BufferViewJson>(json['bufferViews'], 'bufferViews', fail);
   views.forEach((v, i) => {
+    if (!isCount(v.byteOffset)) throw fail(`bufferView ${i} has an invalid byteOffset (${JSON.stringify(v.byteOffset)})`);
+    if (!isCount(v.byteStride)) throw fail(`bufferView ${i} has an invalid byteStride (${JSON.stringify(v.byteStride)})`);
     const size = bufferSizes[v.buffer ?? -1];
     if (size === undefined) throw fail(`bufferView ${i} refers to buffer ${v.buffer}, which does not exist`);
     const end = (v.byteOffset ?? 0) + (v.byteLength ?? -1);
@@ -75,6 +77,7 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
     if (!Number.isInteger(a.count) || a.count! < 1) throw fail(`accessor ${i} has an invalid count (${a.count})`);
     claimed += a.count! * components * bytesPer;
     if (claimed > budget) throw fail(`its accessors claim more than ${Math.round(budget / 2 ** 20)} MiB of data, out of proportion to a ${bytes.length}-byte file`);
+    if (!isCount(a.byteOffset)) throw fail(`accessor ${i} has an invalid byteOffset (${JSON.stringify(a.byteOffset)})`);
     if (a.bufferView === undefined) return; // all zeros (or sparse / Draco-decoded): nothing to bound
     const v = views[a.bufferView];
     if (!v) throw fail(`accessor ${i} refers to bufferView ${a.bufferView}, which does not exist`);
@@ -85,6 +88,11 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
       throw fail(`accessor ${i} claims ${a.count} elements (${needed} bytes) but its bufferView ${a.bufferView} holds ${v.byteLength} bytes`);
     }
   });
+}
+
+/** An optional offset or stride: absent, or a whole number of bytes. */
+function isCount(value: unknown): boolean {
+  return value === undefined || (Number.isInteger(value) && (value as number) >= 0);
 }
 
 function asArray<T>(value: unknown, name: string, fail: (why: string) => Error): T[] {

@@ -5,6 +5,8 @@ import { ModelUnreadableError } from '../errors/ConvertError.js';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneTexture, SceneWarning, TextureRef } from '../scene/SceneData.js';
 import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
 import { checkGlbLayout } from './checkGlbLayout.js';
+import { checkGlbNodeTree } from './checkGlbNodeTree.js';
+import { checkGlbReferences } from './checkGlbReferences.js';
 import { gltfIO } from './gltfIO.js';
 import { transcodeTextures } from './transcodeTextures.js';
 import { normalMatrix } from '../scene/normalMatrix.js';
@@ -34,7 +36,10 @@ const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6;
 export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): Promise<SceneData> {
   const label = options.fileName ?? 'GLB';
   try {
-    checkGlbLayout(bytes, readGlbJson(bytes, options.fileName), options.fileName);
+    const json = readGlbJson(bytes, options.fileName);
+    checkGlbLayout(bytes, json, options.fileName);
+    checkGlbNodeTree(json, options.fileName);
+    checkGlbReferences(json, options.fileName);
   } catch (err) {
     if (err instanceof ModelUnreadableError) throw err;
     throw new ModelUnreadableError(`${label}: malformed glTF JSON (${(err as Error).message})`, {
@@ -63,8 +68,9 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
     scene.warnings.unshift(...transcoded);
     return scene;
   } catch (err) {
-    if (err instanceof ModelUnreadableError) throw err;
-    throw new ModelUnreadableError(`${label}: inconsistent glTF content (${(err as Error).message})`, {
+    // The builder's own refusals (an index past its vertices) do not know the file: name it here.
+    const why = err instanceof ModelUnreadableError ? err.message : `inconsistent glTF content (${(err as Error).message})`;
+    throw new ModelUnreadableError(`${label}: ${why}`, {
       ...(options.fileName !== undefined && { fileName: options.fileName }), cause: err,
     });
   }

@@ -10,6 +10,7 @@ import { chooseOffset } from '../scene/chooseOffset.js';
 import { determinant3, normalMatrix } from '../scene/normalMatrix.js';
 import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
 import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
+import { checkStepSyntax } from './checkStepSyntax.js';
 import { ifcLengthUnit } from './ifcLengthUnit.js';
 import { measureOpening } from './measureOpening.js';
 import { readIfcHeader } from './readIfcHeader.js';
@@ -76,6 +77,9 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   // web-ifc half-reads a truncated file without complaint; the STEP terminator says it is whole.
   const tail = new TextDecoder('latin1').decode(bytes.subarray(Math.max(0, bytes.length - 4096)));
   if (!tail.includes('END-ISO-10303-21')) throw fail('the file is truncated (no END-ISO-10303-21; at its end)');
+  // web-ifc trusts the STEP structure: it spins on unbalanced parentheses and mangles 64-bit ids.
+  const syntax = checkStepSyntax(bytes);
+  if (syntax !== undefined) throw fail(`not a well-formed STEP file: ${syntax}`);
 
   const api = await webIfcApi();
   let model: number;

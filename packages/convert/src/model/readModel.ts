@@ -1,5 +1,5 @@
-import { ConvertError, UnsupportedFormatError } from '../errors/ConvertError.js';
-import { detectFormat } from '../format/detectFormat.js';
+import { ConvertError, ModelUnreadableError, UnsupportedFormatError } from '../errors/ConvertError.js';
+import { detectFormat, type ModelFormat } from '../format/detectFormat.js';
 import { checkMeshNodeLimit, MESH_NODE_LIMIT } from '../glb/checkMeshNodeLimit.js';
 import { readGlb } from '../glb/readGlb.js';
 import type { DoorOpeningRecord } from '../ifc/DoorOpeningRecord.js';
@@ -41,21 +41,42 @@ export async function readModel(bytes: Uint8Array, options: Partial<ReadModelOpt
   const named = { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(opts.field !== undefined && { field: opts.field }) };
   const format = detectFormat(bytes);
   try {
-    switch (format) {
-      case 'glb':
-        checkMeshNodeLimit(bytes, { limit: opts.meshNodeLimit, ...named });
-        return await readGlb(bytes, named);
-      case 'ifc':
-      case 'ifczip':
-        return await readIfc(bytes, named);
-      case 'usdz':
-        return await readUsdz(bytes, named);
-      default:
-        throw new UnsupportedFormatError(`${opts.fileName ?? 'the file'} is not an IFC (STEP), GLB (binary glTF 2.0) or USDZ model`, named);
-    }
+    const scene = await readByFormat(format, bytes, opts, named);
+    refuseNonFiniteGeometry(scene, opts.fileName, named);
+    return scene;
   } catch (err) {
     // Readers name the file; the request field is only known here.
     if (err instanceof ConvertError && opts.field !== undefined && err.field !== opts.field) Object.assign(err, { field: opts.field });
     throw err;
   }
+}
+
+async function readByFormat(format: ModelFormat | undefined, bytes: Uint8Array, opts: ReadModelOptions, named: { fileName?: string; field?: string }): Promise<ModelScene> {
+  switch (format) {
+    case 'glb':
+      checkMeshNodeLimit(bytes, { limit: opts.meshNodeLimit, ...named });
+      return readGlb(bytes, named);
+    case 'ifc':
+    case 'ifczip':
+      return readIfc(bytes, named);
+    case 'usdz':
+      return readUsdz(bytes, named);
+    default:
+      throw new UnsupportedFormatError(`${opts.fileName ?? 'the file'} is not an IFC (STEP), GLB (binary glTF 2.0) or USDZ model`, named);
+  }
+}
+
+/**
+ * Every reader can be led by its file into NaN or infinite coordinates (a 1e308 scale, a
+ * placement that refers to itself, a 2-element matrix): such a model has no place to be put, and
+ * AR clients draw nothing or crash, so it is refused rather than delivered with `null` bounds.
+ */
+function refuseNonFiniteGeometry(scene: ModelScene, fileName: string | undefined, named: { fileName?: string; field?: string }): void {
+  if (scene.stats.triangles === 0) return; // an empty model has no bounds; callers decide about it
+  const { min, max } = scene.bounds;
+  if ([...min, ...max].every(Number.isFinite)) return;
+  throw new ModelUnreadableError(
+    `${fileName ?? 'the model'}: its geometry has coordinates that are not finite numbers (bounds from [${min.join(', ')}] to [${max.join(', ')}]); a transform or placement in the file is malformed`,
+    named,
+  );
 }

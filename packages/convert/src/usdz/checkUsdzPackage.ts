@@ -63,21 +63,30 @@ export function checkUsdzPackage(input: Uint8Array, options: Partial<CheckUsdzPa
   if (!LAYER.test(first.name)) throw refuse('first_entry_not_usd', `the first entry, "${first.name}", is not a USD layer; the root layer must come first`);
 
   const repaired = new Set<string>();
-  const entries = directory.filter((e) => !e.name.endsWith('/')).map((e) => ({ name: e.name, data: entryData(input, e, opts, label, repaired) }));
+  const entries = directory.filter((e) => !e.name.endsWith('/')).map((e) => ({ name: e.name, data: entryData(input, e, opts, refuse, repaired) }));
   for (const e of directory) if (e.method === 0 && e.dataOffset % 64 !== 0) repaired.add('misaligned_entry');
   if (repaired.size === 0) return { bytes: input, entries, repaired: [] };
   const bytes = new Uint8Array(Buffer.concat(zipStored(entries)));
   return { bytes, entries, repaired: [...repaired].sort() };
 }
 
-function entryData(bytes: Uint8Array, e: ZipDirectoryEntry, opts: CheckUsdzPackageOptions, label: string, repaired: Set<string>): Uint8Array {
+function entryData(
+  bytes: Uint8Array, e: ZipDirectoryEntry, opts: CheckUsdzPackageOptions, refuse: (rule: string, why: string) => UsdzPackageError, repaired: Set<string>,
+): Uint8Array {
   const raw = bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize);
+  const named = { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(opts.field !== undefined && { field: opts.field }) };
+  const label = opts.fileName ?? 'the USDZ';
   if (e.method === 0) return raw;
-  if (e.method !== 8) throw new ModelUnreadableError(`${label}: entry "${e.name}" uses compression method ${e.method}`);
+  if (e.method !== 8) throw new ModelUnreadableError(`${label}: entry "${e.name}" uses compression method ${e.method}; only stored and deflate are supported`, named);
   repaired.add('compressed_entry');
+  const limit = Math.min(opts.maxUnpackedBytes, Math.max(e.size, 1));
   try {
-    return inflateRawSync(raw, { maxOutputLength: Math.min(opts.maxUnpackedBytes, Math.max(e.size, 1)) });
+    return inflateRawSync(raw, { maxOutputLength: limit });
   } catch (err) {
-    throw new ModelUnreadableError(`${label}: entry "${e.name}" cannot be inflated (${(err as Error).message})`);
+    // Inflating past the size the directory declares is the zip bomb's trick: name it as one.
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw refuse('too_large', `entry "${e.name}" unpacks to more than the ${e.size} bytes the zip declares for it (a zip bomb?)`);
+    }
+    throw new ModelUnreadableError(`${label}: entry "${e.name}" cannot be inflated (${(err as Error).message})`, named);
   }
 }

@@ -1,0 +1,144 @@
+/** Options of {@link checkStepSyntax}. */
+export interface CheckStepSyntaxOptions {
+  /** Largest entity id accepted: web-ifc keeps ids in 32 bits and silently mangles larger ones. */
+  maxEntityId: number;
+  /** Deepest nesting of parentheses accepted; real IFC lists nest a handful of levels. */
+  maxNesting: number;
+}
+
+/** Defaults of {@link checkStepSyntax}. */
+export const CHECK_STEP_SYNTAX_DEFAULTS: Readonly<CheckStepSyntaxOptions> = { maxEntityId: 0xffffffff, maxNesting: 64 };
+
+const HASH = 0x23, EQUALS = 0x3d, SEMICOLON = 0x3b, OPEN = 0x28, CLOSE = 0x29, QUOTE = 0x27, DOUBLE_QUOTE = 0x22;
+const SLASH = 0x2f, STAR = 0x2a, NEWLINE = 0x0a;
+
+/**
+ * Walks an IFC (STEP, ISO 10303-21) file statement by statement and returns a description of
+ * the first thing web-ifc must not be handed, or `undefined` when the structure is sound:
+ * statements that are not `#id=…;` or a section keyword, entity ids and references beyond
+ * `maxEntityId` (web-ifc truncates them and silently drops or rewires elements), unbalanced or
+ * absurdly deep parentheses (web-ifc spins until its deadline on `#1=IFCWALL(((((;`), and
+ * statements or strings that never end. Linear in the file size; strings and comments are
+ * skipped the way STEP defines them (`''` inside a string is a quote).
+ *
+ * @example
+ * ```ts
+ * checkStepSyntax(new TextEncoder().encode(text)); // → 'line 8: entity #1 has 5 unclosed parentheses'
+ * ```
+ */
+export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyntaxOptions> = {}): string | undefined {
+  const { maxEntityId, maxNesting } = { ...CHECK_STEP_SYNTAX_DEFAULTS, ...options };
+  let at = 0;
+  let line = 1;
+  let problem: string | undefined;
+
+  const skipBlank = (): void => {
+    while (at < bytes.length) {
+      const b = bytes[at]!;
+      if (b === NEWLINE) { line++; at++; } else if (b === 0x20 || b === 0x09 || b === 0x0d) at++;
+      else if (b === SLASH && bytes[at + 1] === STAR) skipComment();
+      else return;
+    }
+  };
+  const skipComment = (): void => {
+    const startLine = line;
+    at += 2;
+    while (at < bytes.length && !(bytes[at] === STAR && bytes[at + 1] === SLASH)) if (bytes[at++] === NEWLINE) line++;
+    if (at >= bytes.length) problem ??= `line ${startLine}: a comment never ends`;
+    at += 2;
+  };
+  // Reads the digits after '#'; returns the id text, or sets `problem`.
+  const readId = (what: string): string | undefined => {
+    const start = at;
+    while (at < bytes.length && bytes[at]! >= 0x30 && bytes[at]! <= 0x39) at++;
+    if (at === start) {
+      problem = `line ${line}: ${what} "#" without a number (found "${printable(latin1(bytes, at, at + 12))}")`;
+      return undefined;
+    }
+    // A run of thousands of digits is shown cut short; it is out of range either way.
+    const digits = at - start > 24 ? `${latin1(bytes, start, start + 24)}…` : latin1(bytes, start, at);
+    const id = at - start > 24 ? Infinity : Number(digits);
+    if (id < 1 || id > maxEntityId) {
+      problem = `line ${line}: ${what} #${digits}, out of range (entity ids run from 1 to ${maxEntityId})`;
+      return undefined;
+    }
+    return digits;
+  };
+  // Reads an entity's parameters up to its ';', checking strings, references and parentheses.
+  const readBody = (entity: string): void => {
+    const startLine = line;
+    let depth = 0;
+    while (at < bytes.length) {
+      const b = bytes[at]!;
+      if (b === QUOTE || b === DOUBLE_QUOTE) {
+        const stringLine = line;
+        at++;
+        while (at < bytes.length && !(bytes[at] === b && bytes[at + 1] !== b)) {
+          if (bytes[at] === b) at++; // a doubled quote is one quote character
+          if (bytes[at++] === NEWLINE) line++;
+        }
+        if (at >= bytes.length) { problem = `line ${stringLine}: a string in ${entity} never ends`; return; }
+        at++;
+      } else if (b === SLASH && bytes[at + 1] === STAR) {
+        skipComment();
+      } else if (b === HASH) {
+        at++;
+        if (readId(`${entity} refers to`) === undefined) return;
+      } else if (b === OPEN) {
+        if (++depth > maxNesting) { problem = `line ${line}: ${entity} nests parentheses deeper than ${maxNesting} levels`; return; }
+        at++;
+      } else if (b === CLOSE) {
+        if (--depth < 0) { problem = `line ${line}: ${entity} closes a parenthesis it never opened`; return; }
+        at++;
+      } else if (b === SEMICOLON) {
+        if (depth !== 0) { problem = `line ${startLine}: ${entity} has ${depth} unclosed parenthes${depth === 1 ? 'is' : 'es'}`; return; }
+        at++;
+        return;
+      } else {
+        if (b === NEWLINE) line++;
+        at++;
+      }
+    }
+    problem = `line ${startLine}: ${entity} never ends (no ";" before the end of the file)`;
+  };
+
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) at = 3; // a UTF-8 BOM some exporters write
+  while (problem === undefined) {
+    skipBlank();
+    if (problem !== undefined) break;
+    if (at >= bytes.length) return 'the file ends before END-ISO-10303-21;';
+    const b = bytes[at]!;
+    if (b === HASH) {
+      at++;
+      const id = readId('an entity is numbered');
+      if (id === undefined) break;
+      skipBlank();
+      if (bytes[at] !== EQUALS) { problem = `line ${line}: entity #${id} is not followed by "="`; break; }
+      at++;
+      readBody(`entity #${id}`);
+    } else if (isKeywordByte(b)) {
+      const start = at;
+      while (at < bytes.length && (isKeywordByte(bytes[at]!) || bytes[at] === 0x2d || (bytes[at]! >= 0x30 && bytes[at]! <= 0x39))) at++;
+      const keyword = latin1(bytes, start, Math.min(at, start + 64));
+      if (keyword === 'END-ISO-10303-21') return undefined;
+      readBody(keyword);
+    } else {
+      problem = `line ${line}: expected an entity instance (#id=…) or a section keyword, found "${printable(latin1(bytes, at, at + 12))}"`;
+    }
+  }
+  return problem;
+}
+
+function isKeywordByte(b: number): boolean {
+  return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f;
+}
+
+function latin1(bytes: Uint8Array, from: number, to: number): string {
+  return String.fromCharCode(...bytes.subarray(from, Math.min(to, bytes.length)));
+}
+
+/** Control bytes shown as \xNN, so a message about binary garbage stays one readable line. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u00ff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
