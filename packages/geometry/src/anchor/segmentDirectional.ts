@@ -57,7 +57,14 @@ export function segmentDirectionalFrame(input: SegmentDirectionalInput, options:
   let length = 0;
   if (p1 && p2) {
     length = vec3.distance(p1, p2);
-    if (length < MIN_SEGMENT_LENGTH) {
+    if (!Number.isFinite(length)) {
+      // Two finite points near ±1.8e308 can be further apart than a double holds.
+      r.problems.push({
+        field: r.field('segment_point_2'),
+        code: 'out_of_range',
+        message: 'segment_point_1 and segment_point_2 are too far apart to measure (coordinates near ±1e308); send them in metres',
+      });
+    } else if (length < MIN_SEGMENT_LENGTH) {
       r.problems.push({
         field: r.field('segment_point_2'),
         code: 'degenerate_segment',

@@ -60,12 +60,16 @@ export function readDirection(
 ): Vec3 | undefined {
   const v = readVec3(value, field, problems, label);
   if (!v) return undefined;
-  const len = Math.hypot(v[0], v[1], v[2]);
-  if (len < minLength) {
+  // Components near 1e308 overflow the length to Infinity (and the direction to zero): scale by
+  // the largest component first, which keeps every finite vector's direction exact.
+  const largest = Math.max(Math.abs(v[0]), Math.abs(v[1]), Math.abs(v[2]));
+  const scaled: Vec3 = largest > 1e150 ? [v[0] / largest, v[1] / largest, v[2] / largest] : v;
+  const len = Math.hypot(scaled[0], scaled[1], scaled[2]);
+  if (scaled === v && len < minLength) {
     problems.push({ field, code: 'zero_vector', message: `${label} has zero length; it must point somewhere` });
     return undefined;
   }
-  return [v[0] / len, v[1] / len, v[2] / len];
+  return [scaled[0] / len, scaled[1] / len, scaled[2] / len];
 }
 
 function isArrayLike(value: unknown): value is ArrayLike<unknown> {

@@ -58,6 +58,13 @@ export async function readMultipartForm(req: Request, res: Response, dir: string
     },
   }).any();
   await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(err) : resolve())));
+  // multer passes over a body whose Content-Type it cannot parse (`boundary=` with no value)
+  // without reading it; there is then no form at all, and the client's header is at fault.
+  if (req.body === undefined) {
+    throw new ApiError(400, 'invalid_multipart', `the multipart body cannot be read: Content-Type ${JSON.stringify(req.headers['content-type'])} has no usable boundary`, [
+      { field: 'Content-Type', message: 'send multipart/form-data with a non-empty boundary parameter' },
+    ]);
+  }
   const fields = new Map<string, string>();
   for (const [name, value] of Object.entries(req.body as Record<string, unknown>)) {
     if (typeof value === 'string') fields.set(name, value);

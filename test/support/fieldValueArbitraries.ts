@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+
+/** What a session endpoint expects in one text field. */
+export type FieldKind = 'vector' | 'number' | 'corners' | 'up_axis' | 'text';
+
+// Numbers that break naive readers: overflow to Infinity once parsed, underflow, negative zero.
+const edgeNumber = fc.constantFrom('1e308', '-1e308', '1e309', '-1e999', '5e-324', '-0', '0', '1', '0.9', '2.1', '1E3');
+const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }).map(String);
+const numberText = fc.oneof(edgeNumber, finite);
+const vectorOf = (n: number) => fc.array(numberText, { minLength: n, maxLength: n }).map((xs) => `[${xs.join(', ')}]`);
+
+/**
+ * Text a client could put in a form field: valid JSON of every shape, JSON-looking text that is not
+ * JSON (NaN, Infinity, trailing commas, cut-off arrays), wrong types, empty and blank values,
+ * unicode and control characters, and arbitrary strings.
+ */
+export const hostileFieldText: fc.Arbitrary<string> = fc.oneof(
+  vectorOf(3),
+  vectorOf(3),
+  fc.integer({ min: 0, max: 6 }).chain(vectorOf),
+  fc.array(vectorOf(3), { minLength: 0, maxLength: 6 }).map((ps) => `[${ps.join(', ')}]`),
+  numberText,
+  fc.constantFrom(
+    '[NaN, 0, 0]', '[Infinity, 0, 0]', '[-Infinity, 1, 2]', 'NaN', 'Infinity', '[1, 2, 3,]', '[1, 2', '[[1, 2, 3]]', '[1, [2], 3]',
+    '["1", "2", "3"]', '[true, false, null]', '[null, null, null]', 'null', 'true', '{}', '{"x": 1, "y": 2, "z": 3}', '""', '"0.9"',
+    '', ' ', '\t\n', '[]', '[,,]', '0x10', '1_000', '١٢٣', '[1e308, 1e308, 1e308]', '[1e309, 0, 0]', '\u0000', '\uFEFF[1, 2, 3]',
+    'y-up', 'z-up', 'x-up', 'Y-UP', 'auto', 'custom', 'model_surface', 'rectangle-short-side', '../../etc/passwd', '🚪🚪🚪',
+  ),
+  fc.json(),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+);
+
+/** A value that is a valid reading of its kind, by rules written here independently of the server. */
+export function isWellTyped(kind: FieldKind, text: string): boolean {
+  if (text.trim() === '') return false;
+  if (kind === 'text') return true;
+  if (kind === 'up_axis') return text === 'y-up' || text === 'z-up';
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const isVector = (v: unknown) => Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+  if (kind === 'number') return typeof value === 'number' && Number.isFinite(value);
+  if (kind === 'vector') return isVector(value);
+  return Array.isArray(value) && value.length === 4 && value.every(isVector);
+}
