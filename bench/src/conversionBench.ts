@@ -94,9 +94,10 @@ export async function benchGlb(rounds: number, only?: (file: string) => boolean)
   return rows;
 }
 
-type ThreeConvert = (glb: Uint8Array, options?: { maxTextureSize?: number }) => Promise<Uint8Array>;
+export type ThreeConvert = (glb: Uint8Array, options?: { maxTextureSize?: number }) => Promise<Uint8Array>;
 
-async function loadThree(): Promise<ThreeConvert | string> {
+/** three.js GLTFLoader + USDZExporter in Node, or why it could not load. */
+export async function loadThree(): Promise<ThreeConvert | string> {
   try {
     const peer = (await import(new URL('../peers/threeUsdzExporter.mjs', import.meta.url).href)) as { threeGlbToUsdz: ThreeConvert };
     // USDZExporter console.warn()s whole material objects (double-sided materials); formatting them

@@ -83,40 +83,47 @@ export async function benchDetection(rounds: number, quick: boolean): Promise<De
         ['synthetic 1M', () => syntheticSoup(1_000_000)],
       ];
   const rows: DetectionRow[] = [];
-  const rayCount = quick ? 5000 : 20_000;
   for (const [name, make] of scenes) {
-    const mesh = await make();
-    const geometry = new BufferGeometry();
-    geometry.setAttribute('position', new BufferAttribute(mesh.positions, 3));
-    geometry.setIndex(new BufferAttribute(mesh.indices, 1));
-    const build = await compare(() => buildBvh(mesh), () => new MeshBVH(geometry), rounds);
-    const ours = buildBvh(mesh), peer = new MeshBVH(geometry);
-    const rays = raysFor(mesh, rayCount);
-    const ray = new Ray(), o = new Vector3(), d = new Vector3();
-    const castOurs = () => {
-      for (let r = 0; r < rayCount; r++) raycastFirst(ours, mesh, [rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!], [rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!]);
-    };
-    const castPeer = () => {
-      for (let r = 0; r < rayCount; r++) {
-        ray.set(o.set(rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!), d.set(rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!));
-        peer.raycastFirst(ray, DoubleSide);
-      }
-    };
-    const cast = await compare(castOurs, castPeer, rounds);
-    let disagreements = 0;
-    for (let r = 0; r < rayCount; r++) {
-      const a = raycastFirst(ours, mesh, [rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!], [rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!]);
-      ray.set(o.set(rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!), d.set(rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!));
-      const b = peer.raycastFirst(ray, DoubleSide);
-      if ((a === undefined) !== (b == null) || (a && b && Math.abs(a.distance - b.distance) > 1e-3)) disagreements++;
-    }
-    const perRay = (s: Sample): Sample => ({ median: (s.median * 1000) / rayCount, min: (s.min * 1000) / rayCount, max: (s.max * 1000) / rayCount, runs: s.runs });
-    rows.push({
-      scene: name, triangles: mesh.indices.length / 3, rays: rayCount,
-      buildOurs: build.ours, buildPeer: build.peer, buildRatio: build.ratio,
-      rayOursUs: perRay(cast.ours), rayPeerUs: perRay(cast.peer), rayRatio: cast.ratio, disagreements,
-    });
-    console.error(`  ${name}: build ×${build.ratio.median.toFixed(2)}, rays ×${cast.ratio.median.toFixed(2)} of three-mesh-bvh; ${disagreements} disagreements`);
+    const row = await compareBvh(name, await make(), rounds, quick ? 5000 : 20_000);
+    rows.push(row);
+    console.error(`  ${name}: build ×${row.buildRatio.median.toFixed(2)}, rays ×${row.rayRatio.median.toFixed(2)} of three-mesh-bvh; ${row.disagreements} disagreements`);
   }
   return rows;
+}
+
+/**
+ * Our BVH against three-mesh-bvh on one triangle soup: build time (default builds), first-hit
+ * rays from random points inside the bounds (both sides), and how often the two disagree.
+ */
+export async function compareBvh(scene: string, mesh: TriangleMesh, rounds: number, rayCount: number): Promise<DetectionRow> {
+  const geometry = new BufferGeometry();
+  geometry.setAttribute('position', new BufferAttribute(mesh.positions, 3));
+  geometry.setIndex(new BufferAttribute(mesh.indices, 1));
+  const build = await compare(() => buildBvh(mesh), () => new MeshBVH(geometry), rounds);
+  const ours = buildBvh(mesh), peer = new MeshBVH(geometry);
+  const rays = raysFor(mesh, rayCount);
+  const ray = new Ray(), o = new Vector3(), d = new Vector3();
+  const castOurs = () => {
+    for (let r = 0; r < rayCount; r++) raycastFirst(ours, mesh, [rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!], [rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!]);
+  };
+  const castPeer = () => {
+    for (let r = 0; r < rayCount; r++) {
+      ray.set(o.set(rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!), d.set(rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!));
+      peer.raycastFirst(ray, DoubleSide);
+    }
+  };
+  const cast = await compare(castOurs, castPeer, rounds);
+  let disagreements = 0;
+  for (let r = 0; r < rayCount; r++) {
+    const a = raycastFirst(ours, mesh, [rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!], [rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!]);
+    ray.set(o.set(rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!), d.set(rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!));
+    const b = peer.raycastFirst(ray, DoubleSide);
+    if ((a === undefined) !== (b == null) || (a && b && Math.abs(a.distance - b.distance) > 1e-3)) disagreements++;
+  }
+  const perRay = (s: Sample): Sample => ({ median: (s.median * 1000) / rayCount, min: (s.min * 1000) / rayCount, max: (s.max * 1000) / rayCount, runs: s.runs });
+  return {
+    scene, triangles: mesh.indices.length / 3, rays: rayCount,
+    buildOurs: build.ours, buildPeer: build.peer, buildRatio: build.ratio,
+    rayOursUs: perRay(cast.ours), rayPeerUs: perRay(cast.peer), rayRatio: cast.ratio, disagreements,
+  };
 }

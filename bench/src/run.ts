@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { benchAssimp } from './assimpPeer.js';
 import { benchGlb, benchIfc } from './conversionBench.js';
 import { benchDetection } from './detectionBench.js';
 import { benchDetectionLatency } from './detectionLatency.js';
@@ -27,7 +28,11 @@ const save = (name: string, data: unknown) =>
 
 if (sections.includes('conversion')) {
   console.error('conversion: IFC → USDZ against web-ifc StreamAllMeshes; GLB → USDZ against three.js USDZExporter');
-  save('conversion', { ifc: await benchIfc(rounds, only), glb: await benchGlb(rounds, only) });
+  const ifc = await benchIfc(rounds, only);
+  const glb = await benchGlb(rounds, only);
+  console.error('conversion: IFC through `arsession convert` and `assimp export`');
+  // Whole processes per round (a few seconds each): three rounds are enough for a stable ratio.
+  save('conversion', { ifc, glb, assimp: await benchAssimp(Math.min(rounds, 3), only) });
 }
 if (sections.includes('detection')) {
   console.error('detection: BVH build and first-hit rays against three-mesh-bvh');

@@ -5,9 +5,10 @@ import { openingCommand } from './commands/opening.js';
 import { detectDoorCommand } from './commands/detectDoor.js';
 import { keysCommand } from './commands/keys.js';
 import { serveCommand } from './commands/serve.js';
+import { benchCommand } from './commands/bench.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [serveCommand, keysCommand, convertCommand, inspectCommand, openingCommand, detectDoorCommand];
+export const COMMANDS: readonly Command[] = [serveCommand, keysCommand, convertCommand, inspectCommand, openingCommand, detectDoorCommand, benchCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
