@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath } from './support/corpus.js';
-import { filePart, form, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
 
 const AC20 = corpusPath('ifc', 'AC20-FZK-Haus.ifc');
 const BOX = corpusPath('glb', 'Box.glb');
@@ -210,6 +210,7 @@ describe('failures leave nothing behind', () => {
     const { readdirSync } = await import('node:fs');
     const { join } = await import('node:path');
     expect(readdirSync(join(t.dataDir, 'uploads'))).toEqual([]);
-    expect(readdirSync(join(t.dataDir, 'sessions')).filter((d) => d.startsWith('.staging-'))).toEqual([]);
+    // Every session directory left is one that answered 201: its detail is served.
+    for (const id of readdirSync(join(t.dataDir, 'sessions'))) expect((await getDetail(t, id)).status, id).toBe(200);
   });
 });

@@ -2,8 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Admission } from '../admission/Admission.js';
+import type { ConversionCache } from '../cache/ConversionCache.js';
 import type { ServerConfig } from '../config/ServerConfig.js';
 import type { Db } from '../store/openDatabase.js';
+import type { SessionWriter } from '../store/sessionWriter.js';
 import type { Throttle } from '../throttle/Throttle.js';
 
 /** Where everything lives under `ARSESSION_DATA_DIR`. */
@@ -14,8 +16,10 @@ export interface DataPaths {
   uploads: string;
   /** One directory per session; `.staging-*` while a session is being made. */
   sessions: string;
-  /** Source files saved to accounts: `<account id>/<model id>`. */
+  /** Source files saved to accounts, one file each (the row names its account). */
   models: string;
+  /** Converted models by the SHA-256 of their source (hard links); emptied on start. */
+  cache: string;
 }
 
 /** What request handlers share: plain values, made once by `createApp`. */
@@ -23,7 +27,9 @@ export interface ServerContext {
   config: ServerConfig;
   paths: DataPaths;
   db: Db;
+  sessionWriter: SessionWriter;
   admission: Admission;
+  conversionCache: ConversionCache;
   claimThrottle: { perClient: Throttle; failures: Throttle };
   log: Logger;
   /** Set once SIGTERM arrived: /readyz answers 503 so a balancer stops sending. */
@@ -32,7 +38,7 @@ export interface ServerContext {
 
 /** The data directory's layout, created if missing. */
 export function dataPaths(root: string): DataPaths {
-  const paths = { root, database: join(root, 'arsession.sqlite'), uploads: join(root, 'uploads'), sessions: join(root, 'sessions'), models: join(root, 'models') };
+  const paths = { root, database: join(root, 'arsession.sqlite'), uploads: join(root, 'uploads'), sessions: join(root, 'sessions'), models: join(root, 'models'), cache: join(root, 'cache') };
   for (const dir of [paths.root, paths.uploads, paths.sessions, paths.models]) mkdirSync(dir, { recursive: true });
   return paths;
 }

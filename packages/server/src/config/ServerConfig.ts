@@ -19,6 +19,10 @@ export interface ServerConfig {
   maxFiles: number;
   /** Conversions running at once (worker threads). */
   workers: number;
+  /** Converted models kept for re-uploads of the same bytes (0: no cache). */
+  cacheEntries: number;
+  /** Most bytes of converted models kept in the cache. */
+  cacheBytes: number;
   /** Requests allowed to wait for a worker beyond those running; more answer 503. */
   queue: number;
   /** Longest one model may take to read, detect and convert (s) before its worker is stopped. */
@@ -51,6 +55,8 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   maxFileBytes: 200 * 1024 * 1024,
   maxFiles: 10,
   workers: Math.max(1, availableParallelism() - 1),
+  cacheEntries: 512,
+  cacheBytes: 2048 * 1024 * 1024,
   queue: 8,
   conversionTimeoutSeconds: 120,
   requestTimeoutSeconds: 600,
@@ -73,6 +79,8 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   maxFileBytes: 'ARSESSION_MAX_FILE_MB',
   maxFiles: 'ARSESSION_MAX_FILES',
   workers: 'ARSESSION_WORKERS',
+  cacheEntries: 'ARSESSION_CACHE_ENTRIES',
+  cacheBytes: 'ARSESSION_CACHE_MB',
   queue: 'ARSESSION_QUEUE',
   conversionTimeoutSeconds: 'ARSESSION_CONVERSION_TIMEOUT_S',
   requestTimeoutSeconds: 'ARSESSION_REQUEST_TIMEOUT_S',
@@ -128,6 +136,8 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('maxFileBytes', 0.001, 1024 * 1024);
   int('maxFiles', 1);
   int('workers', 1);
+  int('cacheEntries', 0);
+  int('cacheBytes', 0, 1024 * 1024);
   int('queue', 0);
   int('conversionTimeoutSeconds', 1);
   int('requestTimeoutSeconds', 1);

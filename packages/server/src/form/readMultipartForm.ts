@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { ApiError, badField } from '../errors/ApiError.js';
@@ -10,6 +12,8 @@ export interface UploadedFile {
   name: string;
   path: string;
   bytes: number;
+  /** SHA-256 (hex) of the bytes, taken while they streamed to disk. */
+  sha256: string;
 }
 
 /** A multipart form: one value per text field (duplicates are refused), files in arrival order. */
@@ -18,8 +22,17 @@ export interface Form {
   files: readonly UploadedFile[];
 }
 
-/** Limits of {@link readMultipartForm}. */
-export interface MultipartLimits {
+/** Where {@link readMultipartForm} stores files, and its limits. */
+export interface MultipartOptions {
+  /** Directory each file field's files are written to (shared between requests). */
+  dirFor(field: string): string;
+  /** Start of every stored file's name, unique to the request. */
+  prefix: string;
+  /**
+   * Receives every path a file is (or starts being) written to, before any byte arrives, so the
+   * caller can remove them all whatever happens — including a body cut off mid-file.
+   */
+  created: string[];
   maxFileBytes: number;
   maxFiles: number;
   /** Field names that may carry files; any other file part is refused by name before it is stored. */
@@ -30,34 +43,41 @@ const MAX_FIELDS = 100;
 const MAX_FIELD_BYTES = 64 * 1024;
 
 /**
- * Streams a multipart body to `dir` (never whole files in memory), enforcing the limits while the
- * bytes arrive, and returns its fields and files. The caller owns `dir` and removes it.
+ * Streams a multipart body to files (never whole files in memory), hashing them on
+ * the way and enforcing the limits while the bytes arrive, and returns its fields and files. The
+ * caller owns the files listed in `options.created` and removes them.
  */
-export async function readMultipartForm(req: Request, res: Response, dir: string, limits: MultipartLimits): Promise<Form> {
+export async function readMultipartForm(req: Request, res: Response, options: MultipartOptions): Promise<Form> {
   if (!req.is('multipart/form-data')) {
     throw new ApiError(400, 'not_multipart', `the body must be multipart/form-data (got ${req.headers['content-type'] ?? 'no Content-Type'})`, [
       { field: 'Content-Type', message: 'send the request as multipart/form-data' },
     ]);
   }
-  let counter = 0;
+  const writing: Array<Promise<void>> = [];
   const upload = multer({
-    storage: multer.diskStorage({ destination: dir, filename: (_req, _file, cb) => cb(null, `upload-${counter++}`) }),
+    storage: hashingDiskStorage(options, writing),
     defParamCharset: 'utf8',
     limits: {
-      fileSize: limits.maxFileBytes,
+      fileSize: options.maxFileBytes,
       // reference_image rides along with the model files.
-      files: limits.maxFiles + 1,
+      files: options.maxFiles + 1,
       fields: MAX_FIELDS,
       fieldSize: MAX_FIELD_BYTES,
-      parts: MAX_FIELDS + limits.maxFiles + 1,
+      parts: MAX_FIELDS + options.maxFiles + 1,
       fieldNameSize: 200,
     },
     fileFilter: (_req, file, cb) => {
-      if (limits.fileFields.includes(file.fieldname)) cb(null, true);
+      if (options.fileFields.includes(file.fieldname)) cb(null, true);
       else cb(new multer.MulterError('LIMIT_UNEXPECTED_FILE', file.fieldname));
     },
   }).any();
-  await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(err) : resolve())));
+  try {
+    await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(err) : resolve())));
+  } finally {
+    // multer can report an error (a client gone mid-file) while a file's stream is still opening;
+    // waiting for every write to settle lets the caller's clean-up find each file it removes.
+    await Promise.allSettled(writing);
+  }
   // multer passes over a body whose Content-Type it cannot parse (`boundary=` with no value)
   // without reading it; there is then no form at all, and the client's header is at fault.
   if (req.body === undefined) {
@@ -71,11 +91,45 @@ export async function readMultipartForm(req: Request, res: Response, dir: string
     else if (Array.isArray(value)) throw badField(name, `sent ${value.length} times; send each field once`, 'duplicate_field');
     else throw badField(name, 'bracketed field names are not used; name nested fields with dots, e.g. alignment.point_1', 'invalid_field_name');
   }
-  const files = ((req.files ?? []) as Express.Multer.File[]).map((f) => ({ field: f.fieldname, name: safeBaseName(f.originalname), path: f.path, bytes: f.size }));
+  const files = ((req.files ?? []) as Array<Express.Multer.File & { sha256: string }>).map((f) => ({
+    field: f.fieldname, name: safeBaseName(f.originalname), path: f.path, bytes: f.size, sha256: f.sha256,
+  }));
   for (const f of files) {
     if (fields.has(f.field)) throw badField(f.field, 'sent both as a file and as a text field', 'duplicate_field');
   }
   return { fields, files };
+}
+
+/**
+ * multer's disk storage with a SHA-256 taken from the same stream: the server needs every upload's
+ * hash (conversion cache, saved models), and reading the file back to get it would cost a second
+ * pass over bytes that were just in memory.
+ */
+function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<void>>): multer.StorageEngine {
+  // A destination function, not a string: with a string multer mkdirSync()s it on every request.
+  const disk = multer.diskStorage({
+    destination: (_req, file, cb) => cb(null, options.dirFor(file.fieldname)),
+    filename: (_req, file, cb) => {
+      const name = `${options.prefix}-${options.created.length}`;
+      options.created.push(join(options.dirFor(file.fieldname), name));
+      cb(null, name);
+    },
+  });
+  return {
+    _handleFile(req, file, cb) {
+      const hash = createHash('sha256');
+      // A second 'data' listener sees every chunk the disk pipe sees, and leaves its backpressure alone.
+      file.stream.on('data', (chunk: Buffer) => hash.update(chunk));
+      writing.push(new Promise((settled) => {
+        disk._handleFile(req, file, (err, info) => {
+          settled();
+          if (err) cb(err);
+          else cb(null, { ...info, sha256: hash.digest('hex') } as Partial<Express.Multer.File>);
+        });
+      }));
+    },
+    _removeFile: (req, file, cb) => disk._removeFile(req, file, cb),
+  };
 }
 
 /** The last path segment, control characters removed: a client's name is a label, never a path. */

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { convertModel, ModelUnreadableError, type ConversionResult, type DoorQuery } from '@arsession/convert';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
@@ -14,7 +14,7 @@ import { readMultipartForm, type UploadedFile } from '../form/readMultipartForm.
 import type { PlacementMethod } from '../placement/PlacementMethod.js';
 import { round } from '../placement/poseJson.js';
 import { compileReality } from '../reality/compileReality.js';
-import { insertSession, type SavedModelInput, type SessionFile, type StoredAsset } from '../store/sessions.js';
+import { type SavedModelInput, type SessionFile, type StoredAsset } from '../store/sessions.js';
 
 /** The body of every 201 (interface-spec.md, SessionResponse). */
 export interface SessionResponse {
@@ -38,34 +38,48 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
   const account = authenticate(ctx.db, req, method.requiresKey);
   const leave = ctx.admission.admit();
   const sessionId = randomBytes(16).toString('base64url');
-  const staging = join(ctx.paths.sessions, `.staging-${sessionId}`);
-  let uploadDir: string | undefined;
+  // The session's directory is filled in place: nothing serves a file before the database row
+  // exists, the row is written last, and a failure (or, after a kill, start-up) removes the directory.
+  const sessionDir = join(ctx.paths.sessions, sessionId);
+  const uploaded: string[] = [];
+  // Uploads that became part of the session or the account (the rest are deleted at the end).
+  const kept = new Set<string>();
+  let finished = false;
   try {
-    uploadDir = await mkdtemp(join(ctx.paths.uploads, 'req-'));
-    const form = await readMultipartForm(req, res, uploadDir, {
+    // A keyed request's models are saved to its account: written straight there, they need no move.
+    const modelFields = new Set(['model_file', 'model_files']);
+    const form = await readMultipartForm(req, res, {
+      dirFor: (field) => (account && modelFields.has(field) ? ctx.paths.models : ctx.paths.uploads),
+      prefix: sessionId,
+      created: uploaded,
       maxFileBytes: ctx.config.maxFileBytes,
       maxFiles: ctx.config.maxFiles,
-      fileFields: ['model_file', 'model_files', ...method.fileFields],
+      fileFields: [...modelFields, ...method.fileFields],
     });
     refuseUnknownFields(form, new Set([...method.fields, 'conversion']), ['conversion.']);
     readConversion(form);
     const uploads = readModelUploads(form, ctx.config.maxFiles);
     const input = method.read(form);
 
-    await mkdir(staging);
-    const results: ConversionResult[] = [];
+    await mkdir(sessionDir);
+    const converted: ConvertedUpload[] = [];
     for (const [order, upload] of uploads.entries()) {
-      results.push(await convertUpload(ctx, upload, join(staging, `${order}.usdz`), order === 0 ? method.doorQuery?.(input) : undefined));
+      converted.push(await convertUpload(ctx, upload, join(sessionDir, `${order}.usdz`), order === 0 ? method.doorQuery?.(input) : undefined));
     }
+    const results = converted.map((c) => c.result);
     const placement = method.place(input, { primary: results[0]!, all: results });
 
     const files: SessionFile[] = [];
     const assets: StoredAsset[] = [];
     for (const [order, result] of results.entries()) {
       const upload = uploads[order]!;
-      const usdz: SessionFile = await describeFile(staging, `${order}.usdz`, 'model/vnd.usdz+zip', deliveredName(upload.name, 'usdz'));
+      const { usdzBytes, usdzSha256 } = converted[order]!;
+      const usdz: SessionFile = {
+        name: `${order}.usdz`, contentType: 'model/vnd.usdz+zip', bytes: usdzBytes, sha256: usdzSha256,
+        downloadName: contentDisposition(deliveredName(upload.name, 'usdz')),
+      };
       files.push(usdz);
-      const reality = await makeReality(ctx, staging, order, upload.name);
+      const reality = await makeReality(ctx, sessionDir, order, upload.name);
       if (reality) files.push(reality);
       assets.push({
         order,
@@ -90,41 +104,51 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
       });
     }
     for (const extra of method.files?.(input) ?? []) {
-      await rename(extra.upload.path, join(staging, extra.name));
-      files.push(await describeFile(staging, extra.name, extra.contentType, extra.upload.name));
+      await rename(extra.upload.path, join(sessionDir, extra.name));
+      kept.add(extra.upload.path);
+      files.push({
+        name: extra.name, contentType: extra.contentType, bytes: extra.upload.bytes, sha256: extra.upload.sha256,
+        downloadName: contentDisposition(extra.upload.name),
+      });
     }
-    const saved = account ? await saveModels(ctx, account.id, uploads, results) : [];
+    const saved = account ? uploads.map((upload, order) => savedModel(ctx, upload, results[order]!)) : [];
 
     const now = Date.now();
     const expiresAt = now + ctx.config.sessionTtlSeconds * 1000;
-    const finalDir = join(ctx.paths.sessions, sessionId);
-    await rename(staging, finalDir);
-    let code: string;
-    try {
-      code = insertSession(ctx.db, {
-        id: sessionId, method: method.method, createdAt: now, expiresAt, accountId: account?.id ?? null, placement,
-        modelFrame: { up_axis: 'y', handedness: 'right', units: 'm', offset: results[0]!.offset }, files, assets,
-      }, saved);
-    } catch (err) {
-      await rm(finalDir, { recursive: true, force: true });
-      for (const m of saved) await rm(join(ctx.paths.models, m.storedAs), { force: true });
-      throw err;
-    }
+    const code = await ctx.sessionWriter.insert({
+      id: sessionId, method: method.method, createdAt: now, expiresAt, accountId: account?.id ?? null, placement,
+      modelFrame: { up_axis: 'y', handedness: 'right', units: 'm', offset: results[0]!.offset }, files, assets,
+    }, saved);
+    finished = true;
+    if (account) for (const upload of uploads) kept.add(upload.path);
     const body: SessionResponse = { deeplink: deeplinkOf(ctx.config.deeplinkScheme, sessionId), expires_at: new Date(expiresAt).toISOString(), onetime_code: code };
     (res.locals.log as ServerContext['log']).info({ session: sessionId, method: method.path, models: uploads.length, account: account?.name }, 'session created');
     res.status(201).location(`/api/vision/v1/session/${sessionId}/`).json(body);
   } finally {
     leave();
-    await rm(staging, { recursive: true, force: true });
-    if (uploadDir) await rm(uploadDir, { recursive: true, force: true });
+    if (!finished) await rm(sessionDir, { recursive: true, force: true });
+    for (const path of uploaded) if (!finished || !kept.has(path)) await unlink(path).catch(() => undefined);
   }
 }
 
-/** Reads, checks, (detects) and converts one uploaded model into `usdzPath`, on a pool worker. */
-async function convertUpload(ctx: ServerContext, upload: UploadedFile, usdzPath: string, detectDoor: DoorQuery | undefined): Promise<ConversionResult> {
+/** One uploaded model, converted (or taken from the cache) into the session's USDZ. */
+interface ConvertedUpload {
+  result: ConversionResult;
+  usdzBytes: number;
+  usdzSha256: string;
+}
+
+/**
+ * Reads, checks, (detects) and converts one uploaded model into `usdzPath`, on a pool worker —
+ * unless the same bytes were converted before and no door is asked for (detection depends on the
+ * request, so it always runs on the model itself): then the earlier USDZ is linked in.
+ */
+async function convertUpload(ctx: ServerContext, upload: UploadedFile, usdzPath: string, detectDoor: DoorQuery | undefined): Promise<ConvertedUpload> {
   const named = { field: upload.field, fileName: upload.name };
-  // The worker recognises the format (415 for anything else) as part of reading the model.
+  const cached = detectDoor ? undefined : await ctx.conversionCache.reuse(upload.sha256, usdzPath);
+  if (cached) return cached;
   const bytes = new Uint8Array(await readFile(upload.path));
+  // The worker recognises the format (415 for anything else) as part of reading the model.
   const result = await ctx.admission.withWorker(() => convertModel(bytes, {
     ...named,
     usdzPath,
@@ -132,7 +156,11 @@ async function convertUpload(ctx: ServerContext, upload: UploadedFile, usdzPath:
     ...(detectDoor && { detectDoor }),
   }));
   if (result.stats.triangles === 0) throw new ModelUnreadableError(`${upload.name} has no geometry to show or place (0 triangles)`, named);
-  return result;
+  const usdzBytes = (await stat(usdzPath)).size;
+  const usdzSha256 = await hashFile(usdzPath);
+  const { door: _door, usdz: _usdz, glb: _glb, ...reusable } = result;
+  await ctx.conversionCache.keep(upload.sha256, usdzPath, { result: reusable, usdzBytes, usdzSha256 });
+  return { result, usdzBytes, usdzSha256 };
 }
 
 async function describeFile(dir: string, name: string, contentType: string, downloadName: string): Promise<SessionFile> {
@@ -156,17 +184,10 @@ async function makeReality(ctx: ServerContext, dir: string, order: number, sourc
   return describeFile(dir, `${order}.reality`, 'model/vnd.reality', deliveredName(sourceName, 'reality'));
 }
 
-/** Moves the uploaded sources into the account's saved models. */
-async function saveModels(ctx: ServerContext, accountId: number, uploads: readonly UploadedFile[], results: readonly ConversionResult[]): Promise<SavedModelInput[]> {
-  const dir = join(ctx.paths.models, String(accountId));
-  await mkdir(dir, { recursive: true });
-  const saved: SavedModelInput[] = [];
-  for (const [i, upload] of uploads.entries()) {
-    const id = randomUUID();
-    const sha256 = await hashFile(upload.path);
-    await rename(upload.path, join(dir, id));
-    saved.push({ id, sourceName: upload.name, format: results[i]!.format, bytes: upload.bytes, sha256, storedAs: `${accountId}/${id}` });
-  }
-  return saved;
+/** A model upload kept for the account, where it was written as it arrived. */
+function savedModel(ctx: ServerContext, upload: UploadedFile, result: ConversionResult): SavedModelInput {
+  return {
+    id: randomUUID(), sourceName: upload.name, format: result.format, bytes: upload.bytes, sha256: upload.sha256,
+    storedAs: relative(ctx.paths.models, upload.path),
+  };
 }
-

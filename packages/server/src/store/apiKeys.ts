@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from './openDatabase.js';
+import { prepared } from './prepared.js';
 
 /** An account a valid key maps to. */
 export interface Account {
@@ -34,9 +35,9 @@ export function createApiKey(db: Db, accountName: string, now = Date.now()): str
   const id = randomBytes(8).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   db.transaction(() => {
-    db.prepare('INSERT INTO accounts (name, created_at) VALUES (?, ?) ON CONFLICT(name) DO NOTHING').run(name, now);
-    const account = db.prepare('SELECT id FROM accounts WHERE name = ?').get(name) as { id: number };
-    db.prepare('INSERT INTO api_keys (id, account_id, secret_hash, created_at) VALUES (?, ?, ?, ?)').run(id, account.id, hashSecret(secret), now);
+    prepared(db, 'INSERT INTO accounts (name, created_at) VALUES (?, ?) ON CONFLICT(name) DO NOTHING').run(name, now);
+    const account = prepared(db, 'SELECT id FROM accounts WHERE name = ?').get(name) as { id: number };
+    prepared(db, 'INSERT INTO api_keys (id, account_id, secret_hash, created_at) VALUES (?, ?, ?, ?)').run(id, account.id, hashSecret(secret), now);
   })();
   return `ars_${id}_${secret}`;
 }
@@ -44,12 +45,12 @@ export function createApiKey(db: Db, accountName: string, now = Date.now()): str
 /** Revokes a key (given whole, or by its id); returns whether a live key was revoked. */
 export function revokeApiKey(db: Db, keyOrId: string, now = Date.now()): boolean {
   const id = KEY_PATTERN.exec(keyOrId)?.[1] ?? keyOrId;
-  return db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
+  return prepared(db, 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
 }
 
 /** Every key, newest first. */
 export function listApiKeys(db: Db): ApiKeyInfo[] {
-  const rows = db.prepare(
+  const rows = prepared(db, 
     'SELECT k.id, a.name AS account, k.created_at, k.revoked_at FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at DESC, k.id',
   ).all() as Array<{ id: string; account: string; created_at: number; revoked_at: number | null }>;
   return rows.map((r) => ({
@@ -66,7 +67,7 @@ export function listApiKeys(db: Db): ApiKeyInfo[] {
 export function authenticateApiKey(db: Db, presented: string): Account | undefined {
   const match = KEY_PATTERN.exec(presented);
   const row = match
-    ? (db.prepare('SELECT k.secret_hash, k.revoked_at, a.id, a.name FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?')
+    ? (prepared(db, 'SELECT k.secret_hash, k.revoked_at, a.id, a.name FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?')
       .get(match[1]) as { secret_hash: Buffer; revoked_at: number | null; id: number; name: string } | undefined)
     : undefined;
   const given = hashSecret(match?.[2] ?? presented);

@@ -1,4 +1,5 @@
 import type { Db } from './openDatabase.js';
+import { prepared } from './prepared.js';
 
 /** A model an account saved by sending it with its key. */
 export interface SavedModel {
@@ -13,7 +14,7 @@ export interface SavedModel {
 
 /** An account's saved models, newest first. */
 export function listSavedModels(db: Db, accountId: number): SavedModel[] {
-  const rows = db.prepare(
+  const rows = prepared(db, 
     'SELECT id, session_id, source_name, format, bytes, sha256, created_at FROM saved_models WHERE account_id = ? ORDER BY created_at DESC, id',
   ).all(accountId) as Array<{ id: string; session_id: string; source_name: string; format: string; bytes: number; sha256: string; created_at: number }>;
   return rows.map((r) => ({

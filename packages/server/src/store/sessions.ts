@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from './openDatabase.js';
+import { prepared } from './prepared.js';
 
 /** A file served under a session. */
 export interface SessionFile {
@@ -54,20 +55,20 @@ export interface SavedModelInput {
  */
 export function insertSession(db: Db, record: Omit<SessionRecord, 'onetimeCode' | 'codeClaimed' | 'filesDeleted'>, saved: readonly SavedModelInput[]): string {
   return db.transaction(() => {
-    const taken = db.prepare('SELECT 1 FROM sessions WHERE onetime_code = ? AND expires_at > ?');
+    const taken = prepared(db, 'SELECT 1 FROM sessions WHERE onetime_code = ? AND expires_at > ?');
     let code = '';
     for (let attempt = 0; ; attempt++) {
       code = String(randomInt(1_000_000)).padStart(6, '0');
       if (!taken.get(code, record.createdAt)) break;
       if (attempt > 1000) throw new Error('no free one-time code: more than 10⁶ live sessions');
     }
-    db.prepare(`INSERT INTO sessions (id, method, created_at, expires_at, onetime_code, account_id, placement, model_frame, files)
+    prepared(db, `INSERT INTO sessions (id, method, created_at, expires_at, onetime_code, account_id, placement, model_frame, files)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(record.id, record.method, record.createdAt, record.expiresAt, code, record.accountId,
         JSON.stringify(record.placement), JSON.stringify(record.modelFrame), JSON.stringify(record.files));
-    const asset = db.prepare('INSERT INTO assets (session_id, ord, source_name, info) VALUES (?, ?, ?, ?)');
+    const asset = prepared(db, 'INSERT INTO assets (session_id, ord, source_name, info) VALUES (?, ?, ?, ?)');
     for (const a of record.assets) asset.run(record.id, a.order, a.sourceName, JSON.stringify(a.info));
-    const model = db.prepare(`INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at)
+    const model = prepared(db, `INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at)
                               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     for (const m of saved) model.run(m.id, record.accountId, record.id, m.sourceName, m.format, m.bytes, m.sha256, m.storedAs, record.createdAt);
     return code;
@@ -81,9 +82,9 @@ interface SessionRow {
 
 /** A session by id with its assets in upload order, or `undefined`. */
 export function findSession(db: Db, id: string): SessionRecord | undefined {
-  const row = db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  const row = prepared(db, 'SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
   if (!row) return undefined;
-  const assets = (db.prepare('SELECT ord, source_name, info FROM assets WHERE session_id = ? ORDER BY ord').all(id) as Array<{ ord: number; source_name: string; info: string }>)
+  const assets = (prepared(db, 'SELECT ord, source_name, info FROM assets WHERE session_id = ? ORDER BY ord').all(id) as Array<{ ord: number; source_name: string; info: string }>)
     .map((a) => ({ order: a.ord, sourceName: a.source_name, info: JSON.parse(a.info) as Record<string, unknown> }));
   return {
     id: row.id, method: row.method, createdAt: row.created_at, expiresAt: row.expires_at, onetimeCode: row.onetime_code,
@@ -101,7 +102,7 @@ export type ClaimOutcome = { ok: true; session: { id: string; expiresAt: number 
  * statement that finds it, so two concurrent claims cannot both win.
  */
 export function claimOnetimeCode(db: Db, code: string, now = Date.now()): ClaimOutcome {
-  const row = db.prepare(
+  const row = prepared(db, 
     'UPDATE sessions SET code_claimed = 1 WHERE onetime_code = ? AND code_claimed = 0 AND expires_at > ? RETURNING id, expires_at',
   ).get(code, now) as { id: string; expires_at: number } | undefined;
   return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
@@ -109,20 +110,20 @@ export function claimOnetimeCode(db: Db, code: string, now = Date.now()): ClaimO
 
 /** Sessions past their expiry whose files are still on disk. */
 export function expiredWithFiles(db: Db, now = Date.now()): string[] {
-  return (db.prepare('SELECT id FROM sessions WHERE expires_at <= ? AND files_deleted = 0').all(now) as Array<{ id: string }>).map((r) => r.id);
+  return (prepared(db, 'SELECT id FROM sessions WHERE expires_at <= ? AND files_deleted = 0').all(now) as Array<{ id: string }>).map((r) => r.id);
 }
 
 /** Records that a session's files are gone. */
 export function markFilesDeleted(db: Db, id: string): void {
-  db.prepare('UPDATE sessions SET files_deleted = 1 WHERE id = ?').run(id);
+  prepared(db, 'UPDATE sessions SET files_deleted = 1 WHERE id = ?').run(id);
 }
 
 /** Forgets sessions expired longer ago than `retainMs` (until then they answer 410, after that 404). */
 export function forgetOldSessions(db: Db, retainMs: number, now = Date.now()): number {
-  return db.prepare('DELETE FROM sessions WHERE expires_at <= ? AND files_deleted = 1').run(now - retainMs).changes;
+  return prepared(db, 'DELETE FROM sessions WHERE expires_at <= ? AND files_deleted = 1').run(now - retainMs).changes;
 }
 
 /** Whether a session row exists (orphan clean-up asks this of every directory). */
 export function sessionExists(db: Db, id: string): boolean {
-  return db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(id) !== undefined;
+  return prepared(db, 'SELECT 1 FROM sessions WHERE id = ?').get(id) !== undefined;
 }

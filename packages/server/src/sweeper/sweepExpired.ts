@@ -41,9 +41,14 @@ export async function removeOrphans(db: Db, paths: DataPaths): Promise<string[]>
     if (entry.startsWith('.staging-') || !sessionExists(db, entry)) await drop(join(paths.sessions, entry));
   }
   const owned = new Set((db.prepare('SELECT stored_as FROM saved_models').all() as Array<{ stored_as: string }>).map((r) => r.stored_as));
-  for (const account of await readdir(paths.models)) {
-    for (const file of await readdir(join(paths.models, account))) {
-      if (!owned.has(`${account}/${file}`)) await drop(join(paths.models, account, file));
+  // Saved models are files in models/ (older data directories: models/<account id>/<file>).
+  for (const entry of await readdir(paths.models, { withFileTypes: true })) {
+    if (!entry.isDirectory()) {
+      if (!owned.has(entry.name)) await drop(join(paths.models, entry.name));
+      continue;
+    }
+    for (const file of await readdir(join(paths.models, entry.name))) {
+      if (!owned.has(`${entry.name}/${file}`)) await drop(join(paths.models, entry.name, file));
     }
   }
   return removed;
