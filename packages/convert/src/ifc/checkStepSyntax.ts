@@ -47,51 +47,66 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
     if (at >= bytes.length) problem ??= `line ${startLine}: a comment never ends`;
     at += 2;
   };
-  // Reads the digits after '#'; returns the id text, or sets `problem`.
-  const readId = (what: string): string | undefined => {
+  // The statement being read, as messages name it; kept as a number or a keyword position so that
+  // no string is built per statement (this runs over every byte of files of hundreds of MB).
+  let entityId = 0;
+  let keywordAt = -1;
+  const entity = (): string => (keywordAt >= 0 ? keywordText(bytes, keywordAt) : `entity #${entityId}`);
+  const refersTo = (): string => `${entity()} refers to`;
+  const numbered = (): string => 'an entity is numbered';
+  // Reads the digits after '#' as a number; returns -1 and sets `problem` when there are none or too many.
+  const readId = (what: () => string): number => {
     const start = at;
-    while (at < bytes.length && bytes[at]! >= 0x30 && bytes[at]! <= 0x39) at++;
+    let id = 0;
+    while (at < bytes.length) {
+      const c = bytes[at]!;
+      if (c < 0x30 || c > 0x39) break;
+      id = id * 10 + (c - 0x30);
+      at++;
+    }
     if (at === start) {
-      problem = `line ${line}: ${what} "#" without a number (found "${printable(latin1(bytes, at, at + 12))}")`;
-      return undefined;
+      problem = `line ${line}: ${what()} "#" without a number (found "${printable(latin1(bytes, at, at + 12))}")`;
+      return -1;
     }
-    // A run of thousands of digits is shown cut short; it is out of range either way.
-    const digits = at - start > 24 ? `${latin1(bytes, start, start + 24)}…` : latin1(bytes, start, at);
-    const id = at - start > 24 ? Infinity : Number(digits);
-    if (id < 1 || id > maxEntityId) {
-      problem = `line ${line}: ${what} #${digits}, out of range (entity ids run from 1 to ${maxEntityId})`;
-      return undefined;
+    if (at - start > 15 || id < 1 || id > maxEntityId) {
+      // A run of thousands of digits is shown cut short; it is out of range either way.
+      const digits = at - start > 24 ? `${latin1(bytes, start, start + 24)}…` : latin1(bytes, start, at);
+      problem = `line ${line}: ${what()} #${digits}, out of range (entity ids run from 1 to ${maxEntityId})`;
+      return -1;
     }
-    return digits;
+    return id;
   };
   // Reads an entity's parameters up to its ';', checking strings, references and parentheses.
-  const readBody = (entity: string): void => {
+  const readBody = (): void => {
     const startLine = line;
     let depth = 0;
     while (at < bytes.length) {
       const b = bytes[at]!;
       if (b === QUOTE || b === DOUBLE_QUOTE) {
         const stringLine = line;
-        at++;
-        while (at < bytes.length && !(bytes[at] === b && bytes[at + 1] !== b)) {
-          if (bytes[at] === b) at++; // a doubled quote is one quote character
-          if (bytes[at++] === NEWLINE) line++;
+        // Jump quote to quote (native indexOf): strings are most of an IFC's bytes.
+        let from = at + 1;
+        for (;;) {
+          const close = bytes.indexOf(b, from);
+          if (close < 0) { problem = `line ${stringLine}: a string in ${entity()} never ends`; return; }
+          for (let i = from; i < close; i++) if (bytes[i] === NEWLINE) line++;
+          if (bytes[close + 1] === b) { from = close + 2; continue; } // a doubled quote is one quote character
+          at = close + 1;
+          break;
         }
-        if (at >= bytes.length) { problem = `line ${stringLine}: a string in ${entity} never ends`; return; }
-        at++;
       } else if (b === SLASH && bytes[at + 1] === STAR) {
         skipComment();
       } else if (b === HASH) {
         at++;
-        if (readId(`${entity} refers to`) === undefined) return;
+        if (readId(refersTo) < 0) return;
       } else if (b === OPEN) {
-        if (++depth > maxNesting) { problem = `line ${line}: ${entity} nests parentheses deeper than ${maxNesting} levels`; return; }
+        if (++depth > maxNesting) { problem = `line ${line}: ${entity()} nests parentheses deeper than ${maxNesting} levels`; return; }
         at++;
       } else if (b === CLOSE) {
-        if (--depth < 0) { problem = `line ${line}: ${entity} closes a parenthesis it never opened`; return; }
+        if (--depth < 0) { problem = `line ${line}: ${entity()} closes a parenthesis it never opened`; return; }
         at++;
       } else if (b === SEMICOLON) {
-        if (depth !== 0) { problem = `line ${startLine}: ${entity} has ${depth} unclosed parenthes${depth === 1 ? 'is' : 'es'}`; return; }
+        if (depth !== 0) { problem = `line ${startLine}: ${entity()} has ${depth} unclosed parenthes${depth === 1 ? 'is' : 'es'}`; return; }
         at++;
         return;
       } else {
@@ -99,7 +114,7 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
         at++;
       }
     }
-    problem = `line ${startLine}: ${entity} never ends (no ";" before the end of the file)`;
+    problem = `line ${startLine}: ${entity()} never ends (no ";" before the end of the file)`;
   };
 
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) at = 3; // a UTF-8 BOM some exporters write
@@ -110,23 +125,36 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
     const b = bytes[at]!;
     if (b === HASH) {
       at++;
-      const id = readId('an entity is numbered');
-      if (id === undefined) break;
+      const id = readId(numbered);
+      if (id < 0) break;
       skipBlank();
       if (bytes[at] !== EQUALS) { problem = `line ${line}: entity #${id} is not followed by "="`; break; }
       at++;
-      readBody(`entity #${id}`);
+      entityId = id;
+      keywordAt = -1;
+      readBody();
     } else if (isKeywordByte(b)) {
       const start = at;
-      while (at < bytes.length && (isKeywordByte(bytes[at]!) || bytes[at] === 0x2d || (bytes[at]! >= 0x30 && bytes[at]! <= 0x39))) at++;
-      const keyword = latin1(bytes, start, Math.min(at, start + 64));
-      if (keyword === 'END-ISO-10303-21') return undefined;
-      readBody(keyword);
+      while (at < bytes.length && isKeywordPart(bytes[at]!)) at++;
+      if (keywordText(bytes, start) === 'END-ISO-10303-21') return undefined;
+      keywordAt = start;
+      readBody();
     } else {
       problem = `line ${line}: expected an entity instance (#id=…) or a section keyword, found "${printable(latin1(bytes, at, at + 12))}"`;
     }
   }
   return problem;
+}
+
+function isKeywordPart(b: number): boolean {
+  return isKeywordByte(b) || b === 0x2d || (b >= 0x30 && b <= 0x39);
+}
+
+/** The section keyword starting at `from` (at most 64 characters). */
+function keywordText(bytes: Uint8Array, from: number): string {
+  let to = from;
+  while (to < bytes.length && to < from + 64 && isKeywordPart(bytes[to]!)) to++;
+  return latin1(bytes, from, to);
 }
 
 function isKeywordByte(b: number): boolean {

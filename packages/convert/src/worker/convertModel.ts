@@ -114,7 +114,7 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
     };
     const onError = (err: Error) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser crashed (${err.message})`, { ...named, cause: err })));
     const onExit = (code: number) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser stopped without an answer (exit code ${code})`, named)));
-    const onTimeout = () => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser did not finish within ${Math.round(timeoutMs / 1000)} s; the file is malformed or too complex`, named)));
+    const onTimeout = () => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}; the file is malformed or too complex`, named)));
     // Not the model's fault, so not a ModelUnreadableError: the host cannot start workers.
     const onStartTimeout = () => finish(false, () => reject(new Error(`convertModel: the conversion worker did not start within ${WORKER_START_TIMEOUT_MS / 1000} s`)));
     worker.on('message', onMessage).once('error', onError).once('exit', onExit);
