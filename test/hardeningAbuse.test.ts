@@ -361,6 +361,8 @@ describe('Content-Disposition of delivered files', () => {
     ['Windows path traversal', `filename*=UTF-8''${encodeURIComponent('..\\..\\Windows\\win.glb')}`, 'win.glb'],
     ['apostrophe and semicolon', `filename*=UTF-8''${rfc5987("it's; x=1.glb")}`, "it's; x=1.glb"],
     ['a name longer than any header wants', `filename="${'a'.repeat(300)}.glb"`, 'a'.repeat(200)],
+    ['bidirectional overrides (a name that reads backwards)', `filename*=UTF-8''${encodeURIComponent('invoice\u202Egbl.exe')}`, 'invoicegbl.exe'],
+    ['a leading dot (a hidden file once saved)', 'filename="..hidden.glb"', 'hidden.glb'],
   ];
 
   it.each(names)('%s: the stored name is the base name, and the header an ASCII-only fallback plus an RFC 5987 name', async (_what, param, kept) => {

@@ -111,6 +111,28 @@ describe('413: over a limit', () => {
   it('more model files than allowed', async () => {
     expectProblem(await postSession(t, 'by_plane', form({ model_files: [filePart(BOX), filePart(BOX), filePart(BOX), filePart(BOX)] }), null), 413, 'model_files');
   });
+  it('a chunked upload over the limit hears 413 at the limit, before it has finished sending', async () => {
+    const small = await startTestServer({ maxFileBytes: 50_000 });
+    try {
+      const { port } = new URL(small.url);
+      const upload = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/vision/v1/session/by_plane/', headers: { 'Content-Type': 'multipart/form-data; boundary=B' } });
+      upload.on('error', () => {});
+      const answered = new Promise<{ status: number; body: string }>((resolve) => upload.on('response', (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      }));
+      upload.write('--B\r\nContent-Disposition: form-data; name="model_file"; filename="big.glb"\r\n\r\n');
+      upload.write(Buffer.alloc(60_000, 1));
+      // The body never ends: only an answer at the limit can arrive.
+      const r = await Promise.race([answered, new Promise<undefined>((resolve) => setTimeout(resolve, 5000))]);
+      upload.destroy();
+      expect(r?.status).toBe(413);
+      expect(JSON.parse(r!.body)).toMatchObject({ code: 'file_too_large', errors: [{ field: 'model_file' }] });
+    } finally {
+      await small.stop();
+    }
+  });
   it('a file over the size limit, cut off while streaming', async () => {
     const small = await startTestServer({ maxFileBytes: 50_000 });
     try {

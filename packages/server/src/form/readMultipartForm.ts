@@ -54,8 +54,9 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
     ]);
   }
   const writing: Array<Promise<void>> = [];
+  const overLimit: { reject(err: Error): void } = { reject: () => {} };
   const upload = multer({
-    storage: hashingDiskStorage(options, writing),
+    storage: hashingDiskStorage(options, writing, overLimit),
     defParamCharset: 'utf8',
     limits: {
       fileSize: options.maxFileBytes,
@@ -72,7 +73,12 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
     },
   }).any();
   try {
-    await new Promise<void>((resolve, reject) => upload(req, res, (err: unknown) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) => {
+      // multer reports a file over its limit only once the whole body has arrived; answering at
+      // the limit (the error handler then closes the connection) spares reading the rest.
+      overLimit.reject = reject;
+      upload(req, res, (err: unknown) => (err ? reject(err) : resolve()));
+    });
   } finally {
     // multer can report an error (a client gone mid-file) while a file's stream is still opening;
     // waiting for every write to settle lets the caller's clean-up find each file it removes.
@@ -105,7 +111,7 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
  * hash (conversion cache, saved models), and reading the file back to get it would cost a second
  * pass over bytes that were just in memory.
  */
-function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<void>>): multer.StorageEngine {
+function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<void>>, overLimit: { reject(err: Error): void }): multer.StorageEngine {
   // A destination function, not a string: with a string multer mkdirSync()s it on every request.
   const disk = multer.diskStorage({
     destination: (_req, file, cb) => cb(null, options.dirFor(file.fieldname)),
@@ -120,6 +126,12 @@ function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<vo
       const hash = createHash('sha256');
       // A second 'data' listener sees every chunk the disk pipe sees, and leaves its backpressure alone.
       file.stream.on('data', (chunk: Buffer) => hash.update(chunk));
+      file.stream.once('limit', () => {
+        overLimit.reject(new multer.MulterError('LIMIT_FILE_SIZE', file.fieldname));
+        // busboy would keep the part open until its boundary arrives; ending it here lets the
+        // partial file close (and be removed) now.
+        file.stream.destroy();
+      });
       writing.push(new Promise((settled) => {
         disk._handleFile(req, file, (err, info) => {
           settled();
@@ -132,10 +144,14 @@ function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<vo
   };
 }
 
-/** The last path segment, control characters removed: a client's name is a label, never a path. */
+/**
+ * The last path segment, control and bidirectional-format characters and leading dots removed: a
+ * client's name is a label, never a path, must read the way it is stored (no U+202E reversing
+ * "gbl.exe" into view), and must not become a hidden file when someone saves it.
+ */
 function safeBaseName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
-  return clean === '' || clean === '.' || clean === '..' ? 'model' : clean;
+  const clean = base.replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim().replace(/^\.+/, '').slice(0, 200);
+  return clean === '' ? 'model' : clean;
 }
