@@ -125,7 +125,7 @@ describe('413: over a limit', () => {
       upload.write('--B\r\nContent-Disposition: form-data; name="model_file"; filename="big.glb"\r\n\r\n');
       upload.write(Buffer.alloc(60_000, 1));
       // The body never ends: only an answer at the limit can arrive.
-      const r = await Promise.race([answered, new Promise<undefined>((resolve) => setTimeout(resolve, 5000))]);
+      const r = await Promise.race([answered, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000))]);
       upload.destroy();
       expect(r?.status).toBe(413);
       expect(JSON.parse(r!.body)).toMatchObject({ code: 'file_too_large', errors: [{ field: 'model_file' }] });

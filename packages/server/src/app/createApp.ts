@@ -34,6 +34,9 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Text fields (at most 100 of 64 kB) and part headers of a session form, on top of its files. */
 const MAX_FORM_OVERHEAD_BYTES = 8 * 1024 * 1024;
 
+/** Largest unread body still read (and discarded) after a refusal, so the client hears the answer. */
+const DRAIN_REFUSED_BODY_BYTES = 32 * 1024 * 1024;
+
 /**
  * The HTTP application: thin wiring of the routes to `geometry`, `convert` and the store. Express
  * routing is not strict, so every path answers with or without its trailing slash.
@@ -96,9 +99,10 @@ export function createApp(ctx: ServerContext): express.Express {
       res.destroy();
       return;
     }
-    // A refusal before the body was read: close the connection after answering rather than read
-    // (and discard) what may be gigabytes the client still means to send.
-    if (!req.complete) res.set('Connection', 'close');
+    // A refusal before the body was read. A small declared body is read and discarded (Node does
+    // that after the answer): a client still sending when the socket closed would see a reset,
+    // not our answer. A large or undeclared one is not worth reading: answer and close.
+    if (!req.complete && !(Number(req.headers['content-length']) <= DRAIN_REFUSED_BODY_BYTES)) res.set('Connection', 'close');
     res.status(problem.status).set(headers).type('application/problem+json').send(JSON.stringify({ ...problem, request_id: res.locals.requestId }));
   });
   return app;
