@@ -20,9 +20,12 @@ export interface ServerRow {
   connections: number;
   seconds: number;
   ours: LoadRun[];
+  /** Ours with the conversion cache off: every request converts. */
+  uncached?: LoadRun[];
   bare: LoadRun[];
   /** ours ÷ bare requests per second, per pair (higher is better; target ≥ 0.7). */
   throughputRatio: Sample;
+  uncachedRatio?: Sample;
 }
 
 const CONNECTIONS = 32;
@@ -41,7 +44,7 @@ function multipartBody(boundary: string): Buffer {
   ]);
 }
 
-async function startTarget(kind: 'ours' | 'bare', dataDir: string): Promise<{ child: ChildProcess; url: string; key: string }> {
+async function startTarget(kind: 'ours' | 'ours-uncached' | 'bare', dataDir: string): Promise<{ child: ChildProcess; url: string; key: string }> {
   const child = spawn(process.execPath, [join(import.meta.dirname, 'serverTarget.js'), kind, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -72,26 +75,27 @@ async function load(url: string, key: string, seconds: number): Promise<LoadRun>
 export async function benchServer(quick: boolean): Promise<ServerRow> {
   const seconds = quick ? 4 : 10;
   const rounds = quick ? 1 : 3;
-  const ours: LoadRun[] = [], bare: LoadRun[] = [], ratios: number[] = [];
-  const dirs = { ours: mkdtempSync(join(tmpdir(), 'bench-ours-')), bare: mkdtempSync(join(tmpdir(), 'bench-bare-')) };
-  const targets = { ours: await startTarget('ours', dirs.ours), bare: await startTarget('bare', dirs.bare) };
+  const ours: LoadRun[] = [], uncached: LoadRun[] = [], bare: LoadRun[] = [], ratios: number[] = [], uncachedRatios: number[] = [];
+  const kinds = ['ours', 'ours-uncached', 'bare'] as const;
+  const dirs = Object.fromEntries(kinds.map((k) => [k, mkdtempSync(join(tmpdir(), `bench-${k}-`))])) as Record<(typeof kinds)[number], string>;
+  const targets = { ours: await startTarget('ours', dirs.ours), 'ours-uncached': await startTarget('ours-uncached', dirs['ours-uncached']), bare: await startTarget('bare', dirs.bare) };
   try {
-    await load(targets.ours.url, targets.ours.key, 2);
-    await load(targets.bare.url, targets.bare.key, 2);
+    for (const k of kinds) await load(targets[k].url, targets[k].key, 2);
     for (let r = 0; r < rounds; r++) {
       const o = await load(targets.ours.url, targets.ours.key, seconds);
+      const u = await load(targets['ours-uncached'].url, targets['ours-uncached'].key, seconds);
       const b = await load(targets.bare.url, targets.bare.key, seconds);
       ours.push(o);
+      uncached.push(u);
       bare.push(b);
       ratios.push(o.requestsPerSecond / b.requestsPerSecond);
-      console.error(`  round ${r + 1}: ours ${o.requestsPerSecond.toFixed(0)} req/s (p99 ${o.p99Ms} ms, non-2xx ${o.non2xx}), bare ${b.requestsPerSecond.toFixed(0)} req/s`);
+      uncachedRatios.push(u.requestsPerSecond / b.requestsPerSecond);
+      console.error(`  round ${r + 1}: ours ${o.requestsPerSecond.toFixed(0)} req/s (p99 ${o.p99Ms} ms, non-2xx ${o.non2xx}), cache off ${u.requestsPerSecond.toFixed(0)}, bare ${b.requestsPerSecond.toFixed(0)} req/s`);
     }
   } finally {
-    targets.ours.child.kill('SIGTERM');
-    targets.bare.child.kill('SIGTERM');
+    for (const k of kinds) targets[k].child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
-    rmSync(dirs.ours, { recursive: true, force: true });
-    rmSync(dirs.bare, { recursive: true, force: true });
+    for (const k of kinds) rmSync(dirs[k], { recursive: true, force: true });
   }
-  return { connections: CONNECTIONS, seconds, ours, bare, throughputRatio: summarize(ratios) };
+  return { connections: CONNECTIONS, seconds, ours, uncached, bare, throughputRatio: summarize(ratios), uncachedRatio: summarize(uncachedRatios) };
 }
