@@ -91,5 +91,5 @@ function run(command: string, args: readonly string[]): string | undefined {
   const r = spawnSync(command, args, { encoding: 'utf8', timeout: 300_000 });
   if (r.status === 0) return undefined;
   const lines = `${r.stderr}\n${r.stdout}`.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^\d+ %$/.test(l));
-  return (lines.find((l) => /error/i.test(l)) ?? lines[lines.length - 1] ?? `exit ${r.status}`).replace(/^ERROR:\s*/, '').slice(0, 160);
+  return (lines.find((l) => /error/i.test(l)) ?? lines[lines.length - 1] ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`)).replace(/^ERROR:\s*/, '').slice(0, 160);
 }

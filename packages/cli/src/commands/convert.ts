@@ -1,7 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { convertModel, ConvertError } from '@arsession/convert';
+import { convertModel, ConvertError } from '@arsession/convert/pool';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printError, printJson } from '../print.js';
 import { startProgress } from '../progress.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConvertError, detectDoorInScene, readModel } from '@arsession/convert';
+import { ConvertError } from '@arsession/convert/pool';
 import { DoorNotFoundError, fromYUp, GeometryValidationError, type Vec3 } from '@arsession/geometry';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printError, printJson } from '../print.js';
@@ -31,6 +31,8 @@ export const detectDoorCommand: Command = {
     const json = values.json === true;
     const system = values['z-up'] ? 'z-up' : 'y-up';
     const input = await readModelFile(io, positionals[0]!, json);
+    // The readers load only for the command that reads in this thread (start-up of the others stays short).
+    const { detectDoorInScene, readModel } = await import('@arsession/convert');
     if (typeof input === 'number') return input;
     try {
       const stop = startProgress(io, `reading ${input.fileName}`, !json);

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConvertError, convertModel, inspectModel } from '@arsession/convert';
+import { ConvertError, convertModel } from '@arsession/convert/pool';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printError, printJson } from '../print.js';
 import { startProgress } from '../progress.js';
@@ -23,6 +23,7 @@ export const inspectCommand: Command = {
     if (typeof input === 'number') return input;
     const { fileName } = input;
     try {
+      const { inspectModel } = await import('@arsession/convert');
       const summary = inspectModel(input.bytes, { fileName });
       let content;
       if (!values.headers) {

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { createApiKey, dataPaths, listApiKeys, openDatabase, readServerConfig, revokeApiKey } from '@arsession/server';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printJson } from '../print.js';
 
@@ -16,6 +15,8 @@ export const keysCommand: Command = {
   async run(args, io) {
     const [action, ...rest] = args;
     const { values, positionals } = parseArgs({ args: rest, options: { account: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    // Loaded here, not at start-up: every other command would pay for Express and SQLite.
+    const { createApiKey, dataPaths, listApiKeys, openDatabase, readServerConfig, revokeApiKey } = await import('@arsession/server');
     const db = openDatabase(dataPaths(readServerConfig(process.env).dataDir).database);
     try {
       switch (action) {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, readServerConfig, startServer, SERVER_CONFIG_DEFAULTS, CONFIG_ENV } from '@arsession/server';
+// The configuration module alone: the server itself (Express, SQLite, the readers) loads only when it runs.
+import { ConfigError, readServerConfig, SERVER_CONFIG_DEFAULTS, CONFIG_ENV } from '@arsession/server/config';
 import { EXIT, type Command } from '../command.js';
 
 /** `arsession serve`: the HTTP service on the configuration in the environment. */
@@ -22,6 +23,7 @@ ${Object.entries(CONFIG_ENV).map(([k, env]) => `    ${env.padEnd(36)} [${String(
       io.stderr.write(`arsession serve: ${err.message}\n`);
       return EXIT.refused;
     }
+    const { startServer } = await import('@arsession/server');
     const server = await startServer(config);
     await new Promise<void>((resolve) => {
       const stop = () => {

@@ -3,7 +3,6 @@ import { detectFormat, type ModelFormat } from '../format/detectFormat.js';
 import { checkMeshNodeLimit, MESH_NODE_LIMIT } from '../glb/checkMeshNodeLimit.js';
 import { readGlb } from '../glb/readGlb.js';
 import type { DoorOpeningRecord } from '../ifc/DoorOpeningRecord.js';
-import { readIfc } from '../ifc/readIfc.js';
 import { readUsdz } from '../usdz/readUsdz.js';
 import type { SceneData } from '../scene/SceneData.js';
 
@@ -58,7 +57,8 @@ async function readByFormat(format: ModelFormat | undefined, bytes: Uint8Array, 
       return readGlb(bytes, named);
     case 'ifc':
     case 'ifczip':
-      return readIfc(bytes, named);
+      // web-ifc's module alone takes ~0.6 s to load: a worker that only ever sees GLB never pays it.
+      return (await import('../ifc/readIfc.js')).readIfc(bytes, named);
     case 'usdz':
       return readUsdz(bytes, named);
     default:

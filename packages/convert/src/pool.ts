@@ -1,0 +1,14 @@
+/**
+ * @packageDocumentation
+ * The contained conversion alone (`@arsession/convert/pool`): what a caller needs to convert on
+ * worker threads without loading the readers and writers into its own thread — the CLI and the
+ * server's main thread start faster for it (the workers load them).
+ */
+export {
+  ConvertError, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
+} from './errors/ConvertError.js';
+export {
+  closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, CONVERT_MODEL_DEFAULTS,
+  type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions,
+} from './worker/convertModel.js';
+export type { ConversionResult, DoorQuery } from './worker/protocol.js';
