@@ -2,25 +2,7 @@ import { Document, NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { ModelUnreadableError, readGlb } from '../src/index.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
-
-/** Rewrites a GLB's JSON chunk (padding kept to 4 bytes), leaving the binary chunk as it was. */
-function rewriteJson(glb: Uint8Array, edit: (json: any) => void): Uint8Array {
-  const v = new DataView(glb.buffer, glb.byteOffset);
-  const jsonLength = v.getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength)));
-  edit(json);
-  let text = JSON.stringify(json);
-  while (text.length % 4) text += ' ';
-  const body = new TextEncoder().encode(text), rest = glb.subarray(20 + jsonLength);
-  const out = new Uint8Array(20 + body.length + rest.length);
-  out.set(glb.subarray(0, 20));
-  const o = new DataView(out.buffer);
-  o.setUint32(8, out.length, true);
-  o.setUint32(12, body.length, true);
-  out.set(body, 20);
-  out.set(rest, 20 + body.length);
-  return out;
-}
+import { rewriteGlbJson as rewriteJson } from '../../../test/support/rewriteGlbJson.js';
 
 describe('readGlb on the corpus', () => {
   it.each(corpusFiles('glb'))('%s reads into consistent scene data', async (name) => {
