@@ -26,7 +26,8 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
   const { maxLeafTriangles, maxDepth } = { ...BUILD_BVH_DEFAULTS, ...options };
   const { positions: p, indices } = mesh;
   const count = indices.length / 3;
-  // Per-triangle box as exact min and max per axis (x0, x1, y0, y1, z0, z1), computed once. One read
+  // Per-triangle box as exact min and max per axis (x0, x1, y0, y1, z0, z1), computed once and kept
+  // in the same order as `triangles` (partitioning swaps both), so scans are sequential. One read
   // serves both the node's bounds (exact: containment must never round inward) and its centroid
   // bounds ((min + max) / 2 on the fly: rounding there only moves the split a hair).
   const box = new Float32Array(count * 6);
@@ -60,7 +61,7 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
     let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
     let cx0 = Infinity, cy0 = Infinity, cz0 = Infinity, cx1 = -Infinity, cy1 = -Infinity, cz1 = -Infinity;
     for (let i = start; i < end; i++) {
-      const o = triangles[i]! * 6;
+      const o = i * 6;
       const ax = box[o]!, bx = box[o + 1]!, ay = box[o + 2]!, by = box[o + 3]!, az = box[o + 4]!, bz = box[o + 5]!;
       if (ax < x0) x0 = ax;
       if (bx > x1) x1 = bx;
@@ -93,17 +94,24 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
       return node;
     }
     const split = (axis === 0 ? cx0 : axis === 1 ? cy0 : cz0) + extent / 2; // in doubled-centroid units
-    // Partition in place: centroids below the split to the left.
+    // Hoare partition in place, centroids below the split to the left: only pairs on the wrong
+    // sides are swapped, boxes with their triangles.
+    const ax2 = axis * 2;
     let i = start, j = end - 1;
-    while (i <= j) {
-      const o = triangles[i]! * 6 + axis * 2;
-      if (box[o]! + box[o + 1]! < split) i++;
-      else {
-        const s = triangles[i]!;
-        triangles[i] = triangles[j]!;
-        triangles[j] = s;
-        j--;
-      }
+    for (;;) {
+      while (i <= j && box[i * 6 + ax2]! + box[i * 6 + ax2 + 1]! < split) i++;
+      while (i <= j && box[j * 6 + ax2]! + box[j * 6 + ax2 + 1]! >= split) j--;
+      if (i >= j) break;
+      const s = triangles[i]!;
+      triangles[i] = triangles[j]!;
+      triangles[j] = s;
+      const a = i * 6, b = j * 6;
+      const a0 = box[a]!, a1 = box[a + 1]!, a2 = box[a + 2]!, a3 = box[a + 3]!, a4 = box[a + 4]!, a5 = box[a + 5]!;
+      box[a] = box[b]!; box[a + 1] = box[b + 1]!; box[a + 2] = box[b + 2]!;
+      box[a + 3] = box[b + 3]!; box[a + 4] = box[b + 4]!; box[a + 5] = box[b + 5]!;
+      box[b] = a0; box[b + 1] = a1; box[b + 2] = a2; box[b + 3] = a3; box[b + 4] = a4; box[b + 5] = a5;
+      i++;
+      j--;
     }
     const mid = i === start || i === end ? (start + end) >> 1 : i; // never an empty side
     build(start, mid, depth + 1);
