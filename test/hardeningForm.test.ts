@@ -152,6 +152,15 @@ describe('field readers: a valid value or a typed 400, decided by the value alon
   });
 });
 
+/** The fields each endpoint cannot do without (the contract: missing fields are a 400). */
+const REQUIRED: Record<string, string[]> = {
+  'by_virtual_anchor/rectangle-short-side': ['center', 'width', 'height', 'plane_normal', 'short_side_direction'].map((f) => `virtual_anchor.${f}`),
+  'by_virtual_anchor/segment-directional': ['segment_point_1', 'segment_point_2', 'plane_normal'].map((f) => `virtual_anchor.${f}`),
+  'by_virtual_anchor/circle-directional': ['center', 'radius', 'plane_normal', 'direction'].map((f) => `virtual_anchor.${f}`),
+  'by_virtual_anchor/corner-directional': ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'].map((f) => `virtual_anchor.${f}`),
+  by_refimage: ['physical_width', 'center', 'normal', 'up'].map((f) => `reference_image.${f}`),
+};
+
 describe('placement methods read any form into a finite input or a typed error', () => {
   let dir: string;
   let image: UploadedFile;
@@ -175,6 +184,8 @@ describe('placement methods read any form into a finite input or a typed error',
         const files = method === byRefimage ? [[image], [], [notImage], [image, image]][imagePick]! : [];
         const outcome = typedOutcome(() => method.read(formOf(values as Record<string, string>, files)));
         const illTyped = Object.entries(values as Record<string, string>).filter(([name, text]) => !isWellTyped(kinds[name]!, text)).map(([name]) => name);
+        // Absent required fields are a 400 of their own (listed before any value is judged).
+        illTyped.push(...(REQUIRED[method.path] ?? []).filter((name) => !(name in (values as Record<string, string>))));
         if (imagePick !== 0 && method === byRefimage) illTyped.push('reference_image'); // missing, not an image, or two
         if ('value' in outcome) {
           expect(illTyped, `accepted ${JSON.stringify(values)}`).toEqual([]);
@@ -267,6 +278,7 @@ describe('the real server, fuzzed over loopback', () => {
       if (modelCount !== 1) faults.push('model_file');
       if (duplicate !== undefined && duplicate !== 'model_file') faults.push(duplicate);
       if (unknown !== undefined) faults.push(unknown);
+      faults.push(...(REQUIRED[path] ?? []).filter((name) => !(name in (fields as Record<string, string>))));
 
       if (r.status === 201) {
         expect(faults, `201 despite ${JSON.stringify({ fields, duplicate, unknown, models })}`).toEqual([]);

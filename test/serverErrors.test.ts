@@ -39,6 +39,15 @@ describe('400: the form breaks a rule', () => {
   it('no model at all', async () => {
     expectProblem(await postSession(t, 'by_virtual_anchor/circle-directional', form(ANCHOR)), 400, 'model_file', 'missing_field');
   });
+  it('missing anchor or reference-image fields: one 400 listing every one of them', async () => {
+    const r = await postSession(t, 'by_virtual_anchor/corner-directional', form({ model_file: filePart(BOX), 'virtual_anchor.corner': '[0,0,0]' }));
+    expectProblem(r, 400, 'virtual_anchor.edge_1_direction', 'missing_field');
+    expect(r.body.errors.map((e: { field: string }) => e.field)).toEqual(['virtual_anchor.edge_1_direction', 'virtual_anchor.edge_2_direction', 'virtual_anchor.plane_normal']);
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+    const refimage = await postSession(t, 'by_refimage', form({ model_file: filePart(BOX), reference_image: [new Blob([png]), 'marker.png'], 'reference_image.physical_width': '0.2' }));
+    expectProblem(refimage, 400, 'reference_image.center', 'missing_field');
+    expect(refimage.body.errors).toHaveLength(3);
+  });
   it('a malformed JSON array', async () => {
     expectProblem(await postSession(t, 'by_scan', form({ model_file: filePart(BOX), 'alignment.point_1': '[0, 1.6', 'alignment.point_2': '[0,0,-1]' })), 400, 'alignment.point_1', 'malformed_json');
   });

@@ -15,6 +15,17 @@ export function requiredField(form: Form, name: string): string {
   return v;
 }
 
+/**
+ * Every one of `names` must be present: a form missing some is a 400 that lists them all at once
+ * (the contract's "missing fields"), before any value is judged for geometry (422).
+ */
+export function requireFields(form: Form, names: readonly string[]): void {
+  const missing = names.filter((name) => !form.fields.has(name));
+  if (missing.length === 0) return;
+  throw new ApiError(400, 'missing_field', `missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+    missing.map((field) => ({ field, message: 'is required' })));
+}
+
 /** Parses a JSON value; a field that is not JSON is a 400 naming it. */
 function parseJson(name: string, text: string, what: string): unknown {
   try {

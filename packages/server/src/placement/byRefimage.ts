@@ -1,7 +1,7 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import { referenceImageFrame, type ReferenceImageFrame } from '@arsession/geometry';
 import { ApiError, badField } from '../errors/ApiError.js';
-import { enumField, numberField, vectorField } from '../form/fieldValues.js';
+import { enumField, numberField, requireFields, vectorField } from '../form/fieldValues.js';
 import type { UploadedFile } from '../form/readMultipartForm.js';
 import type { PlacementMethod } from './PlacementMethod.js';
 import { deliveredPose, round } from './poseJson.js';
@@ -31,6 +31,7 @@ export const byRefimage: PlacementMethod<RefimageInput> = {
     if (!imageType) {
       throw new ApiError(415, 'unsupported_image', `reference_image ${image.name} is not a PNG or JPEG image`, [{ field: 'reference_image', message: 'must be a PNG or JPEG image' }]);
     }
+    requireFields(form, ['reference_image.physical_width', 'reference_image.center', 'reference_image.normal', 'reference_image.up']);
     const coordinateSystem = enumField(form, 'reference_image.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up';
     const frame = referenceImageFrame({
       center: vectorField(form, 'reference_image.center') as number[],

@@ -2,7 +2,7 @@ import {
   circleDirectionalFrame, cornerDirectionalFrame, rectangleShortSideFrame, segmentDirectionalFrame, type CircleAnchorFrame,
   type CornerAnchorFrame, type RectangleAnchorFrame, type SegmentAnchorFrame, type UpAxis,
 } from '@arsession/geometry';
-import { enumField, numberField, textField, vectorField } from '../form/fieldValues.js';
+import { enumField, numberField, requireFields, textField, vectorField } from '../form/fieldValues.js';
 import type { Form } from '../form/readMultipartForm.js';
 import type { PlacementMethod } from './PlacementMethod.js';
 import { deliveredPose, round } from './poseJson.js';
@@ -15,14 +15,15 @@ function common(form: Form): { anchorType?: string; coordinateSystem: UpAxis } {
   return { ...(anchorType !== undefined && { anchorType }), coordinateSystem: enumField(form, 'virtual_anchor.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up' };
 }
 
-// Absent fields go to the geometry builders as `undefined`: they name every missing one at once (422 lists).
+// Presence is checked first (400 listing every missing field); values are judged by the geometry builders (422).
 const v = (form: Form, name: string) => vectorField(form, `virtual_anchor.${name}`) as number[];
 const n = (form: Form, name: string) => numberField(form, `virtual_anchor.${name}`) as number;
 
 /** The four anchor kinds: endpoint path, fields, and the geometry builder that makes the frame. */
-const KINDS: Record<string, { fields: string[]; frame: (form: Form) => Frame }> = {
+const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form: Form) => Frame }> = {
   'rectangle-short-side': {
     fields: ['center', 'width', 'height', 'plane_normal', 'short_side_direction'],
+    required: ['center', 'width', 'height', 'plane_normal', 'short_side_direction'],
     frame: (f) => {
       const c = common(f);
       return rectangleShortSideFrame({ ...c, center: v(f, 'center'), width: n(f, 'width'), height: n(f, 'height'), planeNormal: v(f, 'plane_normal'), shortSideDirection: v(f, 'short_side_direction') }, c);
@@ -30,6 +31,7 @@ const KINDS: Record<string, { fields: string[]; frame: (form: Form) => Frame }> 
   },
   'segment-directional': {
     fields: ['segment_point_1', 'segment_point_2', 'plane_normal', 'placement_source'],
+    required: ['segment_point_1', 'segment_point_2', 'plane_normal'],
     frame: (f) => {
       const c = common(f);
       const source = textField(f, 'virtual_anchor.placement_source');
@@ -38,6 +40,7 @@ const KINDS: Record<string, { fields: string[]; frame: (form: Form) => Frame }> 
   },
   'circle-directional': {
     fields: ['center', 'radius', 'plane_normal', 'direction'],
+    required: ['center', 'radius', 'plane_normal', 'direction'],
     frame: (f) => {
       const c = common(f);
       return circleDirectionalFrame({ ...c, center: v(f, 'center'), radius: n(f, 'radius'), planeNormal: v(f, 'plane_normal'), direction: v(f, 'direction') }, c);
@@ -45,6 +48,7 @@ const KINDS: Record<string, { fields: string[]; frame: (form: Form) => Frame }> 
   },
   'corner-directional': {
     fields: ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'],
+    required: ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'],
     frame: (f) => {
       const c = common(f);
       return cornerDirectionalFrame({ ...c, corner: v(f, 'corner'), edge1Direction: v(f, 'edge_1_direction'), edge2Direction: v(f, 'edge_2_direction'), planeNormal: v(f, 'plane_normal') }, c);
@@ -62,7 +66,10 @@ export const byVirtualAnchor: ReadonlyArray<PlacementMethod<Frame>> = Object.ent
   requiresKey: true,
   fields: ['anchor_type', 'coordinate_system', ...spec.fields].map((f) => `virtual_anchor.${f}`),
   fileFields: [],
-  read: spec.frame,
+  read(form) {
+    requireFields(form, spec.required.map((f) => `virtual_anchor.${f}`));
+    return spec.frame(form);
+  },
   place(frame, { primary }) {
     const { kind, pose, correctionDeg, ...size } = frame;
     return { method: 'by_virtual_anchor', anchor_type: kind, pose: deliveredPose(pose, primary.offset), correction_deg: round([correctionDeg], 1e4)[0], ...snakeCase(size) };
