@@ -46,21 +46,38 @@ export class AsciiWriter {
     const unit = POWERS[decimals]!;
     const scaled = Math.round(a * unit);
     if (scaled === 0) return this.char(48);
-    const whole = Math.floor(scaled / unit);
+    // Below 1e9 the whole part, and below 1e6 the fraction, fit in 31 bits: digits come from integer
+    // division (`/ 10 | 0`), written straight into the buffer after one bounds check. This runs once
+    // per coordinate, millions of times for a big building.
+    this.reserve(24);
+    const buf = this.buffer;
+    let at = this.length;
+    if (v < 0) buf[at++] = 45;
+    let whole = Math.floor(scaled / unit);
     let frac = scaled - whole * unit;
-    if (v < 0) this.char(45);
-    this.uint(whole);
-    if (frac === 0) return this;
-    let digits = decimals;
-    while (frac % 10 === 0) {
-      frac /= 10;
-      digits--;
+    let end = at + digitCount(whole);
+    at = end;
+    do {
+      const q = (whole / 10) | 0;
+      buf[--end] = 48 + whole - q * 10;
+      whole = q;
+    } while (whole > 0);
+    if (frac !== 0) {
+      let digits = decimals;
+      while (frac % 10 === 0) {
+        frac = (frac / 10) | 0;
+        digits--;
+      }
+      buf[at++] = 46;
+      end = at + digits;
+      at = end;
+      for (let k = 0; k < digits; k++) {
+        const q = (frac / 10) | 0;
+        buf[--end] = 48 + frac - q * 10;
+        frac = q;
+      }
     }
-    this.reserve(digits + 1);
-    this.buffer[this.length++] = 46;
-    let at = this.length + digits;
     this.length = at;
-    for (let i = 0; i < digits; i++, frac = Math.floor(frac / 10)) this.buffer[--at] = 48 + (frac % 10);
     return this;
   }
 
@@ -79,4 +96,18 @@ export class AsciiWriter {
     next.set(this.buffer.subarray(0, this.length));
     this.buffer = next;
   }
+}
+
+/** Decimal digits of a non-negative integer below 2³¹ (0 has one). */
+function digitCount(n: number): number {
+  if (n < 10) return 1;
+  if (n < 100) return 2;
+  if (n < 1000) return 3;
+  if (n < 10000) return 4;
+  if (n < 100000) return 5;
+  if (n < 1000000) return 6;
+  if (n < 10000000) return 7;
+  if (n < 100000000) return 8;
+  if (n < 1000000000) return 9;
+  return 10;
 }
