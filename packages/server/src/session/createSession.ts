@@ -29,9 +29,11 @@ export function deeplinkOf(scheme: string, sessionId: string): string {
 }
 
 /**
- * One session request from arrival to 201: key, admission, form, fields, then every model read,
- * placed and converted (off the event loop), files moved into place, and only then the database
- * row — so a session that answered 201 always has its files, and a failure leaves nothing behind.
+ * One session request from arrival to 201: key, admission, form (streamed to disk and hashed),
+ * fields, then every model read, placed and converted off the event loop (or linked from the
+ * conversion cache) straight into the session's directory, and only then the database row — so a
+ * session that answered 201 always has its files, nothing is served before its row exists, and a
+ * failure leaves nothing behind.
  */
 export async function createSession<I>(ctx: ServerContext, method: PlacementMethod<I>, req: Request, res: Response): Promise<void> {
   // The key first: a request that will be refused anyway must not take a slot from those that won't.
