@@ -19,6 +19,7 @@ describe('restart on the same data directory', () => {
     expect(r.status).toBe(201);
     const id = sessionIdOf(r.body.deeplink);
     const before = (await getDetail(first, id)).body;
+    expect(readdirSync(join(dataDir, 'cache'))).toHaveLength(1);
     await first.stop(true);
     // What a kill -9 mid-request leaves: an upload, a staging directory, a session directory with no row.
     writeFileSync(join(dataDir, 'uploads', 'req-dead'), 'partial');
@@ -40,6 +41,8 @@ describe('restart on the same data directory', () => {
       expect(claim.status).toBe(200);
       expect(readdirSync(join(dataDir, 'uploads'))).toEqual([]);
       expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual([id]);
+      // The conversion cache starts empty (its entries were hard links: the session's file stayed).
+      expect(readdirSync(join(dataDir, 'cache'))).toEqual([]);
     } finally {
       await second.stop();
     }
