@@ -21,7 +21,7 @@ export { sceneTriangles, type SceneTriangles } from './scene/sceneTriangles.js';
 export { readGlb, type ReadGlbOptions } from './glb/readGlb.js';
 export { checkGlbLayout } from './glb/checkGlbLayout.js';
 export { zipLayout, zipStored, ZIP_STORED_DEFAULTS, type ZipEntry, type ZipEntryHeader, type ZipLayout, type ZipStoredOptions } from './usdz/zipStored.js';
-export { writeUsdzFile } from './usdz/writeUsdzFile.js';
+export { writeUsdzFile, type WrittenUsdzFile } from './usdz/writeUsdzFile.js';
 export { textureEntryName, writeUsdaLayer, WRITE_USDA_LAYER_DEFAULTS, type WriteUsdaLayerOptions } from './usdz/writeUsdaLayer.js';
 export { writeUsdz, WRITE_USDZ_DEFAULTS, type WriteUsdzOptions } from './usdz/writeUsdz.js';
 export { readIfc, READ_IFC_DEFAULTS, type IfcSceneData, type ReadIfcOptions } from './ifc/readIfc.js';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,10 +11,11 @@ describe('writeUsdzFile streams the same package to disk', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arsession-usdz-'));
     const scene = mergeByMaterial(kind === 'glb' ? await readGlb(corpusBytes(kind, name)) : await readIfc(corpusBytes(kind, name)));
     const path = join(dir, 'out.usdz');
-    const size = writeUsdzFile(scene, path);
+    const written = writeUsdzFile(scene, path);
     const inMemory = Buffer.concat(writeUsdz(scene));
     const onDisk = readFileSync(path);
-    expect(size).toBe(onDisk.length);
+    expect(written.bytes).toBe(onDisk.length);
+    expect(written.sha256).toBe(createHash('sha256').update(onDisk).digest('hex'));
     expect(onDisk.equals(inMemory)).toBe(true);
     expect(readdirSync(dir)).toEqual(['out.usdz']);
   });
@@ -24,6 +26,7 @@ describe('writeUsdzFile streams the same package to disk', () => {
     const r = await convertModel(corpusBytes('glb', 'BoxTextured.glb'), { usdzPath: path });
     expect(r.usdz).toBeUndefined();
     expect(readFileSync(path).length).toBe(r.usdzFileBytes);
+    expect(createHash('sha256').update(readFileSync(path)).digest('hex')).toBe(r.usdzFileSha256);
     expect(readFileSync(path).subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { SceneData } from '../scene/SceneData.js';
@@ -7,19 +8,27 @@ import { zipLayout } from './zipStored.js';
 
 const COPY_CHUNK = 1 << 20;
 
+/** What {@link writeUsdzFile} wrote. */
+export interface WrittenUsdzFile {
+  bytes: number;
+  /** SHA-256 (hex) of the file, taken from the bytes as they were written. */
+  sha256: string;
+}
+
 /**
  * Writes a scene as a USDZ file (the same bytes as {@link writeUsdz}) without holding the layer
  * in memory: the USDA text streams to a temporary file a mesh at a time with its CRC computed on
  * the way, then the aligned zip is assembled around it. Memory stays bounded by the largest mesh,
  * whatever the model's size. The file appears atomically (written aside, then renamed).
- * Returns its size in bytes.
+ * Returns its size and SHA-256, hashed on the way out (servers need it for ETags and integrity;
+ * reading the file back to hash it would be a second pass).
  *
  * @example
  * ```ts
  * await writeUsdzFile(scene, 'out/house.usdz');
  * ```
  */
-export function writeUsdzFile(scene: SceneData, path: string, options: Partial<WriteUsdzOptions> = {}): number {
+export function writeUsdzFile(scene: SceneData, path: string, options: Partial<WriteUsdzOptions> = {}): WrittenUsdzFile {
   const opts = { ...WRITE_USDZ_DEFAULTS, ...options };
   const layerPath = `${path}.${process.pid}.layer.partial`;
   const zipPath = `${path}.${process.pid}.partial`;
@@ -38,30 +47,37 @@ export function writeUsdzFile(scene: SceneData, path: string, options: Partial<W
     const textures = scene.textures.map((t, i) => ({ name: textureEntryName(scene, i), size: t.data.length, crc: crc32(t.data) >>> 0 }));
     const { locals, tail } = zipLayout([{ name: opts.layerName, size, crc: crc >>> 0 }, ...textures]);
     const out = openSync(zipPath, 'w');
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const write = (data: Uint8Array, length = data.length) => {
+      writeSync(out, data, 0, length);
+      hash.update(data.subarray(0, length));
+      bytes += length;
+    };
     try {
-      writeSync(out, locals[0]!);
-      copyFile(layerPath, out);
+      write(locals[0]!);
+      copyFile(layerPath, write);
       scene.textures.forEach((t, i) => {
-        writeSync(out, locals[i + 1]!);
-        writeSync(out, t.data);
+        write(locals[i + 1]!);
+        write(t.data);
       });
-      writeSync(out, tail);
+      write(tail);
     } finally {
       closeSync(out);
     }
     renameSync(zipPath, path);
-    return locals.reduce((n, l) => n + l.length, 0) + size + scene.textures.reduce((n, t) => n + t.data.length, 0) + tail.length;
+    return { bytes, sha256: hash.digest('hex') };
   } finally {
     rmSync(layerPath, { force: true });
     rmSync(zipPath, { force: true });
   }
 }
 
-function copyFile(from: string, toFd: number): void {
+function copyFile(from: string, write: (data: Uint8Array, length: number) => void): void {
   const fd = openSync(from, 'r');
   const buffer = new Uint8Array(COPY_CHUNK);
   try {
-    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) writeSync(toFd, buffer, 0, n);
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) write(buffer, n);
   } finally {
     closeSync(fd);
   }

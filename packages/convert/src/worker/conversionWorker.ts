@@ -28,7 +28,7 @@ async function convert(request: ConversionRequest): Promise<ConversionReply> {
     // What the phone draws: thousands of elements merged per storey and material.
     const delivered = mergeByMaterial(scene);
     const toFile = outputs.includes('usdz') && request.usdzPath !== undefined;
-    const usdzFileBytes = toFile ? writeUsdzFile(delivered, request.usdzPath!) : undefined;
+    const usdzFile = toFile ? writeUsdzFile(delivered, request.usdzPath!) : undefined;
     const usdz = outputs.includes('usdz') && !toFile ? new Uint8Array(Buffer.concat(writeUsdz(delivered))) : undefined;
     const glb = outputs.includes('glb') ? await writeGlb(delivered) : undefined;
     const drawCalls = delivered.nodes.reduce((n, node) => n + node.meshes.length, 0);
@@ -44,7 +44,7 @@ async function convert(request: ConversionRequest): Promise<ConversionReply> {
         ...(scene.doorOpenings && { doorOpenings: scene.doorOpenings }),
         ...(door && { door }),
         ...(usdz && { usdz }),
-        ...(usdzFileBytes !== undefined && { usdzFileBytes }),
+        ...(usdzFile && { usdzFileBytes: usdzFile.bytes, usdzFileSha256: usdzFile.sha256 }),
         ...(glb && { glb }),
       },
     };

@@ -44,6 +44,8 @@ export interface ConversionResult {
   usdz?: Uint8Array;
   /** Size of the USDZ written to `usdzPath`. */
   usdzFileBytes?: number;
+  /** SHA-256 (hex) of the USDZ written to `usdzPath`. */
+  usdzFileSha256?: string;
   /** The same scene as GLB, when asked for. */
   glb?: Uint8Array;
 }

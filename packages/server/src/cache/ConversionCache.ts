@@ -2,13 +2,11 @@ import { link, mkdir, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConversionResult } from '@arsession/convert';
 
-/** What a model's conversion left that a later request with the same bytes can reuse. */
-export interface CachedConversion {
-  /** The reading's result without the per-request parts (the detected door, inline bytes). */
-  result: Omit<ConversionResult, 'door' | 'usdz' | 'glb'>;
-  usdzBytes: number;
-  usdzSha256: string;
-}
+/**
+ * What a model's conversion left that a later request with the same bytes can reuse: its result
+ * without the per-request parts (the detected door, inline bytes), with the USDZ's size and hash.
+ */
+export type CachedConversion = Omit<ConversionResult, 'door' | 'usdz' | 'glb'> & Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256'>;
 
 /** Sizes of {@link openConversionCache}. */
 export interface ConversionCacheOptions {
@@ -58,7 +56,7 @@ export async function openConversionCache(options: ConversionCacheOptions): Prom
     while (lru.size > options.maxEntries || (bytes > options.maxBytes && lru.size > 0)) {
       const [oldest, entry] = lru.entries().next().value as [string, CachedConversion];
       lru.delete(oldest);
-      bytes -= entry.usdzBytes;
+      bytes -= entry.usdzFileBytes;
       await unlink(pathOf(oldest)).catch(() => undefined);
     }
   };
@@ -80,7 +78,7 @@ export async function openConversionCache(options: ConversionCacheOptions): Prom
       return entry;
     },
     async keep(key, usdzPath, entry) {
-      if (options.maxEntries === 0 || entry.usdzBytes > options.maxBytes || lru.has(key)) return;
+      if (options.maxEntries === 0 || entry.usdzFileBytes > options.maxBytes || lru.has(key)) return;
       try {
         await link(usdzPath, pathOf(key));
       } catch {
@@ -88,7 +86,7 @@ export async function openConversionCache(options: ConversionCacheOptions): Prom
         return;
       }
       lru.set(key, entry);
-      bytes += entry.usdzBytes;
+      bytes += entry.usdzFileBytes;
       await evict();
     },
   };

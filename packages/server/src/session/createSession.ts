@@ -64,20 +64,18 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
     const input = method.read(form);
 
     await mkdir(sessionDir);
-    const converted: ConvertedUpload[] = [];
+    const results: ConvertedModel[] = [];
     for (const [order, upload] of uploads.entries()) {
-      converted.push(await convertUpload(ctx, upload, join(sessionDir, `${order}.usdz`), order === 0 ? method.doorQuery?.(input) : undefined));
+      results.push(await convertUpload(ctx, upload, join(sessionDir, `${order}.usdz`), order === 0 ? method.doorQuery?.(input) : undefined));
     }
-    const results = converted.map((c) => c.result);
     const placement = method.place(input, { primary: results[0]!, all: results });
 
     const files: SessionFile[] = [];
     const assets: StoredAsset[] = [];
     for (const [order, result] of results.entries()) {
       const upload = uploads[order]!;
-      const { usdzBytes, usdzSha256 } = converted[order]!;
       const usdz: SessionFile = {
-        name: `${order}.usdz`, contentType: 'model/vnd.usdz+zip', bytes: usdzBytes, sha256: usdzSha256,
+        name: `${order}.usdz`, contentType: 'model/vnd.usdz+zip', bytes: result.usdzFileBytes, sha256: result.usdzFileSha256,
         downloadName: contentDisposition(deliveredName(upload.name, 'usdz')),
       };
       files.push(usdz);
@@ -133,19 +131,15 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
   }
 }
 
-/** One uploaded model, converted (or taken from the cache) into the session's USDZ. */
-interface ConvertedUpload {
-  result: ConversionResult;
-  usdzBytes: number;
-  usdzSha256: string;
-}
+/** One uploaded model, converted (or taken from the cache) into the session's USDZ, with its size and hash. */
+type ConvertedModel = ConversionResult & Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256'>;
 
 /**
  * Reads, checks, (detects) and converts one uploaded model into `usdzPath`, on a pool worker —
  * unless the same bytes were converted before and no door is asked for (detection depends on the
  * request, so it always runs on the model itself): then the earlier USDZ is linked in.
  */
-async function convertUpload(ctx: ServerContext, upload: UploadedFile, usdzPath: string, detectDoor: DoorQuery | undefined): Promise<ConvertedUpload> {
+async function convertUpload(ctx: ServerContext, upload: UploadedFile, usdzPath: string, detectDoor: DoorQuery | undefined): Promise<ConvertedModel> {
   const named = { field: upload.field, fileName: upload.name };
   const cached = detectDoor ? undefined : await ctx.conversionCache.reuse(upload.sha256, usdzPath);
   if (cached) return cached;
@@ -158,11 +152,11 @@ async function convertUpload(ctx: ServerContext, upload: UploadedFile, usdzPath:
     ...(detectDoor && { detectDoor }),
   }));
   if (result.stats.triangles === 0) throw new ModelUnreadableError(`${upload.name} has no geometry to show or place (0 triangles)`, named);
-  const usdzBytes = (await stat(usdzPath)).size;
-  const usdzSha256 = await hashFile(usdzPath);
-  const { door: _door, usdz: _usdz, glb: _glb, ...reusable } = result;
-  await ctx.conversionCache.keep(upload.sha256, usdzPath, { result: reusable, usdzBytes, usdzSha256 });
-  return { result, usdzBytes, usdzSha256 };
+  // The worker hashed the USDZ as it wrote it.
+  const converted = { ...result, usdzFileBytes: result.usdzFileBytes!, usdzFileSha256: result.usdzFileSha256! };
+  const { door: _door, usdz: _usdz, glb: _glb, ...reusable } = converted;
+  await ctx.conversionCache.keep(upload.sha256, usdzPath, reusable);
+  return converted;
 }
 
 async function describeFile(dir: string, name: string, contentType: string, downloadName: string): Promise<SessionFile> {
