@@ -8,6 +8,7 @@ import { detectFormat } from '../format/detectFormat.js';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } from '../scene/SceneData.js';
 import { chooseOffset } from '../scene/chooseOffset.js';
 import { determinant3, normalMatrix } from '../scene/normalMatrix.js';
+import { emptyBounds, growBounds } from '../scene/growBounds.js';
 import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
 import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
 import { checkStepSyntax } from './checkStepSyntax.js';
@@ -219,23 +220,9 @@ function collect(api: IfcAPI, model: number, mesh: FlatMesh, out: RawGeometry[])
 function geometryCentres(raw: readonly RawGeometry[]): Float64Array {
   const centres = new Float64Array(raw.length * 3);
   raw.forEach((g, n) => {
-    const t = g.transform, v = g.vertices;
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    for (let i = 0; i < v.length; i += 6) {
-      const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
-      const wx = t[0]! * x + t[4]! * y + t[8]! * z + t[12]!;
-      const wy = t[1]! * x + t[5]! * y + t[9]! * z + t[13]!;
-      const wz = t[2]! * x + t[6]! * y + t[10]! * z + t[14]!;
-      if (wx < x0) x0 = wx;
-      if (wx > x1) x1 = wx;
-      if (wy < y0) y0 = wy;
-      if (wy > y1) y1 = wy;
-      if (wz < z0) z0 = wz;
-      if (wz > z1) z1 = wz;
-    }
-    centres[n * 3] = (x0 + x1) / 2;
-    centres[n * 3 + 1] = (y0 + y1) / 2;
-    centres[n * 3 + 2] = (z0 + z1) / 2;
+    // Interleaved position and normal: a point every 6 numbers.
+    const { min, max } = growBounds(emptyBounds(), g.vertices, 6, g.transform);
+    for (let k = 0; k < 3; k++) centres[n * 3 + k] = (min[k]! + max[k]!) / 2;
   });
   return centres;
 }

@@ -1,5 +1,6 @@
 import type { Bounds } from '@arsession/geometry';
 import type { SceneData, SceneStats } from './SceneData.js';
+import { emptyBounds, growBounds } from './growBounds.js';
 
 /**
  * Counts of a scene, computed from its contents (never stored separately, so they cannot drift).
@@ -34,25 +35,12 @@ export function sceneStats(scene: Pick<SceneData, 'nodes' | 'meshes' | 'material
  * Empty scenes give infinite bounds (min +∞, max −∞).
  */
 export function sceneBounds(scene: Pick<SceneData, 'nodes' | 'meshes'>): Bounds {
-  const min: [number, number, number] = [Infinity, Infinity, Infinity];
-  const max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  const bounds = emptyBounds();
   const world = worldMatrices(scene.nodes);
   scene.nodes.forEach((node, i) => {
-    const m = world[i]!;
-    for (const meshIndex of node.meshes) {
-      const p = scene.meshes[meshIndex]!.positions;
-      for (let v = 0; v < p.length; v += 3) {
-        const x = p[v]!, y = p[v + 1]!, z = p[v + 2]!;
-        const wx = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
-        const wy = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
-        const wz = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!;
-        if (wx < min[0]) min[0] = wx; if (wx > max[0]) max[0] = wx;
-        if (wy < min[1]) min[1] = wy; if (wy > max[1]) max[1] = wy;
-        if (wz < min[2]) min[2] = wz; if (wz > max[2]) max[2] = wz;
-      }
-    }
+    for (const meshIndex of node.meshes) growBounds(bounds, scene.meshes[meshIndex]!.positions, 3, world[i]!);
   });
-  return { min, max };
+  return bounds;
 }
 
 /** World matrix of every node (parents precede children, as `SceneData` guarantees). */

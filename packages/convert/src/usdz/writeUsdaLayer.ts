@@ -1,6 +1,7 @@
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, TextureRef } from '../scene/SceneData.js';
 import { AsciiWriter } from './AsciiWriter.js';
 import { formatFixed, formatFloat64, intArray, primName, quote, tupleArray, USDA_DECIMALS } from './usdaText.js';
+import { emptyBounds, growBounds, IDENTITY_MATRIX } from '../scene/growBounds.js';
 
 /** Options of {@link writeUsdaLayer}. */
 export interface WriteUsdaLayerOptions {
@@ -253,18 +254,9 @@ function materialText(m: SceneMaterial, path: string, scene: SceneData): string 
 }
 
 function extent(p: Float32Array): string {
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = 0; i < p.length; i += 3) {
-    const x = p[i]!, y = p[i + 1]!, z = p[i + 2]!;
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
+  const { min, max } = growBounds(emptyBounds(), p, 3, IDENTITY_MATRIX);
   const f = (v: number) => formatFixed(v, USDA_DECIMALS.position);
-  return `[(${f(x0)}, ${f(y0)}, ${f(z0)}), (${f(x1)}, ${f(y1)}, ${f(z1)})]`;
+  return `[(${f(min[0])}, ${f(min[1])}, ${f(min[2])}), (${f(max[0])}, ${f(max[1])}, ${f(max[2])})]`;
 }
 
 function repeatedThrees(n: number): string {

@@ -1,0 +1,41 @@
+import type { Bounds } from '@arsession/geometry';
+
+/** The 4×4 identity (column-major), for points taken as they are. */
+export const IDENTITY_MATRIX: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
+/** An empty box, for {@link growBounds} to grow. */
+export function emptyBounds(): Bounds {
+  return { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
+}
+
+/**
+ * Grows `out` to contain every point of `positions` — x, y, z at the start of every `stride`
+ * numbers — each through the column-major 4×4 `matrix`, in float64. The one bounds loop of the
+ * readers and writers (scene bounds, IFC geometry centres, USD `extent`); the box stays in locals
+ * while the loop runs, as it is run over every vertex of a model.
+ *
+ * @example
+ * ```ts
+ * const box = growBounds(emptyBounds(), mesh.positions, 3, node.matrix);
+ * ```
+ */
+export function growBounds(out: Bounds, positions: ArrayLike<number>, stride: number, matrix: ArrayLike<number>): Bounds {
+  const m0 = matrix[0]!, m1 = matrix[1]!, m2 = matrix[2]!, m4 = matrix[4]!, m5 = matrix[5]!, m6 = matrix[6]!;
+  const m8 = matrix[8]!, m9 = matrix[9]!, m10 = matrix[10]!, m12 = matrix[12]!, m13 = matrix[13]!, m14 = matrix[14]!;
+  let [x0, y0, z0] = out.min, [x1, y1, z1] = out.max;
+  for (let i = 0; i + 2 < positions.length; i += stride) {
+    const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
+    const wx = m0 * x + m4 * y + m8 * z + m12;
+    const wy = m1 * x + m5 * y + m9 * z + m13;
+    const wz = m2 * x + m6 * y + m10 * z + m14;
+    if (wx < x0) x0 = wx;
+    if (wx > x1) x1 = wx;
+    if (wy < y0) y0 = wy;
+    if (wy > y1) y1 = wy;
+    if (wz < z0) z0 = wz;
+    if (wz > z1) z1 = wz;
+  }
+  out.min[0] = x0; out.min[1] = y0; out.min[2] = z0;
+  out.max[0] = x1; out.max[1] = y1; out.max[2] = z1;
+  return out;
+}
