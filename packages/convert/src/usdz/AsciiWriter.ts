@@ -26,16 +26,10 @@ export class AsciiWriter {
 
   /** Appends a non-negative integer. */
   uint(n: number): this {
-    this.reserve(16);
-    if (n === 0) {
-      this.buffer[this.length++] = 48;
-      return this;
-    }
-    let digits = 0;
-    for (let m = n; m > 0; m = Math.floor(m / 10)) digits++;
-    let at = this.length + digits;
-    this.length = at;
-    for (let m = n; m > 0; m = Math.floor(m / 10)) this.buffer[--at] = 48 + (m % 10);
+    if (!(n < 2 ** 31)) return this.text(String(n));
+    const count = digitCount(n);
+    this.reserve(count);
+    this.length = putDigits(this.buffer, this.length + count, n, count);
     return this;
   }
 
@@ -47,21 +41,16 @@ export class AsciiWriter {
     const scaled = Math.round(a * unit);
     if (scaled === 0) return this.char(48);
     // Below 1e9 the whole part, and below 1e6 the fraction, fit in 31 bits: digits come from integer
-    // division (`/ 10 | 0`), written straight into the buffer after one bounds check. This runs once
-    // per coordinate, millions of times for a big building.
+    // division, written straight into the buffer after one bounds check. This runs once per
+    // coordinate, millions of times for a big building.
     this.reserve(24);
     const buf = this.buffer;
     let at = this.length;
     if (v < 0) buf[at++] = 45;
-    let whole = Math.floor(scaled / unit);
+    const whole = Math.floor(scaled / unit);
     let frac = scaled - whole * unit;
-    let end = at + digitCount(whole);
-    at = end;
-    do {
-      const q = (whole / 10) | 0;
-      buf[--end] = 48 + whole - q * 10;
-      whole = q;
-    } while (whole > 0);
+    const wholeDigits = digitCount(whole);
+    at = putDigits(buf, at + wholeDigits, whole, wholeDigits);
     if (frac !== 0) {
       let digits = decimals;
       while (frac % 10 === 0) {
@@ -69,13 +58,7 @@ export class AsciiWriter {
         digits--;
       }
       buf[at++] = 46;
-      end = at + digits;
-      at = end;
-      for (let k = 0; k < digits; k++) {
-        const q = (frac / 10) | 0;
-        buf[--end] = 48 + frac - q * 10;
-        frac = q;
-      }
+      at = putDigits(buf, at + digits, frac, digits); // leading zeros included: `digits` is fixed
     }
     this.length = at;
     return this;
@@ -96,6 +79,20 @@ export class AsciiWriter {
     next.set(this.buffer.subarray(0, this.length));
     this.buffer = next;
   }
+}
+
+/**
+ * Writes the `count` lowest decimal digits of `n` (0 ≤ n < 2³¹) into `buf`, the last one just before
+ * `end`, with leading zeros if `n` has fewer; returns `end`.
+ */
+function putDigits(buf: Uint8Array, end: number, n: number, count: number): number {
+  let at = end;
+  for (let k = 0; k < count; k++) {
+    const q = (n / 10) | 0;
+    buf[--at] = 48 + n - q * 10;
+    n = q;
+  }
+  return end;
 }
 
 /** Decimal digits of a non-negative integer below 2³¹ (0 has one). */
