@@ -5,6 +5,7 @@ import { BufferAttribute, BufferGeometry, DoubleSide, Ray, Vector3 } from 'three
 import { MeshBVH } from 'three-mesh-bvh';
 import { bytesOf, CORPUS_DIR } from './corpus.js';
 import { compare, type Sample } from './sample.js';
+import { seededRandom } from './seededRandom.js';
 
 /** BVH build and first-hit rays, ours against three-mesh-bvh, on the same triangles and rays. */
 export interface DetectionRow {
@@ -41,8 +42,7 @@ async function buildingSoup(file: string): Promise<TriangleMesh> {
 
 /** A dense synthetic interior: `n` small random triangles in a 40 × 10 × 40 m volume (deterministic). */
 function syntheticSoup(n: number): TriangleMesh {
-  let seed = 12345;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rand = seededRandom(12345);
   const positions = new Float32Array(n * 9);
   for (let t = 0; t < n; t++) {
     const cx = rand() * 40 - 20, cy = rand() * 10, cz = rand() * 40 - 20;
@@ -60,8 +60,7 @@ function raysFor(mesh: TriangleMesh, count: number): Float64Array {
   const p = mesh.positions;
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < p.length; i += 3) for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k]!, p[i + k]!); max[k] = Math.max(max[k]!, p[i + k]!); }
-  let seed = 777;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rand = seededRandom(777);
   const rays = new Float64Array(count * 6);
   for (let r = 0; r < count; r++) {
     for (let k = 0; k < 3; k++) rays[r * 6 + k] = min[k]! + rand() * (max[k]! - min[k]!);

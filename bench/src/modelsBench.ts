@@ -3,11 +3,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { detectFormat, mergeByMaterial, readModel, sceneTriangles, writeUsdz, type ModelScene } from '@arsession/convert';
-import { buildBvh, type Vec3 } from '@arsession/geometry';
+import { buildBvh, type Bounds, type Vec3 } from '@arsession/geometry';
 import { loadThree } from './conversionBench.js';
 import { compareBvh } from './detectionBench.js';
 import { doorQuestions, timeDetections, type DetectionTiming, type DoorQuestion } from './detectionLatency.js';
 import { compare, type Sample } from './sample.js';
+import { seededRandom } from './seededRandom.js';
 import { webIfcStreamAllMeshes } from './webIfcStream.js';
 
 /** Options of {@link benchModels}. */
@@ -85,19 +86,19 @@ async function measureConversion(row: ModelBenchRow, bytes: Uint8Array, rounds: 
   const ours = async () => writeUsdz(mergeByMaterial(await readModel(bytes, { fileName: row.file })));
   row.usdzBytes = (await ours()).reduce((n, part) => n + part.length, 0);
   const peer = await peerFor(row.format!);
-  if (typeof peer === 'string') {
-    row.peerNote = peer;
-    row.convert = (await compare(ours, ours, rounds)).ours;
-    return;
+  if (typeof peer === 'string') row.peerNote = peer;
+  else {
+    try {
+      const c = await compare(ours, () => peer.run(bytes), rounds);
+      row.convert = c.ours;
+      row.peer = { name: peer.name, time: c.peer, ratio: c.ratio };
+      return;
+    } catch (err) {
+      row.peerNote = `${peer.name} failed: ${(err as Error).message.split('\n')[0]}`;
+    }
   }
-  try {
-    const c = await compare(ours, () => peer.run(bytes), rounds);
-    row.convert = c.ours;
-    row.peer = { name: peer.name, time: c.peer, ratio: c.ratio };
-  } catch (err) {
-    row.peerNote = `${peer.name} failed: ${(err as Error).message.split('\n')[0]}`;
-    row.convert = (await compare(ours, ours, rounds)).ours;
-  }
+  // No peer figure: ours alone, timed the same way.
+  row.convert = (await compare(ours, ours, rounds)).ours;
 }
 
 async function peerFor(format: string): Promise<{ name: string; run(bytes: Uint8Array): Promise<unknown> } | string> {
@@ -118,25 +119,17 @@ async function measureDetection(row: ModelBenchRow, scene: ModelScene, opts: Mod
   };
   const bvh = buildBvh(mesh);
   const doors = scene.doorOpenings ? doorQuestions(scene.doorOpenings, mesh, bvh) : [];
-  const questions = doors.length > 0 ? doors : randomGazes(mesh.positions, opts.viewpoints);
+  const questions = doors.length > 0 ? doors : randomGazes(scene.bounds, opts.viewpoints);
   row.detection = { ...timeDetections(mesh, bvh, questions), questions: doors.length > 0 ? 'ifc doors' : 'random gazes' };
 }
 
-/** Viewers at eye height above the lowest point, anywhere in the footprint, gazing level (deterministic). */
-function randomGazes(positions: Float32Array, count: number): DoorQuestion[] {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < positions.length; i += 3) {
-    for (let k = 0; k < 3; k++) {
-      min[k] = Math.min(min[k]!, positions[i + k]!);
-      max[k] = Math.max(max[k]!, positions[i + k]!);
-    }
-  }
-  let seed = 4242;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+/** Viewers at eye height above the model's lowest point, anywhere in its footprint, gazing level (deterministic). */
+function randomGazes({ min, max }: Bounds, count: number): DoorQuestion[] {
+  const rand = seededRandom(4242);
   return Array.from({ length: count }, () => {
     const angle = rand() * 2 * Math.PI;
     return {
-      viewer: [min[0]! + rand() * (max[0]! - min[0]!), min[1]! + 1.6, min[2]! + rand() * (max[2]! - min[2]!)] as Vec3,
+      viewer: [min[0] + rand() * (max[0] - min[0]), min[1] + 1.6, min[2] + rand() * (max[2] - min[2])] as Vec3,
       gaze: [Math.cos(angle), 0, Math.sin(angle)] as Vec3,
     };
   });

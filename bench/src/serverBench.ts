@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { CORPUS_DIR } from './corpus.js';
 import { summarize, type Sample } from './sample.js';
+import { startTarget } from './startTarget.js';
 
 /** One load run against one server. */
 export interface LoadRun {
@@ -44,19 +44,6 @@ function multipartBody(boundary: string): Buffer {
   ]);
 }
 
-async function startTarget(kind: 'ours' | 'ours-uncached' | 'bare', dataDir: string): Promise<{ child: ChildProcess; url: string; key: string }> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'serverTarget.js'), kind, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
-    });
-    child.once('exit', (code) => reject(new Error(`${kind} server exited ${code}`)));
-  });
-  return { child, ...(JSON.parse(line) as { url: string; key: string }) };
-}
-
 async function load(url: string, key: string, seconds: number): Promise<LoadRun> {
   const boundary = 'arsessionbench';
   const result = await autocannon({
@@ -78,7 +65,7 @@ export async function benchServer(quick: boolean): Promise<ServerRow> {
   const ours: LoadRun[] = [], uncached: LoadRun[] = [], bare: LoadRun[] = [], ratios: number[] = [], uncachedRatios: number[] = [];
   const kinds = ['ours', 'ours-uncached', 'bare'] as const;
   const dirs = Object.fromEntries(kinds.map((k) => [k, mkdtempSync(join(tmpdir(), `bench-${k}-`))])) as Record<(typeof kinds)[number], string>;
-  const targets = { ours: await startTarget('ours', dirs.ours), 'ours-uncached': await startTarget('ours-uncached', dirs['ours-uncached']), bare: await startTarget('bare', dirs.bare) };
+  const targets = { ours: await startTarget(['ours', dirs.ours]), 'ours-uncached': await startTarget(['ours-uncached', dirs['ours-uncached']]), bare: await startTarget(['bare', dirs.bare]) };
   try {
     for (const k of kinds) await load(targets[k].url, targets[k].key, 2);
     for (let r = 0; r < rounds; r++) {

@@ -21,7 +21,7 @@ if (kind === 'soak') {
   const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 64, logLevel: 'silent', ...(kind === 'ours-uncached' && { cacheEntries: 0 }) });
   const server = await startServer(config, { logger: pino({ level: 'silent' }) });
   const key = createApiKey(server.context.db, 'bench');
-  console.log(JSON.stringify({ url: `${server.url}/api/vision/v1/session/by_virtual_anchor/rectangle-short-side/`, key }));
+  console.log(JSON.stringify({ url: `${server.url}/api/vision/v1/session/by_virtual_anchor/rectangle-short-side/`, key, pid: process.pid }));
 } else {
   // The floor: Express + multer storing the upload to disk and answering 201, nothing else.
   const app = express();
@@ -29,6 +29,6 @@ if (kind === 'soak') {
   app.post('/upload', upload, (_req, res) => void res.status(201).json({ stored: true }));
   const server = app.listen(0, '127.0.0.1', () => {
     const { port } = server.address() as { port: number };
-    console.log(JSON.stringify({ url: `http://127.0.0.1:${port}/upload`, key: '' }));
+    console.log(JSON.stringify({ url: `http://127.0.0.1:${port}/upload`, key: '', pid: process.pid }));
   });
 }

@@ -4,13 +4,13 @@
 // should get, and the server's memory and open file descriptors are sampled throughout.
 // Two phases: a queue deep enough for every client (no 503 may appear), then the default queue
 // (503 + Retry-After expected, and nothing else unexpected). Writes bench/results/soak.json.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR, CORPUS_DIR } from './corpus.js';
 import { environment } from './environment.js';
+import { startTarget } from './startTarget.js';
 
 interface Sample { at: number; rssMb: number; fds: number }
 interface PhaseResult {
@@ -46,19 +46,6 @@ const ANCHOR = {
 };
 const DOOR = { 'alignment.corners': '[[-0.45,0,0],[0.45,0,0],[0.45,2.1,0],[-0.45,2.1,0]]', 'alignment.wall_normal': '[0, 0, 1]' };
 
-async function startServer(dataDir: string, queue: number): Promise<{ child: ChildProcess; url: string; key: string; pid: number }> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'serverTarget.js'), 'soak', dataDir, String(queue)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  return { child, ...(JSON.parse(line) as { url: string; key: string; pid: number }) };
-}
-
 function sample(pid: number, started: number): Sample {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return { at: Math.round((Date.now() - started) / 100) / 10, rssMb: Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024, fds: readdirSync(`/proc/${pid}/fd`).length };
@@ -66,7 +53,7 @@ function sample(pid: number, started: number): Sample {
 
 async function phase(queue: number): Promise<PhaseResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'arsession-soak-'));
-  const server = await startServer(dataDir, queue);
+  const server = await startTarget(['soak', dataDir, String(queue)]);
   const api = `${server.url}/api/vision/v1`;
   const started = Date.now();
   const samples: Sample[] = [];
