@@ -186,6 +186,28 @@ describe('detectOpening (geometric door detection on a triangle mesh)', () => {
     });
   });
 
+  describe('in a storey modelled without its floor slab (nothing under the viewer)', () => {
+    it.each<[string, Partial<WallSceneOptions>]>([
+      ['no leaf', {}],
+      ['a closed leaf, thin wall', { leaf: 'closed', thickness: 0.1 }],
+      ['a leaf flush with the viewer face, casing and skirting', { leaf: 'flushFront', casing: true, skirting: true }],
+      ['a window beside the door', { window: 'beside' }],
+    ])('the doorway ends where the wall beside it ends: %s', (_name, options) => {
+      expectFound({ ...options, floor: false });
+    });
+
+    it('a hole without a lintel, a blank wall or a window alone is refused, never guessed', () => {
+      for (const [options, target] of [
+        [{ fullHeight: true }, undefined],
+        [{ blank: true }, [0, 1.2, 0]],
+        [{ window: 'only' }, [0, 1.5, 0]],
+      ] as const) {
+        const { scene, eye, gaze } = lookFrom({ ...options, floor: false }, VIEWER, target && [...target]);
+        failure(() => detect(scene.mesh, eye, gaze));
+      }
+    });
+  });
+
   describe('fails with a reason when there is no door', () => {
     it('a blank wall: no_opening_near_gaze', () => {
       const { scene, eye, gaze } = lookFrom({ blank: true }, VIEWER, [0, 1.2, 0]);

@@ -117,6 +117,21 @@ export function findOpeningInWall(
     return thickness === 0 || cast(s, y, thickness + tol, n[0], 0, n[2], 2 * tol, ofWall) !== undefined;
   };
 
+  // The underside of the nearest wall beside s (no farther than half the widest door), from a ray
+  // cast down inside the slab from the probe height: it starts in the wall's solid and meets its bottom face.
+  const wallBottomBeside = (s: number): number | undefined => {
+    if (thickness === 0) return undefined;
+    for (let k = 1; k <= Math.ceil(opts.size.maxWidth / 2 / step); k++) {
+      for (const side of [-1, 1]) {
+        const w = s + side * k * step;
+        if (!isWall(w, probeY)) continue;
+        const t = cast(w, probeY, mid, 0, -1, 0, opts.maxFloorDrop, ofWall);
+        if (t !== undefined) return probeY - t;
+      }
+    }
+    return undefined;
+  };
+
   // A column of the coarse grid is open when no wall stands at the probe height, and none from what
   // a ray going down inside the slab meets there (a threshold, a floor) up to a door's least height.
   // Each column finds its own bottom: a model without slabs, or a door up a flight of steps, has
@@ -125,21 +140,27 @@ export function findOpeningInWall(
   const columns = Math.round(opts.searchHalfWidth / step);
   const open = new Uint8Array(2 * columns + 1);
   const bottoms = new Float64Array(2 * columns + 1);
+  // Columns whose bottom is the wall's underside (no floor within reach), not a floor.
+  const hanging = new Uint8Array(2 * columns + 1);
   let emptyAtProbe = 0, grounded = 0;
   for (let c = -columns; c <= columns; c++) {
     const s = c * step;
     if (isWall(s, probeY)) continue;
     emptyAtProbe++;
     const drop = farthest((depth) => cast(s, probeY, depth, 0, -1, 0, opts.maxFloorDrop));
-    if (drop === undefined) continue;
+    // Nothing to stand on within reach (a storey modelled without its floor slab): the doorway then
+    // ends where the wall beside it ends.
+    const onFloor = drop !== undefined && eye[1] - (probeY - drop) <= opts.maxFloorDrop;
+    const bottom = onFloor ? probeY - drop : wallBottomBeside(s);
+    if (bottom === undefined) continue;
     grounded++;
-    const bottom = probeY - drop;
     const fall = eye[1] - bottom;
     if (fall < opts.minDrop || fall > opts.maxFloorDrop) continue;
     let free = true;
     for (let y = bottom + 0.05; y <= bottom + opts.size.minHeight && free; y += step) free = !isWall(s, y);
     open[c + columns] = free ? 1 : 0;
     bottoms[c + columns] = bottom;
+    hanging[c + columns] = onFloor ? 0 : 1;
   }
   if (emptyAtProbe > 0 && grounded === 0) return 'no_floor';
   type Run = { first: number; last: number; lateral: number };
@@ -168,6 +189,9 @@ export function findOpeningInWall(
   for (const run of runs) {
     const s0 = run.first * step, s1 = run.last * step;
     const floor = median(Array.from(bottoms.subarray(run.first + columns, run.last + columns + 1)));
+    // Without a floor, only a hole framed by the wall on three sides (both jambs and a lintel) is a
+    // doorway; a gap between two walls, or under a wall's end, is not.
+    const framed = hanging.subarray(run.first + columns, run.last + columns + 1).includes(1);
     const heights = [0.4, 1.0, opts.size.minHeight - 0.1].map((h) => floor + h);
     const lefts: number[] = [], rights: number[] = [];
     // At each height, bisect between the run's outer column and the first wall within three steps
@@ -182,6 +206,7 @@ export function findOpeningInWall(
       if (l !== undefined) lefts.push(l);
       if (r !== undefined) rights.push(r);
     }
+    if (framed && (lefts.length === 0 || rights.length === 0)) continue;
     const left = lefts.length ? median(lefts) : s0 - step / 2;
     const right = rights.length ? median(rights) : s1 + step / 2;
     const width = right - left;
@@ -194,16 +219,20 @@ export function findOpeningInWall(
     const bottom = drop === undefined ? floor : floor + 0.5 - drop;
     // Top: the lintel's underside, found on the face; or, for an opening up to the ceiling, the ceiling.
     const tops: number[] = [];
+    let lintels = 0;
     for (const s of [left + width / 4, sMid, right - width / 4]) {
       let y = bottom + opts.size.minHeight;
       while (y <= bottom + opts.size.maxHeight + step && !isWall(s, y)) y += step;
-      if (y <= bottom + opts.size.maxHeight + step) tops.push(bisect(y, y - step, (yy) => isWall(s, yy)));
+      if (y <= bottom + opts.size.maxHeight + step) {
+        tops.push(bisect(y, y - step, (yy) => isWall(s, yy)));
+        lintels++;
+      }
       else {
         const up = farthest((depth) => cast(s, bottom + 1, depth, 0, 1, 0, opts.size.maxHeight));
         if (up !== undefined) tops.push(bottom + 1 + up);
       }
     }
-    if (tops.length === 0) continue;
+    if (tops.length === 0 || (framed && lintels < 2)) continue;
     const top = median(tops);
     const height = top - bottom;
     if (height < opts.size.minHeight || height > opts.size.maxHeight) continue;

@@ -124,6 +124,8 @@ export interface WallSceneOptions {
   origin: Point3;
   /** A ceiling slab with its underside at y = 2.7. */
   ceiling: boolean;
+  /** The floor slab (top at y = 0); without it the walls stand on nothing, as in models that leave a storey's slab out. */
+  floor: boolean;
   leaf: LeafKind;
   /** Architraves 0.07 wide × 0.02 deep on the viewer face around the hole (left, right, top). */
   casing: boolean;
@@ -153,6 +155,7 @@ export const WALL_SCENE_DEFAULTS: Readonly<WallSceneOptions> = {
   doorHeight: 2.1,
   origin: [0, 0, 0],
   ceiling: true,
+  floor: true,
   leaf: 'none',
   casing: false,
   lining: false,
@@ -268,7 +271,7 @@ export function buildWallScene(options: Partial<WallSceneOptions> = {}): WallSce
   const zMax = Math.max(6, behindZ + SLAB + 1.8);
 
   // Floor and ceiling slabs.
-  addBox(soup, [-6, -SLAB, -6], [6, 0, zMax]);
+  if (o.floor) addBox(soup, [-6, -SLAB, -6], [6, 0, zMax]);
   if (o.ceiling) addBox(soup, [-6, ROOM_HEIGHT, -6], [6, ROOM_HEIGHT + SLAB, zMax]);
 
   // The rooms: far wall, side walls, the wall behind the viewer.
