@@ -117,15 +117,25 @@ export function findOpeningInWall(
     return thickness === 0 || cast(s, y, thickness + tol, n[0], 0, n[2], 2 * tol, ofWall) !== undefined;
   };
 
-  // The underside of the nearest wall beside s (no farther than half the widest door), from a ray
-  // cast down inside the slab from the probe height: it starts in the wall's solid and meets its bottom face.
-  const wallBottomBeside = (s: number): number | undefined => {
+  const probeY = Math.min(eye[1] - 0.3, Math.max(gazePoint[1], eye[1] - 1));
+  const columns = Math.round(opts.searchHalfWidth / step);
+  // Wall at the probe height, per column (−1: not yet cast): the column loop and the search for the
+  // wall beside an unfloored column ask about the same columns, the search up to half a door beyond the strip.
+  const reach = Math.ceil(opts.size.maxWidth / 2 / step);
+  const wallAtProbe = new Int8Array(2 * (columns + reach) + 1).fill(-1);
+  const isWallAtProbe = (c: number): boolean => {
+    const i = c + columns + reach;
+    if (wallAtProbe[i] === -1) wallAtProbe[i] = isWall(c * step, probeY) ? 1 : 0;
+    return wallAtProbe[i] === 1;
+  };
+  // The underside of the nearest wall beside column c (no farther than half the widest door), from a
+  // ray cast down inside the slab from the probe height: it starts in the wall's solid and meets its bottom face.
+  const wallBottomBeside = (c: number): number | undefined => {
     if (thickness === 0) return undefined;
-    for (let k = 1; k <= Math.ceil(opts.size.maxWidth / 2 / step); k++) {
-      for (const side of [-1, 1]) {
-        const w = s + side * k * step;
-        if (!isWall(w, probeY)) continue;
-        const t = cast(w, probeY, mid, 0, -1, 0, opts.maxFloorDrop, ofWall);
+    for (let k = 1; k <= reach; k++) {
+      for (const w of [c - k, c + k]) {
+        if (!isWallAtProbe(w)) continue;
+        const t = cast(w * step, probeY, mid, 0, -1, 0, opts.maxFloorDrop, ofWall);
         if (t !== undefined) return probeY - t;
       }
     }
@@ -136,8 +146,6 @@ export function findOpeningInWall(
   // a ray going down inside the slab meets there (a threshold, a floor) up to a door's least height.
   // Each column finds its own bottom: a model without slabs, or a door up a flight of steps, has
   // no floor under the viewer. A bottom less than `minDrop` below the eye is a window sill.
-  const probeY = Math.min(eye[1] - 0.3, Math.max(gazePoint[1], eye[1] - 1));
-  const columns = Math.round(opts.searchHalfWidth / step);
   const open = new Uint8Array(2 * columns + 1);
   const bottoms = new Float64Array(2 * columns + 1);
   // Columns whose bottom is the wall's underside (no floor within reach), not a floor.
@@ -145,13 +153,13 @@ export function findOpeningInWall(
   let emptyAtProbe = 0, grounded = 0;
   for (let c = -columns; c <= columns; c++) {
     const s = c * step;
-    if (isWall(s, probeY)) continue;
+    if (isWallAtProbe(c)) continue;
     emptyAtProbe++;
     const drop = farthest((depth) => cast(s, probeY, depth, 0, -1, 0, opts.maxFloorDrop));
     // Nothing to stand on within reach (a storey modelled without its floor slab): the doorway then
     // ends where the wall beside it ends.
     const onFloor = drop !== undefined && eye[1] - (probeY - drop) <= opts.maxFloorDrop;
-    const bottom = onFloor ? probeY - drop : wallBottomBeside(s);
+    const bottom = onFloor ? probeY - drop : wallBottomBeside(c);
     if (bottom === undefined) continue;
     grounded++;
     const fall = eye[1] - bottom;
@@ -191,7 +199,7 @@ export function findOpeningInWall(
     const floor = median(Array.from(bottoms.subarray(run.first + columns, run.last + columns + 1)));
     // Without a floor, only a hole framed by the wall on three sides (both jambs and a lintel) is a
     // doorway; a gap between two walls, or under a wall's end, is not.
-    const framed = hanging.subarray(run.first + columns, run.last + columns + 1).includes(1);
+    const mustBeFramed = hanging.subarray(run.first + columns, run.last + columns + 1).includes(1);
     const heights = [0.4, 1.0, opts.size.minHeight - 0.1].map((h) => floor + h);
     const lefts: number[] = [], rights: number[] = [];
     // At each height, bisect between the run's outer column and the first wall within three steps
@@ -206,7 +214,7 @@ export function findOpeningInWall(
       if (l !== undefined) lefts.push(l);
       if (r !== undefined) rights.push(r);
     }
-    if (framed && (lefts.length === 0 || rights.length === 0)) continue;
+    if (mustBeFramed && (lefts.length === 0 || rights.length === 0)) continue;
     const left = lefts.length ? median(lefts) : s0 - step / 2;
     const right = rights.length ? median(rights) : s1 + step / 2;
     const width = right - left;
@@ -226,13 +234,13 @@ export function findOpeningInWall(
       if (y <= bottom + opts.size.maxHeight + step) {
         tops.push(bisect(y, y - step, (yy) => isWall(s, yy)));
         lintels++;
-      }
-      else {
+      } else {
         const up = farthest((depth) => cast(s, bottom + 1, depth, 0, 1, 0, opts.size.maxHeight));
         if (up !== undefined) tops.push(bottom + 1 + up);
       }
     }
-    if (tops.length === 0 || (framed && lintels < 2)) continue;
+    // A lintel met by at least two of the three probes.
+    if (tops.length === 0 || (mustBeFramed && lintels < 2)) continue;
     const top = median(tops);
     const height = top - bottom;
     if (height < opts.size.minHeight || height > opts.size.maxHeight) continue;
