@@ -208,6 +208,41 @@ describe('detectOpening (geometric door detection on a triangle mesh)', () => {
     });
   });
 
+  describe('where real models differ from a clean wall', () => {
+    it.each<[string, Partial<WallSceneOptions>]>([
+      ['no leaf', {}],
+      ['a closed leaf, casing and skirting', { leaf: 'closed', casing: true, skirting: true }],
+      ['a thin wall', { thickness: 0.1 }],
+    ])('walls drawn from the finished floor, 10 cm above a slab without its screed: the doorway starts with the wall (%s)', (_name, options) => {
+      const found = expectFound({ ...options, wallBase: 0.1 });
+      expect(found.opening.corners[0][1]).toBeCloseTo(0.1, 2);
+    });
+
+    it('a wall standing 0.5 m off the floor is not a floor build-up: the doorway reaches the floor', () => {
+      const { scene, eye, gaze } = lookFrom({ wallBase: 0.5, doorHeight: 1.7 });
+      const found = detect(scene.mesh, eye, gaze);
+      expect(found.opening.corners[0][1]).toBeCloseTo(0, 2);
+      expect(found.opening.corners[2][1]).toBeCloseTo(2.2, 2);
+    });
+
+    it('a cross wall meeting the door wall end-on at the jamb is the jamb', () => {
+      expectFound({ crossWallAtJamb: true });
+      expectFound({ crossWallAtJamb: true, leaf: 'closed', thickness: 0.1 });
+      // Without taking the cross wall's end face as wall, the doorway runs on into the corridor and is refused.
+      const { scene, eye, gaze } = lookFrom({ crossWallAtJamb: true });
+      failure(() => detect(scene.mesh, eye, gaze, { wall: { abutDepth: 100 } }));
+    });
+
+    it('a way through low cabinets in front of the door is not taken for the doorway', () => {
+      const { scene, eye, gaze } = lookFrom({ cabinetsWithGap: true }, [0, 1.6, 2.5]);
+      expectOpening(detect(scene.mesh, eye, gaze), door(scene));
+      // The cabinets' fronts frame a full-height gap at floor level: taken as a door when a plane
+      // with hardly any wall at eye level may hold an opening without a lintel.
+      const loose = detect(scene.mesh, eye, gaze, { wall: { minWallLength: 0 } });
+      expect(Math.abs(loose.opening.corners[0][2] - 1.6)).toBeLessThan(0.01);
+    });
+  });
+
   describe('fails with a reason when there is no door', () => {
     it('a blank wall: no_opening_near_gaze', () => {
       const { scene, eye, gaze } = lookFrom({ blank: true }, VIEWER, [0, 1.2, 0]);

@@ -97,7 +97,7 @@ export function detectOpening(
       return { plane, facing, distance };
     })
     .filter((p) => p.facing >= cosMax && p.distance > 0)
-    .sort((a, b) => a.distance - b.distance)
+    .sort((a, b) => Number(a.plane.layer) - Number(b.plane.layer) || a.distance - b.distance)
     .slice(0, opts.maxPlanes);
   if (inView.length === 0) {
     throw grazingOrNoWall(mesh, bvh, eye, dir);
@@ -105,7 +105,8 @@ export function detectOpening(
 
   // Every plane in view is searched; the opening nearest the gaze point wins, the nearer plane
   // when two are alike. Taking the first success instead would let a railing or a shelf in front
-  // of the door answer with a gap of its own.
+  // of the door answer with a gap of its own. Layers split off a plane come after all planes: a
+  // leaf or a frame a few millimetres proud of the wall answers only when the wall itself cannot.
   let reason: 'no_floor' | 'no_opening_near_gaze' = 'no_opening_near_gaze';
   let best: { found: WallOpening; plane: WallPlane } | undefined;
   for (const [rank, { plane, distance }] of inView.entries()) {

@@ -20,6 +20,15 @@ export interface FindOpeningInWallOptions {
   maxFloorDrop: number;
   /** Nearest (m) below the eye the bottom of a door may lie; higher up, an opening is a window. */
   minDrop: number;
+  /**
+   * Thickest floor build-up (m) left out of a model: a wall beside the opening that stands at most
+   * this far above the floor the rays meet starts at the finished floor, and so does the doorway.
+   */
+  maxScreed: number;
+  /** Least run of wall (m) at the probe height for an unframed opening (no lintel: full height) to count. */
+  minWallLength: number;
+  /** Solid this much (m) deeper than the wall behind a spot on its face is a cross wall abutting it. */
+  abutDepth: number;
   /** Sizes an opening must have to be a door. */
   size: DoorSizeLimits;
   /** Part of the model each triangle belongs to (see `DetectionMesh.groups`). */
@@ -35,6 +44,9 @@ export const FIND_OPENING_IN_WALL_DEFAULTS: Readonly<FindOpeningInWallOptions> =
   maxThickness: 1.2,
   maxFloorDrop: 3,
   minDrop: 1,
+  maxScreed: 0.2,
+  minWallLength: 0.3,
+  abutDepth: 0.05,
   size: DOOR_SIZE_LIMITS,
 };
 
@@ -113,8 +125,14 @@ export function findOpeningInWall(
   };
 
   const isWall = (s: number, y: number): boolean => {
-    if (cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, ofWall) === undefined) return false;
-    return thickness === 0 || cast(s, y, thickness + tol, n[0], 0, n[2], 2 * tol, ofWall) !== undefined;
+    if (cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, ofWall) !== undefined) {
+      if (thickness === 0 || cast(s, y, thickness + tol, n[0], 0, n[2], 2 * tol, ofWall) !== undefined) return true;
+    }
+    // A wall abutting this one end-on (a jamb where a cross wall meets the door's wall) shows its end
+    // face in the plane and runs on deeper than this wall is thick: solid, whatever part it is.
+    // Leaves, casings and frames flush with the face end within the wall's thickness.
+    return thickness > 0 && cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol) !== undefined
+      && cast(s, y, hit.distance - tol + 0.002, -n[0], 0, -n[2], thickness + opts.abutDepth) === undefined;
   };
 
   const probeY = Math.min(eye[1] - 0.3, Math.max(gazePoint[1], eye[1] - 1));
@@ -171,6 +189,9 @@ export function findOpeningInWall(
     hanging[c + columns] = onFloor ? 0 : 1;
   }
   if (emptyAtProbe > 0 && grounded === 0) return 'no_floor';
+  // A plane that is mostly air at the probe height (a railing, a flight's risers, a cabinet's side
+  // panel, or the casing round a door whose wall stands back) holds a door only where it frames one.
+  const airy = (2 * columns + 1 - emptyAtProbe) * step < opts.minWallLength;
   type Run = { first: number; last: number; lateral: number };
   const runs: Run[] = [];
   for (let c = -columns; c <= columns; c++) {
@@ -197,9 +218,9 @@ export function findOpeningInWall(
   for (const run of runs) {
     const s0 = run.first * step, s1 = run.last * step;
     const floor = median(Array.from(bottoms.subarray(run.first + columns, run.last + columns + 1)));
-    // Without a floor, only a hole framed by the wall on three sides (both jambs and a lintel) is a
-    // doorway; a gap between two walls, or under a wall's end, is not.
-    const mustBeFramed = hanging.subarray(run.first + columns, run.last + columns + 1).includes(1);
+    // Without a floor, or without much wall, only a hole with a lintel is a doorway; a gap between
+    // two walls, under a wall's end, or between two low cabinets is not.
+    const mustBeFramed = airy || hanging.subarray(run.first + columns, run.last + columns + 1).includes(1);
     const heights = [0.4, 1.0, opts.size.minHeight - 0.1].map((h) => floor + h);
     const lefts: number[] = [], rights: number[] = [];
     // At each height, bisect between the run's outer column and the first wall within three steps
@@ -214,9 +235,9 @@ export function findOpeningInWall(
       if (l !== undefined) lefts.push(l);
       if (r !== undefined) rights.push(r);
     }
-    if (mustBeFramed && (lefts.length === 0 || rights.length === 0)) continue;
-    const left = lefts.length ? median(lefts) : s0 - step / 2;
-    const right = rights.length ? median(rights) : s1 + step / 2;
+    // Bounded by wall on both sides, measured: a run that merely stops at furniture or a drop is no doorway.
+    if (lefts.length === 0 || rights.length === 0) continue;
+    const left = median(lefts), right = median(rights);
     const width = right - left;
     if (width < opts.size.minWidth || width > opts.size.maxWidth) continue;
 
@@ -224,7 +245,17 @@ export function findOpeningInWall(
     // three depths, the longest kept: a leaf fills some depth of the slab, never all of it.
     const sMid = (left + right) / 2;
     const drop = farthest((depth) => cast(sMid, floor + 0.5, depth, 0, -1, 0, 1));
-    const bottom = drop === undefined ? floor : floor + 0.5 - drop;
+    let bottom = drop === undefined ? floor : floor + 0.5 - drop;
+    // Walls drawn from the finished floor level over a slab modelled without its screed stand a few
+    // centimetres above what the rays meet: the doorway, like the wall, begins at the finished floor.
+    const [ul, ur] = [left - step / 2, right + step / 2].map((s) => {
+      const t = thickness === 0 ? undefined : cast(s, probeY, mid, 0, -1, 0, opts.maxFloorDrop, ofWall);
+      return t === undefined ? undefined : probeY - t;
+    });
+    if (ul !== undefined && ur !== undefined && Math.abs(ul - ur) <= opts.maxScreed / 4) {
+      const finished = Math.min(ul, ur);
+      if (finished > bottom + tol && finished <= bottom + opts.maxScreed) bottom = finished;
+    }
     // Top: the lintel's underside, found on the face; or, for an opening up to the ceiling, the ceiling.
     const tops: number[] = [];
     let lintels = 0;
@@ -236,7 +267,10 @@ export function findOpeningInWall(
         lintels++;
       } else {
         const up = farthest((depth) => cast(s, bottom + 1, depth, 0, 1, 0, opts.size.maxHeight));
-        if (up !== undefined) tops.push(bottom + 1 + up);
+        if (up === undefined) continue;
+        tops.push(bottom + 1 + up);
+        // A lintel thinner than the probe step (a casing's head) is found by the ray going up.
+        if (isWall(s, bottom + 1 + up + 2 * tol)) lintels++;
       }
     }
     // A lintel met by at least two of the three probes.

@@ -15,6 +15,11 @@ export interface WallPlane {
   points: Float64Array;
   /** The triangle each of those rays hit. */
   triangles: Uint32Array;
+  /**
+   * A layer of a plane a few millimetres from its median face (the wall behind a proud door frame,
+   * or a leaf standing proud of the wall); a second choice, searched after the planes themselves.
+   */
+  layer: boolean;
 }
 
 /** Options of {@link findWallPlanes}. */
@@ -35,6 +40,8 @@ export interface FindWallPlanesOptions {
   sameOffset: number;
   /** Planes hit by fewer rays are dropped as clutter. */
   minSupport: number;
+  /** Within a plane, hits whose offsets are separated by more than this (m) lie on different layers. */
+  layerGap: number;
 }
 
 /**
@@ -50,6 +57,7 @@ export const FIND_WALL_PLANES_DEFAULTS: Readonly<FindWallPlanesOptions> = {
   sameNormalDeg: 5,
   sameOffset: 0.03,
   minSupport: 6,
+  layerGap: 0.004,
 };
 
 /**
@@ -121,8 +129,33 @@ export function findWallPlanes(
     // The median offset: a casing or a flush leaf in the same cluster must not pull the face.
     const offsets = new Float64Array(support);
     for (let k = 0; k < support; k++) offsets[k] = normal[0] * c.points[k * 3]! + normal[2] * c.points[k * 3 + 2]!;
-    offsets.sort();
-    planes.push({ normal, offset: offsets[support >> 1]!, support, points: Float64Array.from(c.points), triangles: Uint32Array.from(c.triangles) });
+    const sorted = Float64Array.from(offsets).sort();
+    planes.push({ normal, offset: sorted[support >> 1]!, support, points: Float64Array.from(c.points), triangles: Uint32Array.from(c.triangles), layer: false });
+    // Surfaces a few millimetres apart fall into one cluster, and its median may be a door frame
+    // standing proud of the wall rather than the wall: each layer hit often enough is a plane too.
+    for (const layer of layersOf(sorted, opts.layerGap)) {
+      if (layer.to - layer.from < opts.minSupport || Math.abs(sorted[(layer.from + layer.to) >> 1]! - sorted[support >> 1]!) <= opts.layerGap) continue;
+      const lo = sorted[layer.from]!, hi = sorted[layer.to - 1]!;
+      const points: number[] = [], triangles: number[] = [];
+      for (let k = 0; k < support; k++) {
+        if (offsets[k]! < lo || offsets[k]! > hi) continue;
+        points.push(c.points[k * 3]!, c.points[k * 3 + 1]!, c.points[k * 3 + 2]!);
+        triangles.push(c.triangles[k]!);
+      }
+      planes.push({ normal, offset: sorted[(layer.from + layer.to) >> 1]!, support: triangles.length, points: Float64Array.from(points), triangles: Uint32Array.from(triangles), layer: true });
+    }
   }
   return planes.sort((a, b) => b.support - a.support);
+}
+
+/** Runs [from, to) of sorted offsets with no gap wider than `gap` between neighbours. */
+function layersOf(sorted: Float64Array, gap: number): { from: number; to: number }[] {
+  const layers: { from: number; to: number }[] = [];
+  let from = 0;
+  for (let k = 1; k <= sorted.length; k++) {
+    if (k < sorted.length && sorted[k]! - sorted[k - 1]! <= gap) continue;
+    layers.push({ from, to: k });
+    from = k;
+  }
+  return layers;
 }

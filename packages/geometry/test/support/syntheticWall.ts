@@ -144,6 +144,21 @@ export interface WallSceneOptions {
   fullHeight: boolean;
   /** No hole at all. */
   blank: boolean;
+  /**
+   * The door wall starts this far (m) above the floor slab, as walls drawn from the finished floor
+   * level over a slab modelled without its screed; the doorway starts there too.
+   */
+  wallBase: number;
+  /**
+   * The door wall ends at the right jamb, where a 0.15 cross wall runs away from the viewer
+   * (x ∈ [right jamb, +0.15], z ∈ [−3, 0]): its end face, flush with the door wall's face, is the jamb.
+   */
+  crossWallAtJamb: boolean;
+  /**
+   * Two 0.9 high cabinets 1 m in front of the wall, either side of a 1 m way through in line with
+   * the door (a kitchen run with a gap): their fronts make a plane with a full-height gap in it.
+   */
+  cabinetsWithGap: boolean;
   /** z of the viewer-side face of the wall behind the viewer (it is 0.2 thick, beyond this z). */
   wallBehindViewerZ: number;
 }
@@ -166,6 +181,9 @@ export const WALL_SCENE_DEFAULTS: Readonly<WallSceneOptions> = {
   doubleDoor: false,
   fullHeight: false,
   blank: false,
+  wallBase: 0,
+  crossWallAtJamb: false,
+  cabinetsWithGap: false,
   wallBehindViewerZ: 4,
 };
 
@@ -211,14 +229,14 @@ interface Hole {
  * cut at every hole edge and each column is filled where no hole covers it (a door gives a left
  * part, a lintel and a right part). Thickness 0 gives double-sided rectangles in z = 0.
  */
-function addWallWithHoles(soup: Soup, thickness: number, holes: readonly Hole[]): void {
-  const xs = [...new Set([-WALL_HALF_LENGTH, WALL_HALF_LENGTH, ...holes.flatMap((h) => [h.x0, h.x1])])]
-    .filter((x) => x >= -WALL_HALF_LENGTH && x <= WALL_HALF_LENGTH)
+function addWallWithHoles(soup: Soup, thickness: number, holes: readonly Hole[], base = 0, end = WALL_HALF_LENGTH): void {
+  const xs = [...new Set([-WALL_HALF_LENGTH, end, ...holes.flatMap((h) => [h.x0, h.x1])])]
+    .filter((x) => x >= -WALL_HALF_LENGTH && x <= end)
     .sort((a, b) => a - b);
   for (let i = 0; i + 1 < xs.length; i++) {
     const a = xs[i]!, b = xs[i + 1]!;
     const covering = holes.filter((h) => h.x0 <= a && h.x1 >= b).sort((p, q) => p.y0 - q.y0);
-    let y = 0;
+    let y = base;
     const pieces: [number, number][] = [];
     for (const h of covering) {
       if (h.y0 > y) pieces.push([y, h.y0]);
@@ -263,7 +281,7 @@ function leafDepth(leaf: Exclude<LeafKind, 'none' | 'open'>, thickness: number):
 export function buildWallScene(options: Partial<WallSceneOptions> = {}): WallScene {
   const o: WallSceneOptions = { ...WALL_SCENE_DEFAULTS, ...options };
   if (o.doubleDoor) o.doorWidth = 1.6;
-  if (o.fullHeight) o.doorHeight = ROOM_HEIGHT;
+  if (o.fullHeight) o.doorHeight = ROOM_HEIGHT - o.wallBase;
   const t = o.thickness;
   if (!(t >= 0)) throw new RangeError(`thickness must be ≥ 0, got ${t}`);
   const soup = createSoup(o.origin);
@@ -284,24 +302,31 @@ export function buildWallScene(options: Partial<WallSceneOptions> = {}): WallSce
   const hasDoor = !o.blank && o.window !== 'only';
   const x0 = o.doorX, x1 = o.doorX + o.doorWidth, h = o.doorHeight;
   const holes: Hole[] = [];
-  if (hasDoor) holes.push({ x0, x1, y0: 0, y1: h });
+  const base = o.wallBase;
+  if (hasDoor) holes.push({ x0, x1, y0: base, y1: base + h });
   if (!o.blank && o.window === 'beside') holes.push({ x0: x1 + 0.6, x1: x1 + 1.6, y0: 0.9, y1: 2.1 });
   if (!o.blank && o.window === 'only') holes.push({ x0: -0.5, x1: 0.5, y0: 0.9, y1: 2.1 });
-  addWallWithHoles(soup, t, holes);
+  addWallWithHoles(soup, t, holes, base, hasDoor && o.crossWallAtJamb ? x1 : WALL_HALF_LENGTH);
+  if (hasDoor && o.crossWallAtJamb) addBox(soup, [x1, 0, -3], [x1 + 0.15, ROOM_HEIGHT, 0]);
+  if (o.cabinetsWithGap) {
+    const mid = (x0 + x1) / 2;
+    addBox(soup, [mid - 2.5, 0, 1], [mid - 0.5, 0.9, 1.6]);
+    addBox(soup, [mid + 0.5, 0, 1], [mid + 2.5, 0.9, 1.6]);
+  }
 
   // The clear opening: inside the lining when there is one.
   const lined = hasDoor && o.lining;
   const cx0 = lined ? x0 + LINING : x0, cx1 = lined ? x1 - LINING : x1;
-  const top = lined ? h - LINING : h;
+  const top = base + (lined ? h - LINING : h);
 
   if (hasDoor) {
     if (lined) {
-      addInWall(soup, t, x0, cx0, 0, h);
-      addInWall(soup, t, cx1, x1, 0, h);
-      addInWall(soup, t, cx0, cx1, top, h);
+      addInWall(soup, t, x0, cx0, base, base + h);
+      addInWall(soup, t, cx1, x1, base, base + h);
+      addInWall(soup, t, cx0, cx1, top, base + h);
     }
 
-    const leafY0 = LEAF_GAP, leafY1 = top - LEAF_GAP;
+    const leafY0 = base + LEAF_GAP, leafY1 = top - LEAF_GAP;
     if (o.doubleDoor) {
       if (o.leaf === 'closed') {
         const [z0, z1] = leafDepth('closed', t);
@@ -319,10 +344,10 @@ export function buildWallScene(options: Partial<WallSceneOptions> = {}): WallSce
     }
 
     if (o.casing) {
-      const casingTop = Math.min(h + CASING_WIDTH, ROOM_HEIGHT);
+      const casingTop = Math.min(base + h + CASING_WIDTH, ROOM_HEIGHT);
       addBox(soup, [x0 - CASING_WIDTH, 0, 0], [x0, casingTop, CASING_DEPTH]);
       addBox(soup, [x1, 0, 0], [x1 + CASING_WIDTH, casingTop, CASING_DEPTH]);
-      if (casingTop > h) addBox(soup, [x0, h, 0], [x1, casingTop, CASING_DEPTH]);
+      if (casingTop > base + h) addBox(soup, [x0, base + h, 0], [x1, casingTop, CASING_DEPTH]);
     }
   }
 
@@ -339,7 +364,7 @@ export function buildWallScene(options: Partial<WallSceneOptions> = {}): WallSce
   const [ox, oy, oz] = soup.origin;
   const at = (x: number, y: number): Point3 => [x + ox, y + oy, oz];
   const expected: ExpectedOpening | undefined = hasDoor
-    ? { corners: [at(cx0, 0), at(cx1, 0), at(cx1, top), at(cx0, top)], normal: [0, 0, 1] }
+    ? { corners: [at(cx0, base), at(cx1, base), at(cx1, top), at(cx0, top)], normal: [0, 0, 1] }
     : undefined;
   return { mesh: toMesh(soup), expected, options: o };
 }
