@@ -24,6 +24,19 @@ describe('USDA text formatting', () => {
     }), { numRuns: 5000 });
   });
 
+  it('tuples and index lists come out as the number-by-number writers would write them', () => {
+    const w = new AsciiWriter();
+    const value = fc.oneof(fc.float({ noNaN: true, noDefaultInfinity: true }), fc.double({ min: -1e10, max: 1e10, noNaN: true }));
+    fc.assert(fc.property(fc.array(value, { minLength: 3, maxLength: 3 }), fc.constantFrom<2 | 3>(2, 3), fc.constantFrom(4, 5, 6), (v, size, d) => {
+      w.tuple(v, 0, size, d);
+      expect(new TextDecoder().decode(w.take())).toBe(`(${v.slice(0, size).map((x) => formatFixed(x, d)).join(', ')})`);
+    }), { numRuns: 3000 });
+    fc.assert(fc.property(fc.array(fc.oneof(fc.nat(), fc.constant(2 ** 31), fc.constant(2 ** 32 - 1)), { maxLength: 20 }), (v) => {
+      w.uints(v);
+      expect(new TextDecoder().decode(w.take())).toBe(v.join(', '));
+    }), { numRuns: 2000 });
+  });
+
   it('makes valid, unique prim names from anything', () => {
     const taken = new Set<string>();
     const names = ['Wand-Int-ERDG-2', 'Wand-Int-ERDG-2', '3D view', '', 'Türe ö', '../../etc'].map((n) => primName(n, taken, 'node'));

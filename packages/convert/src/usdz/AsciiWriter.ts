@@ -33,33 +33,53 @@ export class AsciiWriter {
     return this;
   }
 
+  /** Appends non-negative integers separated by `, ` (an index array's body). */
+  uints(values: ArrayLike<number>): this {
+    for (let i = 0; i < values.length; i++) {
+      const n = values[i]!;
+      if (!(n < 2 ** 31)) {
+        this.text(i > 0 ? `, ${n}` : String(n));
+        continue;
+      }
+      this.reserve(12);
+      const buf = this.buffer;
+      let at = this.length;
+      if (i > 0) { buf[at++] = 44; buf[at++] = 32; }
+      const count = digitCount(n);
+      this.length = putDigits(buf, at + count, n, count);
+    }
+    return this;
+  }
+
   /** Appends `v` with at most `decimals` decimals, no trailing zeros: byte for byte what `formatFixed` returns. */
   fixed(v: number, decimals: number): this {
-    const a = v < 0 ? -v : v;
-    if (!(a < 1e9)) return this.text(String(v));
-    const unit = POWERS[decimals]!;
-    const scaled = Math.round(a * unit);
-    if (scaled === 0) return this.char(48);
-    // Below 1e9 the whole part, and below 1e6 the fraction, fit in 31 bits: digits come from integer
-    // division, written straight into the buffer after one bounds check. This runs once per
-    // coordinate, millions of times for a big building.
-    this.reserve(24);
+    this.reserve(FIXED_MAX);
+    const at = putFixed(this.buffer, this.length, v, decimals);
+    return at < 0 ? this.text(String(v)) : ((this.length = at), this);
+  }
+
+  /**
+   * Appends `(a, b)` or `(a, b, c)` from `values` starting at `i`, each with `decimals`: one bounds
+   * check per tuple, as this is the loop that writes every point and normal of a model.
+   */
+  tuple(values: ArrayLike<number>, i: number, size: 2 | 3, decimals: number): this {
+    this.reserve(size * (FIXED_MAX + 2) + 2);
     const buf = this.buffer;
-    let at = this.length;
-    if (v < 0) buf[at++] = 45;
-    const whole = Math.floor(scaled / unit);
-    let frac = scaled - whole * unit;
-    const wholeDigits = digitCount(whole);
-    at = putDigits(buf, at + wholeDigits, whole, wholeDigits);
-    if (frac !== 0) {
-      let digits = decimals;
-      while (frac % 10 === 0) {
-        frac = (frac / 10) | 0;
-        digits--;
+    const start = this.length;
+    let at = start;
+    buf[at++] = 40; // (
+    for (let k = 0; k < size; k++) {
+      if (k > 0) { buf[at++] = 44; buf[at++] = 32; } // ", "
+      at = putFixed(buf, at, values[i + k]!, decimals);
+      if (at < 0) {
+        // A magnitude of 10⁹ or more, or not a number: written exactly, the slow way.
+        this.length = start;
+        this.char(40);
+        for (let j = 0; j < size; j++) (j > 0 ? this.char(44).char(32) : this).fixed(values[i + j]!, decimals);
+        return this.char(41);
       }
-      buf[at++] = 46;
-      at = putDigits(buf, at + digits, frac, digits); // leading zeros included: `digits` is fixed
     }
+    buf[at++] = 41; // )
     this.length = at;
     return this;
   }
@@ -81,17 +101,59 @@ export class AsciiWriter {
   }
 }
 
+/** Most bytes {@link putFixed} writes: a sign, nine whole digits, a point and six decimals. */
+const FIXED_MAX = 24;
+
+/**
+ * Writes `v` with at most `decimals` decimals and no trailing zeros at `at` (room for
+ * {@link FIXED_MAX} bytes assumed) and returns the end; −1, writing nothing, when `|v|` is 10⁹ or
+ * more or not a number (those are written exactly, as text).
+ */
+function putFixed(buf: Uint8Array, at: number, v: number, decimals: number): number {
+  const a = v < 0 ? -v : v;
+  if (!(a < 1e9)) return -1;
+  const unit = POWERS[decimals]!;
+  const scaled = Math.round(a * unit);
+  if (scaled === 0) {
+    buf[at] = 48;
+    return at + 1;
+  }
+  // Below 1e9 the whole part, and below 1e6 the fraction, fit in 31 bits: digits come from integer
+  // division, written straight into the buffer.
+  if (v < 0) buf[at++] = 45;
+  const whole = Math.floor(scaled / unit);
+  let frac = scaled - whole * unit;
+  const wholeDigits = digitCount(whole);
+  at = putDigits(buf, at + wholeDigits, whole, wholeDigits);
+  if (frac !== 0) {
+    let digits = decimals;
+    while (frac % 10 === 0) {
+      frac = (frac / 10) | 0;
+      digits--;
+    }
+    buf[at++] = 46;
+    at = putDigits(buf, at + digits, frac, digits); // leading zeros included: `digits` is fixed
+  }
+  return at;
+}
+
+/** ASCII of 00, 01, …, 99: two digits per division. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 48 + (i & 1 ? (i >> 1) % 10 : Math.floor((i >> 1) / 10)));
+
 /**
  * Writes the `count` lowest decimal digits of `n` (0 ≤ n < 2³¹) into `buf`, the last one just before
  * `end`, with leading zeros if `n` has fewer; returns `end`.
  */
 function putDigits(buf: Uint8Array, end: number, n: number, count: number): number {
-  let at = end;
-  for (let k = 0; k < count; k++) {
-    const q = (n / 10) | 0;
-    buf[--at] = 48 + n - q * 10;
+  let at = end, left = count;
+  for (; left >= 2; left -= 2) {
+    const q = (n / 100) | 0;
+    const pair = (n - q * 100) * 2;
+    buf[--at] = DIGIT_PAIRS[pair + 1]!;
+    buf[--at] = DIGIT_PAIRS[pair]!;
     n = q;
   }
+  if (left === 1) buf[--at] = 48 + n % 10;
   return end;
 }
 

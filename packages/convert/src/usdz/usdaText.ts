@@ -44,27 +44,19 @@ export function formatFloat64(v: number): string {
   return Object.is(v, -0) ? '0' : String(v);
 }
 
-
 /** Writes `[(x, y, z), …]` (or pairs) of a packed float array, each component with `decimals`. */
 export function tupleArray(w: AsciiWriter, values: Float32Array, size: 2 | 3, decimals: number): void {
   w.char(91); // [
   for (let i = 0; i < values.length; i += size) {
     if (i > 0) w.char(44).char(32);
-    w.char(40).fixed(values[i]!, decimals).char(44).char(32).fixed(values[i + 1]!, decimals);
-    if (size === 3) w.char(44).char(32).fixed(values[i + 2]!, decimals);
-    w.char(41);
+    w.tuple(values, i, size, decimals);
   }
   w.char(93); // ]
 }
 
 /** Writes `[a, b, c, …]` of non-negative integers. */
 export function intArray(w: AsciiWriter, values: ArrayLike<number>): void {
-  w.char(91);
-  for (let i = 0; i < values.length; i++) {
-    if (i > 0) w.char(44).char(32);
-    w.uint(values[i]!);
-  }
-  w.char(93);
+  w.char(91).uints(values).char(93);
 }
 
 /** A USDA string literal. */
