@@ -8,6 +8,7 @@ import { detectFormat } from '../format/detectFormat.js';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } from '../scene/SceneData.js';
 import { chooseOffset } from '../scene/chooseOffset.js';
 import { determinant3, normalMatrix } from '../scene/normalMatrix.js';
+import { emptyBounds, growBounds } from '../scene/growBounds.js';
 import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
 import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
 import { checkStepSyntax } from './checkStepSyntax.js';
@@ -215,29 +216,13 @@ function collect(api: IfcAPI, model: number, mesh: FlatMesh, out: RawGeometry[])
   }
 }
 
-/**
- * Float64 centre of every placed geometry, for {@link chooseOffset}: the centre of its local box,
- * placed (the centre of the placed box), so that only the box, not every vertex, is transformed.
- */
+/** Float64 centre of every placed geometry's bounds, for {@link chooseOffset}. */
 function geometryCentres(raw: readonly RawGeometry[]): Float64Array {
   const centres = new Float64Array(raw.length * 3);
   raw.forEach((g, n) => {
-    const v = g.vertices;
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
     // Interleaved position and normal: a point every 6 numbers.
-    for (let i = 0; i < v.length; i += 6) {
-      const px = v[i]!, py = v[i + 1]!, pz = v[i + 2]!;
-      if (px < x0) x0 = px;
-      if (px > x1) x1 = px;
-      if (py < y0) y0 = py;
-      if (py > y1) y1 = py;
-      if (pz < z0) z0 = pz;
-      if (pz > z1) z1 = pz;
-    }
-    const x = (x0 + x1) / 2, y = (y0 + y1) / 2, z = (z0 + z1) / 2, t = g.transform;
-    centres[n * 3] = t[0]! * x + t[4]! * y + t[8]! * z + t[12]!;
-    centres[n * 3 + 1] = t[1]! * x + t[5]! * y + t[9]! * z + t[13]!;
-    centres[n * 3 + 2] = t[2]! * x + t[6]! * y + t[10]! * z + t[14]!;
+    const { min, max } = growBounds(emptyBounds(), g.vertices, 6, g.transform);
+    for (let k = 0; k < 3; k++) centres[n * 3 + k] = (min[k]! + max[k]!) / 2;
   });
   return centres;
 }
