@@ -26,36 +26,20 @@ export class AsciiWriter {
 
   /** Appends a non-negative integer. */
   uint(n: number): this {
-    if (!(n < 2 ** 31)) return this.text(String(n));
-    const count = digitCount(n);
-    this.reserve(count);
-    this.length = putDigits(this.buffer, this.length + count, n, count);
-    return this;
+    return this.putUint(n, false);
   }
 
   /** Appends non-negative integers separated by `, ` (an index array's body). */
   uints(values: ArrayLike<number>): this {
-    for (let i = 0; i < values.length; i++) {
-      const n = values[i]!;
-      if (!(n < 2 ** 31)) {
-        this.text(i > 0 ? `, ${n}` : String(n));
-        continue;
-      }
-      this.reserve(12);
-      const buf = this.buffer;
-      let at = this.length;
-      if (i > 0) { buf[at++] = 44; buf[at++] = 32; }
-      const count = digitCount(n);
-      this.length = putDigits(buf, at + count, n, count);
-    }
+    for (let i = 0; i < values.length; i++) this.putUint(values[i]!, i > 0);
     return this;
   }
 
   /** Appends `v` with at most `decimals` decimals, no trailing zeros: byte for byte what `formatFixed` returns. */
   fixed(v: number, decimals: number): this {
     this.reserve(FIXED_MAX);
-    const at = putFixed(this.buffer, this.length, v, decimals);
-    return at < 0 ? this.text(String(v)) : ((this.length = at), this);
+    this.length = putFixed(this.buffer, this.length, v, decimals);
+    return this;
   }
 
   /**
@@ -65,19 +49,11 @@ export class AsciiWriter {
   tuple(values: ArrayLike<number>, i: number, size: 2 | 3, decimals: number): this {
     this.reserve(size * (FIXED_MAX + 2) + 2);
     const buf = this.buffer;
-    const start = this.length;
-    let at = start;
+    let at = this.length;
     buf[at++] = 40; // (
     for (let k = 0; k < size; k++) {
       if (k > 0) { buf[at++] = 44; buf[at++] = 32; } // ", "
       at = putFixed(buf, at, values[i + k]!, decimals);
-      if (at < 0) {
-        // A magnitude of 10⁹ or more, or not a number: written exactly, the slow way.
-        this.length = start;
-        this.char(40);
-        for (let j = 0; j < size; j++) (j > 0 ? this.char(44).char(32) : this).fixed(values[i + j]!, decimals);
-        return this.char(41);
-      }
     }
     buf[at++] = 41; // )
     this.length = at;
@@ -91,6 +67,17 @@ export class AsciiWriter {
     return out;
   }
 
+  /** Appends `n`, after `, ` when `separated`; one bounds check for both. */
+  private putUint(n: number, separated: boolean): this {
+    if (!(n < 2 ** 31)) return this.text(separated ? `, ${n}` : String(n));
+    this.reserve(12);
+    let at = this.length;
+    if (separated) { this.buffer[at++] = 44; this.buffer[at++] = 32; }
+    const count = digitCount(n);
+    this.length = putDigits(this.buffer, at + count, n, count);
+    return this;
+  }
+
   private reserve(n: number): void {
     if (this.length + n <= this.buffer.length) return;
     let size = this.buffer.length * 2;
@@ -101,17 +88,21 @@ export class AsciiWriter {
   }
 }
 
-/** Most bytes {@link putFixed} writes: a sign, nine whole digits, a point and six decimals. */
+/** Most bytes {@link putFixed} writes: `String` of any number is at most 24 characters (-1.7976931348623157e+308). */
 const FIXED_MAX = 24;
 
 /**
  * Writes `v` with at most `decimals` decimals and no trailing zeros at `at` (room for
- * {@link FIXED_MAX} bytes assumed) and returns the end; −1, writing nothing, when `|v|` is 10⁹ or
- * more or not a number (those are written exactly, as text).
+ * {@link FIXED_MAX} bytes assumed) and returns the end. Magnitudes of 10⁹ and more, and non-numbers,
+ * are written exactly, as `String` writes them.
  */
 function putFixed(buf: Uint8Array, at: number, v: number, decimals: number): number {
   const a = v < 0 ? -v : v;
-  if (!(a < 1e9)) return -1;
+  if (!(a < 1e9)) {
+    const exact = String(v); // ASCII only
+    for (let k = 0; k < exact.length; k++) buf[at + k] = exact.charCodeAt(k);
+    return at + exact.length;
+  }
   const unit = POWERS[decimals]!;
   const scaled = Math.round(a * unit);
   if (scaled === 0) {

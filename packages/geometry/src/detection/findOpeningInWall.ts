@@ -125,14 +125,14 @@ export function findOpeningInWall(
   };
 
   const isWall = (s: number, y: number): boolean => {
-    if (cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, ofWall) !== undefined) {
-      if (thickness === 0 || cast(s, y, thickness + tol, n[0], 0, n[2], 2 * tol, ofWall) !== undefined) return true;
-    }
+    const front = cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, ofWall);
+    if (front !== undefined && (thickness === 0 || cast(s, y, thickness + tol, n[0], 0, n[2], 2 * tol, ofWall) !== undefined)) return true;
+    if (thickness === 0) return false;
     // A wall abutting this one end-on (a jamb where a cross wall meets the door's wall) shows its end
     // face in the plane and runs on deeper than this wall is thick: solid, whatever part it is.
     // Leaves, casings and frames flush with the face end within the wall's thickness.
-    return thickness > 0 && cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol) !== undefined
-      && cast(s, y, hit.distance - tol + 0.002, -n[0], 0, -n[2], thickness + opts.abutDepth) === undefined;
+    const face = ofWall ? cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol) : front;
+    return face !== undefined && cast(s, y, face - tol + 0.002, -n[0], 0, -n[2], thickness + opts.abutDepth) === undefined;
   };
 
   const probeY = Math.min(eye[1] - 0.3, Math.max(gazePoint[1], eye[1] - 1));
@@ -146,15 +146,20 @@ export function findOpeningInWall(
     if (wallAtProbe[i] === -1) wallAtProbe[i] = isWall(c * step, probeY) ? 1 : 0;
     return wallAtProbe[i] === 1;
   };
-  // The underside of the nearest wall beside column c (no farther than half the widest door), from a
-  // ray cast down inside the slab from the probe height: it starts in the wall's solid and meets its bottom face.
+  // The wall's underside at s, from a ray cast down inside the slab from the probe height: where the
+  // wall stands, it starts in the wall's solid and meets its bottom face.
+  const undersideAt = (s: number): number | undefined => {
+    const t = thickness === 0 ? undefined : cast(s, probeY, mid, 0, -1, 0, opts.maxFloorDrop, ofWall);
+    return t === undefined ? undefined : probeY - t;
+  };
+  // The underside of the nearest wall beside column c, no farther than half the widest door.
   const wallBottomBeside = (c: number): number | undefined => {
     if (thickness === 0) return undefined;
     for (let k = 1; k <= reach; k++) {
       for (const w of [c - k, c + k]) {
         if (!isWallAtProbe(w)) continue;
-        const t = cast(w * step, probeY, mid, 0, -1, 0, opts.maxFloorDrop, ofWall);
-        if (t !== undefined) return probeY - t;
+        const bottom = undersideAt(w * step);
+        if (bottom !== undefined) return bottom;
       }
     }
     return undefined;
@@ -248,10 +253,7 @@ export function findOpeningInWall(
     let bottom = drop === undefined ? floor : floor + 0.5 - drop;
     // Walls drawn from the finished floor level over a slab modelled without its screed stand a few
     // centimetres above what the rays meet: the doorway, like the wall, begins at the finished floor.
-    const [ul, ur] = [left - step / 2, right + step / 2].map((s) => {
-      const t = thickness === 0 ? undefined : cast(s, probeY, mid, 0, -1, 0, opts.maxFloorDrop, ofWall);
-      return t === undefined ? undefined : probeY - t;
-    });
+    const ul = undersideAt(left - step / 2), ur = undersideAt(right + step / 2);
     if (ul !== undefined && ur !== undefined && Math.abs(ul - ur) <= opts.maxScreed / 4) {
       const finished = Math.min(ul, ur);
       if (finished > bottom + tol && finished <= bottom + opts.maxScreed) bottom = finished;
