@@ -21,10 +21,12 @@ describe('restart on the same data directory', () => {
     const before = (await getDetail(first, id)).body;
     expect(readdirSync(join(dataDir, 'cache'))).toHaveLength(1);
     await first.stop(true);
-    // What a kill -9 mid-request leaves: an upload, a staging directory, a session directory with no row.
+    // What a kill -9 mid-request leaves: an upload, a USDZ staged for a session, a session
+    // directory whose commit never happened.
     writeFileSync(join(dataDir, 'uploads', 'req-dead'), 'partial');
-    mkdirSync(join(dataDir, 'sessions', '.staging-dead'));
+    writeFileSync(join(dataDir, 'uploads', 'AAAAAAAAAAAAAAAAAAAAAA.0.usdz'), 'staged');
     mkdirSync(join(dataDir, 'sessions', 'AAAAAAAAAAAAAAAAAAAAAA'));
+    writeFileSync(join(dataDir, 'sessions', 'AAAAAAAAAAAAAAAAAAAAAA', '0.usdz'), 'moved in, never committed');
 
     const second = await startTestServer({}, dataDir);
     try {

@@ -5,7 +5,7 @@ import type { Admission } from '../admission/Admission.js';
 import type { ConversionCache } from '../cache/ConversionCache.js';
 import type { ServerConfig } from '../config/ServerConfig.js';
 import type { Db } from '../store/openDatabase.js';
-import type { SessionWriter } from '../store/sessionWriter.js';
+import type { StoreThread } from '../store/storeThread.js';
 import type { Throttle } from '../throttle/Throttle.js';
 
 /** Where everything lives under `ARSESSION_DATA_DIR`. */
@@ -14,7 +14,7 @@ export interface DataPaths {
   database: string;
   /** Request bodies while they arrive; emptied on start. */
   uploads: string;
-  /** One directory per session; `.staging-*` while a session is being made. */
+  /** One directory per session, made with its files when the session is committed. */
   sessions: string;
   /** Source files saved to accounts, one file each (the row names its account). */
   models: string;
@@ -27,7 +27,8 @@ export interface ServerContext {
   config: ServerConfig;
   paths: DataPaths;
   db: Db;
-  sessionWriter: SessionWriter;
+  /** Key checks and session commits, on their own thread and connection. */
+  store: StoreThread;
   admission: Admission;
   conversionCache: ConversionCache;
   claimThrottle: { perClient: Throttle; failures: Throttle };

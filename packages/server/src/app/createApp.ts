@@ -49,7 +49,7 @@ export function createApp(ctx: ServerContext): express.Express {
   app.use((req, res, next) => {
     const given = req.get('X-Request-Id');
     const id = given && REQUEST_ID.test(given) ? given : randomUUID();
-    res.set('X-Request-Id', id);
+    res.setHeader('X-Request-Id', id);
     res.locals.requestId = id;
     res.locals.log = ctx.log.child({ req_id: id });
     const started = process.hrtime.bigint();

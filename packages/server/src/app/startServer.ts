@@ -6,7 +6,7 @@ import { createAdmission } from '../admission/Admission.js';
 import { openConversionCache } from '../cache/ConversionCache.js';
 import { CONFIG_ENV, type ServerConfig } from '../config/ServerConfig.js';
 import { openDatabase } from '../store/openDatabase.js';
-import { createSessionWriter } from '../store/sessionWriter.js';
+import { createStoreThread } from '../store/storeThread.js';
 import { removeOrphans, sweepExpired } from '../sweeper/sweepExpired.js';
 import { createThrottle } from '../throttle/Throttle.js';
 import { createApp } from './createApp.js';
@@ -53,7 +53,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   if (orphans.length > 0) log.warn({ removed: orphans.length }, 'removed files left by an interrupted run');
   const ctx: ServerContext = {
     config, paths, db, log, draining: false,
-    sessionWriter: createSessionWriter(db),
+    store: createStoreThread({ databasePath: paths.database, sessionsDir: paths.sessions }),
     admission: createAdmission({ workers: config.workers, queue: config.queue }),
     conversionCache: await openConversionCache({ dir: paths.cache, maxEntries: config.cacheEntries, maxBytes: config.cacheBytes }),
     claimThrottle: { perClient: createThrottle(config.claimsPerClientPerMinute, 60_000), failures: createThrottle(config.failedClaimsPerMinute, 60_000) },
@@ -102,6 +102,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         await closed;
         clearTimeout(timer);
         await closeConversionPool();
+        await ctx.store.close();
         db.close();
         log.info('arsession stopped');
       })();

@@ -18,13 +18,22 @@ export interface ConversionCacheOptions {
   maxBytes: number;
 }
 
+/** A cached conversion lent to a request: its file stays on disk until the request releases it. */
+export interface CacheHit {
+  entry: CachedConversion;
+  /** The cached USDZ, to be hard-linked where the session needs it. */
+  path: string;
+  /** Ends the loan; an entry evicted meanwhile loses its file now. */
+  release(): void;
+}
+
 /** A content-addressed store of converted models, keyed by the SHA-256 of the uploaded bytes. */
 export interface ConversionCache {
   /**
-   * Hard-links the cached USDZ of `sourceSha256` to `usdzPath` and returns what it was made from,
-   * or `undefined` when the model was not seen (or its entry was evicted meanwhile).
+   * The cached conversion of `sourceSha256`, or `undefined` when the model was not seen. Its
+   * file is kept (even through eviction) until `release()`, so the session can link it later.
    */
-  reuse(sourceSha256: string, usdzPath: string): Promise<CachedConversion | undefined>;
+  reuse(sourceSha256: string): CacheHit | undefined;
   /** Keeps the USDZ just written at `usdzPath` (by a hard link) for later requests with the same bytes. */
   keep(sourceSha256: string, usdzPath: string, entry: CachedConversion): Promise<void>;
   readonly entries: number;
@@ -36,13 +45,16 @@ export interface ConversionCache {
  *
  * Why hard links: a session's USDZ and the cache entry share one inode, so a hit costs one
  * `link()` instead of a copy, eviction can never remove a file a live session serves, and the
- * sweeper deleting a session never touches the cache. Conversion is deterministic (same bytes in,
+ * sweeper deleting a session never touches the cache. The link is made when the session is
+ * committed (by the session writer, off the event loop); until then the hit is a loan that
+ * eviction respects. Conversion is deterministic (same bytes in,
  * same bytes out), which is what makes reuse equal to converting again.
  *
  * @example
  * ```ts
  * const cache = await openConversionCache({ dir: '/var/lib/arsession/cache', maxEntries: 512, maxBytes: 2 ** 31 });
- * const hit = await cache.reuse(sha256, join(sessionDir, '0.usdz'));
+ * const hit = cache.reuse(sha256);
+ * try { if (hit) linkSync(hit.path, join(sessionDir, '0.usdz')); } finally { hit?.release(); }
  * ```
  */
 export async function openConversionCache(options: ConversionCacheOptions): Promise<ConversionCache> {
@@ -50,32 +62,46 @@ export async function openConversionCache(options: ConversionCacheOptions): Prom
   await mkdir(options.dir, { recursive: true });
   // Map order is recency order: a hit moves its key to the end, eviction takes from the front.
   const lru = new Map<string, CachedConversion>();
+  // Loans per key; an evicted key still on loan keeps its file until the last one ends.
+  const loans = new Map<string, number>();
   let bytes = 0;
   const pathOf = (key: string) => join(options.dir, `${key}.usdz`);
-  const evict = async () => {
+  const removeFile = (key: string) => void unlink(pathOf(key)).catch(() => undefined);
+  const evict = () => {
     while (lru.size > options.maxEntries || (bytes > options.maxBytes && lru.size > 0)) {
       const [oldest, entry] = lru.entries().next().value as [string, CachedConversion];
       lru.delete(oldest);
       bytes -= entry.usdzFileBytes;
-      await unlink(pathOf(oldest)).catch(() => undefined);
+      if (!loans.has(oldest)) removeFile(oldest);
     }
   };
   return {
     get entries() {
       return lru.size;
     },
-    async reuse(key, usdzPath) {
+    reuse(key) {
       const entry = lru.get(key);
       if (!entry) return undefined;
-      try {
-        await link(pathOf(key), usdzPath);
-      } catch {
-        // Evicted between the lookup and the link: convert as if never seen.
-        return undefined;
-      }
       lru.delete(key);
       lru.set(key, entry);
-      return entry;
+      loans.set(key, (loans.get(key) ?? 0) + 1);
+      let released = false;
+      return {
+        entry,
+        path: pathOf(key),
+        release() {
+          if (released) return;
+          released = true;
+          const left = loans.get(key)! - 1;
+          if (left > 0) {
+            loans.set(key, left);
+            return;
+          }
+          loans.delete(key);
+          // Evicted while on loan (and not cached again since: its file would then be in use).
+          if (!lru.has(key)) removeFile(key);
+        },
+      };
     },
     async keep(key, usdzPath, entry) {
       if (options.maxEntries === 0 || entry.usdzFileBytes > options.maxBytes || lru.has(key)) return;
@@ -87,7 +113,7 @@ export async function openConversionCache(options: ConversionCacheOptions): Prom
       }
       lru.set(key, entry);
       bytes += entry.usdzFileBytes;
-      await evict();
+      evict();
     },
   };
 }

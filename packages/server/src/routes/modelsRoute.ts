@@ -5,8 +5,8 @@ import { listSavedModels } from '../store/savedModels.js';
 
 /** `GET /api/vision/v1/models/`: the models saved to the key's account, newest first. */
 export function modelsRoute(ctx: ServerContext) {
-  return (req: Request, res: Response): void => {
-    const account = authenticate(ctx.db, req, true)!;
+  return async (req: Request, res: Response): Promise<void> => {
+    const account = (await authenticate(ctx.store, req, true))!;
     const models = listSavedModels(ctx.db, account.id).map((m) => ({
       id: m.id, session_id: m.sessionId, source_name: m.sourceName, format: m.format, bytes: m.bytes, sha256: m.sha256, created_at: m.createdAt,
     }));

@@ -1,5 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { convertModel, ModelUnreadableError, type ConversionResult, type DoorQuery } from '@arsession/convert';
 import type { Request, Response } from 'express';
@@ -14,6 +14,9 @@ import { readMultipartForm, type UploadedFile } from '../form/readMultipartForm.
 import type { PlacementMethod } from '../placement/PlacementMethod.js';
 import { round } from '../placement/poseJson.js';
 import { compileReality } from '../reality/compileReality.js';
+import type { CacheHit } from '../cache/ConversionCache.js';
+import type { StagedFile } from '../store/commitSessions.js';
+import { newSessionId } from './newSessionId.js';
 import { type SavedModelInput, type SessionFile, type StoredAsset } from '../store/sessions.js';
 
 /** The body of every 201 (interface-spec.md, SessionResponse). */
@@ -31,19 +34,21 @@ export function deeplinkOf(scheme: string, sessionId: string): string {
 /**
  * One session request from arrival to 201: key, admission, form (streamed to disk and hashed),
  * fields, then every model read, placed and converted off the event loop (or linked from the
- * conversion cache) straight into the session's directory, and only then the database row — so a
- * session that answered 201 always has its files, nothing is served before its row exists, and a
- * failure leaves nothing behind.
+ * conversion cache) into a staged file, and only then the session committed: its directory made,
+ * the staged files moved in and its row written, together, by the store thread. So a session
+ * that answered 201 always has its files, nothing is served before its row exists, and a failure
+ * leaves nothing behind.
  */
 export async function createSession<I>(ctx: ServerContext, method: PlacementMethod<I>, req: Request, res: Response): Promise<void> {
   // The key first: a request that will be refused anyway must not take a slot from those that won't.
-  const account = authenticate(ctx.db, req, method.requiresKey);
+  const account = await authenticate(ctx.store, req, method.requiresKey);
   const leave = ctx.admission.admit();
-  const sessionId = randomBytes(16).toString('base64url');
-  // The session's directory is filled in place: nothing serves a file before the database row
-  // exists, the row is written last, and a failure (or, after a kill, start-up) removes the directory.
-  const sessionDir = join(ctx.paths.sessions, sessionId);
+  const sessionId = newSessionId();
+  // Files made for the session wait in uploads/ (emptied on start) until the session is committed.
+  const stagedPath = (name: string) => join(ctx.paths.uploads, `${sessionId}.${name}`);
   const uploaded: string[] = [];
+  const staged: StagedFile[] = [];
+  const hits: CacheHit[] = [];
   // Uploads that became part of the session or the account (the rest are deleted at the end).
   const kept = new Set<string>();
   let finished = false;
@@ -63,10 +68,19 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
     const uploads = readModelUploads(form, ctx.config.maxFiles);
     const input = method.read(form);
 
-    await mkdir(sessionDir);
     const results: ConvertedModel[] = [];
+    const usdzFiles: StagedFile[] = [];
     for (const [order, upload] of uploads.entries()) {
-      results.push(await convertUpload(ctx, upload, join(sessionDir, `${order}.usdz`), order === 0 ? method.doorQuery?.(input) : undefined));
+      const name = `${order}.usdz`;
+      const detectDoor = order === 0 ? method.doorQuery?.(input) : undefined;
+      // The same bytes converted before give the same USDZ: it is linked in, unless a door is
+      // asked for (detection depends on the request, so it always runs on the model itself).
+      const hit = detectDoor ? undefined : ctx.conversionCache.reuse(upload.sha256);
+      if (hit) hits.push(hit);
+      const usdz: StagedFile = hit ? { from: hit.path, name, link: true } : { from: stagedPath(name), name };
+      usdzFiles.push(usdz);
+      staged.push(usdz);
+      results.push(hit ? hit.entry : await convertUpload(ctx, upload, usdz.from, detectDoor));
     }
     const placement = method.place(input, { primary: results[0]!, all: results });
 
@@ -79,7 +93,7 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
         downloadName: contentDisposition(deliveredName(upload.name, 'usdz')),
       };
       files.push(usdz);
-      const reality = await makeReality(ctx, sessionDir, order, upload.name);
+      const reality = await makeReality(ctx, usdzFiles[order]!.from, stagedPath, staged, order, upload.name);
       if (reality) files.push(reality);
       assets.push({
         order,
@@ -103,9 +117,9 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
         },
       });
     }
-    for (const extra of method.files?.(input) ?? []) {
-      await rename(extra.upload.path, join(sessionDir, extra.name));
-      kept.add(extra.upload.path);
+    const extras = method.files?.(input) ?? [];
+    for (const extra of extras) {
+      staged.push({ from: extra.upload.path, name: extra.name });
       files.push({
         name: extra.name, contentType: extra.contentType, bytes: extra.upload.bytes, sha256: extra.upload.sha256,
         downloadName: contentDisposition(extra.upload.name),
@@ -115,18 +129,25 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
 
     const now = Date.now();
     const expiresAt = now + ctx.config.sessionTtlSeconds * 1000;
-    const code = await ctx.sessionWriter.insert({
-      id: sessionId, method: method.method, createdAt: now, expiresAt, accountId: account?.id ?? null, placement,
-      modelFrame: { up_axis: 'y', handedness: 'right', units: 'm', offset: results[0]!.offset }, files, assets,
-    }, saved);
+    const code = await ctx.store.commit({
+      record: {
+        id: sessionId, method: method.method, createdAt: now, expiresAt, accountId: account?.id ?? null, placement,
+        modelFrame: { up_axis: 'y', handedness: 'right', units: 'm', offset: results[0]!.offset }, files, assets,
+      },
+      saved,
+      files: staged,
+    });
     finished = true;
+    for (const extra of extras) kept.add(extra.upload.path);
     if (account) for (const upload of uploads) kept.add(upload.path);
     const body: SessionResponse = { deeplink: deeplinkOf(ctx.config.deeplinkScheme, sessionId), expires_at: new Date(expiresAt).toISOString(), onetime_code: code };
     (res.locals.log as ServerContext['log']).info({ session: sessionId, method: method.path, models: uploads.length, account: account?.name }, 'session created');
     res.status(201).location(`/api/vision/v1/session/${sessionId}/`).json(body);
   } finally {
     leave();
-    if (!finished) await rm(sessionDir, { recursive: true, force: true });
+    for (const hit of hits) hit.release();
+    // Committed files were moved into the session; the rest go (cache entries stay).
+    if (!finished) for (const file of staged) if (!file.link) await unlink(file.from).catch(() => undefined);
     for (const path of uploaded) if (!finished || !kept.has(path)) await unlink(path).catch(() => undefined);
   }
 }
@@ -135,14 +156,11 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
 type ConvertedModel = ConversionResult & Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256'>;
 
 /**
- * Reads, checks, (detects) and converts one uploaded model into `usdzPath`, on a pool worker —
- * unless the same bytes were converted before and no door is asked for (detection depends on the
- * request, so it always runs on the model itself): then the earlier USDZ is linked in.
+ * Reads, checks, (detects) and converts one uploaded model into `usdzPath` on a pool worker, and
+ * keeps the result in the conversion cache for the next upload of the same bytes.
  */
 async function convertUpload(ctx: ServerContext, upload: UploadedFile, usdzPath: string, detectDoor: DoorQuery | undefined): Promise<ConvertedModel> {
   const named = { field: upload.field, fileName: upload.name };
-  const cached = detectDoor ? undefined : await ctx.conversionCache.reuse(upload.sha256, usdzPath);
-  if (cached) return cached;
   const bytes = new Uint8Array(await readFile(upload.path));
   // The worker recognises the format (415 for anything else) as part of reading the model.
   const result = await ctx.admission.withWorker(() => convertModel(bytes, {
@@ -159,25 +177,26 @@ async function convertUpload(ctx: ServerContext, upload: UploadedFile, usdzPath:
   return converted;
 }
 
-async function describeFile(dir: string, name: string, contentType: string, downloadName: string): Promise<SessionFile> {
-  const path = join(dir, name);
-  return { name, contentType, bytes: (await stat(path)).size, sha256: await hashFile(path), downloadName: contentDisposition(downloadName) };
-}
-
-/** The Reality file of one asset, when an external compiler is configured and succeeds. */
-async function makeReality(ctx: ServerContext, dir: string, order: number, sourceName: string): Promise<SessionFile | undefined> {
+/**
+ * The Reality file of one asset, when an external compiler is configured and succeeds: compiled
+ * from the asset's USDZ (`usdzPath`) into a staged file of its own (added to `staged`).
+ */
+async function makeReality(ctx: ServerContext, usdzPath: string, stagedPath: (name: string) => string, staged: StagedFile[], order: number, sourceName: string): Promise<SessionFile | undefined> {
   const command = ctx.config.realityCompiler;
   if (!command) return undefined;
-  const tmp = join(dir, `${order}.reality.partial`);
-  const done = await compileReality(command, join(dir, `${order}.usdz`), tmp, { timeoutMs: ctx.config.conversionTimeoutSeconds * 1000 });
-  const size = done.ok ? await stat(tmp).then((s) => s.size, () => 0) : 0;
+  const name = `${order}.reality`;
+  const file: StagedFile = { from: stagedPath(name), name };
+  // Staged before it exists, so that a failure anywhere below still removes what the compiler left.
+  staged.push(file);
+  const done = await compileReality(command, usdzPath, file.from, { timeoutMs: ctx.config.conversionTimeoutSeconds * 1000 });
+  const size = done.ok ? await stat(file.from).then((s) => s.size, () => 0) : 0;
   if (!done.ok || size === 0) {
     ctx.log.warn({ sourceName, problem: done.ok ? 'empty output' : done.message }, 'reality compiler failed; the asset is offered as USDZ only');
-    await rm(tmp, { force: true });
+    staged.splice(staged.indexOf(file), 1);
+    await rm(file.from, { force: true });
     return undefined;
   }
-  await rename(tmp, join(dir, `${order}.reality`));
-  return describeFile(dir, `${order}.reality`, 'model/vnd.reality', deliveredName(sourceName, 'reality'));
+  return { name, contentType: 'model/vnd.reality', bytes: size, sha256: await hashFile(file.from), downloadName: contentDisposition(deliveredName(sourceName, 'reality')) };
 }
 
 /** A model upload kept for the account, where it was written as it arrived. */

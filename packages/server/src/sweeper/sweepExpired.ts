@@ -24,9 +24,9 @@ export async function sweepExpired(db: Db, paths: DataPaths, now = Date.now()): 
 }
 
 /**
- * Start-up clean-up after a crash: uploads in progress, half-made sessions (`.staging-*`), and
- * session directories or saved model files that no database row owns (a kill between the move
- * and the insert) are removed. Nothing a 201 promised is touched: its row exists.
+ * Start-up clean-up after a crash: uploads in progress and files staged for sessions (both in
+ * uploads/), and session directories or saved model files that no database row owns (a kill
+ * between the moves and the commit) are removed. Nothing a 201 promised is touched: its row exists.
  *
  * @returns the paths removed.
  */
@@ -38,7 +38,7 @@ export async function removeOrphans(db: Db, paths: DataPaths): Promise<string[]>
   };
   for (const entry of await readdir(paths.uploads)) await drop(join(paths.uploads, entry));
   for (const entry of await readdir(paths.sessions)) {
-    if (entry.startsWith('.staging-') || !sessionExists(db, entry)) await drop(join(paths.sessions, entry));
+    if (!sessionExists(db, entry)) await drop(join(paths.sessions, entry));
   }
   const owned = new Set((db.prepare('SELECT stored_as FROM saved_models').all() as Array<{ stored_as: string }>).map((r) => r.stored_as));
   // Saved models are files in models/ (older data directories: models/<account id>/<file>).

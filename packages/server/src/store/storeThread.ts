@@ -1,0 +1,116 @@
+import { Worker } from 'node:worker_threads';
+import type { Account } from './apiKeys.js';
+import type { SessionCommit } from './commitSessions.js';
+import type { StoreReply, StoreRequest, StoreThreadData } from './storeThreadWorker.js';
+
+/** Where {@link createStoreThread} reads and writes. */
+export interface StoreThreadOptions {
+  /** The server's SQLite file (already migrated). */
+  databasePath: string;
+  /** The directory that holds one directory per session. */
+  sessionsDir: string;
+}
+
+/** The database work of a session request, done off the event loop. */
+export interface StoreThread {
+  /** The account of a presented API key (as {@link authenticateApiKey}), or `undefined`. */
+  authenticate(key: string): Promise<Account | undefined>;
+  /**
+   * Makes a session exist ({@link commitSessions}): resolves to its one-time code once its
+   * directory is complete and its row committed.
+   */
+  commit(session: SessionCommit): Promise<string>;
+  /** Answers what was sent, then stops the thread and closes its connection. */
+  close(): Promise<void>;
+}
+
+// Tests run the TypeScript sources; the thread always runs the compiled module (`tsc -b` comes first).
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/store/storeThreadWorker.js' : './storeThreadWorker.js', import.meta.url);
+
+/**
+ * One thread with its own connection to the server's database checks the keys of session
+ * requests and commits finished sessions, those that finish together in one transaction. Why a
+ * thread: under load the key lookup, the session directory, the file moves and the commit took a
+ * quarter of the event loop's time per session, and the event loop bounds the requests per
+ * second; handing them over costs one message each way.
+ *
+ * A thread that fails takes only the requests in flight with it (they fail); the next request
+ * starts a new one.
+ *
+ * @example
+ * ```ts
+ * const store = createStoreThread({ databasePath: paths.database, sessionsDir: paths.sessions });
+ * const account = await store.authenticate(req.get('X-API-Key') ?? '');
+ * const code = await store.commit({ record, saved: [], files: [{ from: stagedUsdz, name: '0.usdz' }] });
+ * await store.close();
+ * ```
+ */
+export function createStoreThread(options: StoreThreadOptions): StoreThread {
+  const pending = new Map<number, { resolve(reply: StoreReply): void; reject(err: Error): void }>();
+  let nextId = 0;
+  let thread: Worker | undefined;
+  let closed = false;
+
+  const failPending = (err: Error) => {
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  const start = (): Worker => {
+    const worker = new Worker(WORKER_URL, { workerData: options satisfies StoreThreadData, execArgv: [] });
+    // The server's listening socket keeps the process alive; this thread alone must not.
+    worker.unref();
+    worker.on('message', (replies: StoreReply[]) => {
+      for (const reply of replies) {
+        const p = pending.get(reply.id);
+        if (!p) continue;
+        pending.delete(reply.id);
+        if ('error' in reply) p.reject(new Error(`store: ${reply.error}`));
+        else p.resolve(reply);
+      }
+    });
+    worker.on('error', (err) => failPending(err));
+    worker.once('exit', (code) => {
+      if (thread === worker) thread = undefined;
+      failPending(new Error(`the store thread stopped (exit code ${code})`));
+    });
+    return worker;
+  };
+  // Requests made in one turn of the event loop go over in one message: under load a message per
+  // request was itself a tenth of the event loop's time per session.
+  let outbox: StoreRequest[] = [];
+  const send = () => {
+    const batch = outbox;
+    outbox = [];
+    (thread ??= start()).postMessage(batch);
+  };
+  const ask = (request: (id: number) => StoreRequest): Promise<StoreReply> => {
+    if (closed) return Promise.reject(new Error('the store thread is closed'));
+    const id = nextId++;
+    return new Promise<StoreReply>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      if (outbox.length === 0) setImmediate(send);
+      outbox.push(request(id));
+    });
+  };
+
+  return {
+    async authenticate(key) {
+      const reply = await ask((id) => ({ id, authenticate: key }));
+      return 'account' in reply ? (reply.account ?? undefined) : undefined;
+    },
+    async commit(session) {
+      const reply = await ask((id) => ({ id, commit: session }));
+      if (!('code' in reply)) throw new Error('store: a commit was answered without a code');
+      return reply.code;
+    },
+    async close() {
+      closed = true;
+      if (outbox.length > 0) send();
+      const worker = thread;
+      if (!worker) return;
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.postMessage([{ close: true }] satisfies StoreRequest[]);
+      await exited;
+    },
+  };
+}
