@@ -7,6 +7,7 @@ import { openConversionCache } from '../cache/ConversionCache.js';
 import { CONFIG_ENV, type ServerConfig } from '../config/ServerConfig.js';
 import { openDatabase } from '../store/openDatabase.js';
 import { createStoreThread } from '../store/storeThread.js';
+import { startWalCheckpointer } from '../store/walCheckpointer.js';
 import { removeOrphans, sweepExpired } from '../sweeper/sweepExpired.js';
 import { createThrottle } from '../throttle/Throttle.js';
 import { createApp } from './createApp.js';
@@ -48,7 +49,8 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'arsession' } });
   configureConversionPool({ ...(options.conversionWorker && { workerScript: options.conversionWorker }) });
   const paths = dataPaths(config.dataDir);
-  const db = openDatabase(paths.database);
+  const db = openDatabase(paths.database, { checkpoints: 'external' });
+  const checkpointer = startWalCheckpointer({ databasePath: paths.database, onError: (err) => log.error({ err }, 'WAL checkpointer failed; restarting it') });
   const orphans = await removeOrphans(db, paths);
   if (orphans.length > 0) log.warn({ removed: orphans.length }, 'removed files left by an interrupted run');
   const ctx: ServerContext = {
@@ -80,10 +82,18 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(100, headersTimeout / 10)) }, app);
   server.keepAliveTimeout = 5_000;
   server.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+  } catch (err) {
+    // The port is taken (or not ours to bind): release what was opened, then say why.
+    clearInterval(sweeper);
+    await checkpointer.close();
+    db.close();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -103,6 +113,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         clearTimeout(timer);
         await closeConversionPool();
         await ctx.store.close();
+        await checkpointer.close();
         db.close();
         log.info('arsession stopped');
       })();

@@ -56,6 +56,19 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX saved_models_account ON saved_models(account_id, created_at);`,
 ];
 
+/** How {@link openDatabase} opens the file. */
+export interface OpenDatabaseOptions {
+  /**
+   * `'automatic'` (default): SQLite copies the write-ahead log into the database after the commit
+   * that grows it past 1000 pages, on the committing thread. `'external'`: never on this
+   * connection; a `startWalCheckpointer` thread does it.
+   */
+  checkpoints?: 'automatic' | 'external';
+}
+
+/** The write-ahead log is cut back to this size when it restarts (it is otherwise left at its largest). */
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
 /**
  * Opens (creating if needed) the server's SQLite file in WAL mode — readers never wait for the
  * writer, and a killed process loses at most the transaction in flight — and applies pending
@@ -66,13 +79,15 @@ const MIGRATIONS: readonly string[] = [
  * const db = openDatabase('./data/arsession.sqlite');
  * ```
  */
-export function openDatabase(path: string): Db {
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Db {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode is durable against a process crash (only a power loss can drop the last commits).
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  if (options.checkpoints === 'external') db.pragma('wal_autocheckpoint = 0');
   const applied = db.pragma('user_version', { simple: true }) as number;
   for (let i = applied; i < MIGRATIONS.length; i++) {
     db.transaction(() => {

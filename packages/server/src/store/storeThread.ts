@@ -108,6 +108,8 @@ export function createStoreThread(options: StoreThreadOptions): StoreThread {
       if (outbox.length > 0) send();
       const worker = thread;
       if (!worker) return;
+      // Held until it has stopped: an unreferenced thread would let the process end mid-close.
+      worker.ref();
       const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
       worker.postMessage([{ close: true }] satisfies StoreRequest[]);
       await exited;

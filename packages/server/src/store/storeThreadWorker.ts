@@ -19,7 +19,8 @@ export type StoreReply = { id: number; account: Account | null } | { id: number;
 
 const port = parentPort!;
 const { databasePath, sessionsDir } = workerData as StoreThreadData;
-const db = openDatabase(databasePath);
+// Checkpoints are the checkpointer's (store/walCheckpointer.ts): none may stall a commit here.
+const db = openDatabase(databasePath, { checkpoints: 'external' });
 let queue: Array<Exclude<StoreRequest, { close: true }>> = [];
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
