@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conversionPoolStats } from '@arsession/convert';
+import { sessionOfEntry } from '@arsession/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath } from './support/corpus.js';
 import { createKeyWithCli, startCliServer, type CliServer } from './support/cliServer.js';
@@ -70,7 +71,7 @@ async function expectNoLeftovers(): Promise<void> {
     const rows = new Set((t.server.context.db.prepare('SELECT id FROM sessions').all() as Array<{ id: string }>).map((r) => r.id));
     return [
       ...readdirSync(join(t.dataDir, 'uploads')).map((e) => `uploads/${e}`),
-      ...readdirSync(join(t.dataDir, 'sessions')).filter((e) => !rows.has(e)).map((e) => `sessions/${e}`),
+      ...readdirSync(join(t.dataDir, 'sessions')).filter((e) => !rows.has(sessionOfEntry(e))).map((e) => `sessions/${e}`),
     ];
   };
   const deadline = Date.now() + 2000;
@@ -203,10 +204,10 @@ describe('kill -9 of `arsession serve`', () => {
         while (streaming) if (record(await post(server.url, 'by_plane', box(), k)) === undefined) return;
       };
       const streams = [stream(key), stream()];
-      const before = new Set(readdirSync(join(dataDir, 'sessions')));
-      // Kill once a conversion has begun writing its session and the stalled upload is on disk.
-      await until(() => readdirSync(join(dataDir, 'sessions')).some((e) => !before.has(e) && !answered.includes(e))
-        && auditDataDir(dataDir).uploads.length > 0, 20_000, 'a conversion and an upload in progress');
+      // Kill once a conversion has begun writing its session's USDZ (staged in uploads/ until the
+      // session is committed) and the stalled upload is on disk.
+      const inUploads = () => readdirSync(join(dataDir, 'uploads'));
+      await until(() => inUploads().some((e) => e.endsWith('.usdz')) && inUploads().some((e) => !e.endsWith('.usdz')), 20_000, 'a conversion and an upload in progress');
       await server.kill9();
       streaming = false;
       await Promise.all([...conversions, ...streams, stalled.closed]);

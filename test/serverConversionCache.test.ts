@@ -2,6 +2,7 @@
 // session still gets its own complete, correct files — and a door is always looked for afresh.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { sessionFilePath } from '@arsession/server';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ac20DoorView, type DoorView } from './support/ac20DoorView.js';
@@ -43,7 +44,7 @@ describe('the same model uploaded twice', () => {
     expect({ ...restB, usdz_url: undefined }).toEqual({ ...restA, usdz_url: undefined });
     // One cache entry, one inode shared by the cache and both sessions.
     expect(readdirSync(join(t.dataDir, 'cache'))).toHaveLength(1);
-    const links = statSync(join(t.dataDir, 'sessions', idb, '0.usdz')).nlink;
+    const links = statSync(sessionFilePath(join(t.dataDir, 'sessions'), idb, '0.usdz')).nlink;
     expect(links).toBe(3);
   });
 

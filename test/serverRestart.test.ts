@@ -1,7 +1,8 @@
 // Durability: the same data directory across restarts, expiry (410) and the sweeper, and the
 // operator's key commands through the real binary.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { sessionFileName, sessionFilePath } from '@arsession/server';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,12 +22,17 @@ describe('restart on the same data directory', () => {
     const before = (await getDetail(first, id)).body;
     expect(readdirSync(join(dataDir, 'cache'))).toHaveLength(1);
     await first.stop(true);
-    // What a kill -9 mid-request leaves: an upload, a USDZ staged for a session, a session
-    // directory whose commit never happened.
+    // What a kill -9 mid-request leaves: an upload, a USDZ staged for a session, a session file
+    // whose commit never happened; and what an older version left: a directory per session.
     writeFileSync(join(dataDir, 'uploads', 'req-dead'), 'partial');
     writeFileSync(join(dataDir, 'uploads', 'AAAAAAAAAAAAAAAAAAAAAA.0.usdz'), 'staged');
-    mkdirSync(join(dataDir, 'sessions', 'AAAAAAAAAAAAAAAAAAAAAA'));
-    writeFileSync(join(dataDir, 'sessions', 'AAAAAAAAAAAAAAAAAAAAAA', '0.usdz'), 'moved in, never committed');
+    writeFileSync(sessionFilePath(join(dataDir, 'sessions'), 'AAAAAAAAAAAAAAAAAAAAAA', '0.usdz'), 'moved in, never committed');
+    mkdirSync(join(dataDir, 'sessions', 'BBBBBBBBBBBBBBBBBBBBBB'));
+    writeFileSync(join(dataDir, 'sessions', 'BBBBBBBBBBBBBBBBBBBBBB', '0.usdz'), 'an old layout, no row');
+    // The kept session as an older version stored it: in a directory of its own.
+    const file = sessionFilePath(join(dataDir, 'sessions'), id, '0.usdz');
+    mkdirSync(join(dataDir, 'sessions', id));
+    renameSync(file, join(dataDir, 'sessions', id, '0.usdz'));
 
     const second = await startTestServer({}, dataDir);
     try {
@@ -42,7 +48,7 @@ describe('restart on the same data directory', () => {
       const claim = await fetch(`${second.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: r.body.onetime_code }) });
       expect(claim.status).toBe(200);
       expect(readdirSync(join(dataDir, 'uploads'))).toEqual([]);
-      expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual([id]);
+      expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual([sessionFileName(id, '0.usdz')]);
       // The conversion cache starts empty (its entries were hard links: the session's file stayed).
       expect(readdirSync(join(dataDir, 'cache'))).toEqual([]);
     } finally {
@@ -58,7 +64,7 @@ describe('expiry', () => {
       const r = await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), null);
       const id = sessionIdOf(r.body.deeplink);
       const usdz = (await getDetail(t, id)).body.model_assets[0].usdz_url as string;
-      expect(existsSync(join(t.dataDir, 'sessions', id))).toBe(true);
+      expect(existsSync(sessionFilePath(join(t.dataDir, 'sessions'), id, '0.usdz'))).toBe(true);
       await new Promise((done) => setTimeout(done, 2600));
       const detail = await fetch(`${t.url}/api/vision/v1/session/${id}/`);
       expect(detail.status).toBe(410);
@@ -66,7 +72,7 @@ describe('expiry', () => {
       expect((await fetch(usdz)).status).toBe(410);
       const claim = await fetch(`${t.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: r.body.onetime_code }) });
       expect(claim.status).toBe(404);
-      expect(existsSync(join(t.dataDir, 'sessions', id))).toBe(false);
+      expect(existsSync(sessionFilePath(join(t.dataDir, 'sessions'), id, '0.usdz'))).toBe(false);
     } finally {
       await t.stop();
     }

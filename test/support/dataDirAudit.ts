@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { openDatabase } from '@arsession/server';
+import { openDatabase, sessionFilePath, sessionOfEntry } from '@arsession/server';
 
 /** What a data directory holds against what its database says (all lists empty: consistent). */
 export interface DataDirAudit {
@@ -46,7 +46,7 @@ export function auditDataDir(dataDir: string): DataDirAudit {
     const damagedSessionFiles: string[] = [];
     for (const s of sessions.filter((row) => row.files_deleted === 0)) {
       for (const f of JSON.parse(s.files) as Array<{ name: string; bytes: number; sha256: string }>) {
-        const path = join(dataDir, 'sessions', s.id, f.name);
+        const path = sessionFilePath(join(dataDir, 'sessions'), s.id, f.name);
         if (!existsSync(path) || statSync(path).size !== f.bytes || sha256Of(path) !== f.sha256) damagedSessionFiles.push(`${s.id}/${f.name}`);
       }
     }
@@ -57,7 +57,7 @@ export function auditDataDir(dataDir: string): DataDirAudit {
     return {
       integrity, foreignKeyViolations, sessionIds,
       uploads: filesUnder(join(dataDir, 'uploads')),
-      unownedSessionEntries: readdirSync(join(dataDir, 'sessions')).filter((e) => !sessionIds.includes(e)),
+      unownedSessionEntries: readdirSync(join(dataDir, 'sessions')).filter((e) => !sessionIds.includes(sessionOfEntry(e))),
       unownedModelFiles: filesUnder(join(dataDir, 'models')).filter((f) => !owned.has(f)),
       damagedSessionFiles, damagedModelFiles,
     };

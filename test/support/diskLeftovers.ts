@@ -1,4 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
+import { sessionOfEntry } from '@arsession/server';
 import { join, relative } from 'node:path';
 import type { TestServer } from './serverHarness.js';
 
@@ -25,10 +26,10 @@ function filesUnder(dir: string): string[] {
  */
 export async function diskLeftovers(t: TestServer): Promise<string[]> {
   const leftovers = filesUnder(join(t.dataDir, 'uploads')).map((f) => relative(t.dataDir, f));
-  for (const entry of readdirSync(join(t.dataDir, 'sessions'))) {
-    const res = await fetch(`${t.url}/api/vision/v1/session/${encodeURIComponent(entry)}/`);
+  for (const id of new Set(readdirSync(join(t.dataDir, 'sessions')).map(sessionOfEntry))) {
+    const res = await fetch(`${t.url}/api/vision/v1/session/${encodeURIComponent(id)}/`);
     await res.arrayBuffer();
-    if (res.status !== 200) leftovers.push(`sessions/${entry} (the API answers ${res.status})`);
+    if (res.status !== 200) leftovers.push(`sessions/${id}* (the API answers ${res.status})`);
   }
   const res = await fetch(`${t.url}/api/vision/v1/models/`, { headers: { 'X-API-Key': t.key } });
   const saved = ((await res.json()) as { models: unknown[] }).models.length;

@@ -10,6 +10,7 @@ export { dataPaths, type DataPaths, type ServerContext } from './app/ServerConte
 export { openDatabase, type Db } from './store/openDatabase.js';
 export { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey, type Account, type ApiKeyInfo } from './store/apiKeys.js';
 export { ApiError, type FieldError } from './errors/ApiError.js';
+export { sessionFileName, sessionFilePath, sessionOfEntry } from './files/sessionFiles.js';
 export { problemFromError, PROBLEM_TYPE_BASE, type Problem } from './errors/problemFromError.js';
 export { openapiDocument } from './openapi/openapiDocument.js';
 export type { SessionResponse } from './session/createSession.js';

@@ -1,8 +1,9 @@
-// The session commit: directories, staged files moved or linked in, rows — all or nothing per session.
+// The session commit: staged files moved or linked into the sessions directory, rows — all or nothing per session.
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sessionFilePath } from '../src/files/sessionFiles.js';
 import { commitSessions, type SessionCommit } from '../src/store/commitSessions.js';
 import { createApiKey } from '../src/store/apiKeys.js';
 import { openDatabase, type Db } from '../src/store/openDatabase.js';
@@ -40,7 +41,7 @@ function session(id: string, options: { shared?: string; accountId?: number | nu
 }
 
 describe('commitSessions', () => {
-  it('gives every session of a batch its directory, files and row, with distinct six-digit codes', () => {
+  it('gives every session of a batch its files and row, with distinct six-digit codes', () => {
     const shared = join(root, 'cached.usdz');
     writeFileSync(shared, 'cached usdz');
     const outcomes = commitSessions(db, sessionsDir, [session('a', { shared }), session('b', { shared })]);
@@ -48,35 +49,36 @@ describe('commitSessions', () => {
     expect(codes).toEqual([expect.stringMatching(/^\d{6}$/), expect.stringMatching(/^\d{6}$/)]);
     expect(new Set(codes).size).toBe(2);
     for (const [i, id] of ['a', 'b'].entries()) {
-      expect(readFileSync(join(sessionsDir, id, '0.usdz'), 'utf8')).toBe(`usdz of ${id}`);
+      expect(readFileSync(sessionFilePath(sessionsDir, id, '0.usdz'), 'utf8')).toBe(`usdz of ${id}`);
       expect(findSession(db, id)).toMatchObject({ id, onetimeCode: codes[i], files: [{ name: '0.usdz' }, { name: '1.usdz' }] });
     }
     // Moved from staging; linked (not copied) from the shared file, which stays.
     expect(readdirSync(staging)).toEqual([]);
     expect(statSync(shared).nlink).toBe(3);
-    expect(statSync(join(sessionsDir, 'a', '1.usdz')).ino).toBe(statSync(shared).ino);
+    expect(statSync(sessionFilePath(sessionsDir, 'a', '1.usdz')).ino).toBe(statSync(shared).ino);
   });
 
-  it('rolls back a failing session alone: no directory, no row; the others commit', () => {
+  it('rolls back a failing session alone: none of its files, no row; the others commit', () => {
+    // Its first file is moved in before the second turns out to be missing.
     const broken = session('broken');
-    rmSync(broken.files[0]!.from);
+    broken.files = [...broken.files, { from: join(staging, 'never-written.png'), name: 'reference_image.png' }];
     const outcomes = commitSessions(db, sessionsDir, [session('before'), broken, session('after')]);
     expect(outcomes.map((o) => 'code' in o)).toEqual([true, false, true]);
     expect((outcomes[1] as { error: Error }).error.message).toMatch(/ENOENT/);
-    expect(readdirSync(sessionsDir).sort()).toEqual(['after', 'before']);
+    expect(readdirSync(sessionsDir).sort()).toEqual(['after.0.usdz', 'before.0.usdz']);
     expect(findSession(db, 'broken')).toBeUndefined();
     expect(findSession(db, 'after')).toBeDefined();
   });
 
-  it('never removes a directory it did not make (an id already taken)', () => {
+  it('never replaces or removes a file it did not place (an id already taken)', () => {
     expect('code' in commitSessions(db, sessionsDir, [session('taken')])[0]!).toBe(true);
     const [again] = commitSessions(db, sessionsDir, [session('taken')]);
     expect(again).toEqual({ error: expect.objectContaining({ code: 'EEXIST' }) });
-    expect(readFileSync(join(sessionsDir, 'taken', '0.usdz'), 'utf8')).toBe('usdz of taken');
+    expect(readFileSync(sessionFilePath(sessionsDir, 'taken', '0.usdz'), 'utf8')).toBe('usdz of taken');
     expect(findSession(db, 'taken')).toBeDefined();
   });
 
-  it('when the commit itself fails, removes every directory of the batch and stores nothing', () => {
+  it('when the commit itself fails, removes every file of the batch and stores nothing', () => {
     createApiKey(db, 'someone');
     const account = (db.prepare('SELECT id FROM accounts').get() as { id: number }).id;
     // A foreign key checked at commit time: the savepoints pass, the commit does not. (SQLite
@@ -103,7 +105,7 @@ describe('commitSessions', () => {
     const before = statSync(shared).ino;
     const outcomes = commitSessions(db, sessionsDir, [session('x', { shared }), session('y', { shared })]);
     expect(outcomes.map((o) => 'code' in o)).toEqual([true, true]);
-    for (const id of ['x', 'y']) expect(readFileSync(join(sessionsDir, id, '1.usdz'), 'utf8')).toBe('cached usdz');
+    for (const id of ['x', 'y']) expect(readFileSync(sessionFilePath(sessionsDir, id, '1.usdz'), 'utf8')).toBe('cached usdz');
     if (limit < 70_000) {
       // Renewed: a new inode under the same name, shared by the new sessions; the old names still read.
       expect(statSync(shared).ino).not.toBe(before);

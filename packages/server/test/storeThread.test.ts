@@ -1,8 +1,9 @@
 // The store thread: key checks and session commits answered from its own thread and connection.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sessionFilePath } from '../src/files/sessionFiles.js';
 import { createApiKey } from '../src/store/apiKeys.js';
 import { openDatabase, type Db } from '../src/store/openDatabase.js';
 import { findSession } from '../src/store/sessions.js';
@@ -50,7 +51,7 @@ describe('createStoreThread', () => {
     expect(codes).toEqual([expect.stringMatching(/^\d{6}$/), expect.stringMatching(/^\d{6}$/), expect.stringMatching(/^\d{6}$/)]);
     for (const [i, id] of ['s1', 's2', 's3'].entries()) {
       expect(findSession(db, id)?.onetimeCode).toBe(codes[i]);
-      expect(readFileSync(join(root, 'sessions', id, '0.usdz'), 'utf8')).toBe(id);
+      expect(readFileSync(sessionFilePath(join(root, 'sessions'), id, '0.usdz'), 'utf8')).toBe(id);
     }
   });
 
@@ -58,7 +59,7 @@ describe('createStoreThread', () => {
     const broken = commitOf('broken');
     rmSync(broken.files[0]!.from);
     await expect(store.commit(broken)).rejects.toThrow(/ENOENT/);
-    expect(existsSync(join(root, 'sessions', 'broken'))).toBe(false);
+    expect(readdirSync(join(root, 'sessions'))).toEqual([]);
     await expect(store.commit(commitOf('next'))).resolves.toMatch(/^\d{6}$/);
   });
 

@@ -14,7 +14,7 @@ export interface DataPaths {
   database: string;
   /** Request bodies while they arrive; emptied on start. */
   uploads: string;
-  /** One directory per session, made with its files when the session is committed. */
+  /** Every session's files, named `<session id>.<file>`, moved in when the session is committed. */
   sessions: string;
   /** Source files saved to accounts, one file each (the row names its account). */
   models: string;

@@ -1,16 +1,16 @@
-import { copyFileSync, linkSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, linkSync, renameSync, unlinkSync } from 'node:fs';
+import { sessionFilePath } from '../files/sessionFiles.js';
 import type { Db } from './openDatabase.js';
 import { insertSession, type SavedModelInput, type SessionRecord } from './sessions.js';
 
 /** A finished session as {@link insertSession} takes it. */
 export type NewSession = Omit<SessionRecord, 'onetimeCode' | 'codeClaimed' | 'filesDeleted'>;
 
-/** A file made for a session, staged outside its directory until the session is committed. */
+/** A file made for a session, staged outside the sessions directory until the session is committed. */
 export interface StagedFile {
   /** Where it is now (on the same file system as the sessions directory). */
   from: string;
-  /** Its name in the session's directory. */
+  /** Its name in the session (`0.usdz`, `reference_image.png`). */
   name: string;
   /** Hard-link it instead of moving it: the source stays (a conversion cache entry). */
   link?: boolean;
@@ -27,11 +27,12 @@ export interface SessionCommit {
 export type CommitOutcome = { code: string } | { error: Error };
 
 /**
- * Commits sessions in one transaction: each gets its directory under `sessionsDir` with its staged
- * files moved (or linked) in, then its rows. Each session is its own savepoint, so one that fails is rolled
- * back (and its directory removed) alone; if the commit itself fails, every directory of the
- * batch is removed. A kill between the moves and the commit leaves directories no row owns,
- * which start-up removes.
+ * Commits sessions in one transaction: each gets its staged files moved (or linked) into
+ * `sessionsDir` under its id ({@link sessionFilePath}), then its rows. Each session is its own
+ * savepoint, so one that fails is rolled back (and its files removed) alone; if the commit itself
+ * fails, every file of the batch is removed. A kill between the moves and the commit leaves files
+ * no row owns, which start-up removes. No existing file is ever replaced: a name already taken
+ * fails that session.
  *
  * Why batches: a commit (the WAL append) costs about twice the rows it carries, and under load
  * dozens of sessions finish together.
@@ -43,31 +44,39 @@ export type CommitOutcome = { code: string } | { error: Error };
  */
 export function commitSessions(db: Db, sessionsDir: string, batch: readonly SessionCommit[]): CommitOutcome[] {
   const outcomes: CommitOutcome[] = [];
-  const made: string[] = [];
+  const placed: string[] = [];
+  const remove = (paths: readonly string[]) => {
+    for (const path of paths) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // Already gone: nothing to undo.
+      }
+    }
+  };
   try {
     db.transaction(() => {
       for (const session of batch) {
-        const dir = join(sessionsDir, session.record.id);
-        let ours = false;
+        const mine: string[] = [];
         try {
-          mkdirSync(dir);
-          ours = true;
-          made.push(dir);
-          for (const file of session.files) (file.link ? linkRenewing : renameSync)(file.from, join(dir, file.name));
+          for (const file of session.files) {
+            const to = sessionFilePath(sessionsDir, session.record.id, file.name);
+            // A link never replaces an existing name (a rename would): EEXIST fails the session.
+            linkRenewing(file.from, to);
+            mine.push(to);
+            if (!file.link) unlinkSync(file.from);
+          }
           // insertSession's own transaction nests as a savepoint here.
           outcomes.push({ code: insertSession(db, session.record, session.saved) });
+          placed.push(...mine);
         } catch (err) {
-          // A directory that was there already (an id taken) belongs to someone else.
-          if (ours) {
-            rmSync(dir, { recursive: true, force: true });
-            made.pop();
-          }
+          remove(mine);
           outcomes.push({ error: err instanceof Error ? err : new Error(String(err)) });
         }
       }
     })();
   } catch (err) {
-    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+    remove(placed);
     const error = err instanceof Error ? err : new Error(String(err));
     return batch.map(() => ({ error }));
   }

@@ -108,9 +108,10 @@ export function claimOnetimeCode(db: Db, code: string, now = Date.now()): ClaimO
   return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
 }
 
-/** Sessions past their expiry whose files are still on disk. */
-export function expiredWithFiles(db: Db, now = Date.now()): string[] {
-  return (prepared(db, 'SELECT id FROM sessions WHERE expires_at <= ? AND files_deleted = 0').all(now) as Array<{ id: string }>).map((r) => r.id);
+/** Sessions past their expiry whose files are still on disk, with the names of those files. */
+export function expiredWithFiles(db: Db, now = Date.now()): Array<{ id: string; files: string[] }> {
+  return (prepared(db, 'SELECT id, files FROM sessions WHERE expires_at <= ? AND files_deleted = 0').all(now) as Array<{ id: string; files: string }>)
+    .map((r) => ({ id: r.id, files: (JSON.parse(r.files) as SessionFile[]).map((f) => f.name) }));
 }
 
 /** Records that a session's files are gone. */

@@ -1,6 +1,7 @@
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataPaths } from '../app/ServerContext.js';
+import { sessionFilePath, sessionOfEntry } from '../files/sessionFiles.js';
 import type { Db } from '../store/openDatabase.js';
 import { expiredWithFiles, forgetOldSessions, markFilesDeleted, sessionExists } from '../store/sessions.js';
 
@@ -15,8 +16,8 @@ export const EXPIRED_RETENTION_MS = 7 * 24 * 3600 * 1000;
  */
 export async function sweepExpired(db: Db, paths: DataPaths, now = Date.now()): Promise<number> {
   const expired = expiredWithFiles(db, now);
-  for (const id of expired) {
-    await rm(join(paths.sessions, id), { recursive: true, force: true });
+  for (const { id, files } of expired) {
+    for (const name of files) await rm(sessionFilePath(paths.sessions, id, name), { force: true });
     markFilesDeleted(db, id);
   }
   forgetOldSessions(db, EXPIRED_RETENTION_MS, now);
@@ -25,8 +26,9 @@ export async function sweepExpired(db: Db, paths: DataPaths, now = Date.now()): 
 
 /**
  * Start-up clean-up after a crash: uploads in progress and files staged for sessions (both in
- * uploads/), and session directories or saved model files that no database row owns (a kill
- * between the moves and the commit) are removed. Nothing a 201 promised is touched: its row exists.
+ * uploads/), and session files or saved model files that no database row owns (a kill between
+ * the moves and the commit) are removed. Nothing a 201 promised is touched: its row exists.
+ * Sessions stored by older versions, a directory each, are moved to the flat layout.
  *
  * @returns the paths removed.
  */
@@ -37,19 +39,41 @@ export async function removeOrphans(db: Db, paths: DataPaths): Promise<string[]>
     removed.push(path);
   };
   for (const entry of await readdir(paths.uploads)) await drop(join(paths.uploads, entry));
-  for (const entry of await readdir(paths.sessions)) {
-    if (!sessionExists(db, entry)) await drop(join(paths.sessions, entry));
+  // A session has a few files: its row is looked up once.
+  const owned = new Map<string, boolean>();
+  const isOwned = (id: string) => {
+    let known = owned.get(id);
+    if (known === undefined) owned.set(id, (known = sessionExists(db, id)));
+    return known;
+  };
+  for (const entry of await readdir(paths.sessions, { withFileTypes: true })) {
+    const path = join(paths.sessions, entry.name);
+    if (entry.isDirectory()) {
+      // Data directories before the flat layout: a directory per session. Its files move out
+      // under their flat names; a directory no row owns goes.
+      if (!isOwned(entry.name)) await drop(path);
+      else await flattenSessionDirectory(paths.sessions, entry.name);
+    } else if (!isOwned(sessionOfEntry(entry.name))) {
+      await drop(path);
+    }
   }
-  const owned = new Set((db.prepare('SELECT stored_as FROM saved_models').all() as Array<{ stored_as: string }>).map((r) => r.stored_as));
+  const savedFiles = new Set((db.prepare('SELECT stored_as FROM saved_models').all() as Array<{ stored_as: string }>).map((r) => r.stored_as));
   // Saved models are files in models/ (older data directories: models/<account id>/<file>).
   for (const entry of await readdir(paths.models, { withFileTypes: true })) {
     if (!entry.isDirectory()) {
-      if (!owned.has(entry.name)) await drop(join(paths.models, entry.name));
+      if (!savedFiles.has(entry.name)) await drop(join(paths.models, entry.name));
       continue;
     }
     for (const file of await readdir(join(paths.models, entry.name))) {
-      if (!owned.has(`${entry.name}/${file}`)) await drop(join(paths.models, entry.name, file));
+      if (!savedFiles.has(`${entry.name}/${file}`)) await drop(join(paths.models, entry.name, file));
     }
   }
   return removed;
+}
+
+/** Moves the files of an older data directory's `sessions/<id>/` to their flat names, then removes it. */
+async function flattenSessionDirectory(sessionsDir: string, id: string): Promise<void> {
+  const dir = join(sessionsDir, id);
+  for (const name of await readdir(dir)) await rename(join(dir, name), sessionFilePath(sessionsDir, id, name));
+  await rmdir(dir);
 }
