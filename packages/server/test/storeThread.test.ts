@@ -71,3 +71,25 @@ describe('createStoreThread', () => {
     await expect(store.commit(commitOf('late'))).rejects.toThrow(/closed/);
   });
 });
+
+describe('a store thread that fails', () => {
+  it('fails the requests in flight, and the next request starts a new thread', async () => {
+    const faulty = createStoreThread({
+      databasePath: join(root, 'db.sqlite'), sessionsDir: join(root, 'sessions'),
+      workerScript: new URL('../../../test/support/faultyStoreThread.mjs', import.meta.url),
+    });
+    try {
+      const key = createApiKey(db, 'acme');
+      expect(await faulty.authenticate(key)).toEqual({ id: expect.any(Number), name: 'acme' });
+      // Sent in the same turn: one batch, lost with the thread.
+      const [crashed, alongside] = await Promise.allSettled([faulty.authenticate('fault-crash'), faulty.commit(commitOf('alongside'))]);
+      expect(crashed).toMatchObject({ status: 'rejected', reason: { message: 'injected fault: the store thread crashed' } });
+      expect(alongside).toMatchObject({ status: 'rejected' });
+      expect(findSession(db, 'alongside')).toBeUndefined();
+      expect(await faulty.authenticate(key)).toEqual({ id: expect.any(Number), name: 'acme' });
+      await expect(faulty.commit(commitOf('after'))).resolves.toMatch(/^\d{6}$/);
+    } finally {
+      await faulty.close();
+    }
+  });
+});

@@ -7,8 +7,10 @@ import type { StoreReply, StoreRequest, StoreThreadData } from './storeThreadWor
 export interface StoreThreadOptions {
   /** The server's SQLite file (already migrated). */
   databasePath: string;
-  /** The directory that holds one directory per session. */
+  /** The directory that holds every session's files. */
   sessionsDir: string;
+  /** Module the thread runs; default the real one. For fault tests, which wrap it. */
+  workerScript?: URL;
 }
 
 /** The database work of a session request, done off the event loop. */
@@ -47,20 +49,30 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/store/s
  */
 export function createStoreThread(options: StoreThreadOptions): StoreThread {
   const pending = new Map<number, { resolve(reply: StoreReply): void; reject(err: Error): void }>();
+  // The requests each thread was sent and has not answered: a thread that fails fails only those.
+  const sentTo = new Map<Worker, Set<number>>();
   let nextId = 0;
   let thread: Worker | undefined;
   let closed = false;
 
-  const failPending = (err: Error) => {
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
+  const fail = (worker: Worker, err: Error) => {
+    if (thread === worker) thread = undefined;
+    for (const id of sentTo.get(worker) ?? []) {
+      pending.get(id)?.reject(err);
+      pending.delete(id);
+    }
+    sentTo.delete(worker);
   };
   const start = (): Worker => {
-    const worker = new Worker(WORKER_URL, { workerData: options satisfies StoreThreadData, execArgv: [] });
+    const data: StoreThreadData = { databasePath: options.databasePath, sessionsDir: options.sessionsDir };
+    const worker = new Worker(options.workerScript ?? WORKER_URL, { workerData: data, execArgv: [] });
+    sentTo.set(worker, new Set());
     // The server's listening socket keeps the process alive; this thread alone must not.
     worker.unref();
     worker.on('message', (replies: StoreReply[]) => {
+      const unanswered = sentTo.get(worker);
       for (const reply of replies) {
+        unanswered?.delete(reply.id);
         const p = pending.get(reply.id);
         if (!p) continue;
         pending.delete(reply.id);
@@ -68,11 +80,8 @@ export function createStoreThread(options: StoreThreadOptions): StoreThread {
         else p.resolve(reply);
       }
     });
-    worker.on('error', (err) => failPending(err));
-    worker.once('exit', (code) => {
-      if (thread === worker) thread = undefined;
-      failPending(new Error(`the store thread stopped (exit code ${code})`));
-    });
+    worker.on('error', (err) => fail(worker, err));
+    worker.once('exit', (code) => fail(worker, new Error(`the store thread stopped (exit code ${code})`)));
     return worker;
   };
   // Requests made in one turn of the event loop go over in one message: under load a message per
@@ -81,7 +90,10 @@ export function createStoreThread(options: StoreThreadOptions): StoreThread {
   const send = () => {
     const batch = outbox;
     outbox = [];
-    (thread ??= start()).postMessage(batch);
+    const worker = (thread ??= start());
+    const unanswered = sentTo.get(worker)!;
+    for (const request of batch) if ('id' in request) unanswered.add(request.id);
+    worker.postMessage(batch);
   };
   const ask = (request: (id: number) => StoreRequest): Promise<StoreReply> => {
     if (closed) return Promise.reject(new Error('the store thread is closed'));
