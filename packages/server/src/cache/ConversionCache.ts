@@ -46,7 +46,7 @@ export interface ConversionCache {
  * Why hard links: a session's USDZ and the cache entry share one inode, so a hit costs one
  * `link()` instead of a copy, eviction can never remove a file a live session serves, and the
  * sweeper deleting a session never touches the cache. The link is made when the session is
- * committed (by the session writer, off the event loop); until then the hit is a loan that
+ * committed (by the store thread, off the event loop); until then the hit is a loan that
  * eviction respects. Conversion is deterministic (same bytes in,
  * same bytes out), which is what makes reuse equal to converting again.
  *

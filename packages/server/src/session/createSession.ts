@@ -5,6 +5,7 @@ import { convertModel, ModelUnreadableError, type ConversionResult, type DoorQue
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
+import type { CacheHit } from '../cache/ConversionCache.js';
 import { contentDisposition, deliveredName } from '../files/downloadName.js';
 import { hashFile } from '../files/hashFile.js';
 import { refuseUnknownFields } from '../form/fieldValues.js';
@@ -14,10 +15,9 @@ import { readMultipartForm, type UploadedFile } from '../form/readMultipartForm.
 import type { PlacementMethod } from '../placement/PlacementMethod.js';
 import { round } from '../placement/poseJson.js';
 import { compileReality } from '../reality/compileReality.js';
-import type { CacheHit } from '../cache/ConversionCache.js';
 import type { StagedFile } from '../store/commitSessions.js';
-import { newSessionId } from './newSessionId.js';
 import { type SavedModelInput, type SessionFile, type StoredAsset } from '../store/sessions.js';
+import { newSessionId } from './newSessionId.js';
 
 /** The body of every 201 (interface-spec.md, SessionResponse). */
 export interface SessionResponse {
@@ -34,10 +34,10 @@ export function deeplinkOf(scheme: string, sessionId: string): string {
 /**
  * One session request from arrival to 201: key, admission, form (streamed to disk and hashed),
  * fields, then every model read, placed and converted off the event loop (or linked from the
- * conversion cache) into a staged file, and only then the session committed: its directory made,
- * the staged files moved in and its row written, together, by the store thread. So a session
- * that answered 201 always has its files, nothing is served before its row exists, and a failure
- * leaves nothing behind.
+ * conversion cache) into a staged file, and only then the session committed: the staged files
+ * moved into the sessions directory and its row written, together, by the store thread. So a
+ * session that answered 201 always has its files, nothing is served before its row exists, and a
+ * failure leaves nothing behind.
  */
 export async function createSession<I>(ctx: ServerContext, method: PlacementMethod<I>, req: Request, res: Response): Promise<void> {
   // The key first: a request that will be refused anyway must not take a slot from those that won't.
