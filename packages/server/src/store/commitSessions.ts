@@ -1,10 +1,7 @@
 import { copyFileSync, linkSync, renameSync, unlinkSync } from 'node:fs';
 import { sessionFilePath } from '../files/sessionFiles.js';
 import type { Db } from './openDatabase.js';
-import { insertSession, type SavedModelInput, type SessionRecord } from './sessions.js';
-
-/** A finished session as {@link insertSession} takes it. */
-export type NewSession = Omit<SessionRecord, 'onetimeCode' | 'codeClaimed' | 'filesDeleted'>;
+import { insertSession, type NewSession, type SavedModelInput } from './sessions.js';
 
 /** A file made for a session, staged outside the sessions directory until the session is committed. */
 export interface StagedFile {
@@ -45,6 +42,7 @@ export type CommitOutcome = { code: string } | { error: Error };
 export function commitSessions(db: Db, sessionsDir: string, batch: readonly SessionCommit[]): CommitOutcome[] {
   const outcomes: CommitOutcome[] = [];
   const placed: string[] = [];
+  const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));
   const remove = (paths: readonly string[]) => {
     for (const path of paths) {
       try {
@@ -71,13 +69,13 @@ export function commitSessions(db: Db, sessionsDir: string, batch: readonly Sess
           placed.push(...mine);
         } catch (err) {
           remove(mine);
-          outcomes.push({ error: err instanceof Error ? err : new Error(String(err)) });
+          outcomes.push({ error: asError(err) });
         }
       }
     })();
   } catch (err) {
     remove(placed);
-    const error = err instanceof Error ? err : new Error(String(err));
+    const error = asError(err);
     return batch.map(() => ({ error }));
   }
   return outcomes;

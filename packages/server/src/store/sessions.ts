@@ -37,6 +37,9 @@ export interface SessionRecord {
   assets: StoredAsset[];
 }
 
+/** A finished session as {@link insertSession} takes it: its code is drawn there. */
+export type NewSession = Omit<SessionRecord, 'onetimeCode' | 'codeClaimed' | 'filesDeleted'>;
+
 /** What a finished request saves to an account. */
 export interface SavedModelInput {
   id: string;
@@ -53,7 +56,7 @@ export interface SavedModelInput {
  *
  * @returns the one-time code (6 digits, leading zeros kept)
  */
-export function insertSession(db: Db, record: Omit<SessionRecord, 'onetimeCode' | 'codeClaimed' | 'filesDeleted'>, saved: readonly SavedModelInput[]): string {
+export function insertSession(db: Db, record: NewSession, saved: readonly SavedModelInput[]): string {
   return db.transaction(() => {
     const taken = prepared(db, 'SELECT 1 FROM sessions WHERE onetime_code = ? AND expires_at > ?');
     let code = '';
@@ -124,7 +127,7 @@ export function forgetOldSessions(db: Db, retainMs: number, now = Date.now()): n
   return prepared(db, 'DELETE FROM sessions WHERE expires_at <= ? AND files_deleted = 1').run(now - retainMs).changes;
 }
 
-/** Whether a session row exists (orphan clean-up asks this of every directory). */
+/** Whether a session row exists (start-up clean-up asks this of every session found in sessions/). */
 export function sessionExists(db: Db, id: string): boolean {
   return prepared(db, 'SELECT 1 FROM sessions WHERE id = ?').get(id) !== undefined;
 }

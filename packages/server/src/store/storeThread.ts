@@ -48,36 +48,34 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/store/s
  * ```
  */
 export function createStoreThread(options: StoreThreadOptions): StoreThread {
-  const pending = new Map<number, { resolve(reply: StoreReply): void; reject(err: Error): void }>();
-  // The requests each thread was sent and has not answered: a thread that fails fails only those.
-  const sentTo = new Map<Worker, Set<number>>();
+  type Waiting = { resolve(reply: StoreReply): void; reject(err: Error): void };
+  // Requests not sent yet, and what each thread was sent and has not answered: a thread that
+  // fails fails only its own.
+  let outbox: Array<{ request: Exclude<StoreRequest, { close: true }>; waiting: Waiting }> = [];
+  const unanswered = new Map<Worker, Map<number, Waiting>>();
   let nextId = 0;
   let thread: Worker | undefined;
   let closed = false;
 
   const fail = (worker: Worker, err: Error) => {
     if (thread === worker) thread = undefined;
-    for (const id of sentTo.get(worker) ?? []) {
-      pending.get(id)?.reject(err);
-      pending.delete(id);
-    }
-    sentTo.delete(worker);
+    for (const waiting of unanswered.get(worker)?.values() ?? []) waiting.reject(err);
+    unanswered.delete(worker);
   };
   const start = (): Worker => {
     const data: StoreThreadData = { databasePath: options.databasePath, sessionsDir: options.sessionsDir };
     const worker = new Worker(options.workerScript ?? WORKER_URL, { workerData: data, execArgv: [] });
-    sentTo.set(worker, new Set());
+    const owed = new Map<number, Waiting>();
+    unanswered.set(worker, owed);
     // The server's listening socket keeps the process alive; this thread alone must not.
     worker.unref();
     worker.on('message', (replies: StoreReply[]) => {
-      const unanswered = sentTo.get(worker);
       for (const reply of replies) {
-        unanswered?.delete(reply.id);
-        const p = pending.get(reply.id);
-        if (!p) continue;
-        pending.delete(reply.id);
-        if ('error' in reply) p.reject(new Error(`store: ${reply.error}`));
-        else p.resolve(reply);
+        const waiting = owed.get(reply.id);
+        if (!waiting) continue;
+        owed.delete(reply.id);
+        if ('error' in reply) waiting.reject(new Error(`store: ${reply.error}`));
+        else waiting.resolve(reply);
       }
     });
     worker.on('error', (err) => fail(worker, err));
@@ -86,22 +84,22 @@ export function createStoreThread(options: StoreThreadOptions): StoreThread {
   };
   // Requests made in one turn of the event loop go over in one message: under load a message per
   // request was itself a tenth of the event loop's time per session.
-  let outbox: StoreRequest[] = [];
   const send = () => {
+    // close() may have sent them already.
+    if (outbox.length === 0) return;
     const batch = outbox;
     outbox = [];
     const worker = (thread ??= start());
-    const unanswered = sentTo.get(worker)!;
-    for (const request of batch) if ('id' in request) unanswered.add(request.id);
-    worker.postMessage(batch);
+    const owed = unanswered.get(worker)!;
+    for (const { request, waiting } of batch) owed.set(request.id, waiting);
+    worker.postMessage(batch.map((b) => b.request));
   };
-  const ask = (request: (id: number) => StoreRequest): Promise<StoreReply> => {
+  const ask = (request: (id: number) => Exclude<StoreRequest, { close: true }>): Promise<StoreReply> => {
     if (closed) return Promise.reject(new Error('the store thread is closed'));
     const id = nextId++;
     return new Promise<StoreReply>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
       if (outbox.length === 0) setImmediate(send);
-      outbox.push(request(id));
+      outbox.push({ request: request(id), waiting: { resolve, reject } });
     });
   };
 
@@ -117,7 +115,7 @@ export function createStoreThread(options: StoreThreadOptions): StoreThread {
     },
     async close() {
       closed = true;
-      if (outbox.length > 0) send();
+      send();
       const worker = thread;
       if (!worker) return;
       // Held until it has stopped: an unreferenced thread would let the process end mid-close.

@@ -1,5 +1,5 @@
-// The store thread: its own connection to the server's database, so that checking keys, making
-// session directories and committing their rows never take the event loop's time.
+// The store thread: its own connection to the server's database, so that checking keys, moving
+// sessions' files into place and committing their rows never take the event loop's time.
 import { parentPort, workerData } from 'node:worker_threads';
 import { authenticateApiKey, type Account } from './apiKeys.js';
 import { commitSessions, type SessionCommit } from './commitSessions.js';
