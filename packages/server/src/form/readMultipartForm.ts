@@ -53,6 +53,13 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
       { field: 'Content-Type', message: 'send the request as multipart/form-data' },
     ]);
   }
+  // A client that left while the request waited (for its key check) has no body left to send: a
+  // pipe from the destroyed request would never end, and its admission slot would never free.
+  if (req.destroyed) {
+    throw new ApiError(400, 'request_aborted', 'the client closed the connection before the form was read', [
+      { field: 'body', message: 'the connection closed before the body arrived' },
+    ]);
+  }
   const writing: Array<Promise<void>> = [];
   const overLimit: { reject(err: Error): void } = { reject: () => {} };
   const upload = multer({
