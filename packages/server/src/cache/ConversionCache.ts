@@ -66,13 +66,14 @@ export async function openConversionCache(options: ConversionCacheOptions): Prom
   const loans = new Map<string, number>();
   let bytes = 0;
   const pathOf = (key: string) => join(options.dir, `${key}.usdz`);
-  const removeFile = (key: string) => void unlink(pathOf(key)).catch(() => undefined);
-  const evict = () => {
+  const removeFile = (key: string) => unlink(pathOf(key)).catch(() => undefined);
+  // Awaited: when keep() resolves, what it evicted is gone from disk.
+  const evict = async () => {
     while (lru.size > options.maxEntries || (bytes > options.maxBytes && lru.size > 0)) {
       const [oldest, entry] = lru.entries().next().value as [string, CachedConversion];
       lru.delete(oldest);
       bytes -= entry.usdzFileBytes;
-      if (!loans.has(oldest)) removeFile(oldest);
+      if (!loans.has(oldest)) await removeFile(oldest);
     }
   };
   return {
@@ -99,7 +100,7 @@ export async function openConversionCache(options: ConversionCacheOptions): Prom
           }
           loans.delete(key);
           // Evicted while on loan (and not cached again since: its file would then be in use).
-          if (!lru.has(key)) removeFile(key);
+          if (!lru.has(key)) void removeFile(key);
         },
       };
     },
@@ -113,7 +114,7 @@ export async function openConversionCache(options: ConversionCacheOptions): Prom
       }
       lru.set(key, entry);
       bytes += entry.usdzFileBytes;
-      evict();
+      await evict();
     },
   };
 }
