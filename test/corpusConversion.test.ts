@@ -31,11 +31,13 @@ describe('every corpus file converts through the contained pipeline, or is refus
     const result = await run;
     const usdz = result.usdz!;
     const entries = rawZipEntries(usdz);
-    expect(entries[0]!.name).toMatch(/\.usda$/);
+    // The root layer is binary USD (a crate file).
+    expect(entries[0]!.name).toMatch(/\.usdc$/);
+    expect(new TextDecoder().decode(entries[0]!.data.subarray(0, 8))).toBe('PXR-USDC');
     for (const e of entries) {
       expect(e.method).toBe(0);
       expect(e.dataOffset % 64).toBe(0);
-      expect(e.name).toMatch(/\.(usda|png|jpg)$/);
+      expect(e.name).toMatch(/\.(usdc|png|jpg)$/);
       expect(crc32(e.data) >>> 0).toBe(e.crc);
     }
     const back = await readUsdzBack(usdz);

@@ -54,6 +54,8 @@ export interface UsdReadBack {
   meshes: Array<{ path: string; points: number; triangles: number }>;
   /** Whether TinyUSDZ's native USDZ loader (which insists on 64-byte alignment) accepted the package. */
   nativeUsdzAccepted: boolean;
+  /** The root layer as TinyUSDZ writes it out in USDA (whatever the layer's own format). */
+  text: string;
 }
 
 /** Reads a single-layer USDZ (ours) back with TinyUSDZ. Throws with TinyUSDZ's message on failure. */
@@ -83,7 +85,7 @@ export async function readUsdzBack(bytes: Uint8Array): Promise<UsdReadBack> {
       meshes.push({ path: m.absPath, points: m.points.length / 3, triangles: m.faceVertexIndices.length / 3 });
     }
     const mpu = meta('metersPerUnit');
-    return { upAxis: meta('upAxis'), metersPerUnit: mpu === undefined ? undefined : Number(mpu), defaultPrim: meta('defaultPrim'), prims: primsOf(text), meshes, nativeUsdzAccepted };
+    return { upAxis: meta('upAxis'), metersPerUnit: mpu === undefined ? undefined : Number(mpu), defaultPrim: meta('defaultPrim'), prims: primsOf(text), meshes, nativeUsdzAccepted, text };
   } finally {
     loader.delete();
   }

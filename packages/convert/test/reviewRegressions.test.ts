@@ -18,7 +18,8 @@ function triangleDoc(): { doc: Document; prim: ReturnType<Document['createPrimit
   const uv = doc.createAccessor().setType('VEC2').setBuffer(buffer).setArray(new Float32Array([0, 0, 1, 0, 0, 1]));
   return { doc, prim: doc.createPrimitive().setAttribute('POSITION', pos).setAttribute('TEXCOORD_0', uv) };
 }
-const layerOf = (scene: SceneData) => new TextDecoder().decode(rawZipEntries(new Uint8Array(Buffer.concat(writeUsdz(scene))))[0]!.data);
+// The layer's content as our USDA renderer writes it (the same description the binary layer is written from).
+const layerOf = (scene: SceneData) => new TextDecoder().decode(rawZipEntries(new Uint8Array(Buffer.concat(writeUsdz(scene, { layerFormat: 'usda' }))))[0]!.data);
 
 describe('review regressions', () => {
   it('instancing attributes that disagree on the count are refused (the limit cannot be dodged)', () => {

@@ -1,22 +1,30 @@
 import type { SceneData } from '../scene/SceneData.js';
-import { textureEntryName, writeUsdaLayer } from './writeUsdaLayer.js';
+import { textureEntryName } from './layer/describeLayer.js';
+import { writeUsdaLayer } from './writeUsdaLayer.js';
+import { writeUsdcLayer } from './writeUsdcLayer.js';
 import { zipStored } from './zipStored.js';
 
 /** Options of {@link writeUsdz}. */
 export interface WriteUsdzOptions {
-  /** Name of the root layer, the package's first entry. */
-  layerName: string;
+  /**
+   * Root layer format: `usdc` (binary, the default: smaller, and fast to write and to load) or
+   * `usda` (text, for reading and diffing).
+   */
+  layerFormat: 'usdc' | 'usda';
+  /** Name of the root layer, the package's first entry; `model.usdc` or `model.usda` by default. */
+  layerName?: string;
   /** Name of the default prim. */
   rootName: string;
 }
 
 /** Defaults of {@link writeUsdz}. */
-export const WRITE_USDZ_DEFAULTS: Readonly<WriteUsdzOptions> = { layerName: 'model.usda', rootName: 'Model' };
+export const WRITE_USDZ_DEFAULTS: Readonly<WriteUsdzOptions> = { layerFormat: 'usdc', rootName: 'Model' };
 
 /**
- * Writes a scene as a USDZ package for ARKit / AR Quick Look: the USDA root layer first, then the
+ * Writes a scene as a USDZ package for ARKit / AR Quick Look: the root layer first, then the
  * textures exactly as they came (PNG/JPEG, never re-encoded); entries stored, 64-byte aligned.
- * Same scene, same bytes. Returns the file as parts in order, to be concatenated or streamed.
+ * Same scene, same bytes. Returns the file as parts in order, to be concatenated or streamed;
+ * parts may reference the scene's arrays.
  *
  * @example
  * ```ts
@@ -25,21 +33,16 @@ export const WRITE_USDZ_DEFAULTS: Readonly<WriteUsdzOptions> = { layerName: 'mod
  * ```
  */
 export function writeUsdz(scene: SceneData, options: Partial<WriteUsdzOptions> = {}): Uint8Array[] {
-  const opts = { ...WRITE_USDZ_DEFAULTS, ...options };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (const bytes of writeUsdaLayer(scene, { rootName: opts.rootName })) {
-    chunks.push(bytes);
-    size += bytes.length;
-  }
-  const layer = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    layer.set(c, at);
-    at += c.length;
-  }
+  const { layer, name } = rootLayer(scene, options);
   return zipStored([
-    { name: opts.layerName, data: layer },
+    { name, data: layer },
     ...scene.textures.map((t, i) => ({ name: textureEntryName(scene, i), data: t.data })),
   ]);
+}
+
+/** The package's root layer as parts, with its entry name. */
+export function rootLayer(scene: SceneData, options: Partial<WriteUsdzOptions> = {}): { layer: Uint8Array[]; name: string } {
+  const opts = { ...WRITE_USDZ_DEFAULTS, ...options };
+  const layer = opts.layerFormat === 'usda' ? [...writeUsdaLayer(scene, { rootName: opts.rootName })] : writeUsdcLayer(scene, { rootName: opts.rootName });
+  return { layer, name: opts.layerName ?? `model.${opts.layerFormat}` };
 }

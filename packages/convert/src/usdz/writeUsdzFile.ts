@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { SceneData } from '../scene/SceneData.js';
-import { textureEntryName, writeUsdaLayer } from './writeUsdaLayer.js';
-import { WRITE_USDZ_DEFAULTS, type WriteUsdzOptions } from './writeUsdz.js';
+import { textureEntryName } from './layer/describeLayer.js';
+import { writeUsdaLayer } from './writeUsdaLayer.js';
+import { WRITE_USDZ_DEFAULTS, writeUsdz, type WriteUsdzOptions } from './writeUsdz.js';
 import { zipLayout } from './zipStored.js';
 
 const COPY_CHUNK = 1 << 20;
@@ -16,12 +17,12 @@ export interface WrittenUsdzFile {
 }
 
 /**
- * Writes a scene as a USDZ file (the same bytes as {@link writeUsdz}) without holding the layer
- * in memory: the USDA text streams to a temporary file a mesh at a time with its CRC computed on
- * the way, then the aligned zip is assembled around it. Memory stays bounded by the largest mesh,
- * whatever the model's size. The file appears atomically (written aside, then renamed).
- * Returns its size and SHA-256, hashed on the way out (servers need it for ETags and integrity;
- * reading the file back to hash it would be a second pass).
+ * Writes a scene as a USDZ file (the same bytes as {@link writeUsdz}) in bounded memory: a binary
+ * layer's big arrays are the scene's own bytes, written straight out; a text layer streams to a
+ * temporary file a mesh at a time with its CRC computed on the way, and the aligned zip is then
+ * assembled around it. The file appears atomically (written aside, then renamed). Returns its
+ * size and SHA-256, hashed on the way out (servers need it for ETags and integrity; reading the
+ * file back to hash it would be a second pass).
  *
  * @example
  * ```ts
@@ -33,19 +34,6 @@ export function writeUsdzFile(scene: SceneData, path: string, options: Partial<W
   const layerPath = `${path}.${process.pid}.layer.partial`;
   const zipPath = `${path}.${process.pid}.partial`;
   try {
-    let crc = 0, size = 0;
-    const layerFd = openSync(layerPath, 'w');
-    try {
-      for (const bytes of writeUsdaLayer(scene, { rootName: opts.rootName })) {
-        crc = crc32(bytes, crc);
-        size += bytes.length;
-        writeSync(layerFd, bytes);
-      }
-    } finally {
-      closeSync(layerFd);
-    }
-    const textures = scene.textures.map((t, i) => ({ name: textureEntryName(scene, i), size: t.data.length, crc: crc32(t.data) >>> 0 }));
-    const { locals, tail } = zipLayout([{ name: opts.layerName, size, crc: crc >>> 0 }, ...textures]);
     const out = openSync(zipPath, 'w');
     const hash = createHash('sha256');
     let bytes = 0;
@@ -55,13 +43,8 @@ export function writeUsdzFile(scene: SceneData, path: string, options: Partial<W
       bytes += length;
     };
     try {
-      write(locals[0]!);
-      copyFile(layerPath, write);
-      scene.textures.forEach((t, i) => {
-        write(locals[i + 1]!);
-        write(t.data);
-      });
-      write(tail);
+      if (opts.layerFormat === 'usdc') for (const part of writeUsdz(scene, opts)) write(part);
+      else writeWithTextLayer(scene, opts.layerName ?? 'model.usda', opts.rootName, layerPath, write);
     } finally {
       closeSync(out);
     }
@@ -71,6 +54,29 @@ export function writeUsdzFile(scene: SceneData, path: string, options: Partial<W
     rmSync(layerPath, { force: true });
     rmSync(zipPath, { force: true });
   }
+}
+
+function writeWithTextLayer(scene: SceneData, layerName: string, rootName: string, layerPath: string, write: (data: Uint8Array, length?: number) => void): void {
+  let crc = 0, size = 0;
+  const layerFd = openSync(layerPath, 'w');
+  try {
+    for (const bytes of writeUsdaLayer(scene, { rootName })) {
+      crc = crc32(bytes, crc);
+      size += bytes.length;
+      writeSync(layerFd, bytes);
+    }
+  } finally {
+    closeSync(layerFd);
+  }
+  const textures = scene.textures.map((t, i) => ({ name: textureEntryName(scene, i), size: t.data.length, crc: crc32(t.data) >>> 0 }));
+  const { locals, tail } = zipLayout([{ name: layerName, size, crc: crc >>> 0 }, ...textures]);
+  write(locals[0]!);
+  copyFile(layerPath, write);
+  scene.textures.forEach((t, i) => {
+    write(locals[i + 1]!);
+    write(t.data);
+  });
+  write(tail);
 }
 
 function copyFile(from: string, write: (data: Uint8Array, length: number) => void): void {

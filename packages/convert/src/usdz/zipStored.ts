@@ -6,6 +6,12 @@ export interface ZipEntry {
   data: Uint8Array;
 }
 
+/** An entry to pack: its bytes whole, or as parts in order (stored as their concatenation, never copied). */
+export interface ZipEntryInput {
+  name: string;
+  data: Uint8Array | readonly Uint8Array[];
+}
+
 /** Options of {@link zipStored}. */
 export interface ZipStoredOptions {
   /** Byte boundary every entry's data starts on. USDZ requires 64 so layers can be memory-mapped. */
@@ -115,7 +121,12 @@ export function zipLayout(entries: readonly ZipEntryHeader[], options: Partial<Z
  * await writeFile('model.usdz', Buffer.concat(parts));
  * ```
  */
-export function zipStored(entries: readonly ZipEntry[], options: Partial<ZipStoredOptions> = {}): Uint8Array[] {
-  const { locals, tail } = zipLayout(entries.map((e) => ({ name: e.name, size: e.data.length, crc: crc32(e.data) >>> 0 })), options);
-  return [...entries.flatMap((e, i) => [locals[i]!, e.data]), tail];
+export function zipStored(entries: readonly ZipEntryInput[], options: Partial<ZipStoredOptions> = {}): Uint8Array[] {
+  const parts = entries.map((e) => (e.data instanceof Uint8Array ? [e.data] : e.data));
+  const { locals, tail } = zipLayout(entries.map((e, i) => ({
+    name: e.name,
+    size: parts[i]!.reduce((n, p) => n + p.length, 0),
+    crc: parts[i]!.reduce((crc, p) => crc32(p, crc), 0) >>> 0,
+  })), options);
+  return [...entries.flatMap((_, i) => [locals[i]!, ...parts[i]!]), tail];
 }

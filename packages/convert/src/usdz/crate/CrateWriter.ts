@@ -1,0 +1,521 @@
+import { compressIntegers } from './integerCoding.js';
+import { fastCompress } from './fastCompression.js';
+
+/**
+ * A crate value representation: 64 bits as two uint32 halves. `hi` holds the flags (array,
+ * inlined, compressed), the type and the payload's top 16 bits; `lo` the payload's low 32 bits
+ * (a file offset, or an inlined value).
+ */
+export interface ValueRep {
+  hi: number;
+  lo: number;
+}
+
+/** Crate type numbers (USD's `crateDataTypes.h`) of the values we write. */
+export const CRATE_TYPE = {
+  Bool: 1, Int: 3, Float: 8, Double: 9, String: 10, Token: 11, AssetPath: 12, Matrix4d: 15,
+  Vec2f: 20, Vec3f: 24, Vec4f: 28, Dictionary: 31, TokenListOp: 32, PathListOp: 34,
+  TokenVector: 41, Specifier: 42, Variability: 44,
+} as const;
+
+/** Sdf spec types (USD's `SdfSpecType`). */
+export const SPEC_TYPE = { Attribute: 1, Prim: 6, PseudoRoot: 7, Relationship: 8 } as const;
+
+/** The crate version we write: 0.8.0, what current USD writes by default and ARKit reads. */
+export const CRATE_VERSION = [0, 8, 0] as const;
+
+const ARRAY = 0x80000000, INLINED = 0x40000000, COMPRESSED = 0x20000000;
+const BOOTSTRAP_SIZE = 88;
+// Below this many elements USD stores int arrays as they are.
+const MIN_COMPRESSED_ARRAY = 16;
+const FIELD_SET_END = 0xffffffff;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const encoder = new TextEncoder();
+
+interface PathNode {
+  parent: number;
+  token: number;
+  property: boolean;
+  children: number[];
+}
+
+/**
+ * Builds a USD crate (`.usdc`) file: values are written as they are packed, specs and their
+ * fields are collected, and {@link finish} appends the structural sections (tokens, strings,
+ * fields, field sets, paths, specs) and the table of contents, then fills in the bootstrap.
+ * Large arrays are not copied: the parts returned reference the caller's typed arrays, so the
+ * caller must not change them before the parts are written out.
+ *
+ * @example
+ * ```ts
+ * const crate = new CrateWriter();
+ * const root = crate.rootPath();
+ * crate.addSpec(root, SPEC_TYPE.PseudoRoot, [['upAxis', crate.token('Y')]]);
+ * const parts = crate.finish();
+ * ```
+ */
+export class CrateWriter {
+  private readonly parts: Uint8Array[] = [new Uint8Array(BOOTSTRAP_SIZE)];
+  private scratch = new Uint8Array(1 << 16);
+  private view = new DataView(this.scratch.buffer);
+  private used = 0;
+  /** File offset of `scratch[0]`. */
+  private base = BOOTSTRAP_SIZE;
+
+  private readonly tokens: string[] = [];
+  private readonly tokenIndex = new Map<string, number>();
+  private readonly strings: number[] = [];
+  private readonly stringIndex = new Map<string, number>();
+  private readonly paths: PathNode[] = [];
+  private readonly pathIndex = new Map<string, number>();
+  private readonly fields: Array<{ token: number; rep: ValueRep }> = [];
+  private readonly fieldIndex = new Map<string, number>();
+  private readonly fieldSets: number[] = [];
+  private readonly fieldSetIndex = new Map<string, number>();
+  private readonly specs: Array<{ path: number; fieldSet: number; type: number }> = [];
+
+  constructor() {
+    // Token 0 is the empty token, the absolute root's element: a property's token index is
+    // stored negated, so no property may have index 0.
+    this.token('');
+    this.paths.push({ parent: -1, token: 0, property: false, children: [] });
+    this.pathIndex.set('/', 0);
+  }
+
+  /** The absolute root path `/`. */
+  rootPath(): number {
+    return 0;
+  }
+
+  /** The path `parent/name` (a prim) or `parent.name` (a property). */
+  childPath(parent: number, name: string, property = false): number {
+    const text = `${this.pathText(parent)}${property ? '.' : parent === 0 ? '' : '/'}${name}`;
+    let index = this.pathIndex.get(text);
+    if (index === undefined) {
+      index = this.paths.length;
+      this.paths.push({ parent, token: this.tokenOf(name), property, children: [] });
+      this.paths[parent]!.children.push(index);
+      this.pathIndex.set(text, index);
+    }
+    return index;
+  }
+
+  /** A path given as text (`/A/B.prop`), created with its ancestors when new. */
+  path(text: string): number {
+    const known = this.pathIndex.get(text);
+    if (known !== undefined) return known;
+    const dot = text.lastIndexOf('.');
+    const slash = text.lastIndexOf('/');
+    if (dot > slash) return this.childPath(this.path(text.slice(0, dot)), text.slice(dot + 1), true);
+    if (slash <= 0) return this.childPath(0, text.slice(1));
+    return this.childPath(this.path(text.slice(0, slash)), text.slice(slash + 1));
+  }
+
+  /** Adds a spec: a path, its type and its fields (name, packed value). */
+  addSpec(path: number, type: number, fields: ReadonlyArray<readonly [string, ValueRep]>): void {
+    const indexes = fields.map(([name, rep]) => this.field(this.tokenOf(name), rep));
+    const key = indexes.join(',');
+    let set = this.fieldSetIndex.get(key);
+    if (set === undefined) {
+      set = this.fieldSets.length;
+      this.fieldSets.push(...indexes, FIELD_SET_END);
+      this.fieldSetIndex.set(key, set);
+    }
+    this.specs.push({ path, fieldSet: set, type });
+  }
+
+  // ---- Scalar values: inlined in the rep when USD inlines them, else written here. ----
+
+  bool(v: boolean): ValueRep { return inlined(CRATE_TYPE.Bool, v ? 1 : 0); }
+  int(v: number): ValueRep { return inlined(CRATE_TYPE.Int, v >>> 0); }
+  float(v: number): ValueRep { return inlined(CRATE_TYPE.Float, floatBits(v)); }
+  token(s: string): ValueRep { return inlined(CRATE_TYPE.Token, this.tokenOf(s)); }
+  string(s: string): ValueRep { return inlined(CRATE_TYPE.String, this.stringOf(s)); }
+  assetPath(s: string): ValueRep { return inlined(CRATE_TYPE.AssetPath, this.tokenOf(s)); }
+  specifierDef(): ValueRep { return inlined(CRATE_TYPE.Specifier, 0); }
+  variability(uniform: boolean): ValueRep { return inlined(CRATE_TYPE.Variability, uniform ? 1 : 0); }
+
+  double(v: number): ValueRep {
+    // A double that a float holds exactly is inlined as that float.
+    if (Math.fround(v) === v || Number.isNaN(v)) return inlined(CRATE_TYPE.Double, floatBits(v));
+    const rep = this.repAt(CRATE_TYPE.Double);
+    this.reserve(8).setFloat64(this.used, v, true);
+    this.used += 8;
+    return rep;
+  }
+
+  /** A `GfVec2f`/`GfVec3f`/`GfVec4f`; inlined as int8s when every component is one. */
+  vecf(type: typeof CRATE_TYPE.Vec2f | typeof CRATE_TYPE.Vec3f | typeof CRATE_TYPE.Vec4f, v: readonly number[]): ValueRep {
+    if (v.every((x) => Number.isInteger(x) && x >= -128 && x <= 127 && !Object.is(x, -0))) {
+      let bits = 0;
+      v.forEach((x, i) => (bits |= (x & 0xff) << (8 * i)));
+      return inlined(type, bits >>> 0);
+    }
+    const rep = this.repAt(type);
+    const view = this.reserve(4 * v.length);
+    v.forEach((x, i) => view.setFloat32(this.used + 4 * i, x, true));
+    this.used += 4 * v.length;
+    return rep;
+  }
+
+  /** A `GfMatrix4d` from 16 numbers in USD's row order; inlined when it is an integer diagonal. */
+  matrix4d(m: ArrayLike<number>): ValueRep {
+    let diagonal = true, bits = 0;
+    for (let r = 0; r < 4; r++) {
+      for (let c = 0; c < 4; c++) {
+        const x = m[r * 4 + c]!;
+        if (r !== c ? x !== 0 : !(Number.isInteger(x) && x >= -128 && x <= 127)) diagonal = false;
+      }
+      bits |= (m[r * 5]! & 0xff) << (8 * r);
+    }
+    if (diagonal) return inlined(CRATE_TYPE.Matrix4d, bits >>> 0);
+    const rep = this.repAt(CRATE_TYPE.Matrix4d);
+    const view = this.reserve(128);
+    for (let i = 0; i < 16; i++) view.setFloat64(this.used + 8 * i, m[i]!, true);
+    this.used += 128;
+    return rep;
+  }
+
+  /** A `std::vector<TfToken>` (prim children, property names). */
+  tokenVector(list: readonly string[]): ValueRep {
+    const rep = this.repAt(CRATE_TYPE.TokenVector);
+    this.indexList(list.map((s) => this.tokenOf(s)));
+    return rep;
+  }
+
+  /** A token list op with prepended items only (`prepend apiSchemas = [...]`). */
+  tokenListOpPrepend(items: readonly string[]): ValueRep {
+    const rep = this.repAt(CRATE_TYPE.TokenListOp);
+    this.byte(1 << 5); // HasPrependedItems
+    this.indexList(items.map((s) => this.tokenOf(s)));
+    return rep;
+  }
+
+  /** An explicit path list op (`rel x = <…>`, `a.connect = <…>`). */
+  pathListOpExplicit(targets: readonly string[]): ValueRep {
+    const rep = this.repAt(CRATE_TYPE.PathListOp);
+    this.byte(0b11); // IsExplicit | HasExplicitItems
+    this.indexList(targets.map((t) => this.path(t)));
+    return rep;
+  }
+
+  /**
+   * A `VtDictionary`, keys in order; each value is packed by its callback, which may write nested
+   * data (USD puts a forward offset to the value's rep before it, for exactly that).
+   */
+  dictionary(entries: ReadonlyArray<readonly [string, () => ValueRep]>): ValueRep {
+    if (entries.length === 0) return inlined(CRATE_TYPE.Dictionary, 0);
+    const rep = this.repAt(CRATE_TYPE.Dictionary);
+    this.uint64(entries.length);
+    for (const [key, pack] of entries) {
+      this.uint32(this.stringOf(key));
+      const offsetAt = this.tell();
+      this.uint64(0);
+      const value = pack();
+      this.patchUint64(offsetAt, this.tell() - offsetAt);
+      this.rep(value);
+    }
+    return rep;
+  }
+
+  // ---- Arrays. ----
+
+  /** An array of `GfVec2f`/`GfVec3f` from packed floats; the bytes are referenced, not copied. */
+  vecfArray(type: typeof CRATE_TYPE.Vec2f | typeof CRATE_TYPE.Vec3f, values: Float32Array): ValueRep {
+    const size = type === CRATE_TYPE.Vec2f ? 2 : 3;
+    if (values.length === 0) return { hi: ARRAY | (type << 16), lo: 0 };
+    this.align(8);
+    const rep = this.repAt(type, ARRAY);
+    this.uint64(values.length / size);
+    this.append(littleEndianBytes(values));
+    return rep;
+  }
+
+  /** An `int[]`, integer-coded from 16 elements on as USD does. */
+  intArray(values: ArrayLike<number>): ValueRep {
+    if (values.length === 0) return { hi: ARRAY | (CRATE_TYPE.Int << 16), lo: 0 };
+    const compress = values.length >= MIN_COMPRESSED_ARRAY;
+    const rep = this.repAt(CRATE_TYPE.Int, ARRAY | (compress ? COMPRESSED : 0));
+    this.uint64(values.length);
+    if (compress) {
+      const coded = compressIntegers(values);
+      this.uint64(coded.length);
+      this.append(coded);
+    } else {
+      const view = this.reserve(4 * values.length);
+      for (let i = 0; i < values.length; i++) view.setInt32(this.used + 4 * i, values[i]! | 0, true);
+      this.used += 4 * values.length;
+    }
+    return rep;
+  }
+
+  /** A `string[]` or `token[]`: indices into the string or token table. */
+  textArray(type: typeof CRATE_TYPE.String | typeof CRATE_TYPE.Token, values: readonly string[]): ValueRep {
+    if (values.length === 0) return { hi: ARRAY | (type << 16), lo: 0 };
+    this.align(8);
+    const rep = this.repAt(type, ARRAY);
+    this.uint64(values.length);
+    const indexes = values.map((s) => (type === CRATE_TYPE.Token ? this.tokenOf(s) : this.stringOf(s)));
+    const view = this.reserve(4 * indexes.length);
+    indexes.forEach((x, i) => view.setUint32(this.used + 4 * i, x, true));
+    this.used += 4 * indexes.length;
+    return rep;
+  }
+
+  /** Appends the structural sections and the table of contents; returns the file as parts in order. */
+  finish(): Uint8Array[] {
+    const sections: Array<[string, number, number]> = [];
+    const section = (name: string, write: () => void) => {
+      const start = this.tell();
+      write();
+      sections.push([name, start, this.tell() - start]);
+    };
+    section('TOKENS', () => {
+      const bytes = encoder.encode(this.tokens.map((t) => `${t}\0`).join(''));
+      const framed = fastCompress(bytes);
+      this.uint64(this.tokens.length);
+      this.uint64(bytes.length);
+      this.uint64(framed.length);
+      this.append(framed);
+    });
+    section('STRINGS', () => this.indexList(this.strings));
+    section('FIELDS', () => {
+      this.uint64(this.fields.length);
+      this.compressedInts(this.fields.map((f) => f.token));
+      const reps = new Uint8Array(8 * this.fields.length);
+      const view = new DataView(reps.buffer);
+      this.fields.forEach((f, i) => {
+        view.setUint32(8 * i, f.rep.lo, true);
+        view.setUint32(8 * i + 4, f.rep.hi, true);
+      });
+      const framed = fastCompress(reps);
+      this.uint64(framed.length);
+      this.append(framed);
+    });
+    section('FIELDSETS', () => {
+      this.uint64(this.fieldSets.length);
+      this.compressedInts(this.fieldSets);
+    });
+    section('PATHS', () => this.writePaths());
+    section('SPECS', () => {
+      this.uint64(this.specs.length);
+      this.compressedInts(this.specs.map((s) => s.path));
+      this.compressedInts(this.specs.map((s) => s.fieldSet));
+      this.compressedInts(this.specs.map((s) => s.type));
+    });
+    const tocOffset = this.tell();
+    this.uint64(sections.length);
+    for (const [name, start, size] of sections) {
+      this.reserve(16);
+      this.scratch.fill(0, this.used, this.used + 16);
+      encoder.encodeInto(name, this.scratch.subarray(this.used, this.used + 15));
+      this.used += 16;
+      this.uint64(start);
+      this.uint64(size);
+    }
+    this.flush();
+
+    const boot = this.parts[0]!;
+    encoder.encodeInto('PXR-USDC', boot);
+    boot.set(CRATE_VERSION, 8);
+    setUint64(new DataView(boot.buffer, boot.byteOffset), 16, tocOffset);
+    return this.parts;
+  }
+
+  // ---- Structure. ----
+
+  private writePaths(): void {
+    // Depth first; each node says whether a child follows it and where its next sibling is.
+    const order: number[] = [];
+    const subtree = new Uint32Array(this.paths.length);
+    const stack = [0];
+    while (stack.length) {
+      const p = stack.pop()!;
+      order.push(p);
+      const kids = this.paths[p]!.children;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+    }
+    for (let i = order.length - 1; i >= 0; i--) {
+      const p = order[i]!;
+      subtree[p] = 1 + this.paths[p]!.children.reduce((s, c) => s + subtree[c]!, 0);
+    }
+    const elementTokens = new Int32Array(order.length);
+    const jumps = new Int32Array(order.length);
+    order.forEach((p, i) => {
+      const node = this.paths[p]!;
+      elementTokens[i] = node.property ? -node.token : node.token;
+      const siblings = node.parent < 0 ? [] : this.paths[node.parent]!.children;
+      const hasSibling = siblings.length > 0 && siblings[siblings.length - 1] !== p;
+      const hasChild = node.children.length > 0;
+      jumps[i] = hasChild && hasSibling ? subtree[p]! : hasSibling ? 0 : hasChild ? -1 : -2;
+    });
+    this.uint64(this.paths.length);
+    this.uint64(order.length);
+    this.compressedInts(order);
+    this.compressedInts(elementTokens);
+    this.compressedInts(jumps);
+  }
+
+  private field(token: number, rep: ValueRep): number {
+    const key = `${token}:${rep.hi}:${rep.lo}`;
+    let index = this.fieldIndex.get(key);
+    if (index === undefined) {
+      index = this.fields.length;
+      this.fields.push({ token, rep });
+      this.fieldIndex.set(key, index);
+    }
+    return index;
+  }
+
+  private tokenOf(s: string): number {
+    let index = this.tokenIndex.get(s);
+    if (index === undefined) {
+      index = this.tokens.length;
+      this.tokens.push(s);
+      this.tokenIndex.set(s, index);
+    }
+    return index;
+  }
+
+  private stringOf(s: string): number {
+    let index = this.stringIndex.get(s);
+    if (index === undefined) {
+      index = this.strings.length;
+      this.strings.push(this.tokenOf(s));
+      this.stringIndex.set(s, index);
+    }
+    return index;
+  }
+
+  private pathText(index: number): string {
+    if (index === 0) return '';
+    const node = this.paths[index]!;
+    return `${this.pathText(node.parent)}${node.property ? '.' : '/'}${this.tokens[node.token]}`;
+  }
+
+  // ---- Bytes. ----
+
+  private tell(): number {
+    return this.base + this.used;
+  }
+
+  private repAt(type: number, flags = 0): ValueRep {
+    const offset = this.tell();
+    return { hi: (flags | (type << 16) | Math.floor(offset / 2 ** 32)) >>> 0, lo: offset >>> 0 };
+  }
+
+  private reserve(n: number): DataView {
+    if (this.used + n > this.scratch.length) {
+      const grown = new Uint8Array(Math.max(this.scratch.length * 2, this.used + n));
+      grown.set(this.scratch.subarray(0, this.used));
+      this.scratch = grown;
+      this.view = new DataView(grown.buffer);
+    }
+    return this.view;
+  }
+
+  private byte(v: number): void {
+    this.reserve(1);
+    this.scratch[this.used++] = v;
+  }
+
+  private uint32(v: number): void {
+    this.reserve(4).setUint32(this.used, v, true);
+    this.used += 4;
+  }
+
+  private uint64(v: number): void {
+    setUint64(this.reserve(8), this.used, v);
+    this.used += 8;
+  }
+
+  private rep(r: ValueRep): void {
+    const view = this.reserve(8);
+    view.setUint32(this.used, r.lo, true);
+    view.setUint32(this.used + 4, r.hi, true);
+    this.used += 8;
+  }
+
+  private patchUint64(offset: number, v: number): void {
+    if (offset >= this.base) {
+      setUint64(this.view, offset - this.base, v);
+      return;
+    }
+    // Already handed out as a part (a large value followed): find it. 8 bytes never straddle
+    // parts, as a placeholder is written into the buffer in one piece.
+    let start = this.base;
+    for (let i = this.parts.length - 1; i >= 0; i--) {
+      const part = this.parts[i]!;
+      start -= part.length;
+      if (offset >= start) {
+        setUint64(new DataView(part.buffer, part.byteOffset, part.byteLength), offset - start, v);
+        return;
+      }
+    }
+  }
+
+  private align(n: number): void {
+    const pad = (n - (this.tell() % n)) % n;
+    this.reserve(pad);
+    this.scratch.fill(0, this.used, this.used + pad);
+    this.used += pad;
+  }
+
+  private indexList(indexes: readonly number[]): void {
+    this.uint64(indexes.length);
+    const view = this.reserve(4 * indexes.length);
+    indexes.forEach((x, i) => view.setUint32(this.used + 4 * i, x, true));
+    this.used += 4 * indexes.length;
+  }
+
+  private compressedInts(values: ArrayLike<number>): void {
+    const coded = compressIntegers(values);
+    this.uint64(coded.length);
+    this.append(coded);
+  }
+
+  /** Appends bytes as a part of their own (no copy) once they are worth it, else into the buffer. */
+  private append(bytes: Uint8Array): void {
+    if (bytes.length < 4096) {
+      this.reserve(bytes.length);
+      this.scratch.set(bytes, this.used);
+      this.used += bytes.length;
+      return;
+    }
+    this.flush();
+    this.parts.push(bytes);
+    this.base += bytes.length;
+  }
+
+  private flush(): void {
+    if (this.used === 0) return;
+    // A copy, so the buffer is reused and no part holds on to a mostly empty one.
+    this.parts.push(this.scratch.slice(0, this.used));
+    this.base += this.used;
+    this.scratch.fill(0, 0, this.used);
+    this.used = 0;
+  }
+}
+
+function inlined(type: number, payload: number): ValueRep {
+  return { hi: (INLINED | (type << 16)) >>> 0, lo: payload >>> 0 };
+}
+
+const floatScratch = new DataView(new ArrayBuffer(4));
+function floatBits(v: number): number {
+  floatScratch.setFloat32(0, v, true);
+  return floatScratch.getUint32(0, true);
+}
+
+function setUint64(view: DataView, at: number, v: number): void {
+  view.setUint32(at, v >>> 0, true);
+  view.setUint32(at + 4, Math.floor(v / 2 ** 32), true);
+}
+
+function littleEndianBytes(values: Float32Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  const out = new Uint8Array(values.byteLength);
+  const view = new DataView(out.buffer);
+  values.forEach((v, i) => view.setFloat32(4 * i, v, true));
+  return out;
+}

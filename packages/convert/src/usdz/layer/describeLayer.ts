@@ -1,0 +1,238 @@
+import type { SceneData, SceneMaterial, SceneMesh, SceneNode, TextureRef } from '../../scene/SceneData.js';
+import { emptyBounds, growBounds, IDENTITY_MATRIX } from '../../scene/growBounds.js';
+import { primName } from '../usdaText.js';
+import type { UsdAttribute, UsdLayer, UsdPrim, UsdProperty, UsdValue } from './UsdLayer.js';
+
+/** Options of {@link describeLayer}. */
+export interface DescribeLayerOptions {
+  /** Name of the default prim that holds everything. */
+  rootName: string;
+}
+
+/** Defaults of {@link describeLayer}. */
+export const DESCRIBE_LAYER_DEFAULTS: Readonly<DescribeLayerOptions> = { rootName: 'Model' };
+
+/** Package path of texture `i`: the layer refers to it by this name, and the package stores it there. */
+export function textureEntryName(scene: SceneData, i: number): string {
+  return `textures/texture_${i}.${scene.textures[i]!.mimeType === 'image/png' ? 'png' : 'jpg'}`;
+}
+
+/**
+ * What a scene becomes in USD for ARKit, as plain data: `upAxis = "Y"`, `metersPerUnit = 1`, a
+ * default prim holding the transform tree and a `Materials` scope, UsdPreviewSurface materials
+ * bound with `MaterialBindingAPI`, `extent` on every mesh, one Mesh prim per drawn mesh (no
+ * PointInstancer). The text and binary writers render exactly this. Arrays are the scene's own
+ * (only texture coordinates are copied, flipped to USD's v-up).
+ *
+ * @example
+ * ```ts
+ * const layer = describeLayer(scene);
+ * layer.root.children[0].name; // → 'Materials'
+ * ```
+ */
+export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOptions> = {}): UsdLayer {
+  const { rootName } = { ...DESCRIBE_LAYER_DEFAULTS, ...options };
+  const rootPath = `/${rootName}`;
+  const materialNames = new Set<string>();
+  const materialPaths = scene.materials.map((m, i) => `${rootPath}/Materials/${primName(m.name, materialNames, `material_${i}`)}`);
+  const materials: UsdPrim = {
+    name: 'Materials',
+    typeName: 'Scope',
+    properties: [],
+    children: scene.materials.map((m, i) => materialPrim(m, materialPaths[i]!, scene)),
+  };
+
+  const children: number[][] = scene.nodes.map(() => []);
+  const roots: number[] = [];
+  scene.nodes.forEach((n, i) => (n.parent < 0 ? roots : children[n.parent]!).push(i));
+  // One name set per parent prim: its mesh prims and its child Xforms must not collide.
+  const siblingNames = new Map<number, Set<string>>();
+  const namesUnder = (parent: number) => {
+    let taken = siblingNames.get(parent);
+    if (!taken) siblingNames.set(parent, (taken = new Set(['Materials'])));
+    return taken;
+  };
+  const root: UsdPrim = { name: rootName, typeName: 'Xform', kind: 'component', properties: [], children: [materials] };
+  // Depth first with an explicit stack (glTF trees can be deep); names are given in that order.
+  const stack: Array<{ node: number; into: UsdPrim }> = roots.slice().reverse().map((node) => ({ node, into: root }));
+  while (stack.length) {
+    const { node: i, into } = stack.pop()!;
+    const node = scene.nodes[i]!;
+    const prim = xformPrim(node, primName(node.name, namesUnder(node.parent), `node_${i}`));
+    const meshNames = namesUnder(i);
+    for (const m of node.meshes) {
+      const mesh = scene.meshes[m]!;
+      prim.children.push(meshPrim(mesh, primName(mesh.name, meshNames, `mesh_${m}`), materialPaths[mesh.material]!, scene.materials[mesh.material]!));
+    }
+    into.children.push(prim);
+    for (const c of children[i]!.slice().reverse()) stack.push({ node: c, into: prim });
+  }
+  return { customLayerData: { creator: 'arsession' }, metersPerUnit: 1, upAxis: 'Y', root };
+}
+
+function xformPrim(node: SceneNode, name: string): UsdPrim {
+  const meta = Object.entries(node.metadata);
+  const prim: UsdPrim = { name, typeName: 'Xform', properties: [], children: [] };
+  if (meta.length) {
+    const entries = meta.map(([k, v]): [string, UsdValue] => [identifier(k), { type: 'string', value: v }]);
+    prim.customData = Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  if (!isIdentity(node.matrix)) {
+    prim.properties.push(
+      attribute('xformOp:transform', { type: 'matrix4d', value: node.matrix }),
+      attribute('xformOpOrder', { type: 'token[]', value: ['xformOp:transform'] }, { uniform: true }),
+    );
+  }
+  return prim;
+}
+
+function meshPrim(mesh: SceneMesh, name: string, materialPath: string, material: SceneMaterial): UsdPrim {
+  const triangles = mesh.indices.length / 3;
+  const prim: UsdPrim = { name, typeName: 'Mesh', apiSchemas: ['MaterialBindingAPI'], properties: [], children: [] };
+  if (mesh.elements?.length) {
+    // Element identity of merged geometry: parallel arrays, one entry per element's triangle run.
+    const e = mesh.elements;
+    const strings = (key: string): UsdValue => ({ type: 'string[]', value: e.map((x) => x.metadata[key] ?? '') });
+    prim.customData = {
+      elementClasses: strings('ifcClass'),
+      elementFirstTriangles: { type: 'int[]', value: e.map((x) => x.firstTriangle) },
+      elementGlobalIds: strings('globalId'),
+      elementNames: strings('name'),
+      elementTriangleCounts: { type: 'int[]', value: e.map((x) => x.triangleCount) },
+    };
+  }
+  const { min, max } = growBounds(emptyBounds(), mesh.positions, 3, IDENTITY_MATRIX);
+  const props: UsdProperty[] = [
+    attribute('doubleSided', { type: 'bool', value: material.doubleSided }, { uniform: true }),
+    attribute('extent', { type: 'float3[]', value: new Float32Array([...min, ...max]) }),
+    attribute('faceVertexCounts', { type: 'int[]', value: new Uint32Array(triangles).fill(3) }),
+    attribute('faceVertexIndices', { type: 'int[]', value: mesh.indices }),
+    { kind: 'relationship', name: 'material:binding', target: materialPath },
+  ];
+  if (mesh.normals) props.push(attribute('normals', { type: 'normal3f[]', value: mesh.normals }, { interpolation: 'vertex' }));
+  props.push(attribute('points', { type: 'point3f[]', value: mesh.positions }));
+  if (mesh.uvs) props.push(attribute('primvars:st', { type: 'texCoord2f[]', value: flipV(mesh.uvs) }, { interpolation: 'vertex' }));
+  props.push(attribute('subdivisionScheme', { type: 'token', value: 'none' }, { uniform: true }));
+  prim.properties = props;
+  return prim;
+}
+
+function materialPrim(m: SceneMaterial, path: string, scene: SceneData): UsdPrim {
+  const surfacePath = `${path}/PreviewSurface`;
+  const uvReader = `${path}/TexCoordReader`;
+  const inputs: UsdAttribute[] = [];
+  const textures: UsdPrim[] = [];
+  const texture = (id: string, ref: TextureRef, colorSpace: 'sRGB' | 'raw', scale: readonly number[], bias?: readonly number[]) => {
+    const [wrapS, wrapT] = ref.wrap ?? ['repeat', 'repeat'];
+    textures.push({
+      name: id,
+      typeName: 'Shader',
+      properties: [
+        attribute('info:id', { type: 'token', value: 'UsdUVTexture' }, { uniform: true }),
+        attribute('inputs:file', { type: 'asset', value: textureEntryName(scene, ref.texture) }),
+        connection('inputs:st', 'float2', `${uvReader}.outputs:result`),
+        attribute('inputs:sourceColorSpace', { type: 'token', value: colorSpace }),
+        attribute('inputs:scale', { type: 'float4', value: scale }),
+        ...(bias ? [attribute('inputs:bias', { type: 'float4', value: bias })] : []),
+        attribute('inputs:wrapS', { type: 'token', value: wrapS }),
+        attribute('inputs:wrapT', { type: 'token', value: wrapT }),
+        output('outputs:rgb', 'float3'),
+        output('outputs:a', 'float'),
+        output('outputs:r', 'float'),
+        output('outputs:g', 'float'),
+        output('outputs:b', 'float'),
+      ],
+      children: [],
+    });
+    return `${path}/${id}`;
+  };
+
+  if (m.baseColorTexture) {
+    const t = texture('BaseColorTexture', m.baseColorTexture, 'sRGB', [...m.baseColor, m.opacity]);
+    inputs.push(connection('inputs:diffuseColor', 'color3f', `${t}.outputs:rgb`));
+    if (m.opacity < 1 || m.alphaBlend || m.alphaCutoff !== undefined) inputs.push(connection('inputs:opacity', 'float', `${t}.outputs:a`));
+  } else {
+    inputs.push(attribute('inputs:diffuseColor', { type: 'color3f', value: m.baseColor }), attribute('inputs:opacity', { type: 'float', value: m.opacity }));
+  }
+  if (m.alphaCutoff !== undefined) inputs.push(attribute('inputs:opacityThreshold', { type: 'float', value: m.alphaCutoff }));
+  if (m.metallicRoughnessTexture) {
+    const t = texture('MetallicRoughnessTexture', m.metallicRoughnessTexture, 'raw', [1, m.roughness, m.metallic, 1]);
+    inputs.push(connection('inputs:metallic', 'float', `${t}.outputs:b`), connection('inputs:roughness', 'float', `${t}.outputs:g`));
+  } else {
+    inputs.push(attribute('inputs:metallic', { type: 'float', value: m.metallic }), attribute('inputs:roughness', { type: 'float', value: m.roughness }));
+  }
+  if (m.emissiveTexture) {
+    const t = texture('EmissiveTexture', m.emissiveTexture, 'sRGB', [...m.emissive, 1]);
+    inputs.push(connection('inputs:emissiveColor', 'color3f', `${t}.outputs:rgb`));
+  } else if (m.emissive.some((v) => v > 0)) {
+    inputs.push(attribute('inputs:emissiveColor', { type: 'color3f', value: m.emissive }));
+  }
+  if (m.normalTexture) {
+    // Tangent-space normals are stored as colour in [0, 1]: map to [−1, 1] in raw colour space,
+    // with glTF's normal scale applied to x and y.
+    const s = m.normalTexture.scale;
+    const t = texture('NormalTexture', m.normalTexture, 'raw', [2 * s, 2 * s, 2, 1], [-s, -s, -1, 0]);
+    inputs.push(connection('inputs:normal', 'normal3f', `${t}.outputs:rgb`));
+  }
+  if (m.occlusionTexture) {
+    const t = texture('OcclusionTexture', m.occlusionTexture, 'raw', [1, 1, 1, 1]);
+    inputs.push(connection('inputs:occlusion', 'float', `${t}.outputs:r`));
+  }
+  inputs.push(attribute('inputs:useSpecularWorkflow', { type: 'int', value: 0 }));
+
+  const shaders: UsdPrim[] = [{
+    name: 'PreviewSurface',
+    typeName: 'Shader',
+    properties: [attribute('info:id', { type: 'token', value: 'UsdPreviewSurface' }, { uniform: true }), ...inputs, output('outputs:surface', 'token')],
+    children: [],
+  }];
+  if (textures.length) {
+    shaders.push({
+      name: 'TexCoordReader',
+      typeName: 'Shader',
+      properties: [
+        attribute('info:id', { type: 'token', value: 'UsdPrimvarReader_float2' }, { uniform: true }),
+        attribute('inputs:varname', { type: 'token', value: 'st' }),
+        output('outputs:result', 'float2'),
+      ],
+      children: [],
+    });
+  }
+  return {
+    name: path.slice(path.lastIndexOf('/') + 1),
+    typeName: 'Material',
+    properties: [connection('outputs:surface', 'token', `${surfacePath}.outputs:surface`)],
+    children: [...shaders, ...textures],
+  };
+}
+
+function attribute(name: string, value: UsdValue, extra: Pick<UsdAttribute, 'uniform' | 'interpolation'> = {}): UsdAttribute {
+  return { kind: 'attribute', name, type: value.type, value, ...extra };
+}
+
+function connection(name: string, type: UsdAttribute['type'], target: string): UsdAttribute {
+  return { kind: 'attribute', name, type, connect: target };
+}
+
+function output(name: string, type: UsdAttribute['type']): UsdAttribute {
+  return { kind: 'attribute', name, type };
+}
+
+function flipV(uvs: Float32Array): Float32Array {
+  // glTF puts v = 0 at the top of an image, USD at the bottom.
+  const out = new Float32Array(uvs.length);
+  for (let i = 0; i < uvs.length; i += 2) {
+    out[i] = uvs[i]!;
+    out[i + 1] = 1 - uvs[i + 1]!;
+  }
+  return out;
+}
+
+function isIdentity(m: Float64Array): boolean {
+  return m.every((v, i) => v === (i % 5 === 0 ? 1 : 0));
+}
+
+function identifier(key: string): string {
+  const s = key.replace(/[^A-Za-z0-9_]/g, '_');
+  return /^[0-9]/.test(s) ? `_${s}` : s || '_';
+}
