@@ -137,4 +137,20 @@ describe('writeUsdcLayer: binary USD that an independent reader reads back exact
     const parts = zipStored([{ name: 'a.usdc', data: writeUsdcLayer(scene) }]);
     expect((await readUsdzBack(concat(parts))).meshes).toHaveLength(binary.meshes.length);
   });
+
+  it('writes a mesh drawn by many nodes once, and every instance still reads back whole', async () => {
+    const scene = await readGlb(corpusBytes('glb', 'SimpleInstancing.glb'));
+    const drawn = scene.nodes.reduce((n, node) => n + node.meshes.length, 0);
+    expect(scene.meshes).toHaveLength(1);
+    expect(drawn).toBeGreaterThan(100);
+    const layer = concat(writeUsdcLayer(scene));
+    // Points alone would be drawn × 12 bytes per vertex if each instance carried its own.
+    expect(layer.length).toBeLessThan(scene.meshes[0]!.positions.byteLength * 2 + drawn * 1024);
+    const back = await readCrate(writeUsdcLayer(scene));
+    expect(back.meshes).toHaveLength(drawn);
+    for (const m of back.meshes) {
+      expect([...m.indices]).toEqual([...scene.meshes[0]!.indices]);
+      expect(Buffer.from(m.points.buffer, m.points.byteOffset, m.points.byteLength).equals(Buffer.from(scene.meshes[0]!.positions.buffer, scene.meshes[0]!.positions.byteOffset, scene.meshes[0]!.positions.byteLength))).toBe(true);
+    }
+  });
 });

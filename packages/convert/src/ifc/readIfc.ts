@@ -231,20 +231,26 @@ function bake(g: RawGeometry, offset: Vec3, material: number, product: IfcElemen
   const t = g.transform, v = g.vertices, count = v.length / 6;
   const positions = new Float32Array(count * 3), normals = new Float32Array(count * 3);
   const nm = normalMatrix(t);
+  // Matrix entries in locals: stores into the output arrays could alias `t` as far as the
+  // compiler knows, so it would reload every entry per vertex (this made the loop 3× slower).
+  const t0 = t[0]!, t1 = t[1]!, t2 = t[2]!, t4 = t[4]!, t5 = t[5]!, t6 = t[6]!, t8 = t[8]!, t9 = t[9]!, t10 = t[10]!;
+  const tx = t[12]! - offset[0], ty = t[13]! - offset[1], tz = t[14]! - offset[2];
+  const n0 = nm[0]!, n1 = nm[1]!, n2 = nm[2]!, n3 = nm[3]!, n4 = nm[4]!, n5 = nm[5]!, n6 = nm[6]!, n7 = nm[7]!, n8 = nm[8]!;
   for (let i = 0, o = 0; i < v.length; i += 6, o += 3) {
     const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
     // float64 until the offset is removed; only then float32.
-    positions[o] = t[0]! * x + t[4]! * y + t[8]! * z + t[12]! - offset[0];
-    positions[o + 1] = t[1]! * x + t[5]! * y + t[9]! * z + t[13]! - offset[1];
-    positions[o + 2] = t[2]! * x + t[6]! * y + t[10]! * z + t[14]! - offset[2];
+    positions[o] = t0 * x + t4 * y + t8 * z + tx;
+    positions[o + 1] = t1 * x + t5 * y + t9 * z + ty;
+    positions[o + 2] = t2 * x + t6 * y + t10 * z + tz;
     const nx = v[i + 3]!, ny = v[i + 4]!, nz = v[i + 5]!;
-    const ox = nm[0]! * nx + nm[1]! * ny + nm[2]! * nz, oy = nm[3]! * nx + nm[4]! * ny + nm[5]! * nz, oz = nm[6]! * nx + nm[7]! * ny + nm[8]! * nz;
+    const ox = n0 * nx + n1 * ny + n2 * nz, oy = n3 * nx + n4 * ny + n5 * nz, oz = n6 * nx + n7 * ny + n8 * nz;
     const l = Math.sqrt(ox * ox + oy * oy + oz * oz) || 1; // not Math.hypot: this is the hot loop, and hypot is slow
     normals[o] = ox / l;
     normals[o + 1] = oy / l;
     normals[o + 2] = oz / l;
   }
-  const indices = Uint32Array.from(g.indices);
+  // web-ifc's index array is already our own copy, used by this mesh only: flip it in place.
+  const indices = g.indices;
   if (determinant3(t) < 0) for (let i = 0; i < indices.length; i += 3) { const s = indices[i + 1]!; indices[i + 1] = indices[i + 2]!; indices[i + 2] = s; }
   return { name: product.ifcClass, positions, normals, indices, material };
 }

@@ -111,7 +111,13 @@ function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array
   for (const { mesh, matrix: t, node } of parts) {
     const p = mesh.positions, n = mesh.normals, count = p.length / 3;
     const nm = normalMatrix(t);
-    for (let v = 0; v < count; v++) {
+    // IFC geometry arrives baked (identity nodes) and is rarely shifted: then it is a copy.
+    const unmoved = isIdentityMatrix(t) && shift[0] === 0 && shift[1] === 0 && shift[2] === 0;
+    if (unmoved) {
+      positions.set(p, v0 * 3);
+      if (normals && n) normals.set(n, v0 * 3);
+    }
+    for (let v = 0; !unmoved && v < count; v++) {
       const x = p[v * 3]!, y = p[v * 3 + 1]!, z = p[v * 3 + 2]!, o = (v0 + v) * 3;
       // float64 until the shift is removed; only then float32.
       positions[o] = t[0]! * x + t[4]! * y + t[8]! * z + t[12]! - shift[0];
@@ -141,4 +147,9 @@ function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array
     i0 += mesh.indices.length;
   }
   return { name, positions, ...(normals && { normals }), ...(uvs && { uvs }), indices, material, elements };
+}
+
+function isIdentityMatrix(m: Float64Array): boolean {
+  for (let i = 0; i < 16; i++) if (m[i] !== (i % 5 === 0 ? 1 : 0)) return false;
+  return true;
 }

@@ -33,6 +33,8 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const encoder = new TextEncoder();
 
 interface PathNode {
+  /** The path as text (`/A/B.prop`), the key of `pathIndex`. */
+  text: string;
   parent: number;
   token: number;
   property: boolean;
@@ -44,7 +46,8 @@ interface PathNode {
  * fields are collected, and {@link finish} appends the structural sections (tokens, strings,
  * fields, field sets, paths, specs) and the table of contents, then fills in the bootstrap.
  * Large arrays are not copied: the parts returned reference the caller's typed arrays, so the
- * caller must not change them before the parts are written out.
+ * caller must not change them before the parts are written out. An array passed again (the same
+ * object) is written once and referenced again, as USD's own writer deduplicates values.
  *
  * @example
  * ```ts
@@ -73,12 +76,14 @@ export class CrateWriter {
   private readonly fieldSets: number[] = [];
   private readonly fieldSetIndex = new Map<string, number>();
   private readonly specs: Array<{ path: number; fieldSet: number; type: number }> = [];
+  /** Arrays already written, by identity: instances of one mesh share its points and indices. */
+  private readonly written = new Map<object, ValueRep>();
 
   constructor() {
     // Token 0 is the empty token, the absolute root's element: a property's token index is
     // stored negated, so no property may have index 0.
     this.token('');
-    this.paths.push({ parent: -1, token: 0, property: false, children: [] });
+    this.paths.push({ text: '/', parent: -1, token: 0, property: false, children: [] });
     this.pathIndex.set('/', 0);
   }
 
@@ -89,11 +94,11 @@ export class CrateWriter {
 
   /** The path `parent/name` (a prim) or `parent.name` (a property). */
   childPath(parent: number, name: string, property = false): number {
-    const text = `${this.pathText(parent)}${property ? '.' : parent === 0 ? '' : '/'}${name}`;
+    const text = `${parent === 0 ? '' : this.paths[parent]!.text}${property ? '.' : '/'}${name}`;
     let index = this.pathIndex.get(text);
     if (index === undefined) {
       index = this.paths.length;
-      this.paths.push({ parent, token: this.tokenOf(name), property, children: [] });
+      this.paths.push({ text, parent, token: this.tokenOf(name), property, children: [] });
       this.paths[parent]!.children.push(index);
       this.pathIndex.set(text, index);
     }
@@ -224,16 +229,21 @@ export class CrateWriter {
   vecfArray(type: typeof CRATE_TYPE.Vec2f | typeof CRATE_TYPE.Vec3f, values: Float32Array): ValueRep {
     const size = type === CRATE_TYPE.Vec2f ? 2 : 3;
     if (values.length === 0) return { hi: ARRAY | (type << 16), lo: 0 };
+    const known = this.written.get(values);
+    if (known && known.hi >>> 16 === (ARRAY | (type << 16)) >>> 16) return known;
     this.align(8);
     const rep = this.repAt(type, ARRAY);
     this.uint64(values.length / size);
     this.append(littleEndianBytes(values));
+    this.written.set(values, rep);
     return rep;
   }
 
   /** An `int[]`, integer-coded from 16 elements on as USD does. */
   intArray(values: ArrayLike<number>): ValueRep {
     if (values.length === 0) return { hi: ARRAY | (CRATE_TYPE.Int << 16), lo: 0 };
+    const known = typeof values === 'object' ? this.written.get(values) : undefined;
+    if (known && (known.hi >>> 16 & 0xff) === CRATE_TYPE.Int) return known;
     const compress = values.length >= MIN_COMPRESSED_ARRAY;
     const rep = this.repAt(CRATE_TYPE.Int, ARRAY | (compress ? COMPRESSED : 0));
     this.uint64(values.length);
@@ -246,6 +256,7 @@ export class CrateWriter {
       for (let i = 0; i < values.length; i++) view.setInt32(this.used + 4 * i, values[i]! | 0, true);
       this.used += 4 * values.length;
     }
+    this.written.set(values, rep);
     return rep;
   }
 
@@ -387,11 +398,6 @@ export class CrateWriter {
     return index;
   }
 
-  private pathText(index: number): string {
-    if (index === 0) return '';
-    const node = this.paths[index]!;
-    return `${this.pathText(node.parent)}${node.property ? '.' : '/'}${this.tokens[node.token]}`;
-  }
 
   // ---- Bytes. ----
 

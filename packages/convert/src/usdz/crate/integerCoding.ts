@@ -46,19 +46,26 @@ export function encodeIntegers(values: ArrayLike<number>): Uint8Array {
   return out.subarray(0, at);
 }
 
+// One table for every call (calls are synchronous): only the slots a call touched are cleared.
+const counts = new Uint32Array(2 * COMMON_RANGE + 1);
+
 /** The most frequent difference between neighbours (the larger on a tie), among small ones. */
 function mostCommonDifference(values: ArrayLike<number>): number {
-  const counts = new Uint32Array(2 * COMMON_RANGE + 1);
-  let previous = 0;
+  let best = 0, bestCount = 0, previous = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]! | 0;
     const d = (v - previous) | 0;
     previous = v;
-    if (d >= -COMMON_RANGE && d <= COMMON_RANGE) counts[d + COMMON_RANGE]!++;
+    if (d < -COMMON_RANGE || d > COMMON_RANGE) continue;
+    const c = ++counts[d + COMMON_RANGE]!;
+    if (c > bestCount || (c === bestCount && d > best)) { best = d; bestCount = c; }
   }
-  let best = 0, bestCount = 0;
-  for (let k = 0; k < counts.length; k++) {
-    if (counts[k]! >= bestCount && counts[k]! > 0) { best = k - COMMON_RANGE; bestCount = counts[k]!; }
+  previous = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]! | 0;
+    const d = (v - previous) | 0;
+    previous = v;
+    if (d >= -COMMON_RANGE && d <= COMMON_RANGE) counts[d + COMMON_RANGE] = 0;
   }
   return best;
 }

@@ -53,6 +53,18 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
     return taken;
   };
   const root: UsdPrim = { name: rootName, typeName: 'Xform', kind: 'component', properties: [], children: [materials] };
+  // Arrays derived from a mesh, made once per mesh: its instances then share them (and a writer
+  // can write them once).
+  const derived = new Map<SceneMesh, MeshArrays>();
+  const shared = (mesh: SceneMesh): MeshArrays => {
+    let arrays = derived.get(mesh);
+    if (!arrays) {
+      const { min, max } = growBounds(emptyBounds(), mesh.positions, 3, IDENTITY_MATRIX);
+      arrays = { extent: new Float32Array([...min, ...max]), counts: new Uint32Array(mesh.indices.length / 3).fill(3), ...(mesh.uvs && { st: flipV(mesh.uvs) }) };
+      derived.set(mesh, arrays);
+    }
+    return arrays;
+  };
   // Depth first with an explicit stack (glTF trees can be deep); names are given in that order.
   const stack: Array<{ node: number; into: UsdPrim }> = roots.slice().reverse().map((node) => ({ node, into: root }));
   while (stack.length) {
@@ -62,7 +74,7 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
     const meshNames = namesUnder(i);
     for (const m of node.meshes) {
       const mesh = scene.meshes[m]!;
-      prim.children.push(meshPrim(mesh, primName(mesh.name, meshNames, `mesh_${m}`), materialPaths[mesh.material]!, scene.materials[mesh.material]!));
+      prim.children.push(meshPrim(mesh, primName(mesh.name, meshNames, `mesh_${m}`), materialPaths[mesh.material]!, scene.materials[mesh.material]!, shared));
     }
     into.children.push(prim);
     for (const c of children[i]!.slice().reverse()) stack.push({ node: c, into: prim });
@@ -86,8 +98,15 @@ function xformPrim(node: SceneNode, name: string): UsdPrim {
   return prim;
 }
 
-function meshPrim(mesh: SceneMesh, name: string, materialPath: string, material: SceneMaterial): UsdPrim {
-  const triangles = mesh.indices.length / 3;
+/** Per-mesh arrays the layer adds: bounds, face sizes, texture coordinates flipped to USD's v-up. */
+interface MeshArrays {
+  extent: Float32Array;
+  counts: Uint32Array;
+  st?: Float32Array;
+}
+
+function meshPrim(mesh: SceneMesh, name: string, materialPath: string, material: SceneMaterial, shared: (mesh: SceneMesh) => MeshArrays): UsdPrim {
+  const arrays = shared(mesh);
   const prim: UsdPrim = { name, typeName: 'Mesh', apiSchemas: ['MaterialBindingAPI'], properties: [], children: [] };
   if (mesh.elements?.length) {
     // Element identity of merged geometry: parallel arrays, one entry per element's triangle run.
@@ -101,17 +120,16 @@ function meshPrim(mesh: SceneMesh, name: string, materialPath: string, material:
       elementTriangleCounts: { type: 'int[]', value: e.map((x) => x.triangleCount) },
     };
   }
-  const { min, max } = growBounds(emptyBounds(), mesh.positions, 3, IDENTITY_MATRIX);
   const props: UsdProperty[] = [
     attribute('doubleSided', { type: 'bool', value: material.doubleSided }, { uniform: true }),
-    attribute('extent', { type: 'float3[]', value: new Float32Array([...min, ...max]) }),
-    attribute('faceVertexCounts', { type: 'int[]', value: new Uint32Array(triangles).fill(3) }),
+    attribute('extent', { type: 'float3[]', value: arrays.extent }),
+    attribute('faceVertexCounts', { type: 'int[]', value: arrays.counts }),
     attribute('faceVertexIndices', { type: 'int[]', value: mesh.indices }),
     { kind: 'relationship', name: 'material:binding', target: materialPath },
   ];
   if (mesh.normals) props.push(attribute('normals', { type: 'normal3f[]', value: mesh.normals }, { interpolation: 'vertex' }));
   props.push(attribute('points', { type: 'point3f[]', value: mesh.positions }));
-  if (mesh.uvs) props.push(attribute('primvars:st', { type: 'texCoord2f[]', value: flipV(mesh.uvs) }, { interpolation: 'vertex' }));
+  if (arrays.st) props.push(attribute('primvars:st', { type: 'texCoord2f[]', value: arrays.st }, { interpolation: 'vertex' }));
   props.push(attribute('subdivisionScheme', { type: 'token', value: 'none' }, { uniform: true }));
   prim.properties = props;
   return prim;
