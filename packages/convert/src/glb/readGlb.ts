@@ -10,6 +10,7 @@ import { checkGlbReferences } from './checkGlbReferences.js';
 import { gltfIO } from './gltfIO.js';
 import { transcodeTextures } from './transcodeTextures.js';
 import { normalMatrix } from '../scene/normalMatrix.js';
+import { isIdentityMatrix, newIdentityMatrix } from '../scene/identityMatrix.js';
 import { readGlbJson } from './readGlbJson.js';
 
 /** Options of {@link readGlb}. */
@@ -120,7 +121,7 @@ class GlbSceneBuilder {
     if (mesh && skin) {
       // glTF ignores a skinned node's own transform: skinned vertices live in world space via the joints.
       this.warn('skin_rest_pose', 'skinned meshes are delivered in their rest pose (bind pose through the joints\' rest transforms)');
-      this.nodes.push({ name, parent: -1, matrix: identity(), meshes: this.primitivesOf(mesh, node, identity(), true), metadata: {} });
+      this.nodes.push({ name, parent: -1, matrix: newIdentityMatrix(), meshes: this.primitivesOf(mesh, node, newIdentityMatrix(), true), metadata: {} });
       this.nodes.push({ name: `${name}_children`, parent, matrix: local, meshes: [], metadata: {} });
     } else if (mesh && instancing) {
       this.nodes.push({ name, parent, matrix: local, meshes: [], metadata: {} });
@@ -128,7 +129,7 @@ class GlbSceneBuilder {
     } else if (mesh && mat4.determinant(world) < 0) {
       // A mirrored node: bake its world transform into the vertices and reverse the winding, so
       // every consumer (USD viewers differ on negative-determinant handling) sees the same faces.
-      this.nodes.push({ name, parent: -1, matrix: identity(), meshes: this.primitivesOf(mesh, node, Float64Array.from(world), false), metadata: {} });
+      this.nodes.push({ name, parent: -1, matrix: newIdentityMatrix(), meshes: this.primitivesOf(mesh, node, Float64Array.from(world), false), metadata: {} });
       this.nodes.push({ name: `${name}_children`, parent, matrix: local, meshes: [], metadata: {} });
       this.warn('mirrored_node_baked', 'nodes with a mirroring (negative) scale were baked into world space to keep their faces the right way out');
     } else {
@@ -153,7 +154,7 @@ class GlbSceneBuilder {
       this.nodes.push({
         name: `${node.getName() || 'instance'}_${i}`,
         parent,
-        matrix: mirrored ? identity() : m,
+        matrix: mirrored ? newIdentityMatrix() : m,
         meshes: mirrored ? this.primitivesOf(mesh, node, mat4.multiply(new Float64Array(16), world, m) as Float64Array, false) : meshes,
         metadata: {},
       });
@@ -165,10 +166,10 @@ class GlbSceneBuilder {
   /** Meshes of a glTF mesh in its own space, shared by every node that uses it. */
   private sharedMeshes(mesh: Mesh, node: GltfNode): number[] {
     const hasMorph = mesh.listPrimitives().some((p) => p.listTargets().length > 0);
-    if (hasMorph) return this.primitivesOf(mesh, node, identity(), false);
+    if (hasMorph) return this.primitivesOf(mesh, node, newIdentityMatrix(), false);
     let out = this.meshCache.get(mesh);
     if (!out) {
-      out = this.primitivesOf(mesh, node, identity(), false);
+      out = this.primitivesOf(mesh, node, newIdentityMatrix(), false);
       this.meshCache.set(mesh, out);
     }
     return out;
@@ -216,7 +217,7 @@ class GlbSceneBuilder {
     }
     if (skinned) normals = this.applyRestPoseSkin(prim, node, positions, normals);
     const flip = mat4.determinant(transform) < 0;
-    if (!isIdentity(transform)) transformVertices(transform, positions, normals);
+    if (!isIdentityMatrix(transform)) transformVertices(transform, positions, normals);
 
     const indices = triangleIndices(prim, position.getCount(), mode, flip);
     if (prim.getAttribute('TEXCOORD_1')) this.warn('extra_uv_sets', 'only the first UV set (TEXCOORD_0) is delivered');
@@ -236,7 +237,7 @@ class GlbSceneBuilder {
     if (!joints || !weights) return normals;
     const ibm = skin.getInverseBindMatrices();
     const jointMatrices = skin.listJoints().map((j, i) => {
-      const inv = ibm ? ibm.getElement(i, new Array<number>(16)) : Array.from(identity());
+      const inv = ibm ? ibm.getElement(i, new Array<number>(16)) : Array.from(newIdentityMatrix());
       return mat4.multiply(new Float64Array(16), j.getWorldMatrix(), inv) as Float64Array;
     });
     const jv = [0, 0, 0, 0], wv = [0, 0, 0, 0];
@@ -393,12 +394,4 @@ function normalizeAll(n: Float32Array): void {
     const l = Math.sqrt(n[i]! * n[i]! + n[i + 1]! * n[i + 1]! + n[i + 2]! * n[i + 2]!);
     if (l > 0) { n[i]! /= l; n[i + 1]! /= l; n[i + 2]! /= l; }
   }
-}
-
-function identity(): Float64Array {
-  return new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-}
-
-function isIdentity(m: Float64Array): boolean {
-  return m.every((v, i) => v === (i % 5 === 0 ? 1 : 0));
 }

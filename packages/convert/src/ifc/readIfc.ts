@@ -9,6 +9,7 @@ import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } fro
 import { chooseOffset } from '../scene/chooseOffset.js';
 import { determinant3, normalMatrix } from '../scene/normalMatrix.js';
 import { emptyBounds, growBounds } from '../scene/growBounds.js';
+import { newIdentityMatrix } from '../scene/identityMatrix.js';
 import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
 import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
 import { checkStepSyntax } from './checkStepSyntax.js';
@@ -137,7 +138,7 @@ function buildScene(api: IfcAPI, model: number, schema: string, opts: ReadIfcOpt
     if (storey !== undefined && !storeyNode.has(storey)) {
       const s = ref(storey);
       storeyNode.set(storey, nodes.length);
-      nodes.push({ name: s.name || `storey_${storey}`, parent: -1, matrix: identity(), meshes: [], metadata: { ifcClass: s.ifcClass, globalId: s.globalId, name: s.name } });
+      nodes.push({ name: s.name || `storey_${storey}`, parent: -1, matrix: newIdentityMatrix(), meshes: [], metadata: { ifcClass: s.ifcClass, globalId: s.globalId, name: s.name } });
     }
   }
   for (const product of products) {
@@ -148,7 +149,7 @@ function buildScene(api: IfcAPI, model: number, schema: string, opts: ReadIfcOpt
     nodes.push({
       name: r.name || `${r.ifcClass}_${product}`,
       parent: storey === undefined ? -1 : storeyNode.get(storey)!,
-      matrix: identity(),
+      matrix: newIdentityMatrix(),
       meshes: [],
       metadata: { ifcClass: r.ifcClass, globalId: r.globalId, name: r.name, ...(storey !== undefined && { storey: ref(storey).name }) },
     });
@@ -365,8 +366,4 @@ function ids(api: IfcAPI, model: number, type: number, inherited = false): numbe
 
 function srgbToLinear(c: number): number {
   return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-}
-
-function identity(): Float64Array {
-  return new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
 }

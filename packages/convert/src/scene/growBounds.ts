@@ -1,8 +1,5 @@
 import type { Bounds } from '@arsession/geometry';
 
-/** The 4×4 identity (column-major), for points taken as they are. Shared: never write to it. */
-export const IDENTITY_MATRIX: Float64Array = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-
 /** An empty box, for {@link growBounds} to grow. */
 export function emptyBounds(): Bounds {
   return { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };

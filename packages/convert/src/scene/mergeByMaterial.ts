@@ -2,6 +2,7 @@ import type { Vec3 } from '@arsession/geometry';
 import { chooseOffset, RECENTRE_BEYOND } from './chooseOffset.js';
 import type { SceneData, SceneElementRange, SceneMesh, SceneNode } from './SceneData.js';
 import { determinant3, normalMatrix } from './normalMatrix.js';
+import { isIdentityMatrix, newIdentityMatrix } from './identityMatrix.js';
 import { sceneStats, worldMatrices } from './sceneStats.js';
 
 /** Options of {@link mergeByMaterial}. */
@@ -75,7 +76,7 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
       nodes.push({
         name: bucket.group || 'model',
         parent: -1,
-        matrix: new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]),
+        matrix: newIdentityMatrix(),
         meshes: [],
         metadata: bucket.group ? { [opts.groupBy]: bucket.group } : {},
       });
@@ -116,8 +117,7 @@ function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array
     if (unmoved) {
       positions.set(p, v0 * 3);
       if (normals && n) normals.set(n, v0 * 3);
-    }
-    for (let v = 0; !unmoved && v < count; v++) {
+    } else for (let v = 0; v < count; v++) {
       const x = p[v * 3]!, y = p[v * 3 + 1]!, z = p[v * 3 + 2]!, o = (v0 + v) * 3;
       // float64 until the shift is removed; only then float32.
       positions[o] = t[0]! * x + t[4]! * y + t[8]! * z + t[12]! - shift[0];
@@ -147,9 +147,4 @@ function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array
     i0 += mesh.indices.length;
   }
   return { name, positions, ...(normals && { normals }), ...(uvs && { uvs }), indices, material, elements };
-}
-
-function isIdentityMatrix(m: Float64Array): boolean {
-  for (let i = 0; i < 16; i++) if (m[i] !== (i % 5 === 0 ? 1 : 0)) return false;
-  return true;
 }

@@ -36,13 +36,12 @@ export function renderUsdc(layer: UsdLayer): Uint8Array[] {
     ['primChildren', crate.tokenVector([layer.root.name])],
   ]);
   // Depth first with an explicit stack: node trees can be deep.
-  const stack: Array<{ prim: UsdPrim; parent: number }> = [{ prim: layer.root, parent: root }];
+  const stack: Array<{ prim: UsdPrim; path: number }> = [{ prim: layer.root, path: crate.childPath(root, layer.root.name) }];
   while (stack.length) {
-    const { prim, parent } = stack.pop()!;
-    const path = crate.childPath(parent, prim.name);
+    const { prim, path } = stack.pop()!;
     // Children's paths first, in order: properties below may point into them (connections), and
     // the path tree should list children as primChildren does.
-    for (const c of prim.children) crate.childPath(path, c.name);
+    const childPaths = prim.children.map((c) => crate.childPath(path, c.name));
     const fields: Array<readonly [string, ValueRep]> = [['specifier', crate.specifierDef()], ['typeName', crate.token(prim.typeName)]];
     if (prim.kind !== undefined) fields.push(['kind', crate.token(prim.kind)]);
     if (prim.apiSchemas) fields.push(['apiSchemas', crate.tokenListOpPrepend(prim.apiSchemas)]);
@@ -51,7 +50,7 @@ export function renderUsdc(layer: UsdLayer): Uint8Array[] {
     if (prim.properties.length) fields.push(['properties', crate.tokenVector(prim.properties.map((p) => p.name))]);
     crate.addSpec(path, SPEC_TYPE.Prim, fields);
     for (const p of prim.properties) property(crate, crate.childPath(path, p.name, true), p);
-    for (let i = prim.children.length - 1; i >= 0; i--) stack.push({ prim: prim.children[i]!, parent: path });
+    for (let i = prim.children.length - 1; i >= 0; i--) stack.push({ prim: prim.children[i]!, path: childPaths[i]! });
   }
   return crate.finish();
 }

@@ -41,7 +41,7 @@ export function writeUsdz(scene: SceneData, options: Partial<WriteUsdzOptions> =
 }
 
 /** The package's root layer as parts, with its entry name. */
-export function rootLayer(scene: SceneData, options: Partial<WriteUsdzOptions> = {}): { layer: Uint8Array[]; name: string } {
+function rootLayer(scene: SceneData, options: Partial<WriteUsdzOptions> = {}): { layer: Uint8Array[]; name: string } {
   const opts = { ...WRITE_USDZ_DEFAULTS, ...options };
   const layer = opts.layerFormat === 'usda' ? [...writeUsdaLayer(scene, { rootName: opts.rootName })] : writeUsdcLayer(scene, { rootName: opts.rootName });
   return { layer, name: opts.layerName ?? `model.${opts.layerFormat}` };

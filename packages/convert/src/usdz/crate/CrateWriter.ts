@@ -82,7 +82,7 @@ export class CrateWriter {
   constructor() {
     // Token 0 is the empty token, the absolute root's element: a property's token index is
     // stored negated, so no property may have index 0.
-    this.token('');
+    this.tokenOf('');
     this.paths.push({ text: '/', parent: -1, token: 0, property: false, children: [] });
     this.pathIndex.set('/', 0);
   }
@@ -242,7 +242,7 @@ export class CrateWriter {
   /** An `int[]`, integer-coded from 16 elements on as USD does. */
   intArray(values: ArrayLike<number>): ValueRep {
     if (values.length === 0) return { hi: ARRAY | (CRATE_TYPE.Int << 16), lo: 0 };
-    const known = typeof values === 'object' ? this.written.get(values) : undefined;
+    const known = this.written.get(values);
     if (known && (known.hi >>> 16 & 0xff) === CRATE_TYPE.Int) return known;
     const compress = values.length >= MIN_COMPRESSED_ARRAY;
     const rep = this.repAt(CRATE_TYPE.Int, ARRAY | (compress ? COMPRESSED : 0));

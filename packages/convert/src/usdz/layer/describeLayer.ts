@@ -1,5 +1,6 @@
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, TextureRef } from '../../scene/SceneData.js';
-import { emptyBounds, growBounds, IDENTITY_MATRIX } from '../../scene/growBounds.js';
+import { emptyBounds, growBounds } from '../../scene/growBounds.js';
+import { IDENTITY_MATRIX, isIdentityMatrix } from '../../scene/identityMatrix.js';
 import { primName } from '../usdaText.js';
 import type { UsdAttribute, UsdLayer, UsdPrim, UsdProperty, UsdValue } from './UsdLayer.js';
 
@@ -56,7 +57,7 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
   // Arrays derived from a mesh, made once per mesh: its instances then share them (and a writer
   // can write them once).
   const derived = new Map<SceneMesh, MeshArrays>();
-  const shared = (mesh: SceneMesh): MeshArrays => {
+  const arraysOf = (mesh: SceneMesh): MeshArrays => {
     let arrays = derived.get(mesh);
     if (!arrays) {
       const { min, max } = growBounds(emptyBounds(), mesh.positions, 3, IDENTITY_MATRIX);
@@ -74,7 +75,7 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
     const meshNames = namesUnder(i);
     for (const m of node.meshes) {
       const mesh = scene.meshes[m]!;
-      prim.children.push(meshPrim(mesh, primName(mesh.name, meshNames, `mesh_${m}`), materialPaths[mesh.material]!, scene.materials[mesh.material]!, shared));
+      prim.children.push(meshPrim(mesh, primName(mesh.name, meshNames, `mesh_${m}`), materialPaths[mesh.material]!, scene.materials[mesh.material]!, arraysOf(mesh)));
     }
     into.children.push(prim);
     for (const c of children[i]!.slice().reverse()) stack.push({ node: c, into: prim });
@@ -89,7 +90,7 @@ function xformPrim(node: SceneNode, name: string): UsdPrim {
     const entries = meta.map(([k, v]): [string, UsdValue] => [identifier(k), { type: 'string', value: v }]);
     prim.customData = Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
-  if (!isIdentity(node.matrix)) {
+  if (!isIdentityMatrix(node.matrix)) {
     prim.properties.push(
       attribute('xformOp:transform', { type: 'matrix4d', value: node.matrix }),
       attribute('xformOpOrder', { type: 'token[]', value: ['xformOp:transform'] }, { uniform: true }),
@@ -105,8 +106,7 @@ interface MeshArrays {
   st?: Float32Array;
 }
 
-function meshPrim(mesh: SceneMesh, name: string, materialPath: string, material: SceneMaterial, shared: (mesh: SceneMesh) => MeshArrays): UsdPrim {
-  const arrays = shared(mesh);
+function meshPrim(mesh: SceneMesh, name: string, materialPath: string, material: SceneMaterial, arrays: MeshArrays): UsdPrim {
   const prim: UsdPrim = { name, typeName: 'Mesh', apiSchemas: ['MaterialBindingAPI'], properties: [], children: [] };
   if (mesh.elements?.length) {
     // Element identity of merged geometry: parallel arrays, one entry per element's triangle run.
@@ -244,10 +244,6 @@ function flipV(uvs: Float32Array): Float32Array {
     out[i + 1] = 1 - uvs[i + 1]!;
   }
   return out;
-}
-
-function isIdentity(m: Float64Array): boolean {
-  return m.every((v, i) => v === (i % 5 === 0 ? 1 : 0));
 }
 
 function identifier(key: string): string {
