@@ -1,3 +1,5 @@
+import type { StepEntityOffsets } from './StepEntityOffsets.js';
+
 /** Options of {@link checkStepSyntax}. */
 export interface CheckStepSyntaxOptions {
   /** Largest entity id accepted: web-ifc keeps ids in 32 bits and silently mangles larger ones. */
@@ -14,7 +16,7 @@ const SLASH = 0x2f, STAR = 0x2a, NEWLINE = 0x0a;
 
 /** 1 for the bytes an entity's body must look at; everything else is skipped in one step. */
 const BODY_BYTE = new Uint8Array(256);
-for (const b of [NEWLINE, QUOTE, DOUBLE_QUOTE, SLASH, HASH, OPEN, CLOSE, SEMICOLON]) BODY_BYTE[b] = 1;
+for (const b of [QUOTE, DOUBLE_QUOTE, SLASH, HASH, OPEN, CLOSE, SEMICOLON]) BODY_BYTE[b] = 1;
 
 /**
  * Walks an IFC (STEP, ISO 10303-21) file statement by statement and returns a description of
@@ -22,156 +24,163 @@ for (const b of [NEWLINE, QUOTE, DOUBLE_QUOTE, SLASH, HASH, OPEN, CLOSE, SEMICOL
  * statements that are not `#id=…;` or a section keyword, entity ids and references beyond
  * `maxEntityId` (web-ifc truncates them and silently drops or rewires elements), unbalanced or
  * absurdly deep parentheses (web-ifc spins until its deadline on `#1=IFCWALL(((((;`), and
- * statements or strings that never end. Linear in the file size; strings and comments are
- * skipped the way STEP defines them (`''` inside a string is a quote).
+ * statements, strings or comments that never end. Linear in the file size; strings and comments
+ * are skipped the way STEP defines them (`''` inside a string is a quote). When `offsets` is
+ * given, it records where each entity statement starts.
  *
  * @example
  * ```ts
  * checkStepSyntax(new TextEncoder().encode(text)); // → 'line 8: entity #1 has 5 unclosed parentheses'
  * ```
  */
-export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyntaxOptions> = {}): string | undefined {
+export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyntaxOptions> = {}, offsets?: StepEntityOffsets): string | undefined {
   const { maxEntityId, maxNesting } = { ...CHECK_STEP_SYNTAX_DEFAULTS, ...options };
-  let at = 0;
-  let line = 1;
-  let problem: string | undefined;
+  // This runs over every byte of files of hundreds of MB before web-ifc sees them, so it is one
+  // loop with its state in locals: no closure or string per statement, and no line count. A
+  // message names its line by counting newlines up to the fault, which happens once per file.
+  const n = bytes.length;
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0; // a UTF-8 BOM some exporters write
+  for (;;) {
+    i = skipBlank(bytes, i);
+    if (i < 0) return `line ${lineAt(bytes, ~i)}: a comment never ends`;
+    if (i >= n) return 'the file ends before END-ISO-10303-21;';
+    // The statement's head: `#id =` or a section keyword.
+    let entityId = 0, keywordAt = -1;
+    const b = bytes[i]!;
+    if (b === HASH) {
+      const start = ++i;
+      i = skipDigits(bytes, i);
+      const id = entityIdIn(bytes, start, i, maxEntityId);
+      if (id < 0) return idProblem(bytes, start, i, maxEntityId, 'an entity is numbered');
+      i = skipBlank(bytes, i);
+      if (i < 0) return `line ${lineAt(bytes, ~i)}: a comment never ends`;
+      if (bytes[i] !== EQUALS) return `line ${lineAt(bytes, i)}: entity #${id} is not followed by "="`;
+      i++;
+      entityId = id;
+      offsets?.add(id, start - 1);
+    } else if (isKeywordByte(b)) {
+      keywordAt = i;
+      while (i < n && isKeywordPart(bytes[i]!)) i++;
+      if (keywordText(bytes, keywordAt) === 'END-ISO-10303-21') return undefined;
+    } else {
+      return `line ${lineAt(bytes, i)}: expected an entity instance (#id=…) or a section keyword, found "${printable(latin1(bytes, i, i + 12))}"`;
+    }
 
-  const skipBlank = (): void => {
-    while (at < bytes.length) {
-      const b = bytes[at]!;
-      if (b === NEWLINE) { line++; at++; } else if (b === 0x20 || b === 0x09 || b === 0x0d) at++;
-      else if (b === SLASH && bytes[at + 1] === STAR) skipComment();
-      else return;
-    }
-  };
-  const skipComment = (): void => {
-    const startLine = line;
-    at += 2;
-    while (at < bytes.length && !(bytes[at] === STAR && bytes[at + 1] === SLASH)) if (bytes[at++] === NEWLINE) line++;
-    if (at >= bytes.length) problem ??= `line ${startLine}: a comment never ends`;
-    at += 2;
-  };
-  // The statement being read, as messages name it; kept as a number or a keyword position so that
-  // no string is built per statement (this runs over every byte of files of hundreds of MB).
-  let entityId = 0;
-  let keywordAt = -1;
-  const entity = (): string => (keywordAt >= 0 ? keywordText(bytes, keywordAt) : `entity #${entityId}`);
-  const refersTo = (): string => `${entity()} refers to`;
-  const numbered = (): string => 'an entity is numbered';
-  // Reads the digits after '#' as a number; returns -1 and sets `problem` when there are none or too many.
-  const readId = (what: () => string): number => {
-    const start = at;
-    let id = 0;
-    while (at < bytes.length) {
-      const c = bytes[at]!;
-      if (c < 0x30 || c > 0x39) break;
-      id = id * 10 + (c - 0x30);
-      at++;
-    }
-    if (at === start) {
-      problem = `line ${line}: ${what()} "#" without a number (found "${printable(latin1(bytes, at, at + 12))}")`;
-      return -1;
-    }
-    if (at - start > 15 || id < 1 || id > maxEntityId) {
-      // A run of thousands of digits is shown cut short; it is out of range either way.
-      const digits = at - start > 24 ? `${latin1(bytes, start, start + 24)}…` : latin1(bytes, start, at);
-      problem = `line ${line}: ${what()} #${digits}, out of range (entity ids run from 1 to ${maxEntityId})`;
-      return -1;
-    }
-    return id;
-  };
-  // Reads an entity's parameters up to its ';', checking strings, references and parentheses.
-  // The hot loop of the check: it keeps its position and line count in locals (the closures'
-  // shared variables cost a memory round trip per byte) and skips ordinary bytes by table.
-  const readBody = (): void => {
-    const startLine = line;
-    const n = bytes.length;
-    let depth = 0, i = at, ln = line;
-    const fail = (message: string): void => {
-      at = i;
-      line = ln;
-      problem = message;
-    };
-    while (i < n) {
-      const b = bytes[i]!;
-      if (BODY_BYTE[b] === 0) {
+    // The statement's body up to its ';': strings, comments, references and parentheses.
+    const bodyAt = i;
+    let depth = 0;
+    for (;;) {
+      if (i >= n) return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} never ends (no ";" before the end of the file)`;
+      const c = bytes[i]!;
+      if (BODY_BYTE[c] === 0) {
         i++;
-      } else if (b === NEWLINE) {
-        ln++;
-        i++;
-      } else if (b === QUOTE || b === DOUBLE_QUOTE) {
-        const stringLine = ln;
-        // Jump quote to quote (native indexOf): strings are most of an IFC's bytes.
-        let from = i + 1;
-        for (;;) {
-          const close = bytes.indexOf(b, from);
-          if (close < 0) return fail(`line ${stringLine}: a string in ${entity()} never ends`);
-          for (let k = from; k < close; k++) if (bytes[k] === NEWLINE) ln++;
-          if (bytes[close + 1] === b) { from = close + 2; continue; } // a doubled quote is one quote character
-          i = close + 1;
-          break;
-        }
-      } else if (b === SLASH) {
-        if (bytes[i + 1] !== STAR) { i++; continue; }
-        at = i;
-        line = ln;
-        skipComment();
-        i = at;
-        ln = line;
-      } else if (b === HASH) {
+      } else if (c === QUOTE || c === DOUBLE_QUOTE) {
+        const end = stringEnd(bytes, i);
+        if (end < 0) return `line ${lineAt(bytes, i)}: a string in ${statementName(bytes, keywordAt, entityId)} never ends`;
+        i = end;
+      } else if (c === HASH) {
         const start = ++i;
-        let id = 0;
-        for (let c = bytes[i]!; i < n && c >= 0x30 && c <= 0x39; c = bytes[++i]!) id = id * 10 + (c - 0x30);
-        if (i === start || i - start > 15 || id < 1 || id > maxEntityId) {
-          // Not a valid reference: readId words the problem (it applies the same rules).
-          at = start;
-          line = ln;
-          readId(refersTo);
-          return;
-        }
-      } else if (b === OPEN) {
-        if (++depth > maxNesting) return fail(`line ${ln}: ${entity()} nests parentheses deeper than ${maxNesting} levels`);
+        i = skipDigits(bytes, i);
+        if (entityIdIn(bytes, start, i, maxEntityId) < 0) return idProblem(bytes, start, i, maxEntityId, `${statementName(bytes, keywordAt, entityId)} refers to`);
+      } else if (c === OPEN) {
+        if (++depth > maxNesting) return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} nests parentheses deeper than ${maxNesting} levels`;
         i++;
-      } else if (b === CLOSE) {
-        if (--depth < 0) return fail(`line ${ln}: ${entity()} closes a parenthesis it never opened`);
+      } else if (c === CLOSE) {
+        if (--depth < 0) return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} closes a parenthesis it never opened`;
         i++;
+      } else if (c === SLASH) {
+        if (bytes[i + 1] !== STAR) { i++; continue; }
+        const end = commentEnd(bytes, i);
+        // Inside a statement an endless comment also leaves the statement without its ';'.
+        if (end < 0) return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} never ends (no ";" before the end of the file)`;
+        i = end;
       } else { // SEMICOLON
-        if (depth !== 0) return fail(`line ${startLine}: ${entity()} has ${depth} unclosed parenthes${depth === 1 ? 'is' : 'es'}`);
-        at = i + 1;
-        line = ln;
-        return;
+        if (depth !== 0) return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} has ${depth} unclosed parenthes${depth === 1 ? 'is' : 'es'}`;
+        i++;
+        break;
       }
     }
-    fail(`line ${startLine}: ${entity()} never ends (no ";" before the end of the file)`);
-  };
-
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) at = 3; // a UTF-8 BOM some exporters write
-  while (problem === undefined) {
-    skipBlank();
-    if (problem !== undefined) break;
-    if (at >= bytes.length) return 'the file ends before END-ISO-10303-21;';
-    const b = bytes[at]!;
-    if (b === HASH) {
-      at++;
-      const id = readId(numbered);
-      if (id < 0) break;
-      skipBlank();
-      if (bytes[at] !== EQUALS) { problem = `line ${line}: entity #${id} is not followed by "="`; break; }
-      at++;
-      entityId = id;
-      keywordAt = -1;
-      readBody();
-    } else if (isKeywordByte(b)) {
-      const start = at;
-      while (at < bytes.length && isKeywordPart(bytes[at]!)) at++;
-      if (keywordText(bytes, start) === 'END-ISO-10303-21') return undefined;
-      keywordAt = start;
-      readBody();
-    } else {
-      problem = `line ${line}: expected an entity instance (#id=…) or a section keyword, found "${printable(latin1(bytes, at, at + 12))}"`;
-    }
   }
-  return problem;
+}
+
+/** The statement as messages name it: its keyword, or its entity id. */
+function statementName(bytes: Uint8Array, keywordAt: number, entityId: number): string {
+  return keywordAt >= 0 ? keywordText(bytes, keywordAt) : `entity #${entityId}`;
+}
+
+/** Past blanks and comments from `i`; `~start` of a comment that never ends. */
+function skipBlank(bytes: Uint8Array, i: number): number {
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b === 0x20 || b === NEWLINE || b === 0x0d || b === 0x09) i++;
+    else if (b === SLASH && i + 1 < n && bytes[i + 1] === STAR) {
+      const end = commentEnd(bytes, i);
+      if (end < 0) return ~i;
+      i = end;
+    } else break;
+  }
+  return i;
+}
+
+/** Just past the comment opening at `i`, or −1 when it never closes. */
+function commentEnd(bytes: Uint8Array, i: number): number {
+  const n = bytes.length;
+  for (let k = i + 2; k + 1 < n; k++) if (bytes[k] === STAR && bytes[k + 1] === SLASH) return k + 2;
+  return -1;
+}
+
+/** Just past the string whose quote is at `i` (a doubled quote is one quote character), or −1. */
+function stringEnd(bytes: Uint8Array, i: number): number {
+  const quote = bytes[i]!, n = bytes.length;
+  let k = i + 1;
+  for (;;) {
+    // Most IFC strings are short (GlobalIds, names): a plain scan beats a native call until the
+    // string turns out long, then the native search takes over.
+    const shortEnd = Math.min(n, k + 64);
+    while (k < shortEnd && bytes[k] !== quote) k++;
+    if (k === shortEnd && k < n) {
+      k = bytes.indexOf(quote, k);
+      if (k < 0) return -1;
+    }
+    if (k >= n) return -1;
+    if (k + 1 < n && bytes[k + 1] === quote) { k += 2; continue; }
+    return k + 1;
+  }
+}
+
+function skipDigits(bytes: Uint8Array, i: number): number {
+  const n = bytes.length;
+  while (i < n) {
+    const c = bytes[i]!;
+    if (c < 0x30 || c > 0x39) break;
+    i++;
+  }
+  return i;
+}
+
+/** The id in the digits `[from, to)`, or −1 when there are none or it is out of range. */
+function entityIdIn(bytes: Uint8Array, from: number, to: number, maxEntityId: number): number {
+  if (to === from || to - from > 15) return -1;
+  let id = 0;
+  for (let k = from; k < to; k++) id = id * 10 + (bytes[k]! - 0x30);
+  return id < 1 || id > maxEntityId ? -1 : id;
+}
+
+/** Why the digits `[from, to)` after a '#' are not an entity id. */
+function idProblem(bytes: Uint8Array, from: number, to: number, maxEntityId: number, what: string): string {
+  const line = lineAt(bytes, from);
+  if (to === from) return `line ${line}: ${what} "#" without a number (found "${printable(latin1(bytes, from, from + 12))}")`;
+  // A run of thousands of digits is shown cut short; it is out of range either way.
+  const digits = to - from > 24 ? `${latin1(bytes, from, from + 24)}…` : latin1(bytes, from, to);
+  return `line ${line}: ${what} #${digits}, out of range (entity ids run from 1 to ${maxEntityId})`;
+}
+
+/** The 1-based line of the byte at `at`. */
+function lineAt(bytes: Uint8Array, at: number): number {
+  let line = 1;
+  for (let k = 0; k < at && k < bytes.length; k++) if (bytes[k] === NEWLINE) line++;
+  return line;
 }
 
 function isKeywordPart(b: number): boolean {

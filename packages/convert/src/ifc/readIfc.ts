@@ -16,6 +16,8 @@ import { checkStepSyntax } from './checkStepSyntax.js';
 import { ifcLengthUnit } from './ifcLengthUnit.js';
 import { measureOpening } from './measureOpening.js';
 import { readIfcHeader } from './readIfcHeader.js';
+import { readReferences, readRootIdentity, type RootIdentity } from './readStepAttributes.js';
+import { StepEntityOffsets } from './StepEntityOffsets.js';
 import { unzipIfc } from './unzipIfc.js';
 import { webIfcApi } from './webIfcApi.js';
 
@@ -80,7 +82,8 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   const tail = new TextDecoder('latin1').decode(bytes.subarray(Math.max(0, bytes.length - 4096)));
   if (!tail.includes('END-ISO-10303-21')) throw fail('the file is truncated (no END-ISO-10303-21; at its end)');
   // web-ifc trusts the STEP structure: it spins on unbalanced parentheses and mangles 64-bit ids.
-  const syntax = checkStepSyntax(bytes);
+  const offsets = new StepEntityOffsets();
+  const syntax = checkStepSyntax(bytes, {}, offsets);
   if (syntax !== undefined) throw fail(`not a well-formed STEP file: ${syntax}`);
 
   const api = await webIfcApi();
@@ -92,7 +95,7 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   }
   if (model < 0) throw fail(`web-ifc cannot open schema ${header.schema}`);
   try {
-    return buildScene(api, model, header.schema, opts, fail);
+    return buildScene(api, model, header.schema, entityAttributes(api, model, bytes, offsets), opts, fail);
   } catch (err) {
     if (err instanceof ModelUnreadableError) throw err;
     throw fail(`web-ifc failed while reading its geometry (${err instanceof Error ? err.message : String(err)})`, err);
@@ -101,7 +104,9 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   }
 }
 
-function buildScene(api: IfcAPI, model: number, schema: string, opts: ReadIfcOptions, fail: (why: string) => Error): IfcSceneData {
+function buildScene(
+  api: IfcAPI, model: number, schema: string, attributes: EntityAttributes, opts: ReadIfcOptions, fail: (why: string) => Error,
+): IfcSceneData {
   const warnings: SceneWarning[] = [];
   const raw: RawGeometry[] = [];
   const products: number[] = [];
@@ -121,13 +126,12 @@ function buildScene(api: IfcAPI, model: number, schema: string, opts: ReadIfcOpt
   const ref = (id: number): IfcElementRef => {
     let r = info.get(id);
     if (!r) {
-      const line = api.GetLine(model, id) as { GlobalId?: { value?: string }; Name?: { value?: string } };
-      r = { expressId: id, ifcClass: api.GetNameFromTypeCode(api.GetLineType(model, id)), globalId: line.GlobalId?.value ?? '', name: line.Name?.value ?? '' };
+      r = { expressId: id, ifcClass: api.GetNameFromTypeCode(api.GetLineType(model, id)), ...attributes.identity(id) };
       info.set(id, r);
     }
     return r;
   };
-  const storeyOf = storeys(api, model);
+  const storeyOf = storeys(api, model, attributes);
 
   // Nodes: storeys first (parents precede children), then one node per product.
   const nodes: SceneNode[] = [];
@@ -178,7 +182,7 @@ function buildScene(api: IfcAPI, model: number, schema: string, opts: ReadIfcOpt
   }
   if (meshes.length === 0) warnings.push({ code: 'no_geometry', message: 'the model has no geometry web-ifc can draw' });
 
-  const doorOpenings = opts.doorIndex ? doorIndex(api, model, offset, unit, ref, storeyOf, positionsOfProduct) : [];
+  const doorOpenings = opts.doorIndex ? doorIndex(api, model, attributes, offset, unit, ref, storeyOf, positionsOfProduct) : [];
   const base = { nodes, meshes, materials, textures: [] };
   const bounds = sceneBounds(base);
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
@@ -256,19 +260,48 @@ function bake(g: RawGeometry, offset: Vec3, material: number, product: IfcElemen
   return { name: product.ifcClass, positions, normals, indices, material };
 }
 
+/** Attributes of entities, read from the STEP bytes where they are plain, else through web-ifc. */
+interface EntityAttributes {
+  identity(id: number): RootIdentity;
+  /** The references in attribute `position` (0-based), which web-ifc calls `name`. */
+  references(id: number, position: number, name: string): number[];
+}
+
+function entityAttributes(api: IfcAPI, model: number, bytes: Uint8Array, offsets: StepEntityOffsets): EntityAttributes {
+  // web-ifc's GetLine costs ~10 µs a line (it builds every attribute as an object); a product's
+  // GlobalId and Name, and a relationship's references, are read from the bytes in well under 1 µs.
+  return {
+    identity(id) {
+      const at = offsets.offsetOf(id);
+      const plain = at >= 0 ? readRootIdentity(bytes, at) : undefined;
+      if (plain) return plain;
+      const line = api.GetLine(model, id) as { GlobalId?: { value?: string }; Name?: { value?: string } };
+      return { globalId: line.GlobalId?.value ?? '', name: line.Name?.value ?? '' };
+    },
+    references(id, position, name) {
+      const at = offsets.offsetOf(id);
+      const plain = at >= 0 ? readReferences(bytes, at, position) : undefined;
+      if (plain) return plain;
+      const value = (api.GetLine(model, id) as Record<string, unknown>)[name];
+      const list = Array.isArray(value) ? value : value ? [value] : [];
+      return list.flatMap((r) => (typeof (r as { value?: unknown }).value === 'number' ? [(r as { value: number }).value] : []));
+    },
+  };
+}
+
 /** Storey of every element: direct containment, inherited through aggregation (parts of stairs, roofs, …). */
-function storeys(api: IfcAPI, model: number): Map<number, number> {
+function storeys(api: IfcAPI, model: number, attributes: EntityAttributes): Map<number, number> {
   const storeyOf = new Map<number, number>();
   for (const rel of ids(api, model, IFCRELCONTAINEDINSPATIALSTRUCTURE)) {
-    const line = api.GetLine(model, rel) as { RelatingStructure?: { value: number }; RelatedElements?: Array<{ value: number }> };
-    const s = line.RelatingStructure?.value;
+    const s = attributes.references(rel, 5, 'RelatingStructure')[0];
     if (s === undefined) continue;
-    for (const e of line.RelatedElements ?? []) storeyOf.set(e.value, s);
+    for (const e of attributes.references(rel, 4, 'RelatedElements')) storeyOf.set(e, s);
   }
   const parentOf = new Map<number, number>();
   for (const rel of ids(api, model, IFCRELAGGREGATES)) {
-    const line = api.GetLine(model, rel) as { RelatingObject?: { value: number }; RelatedObjects?: Array<{ value: number }> };
-    for (const o of line.RelatedObjects ?? []) if (line.RelatingObject) parentOf.set(o.value, line.RelatingObject.value);
+    const parent = attributes.references(rel, 4, 'RelatingObject')[0];
+    if (parent === undefined) continue;
+    for (const o of attributes.references(rel, 5, 'RelatedObjects')) parentOf.set(o, parent);
   }
   for (const child of parentOf.keys()) {
     if (storeyOf.has(child)) continue;
@@ -283,18 +316,20 @@ function storeys(api: IfcAPI, model: number): Map<number, number> {
 }
 
 function doorIndex(
-  api: IfcAPI, model: number, offset: Vec3, unit: number, ref: (id: number) => IfcElementRef,
+  api: IfcAPI, model: number, attributes: EntityAttributes, offset: Vec3, unit: number, ref: (id: number) => IfcElementRef,
   storeyOf: Map<number, number>, positionsOfProduct: Map<number, Float32Array[]>,
 ): DoorOpeningRecord[] {
   const openingOfDoor = new Map<number, number>();
   for (const rel of ids(api, model, IFCRELFILLSELEMENT)) {
-    const l = api.GetLine(model, rel) as { RelatedBuildingElement?: { value: number }; RelatingOpeningElement?: { value: number } };
-    if (l.RelatedBuildingElement && l.RelatingOpeningElement) openingOfDoor.set(l.RelatedBuildingElement.value, l.RelatingOpeningElement.value);
+    const opening = attributes.references(rel, 4, 'RelatingOpeningElement')[0];
+    const door = attributes.references(rel, 5, 'RelatedBuildingElement')[0];
+    if (door !== undefined && opening !== undefined) openingOfDoor.set(door, opening);
   }
   const wallOfOpening = new Map<number, number>();
   for (const rel of ids(api, model, IFCRELVOIDSELEMENT)) {
-    const l = api.GetLine(model, rel) as { RelatedOpeningElement?: { value: number }; RelatingBuildingElement?: { value: number } };
-    if (l.RelatedOpeningElement && l.RelatingBuildingElement) wallOfOpening.set(l.RelatedOpeningElement.value, l.RelatingBuildingElement.value);
+    const wall = attributes.references(rel, 4, 'RelatingBuildingElement')[0];
+    const opening = attributes.references(rel, 5, 'RelatedOpeningElement')[0];
+    if (opening !== undefined && wall !== undefined) wallOfOpening.set(opening, wall);
   }
   const records: DoorOpeningRecord[] = [];
   for (const door of ids(api, model, IFCDOOR, true)) {

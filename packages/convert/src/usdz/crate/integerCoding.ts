@@ -22,23 +22,35 @@ export function compressIntegers(values: ArrayLike<number>): Uint8Array {
 
 /** The coding alone, before framing (see {@link compressIntegers}). */
 export function encodeIntegers(values: ArrayLike<number>): Uint8Array {
+  return encodeInt32(asInt32(values));
+}
+
+// The loops below see one array type only: indexed through `ArrayLike`, V8 made them
+// polymorphic over the callers' number[], Uint32Array and Int32Array and ran them ~10× slower.
+function asInt32(values: ArrayLike<number>): Int32Array {
+  if (values instanceof Int32Array) return values;
+  if (values instanceof Uint32Array) return new Int32Array(values.buffer, values.byteOffset, values.length);
+  return Int32Array.from(values as ArrayLike<number>);
+}
+
+function encodeInt32(values: Int32Array): Uint8Array {
   const n = values.length;
   if (n === 0) return new Uint8Array(0);
   const common = mostCommonDifference(values);
   const codesBytes = (n * 2 + 7) >> 3;
   const out = new Uint8Array(4 + codesBytes + n * 4);
-  const view = new DataView(out.buffer);
-  view.setInt32(0, common, true);
+  out[0] = common; out[1] = common >> 8; out[2] = common >> 16; out[3] = common >> 24;
   let codeAt = 4, at = 4 + codesBytes, previous = 0, codeByte = 0;
   for (let i = 0; i < n; i++) {
-    const v = values[i]! | 0;
+    const v = values[i]!;
     const d = (v - previous) | 0;
     previous = v;
     let code: number;
+    // Byte stores keep the low 8 bits, so each store writes one little-endian byte of `d`.
     if (d === common) code = 0;
-    else if (d >= -128 && d <= 127) { code = 1; out[at++] = d & 0xff; }
-    else if (d >= -32768 && d <= 32767) { code = 2; view.setInt16(at, d, true); at += 2; }
-    else { code = 3; view.setInt32(at, d, true); at += 4; }
+    else if (d >= -128 && d <= 127) { code = 1; out[at++] = d; }
+    else if (d >= -32768 && d <= 32767) { code = 2; out[at] = d; out[at + 1] = d >> 8; at += 2; }
+    else { code = 3; out[at] = d; out[at + 1] = d >> 8; out[at + 2] = d >> 16; out[at + 3] = d >> 24; at += 4; }
     codeByte |= code << ((i & 3) * 2);
     if ((i & 3) === 3) { out[codeAt++] = codeByte; codeByte = 0; }
   }
@@ -50,10 +62,10 @@ export function encodeIntegers(values: ArrayLike<number>): Uint8Array {
 const counts = new Uint32Array(2 * COMMON_RANGE + 1);
 
 /** The most frequent difference between neighbours (the larger on a tie), among small ones. */
-function mostCommonDifference(values: ArrayLike<number>): number {
+function mostCommonDifference(values: Int32Array): number {
   let best = 0, bestCount = 0, previous = 0;
   for (let i = 0; i < values.length; i++) {
-    const v = values[i]! | 0;
+    const v = values[i]!;
     const d = (v - previous) | 0;
     previous = v;
     if (d < -COMMON_RANGE || d > COMMON_RANGE) continue;
@@ -62,7 +74,7 @@ function mostCommonDifference(values: ArrayLike<number>): number {
   }
   previous = 0;
   for (let i = 0; i < values.length; i++) {
-    const v = values[i]! | 0;
+    const v = values[i]!;
     const d = (v - previous) | 0;
     previous = v;
     if (d >= -COMMON_RANGE && d <= COMMON_RANGE) counts[d + COMMON_RANGE] = 0;

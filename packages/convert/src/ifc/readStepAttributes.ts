@@ -1,0 +1,126 @@
+const OPEN = 0x28, CLOSE = 0x29, COMMA = 0x2c, QUOTE = 0x27, DOLLAR = 0x24, BACKSLASH = 0x5c, EQUALS = 0x3d, HASH = 0x23;
+
+/** GlobalId and Name of an IfcRoot entity, as web-ifc's `GetLine` gives them (`''` when unset). */
+export interface RootIdentity {
+  globalId: string;
+  name: string;
+}
+
+/**
+ * Reads GlobalId (attribute 1) and Name (attribute 3) of the IfcRoot entity whose statement
+ * starts at `at` (its '#'), straight from the STEP bytes of a file {@link checkStepSyntax} passed.
+ * Only plain strings are read here: a string with an escape (`\X2\…`, `\S\`, …) or a byte
+ * outside printable ASCII gives `undefined`, and the caller asks web-ifc, whose decoding
+ * (code pages, Mac Roman guesses) this does not repeat. So the answer is web-ifc's, byte for byte.
+ *
+ * @example
+ * ```ts
+ * readRootIdentity(bytes, offsets.offsetOf(40)); // → { globalId: '1kTvXnbbzCWw8lcMd1dR4o', name: 'South wall' }
+ * ```
+ */
+export function readRootIdentity(bytes: Uint8Array, at: number): RootIdentity | undefined {
+  let i = firstAttribute(bytes, at);
+  const globalId = readPlainString(bytes, i);
+  if (globalId === undefined) return undefined;
+  i = skipToComma(bytes, globalId.end);
+  i = skipToComma(bytes, i + 1); // OwnerHistory: a reference or $
+  const name = readPlainString(bytes, i + 1);
+  if (name === undefined) return undefined;
+  return { globalId: globalId.text, name: name.text };
+}
+
+/**
+ * The entity references in attribute `attribute` (0-based) of the entity whose statement starts
+ * at `at`: `#5` → [5], `(#5,#6)` → [5, 6], `$` → []. Anything else in that attribute gives
+ * `undefined`, for the caller to ask web-ifc.
+ *
+ * @example
+ * ```ts
+ * // #90=IFCRELAGGREGATES('…',#5,$,$,#80,(#81,#82));
+ * readReferences(bytes, offsets.offsetOf(90), 5); // → [81, 82]
+ * ```
+ */
+export function readReferences(bytes: Uint8Array, at: number, attribute: number): number[] | undefined {
+  const n = bytes.length;
+  let i = firstAttribute(bytes, at);
+  for (let a = 0; a < attribute; a++) i = skipToComma(bytes, i) + 1;
+  i = skipBlank(bytes, i);
+  if (bytes[i] === DOLLAR) return [];
+  const list = bytes[i] === OPEN;
+  if (list) i++;
+  const refs: number[] = [];
+  for (;;) {
+    i = skipBlank(bytes, i);
+    if (bytes[i] !== HASH) return list && bytes[i] === CLOSE && refs.length === 0 ? refs : undefined;
+    let id = 0, digits = 0;
+    for (i++; i < n; i++, digits++) {
+      const c = bytes[i]!;
+      if (c < 0x30 || c > 0x39) break;
+      id = id * 10 + (c - 0x30);
+    }
+    if (digits === 0) return undefined;
+    refs.push(id);
+    if (!list) return refs;
+    i = skipBlank(bytes, i);
+    if (bytes[i] === CLOSE) return refs;
+    if (bytes[i] !== COMMA) return undefined;
+    i++;
+  }
+}
+
+/** Index of the first attribute of the statement starting at `at` (just past its '('). */
+function firstAttribute(bytes: Uint8Array, at: number): number {
+  const n = bytes.length;
+  let i = at;
+  while (i < n && bytes[i] !== EQUALS) i++;
+  while (i < n && bytes[i] !== OPEN) i++;
+  return i + 1;
+}
+
+function skipBlank(bytes: Uint8Array, i: number): number {
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  return i;
+}
+
+/** The string or `$` at `i` (blanks before it skipped), or undefined when it is anything else. */
+function readPlainString(bytes: Uint8Array, i: number): { text: string; end: number } | undefined {
+  const n = bytes.length;
+  i = skipBlank(bytes, i);
+  if (bytes[i] === DOLLAR) return { text: '', end: i + 1 };
+  if (bytes[i] !== QUOTE) return undefined;
+  let text = '', from = i + 1;
+  for (let k = from; k < n; k++) {
+    const c = bytes[k]!;
+    if (c === QUOTE) {
+      text += latin1(bytes, from, k);
+      if (bytes[k + 1] !== QUOTE) return { text, end: k + 1 };
+      text += "'"; // '' is one quote character
+      from = ++k + 1;
+    } else if (c === BACKSLASH || c < 0x20 || c > 0x7e) {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Index of the next top-level ',' from `i` (parenthesised lists and strings skipped). */
+function skipToComma(bytes: Uint8Array, i: number): number {
+  const n = bytes.length;
+  let depth = 0;
+  for (; i < n; i++) {
+    const c = bytes[i]!;
+    if (c === QUOTE) {
+      i++;
+      while (i < n && bytes[i] !== QUOTE) i++;
+    } else if (c === OPEN) depth++;
+    else if (c === CLOSE) depth--;
+    else if (c === COMMA && depth === 0) return i;
+  }
+  return n;
+}
+
+function latin1(bytes: Uint8Array, from: number, to: number): string {
+  let s = '';
+  for (let k = from; k < to; k++) s += String.fromCharCode(bytes[k]!);
+  return s;
+}
