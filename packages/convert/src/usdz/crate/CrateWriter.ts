@@ -33,12 +33,12 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const encoder = new TextEncoder();
 
 interface PathNode {
-  /** The path as text (`/A/B.prop`), the key of `pathIndex`. */
-  text: string;
   parent: number;
   token: number;
   property: boolean;
   children: number[];
+  /** Children by name, properties prefixed with '.'; made with the first child. */
+  childIndex: Map<string, number> | undefined;
 }
 
 /**
@@ -70,11 +70,12 @@ export class CrateWriter {
   private readonly strings: number[] = [];
   private readonly stringIndex = new Map<string, number>();
   private readonly paths: PathNode[] = [];
-  private readonly pathIndex = new Map<string, number>();
   private readonly fields: Array<{ token: number; rep: ValueRep }> = [];
-  private readonly fieldIndex = new Map<string, number>();
+  /** Field index by rep.hi, then token, then rep.lo: numbers all the way, no key strings. */
+  private readonly fieldIndex = new Map<number, Map<number, Map<number, number>>>();
   private readonly fieldSets: number[] = [];
-  private readonly fieldSetIndex = new Map<string, number>();
+  /** Start of each field set in `fieldSets`, by a hash of its field indexes. */
+  private readonly fieldSetIndex = new Map<number, number[]>();
   private readonly specs: Array<{ path: number; fieldSet: number; type: number }> = [];
   /** Arrays already written, by identity: instances of one mesh share its points and indices. */
   private readonly written = new Map<object, ValueRep>();
@@ -83,8 +84,7 @@ export class CrateWriter {
     // Token 0 is the empty token, the absolute root's element: a property's token index is
     // stored negated, so no property may have index 0.
     this.tokenOf('');
-    this.paths.push({ text: '/', parent: -1, token: 0, property: false, children: [] });
-    this.pathIndex.set('/', 0);
+    this.paths.push({ parent: -1, token: 0, property: false, children: [], childIndex: undefined });
   }
 
   /** The absolute root path `/`. */
@@ -94,39 +94,33 @@ export class CrateWriter {
 
   /** The path `parent/name` (a prim) or `parent.name` (a property). */
   childPath(parent: number, name: string, property = false): number {
-    const text = `${parent === 0 ? '' : this.paths[parent]!.text}${property ? '.' : '/'}${name}`;
-    let index = this.pathIndex.get(text);
+    const node = this.paths[parent]!;
+    const key = property ? `.${name}` : name;
+    const childIndex = (node.childIndex ??= new Map());
+    let index = childIndex.get(key);
     if (index === undefined) {
       index = this.paths.length;
-      this.paths.push({ text, parent, token: this.tokenOf(name), property, children: [] });
-      this.paths[parent]!.children.push(index);
-      this.pathIndex.set(text, index);
+      this.paths.push({ parent, token: this.tokenOf(name), property, children: [], childIndex: undefined });
+      node.children.push(index);
+      childIndex.set(key, index);
     }
     return index;
   }
 
   /** A path given as text (`/A/B.prop`), created with its ancestors when new. */
   path(text: string): number {
-    const known = this.pathIndex.get(text);
-    if (known !== undefined) return known;
-    const dot = text.lastIndexOf('.');
-    const slash = text.lastIndexOf('/');
-    if (dot > slash) return this.childPath(this.path(text.slice(0, dot)), text.slice(dot + 1), true);
-    if (slash <= 0) return this.childPath(0, text.slice(1));
-    return this.childPath(this.path(text.slice(0, slash)), text.slice(slash + 1));
+    // Prim names never hold '/' or '.', and a property (after the one '.') is the last element.
+    const dot = text.indexOf('.');
+    const prims = dot < 0 ? text : text.slice(0, dot);
+    let index = 0;
+    for (const name of prims.split('/')) if (name) index = this.childPath(index, name);
+    return dot < 0 ? index : this.childPath(index, text.slice(dot + 1), true);
   }
 
   /** Adds a spec: a path, its type and its fields (name, packed value). */
   addSpec(path: number, type: number, fields: ReadonlyArray<readonly [string, ValueRep]>): void {
     const indexes = fields.map(([name, rep]) => this.field(this.tokenOf(name), rep));
-    const key = indexes.join(',');
-    let set = this.fieldSetIndex.get(key);
-    if (set === undefined) {
-      set = this.fieldSets.length;
-      this.fieldSets.push(...indexes, FIELD_SET_END);
-      this.fieldSetIndex.set(key, set);
-    }
-    this.specs.push({ path, fieldSet: set, type });
+    this.specs.push({ path, fieldSet: this.fieldSet(indexes), type });
   }
 
   // ---- Scalar values: inlined in the rep when USD inlines them, else written here. ----
@@ -368,14 +362,39 @@ export class CrateWriter {
   }
 
   private field(token: number, rep: ValueRep): number {
-    const key = `${token}:${rep.hi}:${rep.lo}`;
-    let index = this.fieldIndex.get(key);
+    let byToken = this.fieldIndex.get(rep.hi);
+    if (!byToken) this.fieldIndex.set(rep.hi, (byToken = new Map()));
+    let byLo = byToken.get(token);
+    if (!byLo) byToken.set(token, (byLo = new Map()));
+    let index = byLo.get(rep.lo);
     if (index === undefined) {
       index = this.fields.length;
       this.fields.push({ token, rep });
-      this.fieldIndex.set(key, index);
+      byLo.set(rep.lo, index);
     }
     return index;
+  }
+
+  /** The field set of these field indexes: its start in `fieldSets`, appended when new. */
+  private fieldSet(indexes: readonly number[]): number {
+    let hash = indexes.length;
+    for (const i of indexes) hash = (Math.imul(hash, 31) + i) | 0;
+    let candidates = this.fieldSetIndex.get(hash);
+    if (candidates) {
+      for (const start of candidates) if (this.fieldSetEquals(start, indexes)) return start;
+    } else {
+      this.fieldSetIndex.set(hash, (candidates = []));
+    }
+    const start = this.fieldSets.length;
+    for (const i of indexes) this.fieldSets.push(i);
+    this.fieldSets.push(FIELD_SET_END);
+    candidates.push(start);
+    return start;
+  }
+
+  private fieldSetEquals(start: number, indexes: readonly number[]): boolean {
+    for (let k = 0; k < indexes.length; k++) if (this.fieldSets[start + k] !== indexes[k]) return false;
+    return this.fieldSets[start + indexes.length] === FIELD_SET_END;
   }
 
   private tokenOf(s: string): number {
