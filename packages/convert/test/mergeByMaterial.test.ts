@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeByMaterial, readGlb, readIfc, writeUsdz } from '../src/index.js';
+import { mergeByMaterial, readGlb, readIfc, sceneBounds, sceneStats, writeUsdz, type SceneData } from '../src/index.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
 import { readUsdzBack } from '../../../test/support/usdReader.js';
 
@@ -50,6 +50,26 @@ describe('mergeByMaterial', () => {
     const merged = mergeByMaterial(scene);
     expect(drawCalls(merged)).toBe(1);
     expect(merged.stats.triangles).toBe(scene.stats.triangles);
+  });
+
+  it('keeps faces the right way out when it bakes a mirrored node, and moves no index otherwise', () => {
+    // One triangle facing +z (counter-clockwise), drawn at a plain node and at a node mirrored in x.
+    const triangle = { name: 't', positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), normals: new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]), indices: new Uint32Array([0, 1, 2]), material: 0 };
+    const node = (name: string, sx: number) => ({ name, parent: -1, matrix: new Float64Array([sx, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1]), meshes: [0], metadata: {} });
+    const base = {
+      nodes: [node('plain', 1), node('mirrored', -1)], meshes: [triangle], textures: [],
+      materials: [{ name: 'm', baseColor: [1, 1, 1] as [number, number, number], opacity: 1, metallic: 0, roughness: 1, emissive: [0, 0, 0] as [number, number, number], doubleSided: false }],
+    };
+    const scene: SceneData = { source: { format: 'glb' }, ...base, offset: [0, 0, 0], bounds: sceneBounds(base), stats: sceneStats(base), warnings: [] };
+    const merged = mergeByMaterial(scene, { minDrawCalls: 1 });
+    expect(merged.meshes).toHaveLength(1);
+    const { positions: p, normals, indices } = merged.meshes[0]!;
+    expect([...indices]).toEqual([0, 1, 2, 3, 5, 4]);
+    for (let t = 0; t < 2; t++) {
+      const [a, b, c] = [indices[t * 3]!, indices[t * 3 + 1]!, indices[t * 3 + 2]!].map((i) => [p[i * 3]!, p[i * 3 + 1]!, p[i * 3 + 2]!]);
+      const faceZ = (b![0]! - a![0]!) * (c![1]! - a![1]!) - (b![1]! - a![1]!) * (c![0]! - a![0]!);
+      expect(faceZ * normals![indices[t * 3]! * 3 + 2]!).toBeGreaterThan(0);
+    }
   });
 
   it('leaves small scenes alone', async () => {

@@ -1,6 +1,6 @@
 import { validateOpening } from '@arsession/geometry';
 import { describe, expect, it } from 'vitest';
-import { ModelUnreadableError, readIfc, type IfcSceneData } from '../src/index.js';
+import { ModelUnreadableError, readIfc, sceneBounds, type IfcSceneData } from '../src/index.js';
 import { corpusBytes, manifestIfcFacts } from '../../../test/support/corpus.js';
 import { farAwayIfcOpenHouse } from '../../../test/support/movedIfc.js';
 
@@ -21,6 +21,8 @@ describe('readIfc on the corpus', () => {
     expect(scene.stats.triangles).toBe(f.triangles);
     expect(scene.doorOpenings).toHaveLength(f.doors);
     expect(scene.offset).toEqual([0, 0, 0]); // nothing in the corpus is georeferenced far away
+    // The bounds grown while baking are those of the delivered points.
+    expect(scene.bounds).toEqual(sceneBounds(scene));
     // Every product node carries its identity.
     for (const node of scene.nodes.filter((n) => n.meshes.length > 0)) {
       expect(node.metadata['ifcClass']).toMatch(/^Ifc/);
@@ -111,6 +113,7 @@ describe('readIfc keeps georeferenced models exact', () => {
     });
     expect(worst).toBeLessThan(1e-3);
     expect(Math.max(...far.bounds.max.map(Math.abs), ...far.bounds.min.map(Math.abs))).toBeLessThan(100);
+    expect(far.bounds).toEqual(sceneBounds(far));
   });
 });
 

@@ -1,4 +1,4 @@
-import { zUpToYUp, type Vec3 } from '@arsession/geometry';
+import { zUpToYUp, type Bounds, type Vec3 } from '@arsession/geometry';
 import {
   IFCDOOR, IFCRELAGGREGATES, IFCRELCONTAINEDINSPATIALSTRUCTURE, IFCRELFILLSELEMENT, IFCRELVOIDSELEMENT,
   type FlatMesh, type IfcAPI,
@@ -9,8 +9,8 @@ import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } fro
 import { chooseOffset } from '../scene/chooseOffset.js';
 import { determinant3, normalMatrix } from '../scene/normalMatrix.js';
 import { emptyBounds, growBounds } from '../scene/growBounds.js';
-import { newIdentityMatrix } from '../scene/identityMatrix.js';
-import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
+import { IDENTITY_MATRIX, newIdentityMatrix } from '../scene/identityMatrix.js';
+import { sceneStats } from '../scene/sceneStats.js';
 import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
 import { checkStepSyntax } from './checkStepSyntax.js';
 import { ifcLengthUnit } from './ifcLengthUnit.js';
@@ -161,6 +161,8 @@ function buildScene(
 
   const materials: SceneMaterial[] = [];
   const materialOf = new Map<string, number>();
+  // Every product node has the identity matrix: the scene's bounds are its meshes' points.
+  const bounds = emptyBounds();
   const meshes: SceneMesh[] = [];
   const positionsOfProduct = new Map<number, Float32Array[]>();
   for (const g of raw) {
@@ -173,7 +175,7 @@ function buildScene(
       // BIM surface models often have inconsistent face orientation: draw both sides.
       materials.push({ name: `colour_${key.replace(/,/g, '_')}`, baseColor: [srgbToLinear(r), srgbToLinear(gr), srgbToLinear(b)], opacity: a, metallic: 0, roughness: 0.8, emissive: [0, 0, 0], doubleSided: true });
     }
-    const mesh = bake(g, offset, material, ref(g.product));
+    const mesh = bake(g, offset, material, ref(g.product), bounds);
     nodes[nodeOfProduct.get(g.product)!]!.meshes.push(meshes.length);
     meshes.push(mesh);
     const list = positionsOfProduct.get(g.product) ?? [];
@@ -184,7 +186,6 @@ function buildScene(
 
   const doorOpenings = opts.doorIndex ? doorIndex(api, model, attributes, offset, unit, ref, storeyOf, positionsOfProduct) : [];
   const base = { nodes, meshes, materials, textures: [] };
-  const bounds = sceneBounds(base);
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
     warnings.push({ code: 'far_outliers', message: `some elements lie more than ${10 * opts.recentreBeyond / 1000} km from the rest of the model (stray placements?); they are delivered where the file puts them` });
   }
@@ -221,18 +222,24 @@ function collect(api: IfcAPI, model: number, mesh: FlatMesh, out: RawGeometry[])
   }
 }
 
-/** Float64 centre of every placed geometry's bounds, for {@link chooseOffset}. */
+/**
+ * Float64 centre of every placed geometry, for {@link chooseOffset}: the centre of its local box,
+ * placed. That is where the geometry is to well within a metre, which is all an offset in whole
+ * metres needs, at a third of the cost of placing every vertex.
+ */
 function geometryCentres(raw: readonly RawGeometry[]): Float64Array {
   const centres = new Float64Array(raw.length * 3);
   raw.forEach((g, n) => {
     // Interleaved position and normal: a point every 6 numbers.
-    const { min, max } = growBounds(emptyBounds(), g.vertices, 6, g.transform);
-    for (let k = 0; k < 3; k++) centres[n * 3 + k] = (min[k]! + max[k]!) / 2;
+    const { min, max } = growBounds(emptyBounds(), g.vertices, 6, IDENTITY_MATRIX);
+    const x = (min[0] + max[0]) / 2, y = (min[1] + max[1]) / 2, z = (min[2] + max[2]) / 2, t = g.transform;
+    for (let k = 0; k < 3; k++) centres[n * 3 + k] = t[k]! * x + t[4 + k]! * y + t[8 + k]! * z + t[12 + k]!;
   });
   return centres;
 }
 
-function bake(g: RawGeometry, offset: Vec3, material: number, product: IfcElementRef): SceneMesh {
+/** Places a geometry in the delivered frame as a mesh, growing `box` by its (float32) points. */
+function bake(g: RawGeometry, offset: Vec3, material: number, product: IfcElementRef, box: Bounds): SceneMesh {
   const t = g.transform, v = g.vertices, count = v.length / 6;
   const positions = new Float32Array(count * 3), normals = new Float32Array(count * 3);
   const nm = normalMatrix(t);
@@ -241,12 +248,23 @@ function bake(g: RawGeometry, offset: Vec3, material: number, product: IfcElemen
   const t0 = t[0]!, t1 = t[1]!, t2 = t[2]!, t4 = t[4]!, t5 = t[5]!, t6 = t[6]!, t8 = t[8]!, t9 = t[9]!, t10 = t[10]!;
   const tx = t[12]! - offset[0], ty = t[13]! - offset[1], tz = t[14]! - offset[2];
   const n0 = nm[0]!, n1 = nm[1]!, n2 = nm[2]!, n3 = nm[3]!, n4 = nm[4]!, n5 = nm[5]!, n6 = nm[6]!, n7 = nm[7]!, n8 = nm[8]!;
+  // The scene's bounds grow here, from the stored float32 values, rather than in a pass of their own.
+  let x0 = box.min[0], y0 = box.min[1], z0 = box.min[2], x1 = box.max[0], y1 = box.max[1], z1 = box.max[2];
   for (let i = 0, o = 0; i < v.length; i += 6, o += 3) {
     const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
     // float64 until the offset is removed; only then float32.
-    positions[o] = t0 * x + t4 * y + t8 * z + tx;
-    positions[o + 1] = t1 * x + t5 * y + t9 * z + ty;
-    positions[o + 2] = t2 * x + t6 * y + t10 * z + tz;
+    const px = Math.fround(t0 * x + t4 * y + t8 * z + tx);
+    const py = Math.fround(t1 * x + t5 * y + t9 * z + ty);
+    const pz = Math.fround(t2 * x + t6 * y + t10 * z + tz);
+    positions[o] = px;
+    positions[o + 1] = py;
+    positions[o + 2] = pz;
+    if (px < x0) x0 = px;
+    if (px > x1) x1 = px;
+    if (py < y0) y0 = py;
+    if (py > y1) y1 = py;
+    if (pz < z0) z0 = pz;
+    if (pz > z1) z1 = pz;
     const nx = v[i + 3]!, ny = v[i + 4]!, nz = v[i + 5]!;
     const ox = n0 * nx + n1 * ny + n2 * nz, oy = n3 * nx + n4 * ny + n5 * nz, oz = n6 * nx + n7 * ny + n8 * nz;
     const l = Math.sqrt(ox * ox + oy * oy + oz * oz) || 1; // not Math.hypot: this is the hot loop, and hypot is slow
@@ -254,6 +272,8 @@ function bake(g: RawGeometry, offset: Vec3, material: number, product: IfcElemen
     normals[o + 1] = oy / l;
     normals[o + 2] = oz / l;
   }
+  box.min[0] = x0; box.min[1] = y0; box.min[2] = z0;
+  box.max[0] = x1; box.max[1] = y1; box.max[2] = z1;
   // web-ifc's index array is already our own copy, used by this mesh only: flip it in place.
   const indices = g.indices;
   if (determinant3(t) < 0) for (let i = 0; i < indices.length; i += 3) { const s = indices[i + 1]!; indices[i + 1] = indices[i + 2]!; indices[i + 2] = s; }
@@ -365,7 +385,7 @@ function openingSolid(api: IfcAPI, model: number, opening: number, offset: Vec3)
   const raw: RawGeometry[] = [];
   collect(api, model, api.GetFlatMesh(model, opening), raw);
   if (raw.length === 0) return undefined;
-  const parts = raw.map((g) => bake(g, offset, 0, { expressId: opening, ifcClass: '', globalId: '', name: '' }));
+  const parts = raw.map((g) => bake(g, offset, 0, { expressId: opening, ifcClass: '', globalId: '', name: '' }, emptyBounds()));
   const total = parts.reduce((s, p) => s + p.positions.length, 0);
   const positions = new Float32Array(total);
   const indices = new Uint32Array(parts.reduce((s, p) => s + p.indices.length, 0));

@@ -111,33 +111,40 @@ function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array
   let lastNode: SceneNode | undefined;
   for (const { mesh, matrix: t, node } of parts) {
     const p = mesh.positions, n = mesh.normals, count = p.length / 3;
-    const nm = normalMatrix(t);
     // IFC geometry arrives baked (identity nodes) and is rarely shifted: then it is a copy.
     const unmoved = isIdentityMatrix(t) && shift[0] === 0 && shift[1] === 0 && shift[2] === 0;
     if (unmoved) {
       positions.set(p, v0 * 3);
       if (normals && n) normals.set(n, v0 * 3);
-    } else for (let v = 0; v < count; v++) {
-      const x = p[v * 3]!, y = p[v * 3 + 1]!, z = p[v * 3 + 2]!, o = (v0 + v) * 3;
-      // float64 until the shift is removed; only then float32.
-      positions[o] = t[0]! * x + t[4]! * y + t[8]! * z + t[12]! - shift[0];
-      positions[o + 1] = t[1]! * x + t[5]! * y + t[9]! * z + t[13]! - shift[1];
-      positions[o + 2] = t[2]! * x + t[6]! * y + t[10]! * z + t[14]! - shift[2];
-      if (normals && n) {
-        const a = n[v * 3]!, b = n[v * 3 + 1]!, c = n[v * 3 + 2]!;
-        const ox = nm[0]! * a + nm[1]! * b + nm[2]! * c, oy = nm[3]! * a + nm[4]! * b + nm[5]! * c, oz = nm[6]! * a + nm[7]! * b + nm[8]! * c;
-        const l = Math.sqrt(ox * ox + oy * oy + oz * oz) || 1; // not Math.hypot: hot loop
-        normals[o] = ox / l;
-        normals[o + 1] = oy / l;
-        normals[o + 2] = oz / l;
+    } else {
+      const nm = normalMatrix(t);
+      for (let v = 0; v < count; v++) {
+        const x = p[v * 3]!, y = p[v * 3 + 1]!, z = p[v * 3 + 2]!, o = (v0 + v) * 3;
+        // float64 until the shift is removed; only then float32.
+        positions[o] = t[0]! * x + t[4]! * y + t[8]! * z + t[12]! - shift[0];
+        positions[o + 1] = t[1]! * x + t[5]! * y + t[9]! * z + t[13]! - shift[1];
+        positions[o + 2] = t[2]! * x + t[6]! * y + t[10]! * z + t[14]! - shift[2];
+        if (normals && n) {
+          const a = n[v * 3]!, b = n[v * 3 + 1]!, c = n[v * 3 + 2]!;
+          const ox = nm[0]! * a + nm[1]! * b + nm[2]! * c, oy = nm[3]! * a + nm[4]! * b + nm[5]! * c, oz = nm[6]! * a + nm[7]! * b + nm[8]! * c;
+          const l = Math.sqrt(ox * ox + oy * oy + oz * oz) || 1; // not Math.hypot: hot loop
+          normals[o] = ox / l;
+          normals[o + 1] = oy / l;
+          normals[o + 2] = oz / l;
+        }
       }
     }
     if (uvs && mesh.uvs) uvs.set(mesh.uvs, v0 * 2);
-    const flip = determinant3(t) < 0;
-    for (let i = 0; i < mesh.indices.length; i += 3) {
-      indices[i0 + i] = mesh.indices[i]! + v0;
-      indices[i0 + i + 1] = mesh.indices[flip ? i + 2 : i + 1]! + v0;
-      indices[i0 + i + 2] = mesh.indices[flip ? i + 1 : i + 2]! + v0;
+    const src = mesh.indices;
+    // Two loops, not a flip test per index: the plain one is most of every merge.
+    if (determinant3(t) < 0) {
+      for (let i = 0; i < src.length; i += 3) {
+        indices[i0 + i] = src[i]! + v0;
+        indices[i0 + i + 1] = src[i + 2]! + v0;
+        indices[i0 + i + 2] = src[i + 1]! + v0;
+      }
+    } else {
+      for (let i = 0; i < src.length; i++) indices[i0 + i] = src[i]! + v0;
     }
     // Consecutive parts of one element (a product's several geometries) share one range.
     if (lastNode === node) elements[elements.length - 1]!.triangleCount += mesh.indices.length / 3;
