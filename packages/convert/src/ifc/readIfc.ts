@@ -9,7 +9,7 @@ import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } fro
 import { chooseOffset } from '../scene/chooseOffset.js';
 import { determinant3, normalMatrix } from '../scene/normalMatrix.js';
 import { emptyBounds, growBounds } from '../scene/growBounds.js';
-import { IDENTITY_MATRIX, newIdentityMatrix } from '../scene/identityMatrix.js';
+import { newIdentityMatrix } from '../scene/identityMatrix.js';
 import { sceneStats } from '../scene/sceneStats.js';
 import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
 import { checkStepSyntax } from './checkStepSyntax.js';
@@ -222,18 +222,13 @@ function collect(api: IfcAPI, model: number, mesh: FlatMesh, out: RawGeometry[])
   }
 }
 
-/**
- * Float64 centre of every placed geometry, for {@link chooseOffset}: the centre of its local box,
- * placed. That is where the geometry is to well within a metre, which is all an offset in whole
- * metres needs, at a third of the cost of placing every vertex.
- */
+/** Float64 centre of every placed geometry's bounds, for {@link chooseOffset}. */
 function geometryCentres(raw: readonly RawGeometry[]): Float64Array {
   const centres = new Float64Array(raw.length * 3);
   raw.forEach((g, n) => {
     // Interleaved position and normal: a point every 6 numbers.
-    const { min, max } = growBounds(emptyBounds(), g.vertices, 6, IDENTITY_MATRIX);
-    const x = (min[0] + max[0]) / 2, y = (min[1] + max[1]) / 2, z = (min[2] + max[2]) / 2, t = g.transform;
-    for (let k = 0; k < 3; k++) centres[n * 3 + k] = t[k]! * x + t[4 + k]! * y + t[8 + k]! * z + t[12 + k]!;
+    const { min, max } = growBounds(emptyBounds(), g.vertices, 6, g.transform);
+    for (let k = 0; k < 3; k++) centres[n * 3 + k] = (min[k]! + max[k]!) / 2;
   });
   return centres;
 }
