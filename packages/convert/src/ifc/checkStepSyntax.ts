@@ -1,3 +1,4 @@
+import { latin1Text } from './latin1Text.js';
 import type { StepEntityOffsets } from './StepEntityOffsets.js';
 
 /** Options of {@link checkStepSyntax}. */
@@ -63,7 +64,7 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
       while (i < n && isKeywordPart(bytes[i]!)) i++;
       if (keywordText(bytes, keywordAt) === 'END-ISO-10303-21') return undefined;
     } else {
-      return `line ${lineAt(bytes, i)}: expected an entity instance (#id=…) or a section keyword, found "${printable(latin1(bytes, i, i + 12))}"`;
+      return `line ${lineAt(bytes, i)}: expected an entity instance (#id=…) or a section keyword, found "${printable(latin1Text(bytes, i, i + 12))}"`;
     }
 
     // The statement's body up to its ';': strings, comments, references and parentheses.
@@ -170,9 +171,9 @@ function entityIdIn(bytes: Uint8Array, from: number, to: number, maxEntityId: nu
 /** Why the digits `[from, to)` after a '#' are not an entity id. */
 function idProblem(bytes: Uint8Array, from: number, to: number, maxEntityId: number, what: string): string {
   const line = lineAt(bytes, from);
-  if (to === from) return `line ${line}: ${what} "#" without a number (found "${printable(latin1(bytes, from, from + 12))}")`;
+  if (to === from) return `line ${line}: ${what} "#" without a number (found "${printable(latin1Text(bytes, from, from + 12))}")`;
   // A run of thousands of digits is shown cut short; it is out of range either way.
-  const digits = to - from > 24 ? `${latin1(bytes, from, from + 24)}…` : latin1(bytes, from, to);
+  const digits = to - from > 24 ? `${latin1Text(bytes, from, from + 24)}…` : latin1Text(bytes, from, to);
   return `line ${line}: ${what} #${digits}, out of range (entity ids run from 1 to ${maxEntityId})`;
 }
 
@@ -191,15 +192,11 @@ function isKeywordPart(b: number): boolean {
 function keywordText(bytes: Uint8Array, from: number): string {
   let to = from;
   while (to < bytes.length && to < from + 64 && isKeywordPart(bytes[to]!)) to++;
-  return latin1(bytes, from, to);
+  return latin1Text(bytes, from, to);
 }
 
 function isKeywordByte(b: number): boolean {
   return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f;
-}
-
-function latin1(bytes: Uint8Array, from: number, to: number): string {
-  return String.fromCharCode(...bytes.subarray(from, Math.min(to, bytes.length)));
 }
 
 /** Control bytes shown as \xNN, so a message about binary garbage stays one readable line. */

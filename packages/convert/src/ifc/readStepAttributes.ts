@@ -1,3 +1,5 @@
+import { latin1Text } from './latin1Text.js';
+
 const OPEN = 0x28, CLOSE = 0x29, COMMA = 0x2c, QUOTE = 0x27, DOLLAR = 0x24, BACKSLASH = 0x5c, EQUALS = 0x3d, HASH = 0x23;
 
 /** GlobalId and Name of an IfcRoot entity, as web-ifc's `GetLine` gives them (`''` when unset). */
@@ -92,7 +94,7 @@ function readPlainString(bytes: Uint8Array, i: number): { text: string; end: num
   for (let k = from; k < n; k++) {
     const c = bytes[k]!;
     if (c === QUOTE) {
-      text += latin1(bytes, from, k);
+      text += latin1Text(bytes, from, k);
       if (bytes[k + 1] !== QUOTE) return { text, end: k + 1 };
       text += "'"; // '' is one quote character
       from = ++k + 1;
@@ -117,10 +119,4 @@ function skipToComma(bytes: Uint8Array, i: number): number {
     else if (c === COMMA && depth === 0) return i;
   }
   return n;
-}
-
-function latin1(bytes: Uint8Array, from: number, to: number): string {
-  let s = '';
-  for (let k = from; k < to; k++) s += String.fromCharCode(bytes[k]!);
-  return s;
 }
