@@ -29,7 +29,7 @@ export interface DetectOpeningOptions {
   coordinateSystem: UpAxis;
   /** Gazes meeting a wall more obliquely than this (degrees from its normal) are refused as grazing. */
   maxIncidenceDeg: number;
-  /** How many wall planes along the gaze are examined, nearest first. */
+  /** How many wall planes along the gaze are examined: planes nearest first, then layers split off them. */
   maxPlanes: number;
   fan: Partial<FindWallPlanesOptions>;
   wall: Partial<FindOpeningInWallOptions>;
@@ -105,8 +105,9 @@ export function detectOpening(
 
   // Every plane in view is searched; the opening nearest the gaze point wins, the nearer plane
   // when two are alike. Taking the first success instead would let a railing or a shelf in front
-  // of the door answer with a gap of its own. Layers split off a plane come after all planes: a
-  // leaf or a frame a few millimetres proud of the wall answers only when the wall itself cannot.
+  // of the door answer with a gap of its own. Layers split off a plane (a leaf or a frame a few
+  // millimetres proud of the wall) come after all planes, so they win only by an opening at least
+  // 5 cm nearer the gaze point.
   let reason: 'no_floor' | 'no_opening_near_gaze' = 'no_opening_near_gaze';
   let best: { found: WallOpening; plane: WallPlane } | undefined;
   for (const [rank, { plane, distance }] of inView.entries()) {

@@ -3,6 +3,7 @@ import { raycastFirst, type RayHit } from '../bvh/raycastFirst.js';
 import { DOOR_SIZE_LIMITS, type DoorSizeLimits } from '../opening/doorSize.js';
 import type { ReadonlyVec3, Vec3 } from '../types/vector.js';
 import type { WallPlane } from './findWallPlanes.js';
+import { runsWithinGap } from './runsWithinGap.js';
 
 /** Options of {@link findOpeningInWall}. */
 export interface FindOpeningInWallOptions {
@@ -69,7 +70,8 @@ const BISECTIONS = 9; // 0.1 m / 2⁹ ≈ 0.2 mm
 
 /**
  * Finds the door opening nearest the gaze point in one wall plane. A spot on the face counts as
- * wall only where material lies at both faces of the wall slab (within `faceTolerance`), so
+ * wall where material lies at both faces of the wall slab (within `faceTolerance`), or where
+ * solid runs on deeper than the wall is thick (a cross wall abutting it end-on, `abutDepth`), so
  * leaves (closed, flush, glazed), casings, skirtings and furniture standing in front are not
  * wall; the opening is the floor-level run of columns free of wall up to a door's least height,
  * bounded by wall on both sides, its edges then bisected to a fraction of a millimetre.
@@ -125,14 +127,17 @@ export function findOpeningInWall(
   };
 
   const isWall = (s: number, y: number): boolean => {
-    const front = cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, ofWall);
+    // Whatever is at the face first: nothing there (most samples) costs one ray, and when the
+    // nearest thing is the wall's own, it is also the nearest of the wall's own.
+    const face = cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol);
+    if (face === undefined) return false;
+    const front = !ofWall || ofWall(hit.triangle) ? face : cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, ofWall);
     if (front !== undefined && (thickness === 0 || cast(s, y, thickness + tol, n[0], 0, n[2], 2 * tol, ofWall) !== undefined)) return true;
     if (thickness === 0) return false;
     // A wall abutting this one end-on (a jamb where a cross wall meets the door's wall) shows its end
     // face in the plane and runs on deeper than this wall is thick: solid, whatever part it is.
     // Leaves, casings and frames flush with the face end within the wall's thickness.
-    const face = ofWall ? cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol) : front;
-    return face !== undefined && cast(s, y, face - tol + 0.002, -n[0], 0, -n[2], thickness + opts.abutDepth) === undefined;
+    return cast(s, y, face - tol + 0.002, -n[0], 0, -n[2], thickness + opts.abutDepth) === undefined;
   };
 
   const probeY = Math.min(eye[1] - 0.3, Math.max(gazePoint[1], eye[1] - 1));
@@ -324,14 +329,11 @@ function measureWall(
   if (probes.length > 0 && depths.length >= 0.4 * probes.length) {
     thickness = depths[depths.length >> 1]!;
     // Groups of depths within 1 cm of each other, deepest first.
-    for (let start = 0; start < depths.length; ) {
-      let end = start + 1;
-      while (end < depths.length && depths[end - 1]! - depths[end]! <= 0.01) end++;
-      if (end - start >= Math.max(3, 0.25 * depths.length)) {
-        thickness = depths[(start + end) >> 1]!;
+    for (const { from, to } of runsWithinGap(depths, 0.01)) {
+      if (to - from >= Math.max(3, 0.25 * depths.length)) {
+        thickness = depths[(from + to) >> 1]!;
         break;
       }
-      start = end;
     }
   }
   if (!groups) return { thickness };

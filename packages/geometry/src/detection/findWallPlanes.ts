@@ -2,6 +2,7 @@ import type { Bvh, TriangleMesh } from '../bvh/Bvh.js';
 import { raycastFirst, type RayHit } from '../bvh/raycastFirst.js';
 import { triangleNormal } from '../bvh/triangleNormal.js';
 import type { ReadonlyVec3, Vec3 } from '../types/vector.js';
+import { runsWithinGap } from './runsWithinGap.js';
 
 /** A vertical surface the viewer sees: a wall face, or anything else upright (a leaf, a cabinet front). */
 export interface WallPlane {
@@ -133,7 +134,7 @@ export function findWallPlanes(
     planes.push({ normal, offset: sorted[support >> 1]!, support, points: Float64Array.from(c.points), triangles: Uint32Array.from(c.triangles), layer: false });
     // Surfaces a few millimetres apart fall into one cluster, and its median may be a door frame
     // standing proud of the wall rather than the wall: each layer hit often enough is a plane too.
-    for (const layer of layersOf(sorted, opts.layerGap)) {
+    for (const layer of runsWithinGap(sorted, opts.layerGap)) {
       if (layer.to - layer.from < opts.minSupport || Math.abs(sorted[(layer.from + layer.to) >> 1]! - sorted[support >> 1]!) <= opts.layerGap) continue;
       const lo = sorted[layer.from]!, hi = sorted[layer.to - 1]!;
       const points: number[] = [], triangles: number[] = [];
@@ -146,16 +147,4 @@ export function findWallPlanes(
     }
   }
   return planes.sort((a, b) => b.support - a.support);
-}
-
-/** Runs [from, to) of sorted offsets with no gap wider than `gap` between neighbours. */
-function layersOf(sorted: Float64Array, gap: number): { from: number; to: number }[] {
-  const layers: { from: number; to: number }[] = [];
-  let from = 0;
-  for (let k = 1; k <= sorted.length; k++) {
-    if (k < sorted.length && sorted[k]! - sorted[k - 1]! <= gap) continue;
-    layers.push({ from, to: k });
-    from = k;
-  }
-  return layers;
 }
