@@ -91,6 +91,12 @@ describe('readRootIdentity', () => {
     expect(at0("#7=IFCWALL('x',$,'T\\S\\|r',$);")).toBeUndefined();
     expect(readRootIdentity(new Uint8Array([...encode("#7=IFCWALL('x',$,'T"), 0xc3, 0xbc, ...encode("r',$);")]), 0)).toBeUndefined();
   });
+  it('never reads past its own statement, nor through a comment', () => {
+    const short = "#7=IFCWALL('x',$);\n#8=IFCWALL('y',$,'next statement',$);";
+    expect(readRootIdentity(encode(short), 0)).toBeUndefined();
+    expect(at0("#7=IFCWALL('x',/* it's */#5,'a','b');")).toBeUndefined();
+    expect(at0("#7=/* ( */IFCWALL('x',$,'a');")).toBeUndefined();
+  });
   it('leaves anything but a string or $ to web-ifc', () => {
     expect(at0('#7=IFCWALL(#3,$,$,$);')).toBeUndefined();
     expect(at0("#7=IFCWALL('x',$,IFCLABEL('y'),$);")).toBeUndefined();
@@ -107,6 +113,11 @@ describe('readReferences', () => {
     expect(at0(rel, 6)).toEqual([]);
     expect(at0(rel, 7)).toEqual([]);
     expect(at0(rel, 8)).toEqual([7]);
+  });
+  it('never reads past its own statement, nor through a comment', () => {
+    const short = encode("#9=IFCRELAGGREGATES('g',#5);\n#10=IFCRELAGGREGATES('h',#6,$,$,#80,(#81,#82));");
+    for (const position of [2, 3, 4, 5]) expect(readReferences(short, 0, position)).toBeUndefined();
+    expect(at0("#9=IFCRELAGGREGATES('g',#5,/* it's */$,$,#80,(#81));", 4)).toBeUndefined();
   });
   it('leaves anything else to web-ifc', () => {
     const rel = "#9=IFCX('g',#5,IFCLABEL('a'),(1.,2.),(#3,'x'),#);";

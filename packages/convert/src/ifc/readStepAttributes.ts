@@ -1,6 +1,7 @@
 import { latin1Text } from './latin1Text.js';
 
 const OPEN = 0x28, CLOSE = 0x29, COMMA = 0x2c, QUOTE = 0x27, DOLLAR = 0x24, BACKSLASH = 0x5c, EQUALS = 0x3d, HASH = 0x23;
+const SEMICOLON = 0x3b, SLASH = 0x2f;
 
 /** GlobalId and Name of an IfcRoot entity, as web-ifc's `GetLine` gives them (`''` when unset). */
 export interface RootIdentity {
@@ -21,12 +22,12 @@ export interface RootIdentity {
  * ```
  */
 export function readRootIdentity(bytes: Uint8Array, at: number): RootIdentity | undefined {
-  let i = firstAttribute(bytes, at);
-  const globalId = readPlainString(bytes, i);
+  const first = firstAttribute(bytes, at);
+  if (first < 0) return undefined;
+  const globalId = readPlainString(bytes, first);
   if (globalId === undefined) return undefined;
-  i = skipToComma(bytes, globalId.end);
-  i = skipToComma(bytes, i + 1); // OwnerHistory: a reference or $
-  const name = readPlainString(bytes, i + 1);
+  const third = attributeAt(bytes, globalId.end, 2); // past OwnerHistory: a reference or $
+  const name = third < 0 ? undefined : readPlainString(bytes, third);
   if (name === undefined) return undefined;
   return { globalId: globalId.text, name: name.text };
 }
@@ -44,8 +45,9 @@ export function readRootIdentity(bytes: Uint8Array, at: number): RootIdentity | 
  */
 export function readReferences(bytes: Uint8Array, at: number, attribute: number): number[] | undefined {
   const n = bytes.length;
-  let i = firstAttribute(bytes, at);
-  for (let a = 0; a < attribute; a++) i = skipToComma(bytes, i) + 1;
+  const first = firstAttribute(bytes, at);
+  let i = first < 0 ? -1 : attributeAt(bytes, first, attribute);
+  if (i < 0) return undefined;
   i = skipBlank(bytes, i);
   if (bytes[i] === DOLLAR) return [];
   const list = bytes[i] === OPEN;
@@ -70,13 +72,29 @@ export function readReferences(bytes: Uint8Array, at: number, attribute: number)
   }
 }
 
-/** Index of the first attribute of the statement starting at `at` (just past its '('). */
+/**
+ * Index of the first attribute of the statement starting at `at` (just past its '('), or −1 when
+ * a comment stands before it (rare enough to leave to web-ifc).
+ */
 function firstAttribute(bytes: Uint8Array, at: number): number {
   const n = bytes.length;
   let i = at;
   while (i < n && bytes[i] !== EQUALS) i++;
-  while (i < n && bytes[i] !== OPEN) i++;
-  return i + 1;
+  while (i < n && bytes[i] !== OPEN) if (bytes[i++] === SLASH) return -1;
+  return i < n ? i + 1 : -1;
+}
+
+/**
+ * Index of the attribute `count` attributes after the one starting at `i`, or −1 when the
+ * statement's attributes end first, or a comment or anything but strings and lists stands in the
+ * way: never an index in the next statement.
+ */
+function attributeAt(bytes: Uint8Array, i: number, count: number): number {
+  for (let a = 0; a < count && i >= 0; a++) {
+    const comma = nextComma(bytes, i);
+    i = comma < 0 ? -1 : comma + 1;
+  }
+  return i;
 }
 
 function skipBlank(bytes: Uint8Array, i: number): number {
@@ -105,8 +123,11 @@ function readPlainString(bytes: Uint8Array, i: number): { text: string; end: num
   return undefined;
 }
 
-/** Index of the next top-level ',' from `i` (parenthesised lists and strings skipped). */
-function skipToComma(bytes: Uint8Array, i: number): number {
+/**
+ * Index of the next ',' between attributes from `i` (parenthesised lists and strings skipped), or
+ * −1 at the ')' that closes the attributes, a ';', a comment, or the end of the bytes.
+ */
+function nextComma(bytes: Uint8Array, i: number): number {
   const n = bytes.length;
   let depth = 0;
   for (; i < n; i++) {
@@ -115,8 +136,10 @@ function skipToComma(bytes: Uint8Array, i: number): number {
       i++;
       while (i < n && bytes[i] !== QUOTE) i++;
     } else if (c === OPEN) depth++;
-    else if (c === CLOSE) depth--;
-    else if (c === COMMA && depth === 0) return i;
+    else if (c === CLOSE) {
+      if (--depth < 0) return -1;
+    } else if (c === COMMA && depth === 0) return i;
+    else if (c === SEMICOLON || c === SLASH) return -1;
   }
-  return n;
+  return -1;
 }
