@@ -63,7 +63,7 @@ async function poolSettled(): Promise<ReturnType<typeof conversionPoolStats>> {
 }
 
 /**
- * Nothing of a failed request stays in the data directory: no upload, and no session directory
+ * Nothing of a failed request stays in the data directory: no upload, and no session file
  * without its database row. Uploads of a 201 are removed just after the answer, hence the short wait.
  */
 async function expectNoLeftovers(): Promise<void> {

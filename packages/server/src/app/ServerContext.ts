@@ -12,7 +12,7 @@ import type { Throttle } from '../throttle/Throttle.js';
 export interface DataPaths {
   root: string;
   database: string;
-  /** Request bodies while they arrive; emptied on start. */
+  /** Request bodies while they arrive, and files staged for a session until its commit; emptied on start. */
   uploads: string;
   /** Every session's files, named `<session id>.<file>`, moved in when the session is committed. */
   sessions: string;

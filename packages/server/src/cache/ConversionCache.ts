@@ -54,7 +54,7 @@ export interface ConversionCache {
  * ```ts
  * const cache = await openConversionCache({ dir: '/var/lib/arsession/cache', maxEntries: 512, maxBytes: 2 ** 31 });
  * const hit = cache.reuse(sha256);
- * try { if (hit) linkSync(hit.path, join(sessionDir, '0.usdz')); } finally { hit?.release(); }
+ * try { if (hit) linkSync(hit.path, sessionFilePath(sessionsDir, sessionId, '0.usdz')); } finally { hit?.release(); }
  * ```
  */
 export async function openConversionCache(options: ConversionCacheOptions): Promise<ConversionCache> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rm, stat, unlink } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { convertModel, ModelUnreadableError, type ConversionResult, type DoorQuery } from '@arsession/convert';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
@@ -8,6 +8,7 @@ import { authenticate } from '../auth/authenticate.js';
 import type { CacheHit } from '../cache/ConversionCache.js';
 import { contentDisposition, deliveredName } from '../files/downloadName.js';
 import { hashFile } from '../files/hashFile.js';
+import { sessionFilePath } from '../files/sessionFiles.js';
 import { refuseUnknownFields } from '../form/fieldValues.js';
 import { readConversion } from '../form/readConversion.js';
 import { readModelUploads } from '../form/readModelUploads.js';
@@ -45,7 +46,7 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
   const leave = ctx.admission.admit();
   const sessionId = newSessionId();
   // Files made for the session wait in uploads/ (emptied on start) until the session is committed.
-  const stagedPath = (name: string) => join(ctx.paths.uploads, `${sessionId}.${name}`);
+  const stagedPath = (name: string) => sessionFilePath(ctx.paths.uploads, sessionId, name);
   const uploaded: string[] = [];
   const staged: StagedFile[] = [];
   const hits: CacheHit[] = [];

@@ -18,8 +18,8 @@ export interface StoreThread {
   /** The account of a presented API key (as {@link authenticateApiKey}), or `undefined`. */
   authenticate(key: string): Promise<Account | undefined>;
   /**
-   * Makes a session exist ({@link commitSessions}): resolves to its one-time code once its
-   * directory is complete and its row committed.
+   * Makes a session exist ({@link commitSessions}): resolves to its one-time code once its files
+   * are in the sessions directory and its row is committed.
    */
   commit(session: SessionCommit): Promise<string>;
   /** Answers what was sent, then stops the thread and closes its connection. */
@@ -32,7 +32,7 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/store/s
 /**
  * One thread with its own connection to the server's database checks the keys of session
  * requests and commits finished sessions, those that finish together in one transaction. Why a
- * thread: under load the key lookup, the session directory, the file moves and the commit took a
+ * thread: under load the key lookup, the file moves and the commit took a
  * quarter of the event loop's time per session, and the event loop bounds the requests per
  * second; handing them over costs one message each way.
  *
