@@ -1,7 +1,33 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AsciiWriter } from '../src/usdz/AsciiWriter.js';
-import { formatFixed, primName, quote } from '../src/usdz/usdaText.js';
+import { primName, quote } from '../src/usdz/usdaText.js';
+
+const POWERS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6];
+const ZEROS = '000000';
+
+/**
+ * The reference for AsciiWriter's numbers, as strings: at most `decimals` decimals (±half a unit
+ * of the last one), no trailing zeros, magnitudes of 10⁹ and more written exactly.
+ */
+function formatFixed(v: number, decimals: number): string {
+  const a = v < 0 ? -v : v;
+  if (!(a < 1e9)) return String(v);
+  const unit = POWERS[decimals]!;
+  const scaled = Math.round(a * unit);
+  if (scaled === 0) return '0';
+  const whole = Math.floor(scaled / unit);
+  let frac = scaled - whole * unit;
+  const head = v < 0 ? `-${whole}` : `${whole}`;
+  if (frac === 0) return head;
+  let digits = decimals;
+  while (frac % 10 === 0) {
+    frac /= 10;
+    digits--;
+  }
+  const tail = `${frac}`;
+  return `${head}.${ZEROS.slice(0, digits - tail.length)}${tail}`;
+}
 
 describe('USDA text formatting', () => {
   it('formats numbers to the given decimals, without trailing zeros', () => {
@@ -19,8 +45,8 @@ describe('USDA text formatting', () => {
   it('the byte writer writes exactly what formatFixed returns, and integers as digits', () => {
     const w = new AsciiWriter();
     fc.assert(fc.property(fc.oneof(fc.float({ noNaN: true, noDefaultInfinity: true }), fc.double({ min: -1e10, max: 1e10, noNaN: true })), fc.constantFrom(4, 5, 6), fc.nat(), (v, d, n) => {
-      w.fixed(v, d).char(32).uint(n);
-      expect(new TextDecoder().decode(w.take())).toBe(`${formatFixed(v, d)} ${n}`);
+      w.tuple([v, v], 0, 2, d).char(32).uints([n]);
+      expect(new TextDecoder().decode(w.take())).toBe(`(${formatFixed(v, d)}, ${formatFixed(v, d)}) ${n}`);
     }), { numRuns: 5000 });
   });
 

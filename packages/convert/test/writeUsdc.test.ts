@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { compressIntegers, encodeIntegers } from '../src/usdz/crate/integerCoding.js';
 import { fastCompress } from '../src/usdz/crate/fastCompression.js';
 import { readGlb, writeUsdcLayer, writeUsdz, zipStored, type SceneData } from '../src/index.js';
+import { newIdentityMatrix } from '../src/scene/identityMatrix.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
 import { readUsdzBack, tinyusdz } from '../../../test/support/usdReader.js';
 
 const concat = (parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
 
 /** One mesh, one plain material, under one node with the given matrix and metadata. */
-function sceneOf(mesh: { positions: Float32Array; indices: Uint32Array; normals?: Float32Array; elements?: SceneData['meshes'][number]['elements'] }, matrix = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]), metadata: Record<string, string> = {}): SceneData {
+function sceneOf(mesh: { positions: Float32Array; indices: Uint32Array; normals?: Float32Array; elements?: SceneData['meshes'][number]['elements'] }, matrix = newIdentityMatrix(), metadata: Record<string, string> = {}): SceneData {
   return {
     source: { format: 'glb' },
     nodes: [{ name: 'node', parent: -1, matrix, meshes: [0], metadata }],

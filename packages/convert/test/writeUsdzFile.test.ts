@@ -7,12 +7,16 @@ import { convertModel, mergeByMaterial, readGlb, readIfc, writeUsdz, writeUsdzFi
 import { corpusBytes } from '../../../test/support/corpus.js';
 
 describe('writeUsdzFile streams the same package to disk', () => {
-  it.each([['glb', 'DamagedHelmet.glb'], ['ifc', 'Office_A_20110811.ifc']] as const)('%s/%s: byte-identical to writeUsdz, nothing left behind', async (kind, name) => {
+  it.each([
+    ['glb', 'DamagedHelmet.glb', 'usdc'], ['ifc', 'Office_A_20110811.ifc', 'usdc'],
+    ['glb', 'DamagedHelmet.glb', 'usda'], ['ifc', 'Office_A_20110811.ifc', 'usda'],
+  ] as const)('%s/%s, %s layer: byte-identical to writeUsdz, nothing left behind', async (kind, name, layerFormat) => {
     const dir = mkdtempSync(join(tmpdir(), 'arsession-usdz-'));
     const scene = mergeByMaterial(kind === 'glb' ? await readGlb(corpusBytes(kind, name)) : await readIfc(corpusBytes(kind, name)));
     const path = join(dir, 'out.usdz');
-    const written = writeUsdzFile(scene, path);
-    const inMemory = Buffer.concat(writeUsdz(scene));
+    const written = writeUsdzFile(scene, path, { layerFormat });
+    const inMemory = Buffer.concat(writeUsdz(scene, { layerFormat }));
+    expect(inMemory.subarray(30, 30 + 'model.usdX'.length).toString()).toBe(`model.${layerFormat}`);
     const onDisk = readFileSync(path);
     expect(written.bytes).toBe(onDisk.length);
     expect(written.sha256).toBe(createHash('sha256').update(onDisk).digest('hex'));

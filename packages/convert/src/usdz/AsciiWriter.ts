@@ -24,21 +24,9 @@ export class AsciiWriter {
     return this;
   }
 
-  /** Appends a non-negative integer. */
-  uint(n: number): this {
-    return this.putUint(n, false);
-  }
-
   /** Appends non-negative integers separated by `, ` (an index array's body). */
   uints(values: ArrayLike<number>): this {
     for (let i = 0; i < values.length; i++) this.putUint(values[i]!, i > 0);
-    return this;
-  }
-
-  /** Appends `v` with at most `decimals` decimals, no trailing zeros: byte for byte what `formatFixed` returns. */
-  fixed(v: number, decimals: number): this {
-    this.reserve(FIXED_MAX);
-    this.length = putFixed(this.buffer, this.length, v, decimals);
     return this;
   }
 

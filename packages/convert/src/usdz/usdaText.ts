@@ -12,33 +12,6 @@ export const USDA_DECIMALS = {
   uv: 5,
 } as const;
 
-const POWERS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6];
-const ZEROS = '000000';
-
-/**
- * A number with at most `decimals` decimals (±half a unit of the last one), without trailing
- * zeros: deterministic and compact. This is the hot loop of USDA writing, so it formats with
- * integer arithmetic instead of `toPrecision`. Magnitudes of 10⁹ and more are written exactly.
- */
-export function formatFixed(v: number, decimals: number): string {
-  const a = v < 0 ? -v : v;
-  if (!(a < 1e9)) return String(v);
-  const unit = POWERS[decimals]!;
-  const scaled = Math.round(a * unit);
-  if (scaled === 0) return '0';
-  const whole = Math.floor(scaled / unit);
-  let frac = scaled - whole * unit;
-  const head = v < 0 ? `-${whole}` : `${whole}`;
-  if (frac === 0) return head;
-  let digits = decimals;
-  while (frac % 10 === 0) {
-    frac /= 10;
-    digits--;
-  }
-  const tail = `${frac}`;
-  return `${head}.${ZEROS.slice(0, digits - tail.length)}${tail}`;
-}
-
 /** A float64 number (transforms, factors) in shortest round-trip form. */
 export function formatFloat64(v: number): string {
   return Object.is(v, -0) ? '0' : String(v);

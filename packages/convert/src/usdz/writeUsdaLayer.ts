@@ -43,9 +43,7 @@ export function* renderUsda(layer: UsdLayer): Generator<Uint8Array> {
     primOpen(w, frame.prim, frame.depth);
     stack.push({ close: frame.depth });
     for (let i = frame.prim.children.length - 1; i >= 0; i--) stack.push({ prim: frame.prim.children[i]!, depth: frame.depth + 1 });
-    if (frame.prim.typeName === 'Mesh') yield w.take();
   }
-  yield w.take();
 }
 
 function primOpen(w: AsciiWriter, prim: UsdPrim, depth: number): void {

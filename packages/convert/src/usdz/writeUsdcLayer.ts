@@ -11,8 +11,9 @@ export const WRITE_USDC_LAYER_DEFAULTS: Readonly<WriteUsdcLayerOptions> = DESCRI
 
 /**
  * Writes a scene as one binary USD layer (a crate file, version 0.8.0): {@link describeLayer}'s
- * layer, the form ARKit and USD load fastest. Points, normals and texture coordinates go out as
- * the scene's own bytes, so writing costs little more than the copy into the package. Returns
+ * layer, the form ARKit and USD load fastest. Points and normals go out as the scene's own bytes
+ * (texture coordinates as their v-flipped copy), so writing costs little more than the copy into
+ * the package. Returns
  * the file as parts in order; they reference the scene's arrays.
  *
  * @example

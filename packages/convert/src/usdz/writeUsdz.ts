@@ -44,5 +44,10 @@ export function writeUsdz(scene: SceneData, options: Partial<WriteUsdzOptions> =
 function rootLayer(scene: SceneData, options: Partial<WriteUsdzOptions> = {}): { layer: Uint8Array[]; name: string } {
   const opts = { ...WRITE_USDZ_DEFAULTS, ...options };
   const layer = opts.layerFormat === 'usda' ? [...writeUsdaLayer(scene, { rootName: opts.rootName })] : writeUsdcLayer(scene, { rootName: opts.rootName });
-  return { layer, name: opts.layerName ?? `model.${opts.layerFormat}` };
+  return { layer, name: rootLayerName(opts) };
+}
+
+/** The root layer's entry name: `layerName` when given, else `model.usdc` or `model.usda`. */
+export function rootLayerName(opts: Pick<WriteUsdzOptions, 'layerFormat' | 'layerName'>): string {
+  return opts.layerName ?? `model.${opts.layerFormat}`;
 }

@@ -4,7 +4,7 @@ import { crc32 } from 'node:zlib';
 import type { SceneData } from '../scene/SceneData.js';
 import { textureEntryName } from './layer/describeLayer.js';
 import { writeUsdaLayer } from './writeUsdaLayer.js';
-import { WRITE_USDZ_DEFAULTS, writeUsdz, type WriteUsdzOptions } from './writeUsdz.js';
+import { rootLayerName, WRITE_USDZ_DEFAULTS, writeUsdz, type WriteUsdzOptions } from './writeUsdz.js';
 import { zipLayout } from './zipStored.js';
 
 const COPY_CHUNK = 1 << 20;
@@ -44,7 +44,7 @@ export function writeUsdzFile(scene: SceneData, path: string, options: Partial<W
     };
     try {
       if (opts.layerFormat === 'usdc') for (const part of writeUsdz(scene, opts)) write(part);
-      else writeWithTextLayer(scene, opts.layerName ?? 'model.usda', opts.rootName, layerPath, write);
+      else writeWithTextLayer(scene, rootLayerName(opts), opts.rootName, layerPath, write);
     } finally {
       closeSync(out);
     }

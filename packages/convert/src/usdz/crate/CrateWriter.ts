@@ -222,9 +222,9 @@ export class CrateWriter {
   /** An array of `GfVec2f`/`GfVec3f` from packed floats; the bytes are referenced, not copied. */
   vecfArray(type: typeof CRATE_TYPE.Vec2f | typeof CRATE_TYPE.Vec3f, values: Float32Array): ValueRep {
     const size = type === CRATE_TYPE.Vec2f ? 2 : 3;
-    if (values.length === 0) return { hi: ARRAY | (type << 16), lo: 0 };
-    const known = this.written.get(values);
-    if (known && known.hi >>> 16 === (ARRAY | (type << 16)) >>> 16) return known;
+    if (values.length === 0) return emptyArray(type);
+    const known = this.writtenAs(values, type);
+    if (known) return known;
     this.align(8);
     const rep = this.repAt(type, ARRAY);
     this.uint64(values.length / size);
@@ -235,16 +235,14 @@ export class CrateWriter {
 
   /** An `int[]`, integer-coded from 16 elements on as USD does. */
   intArray(values: ArrayLike<number>): ValueRep {
-    if (values.length === 0) return { hi: ARRAY | (CRATE_TYPE.Int << 16), lo: 0 };
-    const known = this.written.get(values);
-    if (known && (known.hi >>> 16 & 0xff) === CRATE_TYPE.Int) return known;
+    if (values.length === 0) return emptyArray(CRATE_TYPE.Int);
+    const known = this.writtenAs(values, CRATE_TYPE.Int);
+    if (known) return known;
     const compress = values.length >= MIN_COMPRESSED_ARRAY;
     const rep = this.repAt(CRATE_TYPE.Int, ARRAY | (compress ? COMPRESSED : 0));
     this.uint64(values.length);
     if (compress) {
-      const coded = compressIntegers(values);
-      this.uint64(coded.length);
-      this.append(coded);
+      this.compressedInts(values);
     } else {
       const view = this.reserve(4 * values.length);
       for (let i = 0; i < values.length; i++) view.setInt32(this.used + 4 * i, values[i]! | 0, true);
@@ -256,14 +254,10 @@ export class CrateWriter {
 
   /** A `string[]` or `token[]`: indices into the string or token table. */
   textArray(type: typeof CRATE_TYPE.String | typeof CRATE_TYPE.Token, values: readonly string[]): ValueRep {
-    if (values.length === 0) return { hi: ARRAY | (type << 16), lo: 0 };
+    if (values.length === 0) return emptyArray(type);
     this.align(8);
     const rep = this.repAt(type, ARRAY);
-    this.uint64(values.length);
-    const indexes = values.map((s) => (type === CRATE_TYPE.Token ? this.tokenOf(s) : this.stringOf(s)));
-    const view = this.reserve(4 * indexes.length);
-    indexes.forEach((x, i) => view.setUint32(this.used + 4 * i, x, true));
-    this.used += 4 * indexes.length;
+    this.indexList(values.map((s) => (type === CRATE_TYPE.Token ? this.tokenOf(s) : this.stringOf(s))));
     return rep;
   }
 
@@ -397,6 +391,12 @@ export class CrateWriter {
     return this.fieldSets[start + indexes.length] === FIELD_SET_END;
   }
 
+  /** The rep of `values` (the same object) when it was written before as an array of `type`. */
+  private writtenAs(values: object, type: number): ValueRep | undefined {
+    const known = this.written.get(values);
+    return known && ((known.hi >>> 16) & 0xff) === type ? known : undefined;
+  }
+
   private tokenOf(s: string): number {
     let index = this.tokenIndex.get(s);
     if (index === undefined) {
@@ -520,6 +520,11 @@ export class CrateWriter {
     this.scratch.fill(0, 0, this.used);
     this.used = 0;
   }
+}
+
+/** An empty array of `type`: USD stores none, its rep says so with offset 0. */
+function emptyArray(type: number): ValueRep {
+  return { hi: (ARRAY | (type << 16)) >>> 0, lo: 0 };
 }
 
 function inlined(type: number, payload: number): ValueRep {

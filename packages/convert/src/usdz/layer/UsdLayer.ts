@@ -1,6 +1,7 @@
 // One USD layer as plain data: what our writers put in a package, independent of the file format.
 // describeLayer builds it from SceneData; writeUsdaLayer renders it as text, writeUsdcLayer as a
-// binary crate. Big arrays are the scene's own typed arrays, never copies.
+// binary crate. Points, normals and indices are the scene's own typed arrays, never copies; the
+// arrays a layer adds (extents, face sizes, v-flipped texture coordinates) are made once per mesh.
 
 /** A USD value with its type name, as an attribute or metadatum holds it. */
 export type UsdValue =

@@ -61,7 +61,12 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
     let arrays = derived.get(mesh);
     if (!arrays) {
       const { min, max } = growBounds(emptyBounds(), mesh.positions, 3, IDENTITY_MATRIX);
-      arrays = { extent: new Float32Array([...min, ...max]), counts: new Uint32Array(mesh.indices.length / 3).fill(3), ...(mesh.uvs && { st: flipV(mesh.uvs) }) };
+      arrays = {
+        extent: new Float32Array([...min, ...max]),
+        counts: new Uint32Array(mesh.indices.length / 3).fill(3),
+        ...(mesh.uvs && { st: flipV(mesh.uvs) }),
+        ...(mesh.elements?.length && { elements: elementData(mesh.elements) }),
+      };
       derived.set(mesh, arrays);
     }
     return arrays;
@@ -99,27 +104,32 @@ function xformPrim(node: SceneNode, name: string): UsdPrim {
   return prim;
 }
 
-/** Per-mesh arrays the layer adds: bounds, face sizes, texture coordinates flipped to USD's v-up. */
+/**
+ * Per-mesh arrays the layer adds: bounds, face sizes, texture coordinates flipped to USD's v-up,
+ * and the element identity of merged geometry.
+ */
 interface MeshArrays {
   extent: Float32Array;
   counts: Uint32Array;
   st?: Float32Array;
+  elements?: Record<string, UsdValue>;
+}
+
+/** Element identity of merged geometry as customData: parallel arrays, one entry per element's triangle run. */
+function elementData(e: NonNullable<SceneMesh['elements']>): Record<string, UsdValue> {
+  const strings = (key: string): UsdValue => ({ type: 'string[]', value: e.map((x) => x.metadata[key] ?? '') });
+  return {
+    elementClasses: strings('ifcClass'),
+    elementFirstTriangles: { type: 'int[]', value: e.map((x) => x.firstTriangle) },
+    elementGlobalIds: strings('globalId'),
+    elementNames: strings('name'),
+    elementTriangleCounts: { type: 'int[]', value: e.map((x) => x.triangleCount) },
+  };
 }
 
 function meshPrim(mesh: SceneMesh, name: string, materialPath: string, material: SceneMaterial, arrays: MeshArrays): UsdPrim {
   const prim: UsdPrim = { name, typeName: 'Mesh', apiSchemas: ['MaterialBindingAPI'], properties: [], children: [] };
-  if (mesh.elements?.length) {
-    // Element identity of merged geometry: parallel arrays, one entry per element's triangle run.
-    const e = mesh.elements;
-    const strings = (key: string): UsdValue => ({ type: 'string[]', value: e.map((x) => x.metadata[key] ?? '') });
-    prim.customData = {
-      elementClasses: strings('ifcClass'),
-      elementFirstTriangles: { type: 'int[]', value: e.map((x) => x.firstTriangle) },
-      elementGlobalIds: strings('globalId'),
-      elementNames: strings('name'),
-      elementTriangleCounts: { type: 'int[]', value: e.map((x) => x.triangleCount) },
-    };
-  }
+  if (arrays.elements) prim.customData = arrays.elements;
   const props: UsdProperty[] = [
     attribute('doubleSided', { type: 'bool', value: material.doubleSided }, { uniform: true }),
     attribute('extent', { type: 'float3[]', value: arrays.extent }),
