@@ -6,6 +6,7 @@ import {
 import {
   buildFloorOnlyScene, buildWallScene, WALL_SCENE_DEFAULTS, type ExpectedOpening, type LeafKind, type SyntheticMesh, type WallScene, type WallSceneOptions,
 } from './support/syntheticWall.js';
+import { buildCubicleScene, type CubicleSceneOptions } from './support/syntheticCubicle.js';
 
 /** Tolerance per axis on every corner (m). */
 const TOLERANCE = 0.01;
@@ -233,6 +234,12 @@ describe('detectOpening (geometric door detection on a triangle mesh)', () => {
       failure(() => detect(scene.mesh, eye, gaze, { wall: { abutDepth: 100 } }));
     });
 
+    it('a strip of wall narrower than the grid between the jamb and a joint in the wall is the jamb', () => {
+      // Gazing 2 cm right of the centre puts a grid column in the joint: the doorway must still end at the strip.
+      expectFound({ jointBesideJamb: true }, VIEWER, [0.02, 1.0, 0]);
+      expectFound({ jointBesideJamb: true, leaf: 'closed', thickness: 0.1 }, VIEWER, [0.02, 1.0, 0]);
+    });
+
     it('a way through low cabinets in front of the door is not taken for the doorway', () => {
       const { scene, eye, gaze } = lookFrom({ cabinetsWithGap: true }, [0, 1.6, 2.5]);
       expectOpening(detect(scene.mesh, eye, gaze), door(scene));
@@ -240,6 +247,40 @@ describe('detectOpening (geometric door detection on a triangle mesh)', () => {
       // with hardly any wall at eye level may hold an opening without a lintel.
       const loose = detect(scene.mesh, eye, gaze, { wall: { minWallLength: 0 } });
       expect(Math.abs(loose.opening.corners[0][2] - 1.6)).toBeLessThan(0.01);
+    });
+  });
+
+  describe('a leaf as thick as its wall and flush with both faces, told apart only as another part', () => {
+    const look = (options: Partial<CubicleSceneOptions>, target?: Vec3) => {
+      const scene = buildCubicleScene(options);
+      const aim = target ?? centreOf(scene.expected);
+      return { scene, result: () => detect(scene.mesh, VIEWER, sub(aim, VIEWER)) };
+    };
+
+    it.each<[string, Partial<CubicleSceneOptions>]>([
+      ['a cubicle door under a partition on legs', {}],
+      ['a leaf 10 cm clear of the floor (the doorway still starts at the floor)', { y0: 0.1 }],
+      ['a leaf 0.9 m wide, 2 m high, in a wall from the floor', { partitionBottom: 0, partitionTop: 2.4, x0: -0.5, x1: 0.4, y1: 2 }],
+      ['in a storey without its slab: the doorway ends where the leaf does', { floor: false }],
+    ])('%s', (_name, options) => {
+      const { scene, result } = look(options);
+      expectOpening(result(), scene.expected);
+    });
+
+    it('is not found without the parts: the leaf is then wall like the rest', () => {
+      const { scene } = look({});
+      const { groups: _groups, ...anonymous } = scene.mesh;
+      failure(() => detect(anonymous, VIEWER, sub(centreOf(scene.expected), VIEWER)));
+    });
+
+    it('a panel of its own filling a window hole, hanging 0.4 m clear of the floor, or a strip of wall of its own up to the ceiling, is no leaf', () => {
+      failure(look({ y0: 0.4, y1: 1.7 }).result);
+      for (const floor of [true, false]) {
+        const panel = look({ floor, partitionBottom: 0, partitionTop: 2.7, holeToBottom: false, x0: -0.45, x1: 0.45, y0: 0.4, y1: 1.9 });
+        failure(panel.result);
+      }
+      const strip = look({ partitionBottom: 0, partitionTop: 2.7, x0: -0.45, x1: 0.45, y0: 0, y1: 2.7 }, [0, 1.2, 0]);
+      failure(strip.result);
     });
   });
 

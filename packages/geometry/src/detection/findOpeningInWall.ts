@@ -3,6 +3,8 @@ import { raycastFirst, type RayHit } from '../bvh/raycastFirst.js';
 import { DOOR_SIZE_LIMITS, type DoorSizeLimits } from '../opening/doorSize.js';
 import type { ReadonlyVec3, Vec3 } from '../types/vector.js';
 import type { WallPlane } from './findWallPlanes.js';
+import { bisect, median, spread } from './edgeMeasures.js';
+import { findFlushLeaf, type WallFaceProbe } from './findFlushLeaf.js';
 import { runsWithinGap } from './runsWithinGap.js';
 
 /** Options of {@link findOpeningInWall}. */
@@ -66,15 +68,15 @@ export interface WallOpening {
 /** Why a wall holds no opening. */
 export type NoOpeningReason = 'no_floor' | 'no_opening_near_gaze';
 
-const BISECTIONS = 9; // 0.1 m / 2⁹ ≈ 0.2 mm
-
 /**
  * Finds the door opening nearest the gaze point in one wall plane. A spot on the face counts as
  * wall where material lies at both faces of the wall slab (within `faceTolerance`), or where
  * solid runs on deeper than the wall is thick (a cross wall abutting it end-on, `abutDepth`), so
  * leaves (closed, flush, glazed), casings, skirtings and furniture standing in front are not
  * wall; the opening is the floor-level run of columns free of wall up to a door's least height,
- * bounded by wall on both sides, its edges then bisected to a fraction of a millimetre.
+ * bounded by wall on both sides, its edges then bisected to a fraction of a millimetre. A leaf as
+ * thick as the wall and flush with both faces, which measures as wall, is found by its outline
+ * when the gaze rests on it and the mesh's groups tell it from the wall ({@link findFlushLeaf}).
  *
  * @example
  * ```ts
@@ -108,12 +110,14 @@ export function findOpeningInWall(
     return raycastFirst(bvh, mesh, o, d, max, hit, accept)?.distance;
   };
 
-  const { thickness, ofWall } = measureWall(plane, opts.groups, (p) => {
+  const { groups } = opts;
+  const { thickness, wallGroups } = measureWall(plane, groups, (p) => {
     o[0] = p[0] - n[0] * 0.002; o[1] = p[1]; o[2] = p[2] - n[2] * 0.002;
     d[0] = -n[0]; d[1] = 0; d[2] = -n[2];
     const t = raycastFirst(bvh, mesh, o, d, opts.maxThickness, hit)?.distance;
     return t === undefined ? undefined : t + 0.002;
   }, tol);
+  const ofWall = wallGroups && ((triangle: number) => wallGroups.has(groups![triangle]!));
   const mid = thickness / 2; // depth of the slab's middle
   // Rays inside an opening start near the front face, in the middle and near the back face.
   const depths = thickness === 0 ? [0] : [Math.min(2 * tol, mid), mid, Math.max(thickness - 2 * tol, mid)];
@@ -126,19 +130,40 @@ export function findOpeningInWall(
     return best;
   };
 
-  const isWall = (s: number, y: number): boolean => {
+  // `wall` tells the wall's own triangles from others (all are the wall's when undefined).
+  const isWall = (s: number, y: number, wall = ofWall): boolean => {
     // Whatever is at the face first: nothing there (most samples) costs one ray, and when the
     // nearest thing is the wall's own, it is also the nearest of the wall's own.
     const face = cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol);
     if (face === undefined) return false;
-    const front = !ofWall || ofWall(hit.triangle) ? face : cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, ofWall);
-    if (front !== undefined && (thickness === 0 || cast(s, y, thickness + tol, n[0], 0, n[2], 2 * tol, ofWall) !== undefined)) return true;
+    const front = !wall || wall(hit.triangle) ? face : cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, wall);
+    if (front !== undefined && (thickness === 0 || cast(s, y, thickness + tol, n[0], 0, n[2], 2 * tol, wall) !== undefined)) return true;
     if (thickness === 0) return false;
     // A wall abutting this one end-on (a jamb where a cross wall meets the door's wall) shows its end
     // face in the plane and runs on deeper than this wall is thick: solid, whatever part it is.
     // Leaves, casings and frames flush with the face end within the wall's thickness.
     return cast(s, y, face - tol + 0.002, -n[0], 0, -n[2], thickness + opts.abutDepth) === undefined;
   };
+
+  const at = (s: number, y: number): Vec3 => [bx + r[0] * s, y, bz + r[2] * s];
+
+  // A leaf as thick as the wall and flush with both faces measures like wall: it is looked for
+  // first, as the part the gaze rests on.
+  if (groups && wallGroups && thickness > 0) {
+    const probe: WallFaceProbe = {
+      partAt: (s, y) => (cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol) === undefined ? undefined : groups[hit.triangle]),
+      isWall: (s, y, ofWall) => isWall(s, y, (triangle) => ofWall(groups[triangle]!)),
+      below: (s, y, depth, max, except) => {
+        const distance = cast(s, y, depth, 0, -1, 0, max, (triangle) => groups[triangle] !== except);
+        return distance === undefined ? undefined : { distance, part: groups[hit.triangle]! };
+      },
+    };
+    const leaf = findFlushLeaf(probe, { parts: wallGroups, mid }, gazePoint[1], eye[1], opts);
+    if (leaf) {
+      const { left, right, bottom, top, edgeSpread } = leaf;
+      return { corners: [at(left, bottom), at(right, bottom), at(right, top), at(left, top)], thickness, lateral: 0, edgeSpread };
+    }
+  }
 
   const probeY = Math.min(eye[1] - 0.3, Math.max(gazePoint[1], eye[1] - 1));
   const columns = Math.round(opts.searchHalfWidth / step);
@@ -214,16 +239,6 @@ export function findOpeningInWall(
     if (lateral <= opts.maxLateral + step) runs.push({ first: c, last, lateral });
   }
   runs.sort((a, b) => a.lateral - b.lateral);
-  const bisect = (wallAt: number, openAt: number, test: (x: number) => boolean): number => {
-    let w = wallAt, f = openAt;
-    for (let k = 0; k < BISECTIONS; k++) {
-      const m = (w + f) / 2;
-      if (test(m)) w = m;
-      else f = m;
-    }
-    return (w + f) / 2;
-  };
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
 
   for (const run of runs) {
     const s0 = run.first * step, s1 = run.last * step;
@@ -233,12 +248,22 @@ export function findOpeningInWall(
     const mustBeFramed = airy || hanging.subarray(run.first + columns, run.last + columns + 1).includes(1);
     const heights = [0.4, 1.0, opts.size.minHeight - 0.1].map((h) => floor + h);
     const lefts: number[] = [], rights: number[] = [];
-    // At each height, bisect between the run's outer column and the first wall within three steps
-    // outward (a sample exactly on an edge may fall either side of it).
+    // At each height, the first wall within three steps outward of the run's outer column (a sample
+    // exactly on an edge may fall either side of it). A strip of wall narrower than a step (where a
+    // cross wall meets the door's wall just beside the jamb) can hide between two columns, so the
+    // way there, from the run's last step on, is walked in quarter steps and bisected at the first wall.
     const edge = (inner: number, outward: number, y: number): number | undefined => {
       if (isWall(inner, y)) return undefined;
-      for (let k = 1; k <= 3; k++) if (isWall(inner + outward * k * step, y)) return bisect(inner + outward * k * step, inner, (s) => isWall(s, y));
-      return undefined;
+      let k = 1;
+      while (k <= 3 && !isWall(inner + outward * k * step, y)) k++;
+      if (k > 3) return undefined;
+      const start = isWall(inner - outward * step, y) ? inner : inner - outward * step;
+      const fine = step / 4;
+      const quarters = 4 * (k + (start === inner ? 0 : 1));
+      let j = 1;
+      while (j < quarters && !isWall(start + outward * j * fine, y)) j++;
+      const wallAt = start + outward * j * fine;
+      return bisect(wallAt, wallAt - outward * fine, (x) => isWall(x, y));
     };
     for (const y of heights) {
       const l = edge(s0, -1, y), r = edge(s1, 1, y);
@@ -286,8 +311,6 @@ export function findOpeningInWall(
     const height = top - bottom;
     if (height < opts.size.minHeight || height > opts.size.maxHeight) continue;
 
-    const spread = (v: number[]) => (v.length > 1 ? Math.max(...v) - Math.min(...v) : 0);
-    const at = (s: number, y: number): Vec3 => [bx + r[0] * s, y, bz + r[2] * s];
     const dx = Math.max(0, left, -right), dy = Math.max(0, bottom - gazePoint[1], gazePoint[1] - top);
     return {
       corners: [at(left, bottom), at(right, bottom), at(right, top), at(left, top)],
@@ -306,14 +329,15 @@ export function findOpeningInWall(
  * thickness); when most probes find no back face, the wall is a single surface (thickness 0), as
  * in models that draw walls as planes. The wall's groups are those whose probes measure that
  * thickness: a door's group, whose leaf is thinner, is not wall even where its frame lines the
- * reveals flush with both faces.
+ * reveals flush with both faces. (A leaf as thick as the wall and flush with both faces is wall by
+ * this measure; `findOpeningInWall` tells it apart by its outline.)
  */
 function measureWall(
   plane: WallPlane,
   groups: Uint32Array | undefined,
   depthBehind: (p: ReadonlyVec3) => number | undefined,
   tol: number,
-): { thickness: number; ofWall?: (triangle: number) => boolean } {
+): { thickness: number; wallGroups?: ReadonlySet<number> } {
   const { normal: n, offset, points, triangles } = plane;
   const count = points.length / 3;
   const stride = Math.max(1, Math.floor(count / 64));
@@ -345,5 +369,5 @@ function measureWall(
   const wall = new Set<number>();
   for (const [group, count] of agrees) if (count >= Math.max(2, 0.1 * probes.length)) wall.add(group);
   if (wall.size === 0) return { thickness };
-  return { thickness, ofWall: (triangle) => wall.has(groups[triangle]!) };
+  return { thickness, wallGroups: wall };
 }

@@ -155,6 +155,11 @@ export interface WallSceneOptions {
    */
   crossWallAtJamb: boolean;
   /**
+   * A 2 cm joint through the door wall, floor to ceiling, 6 cm right of the right jamb: a strip of
+   * wall narrower than the detector's grid step stands between the doorway and the gap.
+   */
+  jointBesideJamb: boolean;
+  /**
    * Two 0.9 high cabinets 1 m in front of the wall, either side of a 1 m way through in line with
    * the door (a kitchen run with a gap): their fronts make a plane with a full-height gap in it.
    */
@@ -183,6 +188,7 @@ export const WALL_SCENE_DEFAULTS: Readonly<WallSceneOptions> = {
   blank: false,
   wallBase: 0,
   crossWallAtJamb: false,
+  jointBesideJamb: false,
   cabinetsWithGap: false,
   wallBehindViewerZ: 4,
 };
@@ -304,6 +310,7 @@ export function buildWallScene(options: Partial<WallSceneOptions> = {}): WallSce
   const holes: Hole[] = [];
   const base = o.wallBase;
   if (hasDoor) holes.push({ x0, x1, y0: base, y1: base + h });
+  if (hasDoor && o.jointBesideJamb) holes.push({ x0: x1 + 0.06, x1: x1 + 0.08, y0: base, y1: ROOM_HEIGHT });
   if (!o.blank && o.window === 'beside') holes.push({ x0: x1 + 0.6, x1: x1 + 1.6, y0: 0.9, y1: 2.1 });
   if (!o.blank && o.window === 'only') holes.push({ x0: -0.5, x1: 0.5, y0: 0.9, y1: 2.1 });
   addWallWithHoles(soup, t, holes, base, hasDoor && o.crossWallAtJamb ? x1 : WALL_HALF_LENGTH);
