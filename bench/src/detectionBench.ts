@@ -90,6 +90,9 @@ export async function benchDetection(rounds: number, quick: boolean): Promise<De
   return rows;
 }
 
+/** Warm-up builds on each side before the build rounds are timed. */
+export const BUILD_WARMUP = 5;
+
 /**
  * Our BVH against three-mesh-bvh on one triangle soup: build time (default builds), first-hit
  * rays from random points inside the bounds (both sides), and how often the two disagree.
@@ -98,7 +101,9 @@ export async function compareBvh(scene: string, mesh: TriangleMesh, rounds: numb
   const geometry = new BufferGeometry();
   geometry.setAttribute('position', new BufferAttribute(mesh.positions, 3));
   geometry.setIndex(new BufferAttribute(mesh.indices, 1));
-  const build = await compare(() => buildBvh(mesh), () => new MeshBVH(geometry), rounds);
+  // Builds take tens of milliseconds: both sides get enough warm-up builds to reach their optimised
+  // code (one is not: the first few builds run in V8's slower tiers), and three times the rounds.
+  const build = await compare(() => buildBvh(mesh), () => new MeshBVH(geometry), 3 * rounds, BUILD_WARMUP);
   const ours = buildBvh(mesh), peer = new MeshBVH(geometry);
   const rays = raysFor(mesh, rayCount);
   const ray = new Ray(), o = new Vector3(), d = new Vector3();

@@ -124,11 +124,15 @@ export function writeReport(): void {
       '',
       'Targets (door detection issue): build no slower than three-mesh-bvh\'s default build, first-hit rays no slower than',
       'its `raycastFirst` (both sides). Same triangles (a corpus building flattened to one soup, or a dense synthetic',
-      'interior), same rays from random points inside the bounds; ratios ours ÷ three-mesh-bvh.',
+      'interior), same rays from random points inside the bounds; ratios ours ÷ three-mesh-bvh. Builds: five warm-up',
+      'builds on each side, then three times the rounds of the other measurements, alternating who goes first.',
       '',
       '| scene | triangles | build ours (ms) | build three-mesh-bvh | ratio | µs/ray ours | µs/ray three-mesh-bvh | ratio | disagreements |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...detection.data.map((r) => `| ${r.scene} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.buildOurs)} | ${ms(r.buildPeer)} | ${x(r.buildRatio)} | ${r.rayOursUs.median.toFixed(2)} | ${r.rayPeerUs.median.toFixed(2)} | ${x(r.rayRatio)} | ${r.disagreements} / ${r.rays} |`),
+      '',
+      `Median ratios, build: ${detection.data.map((r) => `×${r.buildRatio.median.toFixed(3)}`).join(', ')}; `
+        + `first-hit rays: ${detection.data.map((r) => `×${r.rayRatio.median.toFixed(3)}`).join(', ')}.`,
       '',
     );
   }
