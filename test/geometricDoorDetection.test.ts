@@ -1,5 +1,5 @@
-import { buildBvh, detectOpening, DoorNotFoundError, raycastFirst, type Bvh, type Vec3 } from '@arsession/geometry';
-import { readGlb, readIfc, sceneTriangles, writeGlb, type SceneData } from '@arsession/convert';
+import { buildBvh, detectDoor, detectOpening, DoorNotFoundError, raycastFirst, type Bvh, type Vec3 } from '@arsession/geometry';
+import { doorCandidates, readGlb, readIfc, sceneTriangles, writeGlb, type SceneData } from '@arsession/convert';
 import { describe, expect, it } from 'vitest';
 import { corpusBytes } from './support/corpus.js';
 
@@ -93,5 +93,36 @@ describe.each(MODELS)('geometric door detection on %s, semantics stripped', (nam
     expect(unseen).toBeLessThanOrEqual(seen / 4);
     expect(missed, missed.join('; ')).toEqual([]);
     expect(doors.filter((d) => !doorsFound.has(d.door.globalId)).map((d) => d.door.name)).toEqual([]);
+  }, 120_000);
+});
+
+// Issue 4, negative case on a real model: ISSUE_021 is a steel frame with no walls and no doors.
+// Viewers anywhere inside it, looking anywhere level or slightly down, are refused, never answered.
+describe('door detection on a model without walls (ISSUE_021_Mini_Project.ifc)', () => {
+  it('refuses every question with a DoorNotFoundError', async () => {
+    const scene = await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'));
+    expect(scene.doorOpenings).toEqual([]);
+    const mesh = sceneTriangles(scene);
+    const bvh = buildBvh(mesh);
+    const { min, max } = scene.bounds;
+    // A fixed linear congruential sequence: the same 40 viewpoints on every run.
+    let state = 21;
+    const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const answers: string[] = [];
+    const reasons = new Set<string>();
+    for (let q = 0; q < 40; q++) {
+      const viewer: Vec3 = [min[0] + next() * (max[0] - min[0]), min[1] + 1.6 + next() * Math.max(0, max[1] - min[1] - 2), min[2] + next() * (max[2] - min[2])];
+      const yaw = next() * 2 * Math.PI, pitch = -next() * 0.3;
+      const gaze: Vec3 = [Math.cos(pitch) * Math.sin(yaw), Math.sin(pitch), Math.cos(pitch) * Math.cos(yaw)];
+      try {
+        const door = detectDoor({ mesh, bvh, candidates: doorCandidates(scene.doorOpenings), viewer, gaze });
+        answers.push(`from ${viewer.map((v) => v.toFixed(1))}: ${door.method} ${door.opening.width.toFixed(2)} × ${door.opening.height.toFixed(2)}`);
+      } catch (err) {
+        if (!(err instanceof DoorNotFoundError)) throw err;
+        reasons.add(err.reason);
+      }
+    }
+    expect(answers).toEqual([]);
+    console.log(`ISSUE_021: 40 questions refused (${[...reasons].join(', ')})`);
   }, 120_000);
 });
