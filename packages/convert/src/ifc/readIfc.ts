@@ -109,16 +109,28 @@ function buildScene(
 ): IfcSceneData {
   const warnings: SceneWarning[] = [];
   const raw: RawGeometry[] = [];
+  const placed: PlacedVertices[] = [];
   const products: number[] = [];
+  // Every product node has the identity matrix: the scene's bounds are its meshes' points.
+  let bounds = emptyBounds();
+  const centres: number[] = [];
+  // Each geometry is placed as it arrives, while the arrays just copied out of web-ifc are still in
+  // the cache (placing them all afterwards read every vertex back from memory), as if the model
+  // needed no re-centring; the rare one that does is placed again once its offset is known.
   api.StreamAllMeshes(model, (mesh: FlatMesh) => {
     products.push(mesh.expressID);
+    const first = raw.length;
     collect(api, model, mesh, raw);
+    for (let k = first; k < raw.length; k++) placed.push(placeVertices(raw[k]!, NO_OFFSET, bounds, centres));
   });
 
-  // Offset: chosen in float64 from the true extent, before anything is packed into float32.
-  const offset = chooseOffset(geometryCentres(raw), opts.recentreBeyond);
+  // Offset: chosen from the geometries' centres, and the geometry placed again in float64 with it
+  // removed, before anything far from the origin is packed into float32.
+  const offset = chooseOffset(Float64Array.from(centres), opts.recentreBeyond);
   if (offset.some((v) => v !== 0)) {
     warnings.push({ code: 'recentred', message: `geometry was ${Math.round(Math.hypot(...offset))} m from the origin and was re-centred; model_frame.offset states the shift` });
+    bounds = emptyBounds();
+    raw.forEach((g, k) => { placed[k] = placeVertices(g, offset, bounds); });
   }
 
   const unit = ifcLengthUnit(api, model);
@@ -164,11 +176,9 @@ function buildScene(
 
   const materials: SceneMaterial[] = [];
   const materialOf = new Map<string, number>();
-  // Every product node has the identity matrix: the scene's bounds are its meshes' points.
-  const bounds = emptyBounds();
   const meshes: SceneMesh[] = [];
   const positionsOfProduct = new Map<number, Float32Array[]>();
-  for (const g of raw) {
+  for (const [k, g] of raw.entries()) {
     const key = g.color.map((c) => Math.round(c * 255)).join(',');
     let material = materialOf.get(key);
     if (material === undefined) {
@@ -178,7 +188,8 @@ function buildScene(
       // BIM surface models often have inconsistent face orientation: draw both sides.
       materials.push({ name: `colour_${key.replace(/,/g, '_')}`, baseColor: [srgbToLinear(r), srgbToLinear(gr), srgbToLinear(b)], opacity: a, metallic: 0, roughness: 0.8, emissive: [0, 0, 0], doubleSided: true });
     }
-    const mesh = bake(g, offset, material, ref(g.product).ifcClass, bounds);
+    const { positions, normals } = placed[k]!;
+    const mesh: SceneMesh = { name: ref(g.product).ifcClass, positions, normals, indices: windOutward(g), material };
     nodes[nodeOfProduct.get(g.product)!]!.meshes.push(meshes.length);
     meshes.push(mesh);
     const list = positionsOfProduct.get(g.product) ?? [];
@@ -225,35 +236,20 @@ function collect(api: IfcAPI, model: number, mesh: FlatMesh, out: RawGeometry[])
   }
 }
 
-/**
- * Float64 centre of every placed geometry, for {@link chooseOffset}: the centre of its own box,
- * placed. For an affine placement that is the centre of the placed box's corners, so no vertex has
- * to be placed (a pass over every vertex, ~3 ms a read on tested_sample_project); the offset only
- * needs to know where the model lies, to the metre.
- */
-function geometryCentres(raw: readonly RawGeometry[]): Float64Array {
-  const centres = new Float64Array(raw.length * 3);
-  raw.forEach((g, n) => {
-    const v = g.vertices, t = g.transform;
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    // Interleaved position and normal: a point every 6 numbers.
-    for (let i = 0; i < v.length; i += 6) {
-      const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      if (z < z0) z0 = z;
-      if (z > z1) z1 = z;
-    }
-    const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, cz = (z0 + z1) / 2;
-    for (let k = 0; k < 3; k++) centres[n * 3 + k] = t[k]! * cx + t[4 + k]! * cy + t[8 + k]! * cz + t[12 + k]!;
-  });
-  return centres;
+/** A geometry's vertices in the delivered frame. */
+interface PlacedVertices {
+  positions: Float32Array;
+  normals: Float32Array;
 }
 
-/** Places a geometry in the delivered frame as a mesh, growing `box` by its (float32) points. */
-function bake(g: RawGeometry, offset: Vec3, material: number, name: string, box: Bounds): SceneMesh {
+const NO_OFFSET: Vec3 = [0, 0, 0];
+
+/**
+ * Places a geometry's vertices in the delivered frame (its placement applied in float64, `offset`
+ * removed, then float32), growing `box` by the stored points; with `centres`, also appends the
+ * centre of the geometry's own placed box, for {@link chooseOffset}.
+ */
+function placeVertices(g: RawGeometry, offset: Vec3, box: Bounds, centres?: number[]): PlacedVertices {
   const t = g.transform, v = g.vertices, count = v.length / 6;
   const positions = new Float32Array(count * 3), normals = new Float32Array(count * 3);
   const nm = normalMatrix(t);
@@ -262,8 +258,8 @@ function bake(g: RawGeometry, offset: Vec3, material: number, name: string, box:
   const t0 = t[0]!, t1 = t[1]!, t2 = t[2]!, t4 = t[4]!, t5 = t[5]!, t6 = t[6]!, t8 = t[8]!, t9 = t[9]!, t10 = t[10]!;
   const tx = t[12]! - offset[0], ty = t[13]! - offset[1], tz = t[14]! - offset[2];
   const n0 = nm[0]!, n1 = nm[1]!, n2 = nm[2]!, n3 = nm[3]!, n4 = nm[4]!, n5 = nm[5]!, n6 = nm[6]!, n7 = nm[7]!, n8 = nm[8]!;
-  // The scene's bounds grow here, from the stored float32 values, rather than in a pass of their own.
-  let x0 = box.min[0], y0 = box.min[1], z0 = box.min[2], x1 = box.max[0], y1 = box.max[1], z1 = box.max[2];
+  // The geometry's own box, from the stored float32 values; the scene's grows from it.
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
   for (let i = 0, o = 0; i < v.length; i += 6, o += 3) {
     const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
     // float64 until the offset is removed; only then float32.
@@ -286,12 +282,27 @@ function bake(g: RawGeometry, offset: Vec3, material: number, name: string, box:
     normals[o + 1] = oy / l;
     normals[o + 2] = oz / l;
   }
-  box.min[0] = x0; box.min[1] = y0; box.min[2] = z0;
-  box.max[0] = x1; box.max[1] = y1; box.max[2] = z1;
-  // web-ifc's index array is already our own copy, used by this mesh only: flip it in place.
+  if (count > 0) {
+    const { min, max } = box;
+    if (x0 < min[0]) min[0] = x0;
+    if (y0 < min[1]) min[1] = y0;
+    if (z0 < min[2]) min[2] = z0;
+    if (x1 > max[0]) max[0] = x1;
+    if (y1 > max[1]) max[1] = y1;
+    if (z1 > max[2]) max[2] = z1;
+    // Placed without an offset, a point 500 km out is stored to ~3 cm: ample for a centre that
+    // chooseOffset rounds to the metre.
+    centres?.push(offset[0] + (x0 + x1) / 2, offset[1] + (y0 + y1) / 2, offset[2] + (z0 + z1) / 2);
+  }
+  return { positions, normals };
+}
+
+/** The geometry's triangles wound outward in the delivered frame: flipped in place under a mirroring placement. */
+function windOutward(g: RawGeometry): Uint32Array {
+  // web-ifc's index array is already our own copy, used by this mesh only.
   const indices = g.indices;
-  if (determinant3(t) < 0) for (let i = 0; i < indices.length; i += 3) { const s = indices[i + 1]!; indices[i + 1] = indices[i + 2]!; indices[i + 2] = s; }
-  return { name, positions, normals, indices, material };
+  if (determinant3(g.transform) < 0) for (let i = 0; i < indices.length; i += 3) { const s = indices[i + 1]!; indices[i + 1] = indices[i + 2]!; indices[i + 2] = s; }
+  return indices;
 }
 
 /** Attributes of entities, read from the STEP bytes where they are plain, else through web-ifc. */
@@ -399,7 +410,7 @@ function openingSolid(api: IfcAPI, model: number, opening: number, offset: Vec3)
   const raw: RawGeometry[] = [];
   collect(api, model, api.GetFlatMesh(model, opening), raw);
   if (raw.length === 0) return undefined;
-  const parts = raw.map((g) => bake(g, offset, 0, '', emptyBounds()));
+  const parts = raw.map((g) => ({ positions: placeVertices(g, offset, emptyBounds()).positions, indices: windOutward(g) }));
   const total = parts.reduce((s, p) => s + p.positions.length, 0);
   const positions = new Float32Array(total);
   const indices = new Uint32Array(parts.reduce((s, p) => s + p.indices.length, 0));

@@ -1,6 +1,3 @@
-/** The 4×4 identity (column-major), for points taken as they are. Shared: never write to it. */
-export const IDENTITY_MATRIX: Float64Array = newIdentityMatrix();
-
 /**
  * A fresh 4×4 identity (column-major), for a node's own matrix.
  *

@@ -1,6 +1,6 @@
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, TextureRef } from '../../scene/SceneData.js';
-import { emptyBounds, growBounds } from '../../scene/growBounds.js';
-import { IDENTITY_MATRIX, isIdentityMatrix } from '../../scene/identityMatrix.js';
+import { pointBounds } from '../../scene/growBounds.js';
+import { isIdentityMatrix } from '../../scene/identityMatrix.js';
 import { primName } from '../usdaText.js';
 import type { UsdAttribute, UsdLayer, UsdPrim, UsdProperty, UsdValue } from './UsdLayer.js';
 
@@ -60,7 +60,7 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
   const arraysOf = (mesh: SceneMesh): MeshArrays => {
     let arrays = derived.get(mesh);
     if (!arrays) {
-      const { min, max } = growBounds(emptyBounds(), mesh.positions, 3, IDENTITY_MATRIX);
+      const { min, max } = pointBounds(mesh.positions);
       arrays = {
         extent: new Float32Array([...min, ...max]),
         counts: new Uint32Array(mesh.indices.length / 3).fill(3),
