@@ -104,14 +104,16 @@ describe('door detection on a model without walls (ISSUE_021_Mini_Project.ifc)',
     expect(scene.doorOpenings).toEqual([]);
     const mesh = sceneTriangles(scene);
     const bvh = buildBvh(mesh);
-    const { min, max } = scene.bounds;
-    // A fixed linear congruential sequence: the same 40 viewpoints on every run.
+    // Bounds are in the delivered (re-centred) frame; detectDoor takes world coordinates.
+    const min = scene.bounds.min.map((v, k) => v + scene.offset[k]!);
+    const max = scene.bounds.max.map((v, k) => v + scene.offset[k]!);
+    // A seeded sequence (a linear congruential generator in 32-bit arithmetic): the same 40 viewpoints on every run.
     let state = 21;
-    const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
     const answers: string[] = [];
     const reasons = new Set<string>();
     for (let q = 0; q < 40; q++) {
-      const viewer: Vec3 = [min[0] + next() * (max[0] - min[0]), min[1] + 1.6 + next() * Math.max(0, max[1] - min[1] - 2), min[2] + next() * (max[2] - min[2])];
+      const viewer: Vec3 = [min[0]! + next() * (max[0]! - min[0]!), min[1]! + 1.6 + next() * Math.max(0, max[1]! - min[1]! - 2), min[2]! + next() * (max[2]! - min[2]!)];
       const yaw = next() * 2 * Math.PI, pitch = -next() * 0.3;
       const gaze: Vec3 = [Math.cos(pitch) * Math.sin(yaw), Math.sin(pitch), Math.cos(pitch) * Math.cos(yaw)];
       try {

@@ -6,7 +6,7 @@ import {
 import {
   buildFloorOnlyScene, buildWallScene, WALL_SCENE_DEFAULTS, type ExpectedOpening, type LeafKind, type SyntheticMesh, type WallScene, type WallSceneOptions,
 } from './support/syntheticWall.js';
-import { buildCubicleScene, type CubicleSceneOptions } from './support/syntheticCubicle.js';
+import { buildCubicleScene, buildSegmentedWallScene, type CubicleSceneOptions } from './support/syntheticCubicle.js';
 
 /** Tolerance per axis on every corner (m). */
 const TOLERANCE = 0.01;
@@ -235,9 +235,12 @@ describe('detectOpening (geometric door detection on a triangle mesh)', () => {
     });
 
     it('a strip of wall narrower than the grid between the jamb and a joint in the wall is the jamb', () => {
-      // Gazing 2 cm right of the centre puts a grid column in the joint: the doorway must still end at the strip.
-      expectFound({ jointBesideJamb: true }, VIEWER, [0.02, 1.0, 0]);
-      expectFound({ jointBesideJamb: true, leaf: 'closed', thickness: 0.1 }, VIEWER, [0.02, 1.0, 0]);
+      // Gaze points 0–9 cm right of the centre put grid columns everywhere across strip and joint
+      // (gazing 2 cm right puts one in the joint): the doorway must always end at the strip.
+      for (let dx = 0; dx < 0.1; dx += 0.01) {
+        expectFound({ jointBesideJamb: true }, VIEWER, [dx, 1.0, 0]);
+        expectFound({ jointBesideJamb: true, leaf: 'closed', thickness: 0.1 }, VIEWER, [dx, 1.0, 0]);
+      }
     });
 
     it('a way through low cabinets in front of the door is not taken for the doorway', () => {
@@ -271,6 +274,21 @@ describe('detectOpening (geometric door detection on a triangle mesh)', () => {
       const { scene } = look({});
       const { groups: _groups, ...anonymous } = scene.mesh;
       failure(() => detect(anonymous, VIEWER, sub(centreOf(scene.expected), VIEWER)));
+    });
+
+    it('an ordinary wall of segments under a beam: the door-sized segment in view is no leaf', () => {
+      const mesh = buildSegmentedWallScene();
+      failure(() => detect(mesh, VIEWER, sub([0, 1.0, 0], VIEWER)));
+    });
+
+    it('a flush part in its host wider than any leaf (2 m) is a panel, not a leaf', () => {
+      failure(look({ partitionBottom: 0, partitionTop: 2.6, x0: -1, x1: 1, y1: 2.1 }).result);
+    });
+
+    it('two flush leaves meeting in the middle are refused, never answered as half the doorway', () => {
+      const { scene, result } = look({ leaves: 2, x0: -0.8, x1: 0.8 }, [-0.4, 0.8, 0]);
+      expect(scene.expected.corners[1][0] - scene.expected.corners[0][0]).toBeCloseTo(1.6, 6);
+      failure(result);
     });
 
     it('a panel of its own filling a window hole, hanging 0.4 m clear of the floor, or a strip of wall of its own up to the ceiling, is no leaf', () => {

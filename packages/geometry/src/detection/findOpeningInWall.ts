@@ -117,7 +117,7 @@ export function findOpeningInWall(
     const t = raycastFirst(bvh, mesh, o, d, opts.maxThickness, hit)?.distance;
     return t === undefined ? undefined : t + 0.002;
   }, tol);
-  const ofWall = wallGroups && ((triangle: number) => wallGroups.has(groups![triangle]!));
+  const ofWall = groups && wallGroups && ((triangle: number) => wallGroups.has(groups[triangle]!));
   const mid = thickness / 2; // depth of the slab's middle
   // Rays inside an opening start near the front face, in the middle and near the back face.
   const depths = thickness === 0 ? [0] : [Math.min(2 * tol, mid), mid, Math.max(thickness - 2 * tol, mid)];
@@ -152,13 +152,14 @@ export function findOpeningInWall(
   if (groups && wallGroups && thickness > 0) {
     const probe: WallFaceProbe = {
       partAt: (s, y) => (cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol) === undefined ? undefined : groups[hit.triangle]),
-      isWall: (s, y, ofWall) => isWall(s, y, (triangle) => ofWall(groups[triangle]!)),
+      isWall: (s, y, ofPart) => isWall(s, y, (triangle) => ofPart(groups[triangle]!)),
       below: (s, y, depth, max, except) => {
         const distance = cast(s, y, depth, 0, -1, 0, max, (triangle) => groups[triangle] !== except);
         return distance === undefined ? undefined : { distance, part: groups[hit.triangle]! };
       },
     };
-    const leaf = findFlushLeaf(probe, { parts: wallGroups, mid }, gazePoint[1], eye[1], opts);
+    const { maxFloorDrop, minDrop, maxScreed } = opts;
+    const leaf = findFlushLeaf(probe, { parts: wallGroups, mid }, { gazeY: gazePoint[1], eyeY: eye[1] }, { maxFloorDrop, minDrop, maxScreed });
     if (leaf) {
       const { left, right, bottom, top, edgeSpread } = leaf;
       return { corners: [at(left, bottom), at(right, bottom), at(right, top), at(left, top)], thickness, lateral: 0, edgeSpread };
@@ -251,7 +252,8 @@ export function findOpeningInWall(
     // At each height, the first wall within three steps outward of the run's outer column (a sample
     // exactly on an edge may fall either side of it). A strip of wall narrower than a step (where a
     // cross wall meets the door's wall just beside the jamb) can hide between two columns, so the
-    // way there, from the run's last step on, is walked in quarter steps and bisected at the first wall.
+    // way from the run's last step out to that wall is walked in quarter steps, and the edge bisected
+    // at the first wall met. (A strip narrower than a quarter step may still be missed.)
     const edge = (inner: number, outward: number, y: number): number | undefined => {
       if (isWall(inner, y)) return undefined;
       let k = 1;
