@@ -98,13 +98,25 @@ export const BUILD_WARMUP = 5;
  * rays from random points inside the bounds (both sides), and how often the two disagree.
  */
 export async function compareBvh(scene: string, mesh: TriangleMesh, rounds: number, rayCount: number): Promise<DetectionRow> {
-  const geometry = new BufferGeometry();
-  geometry.setAttribute('position', new BufferAttribute(mesh.positions, 3));
-  geometry.setIndex(new BufferAttribute(mesh.indices, 1));
+  // three-mesh-bvh sorts the index buffer it is given into its tree's order. It gets a copy of its
+  // own, or it would reorder our triangles under our tree; and every build on either side starts
+  // from a fresh copy of the original order (the same copy on both sides, inside the timing), or
+  // all builds after the first would partition triangles already in tree order.
+  const geometryOf = (indices: Uint32Array) => {
+    const geometry = new BufferGeometry();
+    geometry.setAttribute('position', new BufferAttribute(mesh.positions, 3));
+    geometry.setIndex(new BufferAttribute(indices, 1));
+    return geometry;
+  };
   // Builds take tens of milliseconds: both sides get enough warm-up builds to reach their optimised
   // code (one is not: the first few builds run in V8's slower tiers), and three times the rounds.
-  const build = await compare(() => buildBvh(mesh), () => new MeshBVH(geometry), 3 * rounds, BUILD_WARMUP);
-  const ours = buildBvh(mesh), peer = new MeshBVH(geometry);
+  const build = await compare(
+    () => buildBvh({ positions: mesh.positions, indices: mesh.indices.slice() }),
+    () => new MeshBVH(geometryOf(mesh.indices.slice())),
+    3 * rounds,
+    BUILD_WARMUP,
+  );
+  const ours = buildBvh(mesh), peer = new MeshBVH(geometryOf(mesh.indices.slice()));
   const rays = raysFor(mesh, rayCount);
   const ray = new Ray(), o = new Vector3(), d = new Vector3();
   const castOurs = () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyBounds, growBounds, pointBounds } from '../src/scene/growBounds.js';
+import { emptyBounds, growBounds } from '../src/scene/growBounds.js';
+import { pointBounds } from '../src/scene/pointBounds.js';
 import { newIdentityMatrix } from '../src/scene/identityMatrix.js';
 
 describe('pointBounds (USD extent of a mesh)', () => {

@@ -114,6 +114,15 @@ describe('readIfc keeps georeferenced models exact', () => {
     expect(worst).toBeLessThan(1e-3);
     expect(Math.max(...far.bounds.max.map(Math.abs), ...far.bounds.min.map(Math.abs))).toBeLessThan(100);
     expect(far.bounds).toEqual(sceneBounds(far));
+    // Normals do not move with the model.
+    far.meshes.forEach((m, i) => expect(m.normals).toEqual(near.meshes[i]!.normals));
+    // The door index is measured on the re-centred geometry: its faces move with the model, exactly.
+    const shift = [5e5 - far.offset[0], -far.offset[1], -6e5 - far.offset[2]];
+    expect(far.doorOpenings.length).toBe(near.doorOpenings.length);
+    expect(far.doorOpenings.length).toBeGreaterThan(0);
+    far.doorOpenings.forEach((d, i) => d.faces.forEach((face, j) => face.corners.forEach((corner, c) => corner.forEach((v, k) => {
+      expect(Math.abs(v - (near.doorOpenings[i]!.faces[j]!.corners[c]![k]! + shift[k]!))).toBeLessThan(1e-3);
+    }))));
   });
 });
 

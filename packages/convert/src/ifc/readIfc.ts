@@ -46,7 +46,7 @@ export interface IfcSceneData extends SceneData {
   doorOpenings: DoorOpeningRecord[];
 }
 
-/** One placed geometry as web-ifc streamed it, before baking. */
+/** One placed geometry as web-ifc streamed it, before it is placed in the delivered frame. */
 interface RawGeometry {
   product: number;
   vertices: Float32Array; // px py pz nx ny nz, local to the geometry
@@ -116,7 +116,7 @@ function buildScene(
   const centres: number[] = [];
   // Each geometry is placed as it arrives, while the arrays just copied out of web-ifc are still in
   // the cache (placing them all afterwards read every vertex back from memory), as if the model
-  // needed no re-centring; the rare one that does is placed again once its offset is known.
+  // needed no re-centring; one that does gets its points placed again once its offset is known.
   api.StreamAllMeshes(model, (mesh: FlatMesh) => {
     products.push(mesh.expressID);
     const first = raw.length;
@@ -124,13 +124,14 @@ function buildScene(
     for (let k = first; k < raw.length; k++) placed.push(placeVertices(raw[k]!, NO_OFFSET, bounds, centres));
   });
 
-  // Offset: chosen from the geometries' centres, and the geometry placed again in float64 with it
-  // removed, before anything far from the origin is packed into float32.
+  // Offset: chosen from the geometries' float64 centres. Far from the origin, the points stored in
+  // float32 by the first placing are coarse; they are placed again in float64 with the offset
+  // removed, so the delivered points are as fine as near the origin (normals do not change).
   const offset = chooseOffset(Float64Array.from(centres), opts.recentreBeyond);
   if (offset.some((v) => v !== 0)) {
     warnings.push({ code: 'recentred', message: `geometry was ${Math.round(Math.hypot(...offset))} m from the origin and was re-centred; model_frame.offset states the shift` });
     bounds = emptyBounds();
-    raw.forEach((g, k) => { placed[k] = placeVertices(g, offset, bounds); });
+    for (let k = 0; k < raw.length; k++) placePositions(raw[k]!, offset, bounds, placed[k]!.positions);
   }
 
   const unit = ifcLengthUnit(api, model);
@@ -139,7 +140,8 @@ function buildScene(
     let r = info.get(id);
     if (!r) {
       // Written out field by field (not spread): every reference then has one shape, and code that
-      // reads them stays optimised (a spread gave bake a "wrong map" deopt mid-loop).
+      // reads them stays optimised (a spread, and a literal of another shape, gave the placing of
+      // vertices a "wrong map" deopt in the middle of its loop, again and again).
       const { globalId, name } = attributes.identity(id);
       r = { expressId: id, ifcClass: api.GetNameFromTypeCode(api.GetLineType(model, id)), globalId, name };
       info.set(id, r);
@@ -242,14 +244,14 @@ interface PlacedVertices {
   normals: Float32Array;
 }
 
-const NO_OFFSET: Vec3 = [0, 0, 0];
+const NO_OFFSET: Readonly<Vec3> = [0, 0, 0];
 
 /**
  * Places a geometry's vertices in the delivered frame (its placement applied in float64, `offset`
  * removed, then float32), growing `box` by the stored points; with `centres`, also appends the
- * centre of the geometry's own placed box, for {@link chooseOffset}.
+ * float64 centre of the geometry's placed box, for {@link chooseOffset}.
  */
-function placeVertices(g: RawGeometry, offset: Vec3, box: Bounds, centres?: number[]): PlacedVertices {
+function placeVertices(g: RawGeometry, offset: Readonly<Vec3>, box: Bounds, centres?: number[]): PlacedVertices {
   const t = g.transform, v = g.vertices, count = v.length / 6;
   const positions = new Float32Array(count * 3), normals = new Float32Array(count * 3);
   const nm = normalMatrix(t);
@@ -258,23 +260,24 @@ function placeVertices(g: RawGeometry, offset: Vec3, box: Bounds, centres?: numb
   const t0 = t[0]!, t1 = t[1]!, t2 = t[2]!, t4 = t[4]!, t5 = t[5]!, t6 = t[6]!, t8 = t[8]!, t9 = t[9]!, t10 = t[10]!;
   const tx = t[12]! - offset[0], ty = t[13]! - offset[1], tz = t[14]! - offset[2];
   const n0 = nm[0]!, n1 = nm[1]!, n2 = nm[2]!, n3 = nm[3]!, n4 = nm[4]!, n5 = nm[5]!, n6 = nm[6]!, n7 = nm[7]!, n8 = nm[8]!;
-  // The geometry's own box, from the stored float32 values; the scene's grows from it.
+  // The geometry's own box in float64; rounding to float32 keeps order, so the stored points'
+  // box is this one rounded, and the scene's grows from that.
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
   for (let i = 0, o = 0; i < v.length; i += 6, o += 3) {
     const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
     // float64 until the offset is removed; only then float32.
-    const px = Math.fround(t0 * x + t4 * y + t8 * z + tx);
-    const py = Math.fround(t1 * x + t5 * y + t9 * z + ty);
-    const pz = Math.fround(t2 * x + t6 * y + t10 * z + tz);
-    positions[o] = px;
-    positions[o + 1] = py;
-    positions[o + 2] = pz;
-    if (px < x0) x0 = px;
-    if (px > x1) x1 = px;
-    if (py < y0) y0 = py;
-    if (py > y1) y1 = py;
-    if (pz < z0) z0 = pz;
-    if (pz > z1) z1 = pz;
+    const wx = t0 * x + t4 * y + t8 * z + tx;
+    const wy = t1 * x + t5 * y + t9 * z + ty;
+    const wz = t2 * x + t6 * y + t10 * z + tz;
+    positions[o] = wx;
+    positions[o + 1] = wy;
+    positions[o + 2] = wz;
+    if (wx < x0) x0 = wx;
+    if (wx > x1) x1 = wx;
+    if (wy < y0) y0 = wy;
+    if (wy > y1) y1 = wy;
+    if (wz < z0) z0 = wz;
+    if (wz > z1) z1 = wz;
     const nx = v[i + 3]!, ny = v[i + 4]!, nz = v[i + 5]!;
     const ox = n0 * nx + n1 * ny + n2 * nz, oy = n3 * nx + n4 * ny + n5 * nz, oz = n6 * nx + n7 * ny + n8 * nz;
     const l = Math.sqrt(ox * ox + oy * oy + oz * oz) || 1; // not Math.hypot: this is the hot loop, and hypot is slow
@@ -283,18 +286,40 @@ function placeVertices(g: RawGeometry, offset: Vec3, box: Bounds, centres?: numb
     normals[o + 2] = oz / l;
   }
   if (count > 0) {
-    const { min, max } = box;
-    if (x0 < min[0]) min[0] = x0;
-    if (y0 < min[1]) min[1] = y0;
-    if (z0 < min[2]) min[2] = z0;
-    if (x1 > max[0]) max[0] = x1;
-    if (y1 > max[1]) max[1] = y1;
-    if (z1 > max[2]) max[2] = z1;
-    // Placed without an offset, a point 500 km out is stored to ~3 cm: ample for a centre that
-    // chooseOffset rounds to the metre.
+    growByPlacedBox(box, x0, y0, z0, x1, y1, z1);
     centres?.push(offset[0] + (x0 + x1) / 2, offset[1] + (y0 + y1) / 2, offset[2] + (z0 + z1) / 2);
   }
   return { positions, normals };
+}
+
+/** {@link placeVertices} for the points alone, written into `positions`. */
+function placePositions(g: RawGeometry, offset: Readonly<Vec3>, box: Bounds, positions: Float32Array): void {
+  const t = g.transform, v = g.vertices;
+  const t0 = t[0]!, t1 = t[1]!, t2 = t[2]!, t4 = t[4]!, t5 = t[5]!, t6 = t[6]!, t8 = t[8]!, t9 = t[9]!, t10 = t[10]!;
+  const tx = t[12]! - offset[0], ty = t[13]! - offset[1], tz = t[14]! - offset[2];
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let i = 0, o = 0; i < v.length; i += 6, o += 3) {
+    const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
+    const wx = t0 * x + t4 * y + t8 * z + tx, wy = t1 * x + t5 * y + t9 * z + ty, wz = t2 * x + t6 * y + t10 * z + tz;
+    positions[o] = wx;
+    positions[o + 1] = wy;
+    positions[o + 2] = wz;
+    x0 = Math.min(x0, wx); x1 = Math.max(x1, wx);
+    y0 = Math.min(y0, wy); y1 = Math.max(y1, wy);
+    z0 = Math.min(z0, wz); z1 = Math.max(z1, wz);
+  }
+  if (v.length > 0) growByPlacedBox(box, x0, y0, z0, x1, y1, z1);
+}
+
+/** Grows `box` by a geometry's float64 box, rounded to float32 as its points are stored. */
+function growByPlacedBox(box: Bounds, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): void {
+  const { min, max } = box;
+  min[0] = Math.min(min[0], Math.fround(x0));
+  min[1] = Math.min(min[1], Math.fround(y0));
+  min[2] = Math.min(min[2], Math.fround(z0));
+  max[0] = Math.max(max[0], Math.fround(x1));
+  max[1] = Math.max(max[1], Math.fround(y1));
+  max[2] = Math.max(max[2], Math.fround(z1));
 }
 
 /** The geometry's triangles wound outward in the delivered frame: flipped in place under a mirroring placement. */
@@ -410,7 +435,11 @@ function openingSolid(api: IfcAPI, model: number, opening: number, offset: Vec3)
   const raw: RawGeometry[] = [];
   collect(api, model, api.GetFlatMesh(model, opening), raw);
   if (raw.length === 0) return undefined;
-  const parts = raw.map((g) => ({ positions: placeVertices(g, offset, emptyBounds()).positions, indices: windOutward(g) }));
+  const parts = raw.map((g) => {
+    const positions = new Float32Array(g.vertices.length / 2);
+    placePositions(g, offset, emptyBounds(), positions);
+    return { positions, indices: windOutward(g) };
+  });
   const total = parts.reduce((s, p) => s + p.positions.length, 0);
   const positions = new Float32Array(total);
   const indices = new Uint32Array(parts.reduce((s, p) => s + p.indices.length, 0));

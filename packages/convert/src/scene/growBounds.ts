@@ -9,8 +9,8 @@ export function emptyBounds(): Bounds {
  * Grows `out` to contain every point of `positions` — x, y, z at the start of every `stride`
  * numbers — each through the column-major 4×4 `matrix`, in float64 (a scene's bounds, node by
  * node through its world matrix). The box stays in locals while the loop runs, as it is run over
- * every vertex of a model. Typed arguments only: one
- * shape of array at every call keeps the loop monomorphic (plain arrays here made it 5× slower).
+ * every vertex of a model. Typed arguments only: one shape of array at every call keeps the loop
+ * monomorphic (plain arrays here made it 5× slower).
  *
  * @example
  * ```ts
@@ -37,28 +37,4 @@ export function growBounds(out: Bounds, positions: Float32Array, stride: number,
   out.min[0] = x0; out.min[1] = y0; out.min[2] = z0;
   out.max[0] = x1; out.max[1] = y1; out.max[2] = z1;
   return out;
-}
-
-/**
- * The box of `positions` (x, y, z per point) as they stand: {@link growBounds} without a matrix,
- * for USD's `extent` of every mesh written (about twice as fast as through an identity matrix).
- *
- * @example
- * ```ts
- * const { min, max } = pointBounds(mesh.positions);
- * ```
- */
-export function pointBounds(positions: Float32Array): Bounds {
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = 0; i + 2 < positions.length; i += 3) {
-    // `+ 0` turns −0 into +0, as the product with a matrix does: the same box, bit for bit.
-    const x = positions[i]! + 0, y = positions[i + 1]! + 0, z = positions[i + 2]! + 0;
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
-  return { min: [x0, y0, z0], max: [x1, y1, z1] };
 }

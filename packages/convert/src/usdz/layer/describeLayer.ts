@@ -1,5 +1,5 @@
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, TextureRef } from '../../scene/SceneData.js';
-import { pointBounds } from '../../scene/growBounds.js';
+import { pointBounds } from '../../scene/pointBounds.js';
 import { isIdentityMatrix } from '../../scene/identityMatrix.js';
 import { primName } from '../usdaText.js';
 import type { UsdAttribute, UsdLayer, UsdPrim, UsdProperty, UsdValue } from './UsdLayer.js';
