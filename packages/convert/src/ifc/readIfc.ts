@@ -125,13 +125,13 @@ function buildScene(
   });
 
   // Offset: chosen from the geometries' float64 centres. Far from the origin, the points stored in
-  // float32 by the first placing are coarse; they are placed again in float64 with the offset
-  // removed, so the delivered points are as fine as near the origin (normals do not change).
+  // float32 by the first placing are coarse; they are placed again, into the same arrays, with the
+  // offset removed in float64, so the delivered points are as fine as near the origin.
   const offset = chooseOffset(Float64Array.from(centres), opts.recentreBeyond);
   if (offset.some((v) => v !== 0)) {
     warnings.push({ code: 'recentred', message: `geometry was ${Math.round(Math.hypot(...offset))} m from the origin and was re-centred; model_frame.offset states the shift` });
     bounds = emptyBounds();
-    for (let k = 0; k < raw.length; k++) placePositions(raw[k]!, offset, bounds, placed[k]!.positions);
+    for (let k = 0; k < raw.length; k++) placeVertices(raw[k]!, offset, bounds, undefined, placed[k]);
   }
 
   const unit = ifcLengthUnit(api, model);
@@ -249,11 +249,12 @@ const NO_OFFSET: Readonly<Vec3> = [0, 0, 0];
 /**
  * Places a geometry's vertices in the delivered frame (its placement applied in float64, `offset`
  * removed, then float32), growing `box` by the stored points; with `centres`, also appends the
- * float64 centre of the geometry's placed box, for {@link chooseOffset}.
+ * float64 centre of the geometry's placed box, for {@link chooseOffset}. Writes into `into` when
+ * given (placing again with another offset), else into new arrays.
  */
-function placeVertices(g: RawGeometry, offset: Readonly<Vec3>, box: Bounds, centres?: number[]): PlacedVertices {
+function placeVertices(g: RawGeometry, offset: Readonly<Vec3>, box: Bounds, centres?: number[], into?: PlacedVertices): PlacedVertices {
   const t = g.transform, v = g.vertices, count = v.length / 6;
-  const positions = new Float32Array(count * 3), normals = new Float32Array(count * 3);
+  const positions = into?.positions ?? new Float32Array(count * 3), normals = into?.normals ?? new Float32Array(count * 3);
   const nm = normalMatrix(t);
   // Matrix entries in locals: stores into the output arrays could alias `t` as far as the
   // compiler knows, so it would reload every entry per vertex (this made the loop 3× slower).
@@ -290,25 +291,6 @@ function placeVertices(g: RawGeometry, offset: Readonly<Vec3>, box: Bounds, cent
     centres?.push(offset[0] + (x0 + x1) / 2, offset[1] + (y0 + y1) / 2, offset[2] + (z0 + z1) / 2);
   }
   return { positions, normals };
-}
-
-/** {@link placeVertices} for the points alone, written into `positions`. */
-function placePositions(g: RawGeometry, offset: Readonly<Vec3>, box: Bounds, positions: Float32Array): void {
-  const t = g.transform, v = g.vertices;
-  const t0 = t[0]!, t1 = t[1]!, t2 = t[2]!, t4 = t[4]!, t5 = t[5]!, t6 = t[6]!, t8 = t[8]!, t9 = t[9]!, t10 = t[10]!;
-  const tx = t[12]! - offset[0], ty = t[13]! - offset[1], tz = t[14]! - offset[2];
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = 0, o = 0; i < v.length; i += 6, o += 3) {
-    const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
-    const wx = t0 * x + t4 * y + t8 * z + tx, wy = t1 * x + t5 * y + t9 * z + ty, wz = t2 * x + t6 * y + t10 * z + tz;
-    positions[o] = wx;
-    positions[o + 1] = wy;
-    positions[o + 2] = wz;
-    x0 = Math.min(x0, wx); x1 = Math.max(x1, wx);
-    y0 = Math.min(y0, wy); y1 = Math.max(y1, wy);
-    z0 = Math.min(z0, wz); z1 = Math.max(z1, wz);
-  }
-  if (v.length > 0) growByPlacedBox(box, x0, y0, z0, x1, y1, z1);
 }
 
 /** Grows `box` by a geometry's float64 box, rounded to float32 as its points are stored. */
@@ -435,11 +417,7 @@ function openingSolid(api: IfcAPI, model: number, opening: number, offset: Vec3)
   const raw: RawGeometry[] = [];
   collect(api, model, api.GetFlatMesh(model, opening), raw);
   if (raw.length === 0) return undefined;
-  const parts = raw.map((g) => {
-    const positions = new Float32Array(g.vertices.length / 2);
-    placePositions(g, offset, emptyBounds(), positions);
-    return { positions, indices: windOutward(g) };
-  });
+  const parts = raw.map((g) => ({ positions: placeVertices(g, offset, emptyBounds()).positions, indices: windOutward(g) }));
   const total = parts.reduce((s, p) => s + p.positions.length, 0);
   const positions = new Float32Array(total);
   const indices = new Uint32Array(parts.reduce((s, p) => s + p.indices.length, 0));
