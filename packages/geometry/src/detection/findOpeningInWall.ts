@@ -109,6 +109,8 @@ export function findOpeningInWall(
     d[0] = dx; d[1] = dy; d[2] = dz;
     return raycastFirst(bvh, mesh, o, d, max, hit, accept)?.distance;
   };
+  // What lies on the face at (s, y): a ray through the face plane, a tolerance either side.
+  const castAtFace = (s: number, y: number, accept?: (t: number) => boolean) => cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, accept);
 
   const { groups } = opts;
   const { thickness, wallGroups } = measureWall(plane, groups, (p) => {
@@ -134,9 +136,9 @@ export function findOpeningInWall(
   const isWall = (s: number, y: number, wall = ofWall): boolean => {
     // Whatever is at the face first: nothing there (most samples) costs one ray, and when the
     // nearest thing is the wall's own, it is also the nearest of the wall's own.
-    const face = cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol);
+    const face = castAtFace(s, y);
     if (face === undefined) return false;
-    const front = !wall || wall(hit.triangle) ? face : cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, wall);
+    const front = !wall || wall(hit.triangle) ? face : castAtFace(s, y, wall);
     if (front !== undefined && (thickness === 0 || cast(s, y, thickness + tol, n[0], 0, n[2], 2 * tol, wall) !== undefined)) return true;
     if (thickness === 0) return false;
     // A wall abutting this one end-on (a jamb where a cross wall meets the door's wall) shows its end
@@ -151,7 +153,7 @@ export function findOpeningInWall(
   // first, as the part the gaze rests on.
   if (groups && wallGroups && thickness > 0) {
     const probe: WallFaceProbe = {
-      partAt: (s, y) => (cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol) === undefined ? undefined : groups[hit.triangle]),
+      partAt: (s, y) => (castAtFace(s, y) === undefined ? undefined : groups[hit.triangle]),
       isWall: (s, y, ofPart) => isWall(s, y, (triangle) => ofPart(groups[triangle]!)),
       below: (s, y, depth, max, except) => {
         const distance = cast(s, y, depth, 0, -1, 0, max, (triangle) => groups[triangle] !== except);
