@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { stopWorker } from './stopWorker.js';
 import type { Account } from './apiKeys.js';
 import type { SessionCommit } from './commitSessions.js';
 import type { StoreReply, StoreRequest, StoreThreadData } from './storeThreadWorker.js';
@@ -118,11 +119,7 @@ export function createStoreThread(options: StoreThreadOptions): StoreThread {
       send();
       const worker = thread;
       if (!worker) return;
-      // Held until it has stopped: an unreferenced thread would let the process end mid-close.
-      worker.ref();
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-      worker.postMessage([{ close: true }] satisfies StoreRequest[]);
-      await exited;
+      await stopWorker(worker, [{ close: true }] satisfies StoreRequest[]);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { stopWorker } from './stopWorker.js';
 import type { CheckpointerData } from './walCheckpointerWorker.js';
 
 /** Options of {@link startWalCheckpointer}. */
@@ -57,11 +58,7 @@ export function startWalCheckpointer(options: WalCheckpointerOptions): WalCheckp
       clearTimeout(restart);
       const worker = thread;
       if (!worker) return;
-      // Held until it has stopped: an unreferenced thread would let the process end mid-close.
-      worker.ref();
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-      worker.postMessage('close');
-      await exited;
+      await stopWorker(worker, 'close');
     },
   };
 }
