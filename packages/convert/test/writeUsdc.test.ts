@@ -68,6 +68,45 @@ describe('crate framing and integer coding', () => {
     expect(encodeIntegers([])).toHaveLength(0);
     expect([...compressIntegers([3, 3, 3, 3])]).toEqual([0, 0x60, 0, 0, 0, 0, 0b00000001, 3]);
   });
+
+  it('codes any integers so that USD decodes them back, with the most common difference and the narrowest widths', () => {
+    // USD's decoder, written from integerCoding.cpp's description.
+    const decode = (coded: Uint8Array, n: number) => {
+      const view = new DataView(coded.buffer, coded.byteOffset, coded.byteLength);
+      const common = view.getInt32(0, true);
+      let at = 4 + ((n * 2 + 7) >> 3), previous = 0;
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const code = (coded[4 + (i >> 2)]! >> ((i & 3) * 2)) & 3;
+        const d = code === 0 ? common : code === 1 ? view.getInt8(at) : code === 2 ? view.getInt16(at, true) : view.getInt32(at, true);
+        at += [0, 1, 2, 4][code]!;
+        previous = (previous + d) | 0;
+        out.push(previous);
+      }
+      return { common, out, end: at };
+    };
+    const differences = (values: number[]) => values.map((v, i) => (v - (i === 0 ? 0 : values[i - 1]!)) | 0);
+    const mostCommon = (ds: number[]) => {
+      const counts = new Map<number, number>();
+      for (const d of ds) if (Math.abs(d) <= 1024) counts.set(d, (counts.get(d) ?? 0) + 1);
+      let best = 0, bestCount = 0;
+      for (const [d, c] of counts) if (c > bestCount || (c === bestCount && d > best)) { best = d; bestCount = c; }
+      return best;
+    };
+    const int32 = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.integer({ min: -200, max: 200 }), fc.integer({ min: -40000, max: 40000 }), fc.integer());
+    fc.assert(fc.property(fc.array(int32, { maxLength: 300 }), (values) => {
+      const coded = encodeIntegers(values);
+      if (values.length === 0) return coded.length === 0;
+      const ds = differences(values);
+      const common = mostCommon(ds);
+      const width = (d: number) => (d === common ? 0 : d >= -128 && d <= 127 ? 1 : d >= -32768 && d <= 32767 ? 2 : 4);
+      const { common: written, out, end } = decode(coded, values.length);
+      expect(written).toBe(common);
+      expect(out).toEqual(values.map((v) => v | 0));
+      expect(end).toBe(coded.length);
+      expect(coded.length).toBe(4 + ((values.length * 2 + 7) >> 3) + ds.reduce((n, d) => n + width(d), 0));
+    }), { numRuns: 300 });
+  });
 });
 
 describe('writeUsdcLayer: binary USD that an independent reader reads back exactly', () => {
