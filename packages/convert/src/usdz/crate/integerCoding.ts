@@ -67,19 +67,23 @@ const counts = new Uint32Array(2 * COMMON_RANGE + 1);
 
 /** The most frequent difference between neighbours (the larger on a tie), among small ones. */
 function mostCommonDifference(values: Int32Array): number {
-  let previous = 0;
+  let previous = 0, lo = COMMON_RANGE, hi = -COMMON_RANGE;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     const d = (v - previous) | 0;
     previous = v;
-    if (d >= -COMMON_RANGE && d <= COMMON_RANGE) counts[d + COMMON_RANGE]!++;
+    if (d < -COMMON_RANGE || d > COMMON_RANGE) continue;
+    counts[d + COMMON_RANGE]!++;
+    if (d < lo) lo = d;
+    if (d > hi) hi = d;
   }
-  // Ascending with `>=`: the larger difference wins a tie.
+  // Only the slots counted in are read and cleared: a mesh's short arrays touch a few. Ascending
+  // with `>=`, the larger difference wins a tie.
   let best = 0, bestCount = 0;
-  for (let k = 0; k < counts.length; k++) {
-    const c = counts[k]!;
-    if (c > 0 && c >= bestCount) { best = k - COMMON_RANGE; bestCount = c; }
+  for (let d = lo; d <= hi; d++) {
+    const c = counts[d + COMMON_RANGE]!;
+    if (c > 0 && c >= bestCount) { best = d; bestCount = c; }
+    counts[d + COMMON_RANGE] = 0;
   }
-  counts.fill(0);
   return best;
 }
