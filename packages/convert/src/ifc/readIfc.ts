@@ -7,7 +7,9 @@ import { ModelUnreadableError } from '../errors/ConvertError.js';
 import { detectFormat } from '../format/detectFormat.js';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } from '../scene/SceneData.js';
 import { chooseOffset } from '../scene/chooseOffset.js';
-import { determinant3, normalMatrix } from '../scene/normalMatrix.js';
+import { ArrayBlocks } from '../scene/ArrayBlocks.js';
+import { determinant3 } from '../scene/normalMatrix.js';
+import { pointBounds } from '../scene/pointBounds.js';
 import { emptyBounds } from '../scene/growBounds.js';
 import { newIdentityMatrix } from '../scene/identityMatrix.js';
 import { sceneStats } from '../scene/sceneStats.js';
@@ -15,11 +17,13 @@ import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
 import { checkStepSyntax } from './checkStepSyntax.js';
 import { ifcLengthUnit } from './ifcLengthUnit.js';
 import { measureOpening } from './measureOpening.js';
+import { placeVertices, type PlacedVertices } from './placeVertices.js';
 import { readIfcHeader } from './readIfcHeader.js';
 import { readReferences, readRootIdentity, type RootIdentity } from './readStepAttributes.js';
 import { StepEntityOffsets } from './StepEntityOffsets.js';
 import { unzipIfc } from './unzipIfc.js';
 import { webIfcApi } from './webIfcApi.js';
+import { indexView, vertexView } from './webIfcHeap.js';
 
 /** Options of {@link readIfc}. */
 export interface ReadIfcOptions {
@@ -46,13 +50,18 @@ export interface IfcSceneData extends SceneData {
   doorOpenings: DoorOpeningRecord[];
 }
 
-/** One placed geometry as web-ifc streamed it, before it is placed in the delivered frame. */
-interface RawGeometry {
+/** One geometry as web-ifc streamed it, placed in the delivered frame. */
+interface StreamedGeometry extends PlacedVertices {
   product: number;
-  vertices: Float32Array; // px py pz nx ny nz, local to the geometry
+  /** Wound outward in the delivered frame (flipped under a mirroring placement). */
   indices: Uint32Array;
   transform: Float64Array; // column-major, to Y-up metres
   color: [number, number, number, number];
+  /**
+   * Its local vertices (px py pz nx ny nz), kept only when it lies beyond `recentreBeyond`: if
+   * the model is re-centred they are placed again in float64, as its float32 points are coarse.
+   */
+  local: Float32Array | undefined;
 }
 
 /**
@@ -108,30 +117,31 @@ function buildScene(
   api: IfcAPI, model: number, schema: string, attributes: EntityAttributes, opts: ReadIfcOptions, fail: (why: string) => Error,
 ): IfcSceneData {
   const warnings: SceneWarning[] = [];
-  const raw: RawGeometry[] = [];
-  const placed: PlacedVertices[] = [];
+  const geometries: StreamedGeometry[] = [];
   const products: number[] = [];
   // Every product node has the identity matrix: the scene's bounds are its meshes' points.
   let bounds = emptyBounds();
   const centres: number[] = [];
-  // Each geometry is placed as it arrives, while the arrays just copied out of web-ifc are still in
-  // the cache (placing them all afterwards read every vertex back from memory), as if the model
-  // needed no re-centring; one that does gets its points placed again once its offset is known.
+  // Each geometry is placed as it arrives, read straight from web-ifc's memory, as if the model
+  // needed no re-centring.
+  const target: CollectTarget = { blocks: new ArrayBlocks(), offset: NO_OFFSET, box: bounds, centres, keepBeyond: opts.recentreBeyond };
   api.StreamAllMeshes(model, (mesh: FlatMesh) => {
     products.push(mesh.expressID);
-    const first = raw.length;
-    collect(api, model, mesh, raw);
-    for (let k = first; k < raw.length; k++) placed.push(placeVertices(raw[k]!, NO_OFFSET, bounds, centres));
+    collect(api, model, mesh, target, geometries);
   });
 
-  // Offset: chosen from the geometries' float64 centres. Far from the origin, the points stored in
-  // float32 by the first placing are coarse; they are placed again, into the same arrays, with the
-  // offset removed in float64, so the delivered points are as fine as near the origin.
+  // Offset: chosen from the geometries' float64 centres. A geometry far from the origin has coarse
+  // float32 points: it is placed again from its local vertices, into the same arrays, with the
+  // offset removed in float64, so the delivered points are as fine as near the origin. One near
+  // the origin (a stray element) has fine points already, and is moved by the offset.
   const offset = chooseOffset(Float64Array.from(centres), opts.recentreBeyond);
   if (offset.some((v) => v !== 0)) {
     warnings.push({ code: 'recentred', message: `geometry was ${Math.round(Math.hypot(...offset))} m from the origin and was re-centred; model_frame.offset states the shift` });
     bounds = emptyBounds();
-    for (let k = 0; k < raw.length; k++) placeVertices(raw[k]!, offset, bounds, undefined, placed[k]);
+    for (const g of geometries) {
+      if (g.local) placeVertices(g.local, g.transform, offset, g, bounds);
+      else moveNearPoints(g.positions, offset, bounds);
+    }
   }
 
   const unit = ifcLengthUnit(api, model);
@@ -180,7 +190,7 @@ function buildScene(
   const materialOf = new Map<string, number>();
   const meshes: SceneMesh[] = [];
   const positionsOfProduct = new Map<number, Float32Array[]>();
-  for (const [k, g] of raw.entries()) {
+  for (const g of geometries) {
     const key = g.color.map((c) => Math.round(c * 255)).join(',');
     let material = materialOf.get(key);
     if (material === undefined) {
@@ -190,8 +200,7 @@ function buildScene(
       // BIM surface models often have inconsistent face orientation: draw both sides.
       materials.push({ name: `colour_${key.replace(/,/g, '_')}`, baseColor: [srgbToLinear(r), srgbToLinear(gr), srgbToLinear(b)], opacity: a, metallic: 0, roughness: 0.8, emissive: [0, 0, 0], doubleSided: true });
     }
-    const { positions, normals } = placed[k]!;
-    const mesh: SceneMesh = { name: ref(g.product).ifcClass, positions, normals, indices: windOutward(g), material };
+    const mesh: SceneMesh = { name: ref(g.product).ifcClass, positions: g.positions, normals: g.normals, indices: g.indices, material };
     nodes[nodeOfProduct.get(g.product)!]!.meshes.push(meshes.length);
     meshes.push(mesh);
     const list = positionsOfProduct.get(g.product) ?? [];
@@ -216,100 +225,65 @@ function buildScene(
   };
 }
 
-function collect(api: IfcAPI, model: number, mesh: FlatMesh, out: RawGeometry[]): void {
+/** Where {@link collect} places geometry. */
+interface CollectTarget {
+  blocks: ArrayBlocks;
+  offset: Readonly<Vec3>;
+  box: Bounds;
+  centres?: number[];
+  /** Keep the local vertices of geometry that reaches farther than this from the origin. */
+  keepBeyond: number;
+}
+
+function collect(api: IfcAPI, model: number, mesh: FlatMesh, target: CollectTarget, out: StreamedGeometry[]): void {
   const placed = mesh.geometries;
   for (let i = 0; i < placed.size(); i++) {
     const pg = placed.get(i);
     const geometry = api.GetGeometry(model, pg.geometryExpressID);
     try {
-      const vertices = api.GetVertexArray(geometry.GetVertexData(), geometry.GetVertexDataSize());
-      const indices = api.GetIndexArray(geometry.GetIndexData(), geometry.GetIndexDataSize());
-      if (indices.length < 3) continue;
-      out.push({
-        product: mesh.expressID,
-        vertices,
-        indices,
-        transform: Float64Array.from(pg.flatTransformation),
-        color: [pg.color.x, pg.color.y, pg.color.z, pg.color.w],
-      });
+      const transform = Float64Array.from(pg.flatTransformation);
+      const color: [number, number, number, number] = [pg.color.x, pg.color.y, pg.color.z, pg.color.w];
+      // Views of web-ifc's memory: no web-ifc call until they are read.
+      const triangles = indexView(api, geometry);
+      if (triangles.length < 3) continue;
+      const local = vertexView(api, geometry);
+      const indices = target.blocks.uints(triangles.length);
+      indices.set(triangles);
+      if (determinant3(transform) < 0) flipWinding(indices);
+      const count = local.length / 6;
+      const g: StreamedGeometry = {
+        product: mesh.expressID, positions: target.blocks.floats(count * 3), normals: target.blocks.floats(count * 3), indices, transform, color, local: undefined,
+      };
+      if (placeVertices(local, transform, target.offset, g, target.box, target.centres) > target.keepBeyond) g.local = local.slice();
+      out.push(g);
     } finally {
       geometry.delete();
     }
   }
 }
 
-/** A geometry's vertices in the delivered frame. */
-interface PlacedVertices {
-  positions: Float32Array;
-  normals: Float32Array;
-}
-
 const NO_OFFSET: Readonly<Vec3> = [0, 0, 0];
 
+/** Reverses every triangle in place (a mirroring placement turns faces inside out). */
+function flipWinding(indices: Uint32Array): void {
+  for (let i = 0; i < indices.length; i += 3) { const s = indices[i + 1]!; indices[i + 1] = indices[i + 2]!; indices[i + 2] = s; }
+}
+
 /**
- * Places a geometry's vertices in the delivered frame (its placement applied in float64, `offset`
- * removed, then float32), growing `box` by the stored points; with `centres`, also appends the
- * float64 centre of the geometry's placed box, for {@link chooseOffset}. Writes into `into` when
- * given (placing again with another offset), else into new arrays.
+ * Removes `offset` from points stored near the origin, in float64 (they are exact to ~0.1 mm
+ * there), growing `box` by the moved points.
  */
-function placeVertices(g: RawGeometry, offset: Readonly<Vec3>, box: Bounds, centres?: number[], into?: PlacedVertices): PlacedVertices {
-  const t = g.transform, v = g.vertices, count = v.length / 6;
-  const positions = into?.positions ?? new Float32Array(count * 3), normals = into?.normals ?? new Float32Array(count * 3);
-  const nm = normalMatrix(t);
-  // Matrix entries in locals: stores into the output arrays could alias `t` as far as the
-  // compiler knows, so it would reload every entry per vertex (this made the loop 3× slower).
-  const t0 = t[0]!, t1 = t[1]!, t2 = t[2]!, t4 = t[4]!, t5 = t[5]!, t6 = t[6]!, t8 = t[8]!, t9 = t[9]!, t10 = t[10]!;
-  const tx = t[12]! - offset[0], ty = t[13]! - offset[1], tz = t[14]! - offset[2];
-  const n0 = nm[0]!, n1 = nm[1]!, n2 = nm[2]!, n3 = nm[3]!, n4 = nm[4]!, n5 = nm[5]!, n6 = nm[6]!, n7 = nm[7]!, n8 = nm[8]!;
-  // The geometry's own box in float64; rounding to float32 keeps order, so the stored points'
-  // box is this one rounded, and the scene's grows from that.
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = 0, o = 0; i < v.length; i += 6, o += 3) {
-    const x = v[i]!, y = v[i + 1]!, z = v[i + 2]!;
-    // float64 until the offset is removed; only then float32.
-    const wx = t0 * x + t4 * y + t8 * z + tx;
-    const wy = t1 * x + t5 * y + t9 * z + ty;
-    const wz = t2 * x + t6 * y + t10 * z + tz;
-    positions[o] = wx;
-    positions[o + 1] = wy;
-    positions[o + 2] = wz;
-    if (wx < x0) x0 = wx;
-    if (wx > x1) x1 = wx;
-    if (wy < y0) y0 = wy;
-    if (wy > y1) y1 = wy;
-    if (wz < z0) z0 = wz;
-    if (wz > z1) z1 = wz;
-    const nx = v[i + 3]!, ny = v[i + 4]!, nz = v[i + 5]!;
-    const ox = n0 * nx + n1 * ny + n2 * nz, oy = n3 * nx + n4 * ny + n5 * nz, oz = n6 * nx + n7 * ny + n8 * nz;
-    const l = Math.sqrt(ox * ox + oy * oy + oz * oz) || 1; // not Math.hypot: this is the hot loop, and hypot is slow
-    normals[o] = ox / l;
-    normals[o + 1] = oy / l;
-    normals[o + 2] = oz / l;
+function moveNearPoints(positions: Float32Array, offset: Readonly<Vec3>, box: Bounds): void {
+  for (let i = 0; i + 2 < positions.length; i += 3) {
+    positions[i] = positions[i]! - offset[0];
+    positions[i + 1] = positions[i + 1]! - offset[1];
+    positions[i + 2] = positions[i + 2]! - offset[2];
   }
-  if (count > 0) {
-    growByPlacedBox(box, x0, y0, z0, x1, y1, z1);
-    centres?.push(offset[0] + (x0 + x1) / 2, offset[1] + (y0 + y1) / 2, offset[2] + (z0 + z1) / 2);
+  const moved = pointBounds(positions);
+  for (let k = 0; k < 3; k++) {
+    box.min[k] = Math.min(box.min[k]!, moved.min[k]!);
+    box.max[k] = Math.max(box.max[k]!, moved.max[k]!);
   }
-  return { positions, normals };
-}
-
-/** Grows `box` by a geometry's float64 box, rounded to float32 as its points are stored. */
-function growByPlacedBox(box: Bounds, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): void {
-  const { min, max } = box;
-  min[0] = Math.min(min[0], Math.fround(x0));
-  min[1] = Math.min(min[1], Math.fround(y0));
-  min[2] = Math.min(min[2], Math.fround(z0));
-  max[0] = Math.max(max[0], Math.fround(x1));
-  max[1] = Math.max(max[1], Math.fround(y1));
-  max[2] = Math.max(max[2], Math.fround(z1));
-}
-
-/** The geometry's triangles wound outward in the delivered frame: flipped in place under a mirroring placement. */
-function windOutward(g: RawGeometry): Uint32Array {
-  // web-ifc's index array is already our own copy, used by this mesh only.
-  const indices = g.indices;
-  if (determinant3(g.transform) < 0) for (let i = 0; i < indices.length; i += 3) { const s = indices[i + 1]!; indices[i + 1] = indices[i + 2]!; indices[i + 2] = s; }
-  return indices;
 }
 
 /** Attributes of entities, read from the STEP bytes where they are plain, else through web-ifc. */
@@ -414,10 +388,9 @@ function doorIndex(
 
 /** The opening's solid in the delivered frame (web-ifc streams openings only on request). */
 function openingSolid(api: IfcAPI, model: number, opening: number, offset: Vec3): { positions: Float32Array; indices: Uint32Array } | undefined {
-  const raw: RawGeometry[] = [];
-  collect(api, model, api.GetFlatMesh(model, opening), raw);
-  if (raw.length === 0) return undefined;
-  const parts = raw.map((g) => ({ positions: placeVertices(g, offset, emptyBounds()).positions, indices: windOutward(g) }));
+  const parts: StreamedGeometry[] = [];
+  collect(api, model, api.GetFlatMesh(model, opening), { blocks: new ArrayBlocks(), offset, box: emptyBounds(), keepBeyond: Infinity }, parts);
+  if (parts.length === 0) return undefined;
   const total = parts.reduce((s, p) => s + p.positions.length, 0);
   const positions = new Float32Array(total);
   const indices = new Uint32Array(parts.reduce((s, p) => s + p.indices.length, 0));
