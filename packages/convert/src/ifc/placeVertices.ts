@@ -23,7 +23,9 @@ export interface PlacedVertices {
 export function placeVertices(local: Float32Array, transform: Float64Array, offset: Readonly<Vec3>, into: PlacedVertices, box: Bounds, centres?: number[]): number {
   const t = transform, v = local, { positions, normals } = into;
   let nm = normalMatrix(t);
-  // Placements are rigid or uniformly scaled: normals then keep one length, fixed once here.
+  // When the placement is rigid or uniformly scaled (IFC placements usually are), web-ifc's unit
+  // normals (unit to float32 precision) all come out at one length, fixed once here; any other
+  // placement has each normal renormalised.
   const scale = uniformNormalScale(nm);
   const renormalise = scale === 0;
   if (!renormalise) nm = nm.map((x) => x * scale);

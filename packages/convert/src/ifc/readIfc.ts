@@ -23,7 +23,7 @@ import { readReferences, readRootIdentity, type RootIdentity } from './readStepA
 import { StepEntityOffsets } from './StepEntityOffsets.js';
 import { unzipIfc } from './unzipIfc.js';
 import { webIfcApi } from './webIfcApi.js';
-import { indexView, vertexView } from './webIfcHeap.js';
+import { geometryViews } from './webIfcHeap.js';
 
 /** Options of {@link readIfc}. */
 export interface ReadIfcOptions {
@@ -244,9 +244,8 @@ function collect(api: IfcAPI, model: number, mesh: FlatMesh, target: CollectTarg
       const transform = Float64Array.from(pg.flatTransformation);
       const color: [number, number, number, number] = [pg.color.x, pg.color.y, pg.color.z, pg.color.w];
       // Views of web-ifc's memory: no web-ifc call until they are read.
-      const triangles = indexView(api, geometry);
+      const { vertices: local, indices: triangles } = geometryViews(api, geometry);
       if (triangles.length < 3) continue;
-      const local = vertexView(api, geometry);
       const indices = target.blocks.uints(triangles.length);
       indices.set(triangles);
       if (determinant3(transform) < 0) flipWinding(indices);
@@ -389,7 +388,8 @@ function doorIndex(
 /** The opening's solid in the delivered frame (web-ifc streams openings only on request). */
 function openingSolid(api: IfcAPI, model: number, opening: number, offset: Vec3): { positions: Float32Array; indices: Uint32Array } | undefined {
   const parts: StreamedGeometry[] = [];
-  collect(api, model, api.GetFlatMesh(model, opening), { blocks: new ArrayBlocks(), offset, box: emptyBounds(), keepBeyond: Infinity }, parts);
+  // Arrays of their own (`blockBytes: 0`): an opening's few vertices are copied out at once.
+  collect(api, model, api.GetFlatMesh(model, opening), { blocks: new ArrayBlocks({ blockBytes: 0 }), offset, box: emptyBounds(), keepBeyond: Infinity }, parts);
   if (parts.length === 0) return undefined;
   const total = parts.reduce((s, p) => s + p.positions.length, 0);
   const positions = new Float32Array(total);

@@ -6,19 +6,32 @@ interface WasmHeaps {
   HEAPU32: Uint32Array;
 }
 
-/**
- * A geometry's vertex floats (px py pz nx ny nz per vertex) as a view of web-ifc's memory, not a
- * copy: web-ifc's `GetVertexArray` copies them, and a reader that places every vertex into arrays
- * of its own only needs to read them once. Valid until the geometry is deleted or web-ifc is
- * called again (a call may grow its memory and move it).
- */
-export function vertexView(api: IfcAPI, geometry: IfcGeometry): Float32Array {
-  const at = geometry.GetVertexData() >>> 2;
-  return (api.wasmModule as WasmHeaps).HEAPF32.subarray(at, at + geometry.GetVertexDataSize());
+/** A geometry's arrays as views of web-ifc's memory. */
+export interface GeometryViews {
+  /** px py pz nx ny nz per vertex, local to the geometry. */
+  vertices: Float32Array;
+  indices: Uint32Array;
 }
 
-/** A geometry's triangle indices as a view of web-ifc's memory; valid as {@link vertexView}'s. */
-export function indexView(api: IfcAPI, geometry: IfcGeometry): Uint32Array {
-  const at = geometry.GetIndexData() >>> 2;
-  return (api.wasmModule as WasmHeaps).HEAPU32.subarray(at, at + geometry.GetIndexDataSize());
+/**
+ * A geometry's vertex floats and triangle indices as views of web-ifc's memory, not copies:
+ * web-ifc's `GetVertexArray` and `GetIndexArray` copy them, and a reader that places every vertex
+ * into arrays of its own only needs to read them once. Every web-ifc call comes first:
+ * `GetVertexData` converts the vertices on its first call, which allocates and may grow the
+ * memory, and growth detaches every view taken before it. The views are valid until the
+ * geometry is deleted or web-ifc is called again.
+ *
+ * @example
+ * ```ts
+ * const { vertices, indices } = geometryViews(api, api.GetGeometry(model, id));
+ * ```
+ */
+export function geometryViews(api: IfcAPI, geometry: IfcGeometry): GeometryViews {
+  const vertexAt = geometry.GetVertexData() >>> 2, vertexCount = geometry.GetVertexDataSize();
+  const indexAt = geometry.GetIndexData() >>> 2, indexCount = geometry.GetIndexDataSize();
+  const heaps = api.wasmModule as WasmHeaps;
+  return {
+    vertices: heaps.HEAPF32.subarray(vertexAt, vertexAt + vertexCount),
+    indices: heaps.HEAPU32.subarray(indexAt, indexAt + indexCount),
+  };
 }

@@ -44,7 +44,11 @@ export interface SceneNode {
   metadata: Record<string, string>;
 }
 
-/** One draw: a triangle list with a single material. */
+/**
+ * One draw: a triangle list with a single material. Its arrays may be views into buffers shared
+ * with other meshes (a reader carves many small arrays from one block): honour `byteOffset`, and
+ * copy an array (`.slice()`) before transferring its buffer to another thread or cloning it alone.
+ */
 export interface SceneMesh {
   name: string;
   /** xyz per vertex. */

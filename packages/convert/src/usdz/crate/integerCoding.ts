@@ -38,9 +38,9 @@ function encodeInt32(values: Int32Array): Uint8Array {
   if (n === 0) return new Uint8Array(0);
   const common = mostCommonDifference(values);
   const codesBytes = (n * 2 + 7) >> 3;
-  // Three bytes of slack: every difference is stored as four bytes, and the next one overwrites
-  // what its code says is not part of it.
-  const out = new Uint8Array(4 + codesBytes + n * 4 + 3);
+  // Every difference is stored as four bytes and the next one overwrites what its code says is
+  // not part of it: the last store still ends within room for n full ones.
+  const out = new Uint8Array(4 + codesBytes + n * 4);
   const view = new DataView(out.buffer);
   view.setInt32(0, common, true);
   let codeAt = 4, at = 4 + codesBytes, previous = 0, codeByte = 0;
@@ -77,8 +77,9 @@ function mostCommonDifference(values: Int32Array): number {
     if (d < lo) lo = d;
     if (d > hi) hi = d;
   }
-  // Only the slots counted in are read and cleared: a mesh's short arrays touch a few. Ascending
-  // with `>=`, the larger difference wins a tie.
+  // Only the slots between the smallest and the largest difference counted are read and cleared
+  // (a mesh's short arrays span a few), not the whole table. Ascending with `>=`, the larger
+  // difference wins a tie.
   let best = 0, bestCount = 0;
   for (let d = lo; d <= hi; d++) {
     const c = counts[d + COMMON_RANGE]!;
