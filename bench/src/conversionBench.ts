@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { convertModel, mergeByMaterial, readGlb, readIfc, writeUsdz } from '@arsession/convert';
+import { checkStepSyntax, convertModel, mergeByMaterial, readGlb, readIfc, StepEntityOffsets, writeUsdz } from '@arsession/convert';
 import { bytesOf, CORPUS_DIR, corpusFiles } from './corpus.js';
-import { compare, type Sample } from './sample.js';
+import { compare, summarize, type Sample } from './sample.js';
 import { webIfcStreamAllMeshes } from './webIfcStream.js';
 
 /** One IFC file: our pipeline against web-ifc's bare streaming, in the same process and rounds. */
@@ -16,6 +16,45 @@ export interface IfcRow {
   /** The same through `convertModel`, in the worker pool the server uses (workers kept warm, replaced after 32 IFC jobs). */
   contained: Sample;
   containedRatio: Sample;
+  /** Medians (ms) of each step of ours, timed one by one in rounds of their own. */
+  phases?: IfcPhases;
+}
+
+/** Where our IFC → USDZ time goes, against web-ifc's own streaming of the same file. */
+export interface IfcPhases {
+  /** web-ifc's StreamAllMeshes with every geometry's arrays copied out (the baseline). */
+  webIfc: number;
+  /** The STEP syntax check alone, noting entity offsets as `readIfc` does (part of reading). */
+  stepCheck: number;
+  /**
+   * `readIfc` less the baseline and the check (a difference of medians, floored at 0): placing
+   * every vertex (in place of the baseline's copy-out), identity, storeys and the door index.
+   */
+  reading: number;
+  /** `mergeByMaterial`. */
+  merge: number;
+  /** `writeUsdz` (binary layer, zip). */
+  write: number;
+}
+
+/** Times each step of ours and web-ifc's streaming in the same rounds, each step on its own. */
+async function phasesIfc(bytes: Uint8Array, rounds: number): Promise<IfcPhases> {
+  const t = { webIfc: [] as number[], stepCheck: [] as number[], read: [] as number[], merge: [] as number[], write: [] as number[] };
+  const time = async <T>(list: number[], run: () => Promise<T> | T): Promise<T> => {
+    const t0 = performance.now();
+    const out = await run();
+    list.push(performance.now() - t0);
+    return out;
+  };
+  for (let i = 0; i < rounds; i++) {
+    await time(t.webIfc, () => webIfcStreamAllMeshes(bytes));
+    await time(t.stepCheck, () => checkStepSyntax(bytes, {}, new StepEntityOffsets()));
+    const scene = await time(t.read, () => readIfc(bytes));
+    const merged = await time(t.merge, () => mergeByMaterial(scene));
+    await time(t.write, () => writeUsdz(merged));
+  }
+  const m = (list: number[]) => summarize(list).median;
+  return { webIfc: m(t.webIfc), stepCheck: m(t.stepCheck), reading: Math.max(0, m(t.read) - m(t.webIfc) - m(t.stepCheck)), merge: m(t.merge), write: m(t.write) };
 }
 
 /** One GLB file: ours against three.js's USDZExporter, at full texture resolution and at its defaults. */
@@ -61,7 +100,8 @@ export async function benchIfc(rounds: number, only?: (file: string) => boolean)
     const triangles = await webIfcStreamAllMeshes(bytes);
     const inThread = await compare(() => oursIfc(bytes), () => webIfcStreamAllMeshes(bytes), rounds, IFC_WARMUP);
     const contained = await compare(() => convertModel(bytes.slice()), () => webIfcStreamAllMeshes(bytes), rounds, IFC_WARMUP);
-    rows.push({ file, bytes: bytes.length, triangles, webIfc: inThread.peer, ours: inThread.ours, ratio: inThread.ratio, contained: contained.ours, containedRatio: contained.ratio });
+    const phases = await phasesIfc(bytes, rounds);
+    rows.push({ file, bytes: bytes.length, triangles, webIfc: inThread.peer, ours: inThread.ours, ratio: inThread.ratio, contained: contained.ours, containedRatio: contained.ratio, phases });
     console.error(`  ifc ${file}: ours/web-ifc ×${inThread.ratio.median.toFixed(2)} (contained ×${contained.ratio.median.toFixed(2)})`);
   }
   return rows;

@@ -11,6 +11,8 @@ export { readGlbJson, type GltfJson } from './glb/readGlbJson.js';
 export { countMeshNodes } from './glb/countMeshNodes.js';
 export { checkMeshNodeLimit, MESH_NODE_LIMIT, type CheckMeshNodeLimitOptions } from './glb/checkMeshNodeLimit.js';
 export { readIfcHeader, type IfcHeader } from './ifc/readIfcHeader.js';
+export { checkStepSyntax, CHECK_STEP_SYNTAX_DEFAULTS, type CheckStepSyntaxOptions } from './ifc/checkStepSyntax.js';
+export { StepEntityOffsets } from './ifc/StepEntityOffsets.js';
 export { inspectModel, type InspectModelOptions, type ModelSummary } from './inspect/inspectModel.js';
 export type {
   SceneData, SceneElementRange, SceneMaterial, SceneMesh, SceneNode, SceneSource, SceneStats, SceneTexture, SceneWarning,
