@@ -9,8 +9,7 @@ import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } fro
 import { chooseOffset } from '../scene/chooseOffset.js';
 import { ArrayBlocks } from '../scene/ArrayBlocks.js';
 import { determinant3 } from '../scene/normalMatrix.js';
-import { pointBounds } from '../scene/pointBounds.js';
-import { emptyBounds } from '../scene/growBounds.js';
+import { emptyBounds, growBounds } from '../scene/growBounds.js';
 import { newIdentityMatrix } from '../scene/identityMatrix.js';
 import { sceneStats } from '../scene/sceneStats.js';
 import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
@@ -144,7 +143,6 @@ function buildScene(
     }
   }
 
-  const unit = ifcLengthUnit(api, model);
   const info = new Map<number, IfcElementRef>();
   const ref = (id: number): IfcElementRef => {
     let r = info.get(id);
@@ -209,7 +207,7 @@ function buildScene(
   }
   if (meshes.length === 0) warnings.push({ code: 'no_geometry', message: 'the model has no geometry web-ifc can draw' });
 
-  const doorOpenings = opts.doorIndex ? doorIndex(api, model, attributes, offset, unit, ref, storeyOf, positionsOfProduct) : [];
+  const doorOpenings = opts.doorIndex ? doorIndex(api, model, attributes, offset, ref, storeyOf, positionsOfProduct) : [];
   const base = { nodes, meshes, materials, textures: [] };
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
     warnings.push({ code: 'far_outliers', message: `some elements lie more than ${10 * opts.recentreBeyond / 1000} km from the rest of the model (stray placements?); they are delivered where the file puts them` });
@@ -278,11 +276,7 @@ function moveNearPoints(positions: Float32Array, offset: Readonly<Vec3>, box: Bo
     positions[i + 1] = positions[i + 1]! - offset[1];
     positions[i + 2] = positions[i + 2]! - offset[2];
   }
-  const moved = pointBounds(positions);
-  for (let k = 0; k < 3; k++) {
-    box.min[k] = Math.min(box.min[k]!, moved.min[k]!);
-    box.max[k] = Math.max(box.max[k]!, moved.max[k]!);
-  }
+  growBounds(box, positions, 3, newIdentityMatrix());
 }
 
 /** Attributes of entities, read from the STEP bytes where they are plain, else through web-ifc. */
@@ -341,9 +335,11 @@ function storeys(api: IfcAPI, model: number, attributes: EntityAttributes): Map<
 }
 
 function doorIndex(
-  api: IfcAPI, model: number, attributes: EntityAttributes, offset: Vec3, unit: number, ref: (id: number) => IfcElementRef,
+  api: IfcAPI, model: number, attributes: EntityAttributes, offset: Vec3, ref: (id: number) => IfcElementRef,
   storeyOf: Map<number, number>, positionsOfProduct: Map<number, Float32Array[]>,
 ): DoorOpeningRecord[] {
+  // Door sizes (OverallWidth/Height) are in the file's length unit; only the door index reads them.
+  const unit = ifcLengthUnit(api, model);
   const openingOfDoor = new Map<number, number>();
   for (const rel of ids(api, model, IFCRELFILLSELEMENT)) {
     const opening = attributes.references(rel, 4, 'RelatingOpeningElement')[0];
