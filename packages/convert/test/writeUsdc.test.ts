@@ -69,6 +69,19 @@ describe('crate framing and integer coding', () => {
     expect([...compressIntegers([3, 3, 3, 3])]).toEqual([0, 0x60, 0, 0, 0, 0, 0b00000001, 3]);
   });
 
+  it('hands every caller a coding of its own: a later call leaves earlier ones intact', () => {
+    // The coder works in one reused buffer; a crate keeps many codings (as parts) until it is written.
+    const first = Uint32Array.from({ length: 5000 }, (_, i) => (i * 7919) % 5003);
+    const second = Uint32Array.from({ length: 9000 }, (_, i) => 9000 - i);
+    const coded = encodeIntegers(first), framed = compressIntegers(first);
+    const codedCopy = coded.slice(), framedCopy = framed.slice();
+    encodeIntegers(second);
+    compressIntegers(second);
+    expect(coded).toEqual(codedCopy);
+    expect(framed).toEqual(framedCopy);
+    expect(coded.buffer).not.toBe(framed.buffer);
+  });
+
   it('codes any integers so that USD decodes them back, with the most common difference and the narrowest widths', () => {
     // USD's decoder, written from integerCoding.cpp's description.
     const decode = (coded: Uint8Array, n: number) => {

@@ -17,13 +17,21 @@ const COMMON_RANGE = 1024;
  * ```
  */
 export function compressIntegers(values: ArrayLike<number>): Uint8Array {
-  return fastCompress(encodeIntegers(values));
+  // Framing copies the coding out of the shared scratch into an array of its own.
+  return fastCompress(encodeInt32(asInt32(values)));
 }
 
-/** The coding alone, before framing (see {@link compressIntegers}). */
+/** The coding alone, before framing (see {@link compressIntegers}), in an array of its own. */
 export function encodeIntegers(values: ArrayLike<number>): Uint8Array {
-  return encodeInt32(asInt32(values));
+  return encodeInt32(asInt32(values)).slice();
 }
+
+// The coding is written into one buffer reused by every call and then copied out at its real
+// size (about a quarter of the room it needs while coding). A fresh buffer per call cost more
+// than the coding itself: the allocator hands large buffers out as new pages, each faulted in
+// on its first write. Buffers beyond the cap are not kept, so a huge mesh's room is not held.
+const SCRATCH_KEPT_BYTES = 16 << 20;
+let scratch = new Uint8Array(1 << 16);
 
 // The loops below see one array type only: indexed through `ArrayLike`, V8 made them
 // polymorphic over the callers' number[], Uint32Array and Int32Array and ran them ~10× slower.
@@ -33,14 +41,21 @@ function asInt32(values: ArrayLike<number>): Int32Array {
   return Int32Array.from(values as ArrayLike<number>);
 }
 
+/** The coding in a view of the shared scratch: valid until the next call. */
 function encodeInt32(values: Int32Array): Uint8Array {
   const n = values.length;
   if (n === 0) return new Uint8Array(0);
   const common = mostCommonDifference(values);
   const codesBytes = (n * 2 + 7) >> 3;
   // Every difference is stored as four bytes and the next one overwrites what its code says is
-  // not part of it: the last store still ends within room for n full ones.
-  const out = new Uint8Array(4 + codesBytes + n * 4);
+  // not part of it: the last store still ends within room for n full ones. Every code byte is
+  // assigned whole, so what an earlier call left in the buffer never shows through.
+  const need = 4 + codesBytes + n * 4;
+  let out = scratch;
+  if (out.length < need) {
+    out = new Uint8Array(need);
+    if (need <= SCRATCH_KEPT_BYTES) scratch = out;
+  }
   const view = new DataView(out.buffer);
   view.setInt32(0, common, true);
   let codeAt = 4, at = 4 + codesBytes, previous = 0, codeByte = 0;
