@@ -1,7 +1,7 @@
 /**
  * Where each entity statement (`#id=…;`) of a STEP file starts, recorded by
- * {@link checkStepSyntax} as it walks the file anyway, so that a few attributes can be read
- * straight from the bytes instead of through web-ifc's `GetLine` (~10 µs a line).
+ * {@link checkStepSyntax} as it walks the file anyway, so that attributes can be read straight
+ * from the bytes (`StepFile`) instead of through web-ifc's `GetLine` (~10 µs a line).
  *
  * @example
  * ```ts
@@ -36,8 +36,8 @@ export class StepEntityOffsets {
   }
 
   /**
-   * Byte index of entity `id`'s statement; −1 when the file has none, or numbers two statements
-   * `id` (which one web-ifc keeps is its own business: the caller asks web-ifc then).
+   * Byte index of entity `id`'s statement, −1 when the file has none. A file that numbers two
+   * statements `id` is read from the later one, as web-ifc reads it.
    */
   offsetOf(id: number): number {
     if (this.maxId <= 4 * this.count + 65536) {
@@ -51,11 +51,7 @@ export class StepEntityOffsets {
 
   private denseTable(): Float64Array {
     const table = new Float64Array(this.maxId + 1).fill(-1);
-    for (let i = 0; i < this.count; i++) {
-      const id = this.ids[i]!;
-      table[id] = table[id] === -1 ? this.offsets[i]! : -2;
-    }
-    for (let id = 0; id <= this.maxId; id++) if (table[id] === -2) table[id] = -1;
+    for (let i = 0; i < this.count; i++) table[this.ids[i]!] = this.offsets[i]!;
     return table;
   }
 
@@ -73,10 +69,7 @@ export class StepEntityOffsets {
 
   private sparseMap(): Map<number, number> {
     const map = new Map<number, number>();
-    for (let i = 0; i < this.count; i++) {
-      const id = this.ids[i]!;
-      map.set(id, map.has(id) ? -1 : this.offsets[i]!);
-    }
+    for (let i = 0; i < this.count; i++) map.set(this.ids[i]!, this.offsets[i]!);
     return map;
   }
 }

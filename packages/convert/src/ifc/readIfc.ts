@@ -1,8 +1,5 @@
 import { zUpToYUp, type Bounds, type Vec3 } from '@arsession/geometry';
-import {
-  IFCDOOR, IFCRELAGGREGATES, IFCRELCONTAINEDINSPATIALSTRUCTURE, IFCRELFILLSELEMENT, IFCRELVOIDSELEMENT,
-  type FlatMesh, type IfcAPI,
-} from 'web-ifc';
+import type { FlatMesh, IfcAPI } from 'web-ifc';
 import { ModelUnreadableError } from '../errors/ConvertError.js';
 import { detectFormat } from '../format/detectFormat.js';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } from '../scene/SceneData.js';
@@ -18,9 +15,11 @@ import { ifcLengthUnit } from './ifcLengthUnit.js';
 import { measureOpening } from './measureOpening.js';
 import { placeVertices, type PlacedVertices } from './placeVertices.js';
 import { readIfcHeader } from './readIfcHeader.js';
-import { readReferences, readRootIdentity, type RootIdentity } from './readStepAttributes.js';
 import { StepEntityOffsets } from './StepEntityOffsets.js';
+import { StepFile } from './step/StepFile.js';
+import { stepNumber, stepReferences, stepText } from './step/StepValue.js';
 import { unzipIfc } from './unzipIfc.js';
+import { loadWebIfc } from './loadWebIfc.js';
 import { webIfcApi } from './webIfcApi.js';
 import { geometryViews } from './webIfcHeap.js';
 
@@ -103,7 +102,7 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   }
   if (model < 0) throw fail(`web-ifc cannot open schema ${header.schema}`);
   try {
-    return buildScene(api, model, header.schema, entityAttributes(api, model, bytes, offsets), opts, fail);
+    return buildScene(api, model, header.schema, new StepFile(bytes, offsets), opts, fail);
   } catch (err) {
     if (err instanceof ModelUnreadableError) throw err;
     throw fail(`web-ifc failed while reading its geometry (${err instanceof Error ? err.message : String(err)})`, err);
@@ -113,7 +112,7 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
 }
 
 function buildScene(
-  api: IfcAPI, model: number, schema: string, attributes: EntityAttributes, opts: ReadIfcOptions, fail: (why: string) => Error,
+  api: IfcAPI, model: number, schema: string, file: StepFile, opts: ReadIfcOptions, fail: (why: string) => Error,
 ): IfcSceneData {
   const warnings: SceneWarning[] = [];
   const geometries: StreamedGeometry[] = [];
@@ -150,13 +149,13 @@ function buildScene(
       // Written out field by field (not spread): every reference then has one shape, and code that
       // reads them stays optimised (a spread, and a literal of another shape, gave the placing of
       // vertices a "wrong map" deopt in the middle of its loop, again and again).
-      const { globalId, name } = attributes.identity(id);
+      const { globalId, name } = rootIdentity(file, id);
       r = { expressId: id, ifcClass: api.GetNameFromTypeCode(api.GetLineType(model, id)), globalId, name };
       info.set(id, r);
     }
     return r;
   };
-  const storeyOf = storeys(api, model, attributes);
+  const storeyOf = storeys(api, model, file);
 
   // Nodes: storeys first (parents precede children), then one node per product.
   const nodes: SceneNode[] = [];
@@ -207,7 +206,7 @@ function buildScene(
   }
   if (meshes.length === 0) warnings.push({ code: 'no_geometry', message: 'the model has no geometry web-ifc can draw' });
 
-  const doorOpenings = opts.doorIndex ? doorIndex(api, model, attributes, offset, ref, storeyOf, positionsOfProduct) : [];
+  const doorOpenings = opts.doorIndex ? doorIndex(api, model, file, offset, ref, storeyOf, positionsOfProduct) : [];
   const base = { nodes, meshes, materials, textures: [] };
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
     warnings.push({ code: 'far_outliers', message: `some elements lie more than ${10 * opts.recentreBeyond / 1000} km from the rest of the model (stray placements?); they are delivered where the file puts them` });
@@ -279,48 +278,34 @@ function moveNearPoints(positions: Float32Array, offset: Readonly<Vec3>, box: Bo
   growBounds(box, positions, 3, newIdentityMatrix());
 }
 
-/** Attributes of entities, read from the STEP bytes where they are plain, else through web-ifc. */
-interface EntityAttributes {
-  identity(id: number): RootIdentity;
-  /** The references in attribute `position` (0-based), which web-ifc calls `name`. */
-  references(id: number, position: number, name: string): number[];
+/** GlobalId and Name of an IfcRoot entity; `''` where the file writes no text (`$`, `*`, anything else). */
+function rootIdentity(file: StepFile, id: number): { globalId: string; name: string } {
+  return { globalId: stepText(file.attribute(id, ROOT.globalId)) ?? '', name: stepText(file.attribute(id, ROOT.name)) ?? '' };
 }
 
-function entityAttributes(api: IfcAPI, model: number, bytes: Uint8Array, offsets: StepEntityOffsets): EntityAttributes {
-  // web-ifc's GetLine costs ~10 µs a line (it builds every attribute as an object); a product's
-  // GlobalId and Name, and a relationship's references, are read from the bytes in well under 1 µs.
-  return {
-    identity(id) {
-      const at = offsets.offsetOf(id);
-      const plain = at >= 0 ? readRootIdentity(bytes, at) : undefined;
-      if (plain) return plain;
-      const line = api.GetLine(model, id) as { GlobalId?: { value?: string }; Name?: { value?: string } };
-      return { globalId: line.GlobalId?.value ?? '', name: line.Name?.value ?? '' };
-    },
-    references(id, position, name) {
-      const at = offsets.offsetOf(id);
-      const plain = at >= 0 ? readReferences(bytes, at, position) : undefined;
-      if (plain) return plain;
-      const value = (api.GetLine(model, id) as Record<string, unknown>)[name];
-      const list = Array.isArray(value) ? value : value ? [value] : [];
-      return list.flatMap((r) => (typeof (r as { value?: unknown }).value === 'number' ? [(r as { value: number }).value] : []));
-    },
-  };
+/** The references in attribute `position` (0-based) of entity `id`. */
+function references(file: StepFile, id: number, position: number): number[] {
+  return stepReferences(file.attribute(id, position));
 }
+
+// Attribute positions (0-based), the same in IFC2X3, IFC4 and IFC4X3.
+const ROOT = { globalId: 0, name: 2 };
+const REL = { first: 4, second: 5 }; // relating/related of the relationships read here
+const DOOR = { objectPlacement: 5, overallHeight: 8, overallWidth: 9 };
 
 /** Storey of every element: direct containment, inherited through aggregation (parts of stairs, roofs, …). */
-function storeys(api: IfcAPI, model: number, attributes: EntityAttributes): Map<number, number> {
+function storeys(api: IfcAPI, model: number, file: StepFile): Map<number, number> {
   const storeyOf = new Map<number, number>();
-  for (const rel of ids(api, model, IFCRELCONTAINEDINSPATIALSTRUCTURE)) {
-    const s = attributes.references(rel, 5, 'RelatingStructure')[0];
+  for (const rel of ids(api, model, loadWebIfc().IFCRELCONTAINEDINSPATIALSTRUCTURE)) {
+    const s = references(file, rel, REL.second)[0]; // RelatingStructure
     if (s === undefined) continue;
-    for (const e of attributes.references(rel, 4, 'RelatedElements')) storeyOf.set(e, s);
+    for (const e of references(file, rel, REL.first)) storeyOf.set(e, s); // RelatedElements
   }
   const parentOf = new Map<number, number>();
-  for (const rel of ids(api, model, IFCRELAGGREGATES)) {
-    const parent = attributes.references(rel, 4, 'RelatingObject')[0];
+  for (const rel of ids(api, model, loadWebIfc().IFCRELAGGREGATES)) {
+    const parent = references(file, rel, REL.first)[0]; // RelatingObject
     if (parent === undefined) continue;
-    for (const o of attributes.references(rel, 5, 'RelatedObjects')) parentOf.set(o, parent);
+    for (const o of references(file, rel, REL.second)) parentOf.set(o, parent); // RelatedObjects
   }
   for (const child of parentOf.keys()) {
     if (storeyOf.has(child)) continue;
@@ -335,26 +320,29 @@ function storeys(api: IfcAPI, model: number, attributes: EntityAttributes): Map<
 }
 
 function doorIndex(
-  api: IfcAPI, model: number, attributes: EntityAttributes, offset: Vec3, ref: (id: number) => IfcElementRef,
+  api: IfcAPI, model: number, file: StepFile, offset: Vec3, ref: (id: number) => IfcElementRef,
   storeyOf: Map<number, number>, positionsOfProduct: Map<number, Float32Array[]>,
 ): DoorOpeningRecord[] {
   // Door sizes (OverallWidth/Height) are in the file's length unit; only the door index reads them.
-  const unit = ifcLengthUnit(api, model);
+  const unit = ifcLengthUnit(file, ids(api, model, loadWebIfc().IFCPROJECT)[0]);
   const openingOfDoor = new Map<number, number>();
-  for (const rel of ids(api, model, IFCRELFILLSELEMENT)) {
-    const opening = attributes.references(rel, 4, 'RelatingOpeningElement')[0];
-    const door = attributes.references(rel, 5, 'RelatedBuildingElement')[0];
+  for (const rel of ids(api, model, loadWebIfc().IFCRELFILLSELEMENT)) {
+    const opening = references(file, rel, REL.first)[0]; // RelatingOpeningElement
+    const door = references(file, rel, REL.second)[0]; // RelatedBuildingElement
     if (door !== undefined && opening !== undefined) openingOfDoor.set(door, opening);
   }
   const wallOfOpening = new Map<number, number>();
-  for (const rel of ids(api, model, IFCRELVOIDSELEMENT)) {
-    const wall = attributes.references(rel, 4, 'RelatingBuildingElement')[0];
-    const opening = attributes.references(rel, 5, 'RelatedOpeningElement')[0];
+  for (const rel of ids(api, model, loadWebIfc().IFCRELVOIDSELEMENT)) {
+    const wall = references(file, rel, REL.first)[0]; // RelatingBuildingElement
+    const opening = references(file, rel, REL.second)[0]; // RelatedOpeningElement
     if (opening !== undefined && wall !== undefined) wallOfOpening.set(opening, wall);
   }
   const records: DoorOpeningRecord[] = [];
-  for (const door of ids(api, model, IFCDOOR, true)) {
-    const line = api.GetLine(model, door) as { ObjectPlacement?: { value: number }; OverallWidth?: { value: number }; OverallHeight?: { value: number } };
+  for (const door of ids(api, model, loadWebIfc().IFCDOOR, true)) {
+    const attributes = file.entity(door)?.attributes ?? [];
+    const placement = stepReferences(attributes[DOOR.objectPlacement])[0];
+    const overallWidth = stepNumber(attributes[DOOR.overallWidth]);
+    const overallHeight = stepNumber(attributes[DOOR.overallHeight]);
     const opening = openingOfDoor.get(door);
     const wall = opening === undefined ? undefined : wallOfOpening.get(opening);
     const record: DoorOpeningRecord = {
@@ -363,12 +351,12 @@ function doorIndex(
       ...(wall !== undefined && { wall: ref(wall) }),
       ...(storeyOf.has(door) && { storey: ref(storeyOf.get(door)!).name }),
       width: 0, height: 0, thickness: 0, faces: [],
-      ...(typeof line.OverallWidth?.value === 'number' && { overallWidth: line.OverallWidth.value * unit }),
-      ...(typeof line.OverallHeight?.value === 'number' && { overallHeight: line.OverallHeight.value * unit }),
+      ...(overallWidth !== undefined && { overallWidth: overallWidth * unit }),
+      ...(overallHeight !== undefined && { overallHeight: overallHeight * unit }),
     };
     if (opening !== undefined) {
       const solid = openingSolid(api, model, opening, offset);
-      const hint = line.ObjectPlacement ? doorNormalHint(api, model, line.ObjectPlacement.value) : undefined;
+      const hint = placement === undefined ? undefined : doorNormalHint(api, model, placement);
       const measured = solid && measureOpening({
         ...solid,
         ...(wall !== undefined && positionsOfProduct.has(wall) && { wallPositions: positionsOfProduct.get(wall)! }),

@@ -1,4 +1,5 @@
-import { IfcAPI, LogLevel } from 'web-ifc';
+import type { IfcAPI } from 'web-ifc';
+import { loadWebIfc } from './loadWebIfc.js';
 
 let api: Promise<IfcAPI> | undefined;
 
@@ -8,6 +9,7 @@ let api: Promise<IfcAPI> | undefined;
  */
 export function webIfcApi(): Promise<IfcAPI> {
   api ??= (async () => {
+    const { IfcAPI, LogLevel } = loadWebIfc();
     const instance = new IfcAPI();
     await instance.Init();
     // web-ifc logs to stdout, which would corrupt `--json` output and worker protocols.

@@ -1,0 +1,68 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { cachedDataVersionTag } from 'node:v8';
+import { Script } from 'node:vm';
+import type * as WebIfc from 'web-ifc';
+
+/** web-ifc's module: `IfcAPI` and the IFC type codes. */
+export type WebIfcModule = typeof WebIfc;
+
+let loaded: WebIfcModule | undefined;
+
+/**
+ * Loads web-ifc's Node build (CommonJS, 6 MB of JavaScript) with a V8 code cache. Imported the
+ * usual way it costs ~500 ms a thread — an ES `import` of CommonJS first scans the whole file for
+ * its export names, and compiling it takes ~150 ms more — which was most of a small conversion's
+ * time as a process. Required directly and compiled from a cache kept under `~/.cache/arsession`
+ * (`$XDG_CACHE_HOME`), it loads in ~80 ms. The cache is keyed by web-ifc's version and V8's tag,
+ * written atomically, rebuilt when V8 rejects it, and skipped when it cannot be written.
+ *
+ * @example
+ * ```ts
+ * const { IfcAPI, IFCDOOR } = loadWebIfc();
+ * ```
+ */
+export function loadWebIfc(): WebIfcModule {
+  if (loaded) return loaded;
+  const file = createRequire(import.meta.url).resolve('web-ifc');
+  const source = readFileSync(file, 'utf8');
+  const version = (JSON.parse(readFileSync(join(dirname(file), 'package.json'), 'utf8')) as { version: string }).version;
+  // V8's tag covers its version, its flags and the CPU: a process run with other flags (the CLI's
+  // tiering budget) keeps a cache of its own instead of rejecting and rewriting the other's.
+  const cacheFile = join(cacheDir(), `web-ifc-${version}-node${process.version}-${process.arch}-${cachedDataVersionTag().toString(16)}.v8cache`);
+  const cachedData = readIfPresent(cacheFile);
+  // The CommonJS wrapper on the source's first line, so stack traces keep their line numbers.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(cachedData && { cachedData }) });
+  const module = { exports: {} as WebIfcModule };
+  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, dirname(file));
+  if (!cachedData || script.cachedDataRejected) writeAtomically(cacheFile, script.createCachedData());
+  loaded = module.exports;
+  return loaded;
+}
+
+function cacheDir(): string {
+  return join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'arsession');
+}
+
+function readIfPresent(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A cache is an optimisation: a read-only home or a full disk only means the next load compiles again. */
+function writeAtomically(path: string, data: Buffer): void {
+  const partial = `${path}.${process.pid}.${threadId}.partial`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(partial, data);
+    renameSync(partial, path);
+  } catch {
+    // not written; see above
+  }
+}
