@@ -1,4 +1,4 @@
-import { tinyusdzModule } from '../../packages/convert/src/usdz/tinyusdzModule.js';
+import { tinyusdzModule } from './tinyusdzModule.js';
 
 /**
  * An independent USD reader for checking what we write: TinyUSDZ (C++, built to WASM), which

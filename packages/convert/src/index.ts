@@ -15,7 +15,7 @@ export { checkStepSyntax, CHECK_STEP_SYNTAX_DEFAULTS, type CheckStepSyntaxOption
 export { StepEntityOffsets } from './ifc/StepEntityOffsets.js';
 export { inspectModel, type InspectModelOptions, type ModelSummary } from './inspect/inspectModel.js';
 export type {
-  SceneData, SceneElementRange, SceneMaterial, SceneMesh, SceneNode, SceneSource, SceneStats, SceneTexture, SceneWarning,
+  ChannelTextureRef, SceneData, SceneElementRange, SceneMaterial, SceneMesh, SceneNode, SceneSource, SceneStats, SceneTexture, SceneWarning,
   TextureRef,
 } from './scene/SceneData.js';
 export { sceneBounds, sceneStats, worldMatrices } from './scene/sceneStats.js';
@@ -36,7 +36,8 @@ export { unzipIfc, UNZIP_IFC_DEFAULTS, type UnzipIfcOptions } from './ifc/unzipI
 export { readModel, READ_MODEL_DEFAULTS, type ModelScene, type ReadModelOptions } from './model/readModel.js';
 export {
   closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, CONVERT_MODEL_DEFAULTS,
-  type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions,
+  warmConversionPool, WARM_CONVERSION_POOL_DEFAULTS,
+  type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
 } from './worker/convertModel.js';
 export type { ConversionResult, DoorQuery } from './worker/protocol.js';
 export { doorCandidates } from './ifc/doorCandidates.js';

@@ -9,6 +9,7 @@ export {
 } from './errors/ConvertError.js';
 export {
   closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, CONVERT_MODEL_DEFAULTS,
-  type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions,
+  warmConversionPool, WARM_CONVERSION_POOL_DEFAULTS,
+  type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
 } from './worker/convertModel.js';
 export type { ConversionResult, DoorQuery } from './worker/protocol.js';

@@ -36,4 +36,13 @@ describe('convertModel: the contained pipeline', () => {
     await expect(convertModel(new TextEncoder().encode('not a model at all'), { fileName: 'x.txt' })).rejects.toBeInstanceOf(UnsupportedFormatError);
     await expect(convertModel(corpusBytes('ifc', 'AC20-FZK-Haus.ifc').subarray(0, 5000))).rejects.toBeInstanceOf(ModelUnreadableError);
   });
+
+  it('bytes already handed to a conversion (detached) are an empty input: refused at once, not a hang', async () => {
+    const bytes = corpusBytes('glb', 'Box.glb');
+    await convertModel(bytes, { fileName: 'box.glb' });
+    expect(bytes.byteLength).toBe(0);
+    const again = await convertModel(bytes, { fileName: 'box.glb', timeoutMs: 20_000 }).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(UnsupportedFormatError);
+    expect((again as Error).message).toMatch(/box\.glb/);
+  });
 });

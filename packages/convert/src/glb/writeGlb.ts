@@ -1,9 +1,11 @@
-import { Document, NodeIO, type Material, type Mesh, type Node as GltfNode, type Texture } from '@gltf-transform/core';
+import { Document, NodeIO, type Material, type Mesh, type Node as GltfNode } from '@gltf-transform/core';
 import type { SceneData, SceneMaterial } from '../scene/SceneData.js';
+import { GltfTextures } from './GltfTextures.js';
 
 /**
  * Writes a scene as a GLB (for previews, web and Android clients) from the same data the USDZ is
- * written from. Images pass through untouched; element metadata goes into node `extras`; a node
+ * written from. Images pass through untouched, unless a material's channels must be repacked the
+ * way glTF reads them ({@link GltfTextures}); element metadata goes into node `extras`; a node
  * drawing several meshes becomes one glTF mesh with one primitive each.
  *
  * @example
@@ -15,8 +17,8 @@ export async function writeGlb(scene: SceneData): Promise<Uint8Array> {
   const doc = new Document();
   doc.getRoot().getAsset().generator = 'arsession';
   const buffer = doc.createBuffer();
-  const textures: Texture[] = scene.textures.map((t) => doc.createTexture(t.name).setImage(t.data).setMimeType(t.mimeType));
-  const materials = scene.materials.map((m) => material(doc, m, textures));
+  const textures = new GltfTextures(doc, scene.textures);
+  const materials = await Promise.all(scene.materials.map((m) => material(doc, m, textures)));
   const primitives = scene.meshes.map((m) => {
     const prim = doc.createPrimitive()
       .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(m.positions).setBuffer(buffer))
@@ -49,7 +51,7 @@ export async function writeGlb(scene: SceneData): Promise<Uint8Array> {
   return new NodeIO().writeBinary(doc);
 }
 
-function material(doc: Document, m: SceneMaterial, textures: readonly Texture[]): Material {
+async function material(doc: Document, m: SceneMaterial, textures: GltfTextures): Promise<Material> {
   const out = doc.createMaterial(m.name)
     .setBaseColorFactor([...m.baseColor, m.opacity])
     .setMetallicFactor(m.metallic)
@@ -57,11 +59,15 @@ function material(doc: Document, m: SceneMaterial, textures: readonly Texture[])
     .setEmissiveFactor(m.emissive)
     .setDoubleSided(m.doubleSided);
   if (m.alphaCutoff !== undefined) out.setAlphaMode('MASK').setAlphaCutoff(m.alphaCutoff);
-  else if (m.alphaBlend || m.opacity < 1) out.setAlphaMode('BLEND');
-  if (m.baseColorTexture) out.setBaseColorTexture(textures[m.baseColorTexture.texture]!);
-  if (m.normalTexture) out.setNormalTexture(textures[m.normalTexture.texture]!).setNormalScale(m.normalTexture.scale);
-  if (m.occlusionTexture) out.setOcclusionTexture(textures[m.occlusionTexture.texture]!);
-  if (m.emissiveTexture) out.setEmissiveTexture(textures[m.emissiveTexture.texture]!);
-  if (m.metallicRoughnessTexture) out.setMetallicRoughnessTexture(textures[m.metallicRoughnessTexture.texture]!);
+  else if (m.alphaBlend || m.opacity < 1 || m.opacityTexture) out.setAlphaMode('BLEND');
+  const base = await textures.baseColor(m);
+  // A base colour made from a constant (to carry an opacity texture) already holds the colour.
+  if (base) out.setBaseColorTexture(base).setBaseColorFactor(m.baseColorTexture ? [...m.baseColor, m.opacity] : [1, 1, 1, m.opacity]);
+  if (m.normalTexture) out.setNormalTexture(textures.texture(m.normalTexture.texture)).setNormalScale(m.normalTexture.scale);
+  if (m.occlusionTexture) out.setOcclusionTexture(await textures.occlusion(m.occlusionTexture));
+  if (m.emissiveTexture) out.setEmissiveTexture(textures.texture(m.emissiveTexture.texture));
+  // A channel the image does not carry is filled with 255, so its factor alone stands.
+  const metallicRoughness = await textures.metallicRoughness(m);
+  if (metallicRoughness) out.setMetallicRoughnessTexture(metallicRoughness);
   return out;
 }

@@ -1,9 +1,7 @@
 import { ConvertError, ModelUnreadableError, UnsupportedFormatError } from '../errors/ConvertError.js';
 import { detectFormat, type ModelFormat } from '../format/detectFormat.js';
 import { checkMeshNodeLimit, MESH_NODE_LIMIT } from '../glb/checkMeshNodeLimit.js';
-import { readGlb } from '../glb/readGlb.js';
 import type { DoorOpeningRecord } from '../ifc/DoorOpeningRecord.js';
-import { readUsdz } from '../usdz/readUsdz.js';
 import type { SceneData } from '../scene/SceneData.js';
 
 /** Options of {@link readModel}. */
@@ -22,6 +20,8 @@ export const READ_MODEL_DEFAULTS: Readonly<ReadModelOptions> = { meshNodeLimit: 
 /** A model read into scene data, with the IFC door index when the model has semantics. */
 export interface ModelScene extends SceneData {
   doorOpenings?: DoorOpeningRecord[];
+  /** A USDZ that ARKit takes as it is (see `readUsdz`): delivered instead of a rewrite. */
+  arkitPackage?: { bytes: Uint8Array; repacked: boolean };
 }
 
 /**
@@ -54,13 +54,15 @@ async function readByFormat(format: ModelFormat | undefined, bytes: Uint8Array, 
   switch (format) {
     case 'glb':
       checkMeshNodeLimit(bytes, { limit: opts.meshNodeLimit, ...named });
-      return readGlb(bytes, named);
+      // glTF-Transform and its decoders cost ~60 ms to load: an IFC or USDZ reader never pays it.
+      return (await import('../glb/readGlb.js')).readGlb(bytes, named);
     case 'ifc':
     case 'ifczip':
-      // web-ifc's module alone takes ~0.6 s to load: a worker that only ever sees GLB never pays it.
+      // web-ifc takes ~0.15 s to load even from its code cache: a worker that only ever sees GLB never pays it.
       return (await import('../ifc/readIfc.js')).readIfc(bytes, named);
     case 'usdz':
-      return readUsdz(bytes, named);
+      // Each reader loads with its first model, so a worker's start-up holds only what it is asked for.
+      return (await import('../usdz/readUsdz.js')).readUsdz(bytes, named);
     default:
       throw new UnsupportedFormatError(`${opts.fileName ?? 'the file'} is not an IFC (STEP), GLB (binary glTF 2.0) or USDZ model`, named);
   }

@@ -88,12 +88,18 @@ export interface SceneMaterial {
   alphaCutoff?: number;
   /** Alpha blends (glTF BLEND): the base colour texture's alpha drives opacity even when `opacity` is 1. */
   alphaBlend?: boolean;
+  /** RGB times `baseColor`; its alpha times `opacity` is the opacity when `alphaBlend` or `alphaCutoff` says so. */
   baseColorTexture?: TextureRef;
   normalTexture?: TextureRef & { scale: number };
-  occlusionTexture?: TextureRef;
+  occlusionTexture?: ChannelTextureRef;
+  /** RGB times `emissive`. */
   emissiveTexture?: TextureRef;
-  /** glTF packs metallic in B and roughness in G of one texture. */
-  metallicRoughnessTexture?: TextureRef;
+  /** One channel times `metallic` (glTF: B of the metallic-roughness texture). */
+  metallicTexture?: ChannelTextureRef;
+  /** One channel times `roughness` (glTF: G of the metallic-roughness texture). */
+  roughnessTexture?: ChannelTextureRef;
+  /** Opacity from one channel of a texture (times `opacity`), where it is not the base colour's alpha (USD). */
+  opacityTexture?: ChannelTextureRef;
 }
 
 /** A material's use of a texture. */
@@ -101,6 +107,11 @@ export interface TextureRef {
   texture: number;
   /** Wrap modes in s and t; default repeat. */
   wrap?: readonly ['repeat' | 'clamp' | 'mirror', 'repeat' | 'clamp' | 'mirror'];
+}
+
+/** A material's use of one channel of a texture. */
+export interface ChannelTextureRef extends TextureRef {
+  channel: 'r' | 'g' | 'b' | 'a';
 }
 
 /** An image, passed through as it came (never re-encoded unless it had to be transcoded). */

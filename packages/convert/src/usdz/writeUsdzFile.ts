@@ -32,27 +32,49 @@ export interface WrittenUsdzFile {
 export function writeUsdzFile(scene: SceneData, path: string, options: Partial<WriteUsdzOptions> = {}): WrittenUsdzFile {
   const opts = { ...WRITE_USDZ_DEFAULTS, ...options };
   const layerPath = `${path}.${process.pid}.layer.partial`;
-  const zipPath = `${path}.${process.pid}.partial`;
   try {
-    const out = openSync(zipPath, 'w');
-    const hash = createHash('sha256');
-    let bytes = 0;
-    const write = (data: Uint8Array, length = data.length) => {
-      writeSync(out, data, 0, length);
-      hash.update(data.subarray(0, length));
-      bytes += length;
-    };
-    try {
+    return writeHashedFile(path, (write) => {
       if (opts.layerFormat === 'usdc') for (const part of writeUsdz(scene, opts)) write(part);
       else writeWithTextLayer(scene, rootLayerName(opts), opts.rootName, layerPath, write);
+    });
+  } finally {
+    rmSync(layerPath, { force: true });
+  }
+}
+
+/**
+ * A package that is already ARKit-ready (an upload delivered as it came) written the way
+ * {@link writeUsdzFile} writes one: aside, renamed into place, hashed on the way out.
+ *
+ * @example
+ * ```ts
+ * writeUsdzBytesFile(upload, 'sessions/abc.0.usdz'); // → { bytes, sha256 }
+ * ```
+ */
+export function writeUsdzBytesFile(bytes: Uint8Array, path: string): WrittenUsdzFile {
+  return writeHashedFile(path, (write) => write(bytes));
+}
+
+/** Writes what `fill` produces to `path` atomically, counting and hashing it. */
+function writeHashedFile(path: string, fill: (write: (data: Uint8Array, length?: number) => void) => void): WrittenUsdzFile {
+  const partial = `${path}.${process.pid}.partial`;
+  try {
+    const out = openSync(partial, 'w');
+    const hash = createHash('sha256');
+    let bytes = 0;
+    try {
+      fill((data, length = data.length) => {
+        writeSync(out, data, 0, length);
+        hash.update(data.subarray(0, length));
+        bytes += length;
+      });
     } finally {
       closeSync(out);
     }
-    renameSync(zipPath, path);
+    renameSync(partial, path);
     return { bytes, sha256: hash.digest('hex') };
   } finally {
-    rmSync(layerPath, { force: true });
-    rmSync(zipPath, { force: true });
+    rmSync(partial, { force: true });
   }
 }
 

@@ -3,8 +3,8 @@ import { Worker } from 'node:worker_threads';
 import {
   ConvertError, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
 } from '../errors/ConvertError.js';
-import { DoorNotFoundError, GeometryValidationError, type DoorNotFoundReason } from '@arsession/geometry';
-import type { ConversionReply, ConversionRequest, ConversionResult, SerializedConvertError, WorkerReady } from './protocol.js';
+import { DoorNotFoundError, GeometryValidationError, type DoorNotFoundReason } from '@arsession/geometry/errors';
+import type { ConversionReply, ConversionRequest, ConversionResult, SerializedConvertError, WorkerReady, WorkerStart } from './protocol.js';
 
 /** Options of {@link convertModel}: what the worker is asked to do, and how long and large it may run. */
 export interface ConvertModelOptions extends Omit<ConversionRequest, 'bytes'> {
@@ -62,6 +62,37 @@ export function configureConversionPool(options: ConversionPoolOptions): void {
   }
 }
 
+/** Options of {@link warmConversionPool}. */
+export interface WarmConversionPoolOptions {
+  /** Idle workers to have ready (at most one per core). */
+  workers: number;
+  /** Load web-ifc in them too, for IFC jobs to come. */
+  preloadIfc: boolean;
+}
+
+/** Defaults of {@link warmConversionPool}. */
+export const WARM_CONVERSION_POOL_DEFAULTS: Readonly<WarmConversionPoolOptions> = { workers: 1, preloadIfc: false };
+
+/**
+ * Starts idle workers now, so their start-up (a new thread loading the readers, and web-ifc when
+ * asked) runs while the caller does its own (reading files, parsing flags) instead of after it.
+ * Idle workers never keep the process alive.
+ *
+ * @example
+ * ```ts
+ * warmConversionPool({ workers: 2, preloadIfc: true });
+ * ```
+ */
+export function warmConversionPool(options: Partial<WarmConversionPoolOptions> = {}): void {
+  const { workers, preloadIfc } = { ...WARM_CONVERSION_POOL_DEFAULTS, ...options };
+  const maxHeapMb = CONVERT_MODEL_DEFAULTS.maxHeapMb;
+  while (idle.length < Math.min(workers, MAX_IDLE)) {
+    const pooled = spawn(maxHeapMb, { preloadIfc });
+    pooled.worker.unref();
+    idle.push(pooled);
+  }
+}
+
 /** Counts of the pool's workers (see {@link ConversionPoolStats}). */
 export function conversionPoolStats(): ConversionPoolStats {
   return { idle: idle.length, busy, started, exited };
@@ -86,7 +117,10 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
   const named = { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(opts.field !== undefined && { field: opts.field }) };
   // Transfer only a view that owns its whole buffer; a slice of a shared buffer (a Buffer pool, one
   // request body holding several files) is copied so the caller's other bytes stay intact.
-  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  // A detached buffer (already sent to an earlier conversion) reads as empty, and transferring it
+  // would leave the worker without a message: it is sent as the empty input it now is.
+  const owned = bytes.byteLength === 0 ? new Uint8Array(0)
+    : bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
   const request: ConversionRequest = { ...asked, bytes: owned };
   const pooled = acquire(maxHeapMb);
   const { worker } = pooled;
@@ -109,7 +143,7 @@ export function convertModel(bytes: Uint8Array, options: Partial<ConvertModelOpt
       const { reply } = message;
       // A worker whose parser failed may hold corrupt WASM state: only those that read the model go
       // back to the pool (a door not found is a read model).
-      const usedWasm = !(reply.ok && reply.result.format === 'glb');
+      const usedWasm = !(reply.ok && reply.result.format !== 'ifc');
       finish(reply.ok || reply.error.problems !== undefined, () => (reply.ok ? resolve(reply.result) : reject(revive(reply.error))), usedWasm);
     };
     const onError = (err: Error) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser crashed (${err.message})`, { ...named, cause: err })));
@@ -150,7 +184,7 @@ interface PooledWorker {
   /** The module it runs (see {@link configureConversionPool}). */
   script: URL;
   maxHeapMb: number;
-  /** Jobs that ran a WASM parser (web-ifc, TinyUSDZ). */
+  /** Jobs that ran web-ifc (WASM). */
   wasmJobs: number;
   /** Settles when the worker has loaded and listens (its {@link WorkerReady} message). */
   ready: Promise<void>;
@@ -160,9 +194,10 @@ interface PooledWorker {
 const WORKER_START_TIMEOUT_MS = 60_000;
 
 /**
- * Idle workers kept warm: as many as cores, each retired after this many jobs through a WASM parser
- * (web-ifc, TinyUSDZ), whose heaps only grow. GLB jobs (JavaScript only) do not count: retiring a
- * worker costs ~0.8 s of start-up, which under a stream of small GLB sessions cost 10× the work.
+ * Idle workers kept warm: as many as cores, each retired after this many jobs through web-ifc, whose
+ * WASM heap only grows. GLB and USDZ jobs (read in JavaScript; the KTX2 transcoder keeps one fixed
+ * heap) do not count: retiring a worker costs a start-up, which under a stream of small GLB
+ * sessions cost 10× the work.
  */
 const MAX_IDLE = availableParallelism();
 const JOBS_PER_WORKER = 32;
@@ -190,8 +225,9 @@ function release(pooled: PooledWorker, usedWasm: boolean): void {
   idle.push(pooled);
 }
 
-function spawn(maxHeapMb: number): PooledWorker {
+function spawn(maxHeapMb: number, start: WorkerStart = {}): PooledWorker {
   const worker = new Worker(workerScript, {
+    workerData: start,
     resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
     // A clean start: the worker must not inherit loaders or flags of its host (test runners set some).
     execArgv: [],

@@ -37,6 +37,13 @@ export interface ConversionResult {
   /** model_frame.offset: a submitted point p (Y-up) is at p − offset in the delivered files. */
   offset: Vec3;
   warnings: SceneWarning[];
+  /**
+   * How the USDZ was made: written from the scene, or an ARKit-ready USDZ upload delivered byte
+   * for byte (`as_uploaded`) or repacked with its contents untouched (`repacked`).
+   */
+  delivery: 'converted' | 'as_uploaded' | 'repacked';
+  /** Time spent in the worker (ms): reading the model into scene data (door detection included), then merging and writing the outputs. */
+  timings: { readMs: number; writeMs: number };
   doorOpenings?: DoorOpeningRecord[];
   /** The door found for {@link ConversionRequest.detectDoor}: world coordinates, Y-up (subtract `offset` for the delivered frame). */
   door?: DetectedDoor;
@@ -71,4 +78,10 @@ export type ConversionReply = { ok: true; result: ConversionResult } | { ok: fal
 /** What a worker posts once, when it has loaded and listens for jobs. */
 export interface WorkerReady {
   ready: true;
+}
+
+/** What a worker is told when it starts (its `workerData`). */
+export interface WorkerStart {
+  /** Load web-ifc before saying ready: set when IFC jobs are expected, so the load overlaps the host's own start. */
+  preloadIfc?: boolean;
 }

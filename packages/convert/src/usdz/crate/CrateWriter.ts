@@ -1,3 +1,4 @@
+import { CRATE_TYPE } from './crateTypes.js';
 import { compressIntegers } from './integerCoding.js';
 import { fastCompress } from './fastCompression.js';
 
@@ -10,16 +11,6 @@ export interface ValueRep {
   hi: number;
   lo: number;
 }
-
-/** Crate type numbers (USD's `crateDataTypes.h`) of the values we write. */
-export const CRATE_TYPE = {
-  Bool: 1, Int: 3, Float: 8, Double: 9, String: 10, Token: 11, AssetPath: 12, Matrix4d: 15,
-  Vec2f: 20, Vec3f: 24, Vec4f: 28, Dictionary: 31, TokenListOp: 32, PathListOp: 34,
-  TokenVector: 41, Specifier: 42, Variability: 44,
-} as const;
-
-/** Sdf spec types (USD's `SdfSpecType`). */
-export const SPEC_TYPE = { Attribute: 1, Prim: 6, PseudoRoot: 7, Relationship: 8 } as const;
 
 /** The crate version we write: 0.8.0, what current USD writes by default and ARKit reads. */
 export const CRATE_VERSION = [0, 8, 0] as const;

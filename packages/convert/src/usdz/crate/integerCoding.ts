@@ -103,3 +103,43 @@ function mostCommonDifference(values: Int32Array): number {
   }
   return best;
 }
+
+/**
+ * Decodes `count` integers coded as {@link encodeIntegers} codes them (USD's integer coding,
+ * before framing): 32-bit integers with 8- and 16-bit differences, or 64-bit ones with 16- and
+ * 32-bit differences (`width` 64, returned as numbers, exact to 2^53). Throws a `RangeError`
+ * naming the fault when the coding ends early.
+ *
+ * @example
+ * ```ts
+ * decodeIntegers(encodeIntegers([5, 7, 9]), 3); // → Int32Array [5, 7, 9]
+ * ```
+ */
+export function decodeIntegers(coded: Uint8Array, count: number, width: 32 | 64 = 32): Int32Array | Float64Array {
+  const out = width === 32 ? new Int32Array(count) : new Float64Array(count);
+  if (count === 0) return out;
+  const view = new DataView(coded.buffer, coded.byteOffset, coded.byteLength);
+  const wide = width === 64;
+  const commonBytes = wide ? 8 : 4;
+  const codesBytes = (count * 2 + 7) >> 3;
+  if (coded.length < commonBytes + codesBytes) throw new RangeError(`the integer coding of ${count} values ends in its header`);
+  const common = wide ? Number(view.getBigInt64(0, true)) : view.getInt32(0, true);
+  const codeAt = commonBytes;
+  let at = commonBytes + codesBytes, previous = 0;
+  const need = (n: number) => {
+    if (at + n > coded.length) throw new RangeError(`the integer coding of ${count} values ends early`);
+  };
+  for (let i = 0; i < count; i++) {
+    const code = (coded[codeAt + (i >> 2)]! >>> ((i & 3) * 2)) & 3;
+    let d: number;
+    switch (code) {
+      case 0: d = common; break;
+      case 1: need(wide ? 2 : 1); d = wide ? view.getInt16(at, true) : view.getInt8(at); at += wide ? 2 : 1; break;
+      case 2: need(wide ? 4 : 2); d = wide ? view.getInt32(at, true) : view.getInt16(at, true); at += wide ? 4 : 2; break;
+      default: need(wide ? 8 : 4); d = wide ? Number(view.getBigInt64(at, true)) : view.getInt32(at, true); at += wide ? 8 : 4;
+    }
+    previous = wide ? previous + d : (previous + d) | 0;
+    out[i] = previous;
+  }
+  return out;
+}

@@ -146,92 +146,129 @@ function meshPrim(mesh: SceneMesh, name: string, materialPath: string, material:
 }
 
 function materialPrim(m: SceneMaterial, path: string, scene: SceneData): UsdPrim {
-  const surfacePath = `${path}/PreviewSurface`;
   const uvReader = `${path}/TexCoordReader`;
-  const inputs: UsdAttribute[] = [];
-  const textures: UsdPrim[] = [];
-  const texture = (id: string, ref: TextureRef, colorSpace: 'sRGB' | 'raw', scale: readonly number[], bias?: readonly number[]) => {
-    const [wrapS, wrapT] = ref.wrap ?? ['repeat', 'repeat'];
-    textures.push({
-      name: id,
-      typeName: 'Shader',
-      properties: [
-        attribute('info:id', { type: 'token', value: 'UsdUVTexture' }, { uniform: true }),
-        attribute('inputs:file', { type: 'asset', value: textureEntryName(scene, ref.texture) }),
-        connection('inputs:st', 'float2', `${uvReader}.outputs:result`),
-        attribute('inputs:sourceColorSpace', { type: 'token', value: colorSpace }),
-        attribute('inputs:scale', { type: 'float4', value: scale }),
-        ...(bias ? [attribute('inputs:bias', { type: 'float4', value: bias })] : []),
-        attribute('inputs:wrapS', { type: 'token', value: wrapS }),
-        attribute('inputs:wrapT', { type: 'token', value: wrapT }),
-        output('outputs:rgb', 'float3'),
-        output('outputs:a', 'float'),
-        output('outputs:r', 'float'),
-        output('outputs:g', 'float'),
-        output('outputs:b', 'float'),
-      ],
-      children: [],
-    });
-    return `${path}/${id}`;
-  };
+  const shaders = new TextureShaders(scene, uvReader);
+  // Surface inputs: a constant, or a channel of a texture shader (named once all are known).
+  const inputs: Array<UsdAttribute | { name: string; type: UsdAttribute['type']; from: TextureUse }> = [];
+  const constant = (name: string, value: UsdValue) => inputs.push(attribute(name, value));
+  const textured = (name: string, type: UsdAttribute['type'], from: TextureUse) => inputs.push({ name, type, from });
 
   if (m.baseColorTexture) {
-    const t = texture('BaseColorTexture', m.baseColorTexture, 'sRGB', [...m.baseColor, m.opacity]);
-    inputs.push(connection('inputs:diffuseColor', 'color3f', `${t}.outputs:rgb`));
-    if (m.opacity < 1 || m.alphaBlend || m.alphaCutoff !== undefined) inputs.push(connection('inputs:opacity', 'float', `${t}.outputs:a`));
+    textured('inputs:diffuseColor', 'color3f', shaders.use('BaseColor', m.baseColorTexture, 'sRGB', 'rgb', m.baseColor));
+    if (!m.opacityTexture && (m.opacity < 1 || m.alphaBlend || m.alphaCutoff !== undefined)) {
+      textured('inputs:opacity', 'float', shaders.use('BaseColor', m.baseColorTexture, 'sRGB', 'a', [m.opacity]));
+    }
   } else {
-    inputs.push(attribute('inputs:diffuseColor', { type: 'color3f', value: m.baseColor }), attribute('inputs:opacity', { type: 'float', value: m.opacity }));
+    constant('inputs:diffuseColor', { type: 'color3f', value: m.baseColor });
   }
-  if (m.alphaCutoff !== undefined) inputs.push(attribute('inputs:opacityThreshold', { type: 'float', value: m.alphaCutoff }));
-  if (m.metallicRoughnessTexture) {
-    const t = texture('MetallicRoughnessTexture', m.metallicRoughnessTexture, 'raw', [1, m.roughness, m.metallic, 1]);
-    inputs.push(connection('inputs:metallic', 'float', `${t}.outputs:b`), connection('inputs:roughness', 'float', `${t}.outputs:g`));
-  } else {
-    inputs.push(attribute('inputs:metallic', { type: 'float', value: m.metallic }), attribute('inputs:roughness', { type: 'float', value: m.roughness }));
-  }
-  if (m.emissiveTexture) {
-    const t = texture('EmissiveTexture', m.emissiveTexture, 'sRGB', [...m.emissive, 1]);
-    inputs.push(connection('inputs:emissiveColor', 'color3f', `${t}.outputs:rgb`));
-  } else if (m.emissive.some((v) => v > 0)) {
-    inputs.push(attribute('inputs:emissiveColor', { type: 'color3f', value: m.emissive }));
-  }
+  if (m.opacityTexture) textured('inputs:opacity', 'float', shaders.use('Opacity', m.opacityTexture, 'raw', m.opacityTexture.channel, [m.opacity]));
+  else if (!m.baseColorTexture) constant('inputs:opacity', { type: 'float', value: m.opacity });
+  if (m.alphaCutoff !== undefined) constant('inputs:opacityThreshold', { type: 'float', value: m.alphaCutoff });
+  if (m.metallicTexture) textured('inputs:metallic', 'float', shaders.use('Metallic', m.metallicTexture, 'raw', m.metallicTexture.channel, [m.metallic]));
+  else constant('inputs:metallic', { type: 'float', value: m.metallic });
+  if (m.roughnessTexture) textured('inputs:roughness', 'float', shaders.use('Roughness', m.roughnessTexture, 'raw', m.roughnessTexture.channel, [m.roughness]));
+  else constant('inputs:roughness', { type: 'float', value: m.roughness });
+  if (m.emissiveTexture) textured('inputs:emissiveColor', 'color3f', shaders.use('Emissive', m.emissiveTexture, 'sRGB', 'rgb', m.emissive));
+  else if (m.emissive.some((v) => v > 0)) constant('inputs:emissiveColor', { type: 'color3f', value: m.emissive });
   if (m.normalTexture) {
     // Tangent-space normals are stored as colour in [0, 1]: map to [−1, 1] in raw colour space,
     // with glTF's normal scale applied to x and y.
     const s = m.normalTexture.scale;
-    const t = texture('NormalTexture', m.normalTexture, 'raw', [2 * s, 2 * s, 2, 1], [-s, -s, -1, 0]);
-    inputs.push(connection('inputs:normal', 'normal3f', `${t}.outputs:rgb`));
+    textured('inputs:normal', 'normal3f', shaders.use('Normal', m.normalTexture, 'raw', 'rgb', [2 * s, 2 * s, 2], [-s, -s, -1, 0]));
   }
-  if (m.occlusionTexture) {
-    const t = texture('OcclusionTexture', m.occlusionTexture, 'raw', [1, 1, 1, 1]);
-    inputs.push(connection('inputs:occlusion', 'float', `${t}.outputs:r`));
-  }
-  inputs.push(attribute('inputs:useSpecularWorkflow', { type: 'int', value: 0 }));
+  if (m.occlusionTexture) textured('inputs:occlusion', 'float', shaders.use('Occlusion', m.occlusionTexture, 'raw', m.occlusionTexture.channel, [1]));
+  constant('inputs:useSpecularWorkflow', { type: 'int', value: 0 });
 
-  const shaders: UsdPrim[] = [{
+  const textures = shaders.prims();
+  const surface: UsdPrim = {
     name: 'PreviewSurface',
     typeName: 'Shader',
-    properties: [attribute('info:id', { type: 'token', value: 'UsdPreviewSurface' }, { uniform: true }), ...inputs, output('outputs:surface', 'token')],
+    properties: [
+      attribute('info:id', { type: 'token', value: 'UsdPreviewSurface' }, { uniform: true }),
+      ...inputs.map((i) => ('from' in i ? connection(i.name, i.type, `${path}/${textures[i.from.shader]!.name}.outputs:${i.from.output}`) : i)),
+      output('outputs:surface', 'token'),
+    ],
+    children: [],
+  };
+  const reader: UsdPrim[] = textures.length === 0 ? [] : [{
+    name: 'TexCoordReader',
+    typeName: 'Shader',
+    properties: [
+      attribute('info:id', { type: 'token', value: 'UsdPrimvarReader_float2' }, { uniform: true }),
+      attribute('inputs:varname', { type: 'token', value: 'st' }),
+      output('outputs:result', 'float2'),
+    ],
     children: [],
   }];
-  if (textures.length) {
-    shaders.push({
-      name: 'TexCoordReader',
-      typeName: 'Shader',
-      properties: [
-        attribute('info:id', { type: 'token', value: 'UsdPrimvarReader_float2' }, { uniform: true }),
-        attribute('inputs:varname', { type: 'token', value: 'st' }),
-        output('outputs:result', 'float2'),
-      ],
-      children: [],
-    });
-  }
   return {
     name: path.slice(path.lastIndexOf('/') + 1),
     typeName: 'Material',
-    properties: [connection('outputs:surface', 'token', `${surfacePath}.outputs:surface`)],
-    children: [...shaders, ...textures],
+    properties: [connection('outputs:surface', 'token', `${path}/PreviewSurface.outputs:surface`)],
+    children: [surface, ...reader, ...textures],
   };
+}
+
+/** A surface input's source: a shader of {@link TextureShaders} and the output it reads. */
+interface TextureUse {
+  shader: number;
+  output: 'rgb' | 'r' | 'g' | 'b' | 'a';
+}
+
+const CHANNELS = { r: [0], g: [1], b: [2], a: [3], rgb: [0, 1, 2] } as const;
+
+/**
+ * The UsdUVTexture shaders of one material: one per image (with its wrap, colour space and bias),
+ * shared by every input that reads a channel of it — glTF's metallic-roughness image feeds
+ * metallic from B and roughness from G of one shader — each channel scaled by the factor of the
+ * input it feeds. Two inputs that want different factors on one channel get a shader each.
+ */
+class TextureShaders {
+  private readonly shaders: Array<{ key: string; labels: string[]; ref: TextureRef; colorSpace: string; scale: number[]; taken: boolean[]; bias?: readonly number[] }> = [];
+
+  constructor(private readonly scene: SceneData, private readonly uvReader: string) {}
+
+  use(label: string, ref: TextureRef, colorSpace: 'sRGB' | 'raw', output: TextureUse['output'], factors: readonly number[], bias?: readonly number[]): TextureUse {
+    const key = `${ref.texture}|${ref.wrap?.join() ?? ''}|${colorSpace}|${bias?.join() ?? ''}`;
+    const channels = CHANNELS[output];
+    const fits = (s: (typeof this.shaders)[number]) => s.key === key && channels.every((c, i) => !s.taken[c] || s.scale[c] === factors[i]);
+    let index = this.shaders.findIndex(fits);
+    if (index < 0) {
+      index = this.shaders.length;
+      this.shaders.push({ key, labels: [], ref, colorSpace, scale: [1, 1, 1, 1], taken: [false, false, false, false], ...(bias && { bias }) });
+    }
+    const shader = this.shaders[index]!;
+    channels.forEach((c, i) => { shader.scale[c] = factors[i]!; shader.taken[c] = true; });
+    if (!shader.labels.includes(label)) shader.labels.push(label);
+    return { shader: index, output };
+  }
+
+  /** The shader prims, named after the inputs they feed (`MetallicRoughnessTexture`). */
+  prims(): UsdPrim[] {
+    const names = new Set<string>();
+    return this.shaders.map((s): UsdPrim => {
+      const [wrapS, wrapT] = s.ref.wrap ?? ['repeat', 'repeat'];
+      return {
+        name: primName(`${s.labels.join('')}Texture`, names, 'Texture'),
+        typeName: 'Shader',
+        properties: [
+          attribute('info:id', { type: 'token', value: 'UsdUVTexture' }, { uniform: true }),
+          attribute('inputs:file', { type: 'asset', value: textureEntryName(this.scene, s.ref.texture) }),
+          connection('inputs:st', 'float2', `${this.uvReader}.outputs:result`),
+          attribute('inputs:sourceColorSpace', { type: 'token', value: s.colorSpace }),
+          attribute('inputs:scale', { type: 'float4', value: s.scale }),
+          ...(s.bias ? [attribute('inputs:bias', { type: 'float4', value: s.bias })] : []),
+          attribute('inputs:wrapS', { type: 'token', value: wrapS }),
+          attribute('inputs:wrapT', { type: 'token', value: wrapT }),
+          output('outputs:rgb', 'float3'),
+          output('outputs:a', 'float'),
+          output('outputs:r', 'float'),
+          output('outputs:g', 'float'),
+          output('outputs:b', 'float'),
+        ],
+        children: [],
+      };
+    });
+  }
 }
 
 function attribute(name: string, value: UsdValue, extra: Pick<UsdAttribute, 'uniform' | 'interpolation'> = {}): UsdAttribute {
