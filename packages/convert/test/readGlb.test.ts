@@ -1,4 +1,6 @@
 import { Document, NodeIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ModelUnreadableError, readGlb } from '../src/index.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
@@ -60,11 +62,39 @@ describe('readGlb on the corpus', () => {
     expect(cube.warnings.map((w) => w.code)).toContain('morph_rest_pose');
   });
 
-  it('drops KTX2 textures with a warning and keeps the constant factors', async () => {
-    const lamp = await readGlb(corpusBytes('glb', 'AnisotropyBarnLamp-KTX2.glb'));
-    expect(lamp.textures).toHaveLength(0);
-    expect(lamp.warnings.find((w) => w.code === 'texture_dropped_ktx2')?.message).toMatch(/dropped/);
-    expect(lamp.materials.length).toBe(3);
+  it('transcodes KTX2 (Basis) textures to PNGs of their full size, with no warning', async () => {
+    const bytes = corpusBytes('glb', 'AnisotropyBarnLamp-KTX2.glb');
+    const doc = await new NodeIO().registerExtensions(ALL_EXTENSIONS).readBinary(bytes);
+    const sources = doc.getRoot().listTextures();
+    expect(sources.map((t) => t.getMimeType())).toEqual(sources.map(() => 'image/ktx2'));
+    const lamp = await readGlb(bytes);
+    expect(lamp.warnings.map((w) => w.code).filter((c) => c.startsWith('texture'))).toEqual([]);
+    // Every KTX2 image a material uses arrives as a PNG the size its KTX2 header states.
+    const used = new Set(doc.getRoot().listMaterials().flatMap((m) => [m.getBaseColorTexture(), m.getNormalTexture(), m.getMetallicRoughnessTexture(), m.getOcclusionTexture(), m.getEmissiveTexture()]).filter((t) => t !== null));
+    expect(lamp.textures).toHaveLength(used.size);
+    const headerSizes = [...used].map((t) => { const v = new DataView(t!.getImage()!.buffer, t!.getImage()!.byteOffset); return `${v.getUint32(20, true)}x${v.getUint32(24, true)}`; }).sort();
+    const pngSizes = [];
+    for (const t of lamp.textures) {
+      expect(t.mimeType).toBe('image/png');
+      const { data, info } = await sharp(t.data).raw().toBuffer({ resolveWithObject: true });
+      pngSizes.push(`${info.width}x${info.height}`);
+      // A real picture, not a blank: its pixels vary.
+      let min = 255, max = 0;
+      for (let i = 0; i < data.length; i += 97) { min = Math.min(min, data[i]!); max = Math.max(max, data[i]!); }
+      expect(max - min).toBeGreaterThan(16);
+    }
+    expect(pngSizes.sort()).toEqual(headerSizes);
+    expect(lamp.materials.some((m) => m.baseColorTexture !== undefined && m.normalTexture !== undefined)).toBe(true);
+  });
+
+  it('refuses a KTX2 texture that does not decode, naming it', async () => {
+    const doc = await new NodeIO().registerExtensions(ALL_EXTENSIONS).readBinary(corpusBytes('glb', 'AnisotropyBarnLamp-KTX2.glb'));
+    const texture = doc.getRoot().listTextures()[0]!;
+    const broken = texture.getImage()!.slice();
+    broken.fill(0x5a, 200); // the level data after the header and indexes
+    texture.setImage(broken);
+    const bytes = await new NodeIO().registerExtensions(ALL_EXTENSIONS).writeBinary(doc);
+    await expect(readGlb(bytes, { fileName: 'lamp.glb' })).rejects.toThrow(/lamp\.glb: a texture cannot be decoded \(KTX2 texture/);
   });
 
   it('passes PNG and JPEG bytes through untouched', async () => {

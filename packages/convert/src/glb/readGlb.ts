@@ -9,7 +9,7 @@ import { checkGlbNodeTree } from './checkGlbNodeTree.js';
 import { checkGlbReferences } from './checkGlbReferences.js';
 import { gltfIO } from './gltfIO.js';
 import { transcodeTextures } from './transcodeTextures.js';
-import { normalMatrix } from '../scene/normalMatrix.js';
+import { normalizeAll, transformVertex, transformVertices } from '../scene/transformVertices.js';
 import { isIdentityMatrix, newIdentityMatrix } from '../scene/identityMatrix.js';
 import { readGlbJson } from './readGlbJson.js';
 
@@ -25,8 +25,8 @@ const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6;
  * Reads a GLB into {@link SceneData}: Draco and meshopt decoded, quantized attributes read as
  * floats, `EXT_mesh_gpu_instancing` expanded into one node per instance, skins and morph targets
  * reduced to their rest pose, mirrored (negative-determinant) nodes baked so faces keep their
- * winding, PNG and JPEG textures passed through byte for byte, WebP transcoded to PNG, KTX2
- * dropped with a warning. glTF is already Y-up metres, so no axis change is needed.
+ * winding, PNG and JPEG textures passed through byte for byte, WebP and KTX2 (Basis) transcoded
+ * to PNG. glTF is already Y-up metres, so no axis change is needed.
  *
  * @example
  * ```ts
@@ -60,7 +60,7 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
   try {
     transcoded = await transcodeTextures(doc);
   } catch (err) {
-    throw new ModelUnreadableError(`${label}: a WebP texture cannot be decoded (${(err as Error).message})`, {
+    throw new ModelUnreadableError(`${label}: a texture cannot be decoded (${(err as Error).message})`, {
       ...(options.fileName !== undefined && { fileName: options.fileName }), cause: err,
     });
   }
@@ -292,11 +292,15 @@ class GlbSceneBuilder {
     const normal = ref(material.getNormalTexture(), material.getNormalTextureInfo());
     if (normal) out.normalTexture = { ...normal, scale: material.getNormalScale() };
     const occlusion = ref(material.getOcclusionTexture(), material.getOcclusionTextureInfo());
-    if (occlusion) out.occlusionTexture = occlusion;
+    if (occlusion) out.occlusionTexture = { ...occlusion, channel: 'r' };
     const emissive = ref(material.getEmissiveTexture(), material.getEmissiveTextureInfo());
     if (emissive) out.emissiveTexture = emissive;
     const mr = ref(material.getMetallicRoughnessTexture(), material.getMetallicRoughnessTextureInfo());
-    if (mr) out.metallicRoughnessTexture = mr;
+    // glTF packs metallic in B and roughness in G of one texture.
+    if (mr) {
+      out.metallicTexture = { ...mr, channel: 'b' };
+      out.roughnessTexture = { ...mr, channel: 'g' };
+    }
     const unsupported = material.listExtensions().map((e) => e.extensionName).filter((n) => n !== 'KHR_materials_emissive_strength');
     if (unsupported.length) this.warn('material_extensions_dropped', `material extensions not expressible in UsdPreviewSurface were dropped: ${[...new Set(unsupported)].sort().join(', ')}`);
     return index;
@@ -365,33 +369,7 @@ function triangleIndices(prim: Primitive, vertexCount: number, mode: number, fli
   return tris;
 }
 
-function transformVertices(m: Float64Array, positions: Float32Array, normals: Float32Array | undefined): void {
-  const nm = normalMatrix(m);
-  for (let v = 0; v < positions.length / 3; v++) transformVertex(m, positions, normals, v, nm);
-  if (normals) normalizeAll(normals);
-}
-
-function transformVertex(m: Float64Array, positions: Float32Array, normals: Float32Array | undefined, v: number, nm = normals && normalMatrix(m)): void {
-  const i = v * 3;
-  const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
-  positions[i] = m[0]! * x + m[4]! * y + m[8]! * z + m[12]!;
-  positions[i + 1] = m[1]! * x + m[5]! * y + m[9]! * z + m[13]!;
-  positions[i + 2] = m[2]! * x + m[6]! * y + m[10]! * z + m[14]!;
-  if (!normals || !nm) return;
-  const nx = normals[i]!, ny = normals[i + 1]!, nz = normals[i + 2]!;
-  normals[i] = nm[0]! * nx + nm[1]! * ny + nm[2]! * nz;
-  normals[i + 1] = nm[3]! * nx + nm[4]! * ny + nm[5]! * nz;
-  normals[i + 2] = nm[6]! * nx + nm[7]! * ny + nm[8]! * nz;
-}
-
 function addScaled(target: Float32Array, delta: Float32Array, w: number): void {
   const n = Math.min(target.length, delta.length);
   for (let i = 0; i < n; i++) target[i]! += w * delta[i]!;
-}
-
-function normalizeAll(n: Float32Array): void {
-  for (let i = 0; i < n.length; i += 3) {
-    const l = Math.sqrt(n[i]! * n[i]! + n[i + 1]! * n[i + 1]! + n[i + 2]! * n[i + 2]!);
-    if (l > 0) { n[i]! /= l; n[i + 1]! /= l; n[i + 2]! /= l; }
-  }
 }
