@@ -32,19 +32,19 @@ const ENDPOINT_FIELDS: Record<string, Record<string, FieldKind>> = {
   },
   'by_virtual_anchor/rectangle-short-side': {
     'virtual_anchor.center': 'vector', 'virtual_anchor.width': 'number', 'virtual_anchor.height': 'number', 'virtual_anchor.plane_normal': 'vector',
-    'virtual_anchor.short_side_direction': 'vector', 'virtual_anchor.anchor_type': 'text', 'virtual_anchor.coordinate_system': 'up_axis',
+    'virtual_anchor.short_side_direction': 'vector', 'virtual_anchor.anchor_type': 'one_of:rectangle_short_side', 'virtual_anchor.coordinate_system': 'up_axis',
   },
   'by_virtual_anchor/segment-directional': {
     'virtual_anchor.segment_point_1': 'vector', 'virtual_anchor.segment_point_2': 'vector', 'virtual_anchor.plane_normal': 'vector',
-    'virtual_anchor.placement_source': 'text', 'virtual_anchor.anchor_type': 'text', 'virtual_anchor.coordinate_system': 'up_axis',
+    'virtual_anchor.placement_source': 'one_of:model_surface', 'virtual_anchor.anchor_type': 'one_of:segment_directional', 'virtual_anchor.coordinate_system': 'up_axis',
   },
   'by_virtual_anchor/circle-directional': {
     'virtual_anchor.center': 'vector', 'virtual_anchor.radius': 'number', 'virtual_anchor.plane_normal': 'vector', 'virtual_anchor.direction': 'vector',
-    'virtual_anchor.anchor_type': 'text', 'virtual_anchor.coordinate_system': 'up_axis',
+    'virtual_anchor.anchor_type': 'one_of:circle_directional', 'virtual_anchor.coordinate_system': 'up_axis',
   },
   'by_virtual_anchor/corner-directional': {
     'virtual_anchor.corner': 'vector', 'virtual_anchor.edge_1_direction': 'vector', 'virtual_anchor.edge_2_direction': 'vector',
-    'virtual_anchor.plane_normal': 'vector', 'virtual_anchor.anchor_type': 'text', 'virtual_anchor.coordinate_system': 'up_axis',
+    'virtual_anchor.plane_normal': 'vector', 'virtual_anchor.anchor_type': 'one_of:corner_directional', 'virtual_anchor.coordinate_system': 'up_axis',
   },
   by_refimage: {
     'reference_image.physical_width': 'number', 'reference_image.center': 'vector', 'reference_image.normal': 'vector', 'reference_image.up': 'vector',
@@ -53,13 +53,16 @@ const ENDPOINT_FIELDS: Record<string, Record<string, FieldKind>> = {
 };
 
 /** A well-formed value of each kind, so a request can be valid except where the fuzzer says. */
-const WELL_FORMED: Record<FieldKind, fc.Arbitrary<string>> = {
+const WELL_FORMED: Record<Exclude<FieldKind, `one_of:${string}`>, fc.Arbitrary<string>> = {
   vector: fc.constantFrom('[0, 1.6, 3]', '[0, 0, -1]', '[1, 0, 0]', '[0, 1, 0]', '[0.3, 0, 1]'),
   number: fc.constantFrom('0.5', '1', '0.21', '2'),
   corners: fc.constant('[[-0.45, 0, 0], [0.45, 0, 0], [0.45, 2.1, 0], [-0.45, 2.1, 0]]'),
   up_axis: fc.constantFrom('y-up', 'z-up'),
   text: fc.constantFrom('model_surface', 'circle-directional', 'rectangle-short-side', 'x'),
 };
+
+const wellFormed = (kind: FieldKind): fc.Arbitrary<string> =>
+  kind.startsWith('one_of:') ? fc.constantFrom(...kind.slice('one_of:'.length).split('|')) : WELL_FORMED[kind as keyof typeof WELL_FORMED];
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const BOX = readFileSync(corpusPath('glb', 'Box.glb'));
@@ -178,7 +181,7 @@ describe('placement methods read any form into a finite input or a typed error',
   for (const method of methods) {
     it(`${method.path}: well-typed fields give a finite input or a 422; ill-typed ones a 400 naming one of them`, () => {
       const kinds = ENDPOINT_FIELDS[method.path]!;
-      const fieldValue = (kind: FieldKind) => fc.oneof(WELL_FORMED[kind], WELL_FORMED[kind], hostileFieldText);
+      const fieldValue = (kind: FieldKind) => fc.oneof(wellFormed(kind), wellFormed(kind), hostileFieldText);
       const fields = fc.record(Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, fieldValue(kind)])), { requiredKeys: [] });
       fc.assert(fc.property(fields, fc.constantFrom(0, 1, 2, 3), (values, imagePick) => {
         const files = method === byRefimage ? [[image], [], [notImage], [image, image]][imagePick]! : [];
@@ -250,7 +253,7 @@ describe('the real server, fuzzed over loopback', () => {
   it('random field values, omissions, duplicates and unknown fields: 201 or a 4xx naming a field at fault, never a 500', async () => {
     const request = endpoint.chain((path) => {
       const kinds = ENDPOINT_FIELDS[path]!;
-      const value = (kind: FieldKind) => fc.oneof({ weight: 3, arbitrary: WELL_FORMED[kind] }, { weight: 1, arbitrary: hostileFieldText });
+      const value = (kind: FieldKind) => fc.oneof({ weight: 3, arbitrary: wellFormed(kind) }, { weight: 1, arbitrary: hostileFieldText });
       return fc.record({
         path: fc.constant(path),
         fields: fc.record(Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, value(kind)])), { requiredKeys: [] }),

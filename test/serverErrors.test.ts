@@ -180,8 +180,11 @@ describe('422: readable but unusable', () => {
     expectProblem(await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.plane_normal': '[0,0,0]' })), 422, 'virtual_anchor.plane_normal', 'invalid_anchor');
     expectProblem(await postSession(t, 'by_scan', form({ model_file: filePart(BOX), 'alignment.point_1': '[0,1.6,3]', 'alignment.point_2': '[0,0,0]' })), 422, 'alignment.point_2');
   });
-  it('an anchor_type that does not match the endpoint', async () => {
-    expectProblem(await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.anchor_type': 'rectangle_short_side' })), 422, 'virtual_anchor.anchor_type');
+  it('an anchor_type that names another kind: a wrong form value, naming the one the endpoint takes', async () => {
+    const r = await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.anchor_type': 'rectangle_short_side' }));
+    expectProblem(r, 400, 'virtual_anchor.anchor_type', 'unknown_value');
+    expect(r.body.errors[0].message).toMatch(/circle_directional/);
+    expect(r.body.errors[0].message).toMatch(/rectangle_short_side/);
   });
   it('no door where the user looks: the reason says what to change', async () => {
     const r = await postSession(t, 'by_scan', form({ model_file: filePart(AC20), 'alignment.point_1': '[0, 1.6, 40]', 'alignment.point_2': '[0, 0, 1]' }));
@@ -191,7 +194,7 @@ describe('422: readable but unusable', () => {
   it('a model that cannot be parsed (truncated GLB), and one with nothing to show', async () => {
     const truncated = readFileSync(BOX).subarray(0, 700);
     expectProblem(await postSession(t, 'by_plane', form({ model_file: [new Blob([truncated]), 'cut.glb'] }), null), 422, 'model_file', 'model_unreadable');
-    expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('usdz', 'clean_clean.usdz')) }), null), 422, 'model_file', 'model_unreadable');
+    expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('usdz', 'single_usda.usdz')) }), null), 422, 'model_file', 'model_unreadable');
   });
   it('a USDZ breaking an ARKit package rule names the rule', async () => {
     const r = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('usdz', 'bad_unknownfile.usdz')) }), null);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
-/** What a session endpoint expects in one text field. */
-export type FieldKind = 'vector' | 'number' | 'corners' | 'up_axis' | 'text';
+/** What a session endpoint expects in one text field; `one_of:a|b` is a closed set of words. */
+export type FieldKind = 'vector' | 'number' | 'corners' | 'up_axis' | 'text' | `one_of:${string}`;
 
 // Numbers that break naive readers: overflow to Infinity once parsed, underflow, negative zero.
 const edgeNumber = fc.constantFrom('1e308', '-1e308', '1e309', '-1e999', '5e-324', '-0', '0', '1', '0.9', '2.1', '1E3');
@@ -36,6 +36,7 @@ export function isWellTyped(kind: FieldKind, text: string): boolean {
   if (text.trim() === '') return false;
   if (kind === 'text') return true;
   if (kind === 'up_axis') return text === 'y-up' || text === 'z-up';
+  if (kind.startsWith('one_of:')) return kind.slice('one_of:'.length).split('|').includes(text);
   let value: unknown;
   try {
     value = JSON.parse(text);

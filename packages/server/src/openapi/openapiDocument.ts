@@ -43,8 +43,8 @@ function sessionEndpoint(summary: string, description: string, body: Schema, key
   };
 }
 
-const anchor = (fields: Record<string, Schema>, required: string[]) => multipart({
-  'virtual_anchor.anchor_type': { type: 'string', description: 'optional; must match the endpoint when sent' },
+const anchor = (kind: string, fields: Record<string, Schema>, required: string[]) => multipart({
+  'virtual_anchor.anchor_type': { type: 'string', enum: [kind], description: 'optional; when sent it must name this endpoint\'s kind (any other value: 400 unknown_value)' },
   'virtual_anchor.coordinate_system': upAxis,
   ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [`virtual_anchor.${k}`, v])),
 }, required.map((r) => `virtual_anchor.${r}`));
@@ -81,17 +81,17 @@ export function openapiDocument(): Schema {
         'alignment.wall_normal': direction('the wall normal, toward the viewer'),
         'alignment.coordinate_system': upAxis,
       })),
-      [`${sessionPath}/by_virtual_anchor/circle-directional/`]: sessionEndpoint('Anchor: circle with direction', 'Frame: origin at center, y along plane_normal, x along direction.', anchor(
+      [`${sessionPath}/by_virtual_anchor/circle-directional/`]: sessionEndpoint('Anchor: circle with direction', 'Frame: origin at center, y along plane_normal, x along direction.', anchor('circle_directional', 
         { center: vec3('circle centre'), radius: jsonNumber('radius (m)', '0.5'), plane_normal: direction('normal of the circle plane'), direction: direction('forward, in the plane') },
         ['center', 'radius', 'plane_normal', 'direction'])),
-      [`${sessionPath}/by_virtual_anchor/rectangle-short-side/`]: sessionEndpoint('Anchor: rectangle by its short side', 'Frame: origin at center, y along plane_normal, x along short_side_direction.', anchor(
+      [`${sessionPath}/by_virtual_anchor/rectangle-short-side/`]: sessionEndpoint('Anchor: rectangle by its short side', 'Frame: origin at center, y along plane_normal, x along short_side_direction.', anchor('rectangle_short_side', 
         { center: vec3('rectangle centre'), width: jsonNumber('width (m)', '0.6'), height: jsonNumber('height (m)', '1.2'), plane_normal: direction('normal of the plane'), short_side_direction: direction('direction of the short side') },
         ['center', 'width', 'height', 'plane_normal', 'short_side_direction'])),
-      [`${sessionPath}/by_virtual_anchor/corner-directional/`]: sessionEndpoint('Anchor: corner', 'Frame: origin at the corner, y along plane_normal, x bisecting the two edges.', anchor(
+      [`${sessionPath}/by_virtual_anchor/corner-directional/`]: sessionEndpoint('Anchor: corner', 'Frame: origin at the corner, y along plane_normal, x bisecting the two edges.', anchor('corner_directional', 
         { corner: vec3('the corner'), edge_1_direction: direction('first edge leaving the corner'), edge_2_direction: direction('second edge'), plane_normal: direction('normal of the plane') },
         ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'])),
-      [`${sessionPath}/by_virtual_anchor/segment-directional/`]: sessionEndpoint('Anchor: segment with direction', 'Frame: origin at the midpoint, y along plane_normal, x from point 1 to point 2.', anchor(
-        { segment_point_1: vec3('segment start'), segment_point_2: vec3('segment end'), plane_normal: direction('normal of the plane'), placement_source: { type: 'string', enum: ['model_surface'], default: 'model_surface' } },
+      [`${sessionPath}/by_virtual_anchor/segment-directional/`]: sessionEndpoint('Anchor: segment with direction', 'Frame: origin at the midpoint, y along plane_normal, x from point 1 to point 2.', anchor('segment_directional', 
+        { segment_point_1: vec3('segment start'), segment_point_2: vec3('segment end'), plane_normal: direction('normal of the plane'), placement_source: { type: 'string', enum: ['model_surface'], default: 'model_surface', description: 'any other value: 400 unknown_value' } },
         ['segment_point_1', 'segment_point_2', 'plane_normal'])),
       [`${sessionPath}/by_refimage/`]: sessionEndpoint('Place by a reference image', 'Frame of the printed image in ARKit image-anchor convention: y along normal, x to the image right, z to its bottom.', multipart({
         reference_image: { type: 'string', format: 'binary', description: 'PNG or JPEG' },
@@ -166,6 +166,7 @@ export function openapiDocument(): Schema {
             reality_url: { type: ['string', 'null'], format: 'uri', description: 'null unless a Reality compiler is configured' },
             usdz_url: { type: 'string', format: 'uri' },
             format: { type: 'string', enum: ['ifc', 'ifczip', 'glb', 'usdz'] },
+            usdz_delivery: { type: 'string', enum: ['converted', 'as_uploaded', 'repacked'], description: 'converted: written from the model; as_uploaded: an ARKit-ready USDZ upload delivered byte for byte; repacked: one whose only faults were compression or alignment, repacked with its contents untouched' },
             source_bytes: { type: 'integer' }, usdz_bytes: { type: 'integer' }, usdz_sha256: { type: 'string' },
             triangles: { type: 'integer' }, mesh_nodes: { type: 'integer' }, draw_calls: { type: 'integer' }, elements: { type: 'integer' },
             bounds: { type: 'object', properties: { min: { type: 'array', items: { type: 'number' } }, max: { type: 'array', items: { type: 'number' } } } },

@@ -2,16 +2,20 @@ import {
   circleDirectionalFrame, cornerDirectionalFrame, rectangleShortSideFrame, segmentDirectionalFrame, type CircleAnchorFrame,
   type CornerAnchorFrame, type RectangleAnchorFrame, type SegmentAnchorFrame, type UpAxis,
 } from '@arsession/geometry';
-import { enumField, numberField, requireFields, textField, vectorField } from '../form/fieldValues.js';
+import { enumField, numberField, requireFields, vectorField } from '../form/fieldValues.js';
 import type { Form } from '../form/readMultipartForm.js';
 import type { PlacementMethod } from './PlacementMethod.js';
 import { deliveredPose, round } from './poseJson.js';
 
 type Frame = RectangleAnchorFrame | SegmentAnchorFrame | CircleAnchorFrame | CornerAnchorFrame;
 
-/** Reads the `virtual_anchor.*` fields that every kind shares. */
-function common(form: Form): { anchorType?: string; coordinateSystem: UpAxis } {
-  const anchorType = textField(form, 'virtual_anchor.anchor_type');
+/**
+ * Reads the `virtual_anchor.*` fields that every kind shares. An `anchor_type` naming another
+ * kind is a wrong value for a form field (400 `unknown_value`, naming the one this endpoint
+ * takes), not a geometry problem.
+ */
+function common(form: Form, kind: Frame['kind']): { anchorType?: string; coordinateSystem: UpAxis } {
+  const anchorType = enumField(form, 'virtual_anchor.anchor_type', [kind]);
   return { ...(anchorType !== undefined && { anchorType }), coordinateSystem: enumField(form, 'virtual_anchor.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up' };
 }
 
@@ -25,7 +29,7 @@ const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form
     fields: ['center', 'width', 'height', 'plane_normal', 'short_side_direction'],
     required: ['center', 'width', 'height', 'plane_normal', 'short_side_direction'],
     frame: (f) => {
-      const c = common(f);
+      const c = common(f, 'rectangle_short_side');
       return rectangleShortSideFrame({ ...c, center: v(f, 'center'), width: n(f, 'width'), height: n(f, 'height'), planeNormal: v(f, 'plane_normal'), shortSideDirection: v(f, 'short_side_direction') }, c);
     },
   },
@@ -33,8 +37,8 @@ const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form
     fields: ['segment_point_1', 'segment_point_2', 'plane_normal', 'placement_source'],
     required: ['segment_point_1', 'segment_point_2', 'plane_normal'],
     frame: (f) => {
-      const c = common(f);
-      const source = textField(f, 'virtual_anchor.placement_source');
+      const c = common(f, 'segment_directional');
+      const source = enumField(f, 'virtual_anchor.placement_source', ['model_surface']);
       return segmentDirectionalFrame({ ...c, segmentPoint1: v(f, 'segment_point_1'), segmentPoint2: v(f, 'segment_point_2'), planeNormal: v(f, 'plane_normal'), ...(source !== undefined && { placementSource: source }) }, c);
     },
   },
@@ -42,7 +46,7 @@ const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form
     fields: ['center', 'radius', 'plane_normal', 'direction'],
     required: ['center', 'radius', 'plane_normal', 'direction'],
     frame: (f) => {
-      const c = common(f);
+      const c = common(f, 'circle_directional');
       return circleDirectionalFrame({ ...c, center: v(f, 'center'), radius: n(f, 'radius'), planeNormal: v(f, 'plane_normal'), direction: v(f, 'direction') }, c);
     },
   },
@@ -50,7 +54,7 @@ const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form
     fields: ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'],
     required: ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'],
     frame: (f) => {
-      const c = common(f);
+      const c = common(f, 'corner_directional');
       return cornerDirectionalFrame({ ...c, corner: v(f, 'corner'), edge1Direction: v(f, 'edge_1_direction'), edge2Direction: v(f, 'edge_2_direction'), planeNormal: v(f, 'plane_normal') }, c);
     },
   },

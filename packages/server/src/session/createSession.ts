@@ -101,6 +101,7 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
         sourceName: upload.name,
         info: {
           format: result.format,
+          usdz_delivery: result.delivery,
           preferred_format: reality ? 'reality' : 'usdz',
           usdz_file: usdz.name,
           reality_file: reality?.name ?? null,
