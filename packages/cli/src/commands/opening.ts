@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { GeometryValidationError, validateOpening } from '@arsession/geometry';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printError, printJson } from '../print.js';
 
@@ -20,6 +19,8 @@ export const openingCommand: Command = {
     if (values.corners === undefined || values.normal === undefined) throw new UsageError('--corners and --normal are required');
     const corners = parseJsonArg(values.corners, '--corners');
     const normal = parseJsonArg(values.normal, '--normal');
+    // Loaded here, not at the top: the geometry package would lengthen every command's start-up.
+    const { GeometryValidationError, validateOpening } = await import('@arsession/geometry');
     try {
       const o = validateOpening({
         corners: corners as number[][],

@@ -1,0 +1,99 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ConvertError, convertModel, type ConversionResult } from '@arsession/convert/pool';
+
+/** What `arsession convert` reports for one model: one JSON line each with `--json`. */
+export type FileReport = ConvertedReport | RefusedReport;
+
+/** A model converted. */
+export interface ConvertedReport {
+  input: string;
+  status: 'converted';
+  format: ConversionResult['format'];
+  schema?: string;
+  /** How the USDZ was made: written from the model, or an ARKit-ready USDZ delivered as it came. */
+  delivery: ConversionResult['delivery'];
+  outputs: { usdz: { path: string; bytes: number }; glb?: { path: string; bytes: number } };
+  stats: ConversionResult['stats'];
+  bounds: ConversionResult['bounds'];
+  offset: ConversionResult['offset'];
+  warnings: ConversionResult['warnings'];
+  /** Time in the conversion worker: reading the model, then merging and writing (ms). */
+  timings: ConversionResult['timings'];
+  /** Size of the input file. */
+  bytes: number;
+  seconds: number;
+}
+
+/** A model refused, and why. */
+export interface RefusedReport {
+  input: string;
+  status: 'refused';
+  error: { code: string; message: string };
+  bytes: number;
+  seconds: number;
+}
+
+/** Where one model goes. */
+export interface ConvertFileOptions {
+  usdzPath: string;
+  glbPath?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Converts one model file in a pooled worker (contained: a hang ends at the timeout), writes the
+ * USDZ (streamed, atomic) and the GLB (atomic) where asked, creating their folders, and reports
+ * what came out or why the model was refused. Only bugs of ours throw.
+ *
+ * @example
+ * ```ts
+ * const report = await convertFile('house.ifc', 'house.ifc', { usdzPath: 'out/house.usdz' });
+ * ```
+ */
+export async function convertFile(path: string, name: string, options: ConvertFileOptions): Promise<FileReport> {
+  const started = performance.now();
+  const seconds = () => Math.round(performance.now() - started) / 1000;
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(path));
+  } catch (err) {
+    return { input: name, status: 'refused', error: { code: 'file_unreadable', message: `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }, bytes: 0, seconds: seconds() };
+  }
+  const size = bytes.length;
+  try {
+    await mkdir(dirname(options.usdzPath), { recursive: true });
+    const result = await convertModel(bytes, {
+      fileName: name,
+      outputs: options.glbPath ? ['usdz', 'glb'] : ['usdz'],
+      usdzPath: options.usdzPath,
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    });
+    if (options.glbPath) await writeAtomically(options.glbPath, result.glb!);
+    return {
+      input: name,
+      status: 'converted',
+      format: result.format,
+      ...(result.source.schema !== undefined && { schema: result.source.schema }),
+      delivery: result.delivery,
+      outputs: { usdz: { path: options.usdzPath, bytes: result.usdzFileBytes! }, ...(options.glbPath && { glb: { path: options.glbPath, bytes: result.glb!.length } }) },
+      stats: result.stats,
+      bounds: result.bounds,
+      offset: result.offset,
+      warnings: result.warnings,
+      timings: result.timings,
+      bytes: size,
+      seconds: seconds(),
+    };
+  } catch (err) {
+    if (err instanceof ConvertError) return { input: name, status: 'refused', error: { code: err.code, message: err.message }, bytes: size, seconds: seconds() };
+    throw err;
+  }
+}
+
+async function writeAtomically(path: string, data: Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.partial`;
+  await writeFile(temp, data);
+  await rename(temp, path);
+}
