@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scatterSvg } from './chart.js';
 import type { AssimpRow, AssimpSetup } from './assimpPeer.js';
+import type { CliBench } from './cliBench.js';
 import { IFC_WARMUP, type GlbRow, type IfcPhases, type IfcRow } from './conversionBench.js';
 import { BUILD_WARMUP, type DetectionRow } from './detectionBench.js';
 import type { DetectionLatencyRow } from './detectionLatency.js';
@@ -91,6 +92,34 @@ function assimpSection(ifc: readonly IfcRow[], assimp: { setup: AssimpSetup; row
 }
 
 /** Regenerates bench/RESULTS.md from the result files present. */
+function cliSection(cli: ResultFile<CliBench> | undefined): string[] {
+  if (!cli) return [];
+  const { nodeStart, single, folders, assimp } = cli.data;
+  const ifc = single.find((r) => r.file.endsWith('.ifc'));
+  return [
+    '## The command line: one small model a process, and whole folders',
+    '',
+    '`arsession convert FILE -o OUT.usdz --json` timed as a process (wall), rounds alternating with `assimp export`',
+    'where assimp reads the file. Read and write are the conversion worker\'s own figures from the `--json` report;',
+    'start-up is the rest: Node, the CLI, its worker thread with the readers (and web-ifc, loaded while the CLI',
+    `reads the file), and the exit. A bare \`node -e 0\` takes ${ms(nodeStart)} ms on this machine.`,
+    '',
+    '| file | process (wall) | start-up + exit | read | write | assimp export |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...single.map((r) => `| ${r.file} | ${ms(r.wall)} | ${ms(r.startup)} | ${ms(r.read)} | ${ms(r.write)} | ${r.assimp ? ms(r.assimp) : '—'} |`),
+    '',
+    ifc ? `Target ≤ 250 ms for a small IFC as a process: ${ifc.wall.median <= 250 ? '**met**' : `**not met** (${ifc.wall.median.toFixed(0)} ms; web-ifc's 6 MB module and its WASM start alone take about half of it)`}.` : '',
+    '',
+    `Folders in one process against a process per file${assimp.available ? ` and assimp ${assimp.version}` : ''} (seconds, median (min–max) of ${folders[0]?.seconds.runs ?? 0} runs;`,
+    'files the converter refuses still count in the time):',
+    '',
+    '| folder | how | files | converted | MB | seconds | files/s |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...folders.map((r) => `| ${r.folder} | ${r.how} | ${r.files} | ${r.converted} | ${r.megabytes.toFixed(1)} | ${r.seconds.median.toFixed(2)} (${r.seconds.min.toFixed(2)}–${r.seconds.max.toFixed(2)}) | ${(r.files / r.seconds.median).toFixed(1)} |`),
+    '',
+  ];
+}
+
 export function writeReport(): void {
   const conversion = load<{ ifc: IfcRow[]; glb: GlbRow[]; assimp?: { setup: AssimpSetup; rows: AssimpRow[] } }>('conversion');
   const memory = load<MemoryRow[]>('memory');
@@ -130,6 +159,7 @@ export function writeReport(): void {
       '',
       ...phaseSection(conversion.data.ifc),
       ...assimpSection(conversion.data.ifc, conversion.data.assimp),
+      ...cliSection(load<CliBench>('cli')),
       '## GLB → USDZ against three.js `USDZExporter`',
       '',
       'Target: at least 10× faster than three.js on DamagedHelmet, output no larger. three.js (GLTFLoader +',

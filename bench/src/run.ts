@@ -1,9 +1,10 @@
-// `pnpm bench [--quick] [--section conversion|detection|memory|scaling|server]`: runs the measurements, writes
+// `pnpm bench [--quick] [--section conversion|cli|detection|memory|scaling|server]`: runs the measurements, writes
 // bench/results/*.json and regenerates bench/RESULTS.md from every results file present.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchAssimp } from './assimpPeer.js';
+import { benchCli } from './cliBench.js';
 import { benchGlb, benchIfc } from './conversionBench.js';
 import { benchDetection } from './detectionBench.js';
 import { benchDetectionLatency } from './detectionLatency.js';
@@ -17,7 +18,7 @@ import { writeReport } from './report.js';
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, section: { type: 'string', multiple: true } }, strict: true });
 const quick = values.quick === true;
 // The scaling run (files up to ~57 MB) is left out of --quick.
-const sections = values.section ?? (quick ? ['conversion', 'detection', 'memory', 'server'] : ['conversion', 'detection', 'memory', 'scaling', 'server']);
+const sections = values.section ?? (quick ? ['conversion', 'cli', 'detection', 'memory', 'server'] : ['conversion', 'cli', 'detection', 'memory', 'scaling', 'server']);
 const rounds = quick ? 3 : 7;
 const small = (f: string) => /IfcOpenHouse|wall_door|AC20|Box|DamagedHelmet\.glb/.test(f);
 const only = quick ? small : undefined;
@@ -33,6 +34,10 @@ if (sections.includes('conversion')) {
   console.error('conversion: IFC through `arsession convert` and `assimp export`');
   // Whole processes per round (a few seconds each): three rounds are enough for a stable ratio.
   save('conversion', { ifc, glb, assimp: await benchAssimp(Math.min(rounds, 3), only) });
+}
+if (sections.includes('cli')) {
+  console.error('cli: `arsession convert` as a process on small files, and on whole folders');
+  save('cli', await benchCli(quick ? 3 : rounds));
 }
 if (sections.includes('detection')) {
   console.error('detection: BVH build and first-hit rays against three-mesh-bvh');
