@@ -8,8 +8,11 @@ export {
   ConvertError, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
 } from './errors/ConvertError.js';
 export {
-  closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, CONVERT_MODEL_DEFAULTS,
-  warmConversionPool, WARM_CONVERSION_POOL_DEFAULTS,
-  type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
+  closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, warmConversionPool,
 } from './worker/convertModel.js';
+export {
+  createConversionPool, CONVERSION_POOL_DEFAULTS, CONVERT_MODEL_DEFAULTS, WARM_CONVERSION_POOL_DEFAULTS,
+  type ConversionPool, type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
+} from './worker/createConversionPool.js';
+export { reviveError, serializeError, type CrossingError } from './worker/crossingErrors.js';
 export type { ConversionResult, DoorQuery } from './worker/protocol.js';

@@ -46,3 +46,17 @@ describe('convertModel: the contained pipeline', () => {
     expect((again as Error).message).toMatch(/box\.glb/);
   });
 });
+
+describe('createConversionPool', () => {
+  it('pools are independent: each counts and closes its own workers', async () => {
+    const { createConversionPool } = await import('../src/index.js');
+    const [a, b] = [createConversionPool({ maxIdle: 1 }), createConversionPool({ maxIdle: 1 })];
+    const box = await a.convert(corpusBytes('glb', 'Box.glb'));
+    expect(box.stats.triangles).toBe(12);
+    expect([a.stats(), b.stats()]).toEqual([{ idle: 1, busy: 0, started: 1, exited: 0 }, { idle: 0, busy: 0, started: 0, exited: 0 }]);
+    b.warm({ workers: 3 });
+    expect(b.stats()).toMatchObject({ idle: 1, started: 1 }); // at most maxIdle
+    await Promise.all([a.close(), b.close()]);
+    expect([a.stats().idle, b.stats().idle]).toEqual([0, 0]);
+  });
+});

@@ -5,14 +5,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 // clean. Done here rather than by capturing the worker's stdio, which would keep the host alive.
 console.log = console.info = console.debug = console.warn;
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-import { DoorNotFoundError, GeometryValidationError } from '@arsession/geometry';
-import { ConvertError } from '../errors/ConvertError.js';
 import { readModel } from '../model/readModel.js';
 import { writeUsdz } from '../usdz/writeUsdz.js';
 import { writeUsdzBytesFile, writeUsdzFile } from '../usdz/writeUsdzFile.js';
 import { mergeByMaterial } from '../scene/mergeByMaterial.js';
 import { webIfcApi } from '../ifc/webIfcApi.js';
-import type { ConversionReply, ConversionRequest, SerializedConvertError, WorkerReady, WorkerStart } from './protocol.js';
+import { serializeError } from './crossingErrors.js';
+import type { ConversionReply, ConversionRequest, WorkerReady, WorkerStart } from './protocol.js';
 
 async function convert(request: ConversionRequest): Promise<ConversionReply> {
   try {
@@ -55,35 +54,10 @@ async function convert(request: ConversionRequest): Promise<ConversionReply> {
       },
     };
   } catch (err) {
-    if (err instanceof ConvertError) return { ok: false, error: serialize(err) };
-    if (err instanceof GeometryValidationError) return { ok: false, error: serializeGeometry(err) };
+    const error = serializeError(err);
+    if (error) return { ok: false, error };
     throw err;
   }
-}
-
-function serializeGeometry(err: GeometryValidationError): SerializedConvertError {
-  return {
-    className: err.name,
-    code: err.code,
-    message: err.message,
-    field: err.field,
-    problems: [...err.problems],
-    ...(err instanceof DoorNotFoundError && { reason: err.reason }),
-  };
-}
-
-function serialize(err: ConvertError): SerializedConvertError {
-  const extra = err as ConvertError & { count?: number; limit?: number; rule?: string };
-  return {
-    className: err.name,
-    code: err.code,
-    message: err.message,
-    field: err.field,
-    ...(err.fileName !== undefined && { fileName: err.fileName }),
-    ...(extra.count !== undefined && { count: extra.count }),
-    ...(extra.limit !== undefined && { limit: extra.limit }),
-    ...(extra.rule !== undefined && { rule: extra.rule }),
-  };
 }
 
 parentPort!.on('message', async ({ id, request }: { id: number; request: ConversionRequest }) => {
