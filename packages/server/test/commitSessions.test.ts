@@ -8,6 +8,7 @@ import { commitSessions, type SessionCommit } from '../src/store/commitSessions.
 import { createApiKey } from '../src/store/apiKeys.js';
 import { openDatabase, type Db } from '../src/store/openDatabase.js';
 import { findSession } from '../src/store/sessions.js';
+import { boxAsset, MODEL_FRAME, PLACEMENT_AT_ORIGIN } from './support/storedSession.js';
 
 let root: string, db: Db, sessionsDir: string, staging: string;
 
@@ -32,7 +33,7 @@ function session(id: string, options: { shared?: string; accountId?: number | nu
   return {
     record: {
       id, method: 'by_plane', createdAt: 1_000, expiresAt: 2_000_000_000_000, accountId: options.accountId ?? null,
-      placement: { method: 'by_plane' }, modelFrame: { up_axis: 'y' }, assets: [{ order: 0, sourceName: 'm.glb', info: { format: 'glb' } }],
+      placement: PLACEMENT_AT_ORIGIN, modelFrame: MODEL_FRAME, assets: [boxAsset()],
       files: files.map((f) => ({ name: f.name, contentType: 'model/vnd.usdz+zip', bytes: 1, sha256: '0'.repeat(64), downloadName: 'attachment' })),
     },
     saved: [],

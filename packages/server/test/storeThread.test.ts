@@ -8,6 +8,8 @@ import { createApiKey } from '../src/store/apiKeys.js';
 import { openDatabase, type Db } from '../src/store/openDatabase.js';
 import { findSession } from '../src/store/sessions.js';
 import { createStoreThread, type StoreThread } from '../src/store/storeThread.js';
+import { MODEL_FRAME, PLACEMENT_AT_ORIGIN } from './support/storedSession.js';
+import type { SessionCommit } from '../src/store/commitSessions.js';
 
 let root: string, db: Db, store: StoreThread;
 beforeEach(() => {
@@ -22,13 +24,13 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function commitOf(id: string) {
+function commitOf(id: string): SessionCommit {
   const staged = join(root, `${id}.usdz`);
   writeFileSync(staged, id);
   return {
     record: {
       id, method: 'by_plane', createdAt: Date.now(), expiresAt: Date.now() + 60_000, accountId: null,
-      placement: { method: 'by_plane' }, modelFrame: {}, assets: [],
+      placement: PLACEMENT_AT_ORIGIN, modelFrame: MODEL_FRAME, assets: [],
       files: [{ name: '0.usdz', contentType: 'model/vnd.usdz+zip', bytes: id.length, sha256: '0'.repeat(64), downloadName: 'attachment' }],
     },
     saved: [],

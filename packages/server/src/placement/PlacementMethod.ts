@@ -1,5 +1,6 @@
 import type { ConversionResult, DoorQuery } from '@arsession/convert';
 import type { Form, UploadedFile } from '../form/readMultipartForm.js';
+import type { Placement } from '../records/Placement.js';
 
 /** The models of a request once converted; placement is stated in the first one's delivered frame. */
 export interface ConvertedModels {
@@ -19,7 +20,7 @@ export interface PlacementFile {
  * One placement rule, behind one endpoint. `read` checks every field before any model is
  * converted (a bad request costs no conversion); `place` states the result in the delivered frame.
  */
-export interface PlacementMethod<Input> {
+export interface PlacementMethod<Input, Result extends Placement = Placement> {
   /** Path under `/api/vision/v1/session/`. */
   path: string;
   /** `placement.method` in the detail record. */
@@ -34,5 +35,5 @@ export interface PlacementMethod<Input> {
   /** by_scan mode 1: the door to find while the model is read. */
   doorQuery?(input: Input): DoorQuery | undefined;
   files?(input: Input): PlacementFile[];
-  place(input: Input, models: ConvertedModels): Record<string, unknown>;
+  place(input: Input, models: ConvertedModels): Result;
 }

@@ -1,4 +1,5 @@
 import { footprintPose, type Bounds } from '@arsession/geometry';
+import type { ByPlanePlacement } from '../records/Placement.js';
 import type { PlacementMethod } from './PlacementMethod.js';
 import { deliveredPose } from './poseJson.js';
 
@@ -6,7 +7,7 @@ import { deliveredPose } from './poseJson.js';
  * by_plane: the model stands on a detected plane by its footprint anchor, the bottom centre of
  * the bounds of all its models (each model's delivered bounds moved into the first one's frame).
  */
-export const byPlane: PlacementMethod<Record<string, never>> = {
+export const byPlane: PlacementMethod<Record<string, never>, ByPlanePlacement> = {
   path: 'by_plane',
   method: 'by_plane',
   requiresKey: false,

@@ -3,6 +3,7 @@ import { referenceImageFrame, type ReferenceImageFrame } from '@arsession/geomet
 import { ApiError, badField } from '../errors/ApiError.js';
 import { enumField, numberField, requireFields, vectorField } from '../form/fieldValues.js';
 import type { UploadedFile } from '../form/readMultipartForm.js';
+import type { ByRefimagePlacement } from '../records/Placement.js';
 import type { PlacementMethod } from './PlacementMethod.js';
 import { deliveredPose, round } from './poseJson.js';
 
@@ -16,7 +17,7 @@ interface RefimageInput {
  * by_refimage: the model is placed by a printed reference image that ARKit detects. The image
  * (PNG or JPEG, recognised by content) is kept with the session and linked from the placement.
  */
-export const byRefimage: PlacementMethod<RefimageInput> = {
+export const byRefimage: PlacementMethod<RefimageInput, ByRefimagePlacement> = {
   path: 'by_refimage',
   method: 'by_refimage',
   requiresKey: true,
@@ -50,8 +51,8 @@ export const byRefimage: PlacementMethod<RefimageInput> = {
     return {
       method: 'by_refimage',
       pose: deliveredPose(input.frame.pose, primary.offset),
-      physical_width: round([input.frame.physicalWidth])[0],
-      correction_deg: round([input.frame.correctionDeg], 1e4)[0],
+      physical_width: round([input.frame.physicalWidth])[0]!,
+      correction_deg: round([input.frame.correctionDeg], 1e4)[0]!,
       image_file: input.imageType === 'png' ? 'reference_image.png' : 'reference_image.jpg',
     };
   },

@@ -1,6 +1,7 @@
 import { readViewerAndGaze, validateOpening, type Opening, type UpAxis, type Vec3 } from '@arsession/geometry';
 import { ApiError, badField } from '../errors/ApiError.js';
 import { enumField, pointsField, vectorField } from '../form/fieldValues.js';
+import type { ByScanPlacement } from '../records/Placement.js';
 import type { PlacementMethod } from './PlacementMethod.js';
 import { deliveredPoint, deliveredPose, round } from './poseJson.js';
 
@@ -15,7 +16,7 @@ const FIELDS = ['alignment.point_1', 'alignment.point_2', 'alignment.corners', '
  * by_scan: the model is placed by a door opening, either detected from where the user stands and
  * looks (mode 1: point_1 + point_2) or given by its corners and the wall normal (mode 2).
  */
-export const byScan: PlacementMethod<ScanInput> = {
+export const byScan: PlacementMethod<ScanInput, ByScanPlacement> = {
   path: 'by_scan',
   method: 'by_scan',
   requiresKey: true,
@@ -60,8 +61,8 @@ export const byScan: PlacementMethod<ScanInput> = {
       found: input.mode === 'given' ? 'given' : 'detected',
       corners: opening.corners.map((c) => deliveredPoint(c, offset)),
       wall_normal: round(opening.wallNormal, 1e9),
-      width: round([opening.width])[0],
-      height: round([opening.height])[0],
+      width: round([opening.width])[0]!,
+      height: round([opening.height])[0]!,
       frame: deliveredPose(opening.frame, offset),
       ...(door && { detection: { method: door.method, confidence: door.confidence, source: door.source ?? null } }),
     };

@@ -4,6 +4,7 @@ import {
 } from '@arsession/geometry';
 import { enumField, numberField, requireFields, vectorField } from '../form/fieldValues.js';
 import type { Form } from '../form/readMultipartForm.js';
+import type { AnchorSizes, VirtualAnchorPlacement } from '../records/Placement.js';
 import type { PlacementMethod } from './PlacementMethod.js';
 import { deliveredPose, round } from './poseJson.js';
 
@@ -64,7 +65,7 @@ const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form
  * The four by_virtual_anchor endpoints: the model is placed by a virtual anchor's rigid frame
  * (origin + quaternion, and the 4×4), given in the model's frame and reported in the delivered one.
  */
-export const byVirtualAnchor: ReadonlyArray<PlacementMethod<Frame>> = Object.entries(KINDS).map(([kind, spec]) => ({
+export const byVirtualAnchor: ReadonlyArray<PlacementMethod<Frame, VirtualAnchorPlacement>> = Object.entries(KINDS).map(([kind, spec]) => ({
   path: `by_virtual_anchor/${kind}`,
   method: 'by_virtual_anchor',
   requiresKey: true,
@@ -75,11 +76,17 @@ export const byVirtualAnchor: ReadonlyArray<PlacementMethod<Frame>> = Object.ent
     return spec.frame(form);
   },
   place(frame, { primary }) {
-    const { kind, pose, correctionDeg, ...size } = frame;
-    return { method: 'by_virtual_anchor', anchor_type: kind, pose: deliveredPose(pose, primary.offset), correction_deg: round([correctionDeg], 1e4)[0], ...snakeCase(size) };
+    return { method: 'by_virtual_anchor', pose: deliveredPose(frame.pose, primary.offset), correction_deg: round([frame.correctionDeg], 1e4)[0]!, ...sizesOf(frame) };
   },
 }));
 
-function snakeCase(o: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).map(([k, val]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), typeof val === 'number' ? round([val])[0] : val]));
+/** The kind's sizes as the detail record names them, to the micrometre. */
+function sizesOf(frame: Frame): AnchorSizes {
+  const r = (x: number) => round([x])[0]!;
+  switch (frame.kind) {
+    case 'rectangle_short_side': return { anchor_type: frame.kind, width: r(frame.width), height: r(frame.height) };
+    case 'segment_directional': return { anchor_type: frame.kind, length: r(frame.length), placement_source: frame.placementSource };
+    case 'circle_directional': return { anchor_type: frame.kind, radius: r(frame.radius) };
+    case 'corner_directional': return { anchor_type: frame.kind, opening_angle_deg: r(frame.openingAngleDeg) };
+  }
 }

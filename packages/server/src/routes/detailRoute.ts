@@ -1,6 +1,8 @@
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { deeplinkOf } from '../session/createSession.js';
+import { placementOnWire } from '../records/Placement.js';
+import type { SessionDetail } from '../records/SessionDetail.js';
 import { liveSession } from './sessionLookup.js';
 
 /** Base of absolute URLs: the configured public URL, else what the client called. */
@@ -13,25 +15,18 @@ export function detailRoute(ctx: ServerContext) {
   return (req: Request, res: Response): void => {
     const session = liveSession(ctx.db, String(req.params.id));
     const files = `${baseUrl(ctx, req)}/api/vision/v1/session/${session.id}/files/`;
-    const { image_file: imageFile, ...placement } = session.placement;
-    res.set('Cache-Control', 'no-store').json({
+    const detail: SessionDetail = {
       session_id: session.id,
       deeplink: deeplinkOf(ctx.config.deeplinkScheme, session.id),
       created_at: new Date(session.createdAt).toISOString(),
       expires_at: new Date(session.expiresAt).toISOString(),
-      placement: { ...placement, ...(typeof imageFile === 'string' && { image_url: files + imageFile }) },
+      placement: placementOnWire(session.placement, files),
       model_frame: session.modelFrame,
       model_assets: session.assets.map((a) => {
-        const { usdz_file: usdz, reality_file: reality, preferred_format: preferred, ...info } = a.info;
-        return {
-          order: a.order,
-          source_name: a.sourceName,
-          preferred_format: preferred,
-          reality_url: typeof reality === 'string' ? files + reality : null,
-          usdz_url: files + String(usdz),
-          ...info,
-        };
+        const { usdz_file: usdz, reality_file: reality, ...info } = a.info;
+        return { order: a.order, source_name: a.sourceName, ...info, reality_url: reality === null ? null : files + reality, usdz_url: files + usdz };
       }),
-    });
+    };
+    res.set('Cache-Control', 'no-store').json(detail);
   };
 }

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, rm, stat, unlink } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { convertModel, ModelUnreadableError, type ConversionResult, type DoorQuery } from '@arsession/convert';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
-import type { CacheHit } from '../cache/ConversionCache.js';
+import type { Account } from '../store/apiKeys.js';
 import { contentDisposition, deliveredName } from '../files/downloadName.js';
 import { hashFile } from '../files/hashFile.js';
-import { sessionFilePath } from '../files/sessionFiles.js';
 import { refuseUnknownFields } from '../form/fieldValues.js';
 import { readConversion } from '../form/readConversion.js';
 import { readModelUploads } from '../form/readModelUploads.js';
@@ -18,7 +17,9 @@ import { round } from '../placement/poseJson.js';
 import { compileReality } from '../reality/compileReality.js';
 import type { StagedFile } from '../store/commitSessions.js';
 import { type SavedModelInput, type SessionFile, type StoredAsset } from '../store/sessions.js';
+import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
 import { newSessionId } from './newSessionId.js';
+import { SessionStaging } from './SessionStaging.js';
 
 /** The body of every 201 (interface-spec.md, SessionResponse). */
 export interface SessionResponse {
@@ -33,125 +34,142 @@ export function deeplinkOf(scheme: string, sessionId: string): string {
 }
 
 /**
- * One session request from arrival to 201: key, admission, form (streamed to disk and hashed),
- * fields, then every model read, placed and converted off the event loop (or linked from the
- * conversion cache) into a staged file, and only then the session committed: the staged files
- * moved into the sessions directory and its row written, together, by the store thread. So a
- * session that answered 201 always has its files, nothing is served before its row exists, and a
- * failure leaves nothing behind.
+ * One session request from arrival to 201, in three steps: read the request (key, admission, the
+ * form streamed to disk and hashed, every field checked), convert the models (each read, placed
+ * and converted off the event loop, or linked from the conversion cache, into a staged file), then
+ * build the session record and commit it: the staged files moved into the sessions directory and
+ * its rows written, together, by the store thread. So a session that answered 201 always has its
+ * files, nothing is served before its row exists, and a failure leaves nothing behind (the
+ * {@link SessionStaging} holds everything until then).
  */
 export async function createSession<I>(ctx: ServerContext, method: PlacementMethod<I>, req: Request, res: Response): Promise<void> {
   // The key first: a request that will be refused anyway must not take a slot from those that won't.
   const account = await authenticate(ctx.store, req, method.requiresKey);
   const leave = ctx.admission.admit();
   const sessionId = newSessionId();
-  // Files made for the session wait in uploads/ (emptied on start) until the session is committed.
-  const stagedPath = (name: string) => sessionFilePath(ctx.paths.uploads, sessionId, name);
-  const uploaded: string[] = [];
-  const staged: StagedFile[] = [];
-  const hits: CacheHit[] = [];
-  // Uploads that became part of the session or the account (the rest are deleted at the end).
-  const kept = new Set<string>();
-  let finished = false;
+  const staging = new SessionStaging(ctx.paths.uploads, sessionId);
   try {
-    // A keyed request's models are saved to its account: written straight there, they need no move.
-    const modelFields = new Set(['model_file', 'model_files']);
-    const form = await readMultipartForm(req, res, {
-      dirFor: (field) => (account && modelFields.has(field) ? ctx.paths.models : ctx.paths.uploads),
-      prefix: sessionId,
-      created: uploaded,
-      maxFileBytes: ctx.config.maxFileBytes,
-      maxFiles: ctx.config.maxFiles,
-      fileFields: [...modelFields, ...method.fileFields],
-    });
-    refuseUnknownFields(form, new Set([...method.fields, 'conversion']), ['conversion.']);
-    readConversion(form);
-    const uploads = readModelUploads(form, ctx.config.maxFiles);
-    const input = method.read(form);
-
-    const results: ConvertedModel[] = [];
-    const usdzFiles: StagedFile[] = [];
-    for (const [order, upload] of uploads.entries()) {
-      const name = `${order}.usdz`;
-      const detectDoor = order === 0 ? method.doorQuery?.(input) : undefined;
-      // The same bytes converted before give the same USDZ: it is linked in, unless a door is
-      // asked for (detection depends on the request, so it always runs on the model itself).
-      const hit = detectDoor ? undefined : ctx.conversionCache.reuse(upload.sha256);
-      if (hit) hits.push(hit);
-      const usdz: StagedFile = hit ? { from: hit.path, name, link: true } : { from: stagedPath(name), name };
-      usdzFiles.push(usdz);
-      staged.push(usdz);
-      results.push(hit ? hit.entry : await convertUpload(ctx, upload, usdz.from, detectDoor));
-    }
-    const placement = method.place(input, { primary: results[0]!, all: results });
-
-    const files: SessionFile[] = [];
-    const assets: StoredAsset[] = [];
-    for (const [order, result] of results.entries()) {
-      const upload = uploads[order]!;
-      const usdz: SessionFile = {
-        name: `${order}.usdz`, contentType: 'model/vnd.usdz+zip', bytes: result.usdzFileBytes, sha256: result.usdzFileSha256,
-        downloadName: contentDisposition(deliveredName(upload.name, 'usdz')),
-      };
-      files.push(usdz);
-      const reality = await makeReality(ctx, usdzFiles[order]!.from, stagedPath, staged, order, upload.name);
-      if (reality) files.push(reality);
-      assets.push({
-        order,
-        sourceName: upload.name,
-        info: {
-          format: result.format,
-          usdz_delivery: result.delivery,
-          preferred_format: reality ? 'reality' : 'usdz',
-          usdz_file: usdz.name,
-          reality_file: reality?.name ?? null,
-          source_bytes: upload.bytes,
-          usdz_bytes: usdz.bytes,
-          usdz_sha256: usdz.sha256,
-          triangles: result.stats.triangles,
-          mesh_nodes: result.stats.meshNodes,
-          draw_calls: result.stats.drawCalls,
-          elements: result.stats.elements,
-          bounds: { min: round(result.bounds.min), max: round(result.bounds.max) },
-          offset: result.offset,
-          warnings: result.warnings,
-          ...(result.doorOpenings && { door_openings: result.doorOpenings.length }),
-        },
-      });
-    }
-    const extras = method.files?.(input) ?? [];
-    for (const extra of extras) {
-      staged.push({ from: extra.upload.path, name: extra.name });
-      files.push({
-        name: extra.name, contentType: extra.contentType, bytes: extra.upload.bytes, sha256: extra.upload.sha256,
-        downloadName: contentDisposition(extra.upload.name),
-      });
-    }
-    const saved = account ? uploads.map((upload, order) => savedModel(ctx, upload, results[order]!)) : [];
-
-    const now = Date.now();
-    const expiresAt = now + ctx.config.sessionTtlSeconds * 1000;
-    const code = await ctx.store.commit({
-      record: {
-        id: sessionId, method: method.method, createdAt: now, expiresAt, accountId: account?.id ?? null, placement,
-        modelFrame: { up_axis: 'y', handedness: 'right', units: 'm', offset: results[0]!.offset }, files, assets,
-      },
-      saved,
-      files: staged,
-    });
-    finished = true;
-    for (const extra of extras) kept.add(extra.upload.path);
-    if (account) for (const upload of uploads) kept.add(upload.path);
+    const request = await readRequest(ctx, method, req, res, { sessionId, account, staging });
+    const models = await convertModels(ctx, method, request, staging);
+    const { code, expiresAt } = await commitSession(ctx, method, request, models, { sessionId, account, staging });
     const body: SessionResponse = { deeplink: deeplinkOf(ctx.config.deeplinkScheme, sessionId), expires_at: new Date(expiresAt).toISOString(), onetime_code: code };
-    (res.locals.log as ServerContext['log']).info({ session: sessionId, method: method.path, models: uploads.length, account: account?.name }, 'session created');
+    (res.locals.log as ServerContext['log']).info({ session: sessionId, method: method.path, models: request.uploads.length, account: account?.name }, 'session created');
     res.status(201).location(`/api/vision/v1/session/${sessionId}/`).json(body);
   } finally {
     leave();
-    for (const hit of hits) hit.release();
-    // Committed files were moved into the session; the rest go (cache entries stay).
-    if (!finished) for (const file of staged) if (!file.link) await unlink(file.from).catch(() => undefined);
-    for (const path of uploaded) if (!finished || !kept.has(path)) await unlink(path).catch(() => undefined);
+    await staging.close();
   }
+}
+
+/** Who is asking, and where the request's files are held. */
+interface RequestScope {
+  sessionId: string;
+  account: Account | undefined;
+  staging: SessionStaging;
+}
+
+/** A request read and checked: its models and its placement input. */
+interface ReadRequest<I> {
+  uploads: UploadedFile[];
+  input: I;
+}
+
+/** Step 1: the form, streamed to disk, and every field judged before any model is converted. */
+async function readRequest<I>(ctx: ServerContext, method: PlacementMethod<I>, req: Request, res: Response, scope: RequestScope): Promise<ReadRequest<I>> {
+  // A keyed request's models are saved to its account: written straight there, they need no move.
+  const modelFields = new Set(['model_file', 'model_files']);
+  const form = await readMultipartForm(req, res, {
+    dirFor: (field) => (scope.account && modelFields.has(field) ? ctx.paths.models : ctx.paths.uploads),
+    prefix: scope.sessionId,
+    created: scope.staging.uploads,
+    maxFileBytes: ctx.config.maxFileBytes,
+    maxFiles: ctx.config.maxFiles,
+    fileFields: [...modelFields, ...method.fileFields],
+  });
+  refuseUnknownFields(form, new Set([...method.fields, 'conversion']), ['conversion.']);
+  readConversion(form);
+  const uploads = readModelUploads(form, ctx.config.maxFiles);
+  return { uploads, input: method.read(form) };
+}
+
+/** One model of the session: its conversion and the staged USDZ it wrote (or the cache entry it links). */
+interface SessionModel {
+  upload: UploadedFile;
+  result: ConvertedModel;
+  usdz: StagedFile;
+}
+
+/** Step 2: every model converted in upload order; the first one also looks for the door a by_scan asks for. */
+async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, request: ReadRequest<I>, staging: SessionStaging): Promise<SessionModel[]> {
+  const models: SessionModel[] = [];
+  for (const [order, upload] of request.uploads.entries()) {
+    const name = `${order}.usdz`;
+    const detectDoor = order === 0 ? method.doorQuery?.(request.input) : undefined;
+    // The same bytes converted before give the same USDZ: it is linked in, unless a door is
+    // asked for (detection depends on the request, so it always runs on the model itself).
+    const hit = detectDoor ? undefined : ctx.conversionCache.reuse(upload.sha256);
+    if (hit) {
+      models.push({ upload, result: hit.entry, usdz: staging.link(name, hit) });
+      continue;
+    }
+    const usdz = staging.stage(name);
+    models.push({ upload, result: await convertUpload(ctx, upload, usdz.from, detectDoor), usdz });
+  }
+  return models;
+}
+
+/** Step 3: the placement, the files and assets, the saved models; then the commit. */
+async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, request: ReadRequest<I>, models: SessionModel[], scope: RequestScope): Promise<{ code: string; expiresAt: number }> {
+  const results = models.map((m) => m.result);
+  const placement = method.place(request.input, { primary: results[0]!, all: results });
+  const files: SessionFile[] = [];
+  const assets: StoredAsset[] = [];
+  for (const [order, model] of models.entries()) {
+    const usdz: SessionFile = {
+      name: model.usdz.name, contentType: 'model/vnd.usdz+zip', bytes: model.result.usdzFileBytes, sha256: model.result.usdzFileSha256,
+      downloadName: contentDisposition(deliveredName(model.upload.name, 'usdz')),
+    };
+    const reality = await makeReality(ctx, model.usdz.from, scope.staging, order, model.upload.name);
+    files.push(usdz, ...(reality ? [reality] : []));
+    assets.push({ order, sourceName: model.upload.name, info: assetInfo(model, usdz, reality) });
+  }
+  for (const extra of method.files?.(request.input) ?? []) {
+    scope.staging.adopt(extra.upload.path, extra.name);
+    files.push({
+      name: extra.name, contentType: extra.contentType, bytes: extra.upload.bytes, sha256: extra.upload.sha256,
+      downloadName: contentDisposition(extra.upload.name),
+    });
+  }
+  const saved = scope.account ? models.map((m) => savedModel(ctx, m.upload, m.result)) : [];
+  for (const m of scope.account ? models : []) scope.staging.keep(m.upload.path);
+  const now = Date.now();
+  const expiresAt = now + ctx.config.sessionTtlSeconds * 1000;
+  const modelFrame: ModelFrame = { up_axis: 'y', handedness: 'right', units: 'm', offset: results[0]!.offset };
+  const record = { id: scope.sessionId, method: method.method, createdAt: now, expiresAt, accountId: scope.account?.id ?? null, placement, modelFrame, files, assets };
+  const code = await scope.staging.commit((staged) => ctx.store.commit({ record, saved, files: staged }));
+  return { code, expiresAt };
+}
+
+/** What the detail record shows of one model. */
+function assetInfo({ upload, result }: SessionModel, usdz: SessionFile, reality: SessionFile | undefined): AssetInfo {
+  return {
+    format: result.format,
+    usdz_delivery: result.delivery,
+    preferred_format: reality ? 'reality' : 'usdz',
+    usdz_file: usdz.name,
+    reality_file: reality?.name ?? null,
+    source_bytes: upload.bytes,
+    usdz_bytes: usdz.bytes,
+    usdz_sha256: usdz.sha256,
+    triangles: result.stats.triangles,
+    mesh_nodes: result.stats.meshNodes,
+    draw_calls: result.stats.drawCalls,
+    elements: result.stats.elements,
+    bounds: { min: round(result.bounds.min), max: round(result.bounds.max) },
+    offset: result.offset,
+    warnings: result.warnings,
+    ...(result.doorOpenings && { door_openings: result.doorOpenings.length }),
+  };
 }
 
 /** One uploaded model, converted (or taken from the cache) into the session's USDZ, with its size and hash. */
@@ -181,24 +199,21 @@ async function convertUpload(ctx: ServerContext, upload: UploadedFile, usdzPath:
 
 /**
  * The Reality file of one asset, when an external compiler is configured and succeeds: compiled
- * from the asset's USDZ (`usdzPath`) into a staged file of its own (added to `staged`).
+ * from the asset's USDZ (`usdzPath`) into a staged file of its own.
  */
-async function makeReality(ctx: ServerContext, usdzPath: string, stagedPath: (name: string) => string, staged: StagedFile[], order: number, sourceName: string): Promise<SessionFile | undefined> {
+async function makeReality(ctx: ServerContext, usdzPath: string, staging: SessionStaging, order: number, sourceName: string): Promise<SessionFile | undefined> {
   const command = ctx.config.realityCompiler;
   if (!command) return undefined;
-  const name = `${order}.reality`;
-  const file: StagedFile = { from: stagedPath(name), name };
   // Staged before it exists, so that a failure anywhere below still removes what the compiler left.
-  staged.push(file);
+  const file = staging.stage(`${order}.reality`);
   const done = await compileReality(command, usdzPath, file.from, { timeoutMs: ctx.config.conversionTimeoutSeconds * 1000 });
   const size = done.ok ? await stat(file.from).then((s) => s.size, () => 0) : 0;
   if (!done.ok || size === 0) {
     ctx.log.warn({ sourceName, problem: done.ok ? 'empty output' : done.message }, 'reality compiler failed; the asset is offered as USDZ only');
-    staged.splice(staged.indexOf(file), 1);
-    await rm(file.from, { force: true });
+    await staging.unstage(file);
     return undefined;
   }
-  return { name, contentType: 'model/vnd.reality', bytes: size, sha256: await hashFile(file.from), downloadName: contentDisposition(deliveredName(sourceName, 'reality')) };
+  return { name: file.name, contentType: 'model/vnd.reality', bytes: size, sha256: await hashFile(file.from), downloadName: contentDisposition(deliveredName(sourceName, 'reality')) };
 }
 
 /** A model upload kept for the account, where it was written as it arrived. */

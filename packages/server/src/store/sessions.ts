@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
+import type { Placement } from '../records/Placement.js';
 import type { Db } from './openDatabase.js';
 import { prepared } from './prepared.js';
 
@@ -18,7 +20,7 @@ export interface StoredAsset {
   order: number;
   sourceName: string;
   /** Everything else the detail shows for it (format, counts, bounds, file names, warnings…). */
-  info: Record<string, unknown>;
+  info: AssetInfo;
 }
 
 /** A session as stored. */
@@ -30,8 +32,8 @@ export interface SessionRecord {
   onetimeCode: string;
   codeClaimed: boolean;
   accountId: number | null;
-  placement: Record<string, unknown>;
-  modelFrame: Record<string, unknown>;
+  placement: Placement;
+  modelFrame: ModelFrame;
   files: SessionFile[];
   filesDeleted: boolean;
   assets: StoredAsset[];
@@ -88,11 +90,11 @@ export function findSession(db: Db, id: string): SessionRecord | undefined {
   const row = prepared(db, 'SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
   if (!row) return undefined;
   const assets = (prepared(db, 'SELECT ord, source_name, info FROM assets WHERE session_id = ? ORDER BY ord').all(id) as Array<{ ord: number; source_name: string; info: string }>)
-    .map((a) => ({ order: a.ord, sourceName: a.source_name, info: JSON.parse(a.info) as Record<string, unknown> }));
+    .map((a) => ({ order: a.ord, sourceName: a.source_name, info: JSON.parse(a.info) as AssetInfo }));
   return {
     id: row.id, method: row.method, createdAt: row.created_at, expiresAt: row.expires_at, onetimeCode: row.onetime_code,
-    codeClaimed: row.code_claimed === 1, accountId: row.account_id, placement: JSON.parse(row.placement) as Record<string, unknown>,
-    modelFrame: JSON.parse(row.model_frame) as Record<string, unknown>, files: JSON.parse(row.files) as SessionFile[],
+    codeClaimed: row.code_claimed === 1, accountId: row.account_id, placement: JSON.parse(row.placement) as Placement,
+    modelFrame: JSON.parse(row.model_frame) as ModelFrame, files: JSON.parse(row.files) as SessionFile[],
     filesDeleted: row.files_deleted === 1, assets,
   };
 }

@@ -1,0 +1,42 @@
+import type { ConversionResult } from '@arsession/convert';
+
+/** One delivered model as stored with its session (the detail record adds its URLs). */
+export interface AssetInfo {
+  format: ConversionResult['format'];
+  /** How the USDZ was made: converted, delivered as uploaded (ARKit-ready), or repacked. */
+  usdz_delivery: ConversionResult['delivery'];
+  preferred_format: 'usdz' | 'reality';
+  /** The USDZ's name among the session's files. */
+  usdz_file: string;
+  /** The Reality file's name, when a compiler made one. */
+  reality_file: string | null;
+  source_bytes: number;
+  usdz_bytes: number;
+  usdz_sha256: string;
+  triangles: number;
+  mesh_nodes: number;
+  draw_calls: number;
+  /** Source elements (IFC products, GLB mesh nodes) before merging. */
+  elements: number;
+  bounds: { min: number[]; max: number[] };
+  offset: number[];
+  warnings: Array<{ code: string; message: string }>;
+  /** IFC door openings the model lists. */
+  door_openings?: number;
+}
+
+/** A model asset as the detail record shows it. */
+export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'reality_file'> & {
+  order: number;
+  source_name: string;
+  usdz_url: string;
+  reality_url: string | null;
+};
+
+/** The frame every delivered file is stated in: Y-up, right-handed metres, moved by −offset. */
+export interface ModelFrame {
+  up_axis: 'y';
+  handedness: 'right';
+  units: 'm';
+  offset: number[];
+}

@@ -1,0 +1,79 @@
+import type { PoseJson } from '../placement/poseJson.js';
+
+/** by_plane: the footprint anchor (bottom centre of every model's bounds) in the delivered frame. */
+export interface ByPlanePlacement {
+  method: 'by_plane';
+  anchor: PoseJson;
+}
+
+/** How by_scan mode 1 found its door. */
+export interface DoorDetection {
+  method: 'semantic' | 'geometric';
+  /** 0–1. */
+  confidence: number;
+  /** The model element the opening belongs to, when the semantics name it. */
+  source: { id: string; name?: string } | null;
+}
+
+/** by_scan: the door opening, detected (mode 1) or given (mode 2), in the delivered frame. */
+export interface ByScanPlacement {
+  method: 'by_scan';
+  found: 'detected' | 'given';
+  /** Bottom-left, bottom-right, top-right, top-left. */
+  corners: number[][];
+  wall_normal: number[];
+  width: number;
+  height: number;
+  frame: PoseJson;
+  detection?: DoorDetection;
+}
+
+/** What every virtual anchor states; each kind adds its sizes. */
+interface AnchorPlacementBase {
+  method: 'by_virtual_anchor';
+  pose: PoseJson;
+  /** How far the sent direction was turned to be perpendicular to the plane normal (degrees). */
+  correction_deg: number;
+}
+
+/** Each anchor kind's sizes (metres; the corner's angle in degrees). */
+export type AnchorSizes =
+  | { anchor_type: 'rectangle_short_side'; width: number; height: number }
+  | { anchor_type: 'segment_directional'; length: number; placement_source: string }
+  | { anchor_type: 'circle_directional'; radius: number }
+  | { anchor_type: 'corner_directional'; opening_angle_deg: number };
+
+/** by_virtual_anchor: the anchor frame of the endpoint's kind, with its sizes. */
+export type VirtualAnchorPlacement = AnchorPlacementBase & AnchorSizes;
+
+/** by_refimage as stored: the image frame and the name of the image among the session's files. */
+export interface ByRefimagePlacement {
+  method: 'by_refimage';
+  pose: PoseJson;
+  physical_width: number;
+  correction_deg: number;
+  image_file: string;
+}
+
+/** A session's placement as stored: one of the four methods' records. */
+export type Placement = ByPlanePlacement | ByScanPlacement | VirtualAnchorPlacement | ByRefimagePlacement;
+
+/** A placement as the detail record shows it: the reference image as a URL instead of a file name. */
+export type PlacementOnWire =
+  | Exclude<Placement, ByRefimagePlacement>
+  | (Omit<ByRefimagePlacement, 'image_file'> & { image_url: string });
+
+/**
+ * The placement of the detail record: the stored one, with the reference image's file name made
+ * into its URL under `filesUrl`.
+ *
+ * @example
+ * ```ts
+ * placementOnWire(session.placement, `${base}/api/vision/v1/session/${id}/files/`);
+ * ```
+ */
+export function placementOnWire(placement: Placement, filesUrl: string): PlacementOnWire {
+  if (placement.method !== 'by_refimage') return placement;
+  const { image_file: imageFile, ...rest } = placement;
+  return { ...rest, image_url: filesUrl + imageFile };
+}

@@ -1,0 +1,85 @@
+import { unlink } from 'node:fs/promises';
+import type { CacheHit } from '../cache/ConversionCache.js';
+import { sessionFilePath } from '../files/sessionFiles.js';
+import type { StagedFile } from '../store/commitSessions.js';
+
+/**
+ * Everything a session request has put on disk, from the first upload to the commit: the uploads
+ * as they arrive, the files made for the session (staged in uploads/ until the commit moves them
+ * in), and the conversion-cache entries it links. Either the session is committed — its staged
+ * files now belong to it, and the uploads it keeps (saved models, the reference image) stay — or
+ * the staging is discarded and everything it holds goes. Cache entries are lent, never removed.
+ *
+ * @example
+ * ```ts
+ * const staging = new SessionStaging(paths.uploads, sessionId);
+ * try {
+ *   const usdz = staging.stage('0.usdz'); // convert into usdz.from
+ *   await staging.commit((files) => store.commit({ record, saved, files }));
+ * } finally {
+ *   await staging.close();
+ * }
+ * ```
+ */
+export class SessionStaging {
+  /** Uploads written for this request (readMultipartForm adds to it as files arrive). */
+  readonly uploads: string[] = [];
+  private readonly staged: StagedFile[] = [];
+  private readonly hits: CacheHit[] = [];
+  private readonly kept = new Set<string>();
+  private committed = false;
+
+  constructor(private readonly uploadsDir: string, private readonly sessionId: string) {}
+
+  /** A file to be made for the session under `name` (a converter writes to its `from`). */
+  stage(name: string): StagedFile {
+    const file = { from: sessionFilePath(this.uploadsDir, this.sessionId, name), name };
+    this.staged.push(file);
+    return file;
+  }
+
+  /** A conversion-cache entry linked into the session under `name`; the entry is held until {@link close}. */
+  link(name: string, hit: CacheHit): StagedFile {
+    this.hits.push(hit);
+    const file = { from: hit.path, name, link: true };
+    this.staged.push(file);
+    return file;
+  }
+
+  /** An upload itself taken into the session (`name`) at the commit: the reference image. */
+  adopt(upload: string, name: string): void {
+    this.staged.push({ from: upload, name });
+    this.kept.add(upload);
+  }
+
+  /** Uploads that outlive the request once it is committed (models saved to an account, written where they stay). */
+  keep(upload: string): void {
+    this.kept.add(upload);
+  }
+
+  /** Takes a staged file back out (a Reality file the compiler failed to make) and removes what it left. */
+  async unstage(file: StagedFile): Promise<void> {
+    this.staged.splice(this.staged.indexOf(file), 1);
+    if (!file.link) await unlink(file.from).catch(() => undefined);
+  }
+
+  /**
+   * Makes the session exist through `store` (which moves the staged files into place and writes its
+   * rows together); from then on its files are the session's.
+   */
+  async commit<T>(store: (files: readonly StagedFile[]) => Promise<T>): Promise<T> {
+    const result = await store(this.staged);
+    this.committed = true;
+    return result;
+  }
+
+  /**
+   * Ends the request: cache entries are released; without a commit every staged file and upload
+   * is removed, after one only the uploads the session did not keep.
+   */
+  async close(): Promise<void> {
+    for (const hit of this.hits.splice(0)) hit.release();
+    if (!this.committed) for (const file of this.staged) if (!file.link) await unlink(file.from).catch(() => undefined);
+    for (const path of this.uploads) if (!this.committed || !this.kept.has(path)) await unlink(path).catch(() => undefined);
+  }
+}
