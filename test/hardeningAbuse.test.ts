@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
-import { authenticateApiKey, createApiKey, revokeApiKey } from '@arsession/server';
+import { authenticateApiKey, createApiKey, revokeApiKey, type Db, type SqliteSessionStore } from '@arsession/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, REPO_ROOT } from './support/corpus.js';
 import { dripConnection } from './support/dripConnection.js';
@@ -46,11 +46,11 @@ async function eventually<T>(check: () => T, holds: (v: T) => boolean, ms = 3000
 
 describe('API keys', () => {
   it('are stored only as the SHA-256 of their secret: neither the key nor its secret is anywhere in the SQLite files', async () => {
-    const key = createApiKey(t.server.context.db, 'hashed-keys');
+    const key = createApiKey(sqliteOf(t), 'hashed-keys');
     const [id, secret] = [key.slice(4, 20), key.slice(21)];
     // The key works, so what is stored is enough to check it.
     expect((await fetch(`${t.url}${API}/models/`, { headers: { 'X-API-Key': key } })).status).toBe(200);
-    const row = t.server.context.db.prepare('SELECT secret_hash FROM api_keys WHERE id = ?').get(id) as { secret_hash: Buffer };
+    const row = sqliteOf(t).prepare('SELECT secret_hash FROM api_keys WHERE id = ?').get(id) as { secret_hash: Buffer };
     expect(Buffer.from(row.secret_hash).equals(createHash('sha256').update(secret).digest())).toBe(true);
     // The database, its write-ahead log and its index, byte for byte (WAL mode keeps fresh rows in -wal).
     const files = readdirSync(t.dataDir).filter((f) => f.startsWith('arsession.sqlite'));
@@ -63,9 +63,9 @@ describe('API keys', () => {
   });
 
   it('every wrong key, whatever its shape, costs one SHA-256 and one timingSafeEqual of 32 bytes, and gets the same 401', async () => {
-    const good = createApiKey(t.server.context.db, 'timing');
-    const revoked = createApiKey(t.server.context.db, 'timing');
-    expect(revokeApiKey(t.server.context.db, revoked)).toBe(true);
+    const good = createApiKey(sqliteOf(t), 'timing');
+    const revoked = createApiKey(sqliteOf(t), 'timing');
+    expect(revokeApiKey(sqliteOf(t), revoked)).toBe(true);
     const flip = (c: string) => (c === 'A' ? 'B' : 'A');
     const wrong: Record<string, string> = {
       'one character': 'x',
@@ -105,12 +105,12 @@ describe('API keys', () => {
       const work: Record<string, unknown> = {};
       for (const [shape, key] of Object.entries(wrong)) {
         calls.length = 0;
-        work[shape] = { account: authenticateApiKey(t.server.context.db, key), comparisons: [...calls] };
+        work[shape] = { account: authenticateApiKey(sqliteOf(t), key), comparisons: [...calls] };
       }
       expect(work).toEqual(Object.fromEntries(Object.keys(wrong).map((shape) => [shape, { account: undefined, comparisons: [[32, 32]] }])));
       // And the right key takes the same single comparison.
       calls.length = 0;
-      expect(authenticateApiKey(t.server.context.db, good)).toEqual({ id: expect.any(Number), name: 'timing' });
+      expect(authenticateApiKey(sqliteOf(t), good)).toEqual({ id: expect.any(Number), name: 'timing' });
       expect(calls).toEqual([[32, 32]]);
     } finally {
       crypto.timingSafeEqual = real;
@@ -420,3 +420,8 @@ describe('dependency audit gate (scripts/audit-high.mjs)', () => {
     expect(judge({ error: { code: 'ERR_PNPM_AUDIT_BAD_RESPONSE', message: 'responded with 405' } })).toMatchObject({ status: 2, out: expect.stringContaining('could not be run') });
   });
 });
+
+/** The embedded store's own connection: these checks look at how SQLite keeps keys. */
+function sqliteOf(t: TestServer): Db {
+  return (t.server.context.sessions as SqliteSessionStore).db;
+}

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conversionPoolStats } from '@arsession/convert';
-import { sessionOfEntry } from '@arsession/server';
+import { sessionOfEntry, type SqliteSessionStore } from '@arsession/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath } from './support/corpus.js';
 import { createKeyWithCli, startCliServer, type CliServer } from './support/cliServer.js';
@@ -68,7 +68,7 @@ async function poolSettled(): Promise<ReturnType<typeof conversionPoolStats>> {
  */
 async function expectNoLeftovers(): Promise<void> {
   const leftovers = () => {
-    const rows = new Set((t.server.context.db.prepare('SELECT id FROM sessions').all() as Array<{ id: string }>).map((r) => r.id));
+    const rows = new Set(((t.server.context.sessions as SqliteSessionStore).db.prepare('SELECT id FROM sessions').all() as Array<{ id: string }>).map((r) => r.id));
     return [
       ...readdirSync(join(t.dataDir, 'uploads')).map((e) => `uploads/${e}`),
       ...readdirSync(join(t.dataDir, 'sessions')).filter((e) => !rows.has(sessionOfEntry(e))).map((e) => `sessions/${e}`),

@@ -1,7 +1,7 @@
 // One server under load, in its own process so the load generator does not share its event loop:
 // `node serverTarget.js ours|ours-uncached|bare|soak DATA_DIR [QUEUE]` prints `{"url", "key", "pid"}` on stdout once listening.
 import { join } from 'node:path';
-import { createApiKey, readServerConfig, startServer } from '@arsession/server';
+import { readServerConfig, startServer } from '@arsession/server';
 import express from 'express';
 import multer from 'multer';
 import { pino } from 'pino';
@@ -13,14 +13,14 @@ if (kind === 'soak') {
   // The embedded defaults (workers = cores − 1), with the queue the soak asks for.
   const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, queue: Number(process.argv[4] ?? 8), logLevel: 'silent' });
   const server = await startServer(config, { logger: pino({ level: 'silent' }) });
-  const key = createApiKey(server.context.db, 'soak');
+  const key = await server.context.sessions.createApiKey('soak');
   console.log(JSON.stringify({ url: server.url, key, pid: process.pid }));
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 } else if (kind === 'ours' || kind === 'ours-uncached') {
   // Workers = cores and a queue deep enough for the 32 clients: the bench measures throughput, not refusals.
   const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 64, logLevel: 'silent', ...(kind === 'ours-uncached' && { cacheEntries: 0 }) });
   const server = await startServer(config, { logger: pino({ level: 'silent' }) });
-  const key = createApiKey(server.context.db, 'bench');
+  const key = await server.context.sessions.createApiKey('bench');
   console.log(JSON.stringify({ url: `${server.url}/api/vision/v1/session/by_virtual_anchor/rectangle-short-side/`, key, pid: process.pid }));
 } else {
   // The floor: Express + multer storing the upload to disk and answering 201, nothing else.

@@ -6,7 +6,7 @@ import { parentPort } from 'node:worker_threads';
 
 // The real thread first: its listener must be on the port before any message is delivered. The
 // real thread answers a batch on a later turn, so a throw here always comes first.
-await import('../../packages/server/dist/store/storeThreadWorker.js');
+await import('../../packages/server/dist/store/sqlite/storeThreadWorker.js');
 parentPort.on('message', (requests) => {
   if (requests.some((request) => request.authenticate === 'fault-crash')) throw new Error('injected fault: the store thread crashed');
 });

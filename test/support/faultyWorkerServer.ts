@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApiKey, readServerConfig, startServer, type ServerConfig } from '@arsession/server';
+import { readServerConfig, startServer, type ServerConfig } from '@arsession/server';
 import { pino } from 'pino';
 import type { TestServer } from './serverHarness.js';
 
@@ -19,7 +19,7 @@ export async function startFaultyWorkerServer(overrides: Partial<ServerConfig> =
   const logger = pino({ level: process.env.ARSESSION_TEST_LOG ? 'info' : 'silent' }, pino.destination(2));
   const server = await startServer(config, { logger, conversionWorker: FAULTY_CONVERSION_WORKER });
   return {
-    server, url: server.url, dataDir, key: createApiKey(server.context.db, 'tester'),
+    server, url: server.url, dataDir, key: await server.context.sessions.createApiKey('tester'),
     async stop(keepData = false) {
       await server.close(1000);
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });

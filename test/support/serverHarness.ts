@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createApiKey, readServerConfig, startServer, type RunningServer, type ServerConfig } from '@arsession/server';
+import { readServerConfig, startServer, type RunningServer, type ServerConfig } from '@arsession/server';
 import { pino } from 'pino';
 
 /** A real server on a random loopback port with its own data directory. */
@@ -22,7 +22,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, dat
   const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 8, ...overrides });
   const logger = pino({ level: process.env.ARSESSION_TEST_LOG ? 'info' : 'silent' }, pino.destination(2));
   const server = await startServer(config, { logger });
-  const key = createApiKey(server.context.db, 'tester');
+  const key = await server.context.sessions.createApiKey('tester');
   return {
     server, url: server.url, dataDir, key,
     async stop(keepData = false) {

@@ -1,14 +1,17 @@
 /**
  * @packageDocumentation
  * The arsession HTTP service: Express + multer wiring of `geometry` and `convert` to the
- * interface in interface-spec.md, with SQLite (better-sqlite3) for sessions, keys and saved models.
+ * interface in interface-spec.md; sessions, keys and saved models in a SessionStore (SQLite embedded).
  */
 export { readServerConfig, SERVER_CONFIG_DEFAULTS, CONFIG_ENV, ConfigError, type ServerConfig } from './config/ServerConfig.js';
 export { startServer, type RunningServer, type StartServerOptions } from './app/startServer.js';
 export { createApp, SESSION_ENDPOINTS } from './app/createApp.js';
 export { dataPaths, type DataPaths, type ServerContext } from './app/ServerContext.js';
-export { openDatabase, type Db } from './store/openDatabase.js';
-export { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey, type Account, type ApiKeyInfo } from './store/apiKeys.js';
+export { openSessionStore, type SessionStoreUse } from './store/openSessionStore.js';
+export type { Account, ApiKeyInfo, SavedModel, SessionRecord, SessionStore } from './store/SessionStore.js';
+export { openSqliteSessionStore, type SqliteSessionStore } from './store/sqlite/openSqliteSessionStore.js';
+export { openDatabase, type Db } from './store/sqlite/openDatabase.js';
+export { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from './store/sqlite/apiKeys.js';
 export { ApiError, type FieldError } from './errors/ApiError.js';
 export { sessionFileName, sessionFilePath, sessionOfEntry } from './files/sessionFiles.js';
 export { problemFromError, PROBLEM_TYPE_BASE, type Problem } from './errors/problemFromError.js';

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessionFilePath } from '../src/files/sessionFiles.js';
-import { commitSessions, type SessionCommit } from '../src/store/commitSessions.js';
-import { createApiKey } from '../src/store/apiKeys.js';
-import { openDatabase, type Db } from '../src/store/openDatabase.js';
-import { findSession } from '../src/store/sessions.js';
+import type { SessionCommit } from '../src/store/SessionStore.js';
+import { commitSessions } from '../src/store/sqlite/commitSessions.js';
+import { createApiKey } from '../src/store/sqlite/apiKeys.js';
+import { openDatabase, type Db } from '../src/store/sqlite/openDatabase.js';
+import { findSession } from '../src/store/sqlite/sessions.js';
 import { boxAsset, MODEL_FRAME, PLACEMENT_AT_ORIGIN } from './support/storedSession.js';
 
 let root: string, db: Db, sessionsDir: string, staging: string;

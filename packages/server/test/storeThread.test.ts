@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessionFilePath } from '../src/files/sessionFiles.js';
-import { createApiKey } from '../src/store/apiKeys.js';
-import { openDatabase, type Db } from '../src/store/openDatabase.js';
-import { findSession } from '../src/store/sessions.js';
-import { createStoreThread, type StoreThread } from '../src/store/storeThread.js';
+import { createApiKey } from '../src/store/sqlite/apiKeys.js';
+import { openDatabase, type Db } from '../src/store/sqlite/openDatabase.js';
+import { findSession } from '../src/store/sqlite/sessions.js';
+import { createStoreThread, type StoreThread } from '../src/store/sqlite/storeThread.js';
 import { MODEL_FRAME, PLACEMENT_AT_ORIGIN } from './support/storedSession.js';
-import type { SessionCommit } from '../src/store/commitSessions.js';
+import type { SessionCommit } from '../src/store/SessionStore.js';
 
 let root: string, db: Db, store: StoreThread;
 beforeEach(() => {

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../src/store/openDatabase.js';
-import { startWalCheckpointer } from '../src/store/walCheckpointer.js';
+import { openDatabase, type Db } from '../src/store/sqlite/openDatabase.js';
+import { startWalCheckpointer } from '../src/store/sqlite/walCheckpointer.js';
 
 let root: string, path: string, db: Db;
 beforeEach(() => {

@@ -15,16 +15,17 @@ export const keysCommand: Command = {
   async run(args, io) {
     const [action, ...rest] = args;
     const { values, positionals } = parseArgs({ args: rest, options: { account: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
-    // Loaded here, not at start-up: every other command would pay for Express and SQLite.
-    const { createApiKey, dataPaths, listApiKeys, openDatabase, readServerConfig, revokeApiKey } = await import('@arsession/server');
-    const db = openDatabase(dataPaths(readServerConfig(process.env).dataDir).database);
+    // Loaded here, not at start-up: every other command would pay for Express and the store's driver.
+    const { dataPaths, openSessionStore, readServerConfig } = await import('@arsession/server');
+    const config = readServerConfig(process.env);
+    const store = await openSessionStore(config, dataPaths(config.dataDir), 'tool');
     try {
       switch (action) {
         case 'create': {
           if (values.account === undefined || positionals.length > 0) throw new UsageError('keys create takes --account NAME');
           let key: string;
           try {
-            key = createApiKey(db, values.account);
+            key = await store.createApiKey(values.account);
           } catch (err) {
             if (!(err instanceof RangeError)) throw err;
             io.stderr.write(`arsession keys: ${err.message}\n`);
@@ -36,7 +37,7 @@ export const keysCommand: Command = {
         }
         case 'revoke': {
           if (positionals.length !== 1) throw new UsageError('keys revoke takes one key or key id');
-          if (!revokeApiKey(db, positionals[0]!)) {
+          if (!(await store.revokeApiKey(positionals[0]!))) {
             io.stderr.write('arsession keys: no live key matches\n');
             return EXIT.refused;
           }
@@ -44,7 +45,7 @@ export const keysCommand: Command = {
           return EXIT.ok;
         }
         case 'list': {
-          const keys = listApiKeys(db);
+          const keys = await store.listApiKeys();
           if (values.json) printJson(io, { keys });
           else for (const k of keys) io.stdout.write(`${k.id}  ${k.account}  created ${k.createdAt}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}\n`);
           return EXIT.ok;
@@ -53,7 +54,7 @@ export const keysCommand: Command = {
           throw new UsageError(action === undefined ? 'give an action: create, revoke or list' : `unknown action '${action}'`);
       }
     } finally {
-      db.close();
+      await store.close();
     }
   },
 };

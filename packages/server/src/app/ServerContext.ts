@@ -4,8 +4,7 @@ import type { Logger } from 'pino';
 import type { Admission } from '../admission/Admission.js';
 import type { ConversionCache } from '../cache/ConversionCache.js';
 import type { ServerConfig } from '../config/ServerConfig.js';
-import type { Db } from '../store/openDatabase.js';
-import type { StoreThread } from '../store/storeThread.js';
+import type { SessionStore } from '../store/SessionStore.js';
 import type { Throttle } from '../throttle/Throttle.js';
 
 /** Where everything lives under `ARSESSION_DATA_DIR`. */
@@ -26,9 +25,8 @@ export interface DataPaths {
 export interface ServerContext {
   config: ServerConfig;
   paths: DataPaths;
-  db: Db;
-  /** Key checks and session commits, on their own thread and connection. */
-  store: StoreThread;
+  /** Sessions, codes, accounts, keys and saved models (SQLite embedded, or PostgreSQL). */
+  sessions: SessionStore;
   admission: Admission;
   conversionCache: ConversionCache;
   claimThrottle: { perClient: Throttle; failures: Throttle };

@@ -5,9 +5,7 @@ import { pino, type Logger } from 'pino';
 import { createAdmission } from '../admission/Admission.js';
 import { openConversionCache } from '../cache/ConversionCache.js';
 import { CONFIG_ENV, type ServerConfig } from '../config/ServerConfig.js';
-import { openDatabase } from '../store/openDatabase.js';
-import { createStoreThread } from '../store/storeThread.js';
-import { startWalCheckpointer } from '../store/walCheckpointer.js';
+import { openSessionStore } from '../store/openSessionStore.js';
 import { removeOrphans, sweepExpired } from '../sweeper/sweepExpired.js';
 import { createThrottle } from '../throttle/Throttle.js';
 import { createApp } from './createApp.js';
@@ -49,23 +47,21 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'arsession' } });
   configureConversionPool({ ...(options.conversionWorker && { workerScript: options.conversionWorker }) });
   const paths = dataPaths(config.dataDir);
-  const db = openDatabase(paths.database, { checkpoints: 'external' });
-  const checkpointer = startWalCheckpointer({ databasePath: paths.database, onError: (err) => log.error({ err }, 'WAL checkpointer failed; restarting it') });
-  const orphans = await removeOrphans(db, paths);
+  const sessions = await openSessionStore(config, paths, 'server', log);
+  const orphans = await removeOrphans(sessions, paths);
   if (orphans.length > 0) log.warn({ removed: orphans.length }, 'removed files left by an interrupted run');
   const ctx: ServerContext = {
-    config, paths, db, log, draining: false,
-    store: createStoreThread({ databasePath: paths.database, sessionsDir: paths.sessions }),
+    config, paths, sessions, log, draining: false,
     admission: createAdmission({ workers: config.workers, queue: config.queue }),
     conversionCache: await openConversionCache({ dir: paths.cache, maxEntries: config.cacheEntries, maxBytes: config.cacheBytes }),
     claimThrottle: { perClient: createThrottle(config.claimsPerClientPerMinute, 60_000), failures: createThrottle(config.failedClaimsPerMinute, 60_000) },
   };
-  await sweepExpired(db, paths);
+  await sweepExpired(sessions, paths);
   let sweeping = false;
   const sweeper = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
-    sweepExpired(db, paths).then(
+    sweepExpired(sessions, paths).then(
       (n) => n > 0 && log.info({ sessions: n }, 'expired sessions swept'),
       (err: unknown) => log.error({ err }, 'sweep failed'),
     ).finally(() => { sweeping = false; });
@@ -90,8 +86,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   } catch (err) {
     // The port is taken (or not ours to bind): release what was opened, then say why.
     clearInterval(sweeper);
-    await checkpointer.close();
-    db.close();
+    await sessions.close();
     throw err;
   }
   const { port } = server.address() as AddressInfo;
@@ -112,9 +107,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         await closed;
         clearTimeout(timer);
         await closeConversionPool();
-        await ctx.store.close();
-        await checkpointer.close();
-        db.close();
+        await ctx.sessions.close();
         log.info('arsession stopped');
       })();
       return closing;

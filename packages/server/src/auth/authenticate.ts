@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { ApiError } from '../errors/ApiError.js';
-import type { Account } from '../store/apiKeys.js';
-import type { StoreThread } from '../store/storeThread.js';
+import type { Account, SessionStore } from '../store/SessionStore.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'ApiKey header="X-API-Key"' };
 
@@ -9,7 +8,7 @@ const CHALLENGE = { 'WWW-Authenticate': 'ApiKey header="X-API-Key"' };
  * The account behind `X-API-Key`. A missing key is a 401 only where one is required (all but
  * by_plane); a key that is sent but not valid is always a 401 — never quietly anonymous.
  */
-export async function authenticate(store: StoreThread, req: Request, required: boolean): Promise<Account | undefined> {
+export async function authenticate(store: Pick<SessionStore, 'authenticate'>, req: Request, required: boolean): Promise<Account | undefined> {
   const key = req.get('X-API-Key');
   if (key === undefined || key === '') {
     if (!required) return undefined;

@@ -2,7 +2,6 @@ import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { ApiError, badField } from '../errors/ApiError.js';
 import { deeplinkOf } from '../session/createSession.js';
-import { claimOnetimeCode } from '../store/sessions.js';
 
 /**
  * `POST /api/vision/v1/session/claim/`: trades a one-time code (form or JSON) for its session,
@@ -10,7 +9,7 @@ import { claimOnetimeCode } from '../store/sessions.js';
  * botnet cannot sweep the 10⁶ codes either.
  */
 export function claimRoute(ctx: ServerContext) {
-  return (req: Request, res: Response): void => {
+  return async (req: Request, res: Response): Promise<void> => {
     const client = req.ip ?? 'unknown';
     const { perClient, failures } = ctx.claimThrottle;
     const wait = Math.max(perClient.hit(client), failures.blockedFor('all'));
@@ -21,7 +20,7 @@ export function claimRoute(ctx: ServerContext) {
     const code = body.onetime_code;
     if (code === undefined) throw badField('onetime_code', 'is required', 'missing_field');
     if (typeof code !== 'string' || !/^\d{6}$/.test(code)) throw badField('onetime_code', 'must be 6 digits as a string, e.g. "042917"', 'wrong_type');
-    const outcome = claimOnetimeCode(ctx.db, code);
+    const outcome = await ctx.sessions.claim(code);
     if (!outcome.ok) {
       failures.hit('all');
       throw new ApiError(404, 'code_not_found', 'no live session has this one-time code (unknown, already used, or expired)', [{ field: 'onetime_code', message: 'unknown, used or expired' }]);

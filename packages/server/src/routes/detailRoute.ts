@@ -12,8 +12,8 @@ export function baseUrl(ctx: ServerContext, req: Request): string {
 
 /** `GET /api/vision/v1/session/{id}/`: the detail record (contract.md). */
 export function detailRoute(ctx: ServerContext) {
-  return (req: Request, res: Response): void => {
-    const session = liveSession(ctx.db, String(req.params.id));
+  return async (req: Request, res: Response): Promise<void> => {
+    const session = await liveSession(ctx.sessions, String(req.params.id));
     const files = `${baseUrl(ctx, req)}/api/vision/v1/session/${session.id}/files/`;
     const detail: SessionDetail = {
       session_id: session.id,

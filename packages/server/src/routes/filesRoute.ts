@@ -10,8 +10,8 @@ import { liveSession } from './sessionLookup.js';
  * lists are served, so nothing else in the data directory is reachable.
  */
 export function filesRoute(ctx: ServerContext) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const session = liveSession(ctx.db, String(req.params.id));
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const session = await liveSession(ctx.sessions, String(req.params.id));
     const file = session.files.find((f) => f.name === req.params.name);
     if (!file || session.filesDeleted) throw new ApiError(404, 'file_not_found', 'this session has no such file', [{ field: 'name', message: 'unknown file' }]);
     res.set({

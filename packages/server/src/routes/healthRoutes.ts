@@ -9,10 +9,10 @@ export function healthz(_req: Request, res: Response): void {
 
 /** `GET /readyz`: the database answers, the data directory is writable, and the server is not shutting down. */
 export function readyz(ctx: ServerContext) {
-  return (_req: Request, res: Response): void => {
+  return async (_req: Request, res: Response): Promise<void> => {
     const checks: Record<string, string> = {};
     try {
-      ctx.db.prepare('SELECT 1').get();
+      await ctx.sessions.ping();
       checks.database = 'ok';
     } catch (err) {
       checks.database = (err as Error).message;

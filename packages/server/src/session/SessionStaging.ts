@@ -1,7 +1,7 @@
 import { unlink } from 'node:fs/promises';
 import type { CacheHit } from '../cache/ConversionCache.js';
 import { sessionFilePath } from '../files/sessionFiles.js';
-import type { StagedFile } from '../store/commitSessions.js';
+import type { StagedFile } from '../store/SessionStore.js';
 
 /**
  * Everything a session request has put on disk, from the first upload to the commit: the uploads

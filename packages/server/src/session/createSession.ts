@@ -5,7 +5,6 @@ import { convertModel, ModelUnreadableError, type ConversionResult, type DoorQue
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
-import type { Account } from '../store/apiKeys.js';
 import { contentDisposition, deliveredName } from '../files/downloadName.js';
 import { hashFile } from '../files/hashFile.js';
 import { refuseUnknownFields } from '../form/fieldValues.js';
@@ -15,8 +14,7 @@ import { readMultipartForm, type UploadedFile } from '../form/readMultipartForm.
 import type { PlacementMethod } from '../placement/PlacementMethod.js';
 import { round } from '../placement/poseJson.js';
 import { compileReality } from '../reality/compileReality.js';
-import type { StagedFile } from '../store/commitSessions.js';
-import { type SavedModelInput, type SessionFile, type StoredAsset } from '../store/sessions.js';
+import type { Account, SavedModelInput, SessionFile, StagedFile, StoredAsset } from '../store/SessionStore.js';
 import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
 import { newSessionId } from './newSessionId.js';
 import { SessionStaging } from './SessionStaging.js';
@@ -44,7 +42,7 @@ export function deeplinkOf(scheme: string, sessionId: string): string {
  */
 export async function createSession<I>(ctx: ServerContext, method: PlacementMethod<I>, req: Request, res: Response): Promise<void> {
   // The key first: a request that will be refused anyway must not take a slot from those that won't.
-  const account = await authenticate(ctx.store, req, method.requiresKey);
+  const account = await authenticate(ctx.sessions, req, method.requiresKey);
   const leave = ctx.admission.admit();
   const sessionId = newSessionId();
   const staging = new SessionStaging(ctx.paths.uploads, sessionId);
@@ -146,7 +144,7 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
   const expiresAt = now + ctx.config.sessionTtlSeconds * 1000;
   const modelFrame: ModelFrame = { up_axis: 'y', handedness: 'right', units: 'm', offset: results[0]!.offset };
   const record = { id: scope.sessionId, method: method.method, createdAt: now, expiresAt, accountId: scope.account?.id ?? null, placement, modelFrame, files, assets };
-  const code = await scope.staging.commit((staged) => ctx.store.commit({ record, saved, files: staged }));
+  const code = await scope.staging.commit((staged) => ctx.sessions.commit({ record, saved, files: staged }));
   return { code, expiresAt };
 }
 

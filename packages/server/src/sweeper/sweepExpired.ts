@@ -2,8 +2,7 @@ import { readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataPaths } from '../app/ServerContext.js';
 import { sessionFilePath, sessionOfEntry } from '../files/sessionFiles.js';
-import type { Db } from '../store/openDatabase.js';
-import { expiredWithFiles, forgetOldSessions, markFilesDeleted, sessionExists } from '../store/sessions.js';
+import type { SessionStore } from '../store/SessionStore.js';
 
 /** Expired sessions answer 410 for this long after their files are gone, then 404. */
 export const EXPIRED_RETENTION_MS = 7 * 24 * 3600 * 1000;
@@ -14,13 +13,13 @@ export const EXPIRED_RETENTION_MS = 7 * 24 * 3600 * 1000;
  *
  * @returns how many sessions lost their files.
  */
-export async function sweepExpired(db: Db, paths: DataPaths, now = Date.now()): Promise<number> {
-  const expired = expiredWithFiles(db, now);
+export async function sweepExpired(store: SessionStore, paths: DataPaths, now = Date.now()): Promise<number> {
+  const expired = await store.expiredWithFiles(now);
   for (const { id, files } of expired) {
     for (const name of files) await rm(sessionFilePath(paths.sessions, id, name), { force: true });
-    markFilesDeleted(db, id);
+    await store.markFilesDeleted(id);
   }
-  forgetOldSessions(db, EXPIRED_RETENTION_MS, now);
+  await store.forgetOldSessions(EXPIRED_RETENTION_MS, now);
   return expired.length;
 }
 
@@ -32,21 +31,18 @@ export async function sweepExpired(db: Db, paths: DataPaths, now = Date.now()): 
  *
  * @returns the paths removed.
  */
-export async function removeOrphans(db: Db, paths: DataPaths): Promise<string[]> {
+export async function removeOrphans(store: SessionStore, paths: DataPaths): Promise<string[]> {
   const removed: string[] = [];
   const drop = async (path: string) => {
     await rm(path, { recursive: true, force: true });
     removed.push(path);
   };
   for (const entry of await readdir(paths.uploads)) await drop(join(paths.uploads, entry));
-  // A session has a few files: its row is looked up once.
-  const owned = new Map<string, boolean>();
-  const isOwned = (id: string) => {
-    let known = owned.get(id);
-    if (known === undefined) owned.set(id, (known = sessionExists(db, id)));
-    return known;
-  };
-  for (const entry of await readdir(paths.sessions, { withFileTypes: true })) {
+  const entries = await readdir(paths.sessions, { withFileTypes: true });
+  // Every session found is looked up once, all in one question.
+  const owned = await store.existingSessions([...new Set(entries.map((e) => (e.isDirectory() ? e.name : sessionOfEntry(e.name))))]);
+  const isOwned = (id: string) => owned.has(id);
+  for (const entry of entries) {
     const path = join(paths.sessions, entry.name);
     if (entry.isDirectory()) {
       // Data directories before the flat layout: a directory per session. Its files move out
@@ -57,7 +53,7 @@ export async function removeOrphans(db: Db, paths: DataPaths): Promise<string[]>
       await drop(path);
     }
   }
-  const savedFiles = new Set((db.prepare('SELECT stored_as FROM saved_models').all() as Array<{ stored_as: string }>).map((r) => r.stored_as));
+  const savedFiles = await store.savedModelFiles();
   // Saved models are files in models/ (older data directories: models/<account id>/<file>).
   for (const entry of await readdir(paths.models, { withFileTypes: true })) {
     if (!entry.isDirectory()) {

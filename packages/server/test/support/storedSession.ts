@@ -1,6 +1,6 @@
 import type { AssetInfo, ModelFrame } from '../../src/records/AssetInfo.js';
 import type { ByPlanePlacement } from '../../src/records/Placement.js';
-import type { StoredAsset } from '../../src/store/sessions.js';
+import type { StoredAsset } from '../../src/store/SessionStore.js';
 
 /** A by_plane placement at the origin, as the store keeps it. */
 export const PLACEMENT_AT_ORIGIN: ByPlanePlacement = {

@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { stopWorker } from './stopWorker.js';
-import type { Account } from './apiKeys.js';
-import type { SessionCommit } from './commitSessions.js';
+import type { Account, SessionCommit } from '../SessionStore.js';
 import type { StoreReply, StoreRequest, StoreThreadData } from './storeThreadWorker.js';
 
 /** Where {@link createStoreThread} reads and writes. */
@@ -28,7 +27,7 @@ export interface StoreThread {
 }
 
 // Tests run the TypeScript sources; the thread always runs the compiled module (`tsc -b` comes first).
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/store/storeThreadWorker.js' : './storeThreadWorker.js', import.meta.url);
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../../dist/store/sqlite/storeThreadWorker.js' : './storeThreadWorker.js', import.meta.url);
 
 /**
  * One thread with its own connection to the server's database checks the keys of session

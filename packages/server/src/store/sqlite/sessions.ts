@@ -1,56 +1,9 @@
 import { randomInt } from 'node:crypto';
-import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
-import type { Placement } from '../records/Placement.js';
+import type { AssetInfo, ModelFrame } from '../../records/AssetInfo.js';
+import type { Placement } from '../../records/Placement.js';
+import type { ClaimOutcome, ExpiredSession, NewSession, SavedModelInput, SessionFile, SessionRecord } from '../SessionStore.js';
 import type { Db } from './openDatabase.js';
 import { prepared } from './prepared.js';
-
-/** A file served under a session. */
-export interface SessionFile {
-  /** URL segment: `0.usdz`, `0.reality`, `reference_image.png`. */
-  name: string;
-  contentType: string;
-  bytes: number;
-  sha256: string;
-  /** Name offered to a browser that saves it (from the uploaded name, made safe). */
-  downloadName: string;
-}
-
-/** One delivered model, as the detail record lists it (without URLs, which depend on the host). */
-export interface StoredAsset {
-  order: number;
-  sourceName: string;
-  /** Everything else the detail shows for it (format, counts, bounds, file names, warnings…). */
-  info: AssetInfo;
-}
-
-/** A session as stored. */
-export interface SessionRecord {
-  id: string;
-  method: string;
-  createdAt: number;
-  expiresAt: number;
-  onetimeCode: string;
-  codeClaimed: boolean;
-  accountId: number | null;
-  placement: Placement;
-  modelFrame: ModelFrame;
-  files: SessionFile[];
-  filesDeleted: boolean;
-  assets: StoredAsset[];
-}
-
-/** A finished session as {@link insertSession} takes it: its code is drawn there. */
-export type NewSession = Omit<SessionRecord, 'onetimeCode' | 'codeClaimed' | 'filesDeleted'>;
-
-/** What a finished request saves to an account. */
-export interface SavedModelInput {
-  id: string;
-  sourceName: string;
-  format: string;
-  bytes: number;
-  sha256: string;
-  storedAs: string;
-}
 
 /**
  * Stores a finished session with its assets (and the account's saved models) in one transaction,
@@ -99,9 +52,6 @@ export function findSession(db: Db, id: string): SessionRecord | undefined {
   };
 }
 
-/** The outcome of presenting a one-time code. */
-export type ClaimOutcome = { ok: true; session: { id: string; expiresAt: number } } | { ok: false };
-
 /**
  * Uses a one-time code: the live, unclaimed session holding it is marked claimed in the same
  * statement that finds it, so two concurrent claims cannot both win.
@@ -114,7 +64,7 @@ export function claimOnetimeCode(db: Db, code: string, now = Date.now()): ClaimO
 }
 
 /** Sessions past their expiry whose files are still on disk, with the names of those files. */
-export function expiredWithFiles(db: Db, now = Date.now()): Array<{ id: string; files: string[] }> {
+export function expiredWithFiles(db: Db, now = Date.now()): ExpiredSession[] {
   return (prepared(db, 'SELECT id, files FROM sessions WHERE expires_at <= ? AND files_deleted = 0').all(now) as Array<{ id: string; files: string }>)
     .map((r) => ({ id: r.id, files: (JSON.parse(r.files) as SessionFile[]).map((f) => f.name) }));
 }
@@ -127,9 +77,4 @@ export function markFilesDeleted(db: Db, id: string): void {
 /** Forgets sessions expired longer ago than `retainMs` (until then they answer 410, after that 404). */
 export function forgetOldSessions(db: Db, retainMs: number, now = Date.now()): number {
   return prepared(db, 'DELETE FROM sessions WHERE expires_at <= ? AND files_deleted = 1').run(now - retainMs).changes;
-}
-
-/** Whether a session row exists (start-up clean-up asks this of every session found in sessions/). */
-export function sessionExists(db: Db, id: string): boolean {
-  return prepared(db, 'SELECT 1 FROM sessions WHERE id = ?').get(id) !== undefined;
 }

@@ -21,7 +21,7 @@ export interface WalCheckpointer {
 }
 
 // Tests run the TypeScript sources; the thread always runs the compiled module (`tsc -b` comes first).
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/store/walCheckpointerWorker.js' : './walCheckpointerWorker.js', import.meta.url);
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../../dist/store/sqlite/walCheckpointerWorker.js' : './walCheckpointerWorker.js', import.meta.url);
 
 /**
  * Checkpoints the database's write-ahead log on a thread of its own, every `intervalMs`. Why:

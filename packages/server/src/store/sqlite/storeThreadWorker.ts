@@ -1,8 +1,9 @@
 // The store thread: its own connection to the server's database, so that checking keys, moving
 // sessions' files into place and committing their rows never take the event loop's time.
 import { parentPort, workerData } from 'node:worker_threads';
-import { authenticateApiKey, type Account } from './apiKeys.js';
-import { commitSessions, type SessionCommit } from './commitSessions.js';
+import type { Account, SessionCommit } from '../SessionStore.js';
+import { authenticateApiKey } from './apiKeys.js';
+import { commitSessions } from './commitSessions.js';
 import { openDatabase } from './openDatabase.js';
 
 /** What the thread is started with. */

@@ -1,16 +1,6 @@
+import type { SavedModel } from '../SessionStore.js';
 import type { Db } from './openDatabase.js';
 import { prepared } from './prepared.js';
-
-/** A model an account saved by sending it with its key. */
-export interface SavedModel {
-  id: string;
-  sessionId: string;
-  sourceName: string;
-  format: string;
-  bytes: number;
-  sha256: string;
-  createdAt: string;
-}
 
 /** An account's saved models, newest first. */
 export function listSavedModels(db: Db, accountId: number): SavedModel[] {

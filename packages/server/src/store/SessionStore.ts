@@ -1,0 +1,149 @@
+import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
+import type { Placement } from '../records/Placement.js';
+
+/** An account a valid key maps to. */
+export interface Account {
+  id: number;
+  name: string;
+}
+
+/** A key as `keys list` shows it: never the secret, which is only printed once at creation. */
+export interface ApiKeyInfo {
+  id: string;
+  account: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** A model an account saved by sending it with its key. */
+export interface SavedModel {
+  id: string;
+  sessionId: string;
+  sourceName: string;
+  format: string;
+  bytes: number;
+  sha256: string;
+  createdAt: string;
+}
+
+/** A file served under a session. */
+export interface SessionFile {
+  /** URL segment: `0.usdz`, `0.reality`, `reference_image.png`. */
+  name: string;
+  contentType: string;
+  bytes: number;
+  sha256: string;
+  /** Name offered to a browser that saves it (from the uploaded name, made safe). */
+  downloadName: string;
+}
+
+/** One delivered model, as the detail record lists it (without URLs, which depend on the host). */
+export interface StoredAsset {
+  order: number;
+  sourceName: string;
+  /** Everything else the detail shows for it (format, counts, bounds, file names, warnings…). */
+  info: AssetInfo;
+}
+
+/** A session as stored. */
+export interface SessionRecord {
+  id: string;
+  method: string;
+  createdAt: number;
+  expiresAt: number;
+  onetimeCode: string;
+  codeClaimed: boolean;
+  accountId: number | null;
+  placement: Placement;
+  modelFrame: ModelFrame;
+  files: SessionFile[];
+  filesDeleted: boolean;
+  assets: StoredAsset[];
+}
+
+/** A finished session as a store takes it: its code is drawn there. */
+export type NewSession = Omit<SessionRecord, 'onetimeCode' | 'codeClaimed' | 'filesDeleted'>;
+
+/** What a finished request saves to an account. */
+export interface SavedModelInput {
+  id: string;
+  sourceName: string;
+  format: string;
+  bytes: number;
+  sha256: string;
+  /** Its file's path under the models directory. */
+  storedAs: string;
+}
+
+/** A file made for a session, staged outside the sessions directory until the session is committed. */
+export interface StagedFile {
+  /** Where it is now (on the same file system as the sessions directory). */
+  from: string;
+  /** Its name in the session (`0.usdz`, `reference_image.png`). */
+  name: string;
+  /** Hard-link it instead of moving it: the source stays (a conversion cache entry). */
+  link?: boolean;
+}
+
+/** Everything that makes a session exist: its files and its rows. */
+export interface SessionCommit {
+  record: NewSession;
+  saved: readonly SavedModelInput[];
+  files: readonly StagedFile[];
+}
+
+/** The outcome of presenting a one-time code. */
+export type ClaimOutcome = { ok: true; session: { id: string; expiresAt: number } } | { ok: false };
+
+/** A session whose files are due to go: expired, files still there. */
+export interface ExpiredSession {
+  id: string;
+  /** The names of its files. */
+  files: string[];
+}
+
+/**
+ * Where sessions, one-time codes, accounts, keys and saved models live: one role, with an engine
+ * per folder (`sqlite/`: the embedded default, a file in the data directory; `postgres/`: shared by
+ * every node of a cluster). The server is written once against this interface.
+ *
+ * Every operation is safe to call from any number of processes at once: a one-time code is
+ * claimed once, a revoked key fails on the next request everywhere, two live sessions never share
+ * a code.
+ */
+export interface SessionStore {
+  /** Which engine this is (`sqlite`, `postgres`): for the start-up log and readiness. */
+  readonly engine: string;
+  /** The account of a presented API key, or `undefined` (unknown, malformed or revoked). */
+  authenticate(key: string): Promise<Account | undefined>;
+  /**
+   * Makes a session exist: its staged files placed in the sessions directory under its id and its
+   * rows written, together; resolves to its one-time code. On failure nothing of it remains.
+   */
+  commit(session: SessionCommit): Promise<string>;
+  /** A session by id with its assets in upload order, or `undefined`. */
+  find(id: string): Promise<SessionRecord | undefined>;
+  /** Uses a one-time code: the live, unclaimed session holding it, marked claimed in the same step. */
+  claim(code: string, now?: number): Promise<ClaimOutcome>;
+  /** An account's saved models, newest first. */
+  savedModels(accountId: number): Promise<SavedModel[]>;
+  /** Issues a key for an account (created on first use); the key is shown only this once. */
+  createApiKey(accountName: string): Promise<string>;
+  /** Revokes a key (given whole, or by its id); false when no such live key exists. */
+  revokeApiKey(keyOrId: string): Promise<boolean>;
+  listApiKeys(): Promise<ApiKeyInfo[]>;
+  /** Sessions past their expiry whose files are still kept. */
+  expiredWithFiles(now?: number): Promise<ExpiredSession[]>;
+  /** Records that a session's files are gone (its id answers 410 from then on). */
+  markFilesDeleted(id: string): Promise<void>;
+  /** Forgets sessions expired longer ago than `retainMs` whose files are gone (their ids answer 404). */
+  forgetOldSessions(retainMs: number, now?: number): Promise<number>;
+  /** Which of these session ids have a row (start-up clean-up asks of every file it finds). */
+  existingSessions(ids: readonly string[]): Promise<Set<string>>;
+  /** Every saved model's path under the models directory. */
+  savedModelFiles(): Promise<Set<string>>;
+  /** Throws when the store cannot answer (readiness). */
+  ping(): Promise<void>;
+  /** Answers what was asked, then closes. */
+  close(): Promise<void>;
+}
