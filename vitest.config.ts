@@ -1,15 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
+/** The server suites that run twice: on the embedded store (SQLite) and on PostgreSQL. */
+const SERVER_SUITES = [
+  'test/serverSessions.test.ts', 'test/serverErrors.test.ts', 'test/serverOpenapi.test.ts', 'test/serverModelInputs.test.ts',
+  'test/serverRestart.test.ts', 'test/serverConversionCache.test.ts', 'test/hardeningForm.test.ts',
+];
+
 export default defineConfig({
   // Tests import workspace packages through their `source` export condition: they run against
   // the TypeScript sources, while `tsc -b` (run first by `pnpm test`) checks the types.
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: conversion tests are CPU-heavy, so one worker per core and no more.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'embedded', include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'] } },
+      // The same server suites against a private PostgreSQL (ARSESSION_DATABASE_URL set by the harness).
+      { extends: true, test: { name: 'postgres', include: SERVER_SUITES, globalSetup: ['test/support/postgresGlobalSetup.ts'], env: { ARSESSION_TEST_STORE: 'postgres' } } },
+    ],
   },
 });

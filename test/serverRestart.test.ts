@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath } from './support/corpus.js';
 import { REPO_ROOT } from './support/corpus.js';
-import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer } from './support/serverHarness.js';
+import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, testDatabaseUrl } from './support/serverHarness.js';
 
 const BOX = corpusPath('glb', 'Box.glb');
 
@@ -83,7 +83,10 @@ describe('arsession keys (the operator command)', () => {
   it('create prints a key once, list shows it without the secret, revoke ends it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'arsession-keys-'));
     const bin = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
-    const run = (...args: string[]) => spawnSync(bin, args, { env: { ...process.env, ARSESSION_DATA_DIR: dataDir }, encoding: 'utf8' });
+    // With the same settings as the server: PostgreSQL's URL in the postgres project.
+    const databaseUrl = await testDatabaseUrl(dataDir);
+    const env = { ...process.env, ARSESSION_DATA_DIR: dataDir, ...(databaseUrl && { ARSESSION_DATABASE_URL: databaseUrl }) };
+    const run = (...args: string[]) => spawnSync(bin, args, { env, encoding: 'utf8' });
     try {
       const created = run('keys', 'create', '--account', 'acme');
       expect(created.status).toBe(0);

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { readServerConfig, startServer, type RunningServer, type ServerConfig } from '@arsession/server';
 import { pino } from 'pino';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createHash } from 'node:crypto';
 
 /** A real server on a random loopback port with its own data directory. */
 export interface TestServer {
@@ -19,7 +22,8 @@ export interface TestServer {
  * unless `ARSESSION_TEST_LOG` is set (then they go to stderr).
  */
 export async function startTestServer(overrides: Partial<ServerConfig> = {}, dataDir = mkdtempSync(join(tmpdir(), 'arsession-server-'))): Promise<TestServer> {
-  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 8, ...overrides });
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 8, ...(databaseUrl && { databaseUrl }), ...overrides });
   const logger = pino({ level: process.env.ARSESSION_TEST_LOG ? 'info' : 'silent' }, pino.destination(2));
   const server = await startServer(config, { logger });
   const key = await server.context.sessions.createApiKey('tester');
@@ -66,4 +70,23 @@ export function sessionIdOf(deeplink: string): string {
 export async function getDetail(t: TestServer, id: string): Promise<{ status: number; body: Record<string, any> }> {
   const res = await fetch(`${t.url}/api/vision/v1/session/${id}/`);
   return { status: res.status, body: await res.json() as Record<string, any> };
+}
+
+/**
+ * In the `postgres` test project, the database of a data directory (one per directory, so a server
+ * restarted on the same directory finds its sessions again); elsewhere none (SQLite in the directory).
+ */
+export async function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
+  if (process.env.ARSESSION_TEST_STORE !== 'postgres') return undefined;
+  const admin = inject('postgresAdminUrl');
+  const name = `t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return admin.replace(/\/postgres$/, `/${name}`);
 }

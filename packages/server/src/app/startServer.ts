@@ -92,7 +92,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log.info({ url, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [CONFIG_ENV[k as keyof ServerConfig], v])) }, 'arsession listening');
+  log.info({ url, store: sessions.engine, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [CONFIG_ENV[k as keyof ServerConfig], withoutSecrets(v)])) }, 'arsession listening');
 
   let closing: Promise<void> | undefined;
   return {
@@ -113,4 +113,16 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
       return closing;
     },
   };
+}
+
+/** A setting as the start-up log echoes it: passwords in URLs replaced by `***`. */
+function withoutSecrets(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
+  try {
+    const url = new URL(value);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return value;
+  }
 }

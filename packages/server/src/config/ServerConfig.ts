@@ -43,6 +43,8 @@ export interface ServerConfig {
   sweepIntervalSeconds: number;
   /** pino level. */
   logLevel: string;
+  /** `postgres://…`: sessions, keys and saved models in PostgreSQL (shared by every node) instead of SQLite in the data directory. */
+  databaseUrl: string | undefined;
 }
 
 /** The embedded defaults: `arsession serve` with no environment runs on these. */
@@ -67,6 +69,7 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   failedClaimsPerMinute: 300,
   sweepIntervalSeconds: 60,
   logLevel: 'info',
+  databaseUrl: undefined,
 };
 
 /** Environment variable of each setting. */
@@ -91,6 +94,7 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   failedClaimsPerMinute: 'ARSESSION_FAILED_CLAIMS_PER_MIN',
   sweepIntervalSeconds: 'ARSESSION_SWEEP_INTERVAL_S',
   logLevel: 'LOG_LEVEL',
+  databaseUrl: 'ARSESSION_DATABASE_URL',
 };
 
 /** A setting in the environment that cannot be used; the server refuses to start. */
@@ -148,6 +152,7 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('failedClaimsPerMinute', 1);
   int('sweepIntervalSeconds', 1);
   text('logLevel', /^(fatal|error|warn|info|debug|trace|silent)$/);
+  text('databaseUrl', /^postgres(ql)?:\/\/\S+$/);
   const merged = { ...c, ...overrides };
   if (merged.port > 65535) throw new ConfigError(CONFIG_ENV.port, `port ${merged.port} is out of range`);
   return { ...merged, dataDir: resolve(merged.dataDir), publicUrl: merged.publicUrl?.replace(/\/+$/, '') };

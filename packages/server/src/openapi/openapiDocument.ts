@@ -30,7 +30,7 @@ const sessionErrors: Schema = {
   413: problem('a file, or the number of files or parts, over its limit'),
   415: problem('a model that is not IFC, GLB or USDZ (or a reference image that is not PNG/JPEG)'),
   422: problem('readable but unusable: invalid opening or anchor, no door found, unreadable model, GLB over 5000 mesh nodes'),
-  503: { ...problem('the conversion pool is saturated'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+  503: { ...problem('the conversion pool is saturated, or the session store is out of reach (saturated, store_unavailable)'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
 };
 
 function sessionEndpoint(summary: string, description: string, body: Schema, keyOptional = false): Schema {
@@ -140,7 +140,7 @@ export function openapiDocument(): Schema {
       },
       '/api/vision/v1/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } } },
       '/healthz': { get: { summary: 'Liveness', responses: { 200: { description: 'the process answers' } } } },
-      '/readyz': { get: { summary: 'Readiness', responses: { 200: { description: 'ready' }, 503: { description: 'not ready (shutting down, database or disk failing)' } } } },
+      '/readyz': { get: { summary: 'Readiness', responses: { 200: { description: 'ready' }, 503: { description: 'not ready (shutting down, the session store out of reach, or the disk failing)' } } } },
     },
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'issued by `arsession keys create --account NAME`' } },

@@ -1,0 +1,54 @@
+/**
+ * The PostgreSQL schema, in order: the same data model as the SQLite engine's (store/sqlite/
+ * openDatabase.ts), with JSONB for the records and BIGINT milliseconds for times. A database
+ * records what it has applied in `arsession_migrations`; every node applies what is missing on
+ * start, one node at a time (an advisory lock).
+ */
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE accounts (
+     id BIGSERIAL PRIMARY KEY,
+     name TEXT NOT NULL UNIQUE,
+     created_at BIGINT NOT NULL
+   );
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     account_id BIGINT NOT NULL REFERENCES accounts(id),
+     secret_hash BYTEA NOT NULL,
+     created_at BIGINT NOT NULL,
+     revoked_at BIGINT
+   );
+   CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     method TEXT NOT NULL,
+     created_at BIGINT NOT NULL,
+     expires_at BIGINT NOT NULL,
+     onetime_code TEXT NOT NULL,
+     code_claimed BOOLEAN NOT NULL DEFAULT FALSE,
+     account_id BIGINT REFERENCES accounts(id),
+     placement JSONB NOT NULL,
+     model_frame JSONB NOT NULL,
+     files JSONB NOT NULL,
+     files_deleted BOOLEAN NOT NULL DEFAULT FALSE
+   );
+   CREATE INDEX sessions_code ON sessions(onetime_code);
+   CREATE INDEX sessions_expiry ON sessions(expires_at);
+   CREATE TABLE assets (
+     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+     ord INTEGER NOT NULL,
+     source_name TEXT NOT NULL,
+     info JSONB NOT NULL,
+     PRIMARY KEY (session_id, ord)
+   );
+   CREATE TABLE saved_models (
+     id TEXT PRIMARY KEY,
+     account_id BIGINT NOT NULL REFERENCES accounts(id),
+     session_id TEXT NOT NULL,
+     source_name TEXT NOT NULL,
+     format TEXT NOT NULL,
+     bytes BIGINT NOT NULL,
+     sha256 TEXT NOT NULL,
+     stored_as TEXT NOT NULL,
+     created_at BIGINT NOT NULL
+   );
+   CREATE INDEX saved_models_account ON saved_models(account_id, created_at);`,
+];

@@ -1,0 +1,191 @@
+import { randomInt } from 'node:crypto';
+import pg from 'pg';
+import { placeStagedFiles, removeFiles } from '../../files/placeStagedFiles.js';
+import type { AssetInfo, ModelFrame } from '../../records/AssetInfo.js';
+import type { Placement } from '../../records/Placement.js';
+import { checkedAccountName, keyIdOf, newApiKey, presentedKeyId, secretMatches } from '../apiKeySecrets.js';
+import type { SessionFile, SessionStore } from '../SessionStore.js';
+import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { storeUnavailable } from './storeUnavailable.js';
+
+/** Options of {@link openPostgresSessionStore}. */
+export interface PostgresSessionStoreOptions {
+  /** `postgres://user:password@host:port/database`. */
+  url: string;
+  /** Where committed sessions' files go. */
+  sessionsDir: string;
+  /** Connections in the pool. */
+  maxConnections?: number;
+}
+
+// BIGINT (times in ms, ids, sizes) arrives as text by default; every value we keep fits a double.
+const TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+};
+
+// Keys of the advisory locks the store takes (any two 32-bit numbers of our own).
+const LOCK_MIGRATIONS = [0x61727365, 1] as const;
+const LOCK_CODE = 0x61727365;
+
+interface SessionRow {
+  id: string; method: string; created_at: number; expires_at: number; onetime_code: string; code_claimed: boolean;
+  account_id: number | null; placement: Placement; model_frame: ModelFrame; files: SessionFile[]; files_deleted: boolean;
+}
+
+/**
+ * The session store on PostgreSQL, shared by every node of a cluster. Migrations run on open. A
+ * one-time code is drawn under an advisory lock on the code itself, so two nodes committing at
+ * once never hand out the same live code; a claim is one UPDATE … RETURNING, so of two concurrent
+ * claims exactly one wins; revoking a key is seen by the next request on any node (nothing is
+ * cached). A database that cannot be reached makes every operation fail with a 503 (`store_unavailable`,
+ * `Retry-After`), and the next one after it is back works: the pool reconnects by itself.
+ *
+ * @example
+ * ```ts
+ * const store = await openPostgresSessionStore({ url: 'postgres://arsession@db/arsession', sessionsDir: paths.sessions });
+ * const session = await store.find(id);
+ * await store.close();
+ * ```
+ */
+export async function openPostgresSessionStore(options: PostgresSessionStoreOptions): Promise<SessionStore> {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, types: TYPES, connectionTimeoutMillis: 5000 });
+  // An idle connection that breaks (the server restarts) must not crash the process: the pool drops it.
+  pool.on('error', () => {});
+  const query = async <R extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => {
+    try {
+      return await pool.query<R>(sql, values);
+    } catch (err) {
+      throw storeUnavailable(err);
+    }
+  };
+  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect().catch((err: unknown) => { throw storeUnavailable(err); });
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw storeUnavailable(err);
+    } finally {
+      client.release();
+    }
+  };
+
+  await transaction(async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...LOCK_MIGRATIONS]);
+    await client.query('CREATE TABLE IF NOT EXISTS arsession_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+    const { rows } = await client.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM arsession_migrations');
+    for (let i = rows[0]!.n; i < POSTGRES_MIGRATIONS.length; i++) {
+      await client.query(POSTGRES_MIGRATIONS[i]!);
+      await client.query('INSERT INTO arsession_migrations (version, applied_at) VALUES ($1, $2)', [i + 1, Date.now()]);
+    }
+  });
+
+  return {
+    engine: 'postgres',
+    async authenticate(presented) {
+      const id = presentedKeyId(presented);
+      const row = id === undefined ? undefined : (await query<{ secret_hash: Buffer; revoked_at: number | null; id: number; name: string }>(
+        'SELECT k.secret_hash, k.revoked_at, a.id, a.name FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = $1', [id])).rows[0];
+      return secretMatches(presented, row?.secret_hash) && row && row.revoked_at === null ? { id: row.id, name: row.name } : undefined;
+    },
+    async commit({ record, saved, files }) {
+      // Files first, then rows: a crash between leaves files no row owns, which start-up removes.
+      const placed = placeStagedFiles(options.sessionsDir, record.id, files);
+      try {
+        return await transaction(async (client) => {
+          let code = '';
+          for (let attempt = 0; ; attempt++) {
+            code = String(randomInt(1_000_000)).padStart(6, '0');
+            await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CODE, Number(code)]);
+            const taken = await client.query('SELECT 1 FROM sessions WHERE onetime_code = $1 AND expires_at > $2', [code, record.createdAt]);
+            if (taken.rowCount === 0) break;
+            if (attempt > 1000) throw new Error('no free one-time code: more than 10⁶ live sessions');
+          }
+          await client.query(
+            `INSERT INTO sessions (id, method, created_at, expires_at, onetime_code, account_id, placement, model_frame, files)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+            [record.id, record.method, record.createdAt, record.expiresAt, code, record.accountId,
+              JSON.stringify(record.placement), JSON.stringify(record.modelFrame), JSON.stringify(record.files)]);
+          for (const a of record.assets) {
+            await client.query('INSERT INTO assets (session_id, ord, source_name, info) VALUES ($1, $2, $3, $4)', [record.id, a.order, a.sourceName, JSON.stringify(a.info)]);
+          }
+          for (const m of saved) {
+            await client.query(
+              `INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+              [m.id, record.accountId, record.id, m.sourceName, m.format, m.bytes, m.sha256, m.storedAs, record.createdAt]);
+          }
+          return code;
+        });
+      } catch (err) {
+        removeFiles(placed);
+        throw err;
+      }
+    },
+    async find(id) {
+      const row = (await query<SessionRow>('SELECT * FROM sessions WHERE id = $1', [id])).rows[0];
+      if (!row) return undefined;
+      const assets = (await query<{ ord: number; source_name: string; info: AssetInfo }>('SELECT ord, source_name, info FROM assets WHERE session_id = $1 ORDER BY ord', [id])).rows
+        .map((a) => ({ order: a.ord, sourceName: a.source_name, info: a.info }));
+      return {
+        id: row.id, method: row.method, createdAt: row.created_at, expiresAt: row.expires_at, onetimeCode: row.onetime_code, codeClaimed: row.code_claimed,
+        accountId: row.account_id, placement: row.placement, modelFrame: row.model_frame, files: row.files, filesDeleted: row.files_deleted, assets,
+      };
+    },
+    async claim(code, now = Date.now()) {
+      const row = (await query<{ id: string; expires_at: number }>(
+        'UPDATE sessions SET code_claimed = TRUE WHERE onetime_code = $1 AND NOT code_claimed AND expires_at > $2 RETURNING id, expires_at', [code, now])).rows[0];
+      return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
+    },
+    async savedModels(accountId) {
+      const { rows } = await query<{ id: string; session_id: string; source_name: string; format: string; bytes: number; sha256: string; created_at: number }>(
+        'SELECT id, session_id, source_name, format, bytes, sha256, created_at FROM saved_models WHERE account_id = $1 ORDER BY created_at DESC, id', [accountId]);
+      return rows.map((r) => ({ id: r.id, sessionId: r.session_id, sourceName: r.source_name, format: r.format, bytes: r.bytes, sha256: r.sha256, createdAt: new Date(r.created_at).toISOString() }));
+    },
+    async createApiKey(accountName) {
+      const name = checkedAccountName(accountName);
+      const { id, secretHash, key } = newApiKey();
+      const now = Date.now();
+      await transaction(async (client) => {
+        await client.query('INSERT INTO accounts (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, now]);
+        const account = (await client.query<{ id: number }>('SELECT id FROM accounts WHERE name = $1', [name])).rows[0]!;
+        await client.query('INSERT INTO api_keys (id, account_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)', [id, account.id, secretHash, now]);
+      });
+      return key;
+    },
+    async revokeApiKey(keyOrId) {
+      return (await query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [Date.now(), keyIdOf(keyOrId)])).rowCount === 1;
+    },
+    async listApiKeys() {
+      const { rows } = await query<{ id: string; account: string; created_at: number; revoked_at: number | null }>(
+        'SELECT k.id, a.name AS account, k.created_at, k.revoked_at FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at DESC, k.id');
+      return rows.map((r) => ({ id: r.id, account: r.account, createdAt: new Date(r.created_at).toISOString(), revokedAt: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString() }));
+    },
+    async expiredWithFiles(now = Date.now()) {
+      const { rows } = await query<{ id: string; files: SessionFile[] }>('SELECT id, files FROM sessions WHERE expires_at <= $1 AND NOT files_deleted', [now]);
+      return rows.map((r) => ({ id: r.id, files: r.files.map((f) => f.name) }));
+    },
+    async markFilesDeleted(id) {
+      await query('UPDATE sessions SET files_deleted = TRUE WHERE id = $1', [id]);
+    },
+    async forgetOldSessions(retainMs, now = Date.now()) {
+      return (await query('DELETE FROM sessions WHERE expires_at <= $1 AND files_deleted', [now - retainMs])).rowCount ?? 0;
+    },
+    async existingSessions(ids) {
+      const { rows } = await query<{ id: string }>('SELECT id FROM sessions WHERE id = ANY($1::text[])', [ids]);
+      return new Set(rows.map((r) => r.id));
+    },
+    async savedModelFiles() {
+      return new Set((await query<{ stored_as: string }>('SELECT stored_as FROM saved_models')).rows.map((r) => r.stored_as));
+    },
+    async ping() {
+      await query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

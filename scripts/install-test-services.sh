@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The services the tests start privately on loopback come from Debian packages: installed here
+# when missing (CI runs as root on a clean machine). Nothing is started or configured system-wide.
+set -euo pipefail
+need=()
+compgen -G '/usr/lib/postgresql/*/bin/initdb' > /dev/null || need+=(postgresql)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+  echo "the tests need these Debian packages: ${need[*]} (install them as root: apt-get install ${need[*]})" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y -q --no-install-recommends "${need[@]}" \
+  || { apt-get update -q && apt-get install -y -q --no-install-recommends "${need[@]}"; }
