@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** The server suites that run twice: on the embedded store (SQLite) and on PostgreSQL. */
+/** The server suites that run twice: embedded (SQLite, the data directory) and distributed (PostgreSQL, an S3-compatible store). */
 const SERVER_SUITES = [
   'test/serverSessions.test.ts', 'test/serverErrors.test.ts', 'test/serverOpenapi.test.ts', 'test/serverModelInputs.test.ts',
   'test/serverRestart.test.ts', 'test/serverConversionCache.test.ts', 'test/hardeningForm.test.ts',
@@ -18,8 +18,9 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'embedded', include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'] } },
-      // The same server suites against a private PostgreSQL (ARSESSION_DATABASE_URL set by the harness).
-      { extends: true, test: { name: 'postgres', include: SERVER_SUITES, globalSetup: ['test/support/postgresGlobalSetup.ts'], env: { ARSESSION_TEST_STORE: 'postgres' } } },
+      // The same server suites against a private PostgreSQL and OpenStack Swift (the harness sets
+      // ARSESSION_DATABASE_URL and ARSESSION_S3_* for every test server).
+      { extends: true, test: { name: 'distributed', include: SERVER_SUITES, globalSetup: ['test/support/distributedGlobalSetup.ts'], env: { ARSESSION_TEST_MODE: 'distributed' } } },
     ],
   },
 });

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath } from './support/corpus.js';
 import { REPO_ROOT } from './support/corpus.js';
-import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, testDatabaseUrl } from './support/serverHarness.js';
+import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, distributedEnv } from './support/serverHarness.js';
+import { storedFiles } from './support/storedFiles.js';
 
 const BOX = corpusPath('glb', 'Box.glb');
 
@@ -22,17 +23,20 @@ describe('restart on the same data directory', () => {
     const before = (await getDetail(first, id)).body;
     expect(readdirSync(join(dataDir, 'cache'))).toHaveLength(1);
     await first.stop(true);
-    // What a kill -9 mid-request leaves: an upload, a USDZ staged for a session, a session file
-    // whose commit never happened; and what an older version left: a directory per session.
+    // What a kill -9 mid-request leaves in the data directory: an upload, a USDZ staged for a session.
     writeFileSync(join(dataDir, 'uploads', 'req-dead'), 'partial');
     writeFileSync(join(dataDir, 'uploads', 'AAAAAAAAAAAAAAAAAAAAAA.0.usdz'), 'staged');
-    writeFileSync(sessionFilePath(join(dataDir, 'sessions'), 'AAAAAAAAAAAAAAAAAAAAAA', '0.usdz'), 'moved in, never committed');
-    mkdirSync(join(dataDir, 'sessions', 'BBBBBBBBBBBBBBBBBBBBBB'));
-    writeFileSync(join(dataDir, 'sessions', 'BBBBBBBBBBBBBBBBBBBBBB', '0.usdz'), 'an old layout, no row');
-    // The kept session as an older version stored it: in a directory of its own.
-    const file = sessionFilePath(join(dataDir, 'sessions'), id, '0.usdz');
-    mkdirSync(join(dataDir, 'sessions', id));
-    renameSync(file, join(dataDir, 'sessions', id, '0.usdz'));
+    const embedded = first.server.context.objects.engine === 'files';
+    if (embedded) {
+      // With the files engine also: a session file whose commit never happened, and what an older
+      // version left: a directory per session (the kept session moved into one).
+      writeFileSync(sessionFilePath(join(dataDir, 'sessions'), 'AAAAAAAAAAAAAAAAAAAAAA', '0.usdz'), 'moved in, never committed');
+      mkdirSync(join(dataDir, 'sessions', 'BBBBBBBBBBBBBBBBBBBBBB'));
+      writeFileSync(join(dataDir, 'sessions', 'BBBBBBBBBBBBBBBBBBBBBB', '0.usdz'), 'an old layout, no row');
+      const file = sessionFilePath(join(dataDir, 'sessions'), id, '0.usdz');
+      mkdirSync(join(dataDir, 'sessions', id));
+      renameSync(file, join(dataDir, 'sessions', id, '0.usdz'));
+    }
 
     const second = await startTestServer({}, dataDir);
     try {
@@ -48,7 +52,8 @@ describe('restart on the same data directory', () => {
       const claim = await fetch(`${second.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: r.body.onetime_code }) });
       expect(claim.status).toBe(200);
       expect(readdirSync(join(dataDir, 'uploads'))).toEqual([]);
-      expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual([sessionFileName(id, '0.usdz')]);
+      if (embedded) expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual([sessionFileName(id, '0.usdz')]);
+      else expect(await storedFiles(second, id)).toEqual(['0.usdz']);
       // The conversion cache starts empty (its entries were hard links: the session's file stayed).
       expect(readdirSync(join(dataDir, 'cache'))).toEqual([]);
     } finally {
@@ -64,7 +69,7 @@ describe('expiry', () => {
       const r = await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), null);
       const id = sessionIdOf(r.body.deeplink);
       const usdz = (await getDetail(t, id)).body.model_assets[0].usdz_url as string;
-      expect(existsSync(sessionFilePath(join(t.dataDir, 'sessions'), id, '0.usdz'))).toBe(true);
+      expect(await storedFiles(t, id)).toEqual(['0.usdz']);
       await new Promise((done) => setTimeout(done, 2600));
       const detail = await fetch(`${t.url}/api/vision/v1/session/${id}/`);
       expect(detail.status).toBe(410);
@@ -72,7 +77,7 @@ describe('expiry', () => {
       expect((await fetch(usdz)).status).toBe(410);
       const claim = await fetch(`${t.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: r.body.onetime_code }) });
       expect(claim.status).toBe(404);
-      expect(existsSync(sessionFilePath(join(t.dataDir, 'sessions'), id, '0.usdz'))).toBe(false);
+      expect(await storedFiles(t, id)).toEqual([]);
     } finally {
       await t.stop();
     }
@@ -83,9 +88,8 @@ describe('arsession keys (the operator command)', () => {
   it('create prints a key once, list shows it without the secret, revoke ends it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'arsession-keys-'));
     const bin = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
-    // With the same settings as the server: PostgreSQL's URL in the postgres project.
-    const databaseUrl = await testDatabaseUrl(dataDir);
-    const env = { ...process.env, ARSESSION_DATA_DIR: dataDir, ...(databaseUrl && { ARSESSION_DATABASE_URL: databaseUrl }) };
+    // With the same settings as the server (PostgreSQL and S3 in the distributed project).
+    const env = { ...process.env, ARSESSION_DATA_DIR: dataDir, ...(await distributedEnv(dataDir)) };
     const run = (...args: string[]) => spawnSync(bin, args, { env, encoding: 'utf8' });
     try {
       const created = run('keys', 'create', '--account', 'acme');

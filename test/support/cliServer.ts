@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { REPO_ROOT } from './corpus.js';
-import { testDatabaseUrl } from './serverHarness.js';
+import { distributedEnv } from './serverHarness.js';
 
 const CLI = join(REPO_ROOT, 'packages', 'cli', 'bin', 'arsession.js');
 
@@ -23,9 +23,9 @@ export interface CliServer {
  * resolves once it logs that it listens.
  */
 export async function startCliServer(dataDir: string, env: Record<string, string> = {}): Promise<CliServer> {
-  const databaseUrl = await testDatabaseUrl(dataDir);
+  const distributed = await distributedEnv(dataDir);
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ARSESSION_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...(databaseUrl && { ARSESSION_DATABASE_URL: databaseUrl }), ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ARSESSION_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...distributed, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

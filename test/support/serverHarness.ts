@@ -22,8 +22,8 @@ export interface TestServer {
  * unless `ARSESSION_TEST_LOG` is set (then they go to stderr).
  */
 export async function startTestServer(overrides: Partial<ServerConfig> = {}, dataDir = mkdtempSync(join(tmpdir(), 'arsession-server-'))): Promise<TestServer> {
-  const databaseUrl = await testDatabaseUrl(dataDir);
-  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 8, ...(databaseUrl && { databaseUrl }), ...overrides });
+  const distributed = await distributedSettings(dataDir);
+  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 8, ...distributed, ...overrides });
   const logger = pino({ level: process.env.ARSESSION_TEST_LOG ? 'info' : 'silent' }, pino.destination(2));
   const server = await startServer(config, { logger });
   const key = await server.context.sessions.createApiKey('tester');
@@ -72,14 +72,27 @@ export async function getDetail(t: TestServer, id: string): Promise<{ status: nu
   return { status: res.status, body: await res.json() as Record<string, any> };
 }
 
+/** The settings of the distributed mode for a test server, in the `distributed` test project; none elsewhere. */
+export interface DistributedSettings {
+  databaseUrl: string;
+  s3Bucket: string;
+  s3Endpoint: string;
+  s3Region: string;
+  s3AccessKeyId: string;
+  s3SecretAccessKey: string;
+  s3ForcePathStyle: true;
+}
+
 /**
- * In the `postgres` test project, the database of a data directory (one per directory, so a server
- * restarted on the same directory finds its sessions again); elsewhere none (SQLite in the directory).
+ * In the `distributed` test project, a database and a bucket of a data directory's own (one per
+ * directory, so a server restarted on the same directory finds its sessions again); elsewhere none
+ * (SQLite and files in the directory).
  */
-export async function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
-  if (process.env.ARSESSION_TEST_STORE !== 'postgres') return undefined;
+export async function distributedSettings(dataDir: string): Promise<DistributedSettings | undefined> {
+  if (process.env.ARSESSION_TEST_MODE !== 'distributed') return undefined;
   const admin = inject('postgresAdminUrl');
-  const name = `t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;
+  const s3 = inject('s3');
+  const name = `t${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   try {
@@ -88,5 +101,18 @@ export async function testDatabaseUrl(dataDir: string): Promise<string | undefin
   } finally {
     await client.end();
   }
-  return admin.replace(/\/postgres$/, `/${name}`);
+  return {
+    databaseUrl: admin.replace(/\/postgres$/, `/${name}`), s3Bucket: name, s3Endpoint: s3.endpoint, s3Region: s3.region,
+    s3AccessKeyId: s3.accessKeyId, s3SecretAccessKey: s3.secretAccessKey, s3ForcePathStyle: true,
+  };
+}
+
+/** {@link distributedSettings} as the environment variables `arsession` reads. */
+export async function distributedEnv(dataDir: string): Promise<Record<string, string>> {
+  const d = await distributedSettings(dataDir);
+  if (!d) return {};
+  return {
+    ARSESSION_DATABASE_URL: d.databaseUrl, ARSESSION_S3_BUCKET: d.s3Bucket, ARSESSION_S3_ENDPOINT: d.s3Endpoint, ARSESSION_S3_REGION: d.s3Region,
+    ARSESSION_S3_ACCESS_KEY_ID: d.s3AccessKeyId, ARSESSION_S3_SECRET_ACCESS_KEY: d.s3SecretAccessKey, ARSESSION_S3_FORCE_PATH_STYLE: 'true',
+  };
 }

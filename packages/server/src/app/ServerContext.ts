@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Admission } from '../admission/Admission.js';
 import type { ConversionCache } from '../cache/ConversionCache.js';
 import type { ServerConfig } from '../config/ServerConfig.js';
+import type { ObjectStore } from '../objects/ObjectStore.js';
 import type { SessionStore } from '../store/SessionStore.js';
 import type { Throttle } from '../throttle/Throttle.js';
 
@@ -27,6 +28,8 @@ export interface ServerContext {
   paths: DataPaths;
   /** Sessions, codes, accounts, keys and saved models (SQLite embedded, or PostgreSQL). */
   sessions: SessionStore;
+  /** Session files and saved models (the data directory embedded, or an S3-compatible bucket). */
+  objects: ObjectStore;
   admission: Admission;
   conversionCache: ConversionCache;
   claimThrottle: { perClient: Throttle; failures: Throttle };

@@ -6,7 +6,8 @@ import { createAdmission } from '../admission/Admission.js';
 import { openConversionCache } from '../cache/ConversionCache.js';
 import { CONFIG_ENV, type ServerConfig } from '../config/ServerConfig.js';
 import { openSessionStore } from '../store/openSessionStore.js';
-import { removeOrphans, sweepExpired } from '../sweeper/sweepExpired.js';
+import { openObjectStore } from '../objects/openObjectStore.js';
+import { removeObjectOrphans, removeOrphans, sweepExpired } from '../sweeper/sweepExpired.js';
 import { createThrottle } from '../throttle/Throttle.js';
 import { createApp } from './createApp.js';
 import { dataPaths, type ServerContext } from './ServerContext.js';
@@ -48,23 +49,27 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   configureConversionPool({ ...(options.conversionWorker && { workerScript: options.conversionWorker }) });
   const paths = dataPaths(config.dataDir);
   const sessions = await openSessionStore(config, paths, 'server', log);
+  const objects = await openObjectStore(config, paths);
   const orphans = await removeOrphans(sessions, paths);
   if (orphans.length > 0) log.warn({ removed: orphans.length }, 'removed files left by an interrupted run');
   const ctx: ServerContext = {
-    config, paths, sessions, log, draining: false,
+    config, paths, sessions, objects, log, draining: false,
     admission: createAdmission({ workers: config.workers, queue: config.queue }),
     conversionCache: await openConversionCache({ dir: paths.cache, maxEntries: config.cacheEntries, maxBytes: config.cacheBytes }),
     claimThrottle: { perClient: createThrottle(config.claimsPerClientPerMinute, 60_000), failures: createThrottle(config.failedClaimsPerMinute, 60_000) },
   };
-  await sweepExpired(sessions, paths);
+  const sweep = async () => {
+    const expired = await sweepExpired(sessions, objects);
+    if (expired > 0) log.info({ sessions: expired }, 'expired sessions swept');
+    const orphaned = await removeObjectOrphans(sessions, objects, OBJECT_ORPHAN_GRACE_MS);
+    if (orphaned.length > 0) log.warn({ sessions: orphaned.length }, 'removed objects no session owns (left by an interrupted node)');
+  };
+  await sweep();
   let sweeping = false;
   const sweeper = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
-    sweepExpired(sessions, paths).then(
-      (n) => n > 0 && log.info({ sessions: n }, 'expired sessions swept'),
-      (err: unknown) => log.error({ err }, 'sweep failed'),
-    ).finally(() => { sweeping = false; });
+    sweep().catch((err: unknown) => log.error({ err }, 'sweep failed')).finally(() => { sweeping = false; });
   }, config.sweepIntervalSeconds * 1000);
   sweeper.unref();
 
@@ -92,7 +97,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log.info({ url, store: sessions.engine, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [CONFIG_ENV[k as keyof ServerConfig], withoutSecrets(v)])) }, 'arsession listening');
+  log.info({ url, store: sessions.engine, objects: objects.engine, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [CONFIG_ENV[k as keyof ServerConfig], withoutSecrets(v, k)])) }, 'arsession listening');
 
   let closing: Promise<void> | undefined;
   return {
@@ -115,8 +120,15 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   };
 }
 
-/** A setting as the start-up log echoes it: passwords in URLs replaced by `***`. */
-function withoutSecrets(value: unknown): unknown {
+/**
+ * Objects in a shared store that no session owns are removed once older than this: a request puts
+ * its files only when it commits, moments before its rows, so an hour leaves a wide margin.
+ */
+const OBJECT_ORPHAN_GRACE_MS = 3600_000;
+
+/** A setting as the start-up log echoes it: passwords in URLs replaced by `***`, secret keys hidden. */
+function withoutSecrets(value: unknown, key?: string): unknown {
+  if (key === 's3SecretAccessKey' && value !== undefined) return '***';
   if (typeof value !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
   try {
     const url = new URL(value);

@@ -45,6 +45,17 @@ export interface ServerConfig {
   logLevel: string;
   /** `postgres://…`: sessions, keys and saved models in PostgreSQL (shared by every node) instead of SQLite in the data directory. */
   databaseUrl: string | undefined;
+  /** S3-compatible object store for session files and saved models (set the bucket to use one; the data directory otherwise). */
+  s3Bucket: string | undefined;
+  /** Its endpoint (`http://host:port`); unset: AWS's own for the region. */
+  s3Endpoint: string | undefined;
+  s3Region: string;
+  s3AccessKeyId: string | undefined;
+  s3SecretAccessKey: string | undefined;
+  /** `bucket` in the path instead of the host name (MinIO, Swift, Ceph). */
+  s3ForcePathStyle: boolean;
+  /** Answer file downloads with a redirect to a presigned URL instead of relaying the bytes. */
+  s3Redirect: boolean;
 }
 
 /** The embedded defaults: `arsession serve` with no environment runs on these. */
@@ -70,6 +81,13 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   sweepIntervalSeconds: 60,
   logLevel: 'info',
   databaseUrl: undefined,
+  s3Bucket: undefined,
+  s3Endpoint: undefined,
+  s3Region: 'us-east-1',
+  s3AccessKeyId: undefined,
+  s3SecretAccessKey: undefined,
+  s3ForcePathStyle: false,
+  s3Redirect: false,
 };
 
 /** Environment variable of each setting. */
@@ -95,6 +113,13 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   sweepIntervalSeconds: 'ARSESSION_SWEEP_INTERVAL_S',
   logLevel: 'LOG_LEVEL',
   databaseUrl: 'ARSESSION_DATABASE_URL',
+  s3Bucket: 'ARSESSION_S3_BUCKET',
+  s3Endpoint: 'ARSESSION_S3_ENDPOINT',
+  s3Region: 'ARSESSION_S3_REGION',
+  s3AccessKeyId: 'ARSESSION_S3_ACCESS_KEY_ID',
+  s3SecretAccessKey: 'ARSESSION_S3_SECRET_ACCESS_KEY',
+  s3ForcePathStyle: 'ARSESSION_S3_FORCE_PATH_STYLE',
+  s3Redirect: 'ARSESSION_S3_REDIRECT',
 };
 
 /** A setting in the environment that cannot be used; the server refuses to start. */
@@ -153,6 +178,19 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('sweepIntervalSeconds', 1);
   text('logLevel', /^(fatal|error|warn|info|debug|trace|silent)$/);
   text('databaseUrl', /^postgres(ql)?:\/\/\S+$/);
+  text('s3Bucket', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/);
+  text('s3Endpoint', /^https?:\/\/\S+$/);
+  text('s3Region', /^[a-z0-9-]+$/);
+  text('s3AccessKeyId');
+  text('s3SecretAccessKey');
+  const flag = (key: 's3ForcePathStyle' | 's3Redirect'): void => {
+    const raw = env[CONFIG_ENV[key]];
+    if (raw === undefined || raw === '') return;
+    if (!/^(true|false|1|0)$/.test(raw)) throw new ConfigError(CONFIG_ENV[key], `expected true or false, got ${JSON.stringify(raw)}`);
+    c[key] = raw === 'true' || raw === '1';
+  };
+  flag('s3ForcePathStyle');
+  flag('s3Redirect');
   const merged = { ...c, ...overrides };
   if (merged.port > 65535) throw new ConfigError(CONFIG_ENV.port, `port ${merged.port} is out of range`);
   return { ...merged, dataDir: resolve(merged.dataDir), publicUrl: merged.publicUrl?.replace(/\/+$/, '') };

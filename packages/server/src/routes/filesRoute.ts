@@ -1,7 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { ApiError } from '../errors/ApiError.js';
-import { sessionFilePath } from '../files/sessionFiles.js';
 import { liveSession } from './sessionLookup.js';
 
 /**
@@ -20,8 +19,10 @@ export function filesRoute(ctx: ServerContext) {
       'Content-Disposition': file.downloadName,
       'Cache-Control': `private, max-age=${Math.max(0, Math.floor((session.expiresAt - Date.now()) / 1000))}, immutable`,
     });
-    res.sendFile(sessionFilePath(ctx.paths.sessions, session.id, file.name), { etag: false, dotfiles: 'deny', acceptRanges: true }, (err?: Error) => {
-      if (err && !res.headersSent) next(err);
+    const maxAgeSeconds = Math.max(0, Math.floor((session.expiresAt - Date.now()) / 1000));
+    await ctx.objects.send(req, res, session.id, file, { maxAgeSeconds }).catch((err: unknown) => {
+      if (!res.headersSent) next(err);
+      else res.destroy();
     });
   };
 }

@@ -7,7 +7,7 @@ export function healthz(_req: Request, res: Response): void {
   res.set('Cache-Control', 'no-store').json({ status: 'ok' });
 }
 
-/** `GET /readyz`: the database answers, the data directory is writable, and the server is not shutting down. */
+/** `GET /readyz`: the session store and the object store answer, the data directory is writable, and the server is not shutting down. */
 export function readyz(ctx: ServerContext) {
   return async (_req: Request, res: Response): Promise<void> => {
     const checks: Record<string, string> = {};
@@ -18,7 +18,13 @@ export function readyz(ctx: ServerContext) {
       checks.database = (err as Error).message;
     }
     try {
-      accessSync(ctx.paths.sessions, constants.W_OK);
+      await ctx.objects.ping();
+      checks.objects = 'ok';
+    } catch (err) {
+      checks.objects = (err as Error).message;
+    }
+    try {
+      accessSync(ctx.paths.uploads, constants.W_OK);
       checks.data_dir = 'ok';
     } catch (err) {
       checks.data_dir = (err as Error).message;

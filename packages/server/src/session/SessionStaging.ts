@@ -1,6 +1,7 @@
 import { unlink } from 'node:fs/promises';
 import type { CacheHit } from '../cache/ConversionCache.js';
 import { sessionFilePath } from '../files/sessionFiles.js';
+import type { KeptUpload, ObjectStore } from '../objects/ObjectStore.js';
 import type { StagedFile } from '../store/SessionStore.js';
 
 /**
@@ -15,7 +16,7 @@ import type { StagedFile } from '../store/SessionStore.js';
  * const staging = new SessionStaging(paths.uploads, sessionId);
  * try {
  *   const usdz = staging.stage('0.usdz'); // convert into usdz.from
- *   await staging.commit((files) => store.commit({ record, saved, files }));
+ *   await staging.commit(objects, (files) => store.commit({ record, saved, files }));
  * } finally {
  *   await staging.close();
  * }
@@ -26,7 +27,7 @@ export class SessionStaging {
   readonly uploads: string[] = [];
   private readonly staged: StagedFile[] = [];
   private readonly hits: CacheHit[] = [];
-  private readonly kept = new Set<string>();
+  private readonly kept = new Map<string, string | undefined>();
   private committed = false;
 
   constructor(private readonly uploadsDir: string, private readonly sessionId: string) {}
@@ -49,12 +50,12 @@ export class SessionStaging {
   /** An upload itself taken into the session (`name`) at the commit: the reference image. */
   adopt(upload: string, name: string): void {
     this.staged.push({ from: upload, name });
-    this.kept.add(upload);
+    this.kept.set(upload, undefined);
   }
 
-  /** Uploads that outlive the request once it is committed (models saved to an account, written where they stay). */
-  keep(upload: string): void {
-    this.kept.add(upload);
+  /** An upload that outlives the request once it is committed: a model saved to an account, `storedAs` under the models store. */
+  keep(upload: string, storedAs: string): void {
+    this.kept.set(upload, storedAs);
   }
 
   /** Takes a staged file back out (a Reality file the compiler failed to make) and removes what it left. */
@@ -64,11 +65,12 @@ export class SessionStaging {
   }
 
   /**
-   * Makes the session exist through `store` (which moves the staged files into place and writes its
-   * rows together); from then on its files are the session's.
+   * Makes the session exist: the object store takes its files (and the uploads kept for its
+   * account) together with the rows `writeRows` writes; from then on its files are the session's.
    */
-  async commit<T>(store: (files: readonly StagedFile[]) => Promise<T>): Promise<T> {
-    const result = await store(this.staged);
+  async commit<T>(objects: ObjectStore, writeRows: (localFiles: readonly StagedFile[]) => Promise<T>): Promise<T> {
+    const kept: KeptUpload[] = [...this.kept].flatMap(([path, storedAs]) => (storedAs === undefined ? [] : [{ path, storedAs }]));
+    const result = await objects.commitSession(this.sessionId, this.staged, kept, writeRows);
     this.committed = true;
     return result;
   }

@@ -139,12 +139,12 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
     });
   }
   const saved = scope.account ? models.map((m) => savedModel(ctx, m.upload, m.result)) : [];
-  for (const m of scope.account ? models : []) scope.staging.keep(m.upload.path);
+  for (const [i, m] of (scope.account ? models : []).entries()) scope.staging.keep(m.upload.path, saved[i]!.storedAs);
   const now = Date.now();
   const expiresAt = now + ctx.config.sessionTtlSeconds * 1000;
   const modelFrame: ModelFrame = { up_axis: 'y', handedness: 'right', units: 'm', offset: results[0]!.offset };
   const record = { id: scope.sessionId, method: method.method, createdAt: now, expiresAt, accountId: scope.account?.id ?? null, placement, modelFrame, files, assets };
-  const code = await scope.staging.commit((staged) => ctx.sessions.commit({ record, saved, files: staged }));
+  const code = await scope.staging.commit(ctx.objects, (files) => ctx.sessions.commit({ record, saved, files }));
   return { code, expiresAt };
 }
 

@@ -2,6 +2,7 @@ import { readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataPaths } from '../app/ServerContext.js';
 import { sessionFilePath, sessionOfEntry } from '../files/sessionFiles.js';
+import type { ObjectStore } from '../objects/ObjectStore.js';
 import type { SessionStore } from '../store/SessionStore.js';
 
 /** Expired sessions answer 410 for this long after their files are gone, then 404. */
@@ -13,14 +14,30 @@ export const EXPIRED_RETENTION_MS = 7 * 24 * 3600 * 1000;
  *
  * @returns how many sessions lost their files.
  */
-export async function sweepExpired(store: SessionStore, paths: DataPaths, now = Date.now()): Promise<number> {
+export async function sweepExpired(store: SessionStore, objects: ObjectStore, now = Date.now()): Promise<number> {
   const expired = await store.expiredWithFiles(now);
   for (const { id, files } of expired) {
-    for (const name of files) await rm(sessionFilePath(paths.sessions, id, name), { force: true });
+    await objects.deleteSession(id, files);
     await store.markFilesDeleted(id);
   }
   await store.forgetOldSessions(EXPIRED_RETENTION_MS, now);
   return expired.length;
+}
+
+/**
+ * Files in a shared object store that no session owns and that are older than `graceMs` (a request
+ * still converting or committing has files without a row yet): what a node killed between putting
+ * a session's files and writing its rows left behind. Deleted.
+ *
+ * @returns the ids of the sessions whose files went.
+ */
+export async function removeObjectOrphans(store: SessionStore, objects: ObjectStore, graceMs: number, now = Date.now()): Promise<string[]> {
+  const found = await objects.sessionsWithFiles();
+  if (found.size === 0) return [];
+  const owned = await store.existingSessions([...found.keys()]);
+  const orphans = [...found].filter(([id, { newestAt }]) => !owned.has(id) && newestAt < now - graceMs);
+  for (const [id, { names }] of orphans) await objects.deleteSession(id, names);
+  return orphans.map(([id]) => id);
 }
 
 /**

@@ -1,0 +1,44 @@
+import type { Request, Response } from 'express';
+import type { SessionFile, StagedFile } from '../store/SessionStore.js';
+
+/** An upload an account keeps: where it was written, and its path under the models store. */
+export interface KeptUpload {
+  path: string;
+  storedAs: string;
+}
+
+/** What a response for a session's file needs beyond the file record. */
+export interface SendOptions {
+  /** Seconds a client may cache it (until the session expires). */
+  maxAgeSeconds: number;
+}
+
+/**
+ * Where session files, saved models and everything else the server keeps as bytes live: one role,
+ * an engine per folder (`files/`: the data directory, the embedded default; `s3/`: any
+ * S3-compatible store, shared by every node of a cluster). The request path is written once
+ * against this interface.
+ */
+export interface ObjectStore {
+  /** Which engine this is (`files`, `s3`): for the start-up log and readiness. */
+  readonly engine: string;
+  /**
+   * Makes a session's staged files (and the uploads its account keeps) its own together with its
+   * rows: `writeRows` is called with the local files the session store must place itself (the
+   * files engine places them in the same step as the rows) and writes the rows. All or nothing:
+   * when `writeRows` fails, what was put in the store is removed.
+   */
+  commitSession<T>(sessionId: string, staged: readonly StagedFile[], kept: readonly KeptUpload[], writeRows: (localFiles: readonly StagedFile[]) => Promise<T>): Promise<T>;
+  /** Answers a request for a committed session's file: its bytes (ranges, conditional requests) or a redirect. */
+  send(req: Request, res: Response, sessionId: string, file: SessionFile, options: SendOptions): Promise<void>;
+  /** Deletes a session's files (expiry). */
+  deleteSession(sessionId: string, names: readonly string[]): Promise<void>;
+  /**
+   * The sessions that have files in the store: their names and when the newest was written (for
+   * the clean-up of what a crashed node left: files no row owns). The files engine answers none:
+   * its start-up clean-up walks the data directory itself.
+   */
+  sessionsWithFiles(): Promise<Map<string, { names: string[]; newestAt: number }>>;
+  /** Throws when the store cannot be written (readiness). */
+  ping(): Promise<void>;
+}

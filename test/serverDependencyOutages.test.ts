@@ -1,0 +1,112 @@
+// The distributed server (PostgreSQL and an S3-compatible store, both real, both private) when one
+// of them goes away and comes back: 503 with Retry-After while it is down (never a 500, never a
+// hang), normal service after, with no restart of the server. And files served by redirect.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusPath } from './support/corpus.js';
+import { startPostgres, type PostgresServer } from './support/postgresServer.js';
+import { startSwift, type SwiftServer } from './support/swiftServer.js';
+import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+
+const BOX = corpusPath('glb', 'Box.glb');
+const ANCHOR = { 'virtual_anchor.center': '[0,0,0]', 'virtual_anchor.radius': '1', 'virtual_anchor.plane_normal': '[0,1,0]', 'virtual_anchor.direction': '[1,0,0]' };
+
+let postgres: PostgresServer;
+let swift: SwiftServer;
+let t: TestServer;
+beforeAll(async () => {
+  [postgres, swift] = await Promise.all([startPostgres(), startSwift()]);
+  t = await startTestServer({
+    databaseUrl: await postgres.createDatabase('outage'), s3Bucket: 'outage', s3Endpoint: swift.endpoint, s3Region: swift.region,
+    s3AccessKeyId: swift.accessKeyId, s3SecretAccessKey: swift.secretAccessKey, s3ForcePathStyle: true,
+  });
+});
+afterAll(async () => {
+  await t.stop();
+  postgres.stop();
+  await swift.stop();
+});
+
+describe('PostgreSQL down and back under a running server', () => {
+  it('503 store_unavailable with Retry-After on every path that needs it; /readyz says why; all well again after', async () => {
+    const before = await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...ANCHOR }));
+    expect(before.status).toBe(201);
+    const id = sessionIdOf(before.body.deeplink);
+
+    postgres.stopNow();
+    try {
+      const created = await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...ANCHOR }));
+      expect([created.status, created.headers.get('content-type'), created.body.code]).toEqual([503, expect.stringMatching(/^application\/problem\+json/), 'store_unavailable']);
+      expect(created.headers.get('retry-after')).toMatch(/^\d+$/);
+      const anonymous = await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), null);
+      expect([anonymous.status, anonymous.body.code]).toEqual([503, 'store_unavailable']);
+      const detail = await fetch(`${t.url}/api/vision/v1/session/${id}/`);
+      expect([detail.status, detail.headers.get('retry-after')]).toEqual([503, expect.stringMatching(/^\d+$/)]);
+      const claim = await fetch(`${t.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ onetime_code: before.body.onetime_code }) });
+      expect(claim.status).toBe(503);
+      const ready = await fetch(`${t.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { checks: { database: string } }).checks.database).toMatch(/cannot be reached/);
+    } finally {
+      postgres.start();
+    }
+
+    expect((await getDetail(t, id)).status).toBe(200);
+    expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
+    const after = await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...ANCHOR }));
+    expect(after.status).toBe(201);
+  });
+});
+
+describe('the object store down and back under a running server', () => {
+  it('503 object_store_unavailable on create and download, details still served; all well again after', async () => {
+    const before = await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...ANCHOR }));
+    expect(before.status).toBe(201);
+    const id = sessionIdOf(before.body.deeplink);
+    const url = (await getDetail(t, id)).body.model_assets[0].usdz_url as string;
+    await swift.stopProxy();
+    try {
+      // A model never converted before, so that the request really needs the store.
+      const created = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('glb', 'DamagedHelmet.glb')) }), null);
+      expect([created.status, created.body.code, created.headers.get('retry-after')]).toEqual([503, 'object_store_unavailable', expect.stringMatching(/^\d+$/)]);
+      expect((await getDetail(t, id)).status).toBe(200);
+      const file = await fetch(url);
+      expect([file.status, file.headers.get('retry-after')]).toEqual([503, expect.stringMatching(/^\d+$/)]);
+      const ready = await fetch(`${t.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { checks: { objects: string } }).checks.objects).toMatch(/cannot be reached/);
+    } finally {
+      await swift.startProxy();
+    }
+    const file = await fetch(url);
+    expect(file.status).toBe(200);
+    expect((await file.arrayBuffer()).byteLength).toBe((await getDetail(t, id)).body.model_assets[0].usdz_bytes);
+    expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
+  });
+});
+
+describe('files answered by a redirect to a presigned URL (ARSESSION_S3_REDIRECT)', () => {
+  it('307 to a URL that serves the file, ranges included, with its type and download name', async () => {
+    const r = await startTestServer({
+      databaseUrl: await postgres.createDatabase('redirect'), s3Bucket: 'redirect', s3Endpoint: swift.endpoint, s3Region: swift.region,
+      s3AccessKeyId: swift.accessKeyId, s3SecretAccessKey: swift.secretAccessKey, s3ForcePathStyle: true, s3Redirect: true,
+    });
+    try {
+      const created = await postSession(r, 'by_plane', form({ model_file: filePart(BOX) }), null);
+      const asset = (await getDetail(r, sessionIdOf(created.body.deeplink))).body.model_assets[0];
+      const answer = await fetch(asset.usdz_url, { redirect: 'manual' });
+      expect(answer.status).toBe(307);
+      const target = answer.headers.get('location')!;
+      expect(target.startsWith(swift.endpoint)).toBe(true);
+      const whole = await fetch(target);
+      const bytes = new Uint8Array(await whole.arrayBuffer());
+      expect([whole.status, bytes.length, createHash('sha256').update(bytes).digest('hex')]).toEqual([200, asset.usdz_bytes, asset.usdz_sha256]);
+      expect(whole.headers.get('content-type')).toBe('model/vnd.usdz+zip');
+      expect(whole.headers.get('content-disposition')).toMatch(/Box\.usdz/);
+      const part = await fetch(target, { headers: { range: 'bytes=0-3' } });
+      expect([part.status, Buffer.from(await part.arrayBuffer()).toString()]).toEqual([206, 'PK\u0003\u0004']);
+    } finally {
+      await r.stop();
+    }
+  });
+});
