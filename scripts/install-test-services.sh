@@ -7,6 +7,8 @@ compgen -G '/usr/lib/postgresql/*/bin/initdb' > /dev/null || need+=(postgresql)
 # OpenStack Swift with its s3api middleware: the S3-compatible store (tempauth keeps tokens in memcached).
 command -v swift-proxy-server > /dev/null || need+=(swift swift-proxy swift-object swift-container swift-account)
 command -v memcached > /dev/null || need+=(memcached)
+# Redis for the conversion queue (BullMQ).
+command -v redis-server > /dev/null || need+=(redis-server)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
   echo "the tests need these Debian packages: ${need[*]} (install them as root: apt-get install ${need[*]})" >&2

@@ -1,10 +1,11 @@
-// The distributed server (PostgreSQL and an S3-compatible store, both real, both private) when one
-// of them goes away and comes back: 503 with Retry-After while it is down (never a 500, never a
+// The distributed server (PostgreSQL, an S3-compatible store and Redis, all real, all private) when
+// one of them goes away and comes back: 503 with Retry-After while it is down (never a 500, never a
 // hang), normal service after, with no restart of the server. And files served by redirect.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath } from './support/corpus.js';
 import { startPostgres, type PostgresServer } from './support/postgresServer.js';
+import { startRedis, type RedisServer } from './support/redisServer.js';
 import { startSwift, type SwiftServer } from './support/swiftServer.js';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
 
@@ -13,18 +14,19 @@ const ANCHOR = { 'virtual_anchor.center': '[0,0,0]', 'virtual_anchor.radius': '1
 
 let postgres: PostgresServer;
 let swift: SwiftServer;
+let redis: RedisServer;
 let t: TestServer;
 beforeAll(async () => {
-  [postgres, swift] = await Promise.all([startPostgres(), startSwift()]);
+  [postgres, swift, redis] = await Promise.all([startPostgres(), startSwift(), startRedis()]);
   t = await startTestServer({
     databaseUrl: await postgres.createDatabase('outage'), s3Bucket: 'outage', s3Endpoint: swift.endpoint, s3Region: swift.region,
-    s3AccessKeyId: swift.accessKeyId, s3SecretAccessKey: swift.secretAccessKey, s3ForcePathStyle: true,
+    s3AccessKeyId: swift.accessKeyId, s3SecretAccessKey: swift.secretAccessKey, s3ForcePathStyle: true, redisUrl: redis.url, queueName: 'outage',
   });
 });
 afterAll(async () => {
   await t.stop();
   postgres.stop();
-  await swift.stop();
+  await Promise.all([swift.stop(), redis.stop()]);
 });
 
 describe('PostgreSQL down and back under a running server', () => {
@@ -108,5 +110,31 @@ describe('files answered by a redirect to a presigned URL (ARSESSION_S3_REDIRECT
     } finally {
       await r.stop();
     }
+  });
+});
+
+describe('Redis down and back under a running server', () => {
+  it('503 queue_unavailable for a conversion while it is down; sessions still read; all well again after', async () => {
+    const before = await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), null);
+    expect(before.status).toBe(201);
+    const id = sessionIdOf(before.body.deeplink);
+    await redis.kill();
+    try {
+      // A model never converted before (the cache would answer without the queue).
+      const created = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('glb', 'BoxTextured.glb')) }), null);
+      expect([created.status, created.body.code, created.headers.get('retry-after')]).toEqual([503, 'queue_unavailable', expect.stringMatching(/^\d+$/)]);
+      expect((await getDetail(t, id)).status).toBe(200);
+      const ready = await fetch(`${t.url}/readyz`);
+      expect(ready.status).toBe(503);
+    } finally {
+      await redis.start();
+    }
+    // The queue's connections reconnect by themselves; the next request goes through.
+    let after = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('glb', 'BoxTextured.glb')) }), null);
+    for (let i = 0; i < 20 && after.status === 503; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      after = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('glb', 'BoxTextured.glb')) }), null);
+    }
+    expect(after.status).toBe(201);
   });
 });

@@ -237,6 +237,6 @@ describe('files, paths and claim', () => {
     expect(await (await fetch(`${t.url}/healthz`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${t.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(((await ready.json()) as { checks: unknown }).checks).toEqual({ database: 'ok', objects: 'ok', data_dir: 'ok', accepting: 'ok' });
+    expect(((await ready.json()) as { checks: unknown }).checks).toEqual({ database: 'ok', jobs: 'ok', objects: 'ok', data_dir: 'ok', accepting: 'ok' });
   });
 });

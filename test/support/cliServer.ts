@@ -19,12 +19,12 @@ export interface CliServer {
 }
 
 /**
- * Starts `node packages/cli/bin/arsession.js serve` on a free loopback port with `dataDir`, and
- * resolves once it logs that it listens.
+ * Starts `node packages/cli/bin/arsession.js serve --role <role>` on a free loopback port with
+ * `dataDir`, and resolves once it logs that it listens (a worker: that it is ready; its `url` is '').
  */
-export async function startCliServer(dataDir: string, env: Record<string, string> = {}): Promise<CliServer> {
+export async function startCliServer(dataDir: string, env: Record<string, string> = {}, role: 'all' | 'api' | 'worker' = 'all'): Promise<CliServer> {
   const distributed = await distributedEnv(dataDir);
-  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [CLI, 'serve'], {
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [CLI, 'serve', '--role', role], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ARSESSION_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...distributed, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -34,10 +34,10 @@ export async function startCliServer(dataDir: string, env: Record<string, string
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const onData = () => {
-      const line = out.split('\n').find((l) => l.includes('"arsession listening"'));
+      const line = out.split('\n').find((l) => l.includes('"arsession listening"') || l.includes('"arsession worker ready"'));
       if (line) {
         child.stdout.off('data', onData);
-        resolve((JSON.parse(line) as { url: string }).url);
+        resolve((JSON.parse(line) as { url?: string }).url ?? '');
       }
     };
     child.stdout.on('data', onData);
@@ -58,8 +58,8 @@ export async function startCliServer(dataDir: string, env: Record<string, string
 }
 
 /** `arsession keys create --account <name>` on `dataDir`; returns the key it prints once. */
-export function createKeyWithCli(dataDir: string, account: string): string {
-  const run = spawnSync(process.execPath, [CLI, 'keys', 'create', '--account', account], { env: { ...process.env, ARSESSION_DATA_DIR: dataDir }, encoding: 'utf8' });
+export function createKeyWithCli(dataDir: string, account: string, env: Record<string, string> = {}): string {
+  const run = spawnSync(process.execPath, [CLI, 'keys', 'create', '--account', account], { env: { ...process.env, ARSESSION_DATA_DIR: dataDir, ...env }, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`keys create failed (${run.status}): ${run.stderr}`);
   return run.stdout.trim();
 }

@@ -1,8 +1,9 @@
-// Global set-up of the `distributed` test project: one private PostgreSQL and one private
-// S3-compatible store (OpenStack Swift) for the whole run; every test server makes a database and a
-// bucket of its own on them (see serverHarness.ts).
+// Global set-up of the `distributed` test project: one private PostgreSQL, one private
+// S3-compatible store (OpenStack Swift) and one private Redis for the whole run; every test server
+// makes a database, a bucket and a queue of its own on them (see serverHarness.ts).
 import type { TestProject } from 'vitest/node';
 import { startPostgres } from './postgresServer.js';
+import { startRedis } from './redisServer.js';
 import { startSwift } from './swiftServer.js';
 
 declare module 'vitest' {
@@ -11,15 +12,18 @@ declare module 'vitest' {
     postgresAdminUrl: string;
     /** The run's S3-compatible store. */
     s3: { endpoint: string; region: string; accessKeyId: string; secretAccessKey: string };
+    /** `redis://…` of the run's Redis. */
+    redisUrl: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [postgres, swift] = await Promise.all([startPostgres(), startSwift()]);
+  const [postgres, swift, redis] = await Promise.all([startPostgres(), startSwift(), startRedis()]);
+  project.provide('redisUrl', redis.url);
   project.provide('postgresAdminUrl', postgres.url('postgres'));
   project.provide('s3', { endpoint: swift.endpoint, region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey });
   return async () => {
     postgres.stop();
-    await swift.stop();
+    await Promise.all([swift.stop(), redis.stop()]);
   };
 }

@@ -81,12 +81,14 @@ export interface DistributedSettings {
   s3AccessKeyId: string;
   s3SecretAccessKey: string;
   s3ForcePathStyle: true;
+  redisUrl: string;
+  queueName: string;
 }
 
 /**
- * In the `distributed` test project, a database and a bucket of a data directory's own (one per
- * directory, so a server restarted on the same directory finds its sessions again); elsewhere none
- * (SQLite and files in the directory).
+ * In the `distributed` test project, a database, a bucket and a queue of a data directory's own
+ * (one per directory, so a server restarted on the same directory finds its sessions again);
+ * elsewhere none (SQLite, files and threads in the process).
  */
 export async function distributedSettings(dataDir: string): Promise<DistributedSettings | undefined> {
   if (process.env.ARSESSION_TEST_MODE !== 'distributed') return undefined;
@@ -103,7 +105,7 @@ export async function distributedSettings(dataDir: string): Promise<DistributedS
   }
   return {
     databaseUrl: admin.replace(/\/postgres$/, `/${name}`), s3Bucket: name, s3Endpoint: s3.endpoint, s3Region: s3.region,
-    s3AccessKeyId: s3.accessKeyId, s3SecretAccessKey: s3.secretAccessKey, s3ForcePathStyle: true,
+    s3AccessKeyId: s3.accessKeyId, s3SecretAccessKey: s3.secretAccessKey, s3ForcePathStyle: true, redisUrl: inject('redisUrl'), queueName: name,
   };
 }
 
@@ -114,5 +116,6 @@ export async function distributedEnv(dataDir: string): Promise<Record<string, st
   return {
     ARSESSION_DATABASE_URL: d.databaseUrl, ARSESSION_S3_BUCKET: d.s3Bucket, ARSESSION_S3_ENDPOINT: d.s3Endpoint, ARSESSION_S3_REGION: d.s3Region,
     ARSESSION_S3_ACCESS_KEY_ID: d.s3AccessKeyId, ARSESSION_S3_SECRET_ACCESS_KEY: d.s3SecretAccessKey, ARSESSION_S3_FORCE_PATH_STYLE: 'true',
+    ARSESSION_REDIS_URL: d.redisUrl, ARSESSION_QUEUE_NAME: d.queueName,
   };
 }

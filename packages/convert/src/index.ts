@@ -42,7 +42,7 @@ export {
   type ConversionPool, type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
 } from './worker/createConversionPool.js';
 export { reviveError, serializeError, type CrossingError } from './worker/crossingErrors.js';
-export type { ConversionResult, DoorQuery } from './worker/protocol.js';
+export type { ConversionResult, DoorQuery, SerializedConvertError } from './worker/protocol.js';
 export { doorCandidates } from './ifc/doorCandidates.js';
 export { detectDoorInScene } from './model/detectDoorInScene.js';
 export { writeGlb } from './glb/writeGlb.js';

@@ -15,4 +15,4 @@ export {
   type ConversionPool, type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
 } from './worker/createConversionPool.js';
 export { reviveError, serializeError, type CrossingError } from './worker/crossingErrors.js';
-export type { ConversionResult, DoorQuery } from './worker/protocol.js';
+export type { ConversionResult, DoorQuery, SerializedConvertError } from './worker/protocol.js';

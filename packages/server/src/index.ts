@@ -5,6 +5,9 @@
  */
 export { readServerConfig, SERVER_CONFIG_DEFAULTS, CONFIG_ENV, ConfigError, type ServerConfig } from './config/ServerConfig.js';
 export { startServer, type RunningServer, type StartServerOptions } from './app/startServer.js';
+export { startWorker, type RunningWorker } from './app/startWorker.js';
+export type { ObjectStore } from './objects/ObjectStore.js';
+export type { ConversionJobs } from './jobs/ConversionJobs.js';
 export { createApp, SESSION_ENDPOINTS } from './app/createApp.js';
 export { dataPaths, type DataPaths, type ServerContext } from './app/ServerContext.js';
 export { openSessionStore, type SessionStoreUse } from './store/openSessionStore.js';

@@ -1,20 +1,26 @@
 import { parseArgs } from 'node:util';
 // The configuration module alone: the server itself (Express, SQLite, the readers) loads only when it runs.
 import { ConfigError, readServerConfig, SERVER_CONFIG_DEFAULTS, CONFIG_ENV } from '@arsession/server/config';
-import { EXIT, type Command } from '../command.js';
+import { EXIT, UsageError, type Command } from '../command.js';
 
 /** `arsession serve`: the HTTP service on the configuration in the environment. */
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'run the HTTP service (configured by environment variables; see the README)',
-  usage: `arsession serve
+  summary: 'run the HTTP service or a conversion worker (configured by environment variables; see the README)',
+  usage: `arsession serve [--role all|api|worker]
+
+  --role all (default): the HTTP service; with ARSESSION_REDIS_URL it also takes conversion jobs.
+  --role api: the HTTP service only; conversions go to the queue (ARSESSION_REDIS_URL).
+  --role worker: no HTTP; takes conversion jobs from the queue, ARSESSION_WORKERS at a time.
 
   Settings come from the environment (defaults in brackets):
 ${Object.entries(CONFIG_ENV).map(([k, env]) => `    ${env.padEnd(36)} [${String(SERVER_CONFIG_DEFAULTS[k as keyof typeof SERVER_CONFIG_DEFAULTS] ?? 'unset')}]`).join('\n')}
 
   Logs are JSON lines on stdout. SIGTERM or SIGINT stops accepting, lets requests finish, then exits.`,
   async run(args, io) {
-    parseArgs({ args, options: {}, strict: true });
+    const { values } = parseArgs({ args, options: { role: { type: 'string' } }, strict: true });
+    const role = values.role ?? 'all';
+    if (role !== 'all' && role !== 'api' && role !== 'worker') throw new UsageError(`--role takes all, api or worker, not ${JSON.stringify(role)}`);
     let config;
     try {
       config = readServerConfig(process.env);
@@ -23,8 +29,12 @@ ${Object.entries(CONFIG_ENV).map(([k, env]) => `    ${env.padEnd(36)} [${String(
       io.stderr.write(`arsession serve: ${err.message}\n`);
       return EXIT.refused;
     }
-    const { startServer } = await import('@arsession/server');
-    const server = await startServer(config);
+    if ((role === 'api' || role === 'worker') && !config.redisUrl) {
+      io.stderr.write(`arsession serve: --role ${role} needs a queue: set ${CONFIG_ENV.redisUrl} (redis://…)\n`);
+      return EXIT.refused;
+    }
+    const { startServer, startWorker } = await import('@arsession/server');
+    const server = role === 'worker' ? await startWorker(config) : await startServer(config, { role });
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGTERM', stop).off('SIGINT', stop);

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Admission } from '../admission/Admission.js';
 import type { ConversionCache } from '../cache/ConversionCache.js';
 import type { ServerConfig } from '../config/ServerConfig.js';
+import type { ConversionJobs } from '../jobs/ConversionJobs.js';
 import type { ObjectStore } from '../objects/ObjectStore.js';
 import type { SessionStore } from '../store/SessionStore.js';
 import type { Throttle } from '../throttle/Throttle.js';
@@ -30,6 +31,8 @@ export interface ServerContext {
   sessions: SessionStore;
   /** Session files and saved models (the data directory embedded, or an S3-compatible bucket). */
   objects: ObjectStore;
+  /** Where conversions run (this process's worker threads, or a BullMQ queue served by worker processes). */
+  jobs: ConversionJobs;
   admission: Admission;
   conversionCache: ConversionCache;
   claimThrottle: { perClient: Throttle; failures: Throttle };

@@ -6,6 +6,9 @@ import { createAdmission } from '../admission/Admission.js';
 import { openConversionCache } from '../cache/ConversionCache.js';
 import { CONFIG_ENV, type ServerConfig } from '../config/ServerConfig.js';
 import { openSessionStore } from '../store/openSessionStore.js';
+import { bullmqConversionJobs } from '../jobs/bullmq/bullmqConversionJobs.js';
+import { runConversionWorker } from '../jobs/bullmq/runConversionWorker.js';
+import { threadConversionJobs } from '../jobs/threads/threadConversionJobs.js';
 import { openObjectStore } from '../objects/openObjectStore.js';
 import { removeObjectOrphans, removeOrphans, sweepExpired } from '../sweeper/sweepExpired.js';
 import { createThrottle } from '../throttle/Throttle.js';
@@ -26,6 +29,11 @@ export interface RunningServer {
 export interface StartServerOptions {
   /** Where logs go; default stdout (pino JSON lines). */
   logger?: Logger;
+  /**
+   * `all` (default): serve requests and, with a queue configured, take conversion jobs too; `api`:
+   * serve requests only (conversions go to the queue's worker processes).
+   */
+  role?: 'all' | 'api';
   /**
    * Module the conversion workers run; default the real conversion worker. For fault tests, which
    * wrap the real worker so that chosen requests crash or hang it (the pool is process-wide).
@@ -50,10 +58,17 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const paths = dataPaths(config.dataDir);
   const sessions = await openSessionStore(config, paths, 'server', log);
   const objects = await openObjectStore(config, paths);
+  const jobs = config.redisUrl
+    ? await bullmqConversionJobs({ redisUrl: config.redisUrl, queueName: config.queueName, objects, maxWaiting: config.clusterQueue })
+    : threadConversionJobs();
+  // `all` with a queue: this process also serves the queue, as a worker role would.
+  const worker = config.redisUrl && (options.role ?? 'all') === 'all'
+    ? runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log })
+    : undefined;
   const orphans = await removeOrphans(sessions, paths);
   if (orphans.length > 0) log.warn({ removed: orphans.length }, 'removed files left by an interrupted run');
   const ctx: ServerContext = {
-    config, paths, sessions, objects, log, draining: false,
+    config, paths, sessions, objects, jobs, log, draining: false,
     admission: createAdmission({ workers: config.workers, queue: config.queue }),
     conversionCache: await openConversionCache({ dir: paths.cache, maxEntries: config.cacheEntries, maxBytes: config.cacheBytes }),
     claimThrottle: { perClient: createThrottle(config.claimsPerClientPerMinute, 60_000), failures: createThrottle(config.failedClaimsPerMinute, 60_000) },
@@ -97,7 +112,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log.info({ url, store: sessions.engine, objects: objects.engine, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [CONFIG_ENV[k as keyof ServerConfig], withoutSecrets(v, k)])) }, 'arsession listening');
+  log.info({ url, role: options.role ?? 'all', store: sessions.engine, objects: objects.engine, jobs: jobs.engine, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [CONFIG_ENV[k as keyof ServerConfig], withoutSecrets(v, k)])) }, 'arsession listening');
 
   let closing: Promise<void> | undefined;
   return {
@@ -112,6 +127,8 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         await closed;
         clearTimeout(timer);
         await closeConversionPool();
+        // A queue that cannot be reached must not hold the shutdown: its connections are dropped after a while.
+        await Promise.race([Promise.all([worker?.close(), jobs.close()]), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
         await ctx.sessions.close();
         log.info('arsession stopped');
       })();

@@ -56,6 +56,14 @@ export interface ServerConfig {
   s3ForcePathStyle: boolean;
   /** Answer file downloads with a redirect to a presigned URL instead of relaying the bytes. */
   s3Redirect: boolean;
+  /** `redis://…`: conversions through a BullMQ queue served by `arsession serve --role worker` processes. */
+  redisUrl: string | undefined;
+  /** How long a conversion job's lock lasts (s): how soon a job of a killed worker goes to another. */
+  jobLockSeconds: number;
+  /** Conversion jobs waiting in the cluster's queue beyond which a new request answers 503. */
+  clusterQueue: number;
+  /** The queue's name in Redis: deployments sharing one Redis each take their own. */
+  queueName: string;
 }
 
 /** The embedded defaults: `arsession serve` with no environment runs on these. */
@@ -88,6 +96,10 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   s3SecretAccessKey: undefined,
   s3ForcePathStyle: false,
   s3Redirect: false,
+  redisUrl: undefined,
+  jobLockSeconds: 30,
+  clusterQueue: 64,
+  queueName: 'arsession-conversions',
 };
 
 /** Environment variable of each setting. */
@@ -120,6 +132,10 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   s3SecretAccessKey: 'ARSESSION_S3_SECRET_ACCESS_KEY',
   s3ForcePathStyle: 'ARSESSION_S3_FORCE_PATH_STYLE',
   s3Redirect: 'ARSESSION_S3_REDIRECT',
+  redisUrl: 'ARSESSION_REDIS_URL',
+  jobLockSeconds: 'ARSESSION_JOB_LOCK_S',
+  clusterQueue: 'ARSESSION_CLUSTER_QUEUE',
+  queueName: 'ARSESSION_QUEUE_NAME',
 };
 
 /** A setting in the environment that cannot be used; the server refuses to start. */
@@ -189,6 +205,10 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
     if (!/^(true|false|1|0)$/.test(raw)) throw new ConfigError(CONFIG_ENV[key], `expected true or false, got ${JSON.stringify(raw)}`);
     c[key] = raw === 'true' || raw === '1';
   };
+  text('redisUrl', /^rediss?:\/\/\S+$/);
+  int('jobLockSeconds', 1);
+  int('clusterQueue', 1);
+  text('queueName', /^[A-Za-z0-9_-]{1,100}$/);
   flag('s3ForcePathStyle');
   flag('s3Redirect');
   const merged = { ...c, ...overrides };

@@ -39,6 +39,11 @@ export interface ObjectStore {
    * its start-up clean-up walks the data directory itself.
    */
   sessionsWithFiles(): Promise<Map<string, { names: string[]; newestAt: number }>>;
+  /** Puts a local file under a scratch key: a model on its way to a conversion worker, a USDZ on its way back. */
+  putScratch(key: string, path: string): Promise<void>;
+  /** Writes a scratch object to a local file. */
+  fetchScratch(key: string, path: string): Promise<void>;
+  deleteScratch(keys: readonly string[]): Promise<void>;
   /** Throws when the store cannot be written (readiness). */
   ping(): Promise<void>;
 }

@@ -18,6 +18,12 @@ export function readyz(ctx: ServerContext) {
       checks.database = (err as Error).message;
     }
     try {
+      await ctx.jobs.ping();
+      checks.jobs = 'ok';
+    } catch (err) {
+      checks.jobs = (err as Error).message;
+    }
+    try {
       await ctx.objects.ping();
       checks.objects = 'ok';
     } catch (err) {

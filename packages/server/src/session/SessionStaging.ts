@@ -30,7 +30,7 @@ export class SessionStaging {
   private readonly kept = new Map<string, string | undefined>();
   private committed = false;
 
-  constructor(private readonly uploadsDir: string, private readonly sessionId: string) {}
+  constructor(private readonly uploadsDir: string, readonly sessionId: string) {}
 
   /** A file to be made for the session under `name` (a converter writes to its `from`). */
   stage(name: string): StagedFile {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { convertModel, ModelUnreadableError, type ConversionResult, type DoorQuery } from '@arsession/convert';
+import { ModelUnreadableError, type ConversionResult, type DoorQuery } from '@arsession/convert';
+import type { ConvertedModel } from '../jobs/ConversionJobs.js';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
@@ -111,7 +112,7 @@ async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, 
       continue;
     }
     const usdz = staging.stage(name);
-    models.push({ upload, result: await convertUpload(ctx, upload, usdz.from, detectDoor), usdz });
+    models.push({ upload, result: await convertUpload(ctx, { sessionId: staging.sessionId, order, upload, usdzPath: usdz.from, detectDoor }), usdz });
   }
   return models;
 }
@@ -170,26 +171,19 @@ function assetInfo({ upload, result }: SessionModel, usdz: SessionFile, reality:
   };
 }
 
-/** One uploaded model, converted (or taken from the cache) into the session's USDZ, with its size and hash. */
-type ConvertedModel = ConversionResult & Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256'>;
 
 /**
  * Reads, checks, (detects) and converts one uploaded model into `usdzPath` on a pool worker, and
  * keeps the result in the conversion cache for the next upload of the same bytes.
  */
-async function convertUpload(ctx: ServerContext, upload: UploadedFile, usdzPath: string, detectDoor: DoorQuery | undefined): Promise<ConvertedModel> {
+async function convertUpload(ctx: ServerContext, { sessionId, order, upload, usdzPath, detectDoor }: { sessionId: string; order: number; upload: UploadedFile; usdzPath: string; detectDoor: DoorQuery | undefined }): Promise<ConvertedModel> {
   const named = { field: upload.field, fileName: upload.name };
-  const bytes = new Uint8Array(await readFile(upload.path));
   // The worker recognises the format (415 for anything else) as part of reading the model.
-  const result = await ctx.admission.withWorker(() => convertModel(bytes, {
-    ...named,
-    usdzPath,
-    timeoutMs: ctx.config.conversionTimeoutSeconds * 1000,
-    ...(detectDoor && { detectDoor }),
+  const converted = await ctx.admission.withWorker(() => ctx.jobs.run({
+    sessionId, order, upload: { path: upload.path, name: upload.name, field: upload.field }, usdzPath,
+    timeoutMs: ctx.config.conversionTimeoutSeconds * 1000, ...(detectDoor && { detectDoor }),
   }));
-  if (result.stats.triangles === 0) throw new ModelUnreadableError(`${upload.name} has no geometry to show or place (0 triangles)`, named);
-  // The worker hashed the USDZ as it wrote it.
-  const converted = { ...result, usdzFileBytes: result.usdzFileBytes!, usdzFileSha256: result.usdzFileSha256! };
+  if (converted.stats.triangles === 0) throw new ModelUnreadableError(`${upload.name} has no geometry to show or place (0 triangles)`, named);
   const { door: _door, usdz: _usdz, glb: _glb, ...reusable } = converted;
   await ctx.conversionCache.keep(upload.sha256, usdzPath, reusable);
   return converted;

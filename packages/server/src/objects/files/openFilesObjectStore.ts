@@ -1,4 +1,5 @@
-import { access, constants, rm } from 'node:fs/promises';
+import { access, constants, copyFile, mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { DataPaths } from '../../app/ServerContext.js';
 import { sessionFilePath } from '../../files/sessionFiles.js';
 import type { ObjectStore } from '../ObjectStore.js';
@@ -28,6 +29,18 @@ export function openFilesObjectStore(paths: DataPaths): ObjectStore {
     },
     // The start-up clean-up reads the directory itself (removeOrphans).
     sessionsWithFiles: async () => new Map(),
+    // Scratch objects live under the data directory: workers on this machine share it.
+    async putScratch(key, path) {
+      const to = join(paths.root, 'scratch', key);
+      await mkdir(dirname(to), { recursive: true });
+      await copyFile(path, to);
+    },
+    async fetchScratch(key, path) {
+      await copyFile(join(paths.root, 'scratch', key), path);
+    },
+    async deleteScratch(keys) {
+      for (const key of keys) await rm(join(paths.root, 'scratch', key), { force: true });
+    },
     async ping() {
       await access(paths.sessions, constants.W_OK);
     },

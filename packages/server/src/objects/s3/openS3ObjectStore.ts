@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -76,7 +76,10 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
       await s3.send(new HeadBucketCommand({ Bucket }));
     } catch (err) {
       if ((err as S3ServiceException).$metadata?.httpStatusCode !== 404) throw err;
-      await s3.send(new CreateBucketCommand({ Bucket }));
+      // Nodes starting together race to create it: whoever loses finds it made.
+      await s3.send(new CreateBucketCommand({ Bucket })).catch((e: unknown) => {
+        if ((e as S3ServiceException).$metadata?.httpStatusCode !== 409) throw e;
+      });
     }
   });
 
@@ -150,6 +153,14 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
       } while (ContinuationToken);
       return found;
     },
+    async putScratch(key, path) {
+      await put(`scratch/${key}`, path);
+    },
+    async fetchScratch(key, path) {
+      const object = await call(() => s3.send(new GetObjectCommand({ Bucket, Key: `scratch/${key}` })));
+      await pipeline(object.Body as Readable, createWriteStream(path));
+    },
+    deleteScratch: (keys) => remove(keys.map((k) => `scratch/${k}`)),
     async ping() {
       await call(() => s3.send(new HeadBucketCommand({ Bucket })));
     },

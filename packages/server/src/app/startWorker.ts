@@ -1,0 +1,38 @@
+import { closeConversionPool } from '@arsession/convert';
+import { pino, type Logger } from 'pino';
+import { CONFIG_ENV, ConfigError, type ServerConfig } from '../config/ServerConfig.js';
+import { runConversionWorker } from '../jobs/bullmq/runConversionWorker.js';
+import { openObjectStore } from '../objects/openObjectStore.js';
+import { dataPaths } from './ServerContext.js';
+
+/** A running worker role. */
+export interface RunningWorker {
+  /** Finishes the jobs in hand, then stops. */
+  close(): Promise<void>;
+}
+
+/**
+ * The worker role (`arsession serve --role worker`): no HTTP; takes conversion jobs from the queue
+ * (`ARSESSION_REDIS_URL`), `ARSESSION_WORKERS` at a time, reading models from and writing USDZ to
+ * the object store the API nodes share (`ARSESSION_S3_*`).
+ *
+ * @example
+ * ```ts
+ * const worker = await startWorker(readServerConfig(process.env));
+ * await worker.close();
+ * ```
+ */
+export async function startWorker(config: ServerConfig, options: { logger?: Logger } = {}): Promise<RunningWorker> {
+  const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'arsession', role: 'worker' } });
+  if (!config.redisUrl) throw new ConfigError(CONFIG_ENV.redisUrl, 'the worker role takes its jobs from a queue: set it to redis://…');
+  const objects = await openObjectStore(config, dataPaths(config.dataDir));
+  const worker = runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log });
+  log.info({ role: 'worker', objects: objects.engine, concurrency: config.workers, pid: process.pid }, 'arsession worker ready');
+  return {
+    async close() {
+      await worker.close();
+      await closeConversionPool();
+      log.info('arsession worker stopped');
+    },
+  };
+}

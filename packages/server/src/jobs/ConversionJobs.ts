@@ -1,0 +1,32 @@
+import type { ConversionResult, DoorQuery } from '@arsession/convert';
+
+/** One model of a session request to convert: where it is on this node, and where its USDZ must go. */
+export interface ConversionJob {
+  sessionId: string;
+  order: number;
+  /** The upload as it arrived on this node. */
+  upload: { path: string; name: string; field: string };
+  /** The USDZ is written here (a staged file of the session). */
+  usdzPath: string;
+  /** by_scan mode 1: the door to find while the model is read. */
+  detectDoor?: DoorQuery;
+  timeoutMs: number;
+}
+
+/** A conversion done: the worker's result, with the size and SHA-256 of the USDZ written at `usdzPath`. */
+export type ConvertedModel = ConversionResult & Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256'>;
+
+/**
+ * Where conversions run: one role, an engine per folder (`threads/`: the worker threads of this
+ * process, the embedded default; `bullmq/`: a BullMQ queue on Redis, served by `arsession serve
+ * --role worker` processes on any number of machines). A refused model comes back as the same
+ * typed error either way.
+ */
+export interface ConversionJobs {
+  /** Which engine this is (`threads`, `bullmq`): for the start-up log and readiness. */
+  readonly engine: string;
+  run(job: ConversionJob): Promise<ConvertedModel>;
+  /** Throws when jobs cannot be queued (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,89 @@
+import { Queue, QueueEvents } from 'bullmq';
+import { reviveError } from '@arsession/convert';
+import { ApiError } from '../../errors/ApiError.js';
+import type { ObjectStore } from '../../objects/ObjectStore.js';
+import type { ConversionJobs } from '../ConversionJobs.js';
+import type { QueuedConversion, QueuedConversionResult } from './queueProtocol.js';
+
+/** Options of {@link bullmqConversionJobs}. */
+export interface BullmqConversionJobsOptions {
+  redisUrl: string;
+  /** The queue (one per deployment). */
+  queueName: string;
+  objects: ObjectStore;
+  /** Jobs waiting beyond which a new request answers 503 (`saturated`), cluster-wide. */
+  maxWaiting: number;
+}
+
+/** Seconds a client is asked to wait when the queue is out of reach or too deep. */
+const RETRY_AFTER_S = '5';
+
+/**
+ * Conversions through a BullMQ queue on Redis, run by `arsession serve --role worker` processes on
+ * any number of machines. The model goes to the object store (a scratch key), the job names it;
+ * a worker converts it with its own thread pool and puts the USDZ back; this node waits for the
+ * job's completion event (no polling) and fetches the USDZ into the session's staged file, so the
+ * rest of the request is the same as with threads. A worker killed mid-job leaves its job stalled:
+ * BullMQ moves it back to the queue once its lock lapses and another worker takes it (one retry).
+ * A refused model comes back as the typed error it was in the worker; Redis out of reach, or more
+ * jobs waiting than `maxWaiting`, is a 503 with Retry-After.
+ *
+ * @example
+ * ```ts
+ * const jobs = await bullmqConversionJobs({ redisUrl: 'redis://queue:6379', objects, maxWaiting: 64 });
+ * ```
+ */
+export async function bullmqConversionJobs(options: BullmqConversionJobsOptions): Promise<ConversionJobs> {
+  // No offline queue and no retries per command: while Redis is down a request fails at once (503)
+  // instead of hanging; the connection itself keeps reconnecting in the background.
+  const connection = { url: options.redisUrl, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 };
+  const queue = new Queue<QueuedConversion, QueuedConversionResult>(options.queueName, { connection });
+  const events = new QueueEvents(options.queueName, { connection: { ...connection, maxRetriesPerRequest: null, enableOfflineQueue: true } });
+  queue.on('error', () => {});
+  events.on('error', () => {});
+  await events.waitUntilReady();
+  const unavailable = (err: unknown) => (err instanceof ApiError ? err
+    : new ApiError(503, 'queue_unavailable', 'the conversion queue cannot be reached; retry shortly', [], { 'Retry-After': RETRY_AFTER_S }));
+
+  return {
+    engine: 'bullmq',
+    async run(job) {
+      const base = `${job.sessionId}/${job.order}`;
+      const modelKey = `${base}/model`, usdzKey = `${base}/usdz`;
+      await options.objects.putScratch(modelKey, job.upload.path);
+      try {
+        let queued;
+        try {
+          if ((await queue.getWaitingCount()) >= options.maxWaiting) {
+            throw new ApiError(503, 'saturated', `the cluster has ${options.maxWaiting} conversions waiting; retry shortly`, [], { 'Retry-After': RETRY_AFTER_S });
+          }
+          queued = await queue.add('convert', {
+            modelKey, usdzKey, fileName: job.upload.name, field: job.upload.field, timeoutMs: job.timeoutMs, ...(job.detectDoor && { detectDoor: job.detectDoor }),
+          }, { attempts: 2, removeOnComplete: true, removeOnFail: true });
+        } catch (err) {
+          throw unavailable(err);
+        }
+        // Long enough for a conversion, a stalled worker's lock to lapse, and a second try.
+        const answer = await queued.waitUntilFinished(events, job.timeoutMs * 2 + 120_000).catch((err: unknown) => {
+          throw new ApiError(503, 'conversion_failed', `the conversion of ${job.upload.name} did not complete (${(err as Error).message}); retry`, [], { 'Retry-After': RETRY_AFTER_S });
+        });
+        if (!answer.ok) throw reviveError(answer.error);
+        await options.objects.fetchScratch(usdzKey, job.usdzPath);
+        const { usdzFileBytes, usdzFileSha256 } = answer.result;
+        return { ...answer.result, usdzFileBytes: usdzFileBytes!, usdzFileSha256: usdzFileSha256! };
+      } finally {
+        await options.objects.deleteScratch([modelKey, usdzKey]).catch(() => undefined);
+      }
+    },
+    async ping() {
+      try {
+        await queue.getWaitingCount();
+      } catch (err) {
+        throw unavailable(err);
+      }
+    },
+    async close() {
+      await Promise.all([queue.close(), events.close()]);
+    },
+  };
+}

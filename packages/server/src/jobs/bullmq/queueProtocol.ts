@@ -1,0 +1,16 @@
+import type { ConversionResult, DoorQuery, SerializedConvertError } from '@arsession/convert';
+
+/** What a job carries: where the model is in the object store, where its USDZ goes, what to do. */
+export interface QueuedConversion {
+  modelKey: string;
+  usdzKey: string;
+  fileName: string;
+  field: string;
+  detectDoor?: DoorQuery;
+  timeoutMs: number;
+}
+
+/** What a job returns: the conversion (its USDZ put at `usdzKey`), or why the model was refused. */
+export type QueuedConversionResult =
+  | { ok: true; result: Omit<ConversionResult, 'usdz' | 'glb'> }
+  | { ok: false; error: SerializedConvertError };

@@ -1,0 +1,69 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'bullmq';
+import { convertModel, serializeError } from '@arsession/convert';
+import type { Logger } from 'pino';
+import type { ObjectStore } from '../../objects/ObjectStore.js';
+import type { QueuedConversion, QueuedConversionResult } from './queueProtocol.js';
+
+/** Options of {@link runConversionWorker}. */
+export interface ConversionWorkerOptions {
+  redisUrl: string;
+  queueName: string;
+  objects: ObjectStore;
+  /** Jobs at once (each on a thread of the conversion pool). */
+  concurrency: number;
+  /** Seconds a job's lock lasts without renewal: how soon a killed worker's job goes to another. */
+  lockSeconds: number;
+  log: Logger;
+}
+
+/** A running worker role. */
+export interface RunningConversionWorker {
+  /** Finishes the jobs in hand, then stops taking jobs. */
+  close(): Promise<void>;
+}
+
+/**
+ * The worker role (`arsession serve --role worker`): takes conversion jobs from the queue, fetches
+ * each model from the object store, converts it on the process's conversion pool (contained,
+ * with the job's deadline), puts the USDZ back, and answers the result or the typed refusal. Only
+ * faults of its own (the store or Redis failing) fail a job, which BullMQ then gives to another try.
+ *
+ * @example
+ * ```ts
+ * const worker = runConversionWorker({ redisUrl, objects, concurrency: 2, lockSeconds: 30, log });
+ * ```
+ */
+export function runConversionWorker(options: ConversionWorkerOptions): RunningConversionWorker {
+  const worker = new Worker<QueuedConversion, QueuedConversionResult>(options.queueName, async (job) => {
+    const dir = await mkdtemp(join(tmpdir(), 'arsession-job-'));
+    try {
+      const modelPath = join(dir, 'model'), usdzPath = join(dir, 'out.usdz');
+      await options.objects.fetchScratch(job.data.modelKey, modelPath);
+      const { fileName, field, timeoutMs, detectDoor } = job.data;
+      try {
+        const result = await convertModel(new Uint8Array(await readFile(modelPath)), { fileName, field, usdzPath, timeoutMs, ...(detectDoor && { detectDoor }) });
+        await options.objects.putScratch(job.data.usdzKey, usdzPath);
+        const { usdz: _usdz, glb: _glb, ...rest } = result;
+        return { ok: true, result: rest };
+      } catch (err) {
+        const error = serializeError(err);
+        if (!error) throw err;
+        return { ok: false, error };
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, {
+    connection: { url: options.redisUrl, maxRetriesPerRequest: null },
+    concurrency: options.concurrency,
+    lockDuration: options.lockSeconds * 1000,
+    stalledInterval: Math.max(1000, (options.lockSeconds * 1000) / 2),
+    maxStalledCount: 1,
+  });
+  worker.on('error', (err) => options.log.error({ err }, 'conversion worker: queue error'));
+  worker.on('failed', (job, err) => options.log.warn({ job: job?.id, err }, 'conversion job failed'));
+  return { close: () => worker.close() };
+}

@@ -1,0 +1,29 @@
+import { readFile } from 'node:fs/promises';
+import { convertModel } from '@arsession/convert';
+import type { ConversionJobs } from '../ConversionJobs.js';
+
+/**
+ * Conversions on this process's worker threads (the shared conversion pool): the embedded default.
+ *
+ * @example
+ * ```ts
+ * const jobs = threadConversionJobs();
+ * const result = await jobs.run({ sessionId, order: 0, upload, usdzPath, timeoutMs: 120_000 });
+ * ```
+ */
+export function threadConversionJobs(): ConversionJobs {
+  return {
+    engine: 'threads',
+    async run(job) {
+      const bytes = new Uint8Array(await readFile(job.upload.path));
+      const result = await convertModel(bytes, {
+        field: job.upload.field, fileName: job.upload.name, usdzPath: job.usdzPath, timeoutMs: job.timeoutMs,
+        ...(job.detectDoor && { detectDoor: job.detectDoor }),
+      });
+      // The worker hashed the USDZ as it wrote it.
+      return { ...result, usdzFileBytes: result.usdzFileBytes!, usdzFileSha256: result.usdzFileSha256! };
+    },
+    ping: async () => undefined,
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,170 @@
+// The distributed mode as operators run it: two API processes and two worker processes
+// (`arsession serve --role api|worker`, real processes) against one PostgreSQL, one S3-compatible
+// store (OpenStack Swift) and one Redis, all private, all on loopback. Sessions cross API nodes,
+// one-time codes are claimed once cluster-wide, and kill -9 of a worker or an API node loses
+// nothing that was promised.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openS3ObjectStore } from '../packages/server/src/objects/s3/openS3ObjectStore.js';
+import { openPostgresSessionStore } from '../packages/server/src/store/postgres/openPostgresSessionStore.js';
+import { corpusPath } from './support/corpus.js';
+import { createKeyWithCli, startCliServer, type CliServer } from './support/cliServer.js';
+import { startPostgres, type PostgresServer } from './support/postgresServer.js';
+import { startRedis, type RedisServer } from './support/redisServer.js';
+import { form } from './support/serverHarness.js';
+import { startSwift, type SwiftServer } from './support/swiftServer.js';
+
+const BOX = readFileSync(corpusPath('glb', 'Box.glb'));
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+let postgres: PostgresServer, swift: SwiftServer, redis: RedisServer;
+let env: Record<string, string>;
+let key: string;
+const dirs: string[] = [];
+const apis: CliServer[] = [];
+const workers: CliServer[] = [];
+const dataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'arsession-node-'));
+  dirs.push(dir);
+  return dir;
+};
+const startWorker = async () => {
+  const w = await startCliServer(dataDir(), env, 'worker');
+  workers.push(w);
+  return w;
+};
+
+beforeAll(async () => {
+  [postgres, swift, redis] = await Promise.all([startPostgres(), startSwift(), startRedis()]);
+  env = {
+    ARSESSION_DATABASE_URL: await postgres.createDatabase('cluster'),
+    ARSESSION_S3_BUCKET: 'cluster', ARSESSION_S3_ENDPOINT: swift.endpoint, ARSESSION_S3_REGION: swift.region,
+    ARSESSION_S3_ACCESS_KEY_ID: swift.accessKeyId, ARSESSION_S3_SECRET_ACCESS_KEY: swift.secretAccessKey, ARSESSION_S3_FORCE_PATH_STYLE: 'true',
+    ARSESSION_REDIS_URL: redis.url, ARSESSION_QUEUE_NAME: 'cluster',
+    // A killed worker's job goes to another within seconds (production keeps BullMQ's 30 s).
+    ARSESSION_JOB_LOCK_S: '2', ARSESSION_WORKERS: '1', ARSESSION_QUEUE: '16',
+  };
+  apis.push(...await Promise.all([startCliServer(dataDir(), env, 'api'), startCliServer(dataDir(), env, 'api')]));
+  await Promise.all([startWorker(), startWorker()]);
+  key = createKeyWithCli(dataDir(), 'cluster', env);
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([...apis, ...workers].map((p) => p.kill9()));
+  await Promise.all([swift.stop(), redis.stop()]);
+  postgres.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function post(api: CliServer, path: string, fields: Record<string, string>, files: Record<string, [Buffer, string]>): Promise<{ status: number; body: Record<string, any> }> {
+  const body = form(fields);
+  for (const [field, [bytes, name]] of Object.entries(files)) body.append(field, new Blob([bytes]), name);
+  const res = await fetch(`${api.url}/api/vision/v1/session/${path}/`, { method: 'POST', body, headers: { 'X-API-Key': key } });
+  return { status: res.status, body: await res.json() as Record<string, any> };
+}
+const idOf = (deeplink: string) => deeplink.slice(deeplink.lastIndexOf('/') + 1);
+
+/** A session as another node serves it: detail, and every file with the size and hash the detail promises. */
+async function readThrough(api: CliServer, id: string): Promise<{ status: number; files: Array<{ ok: boolean }> }> {
+  const detail = await fetch(`${api.url}/api/vision/v1/session/${id}/`);
+  if (detail.status !== 200) return { status: detail.status, files: [] };
+  const d = await detail.json() as { model_assets: Array<{ usdz_url: string; usdz_bytes: number; usdz_sha256: string }> };
+  const files = await Promise.all(d.model_assets.map(async (a) => {
+    const bytes = new Uint8Array(await (await fetch(a.usdz_url.replace(/^https?:\/\/[^/]+/, api.url))).arrayBuffer());
+    return { ok: bytes.length === a.usdz_bytes && sha256(bytes) === a.usdz_sha256 };
+  }));
+  return { status: 200, files };
+}
+
+const ENDPOINTS: Array<[string, Record<string, string>]> = [
+  ['by_plane', {}],
+  ['by_scan', { 'alignment.corners': '[[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]]', 'alignment.wall_normal': '[0, 0, 1]' }],
+  ['by_virtual_anchor/rectangle-short-side', { 'virtual_anchor.center': '[1, 0, 2]', 'virtual_anchor.width': '0.6', 'virtual_anchor.height': '1.2', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.short_side_direction': '[1, 0, 0]' }],
+  ['by_virtual_anchor/segment-directional', { 'virtual_anchor.segment_point_1': '[0, 0, 0]', 'virtual_anchor.segment_point_2': '[2, 0, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]' }],
+  ['by_virtual_anchor/circle-directional', { 'virtual_anchor.center': '[0, 1, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 0, 1]', 'virtual_anchor.direction': '[1, 1, 0]' }],
+  ['by_virtual_anchor/corner-directional', { 'virtual_anchor.corner': '[3, 0, -1]', 'virtual_anchor.edge_1_direction': '[1, 0, 0]', 'virtual_anchor.edge_2_direction': '[0, 0, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]' }],
+  ['by_refimage', { 'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]' }],
+];
+
+describe('two API nodes, two workers', () => {
+  it.each(ENDPOINTS.map(([path, fields], i) => [path, fields, i] as const))('%s through one API node, read, downloaded and claimed through the other', async (path, fields, i) => {
+    const [mine, other] = [apis[i % 2]!, apis[(i + 1) % 2]!];
+    // A model of its own per endpoint (the bytes differ), so each is really converted by a worker.
+    const model = Buffer.concat([BOX, Buffer.alloc(4 * (i + 1), 0x20)]);
+    const files: Record<string, [Buffer, string]> = { model_file: [model, `box-${i}.glb`], ...(path === 'by_refimage' && { reference_image: [PNG, 'poster.png'] }) };
+    const created = await post(mine, path, fields, files);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = idOf(created.body.deeplink);
+    expect(await readThrough(other, id)).toEqual({ status: 200, files: [{ ok: true }] });
+    const claim = await fetch(`${other.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ onetime_code: created.body.onetime_code }) });
+    expect(claim.status).toBe(200);
+    expect(((await claim.json()) as { session_id: string }).session_id).toBe(id);
+  });
+
+  it('the same one-time code claimed through both nodes at once: exactly one 200', async () => {
+    const created = await post(apis[0]!, 'by_plane', {}, { model_file: [BOX, 'box.glb'] });
+    const claim = (api: CliServer) => fetch(`${api.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ onetime_code: created.body.onetime_code }) });
+    const answers = await Promise.all([claim(apis[0]!), claim(apis[1]!), claim(apis[0]!), claim(apis[1]!)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404, 404]);
+  });
+
+  it('a key revoked through one node fails on the next request on the other', async () => {
+    const other = createKeyWithCli(dataDir(), 'revoked', env);
+    const check = (api: CliServer) => fetch(`${api.url}/api/vision/v1/models/`, { headers: { 'X-API-Key': other } }).then((r) => r.status);
+    expect([await check(apis[0]!), await check(apis[1]!)]).toEqual([200, 200]);
+    const store = await openPostgresSessionStore({ url: env.ARSESSION_DATABASE_URL!, sessionsDir: dataDir() });
+    await store.revokeApiKey(other);
+    await store.close();
+    expect([await check(apis[1]!), await check(apis[0]!)]).toEqual([401, 401]);
+  });
+});
+
+describe('kill -9', () => {
+  it('of the worker converting a model: the job finishes on another worker and the request still gets its 201', async () => {
+    // One worker left to take the job, so that the one killed is the one converting it.
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+    const victim = await startWorker();
+    const queue = new Queue('cluster', { connection: { url: redis.url } });
+    try {
+      // A model big enough to be mid-conversion when the worker dies (web-ifc on 3 MB of IFC).
+      const request = post(apis[0]!, 'by_plane', {}, { model_file: [readFileSync(corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc')), 'mini.ifc'] });
+      for (let i = 0; i < 200 && (await queue.getActiveCount()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await queue.getActiveCount()).toBe(1);
+      await victim.kill9();
+      workers.splice(workers.indexOf(victim), 1);
+      await startWorker();
+      const created = await request;
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(await readThrough(apis[1]!, idOf(created.body.deeplink))).toEqual({ status: 200, files: [{ ok: true }] });
+    } finally {
+      await queue.close();
+    }
+  }, 120_000);
+
+  it('of an API node during uploads: every session that answered 201 is intact, and every committed session holds exactly its objects', async () => {
+    const victim = await startCliServer(dataDir(), env, 'api');
+    const sent = Array.from({ length: 6 }, (_, i) => post(victim, 'by_plane', {}, { model_file: [Buffer.concat([BOX, Buffer.alloc(100 + i, 0x20)]), `m${i}.glb`] }).catch(() => undefined));
+    await new Promise((r) => setTimeout(r, 400));
+    await victim.kill9();
+    const answered = (await Promise.all(sent)).filter((r) => r?.status === 201);
+    for (const r of answered) expect(await readThrough(apis[1]!, idOf(r!.body.deeplink))).toEqual({ status: 200, files: [{ ok: true }] });
+    // Whatever the killed node had put for sessions that never committed is not owned by a row;
+    // the sweeper removes such objects after its grace (the clean-up itself is tested in objectStore.test.ts).
+    const store = await openPostgresSessionStore({ url: env.ARSESSION_DATABASE_URL!, sessionsDir: dataDir() });
+    const objects = await openS3ObjectStore({ endpoint: swift.endpoint, bucket: 'cluster', region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true, redirect: false });
+    try {
+      const withFiles = await objects.sessionsWithFiles();
+      const owned = await store.existingSessions([...withFiles.keys()]);
+      for (const r of answered) expect(owned.has(idOf(r!.body.deeplink))).toBe(true);
+      // Rows never point at missing files: every committed session lists exactly what the store holds.
+      for (const id of owned) expect((await store.find(id))!.files.map((f) => f.name).sort()).toEqual(withFiles.get(id)!.names.sort());
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});

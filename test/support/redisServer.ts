@@ -1,0 +1,75 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A private Redis on a loopback port, its files in a temporary directory. */
+export interface RedisServer {
+  url: string;
+  /** Stops it at once (SIGKILL), as a crash would; nothing is kept (it runs without persistence). */
+  kill(): Promise<void>;
+  /** Starts it again on the same port. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts Debian's redis-server on a free loopback port with no persistence, in a temporary
+ * directory, and resolves once it answers.
+ *
+ * @example
+ * ```ts
+ * const redis = await startRedis(); // redis.url → 'redis://127.0.0.1:41234'
+ * await redis.stop();
+ * ```
+ */
+export async function startRedis(): Promise<RedisServer> {
+  try {
+    execFileSync('which', ['redis-server'], { stdio: 'ignore' });
+  } catch {
+    throw new Error('redis-server is not installed: apt-get install redis-server (.ci/run installs it)');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'arsession-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+    for (let i = 0; i < 200; i++) {
+      const up = await new Promise<boolean>((resolve) => {
+        const probe = createServer();
+        probe.once('error', () => resolve(true)).listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+      });
+      if (up) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('redis-server did not start');
+  };
+  const kill = async () => {
+    const c = child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      c.once('exit', () => resolve());
+      c.kill('SIGKILL');
+    });
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    kill,
+    start,
+    async stop() {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
