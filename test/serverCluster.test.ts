@@ -48,6 +48,8 @@ beforeAll(async () => {
     ARSESSION_REDIS_URL: redis.url, ARSESSION_QUEUE_NAME: 'cluster',
     // A killed worker's job goes to another within seconds (production keeps BullMQ's 30 s).
     ARSESSION_JOB_LOCK_S: '2', ARSESSION_WORKERS: '1', ARSESSION_QUEUE: '16',
+    // Claims are counted cluster-wide (all from 127.0.0.1 here): room for every claim this file makes.
+    ARSESSION_CLAIMS_PER_CLIENT_PER_MIN: '100',
   };
   apis.push(...await Promise.all([startCliServer(dataDir(), env, 'api'), startCliServer(dataDir(), env, 'api')]));
   await Promise.all([startWorker(), startWorker()]);

@@ -13,6 +13,8 @@ import { startPostgres, type PostgresServer } from './support/postgresServer.js'
 
 let postgres: PostgresServer;
 let databases = 0;
+/** The database the last PostgreSQL store of a test opened (a second node connects to the same one). */
+let lastPostgresUrl = '';
 beforeAll(async () => {
   postgres = await startPostgres();
 });
@@ -25,7 +27,7 @@ interface Engine {
 
 const ENGINES: Engine[] = [
   { name: 'sqlite', open: async (dir) => openSqliteSessionStore({ databasePath: join(dir, '..', 'store.sqlite'), sessionsDir: dir, mode: 'thread' }) },
-  { name: 'postgres', open: async (dir) => openPostgresSessionStore({ url: await postgres.createDatabase(`contract_${++databases}`), sessionsDir: dir }) },
+  { name: 'postgres', open: async (dir) => openPostgresSessionStore({ url: (lastPostgresUrl = await postgres.createDatabase(`contract_${++databases}`)), sessionsDir: dir }) },
 ];
 
 describe.each(ENGINES)('SessionStore on $name', (engine) => {
@@ -134,6 +136,20 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
     ]);
     expect(await store.savedModels(account.id + 1000)).toEqual([]);
     expect(await store.savedModelFiles()).toEqual(new Set(saved.map((m) => m.storedAs)));
+  });
+
+  it('one sweep leader at a time: a second node skips the round while the first sweeps', async () => {
+    const other = engine.name === 'postgres' ? await openPostgresSessionStore({ url: lastPostgresUrl, sessionsDir }) : store;
+    let release!: () => void;
+    const first = store.leadSweep(() => new Promise<string>((r) => (release = () => r('swept'))));
+    await new Promise((r) => setTimeout(r, 100));
+    const second = await other.leadSweep(async () => 'also swept');
+    release();
+    expect(await first).toBe('swept');
+    // SQLite has one process by construction: it always leads. PostgreSQL elects one node.
+    expect(second).toBe(engine.name === 'postgres' ? undefined : 'also swept');
+    expect(await other.leadSweep(async () => 'next round')).toBe('next round');
+    if (other !== store) await other.close();
   });
 
   it('answers ping while it is up', async () => {

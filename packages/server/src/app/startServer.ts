@@ -11,7 +11,9 @@ import { runConversionWorker } from '../jobs/bullmq/runConversionWorker.js';
 import { threadConversionJobs } from '../jobs/threads/threadConversionJobs.js';
 import { openObjectStore } from '../objects/openObjectStore.js';
 import { removeObjectOrphans, removeOrphans, sweepExpired } from '../sweeper/sweepExpired.js';
+import { createRedisThrottle } from '../throttle/redisThrottle.js';
 import { createThrottle } from '../throttle/Throttle.js';
+import { Redis } from 'ioredis';
 import { createApp } from './createApp.js';
 import { dataPaths, type ServerContext } from './ServerContext.js';
 
@@ -58,6 +60,8 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const paths = dataPaths(config.dataDir);
   const sessions = await openSessionStore(config, paths, 'server', log);
   const objects = await openObjectStore(config, paths);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 }) : undefined;
+  redis?.on('error', () => {});
   const jobs = config.redisUrl
     ? await bullmqConversionJobs({ redisUrl: config.redisUrl, queueName: config.queueName, objects, maxWaiting: config.clusterQueue })
     : threadConversionJobs();
@@ -71,14 +75,18 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     config, paths, sessions, objects, jobs, log, draining: false,
     admission: createAdmission({ workers: config.workers, queue: config.queue }),
     conversionCache: await openConversionCache({ dir: paths.cache, maxEntries: config.cacheEntries, maxBytes: config.cacheBytes }),
-    claimThrottle: { perClient: createThrottle(config.claimsPerClientPerMinute, 60_000), failures: createThrottle(config.failedClaimsPerMinute, 60_000) },
+    // With a queue, Redis is shared by every node: claims are counted there, cluster-wide.
+    claimThrottle: redis
+      ? { perClient: createRedisThrottle(redis, 'claims-per-client', config.claimsPerClientPerMinute, 60_000), failures: createRedisThrottle(redis, 'failed-claims', config.failedClaimsPerMinute, 60_000) }
+      : { perClient: createThrottle(config.claimsPerClientPerMinute, 60_000), failures: createThrottle(config.failedClaimsPerMinute, 60_000) },
   };
-  const sweep = async () => {
+  // One node at a time sweeps (the session store elects it); the others skip the round.
+  const sweep = () => sessions.leadSweep(async () => {
     const expired = await sweepExpired(sessions, objects);
     if (expired > 0) log.info({ sessions: expired }, 'expired sessions swept');
     const orphaned = await removeObjectOrphans(sessions, objects, OBJECT_ORPHAN_GRACE_MS);
     if (orphaned.length > 0) log.warn({ sessions: orphaned.length }, 'removed objects no session owns (left by an interrupted node)');
-  };
+  });
   await sweep();
   let sweeping = false;
   const sweeper = setInterval(() => {
@@ -128,6 +136,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         clearTimeout(timer);
         await closeConversionPool();
         // A queue that cannot be reached must not hold the shutdown: its connections are dropped after a while.
+        redis?.disconnect();
         await Promise.race([Promise.all([worker?.close(), jobs.close()]), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
         await ctx.sessions.close();
         log.info('arsession stopped');

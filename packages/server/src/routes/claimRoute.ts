@@ -12,7 +12,7 @@ export function claimRoute(ctx: ServerContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const client = req.ip ?? 'unknown';
     const { perClient, failures } = ctx.claimThrottle;
-    const wait = Math.max(perClient.hit(client), failures.blockedFor('all'));
+    const wait = Math.max(await perClient.hit(client), await failures.blockedFor('all'));
     if (wait > 0) {
       throw new ApiError(429, 'too_many_claims', `too many one-time-code attempts; retry in ${wait} s`, [{ field: 'onetime_code', message: 'throttled' }], { 'Retry-After': String(wait) });
     }
@@ -22,7 +22,7 @@ export function claimRoute(ctx: ServerContext) {
     if (typeof code !== 'string' || !/^\d{6}$/.test(code)) throw badField('onetime_code', 'must be 6 digits as a string, e.g. "042917"', 'wrong_type');
     const outcome = await ctx.sessions.claim(code);
     if (!outcome.ok) {
-      failures.hit('all');
+      await failures.hit('all');
       throw new ApiError(404, 'code_not_found', 'no live session has this one-time code (unknown, already used, or expired)', [{ field: 'onetime_code', message: 'unknown, used or expired' }]);
     }
     const { id, expiresAt } = outcome.session;

@@ -142,6 +142,11 @@ export interface SessionStore {
   existingSessions(ids: readonly string[]): Promise<Set<string>>;
   /** Every saved model's path under the models directory. */
   savedModelFiles(): Promise<Set<string>>;
+  /**
+   * Runs `work` if no other node is running it now (the expiry sweep: one leader at a time), and
+   * resolves to its result, or to `undefined` when another node holds the lead.
+   */
+  leadSweep<T>(work: () => Promise<T>): Promise<T | undefined>;
   /** Throws when the store cannot answer (readiness). */
   ping(): Promise<void>;
   /** Answers what was asked, then closes. */

@@ -26,6 +26,7 @@ const TYPES = {
 // Keys of the advisory locks the store takes (any two 32-bit numbers of our own).
 const LOCK_MIGRATIONS = [0x61727365, 1] as const;
 const LOCK_CODE = 0x61727365;
+const LOCK_SWEEP = [0x61727365, 2] as const;
 
 interface SessionRow {
   id: string; method: string; created_at: number; expires_at: number; onetime_code: string; code_claimed: boolean;
@@ -180,6 +181,22 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
     },
     async savedModelFiles() {
       return new Set((await query<{ stored_as: string }>('SELECT stored_as FROM saved_models')).rows.map((r) => r.stored_as));
+    },
+    async leadSweep(work) {
+      // A session-level advisory lock on a connection of its own, held while the sweep runs: a
+      // node that dies mid-sweep loses its connection, and with it the lead.
+      const client = await pool.connect().catch((err: unknown) => { throw storeUnavailable(err); });
+      try {
+        const { rows } = await client.query<{ led: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS led', [...LOCK_SWEEP]);
+        if (!rows[0]!.led) return undefined;
+        try {
+          return await work();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1, $2)', [...LOCK_SWEEP]);
+        }
+      } finally {
+        client.release();
+      }
     },
     async ping() {
       await query('SELECT 1');

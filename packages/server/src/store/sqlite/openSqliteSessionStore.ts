@@ -75,6 +75,8 @@ export function openSqliteSessionStore(options: SqliteSessionStoreOptions): Sqli
       return new Set(ids.filter((id) => exists.get(id) !== undefined));
     },
     savedModelFiles: async () => new Set((prepared(db, 'SELECT stored_as FROM saved_models').all() as Array<{ stored_as: string }>).map((r) => r.stored_as)),
+    // One process owns the file: it always leads.
+    leadSweep: (work) => work(),
     async ping() {
       prepared(db, 'SELECT 1').get();
     },
