@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisThrottle } from '../packages/server/src/throttle/redisThrottle.js';
 import { createThrottle } from '../packages/server/src/throttle/Throttle.js';
-import { startRedis, type RedisServer } from './support/redisServer.js';
+import { startRedis, type RedisServer } from '@arsession/bench/services';
 
 let redis: RedisServer;
 let nodeA: Redis, nodeB: Redis;

@@ -11,7 +11,7 @@ import { openS3ObjectStore } from '../packages/server/src/objects/s3/openS3Objec
 import type { ObjectStore } from '../packages/server/src/objects/ObjectStore.js';
 import { removeObjectOrphans } from '../packages/server/src/sweeper/sweepExpired.js';
 import type { SessionStore } from '../packages/server/src/store/SessionStore.js';
-import { startSwift, type SwiftServer } from './support/swiftServer.js';
+import { startSwift, type SwiftServer } from '@arsession/bench/services';
 
 let swift: SwiftServer;
 let objects: ObjectStore;

@@ -13,10 +13,10 @@ import { openS3ObjectStore } from '../packages/server/src/objects/s3/openS3Objec
 import { openPostgresSessionStore } from '../packages/server/src/store/postgres/openPostgresSessionStore.js';
 import { corpusPath } from './support/corpus.js';
 import { createKeyWithCli, startCliServer, type CliServer } from './support/cliServer.js';
-import { startPostgres, type PostgresServer } from './support/postgresServer.js';
-import { startRedis, type RedisServer } from './support/redisServer.js';
+import { startPostgres, type PostgresServer } from '@arsession/bench/services';
+import { startRedis, type RedisServer } from '@arsession/bench/services';
 import { form } from './support/serverHarness.js';
-import { startSwift, type SwiftServer } from './support/swiftServer.js';
+import { startSwift, type SwiftServer } from '@arsession/bench/services';
 
 const BOX = readFileSync(corpusPath('glb', 'Box.glb'));
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');

@@ -4,9 +4,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath } from './support/corpus.js';
-import { startPostgres, type PostgresServer } from './support/postgresServer.js';
-import { startRedis, type RedisServer } from './support/redisServer.js';
-import { startSwift, type SwiftServer } from './support/swiftServer.js';
+import { startPostgres, type PostgresServer } from '@arsession/bench/services';
+import { startRedis, type RedisServer } from '@arsession/bench/services';
+import { startSwift, type SwiftServer } from '@arsession/bench/services';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
 
 const BOX = corpusPath('glb', 'Box.glb');

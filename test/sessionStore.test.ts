@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresSessionStore } from '../packages/server/src/store/postgres/openPostgresSessionStore.js';
 import type { NewSession, SessionCommit } from '../packages/server/src/store/SessionStore.js';
 import { boxAsset, MODEL_FRAME, PLACEMENT_AT_ORIGIN } from '../packages/server/test/support/storedSession.js';
-import { startPostgres, type PostgresServer } from './support/postgresServer.js';
+import { startPostgres, type PostgresServer } from '@arsession/bench/services';
 
 let postgres: PostgresServer;
 let databases = 0;

@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--section conversion|cli|detection|memory|scaling|server]`: runs the measurements, writes
+// `pnpm bench [--quick] [--section conversion|cli|detection|memory|scaling|server|distributed]`: runs the measurements, writes
 // bench/results/*.json and regenerates bench/RESULTS.md from every results file present.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { benchAssimp } from './assimpPeer.js';
 import { benchCli } from './cliBench.js';
 import { benchGlb, benchIfc } from './conversionBench.js';
 import { benchDetection } from './detectionBench.js';
+import { benchDistributed } from './distributedBench.js';
 import { benchDetectionLatency } from './detectionLatency.js';
 import { BENCH_DIR } from './corpus.js';
 import { environment } from './environment.js';
@@ -18,7 +19,7 @@ import { writeReport } from './report.js';
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, section: { type: 'string', multiple: true } }, strict: true });
 const quick = values.quick === true;
 // The scaling run (files up to ~57 MB) is left out of --quick.
-const sections = values.section ?? (quick ? ['conversion', 'cli', 'detection', 'memory', 'server'] : ['conversion', 'cli', 'detection', 'memory', 'scaling', 'server']);
+const sections = values.section ?? (quick ? ['conversion', 'cli', 'detection', 'memory', 'server', 'distributed'] : ['conversion', 'cli', 'detection', 'memory', 'scaling', 'server', 'distributed']);
 const rounds = quick ? 3 : 7;
 const small = (f: string) => /IfcOpenHouse|wall_door|AC20|Box|DamagedHelmet\.glb/.test(f);
 const only = quick ? small : undefined;
@@ -52,6 +53,10 @@ if (sections.includes('memory')) {
 if (sections.includes('scaling')) {
   console.error('scaling: Office_A repeated 1, 4 and 13 times (≈57 MB) against web-ifc');
   save('scaling', await benchScaling(rounds));
+}
+if (sections.includes('distributed')) {
+  console.error('distributed: the server on PostgreSQL, S3 (Swift) and a BullMQ queue beside the embedded one');
+  save('distributed', await benchDistributed(quick));
 }
 if (sections.includes('server')) {
   console.error('server: session creation under 32 clients against a bare Express + multer upload endpoint');

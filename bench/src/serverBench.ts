@@ -44,7 +44,7 @@ function multipartBody(boundary: string): Buffer {
   ]);
 }
 
-async function load(url: string, key: string, seconds: number): Promise<LoadRun> {
+export async function load(url: string, key: string, seconds: number): Promise<LoadRun> {
   const boundary = 'arsessionbench';
   const result = await autocannon({
     url, method: 'POST', connections: CONNECTIONS, duration: seconds,

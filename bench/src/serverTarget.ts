@@ -1,5 +1,5 @@
 // One server under load, in its own process so the load generator does not share its event loop:
-// `node serverTarget.js ours|ours-uncached|bare|soak DATA_DIR [QUEUE]` prints `{"url", "key", "pid"}` on stdout once listening.
+// `node serverTarget.js ours|ours-uncached|distributed|distributed-uncached|bare|soak DATA_DIR [QUEUE]` prints `{"url", "key", "pid"}` on stdout once listening.
 import { join } from 'node:path';
 import { readServerConfig, startServer } from '@arsession/server';
 import express from 'express';
@@ -7,7 +7,7 @@ import multer from 'multer';
 import { pino } from 'pino';
 
 const [kind, dataDir] = process.argv.slice(2);
-if (!dataDir || !['ours', 'ours-uncached', 'bare', 'soak'].includes(kind!)) throw new Error('usage: serverTarget ours|ours-uncached|bare|soak DATA_DIR [QUEUE]');
+if (!dataDir || !['ours', 'ours-uncached', 'distributed', 'distributed-uncached', 'bare', 'soak'].includes(kind!)) throw new Error('usage: serverTarget ours|ours-uncached|distributed|distributed-uncached|bare|soak DATA_DIR [QUEUE]');
 
 if (kind === 'soak') {
   // The embedded defaults (workers = cores − 1), with the queue the soak asks for.
@@ -16,9 +16,11 @@ if (kind === 'soak') {
   const key = await server.context.sessions.createApiKey('soak');
   console.log(JSON.stringify({ url: server.url, key, pid: process.pid }));
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
-} else if (kind === 'ours' || kind === 'ours-uncached') {
-  // Workers = cores and a queue deep enough for the 32 clients: the bench measures throughput, not refusals.
-  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 64, logLevel: 'silent', ...(kind === 'ours-uncached' && { cacheEntries: 0 }) });
+} else if (kind === 'ours' || kind === 'ours-uncached' || kind === 'distributed' || kind === 'distributed-uncached') {
+  // Workers = cores and a queue deep enough for the 32 clients: the bench measures throughput, not
+  // refusals. The distributed kinds take PostgreSQL, S3 and Redis from the environment.
+  const env = kind.startsWith('distributed') ? process.env : {};
+  const config = readServerConfig(env, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 64, logLevel: 'silent', ...(kind.endsWith('-uncached') && { cacheEntries: 0 }) });
   const server = await startServer(config, { logger: pino({ level: 'silent' }) });
   const key = await server.context.sessions.createApiKey('bench');
   console.log(JSON.stringify({ url: `${server.url}/api/vision/v1/session/by_virtual_anchor/rectangle-short-side/`, key, pid: process.pid }));

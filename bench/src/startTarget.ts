@@ -12,7 +12,8 @@ export interface Target {
 }
 
 /**
- * Starts `serverTarget.js` with `args` (`ours|ours-uncached|bare|soak DATA_DIR [QUEUE]`) and resolves
+ * Starts `serverTarget.js` with `args` (`ours|ours-uncached|distributed|distributed-uncached|bare|soak DATA_DIR [QUEUE]`;
+ * `env` adds to the environment: the distributed kinds read their services' settings there) and resolves
  * once it prints where it listens, so the load generator never shares the server's event loop.
  *
  * @example
@@ -21,8 +22,8 @@ export interface Target {
  * target.child.kill('SIGTERM');
  * ```
  */
-export async function startTarget(args: readonly string[]): Promise<Target> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'serverTarget.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startTarget(args: readonly string[], env: Record<string, string> = {}): Promise<Target> {
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'serverTarget.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {

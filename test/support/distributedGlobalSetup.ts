@@ -2,9 +2,9 @@
 // S3-compatible store (OpenStack Swift) and one private Redis for the whole run; every test server
 // makes a database, a bucket and a queue of its own on them (see serverHarness.ts).
 import type { TestProject } from 'vitest/node';
-import { startPostgres } from './postgresServer.js';
-import { startRedis } from './redisServer.js';
-import { startSwift } from './swiftServer.js';
+import { startPostgres } from '@arsession/bench/services';
+import { startRedis } from '@arsession/bench/services';
+import { startSwift } from '@arsession/bench/services';
 
 declare module 'vitest' {
   export interface ProvidedContext {

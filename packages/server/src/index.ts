@@ -7,7 +7,14 @@ export { readServerConfig, SERVER_CONFIG_DEFAULTS, CONFIG_ENV, ConfigError, type
 export { startServer, type RunningServer, type StartServerOptions } from './app/startServer.js';
 export { startWorker, type RunningWorker } from './app/startWorker.js';
 export type { ObjectStore } from './objects/ObjectStore.js';
-export type { ConversionJobs } from './jobs/ConversionJobs.js';
+export type { ConversionJobs, ConversionJob, ConvertedModel } from './jobs/ConversionJobs.js';
+export { bullmqConversionJobs, type BullmqConversionJobsOptions } from './jobs/bullmq/bullmqConversionJobs.js';
+export { runConversionWorker, type ConversionWorkerOptions, type RunningConversionWorker } from './jobs/bullmq/runConversionWorker.js';
+export { threadConversionJobs } from './jobs/threads/threadConversionJobs.js';
+export { openObjectStore } from './objects/openObjectStore.js';
+export { openFilesObjectStore } from './objects/files/openFilesObjectStore.js';
+export { openS3ObjectStore, type S3ObjectStoreOptions } from './objects/s3/openS3ObjectStore.js';
+export { openPostgresSessionStore, type PostgresSessionStoreOptions } from './store/postgres/openPostgresSessionStore.js';
 export { createApp, SESSION_ENDPOINTS } from './app/createApp.js';
 export { dataPaths, type DataPaths, type ServerContext } from './app/ServerContext.js';
 export { openSessionStore, type SessionStoreUse } from './store/openSessionStore.js';

@@ -37,7 +37,7 @@ export async function startRedis(): Promise<RedisServer> {
   try {
     execFileSync('which', ['redis-server'], { stdio: 'ignore' });
   } catch {
-    throw new Error('redis-server is not installed: apt-get install redis-server (.ci/run installs it)');
+    throw new Error('redis-server is not installed: apt-get install redis-server (scripts/install-test-services.sh installs it)');
   }
   const dir = mkdtempSync(join(tmpdir(), 'arsession-redis-'));
   const port = await freePort();

@@ -28,7 +28,7 @@ const USER = 'arsession';
 function binDir(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a)) : [];
-  if (versions.length === 0) throw new Error('PostgreSQL is not installed: `apt-get install postgresql` (.ci/run installs it)');
+  if (versions.length === 0) throw new Error('PostgreSQL is not installed: `apt-get install postgresql` (scripts/install-test-services.sh installs it)');
   return join(root, versions[0]!, 'bin');
 }
 

@@ -46,7 +46,7 @@ export async function startSwift(): Promise<SwiftServer> {
     try {
       execFileSync('which', [tool], { stdio: 'ignore' });
     } catch {
-      throw new Error(`${tool} is not installed: apt-get install swift swift-proxy swift-object swift-container swift-account memcached (.ci/run installs them)`);
+      throw new Error(`${tool} is not installed: apt-get install swift swift-proxy swift-object swift-container swift-account memcached (scripts/install-test-services.sh installs them)`);
     }
   }
   const dir = mkdtempSync(join(tmpdir(), 'arsession-swift-'));

@@ -1,0 +1,126 @@
+// The distributed mode (PostgreSQL, an S3-compatible store, a BullMQ queue on Redis; all private,
+// on loopback) beside the embedded one on the same machine: session creation under load, and what
+// the queue adds to each conversion.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { QueueEvents } from 'bullmq';
+import { pino } from 'pino';
+import { bullmqConversionJobs, openS3ObjectStore, runConversionWorker } from '@arsession/server';
+import { CORPUS_DIR } from './corpus.js';
+import { summarize, type Sample } from './sample.js';
+import { load, type LoadRun } from './serverBench.js';
+import { startPostgres, startRedis, startSwift } from './services/index.js';
+import { startTarget } from './startTarget.js';
+
+/** Session creation in both modes, and the queue's cost per job. */
+export interface DistributedRow {
+  connections: number;
+  seconds: number;
+  /** Every request converts (the conversion cache off): the queue and the stores carry each one. */
+  embedded: LoadRun[];
+  distributed: LoadRun[];
+  /** distributed ÷ embedded requests per second, per round. */
+  throughputRatio: Sample;
+  /** The same with the cache on (a repeated model is linked, not converted). */
+  embeddedCached: LoadRun[];
+  distributedCached: LoadRun[];
+  cachedRatio: Sample;
+  /** One Box.glb job at a time: from `queue.add` until a worker takes it (ms). */
+  enqueueToStart: Sample;
+  /** Everything a job costs beyond the conversion itself (model to the store and back, queue, completion event) (ms). */
+  queueOverhead: Sample;
+  /** The conversion itself in the worker (read + write) (ms). */
+  conversion: Sample;
+}
+
+/**
+ * Starts the three services, then loads an embedded and a distributed server (each its own
+ * process, two conversion workers, role `all`) in alternating rounds, with and without the
+ * conversion cache; then times single jobs through the queue.
+ *
+ * @example
+ * ```ts
+ * const row = await benchDistributed(false);
+ * ```
+ */
+export async function benchDistributed(quick: boolean): Promise<DistributedRow> {
+  const seconds = quick ? 4 : 10;
+  const rounds = quick ? 1 : 3;
+  const [postgres, swift, redis] = await Promise.all([startPostgres(), startSwift(), startRedis()]);
+  const dirs: string[] = [];
+  const dir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'bench-dist-'));
+    dirs.push(d);
+    return d;
+  };
+  const s3 = { endpoint: swift.endpoint, region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true };
+  const envFor = async (name: string) => ({
+    ARSESSION_DATABASE_URL: await postgres.createDatabase(name), ARSESSION_REDIS_URL: redis.url, ARSESSION_QUEUE_NAME: name,
+    ARSESSION_S3_BUCKET: name, ARSESSION_S3_ENDPOINT: s3.endpoint, ARSESSION_S3_REGION: s3.region, ARSESSION_S3_ACCESS_KEY_ID: s3.accessKeyId,
+    ARSESSION_S3_SECRET_ACCESS_KEY: s3.secretAccessKey, ARSESSION_S3_FORCE_PATH_STYLE: 'true',
+  });
+  try {
+    const targets = {
+      embedded: await startTarget(['ours-uncached', dir()]),
+      distributed: await startTarget(['distributed-uncached', dir()], await envFor('uncached')),
+      embeddedCached: await startTarget(['ours', dir()]),
+      distributedCached: await startTarget(['distributed', dir()], await envFor('cached')),
+    };
+    const runs: Record<keyof typeof targets, LoadRun[]> = { embedded: [], distributed: [], embeddedCached: [], distributedCached: [] };
+    try {
+      for (const t of Object.values(targets)) await load(t.url, t.key, 2);
+      for (let r = 0; r < rounds; r++) {
+        for (const k of Object.keys(targets) as Array<keyof typeof targets>) runs[k].push(await load(targets[k].url, targets[k].key, seconds));
+        console.error(`  round ${r + 1}: every request converting: embedded ${runs.embedded.at(-1)!.requestsPerSecond.toFixed(0)} req/s, distributed ${runs.distributed.at(-1)!.requestsPerSecond.toFixed(0)} req/s`);
+      }
+    } finally {
+      for (const t of Object.values(targets)) t.child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const ratio = (a: LoadRun[], b: LoadRun[]) => summarize(a.map((x, i) => x.requestsPerSecond / b[i]!.requestsPerSecond));
+    const jobs = await benchQueueOverhead(redis.url, s3, quick ? 20 : 60);
+    return {
+      connections: 32, seconds, embedded: runs.embedded, distributed: runs.distributed, throughputRatio: ratio(runs.distributed, runs.embedded),
+      embeddedCached: runs.embeddedCached, distributedCached: runs.distributedCached, cachedRatio: ratio(runs.distributedCached, runs.embeddedCached), ...jobs,
+    };
+  } finally {
+    postgres.stop();
+    await Promise.all([swift.stop(), redis.stop()]);
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/** Single Box.glb jobs through the queue, one at a time, with a worker in this process. */
+async function benchQueueOverhead(redisUrl: string, s3: { endpoint: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean }, count: number): Promise<Pick<DistributedRow, 'enqueueToStart' | 'queueOverhead' | 'conversion'>> {
+  const objects = await openS3ObjectStore({ ...s3, bucket: 'overhead', redirect: false });
+  const jobs = await bullmqConversionJobs({ redisUrl, queueName: 'overhead', objects, maxWaiting: 1000 });
+  const worker = runConversionWorker({ redisUrl, queueName: 'overhead', objects, concurrency: 1, lockSeconds: 30, log: pino({ level: 'silent' }) });
+  const events = new QueueEvents('overhead', { connection: { url: redisUrl } });
+  await events.waitUntilReady();
+  const started = new Map<string, number>();
+  events.on('active', ({ jobId }) => started.set(jobId, performance.now()));
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-jobs-'));
+  const box = readFileSync(join(CORPUS_DIR, 'glb', 'Box.glb'));
+  const toStart: number[] = [], overhead: number[] = [], conversion: number[] = [];
+  try {
+    for (let i = -3; i < count; i++) {
+      const model = join(scratch, `m${i}.glb`);
+      writeFileSync(model, box);
+      const before = started.size;
+      const t0 = performance.now();
+      const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), timeoutMs: 60_000 });
+      const t1 = performance.now();
+      if (i < 0) continue; // warm-up: the worker thread and its readers load
+      const startedAt = [...started.values()][before];
+      const work = result.timings.readMs + result.timings.writeMs;
+      if (startedAt !== undefined) toStart.push(startedAt - t0);
+      overhead.push(t1 - t0 - work);
+      conversion.push(work);
+    }
+  } finally {
+    await Promise.all([worker.close(), jobs.close(), events.close()]);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return { enqueueToStart: summarize(toStart), queueOverhead: summarize(overhead), conversion: summarize(conversion) };
+}
