@@ -37,6 +37,8 @@ describe('claim throttles across nodes', () => {
     expect(waits[5]).toBeGreaterThan(0);
     expect(await a.blockedFor('10.0.0.1')).toBeGreaterThan(0);
     expect([await b.hit('10.0.0.2'), await a.blockedFor('10.0.0.2')]).toEqual([0, 0]);
+    // Another deployment on the same Redis (another name) counts apart.
+    expect(await createRedisThrottle(nodeB, 'other-deployment:test-shared', 5, HOUR).blockedFor('10.0.0.1')).toBe(0);
   });
 
   it('counts as a single node would: the same answers as the in-memory throttle for the same events', async () => {

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './processes.js';
 import pg from 'pg';
 
 /** A private PostgreSQL server on a loopback port, its cluster in a temporary directory. */
@@ -32,14 +32,6 @@ function binDir(): string {
   return join(root, versions[0]!, 'bin');
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts a private PostgreSQL from the installed binaries: `initdb` into a temporary directory,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, killProcess } from './processes.js';
 
 /** A private Redis on a loopback port, its files in a temporary directory. */
 export interface RedisServer {
@@ -14,14 +15,6 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts Debian's redis-server on a free loopback port with no persistence, in a temporary
@@ -54,14 +47,7 @@ export async function startRedis(): Promise<RedisServer> {
     }
     throw new Error('redis-server did not start');
   };
-  const kill = async () => {
-    const c = child;
-    if (!c || c.exitCode !== null || c.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      c.once('exit', () => resolve());
-      c.kill('SIGKILL');
-    });
-  };
+  const kill = () => killProcess(child);
   await start();
   return {
     url: `redis://127.0.0.1:${port}`,

@@ -1,8 +1,8 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, killProcess } from './processes.js';
 
 /** A private OpenStack Swift with its S3 API on loopback: what an S3 client needs to reach it. */
 export interface SwiftServer {
@@ -16,14 +16,6 @@ export interface SwiftServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const PROXY_PIPELINE = 'catch_errors gatekeeper healthcheck proxy-logging cache listing_formats s3api tempauth copy slo dlo proxy-logging proxy-server';
 
@@ -92,23 +84,13 @@ export async function startSwift(): Promise<SwiftServer> {
     }
     throw new Error('Swift did not start within 30 s');
   };
-  const stopProxy = async () => {
-    const p = proxy;
-    if (!p || p.exitCode !== null || p.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      p.once('exit', () => resolve());
-      p.kill('SIGKILL');
-    });
-  };
+  const stopProxy = () => killProcess(proxy);
   await startProxy();
   return {
     endpoint, region: 'us-east-1', accessKeyId: 'test:tester', secretAccessKey: 'testing',
     stopProxy, startProxy,
     async stop() {
-      await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise<void>((resolve) => {
-        c.once('exit', () => resolve());
-        c.kill('SIGKILL');
-      })));
+      await Promise.all(children.map(killProcess));
       rmSync(dir, { recursive: true, force: true });
     },
   };

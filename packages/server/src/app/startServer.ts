@@ -77,7 +77,11 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     conversionCache: await openConversionCache({ dir: paths.cache, maxEntries: config.cacheEntries, maxBytes: config.cacheBytes }),
     // With a queue, Redis is shared by every node: claims are counted there, cluster-wide.
     claimThrottle: redis
-      ? { perClient: createRedisThrottle(redis, 'claims-per-client', config.claimsPerClientPerMinute, 60_000), failures: createRedisThrottle(redis, 'failed-claims', config.failedClaimsPerMinute, 60_000) }
+      ? {
+        // Named after the deployment's queue: deployments sharing one Redis count apart.
+        perClient: createRedisThrottle(redis, `${config.queueName}:claims-per-client`, config.claimsPerClientPerMinute, 60_000),
+        failures: createRedisThrottle(redis, `${config.queueName}:failed-claims`, config.failedClaimsPerMinute, 60_000),
+      }
       : { perClient: createThrottle(config.claimsPerClientPerMinute, 60_000), failures: createThrottle(config.failedClaimsPerMinute, 60_000) },
   };
   // One node at a time sweeps (the session store elects it); the others skip the round.

@@ -62,7 +62,7 @@ export interface ServerConfig {
   jobLockSeconds: number;
   /** Conversion jobs waiting in the cluster's queue beyond which a new request answers 503. */
   clusterQueue: number;
-  /** The queue's name in Redis: deployments sharing one Redis each take their own. */
+  /** The queue's name in Redis, which also names the claim counters: deployments sharing one Redis each take their own. */
   queueName: string;
 }
 
