@@ -32,7 +32,7 @@ afterAll(async () => {
 describe('PostgreSQL down and back under a running server', () => {
   it('503 store_unavailable with Retry-After on every path that needs it; /readyz says why; all well again after', async () => {
     const before = await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...ANCHOR }));
-    expect(before.status).toBe(201);
+    expect(before.status, JSON.stringify(before.body)).toBe(201);
     const id = sessionIdOf(before.body.deeplink);
 
     postgres.stopNow();

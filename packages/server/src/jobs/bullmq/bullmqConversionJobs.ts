@@ -41,7 +41,8 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
   const events = new QueueEvents(options.queueName, { connection: { ...connection, maxRetriesPerRequest: null, enableOfflineQueue: true } });
   queue.on('error', () => {});
   events.on('error', () => {});
-  await events.waitUntilReady();
+  // Ready before the first request: without an offline queue, a command sent while connecting fails.
+  await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
   const unavailable = (err: unknown) => (err instanceof ApiError ? err
     : new ApiError(503, 'queue_unavailable', 'the conversion queue cannot be reached; retry shortly', [], { 'Retry-After': RETRY_AFTER_S }));
 
