@@ -37,14 +37,22 @@ function helmetVerdict(rows: readonly GlbRow[]): string[] {
   ];
 }
 
+/**
+ * What the budget leaves for all of ours beyond web-ifc's own time (ms): 5 ms on files web-ifc reads
+ * in under 100 ms, 15% of its time above that (the 1.3× ratio as restated on 2026-11-24).
+ */
+function allowanceMs(webIfcMs: number): number {
+  return webIfcMs < 100 ? 5 : 0.15 * webIfcMs;
+}
+
 /** Where our time goes, step by step, beside web-ifc's own streaming (rows measured with phases only). */
 function phaseSection(ifc: readonly IfcRow[]): string[] {
   const rows = ifc.filter((r) => r.phases);
   if (rows.length === 0) return [];
   const f = (v: number) => v.toFixed(1);
   const beyondOf = (p: IfcPhases) => p.stepCheck + p.reading + p.merge + p.write;
-  const over = rows.filter((r) => beyondOf(r.phases!) > 0.3 * r.phases!.webIfc);
-  const writeAlone = over.filter((r) => r.phases!.write > 0.3 * r.phases!.webIfc);
+  const over = rows.filter((r) => beyondOf(r.phases!) > allowanceMs(r.phases!.webIfc));
+  const writeAlone = over.filter((r) => r.phases!.write > allowanceMs(r.phases!.webIfc));
   return [
     '### Where the time goes',
     '',
@@ -53,14 +61,14 @@ function phaseSection(ifc: readonly IfcRow[]): string[] {
     'also notes where each entity starts, so identity and relationships are read from the bytes rather than through',
     'web-ifc\'s GetLine. "rest of reading": `readIfc` less web-ifc\'s streaming and the check (a difference of',
     'medians, floored at 0): placing every vertex in float64 in place of the copy-out web-ifc\'s column includes,',
-    'identity, storeys and the door index (web-ifc\'s opening geometry). "allowance" is 30% of web-ifc\'s time:',
-    'what the target leaves for all of ours. Sums of medians: indicative; the verdict above is taken round by round.',
+    'identity, storeys and the door index (web-ifc\'s opening geometry). "allowance" is what the budget leaves for all of',
+    'ours: 5 ms on files web-ifc reads in under 100 ms, 15% of web-ifc\'s time above that. Sums of medians: indicative.',
     '',
     '| file | web-ifc | our STEP check | rest of reading | merge | USD write | ours beyond web-ifc | allowance |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => {
       const p = r.phases!;
-      return `| ${r.file} | ${f(p.webIfc)} | ${f(p.stepCheck)} | ${f(p.reading)} | ${f(p.merge)} | ${f(p.write)} | ${f(beyondOf(p))} | ${f(0.3 * p.webIfc)} |`;
+      return `| ${r.file} | ${f(p.webIfc)} | ${f(p.stepCheck)} | ${f(p.reading)} | ${f(p.merge)} | ${f(p.write)} | ${f(beyondOf(p))} | ${f(allowanceMs(p.webIfc))} |`;
     }),
     '',
     `Over the allowance: ${over.length} of ${rows.length} files` +
@@ -140,10 +148,12 @@ export function writeReport(): void {
   }
   if (conversion) {
     const worst = Math.max(...conversion.data.ifc.map((r) => r.ratio.median));
+    const withinBudget = conversion.data.ifc.filter((r) => r.ours.median - r.webIfc.median <= allowanceMs(r.webIfc.median));
     out.push(
       '## IFC → USDZ against web-ifc `StreamAllMeshes`',
       '',
-      'Target: within 1.3× of web-ifc\'s own StreamAllMeshes (every geometry\'s arrays copied out) on the same file.',
+      'Budget: our time beyond web-ifc\'s own StreamAllMeshes (every geometry\'s arrays copied out) on the same file at most',
+      '5 ms on files web-ifc reads in under 100 ms, at most 1.15× web-ifc above that (the earlier 1.3× ratio, restated).',
       '"ours" is read (web-ifc + placement baking + storeys + door index) + merge + USDZ write in the calling thread;',
       '"contained" is the same run through `convertModel`, in the worker pool the server uses (workers kept warm,',
       'replaced after 32 IFC jobs, so a few timed rounds run on a fresh worker: its maxima; the bytes copied in and',
@@ -156,7 +166,8 @@ export function writeReport(): void {
       '|---|---:|---:|---:|---:|---:|---:|',
       ...conversion.data.ifc.map((r) => `| ${r.file} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.webIfc)} | ${ms(r.ours)} | ${x(r.ratio)} | ${ms(r.contained)} | ${x(r.containedRatio)} |`),
       '',
-      `Worst median ratio in the calling thread: ×${worst.toFixed(2)} — target 1.3× ${worst <= 1.3 ? '**met**' : '**not met**'}.`,
+      `Worst median ratio in the calling thread: ×${worst.toFixed(2)}. Within the budget (medians, calling thread): ${withinBudget.length} of ${conversion.data.ifc.length} files` +
+        `${withinBudget.length < conversion.data.ifc.length ? ` — over it: ${conversion.data.ifc.filter((r) => !withinBudget.includes(r)).map((r) => r.file).join(', ')}` : ''}.`,
       '',
       ...phaseSection(conversion.data.ifc),
       ...assimpSection(conversion.data.ifc, conversion.data.assimp),
