@@ -95,6 +95,23 @@ describe('arsession convert and inspect on real models', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('convert of one model past --timeout is refused with exit 1 and writes nothing, even with the reader mid-way', async () => {
+    const { existsSync, mkdtempSync, readdirSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'arsession-cli-'));
+    // 1 ms: the deadline passes while web-ifc loads. 0.2 s: while web-ifc streams the 3 MB model's
+    // geometry (~1 s here) in one synchronous call, which the watchdog has to end.
+    for (const [model, timeout, shown] of [[corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc'), '0.001', '1 ms'], [corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'), '0.2', '200 ms']] as const) {
+      const out = join(dir, 'late.usdz');
+      const r = arsession('convert', model, '-o', out, '--timeout', timeout, '--json');
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'model_unreadable', problems: [{ field: 'model_file', message: expect.stringContaining(`did not finish within ${shown}`) }] });
+      expect(r.stderr).toBe('');
+      expect(existsSync(out)).toBe(false);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('convert without -o is a usage error', () => {
     expect(arsession('convert', corpusPath('glb', 'Box.glb')).code).toBe(2);
   });

@@ -1,6 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ConvertError, convertModel, type ConversionResult } from '@arsession/convert/pool';
+import type { ConversionResult, ConvertError, ConvertModelOptions } from '@arsession/convert/pool';
 
 /** What `arsession convert` reports for one model: one JSON line each with `--json`. */
 export type FileReport = ConvertedReport | RefusedReport;
@@ -34,6 +34,15 @@ export interface RefusedReport {
   seconds: number;
 }
 
+/**
+ * What converts a model, and the class its refusals are: the pool's worker threads for a batch,
+ * or the process's own thread for a single model (a bundle of its own, with classes of its own).
+ */
+export interface ConversionEngine {
+  convert(bytes: Uint8Array, options: Partial<Omit<ConvertModelOptions, 'maxHeapMb'>>): Promise<ConversionResult>;
+  ConvertError: abstract new (...args: never[]) => ConvertError;
+}
+
 /** Where one model goes. */
 export interface ConvertFileOptions {
   usdzPath: string;
@@ -42,16 +51,16 @@ export interface ConvertFileOptions {
 }
 
 /**
- * Converts one model file in a pooled worker (contained: a hang ends at the timeout), writes the
- * USDZ (streamed, atomic) and the GLB (atomic) where asked, creating their folders, and reports
- * what came out or why the model was refused. Only bugs of ours throw.
+ * Converts one model file with `engine` (a hang ends at the timeout either way), writes the USDZ
+ * (streamed, atomic) and the GLB (atomic) where asked, creating their folders, and reports what
+ * came out or why the model was refused. Only bugs of ours throw.
  *
  * @example
  * ```ts
- * const report = await convertFile('house.ifc', 'house.ifc', { usdzPath: 'out/house.usdz' });
+ * const report = await convertFile('house.ifc', 'house.ifc', { convert: convertModel, ConvertError }, { usdzPath: 'out/house.usdz' });
  * ```
  */
-export async function convertFile(path: string, name: string, options: ConvertFileOptions): Promise<FileReport> {
+export async function convertFile(path: string, name: string, engine: ConversionEngine, options: ConvertFileOptions): Promise<FileReport> {
   const started = performance.now();
   const seconds = () => Math.round(performance.now() - started) / 1000;
   let bytes: Uint8Array;
@@ -63,7 +72,7 @@ export async function convertFile(path: string, name: string, options: ConvertFi
   const size = bytes.length;
   try {
     await mkdir(dirname(options.usdzPath), { recursive: true });
-    const result = await convertModel(bytes, {
+    const result = await engine.convert(bytes, {
       fileName: name,
       outputs: options.glbPath ? ['usdz', 'glb'] : ['usdz'],
       usdzPath: options.usdzPath,
@@ -86,7 +95,7 @@ export async function convertFile(path: string, name: string, options: ConvertFi
       seconds: seconds(),
     };
   } catch (err) {
-    if (err instanceof ConvertError) return { input: name, status: 'refused', error: { code: err.code, message: err.message }, bytes: size, seconds: seconds() };
+    if (err instanceof engine.ConvertError) return { input: name, status: 'refused', error: { code: err.code, message: err.message }, bytes: size, seconds: seconds() };
     throw err;
   }
 }
@@ -94,6 +103,11 @@ export async function convertFile(path: string, name: string, options: ConvertFi
 async function writeAtomically(path: string, data: Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.partial`;
-  await writeFile(temp, data);
-  await rename(temp, path);
+  try {
+    await writeFile(temp, data);
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
 }

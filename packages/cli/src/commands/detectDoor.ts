@@ -1,6 +1,4 @@
 import { parseArgs } from 'node:util';
-import { ConvertError } from '@arsession/convert/pool';
-import { DoorNotFoundError, GeometryValidationError } from '@arsession/geometry/errors';
 import type { Vec3 } from '@arsession/geometry';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printError, printJson } from '../print.js';
@@ -33,8 +31,8 @@ export const detectDoorCommand: Command = {
     const system = values['z-up'] ? 'z-up' : 'y-up';
     const input = await readModelFile(io, positionals[0]!, json);
     // The readers load only for the command that reads in this thread (start-up of the others stays short).
-    const { detectDoorInScene, readModel } = await import('@arsession/convert');
-    const { fromYUp } = await import('@arsession/geometry');
+    const { ConvertError, detectDoorInScene, readModel } = await import('@arsession/convert');
+    const { DoorNotFoundError, fromYUp, GeometryValidationError } = await import('@arsession/geometry');
     if (typeof input === 'number') return input;
     try {
       const stop = startProgress(io, `reading ${input.fileName}`, !json);

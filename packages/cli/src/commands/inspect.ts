@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { ConvertError, convertModel } from '@arsession/convert/pool';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printError, printJson } from '../print.js';
 import { startProgress } from '../progress.js';
@@ -22,8 +21,8 @@ export const inspectCommand: Command = {
     const input = await readModelFile(io, positionals[0]!, json);
     if (typeof input === 'number') return input;
     const { fileName } = input;
+    const { ConvertError, convertModel, inspectModel } = await import('@arsession/convert');
     try {
-      const { inspectModel } = await import('@arsession/convert');
       const summary = inspectModel(input.bytes, { fileName });
       let content;
       if (!values.headers) {

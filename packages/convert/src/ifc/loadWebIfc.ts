@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -63,6 +63,7 @@ function writeAtomically(path: string, data: Buffer): void {
     writeFileSync(partial, data);
     renameSync(partial, path);
   } catch {
-    // not written; see above
+    // not written; see above (and nothing left half-written)
+    rmSync(partial, { force: true });
   }
 }
