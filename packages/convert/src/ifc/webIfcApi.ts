@@ -1,5 +1,5 @@
 import type { IfcAPI } from 'web-ifc';
-import { loadWebIfc } from './loadWebIfc.js';
+import { loadWebIfc, saveWebIfcCodeCache } from './loadWebIfc.js';
 
 let api: Promise<IfcAPI> | undefined;
 
@@ -14,6 +14,7 @@ export function webIfcApi(): Promise<IfcAPI> {
     await instance.Init();
     // web-ifc logs to stdout, which would corrupt `--json` output and worker protocols.
     instance.SetLogLevel(LogLevel.LOG_LEVEL_OFF);
+    saveWebIfcCodeCache();
     return instance;
   })();
   return api;
