@@ -104,7 +104,7 @@ describe('arsession convert and inspect on real models', () => {
     for (const [model, timeout, shown] of [[corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc'), '0.001', '1 ms'], [corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'), '0.2', '200 ms']] as const) {
       const out = join(dir, 'late.usdz');
       const r = arsession('convert', model, '-o', out, '--timeout', timeout, '--json');
-      expect(r.code).toBe(1);
+      expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(1);
       expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'model_unreadable', problems: [{ field: 'model_file', message: expect.stringContaining(`did not finish within ${shown}`) }] });
       expect(r.stderr).toBe('');
       expect(existsSync(out)).toBe(false);
