@@ -60,6 +60,28 @@ describe('writeUsdz', () => {
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
   });
 
+  it('a KTX2 GLB reaches the USDZ with every texture its materials use, as PNG, with no texture warning', async () => {
+    const scene = await readGlb(corpusBytes('glb', 'AnisotropyBarnLamp-KTX2.glb'));
+    expect(scene.warnings.filter((w) => w.code.startsWith('texture'))).toEqual([]);
+    const bytes = concat(writeUsdz(scene));
+    expectArkitPackage(bytes);
+    const images = rawZipEntries(bytes).slice(1);
+    // Base colour, normal, and the packed metallic-roughness/occlusion image: all three used ones.
+    expect(images).toHaveLength(3);
+    for (const image of images) {
+      expect(image.name).toMatch(/\.png$/);
+      expect(Buffer.from(image.data.subarray(0, 8)).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+    }
+    const back = await readUsdzBack(bytes);
+    const layer = back.text;
+    // Every image is wired into a material by some UsdUVTexture, and every texture names an image of the package.
+    const files = [...layer.matchAll(/asset inputs:file = @([^@]+)@/g)].map((m) => m[1]!);
+    expect(new Set(files)).toEqual(new Set(images.map((e) => e.name)));
+    expect(back.prims.filter((p) => p.shaderId === 'UsdUVTexture').length).toBeGreaterThanOrEqual(3);
+    // USD has no anisotropy input: that is said, not silently lost.
+    expect(scene.warnings.find((w) => w.code === 'material_extensions_dropped')?.message).toMatch(/KHR_materials_anisotropy/);
+  });
+
   it('passes textures through byte for byte and wires them as UsdUVTexture', async () => {
     const scene = await readGlb(corpusBytes('glb', 'DamagedHelmet.glb'));
     const bytes = concat(writeUsdz(scene));

@@ -100,7 +100,7 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   } catch (err) {
     throw fail(`web-ifc cannot parse it (${(err as Error).message})`, err);
   }
-  if (model < 0) throw fail(`web-ifc cannot open schema ${header.schema}`);
+  if (model < 0) throw fail(`web-ifc could not open this ${header.schema} model (it stops at values it cannot parse, such as some binary literals)`);
   try {
     return buildScene(api, model, header.schema, new StepFile(bytes, offsets), opts, fail);
   } catch (err) {
