@@ -1,6 +1,7 @@
 import { buildBvh, detectDoor, detectOpening, DoorNotFoundError, raycastFirst, type Bvh, type Vec3 } from '@arsession/geometry';
-import { doorCandidates, readGlb, readIfc, sceneTriangles, writeGlb, type SceneData } from '@arsession/convert';
+import { detectDoorInScene, doorCandidates, readGlb, readIfc, readUsdz, sceneTriangles, writeGlb, writeUsdaLayer, zipStored, type SceneData } from '@arsession/convert';
 import { describe, expect, it } from 'vitest';
+import { ac20DoorView } from './support/ac20DoorView.js';
 import { corpusBytes } from './support/corpus.js';
 
 /** The building as a GLB with its semantics gone: no names, no metadata, no door index. */
@@ -93,6 +94,40 @@ describe.each(MODELS)('geometric door detection on %s, semantics stripped', (nam
     expect(unseen).toBeLessThanOrEqual(seen / 4);
     expect(missed, missed.join('; ')).toEqual([]);
     expect(doors.filter((d) => !doorsFound.has(d.door.globalId)).map((d) => d.door.name)).toEqual([]);
+  }, 120_000);
+});
+
+/**
+ * The building as another tool would deliver it in USDZ: a text layer in centimetres with Z up
+ * (`metersPerUnit = 0.01`, `upAxis = "Z"`), its geometry under a root prim whose transform turns
+ * our Y-up metres into that frame, and no semantics. Our USD reader must undo all of it.
+ */
+function centimetreZUpUsdz(scene: SceneData): Uint8Array {
+  const toZUpCentimetres = new Float64Array([100, 0, 0, 0, 0, 0, 100, 0, 0, -100, 0, 0, 0, 0, 0, 1]); // column-major: (x, y, z) m → (x, −z, y) cm
+  const wrapped: SceneData = {
+    ...scene,
+    nodes: [
+      { name: 'zup_cm', parent: -1, matrix: toZUpCentimetres, meshes: [], metadata: {} },
+      ...scene.nodes.map((n) => ({ ...n, name: '', metadata: {}, parent: n.parent < 0 ? 0 : n.parent + 1 })),
+    ],
+  };
+  const text = [...writeUsdaLayer(wrapped)].map((part) => (typeof part === 'string' ? part : Buffer.from(part).toString('utf8'))).join('')
+    .replace('metersPerUnit = 1\n', 'metersPerUnit = 0.01\n').replace('upAxis = "Y"', 'upAxis = "Z"');
+  expect(text).toMatch(/upAxis = "Z"/);
+  expect(text).toMatch(/metersPerUnit = 0\.01\n/);
+  return new Uint8Array(Buffer.concat(zipStored([{ name: 'building.usda', data: new Uint8Array(Buffer.from(text, 'utf8')) }])));
+}
+
+describe('geometric door detection on a USDZ from another tool (centimetres, Z up)', () => {
+  it("finds AC20-FZK-Haus's door through our USD reader where the IFC semantics put it, within 3 cm", async () => {
+    const { scene, face, offset, viewer, gaze } = await ac20DoorView();
+    const usdz = await readUsdz(centimetreZUpUsdz(scene));
+    expect(usdz.source.format).toBe('usdz');
+    // Re-centred coordinates, as the GLB keeps them: the question is asked without the offset.
+    const door = detectDoorInScene(usdz, { viewer: viewer.map((v, k) => v - offset[k]!), gaze, coordinateSystem: 'y-up' });
+    expect(door.method).toBe('geometric');
+    const error = Math.max(...door.opening.corners.flatMap((c, i) => c.map((v, k) => Math.abs(v - usdz.offset[k]! - face.corners[i]![k]!))));
+    expect(error).toBeLessThan(0.03);
   }, 120_000);
 });
 

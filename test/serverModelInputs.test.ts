@@ -71,6 +71,7 @@ describe('every valid USDZ of the corpus, on every endpoint', () => {
       expect(asset.format).toBe('usdz');
       expect(asset.triangles).toBeGreaterThan(0);
       expect(asset.triangles).toBe(scene.stats.triangles);
+      // Each holds Pixar's checker cube, 2 units wide in a centimetre stage: ±0.01 m once in metres.
       expect(asset.bounds.min.map((v) => +v.toFixed(6))).toEqual([-0.01, -0.01, -0.01]);
       expect(asset.bounds.max.map((v) => +v.toFixed(6))).toEqual([0.01, 0.01, 0.01]);
       expect(createHash('sha256').update(asset.delivered).digest('hex')).toBe(asset.usdz_sha256);

@@ -92,6 +92,20 @@ describe('readUsdz on the Pixar checker fixtures and three.js exports', () => {
     expect(scene.warnings.map((w) => w.code)).toContain('repacked');
   });
 
+  it('a compliant package whose only fault is alignment is repacked, its entries untouched', async () => {
+    const entries = rawZipEntries(corpusBytes('usdz', 'clean_clean_arkit.usdz'));
+    // Stored, but packed with no padding: the data of some entry no longer starts on a 64-byte boundary.
+    const packed = zipArchive(entries.map((e) => ({ name: e.name, data: e.data })));
+    expect(rawZipEntries(packed).some((e) => e.dataOffset % 64 !== 0)).toBe(true);
+    expect(rawZipEntries(packed).every((e) => e.method === 0)).toBe(true);
+    const scene = await readUsdz(packed);
+    expect(scene.arkitPackage?.repacked).toBe(true);
+    expect(rawZipEntries(scene.arkitPackage!.bytes).map((e) => [e.name, e.method, e.dataOffset % 64, Buffer.from(e.data).toString('hex')]))
+      .toEqual(entries.map((e) => [e.name, 0, 0, Buffer.from(e.data).toString('hex')]));
+    const result = await convertModel(packed.slice(), { fileName: 'packed.usdz' });
+    expect(result.delivery).toBe('repacked');
+  });
+
   it.each(corpusFiles('usdz').filter((n) => n.startsWith('single_')))('%s: an empty stage, read with USD\'s fallbacks', async (name) => {
     const scene = await readUsdz(corpusBytes('usdz', name));
     expect(scene.stats.triangles).toBe(0);

@@ -29,6 +29,18 @@ describe('USD meshes', () => {
     for (const n of faceNormals(left)) expect(n[2]).toBeLessThan(0);
   });
 
+  it('instanceable prims draw their prototype once per instance, each at its own transform', async () => {
+    const scene = await sceneOf([
+      `class "Proto" {\n def Mesh "M" {\n ${QUAD}\n }\n}`,
+      'def Xform "I1" (\n instanceable = true\n references = </Proto>\n) {\n double3 xformOp:translate = (10, 0, 0)\n uniform token[] xformOpOrder = ["xformOp:translate"]\n}',
+      'def Xform "I2" (\n instanceable = true\n references = </Proto>\n) {\n double3 xformOp:translate = (0, 0, -5)\n uniform token[] xformOpOrder = ["xformOp:translate"]\n}',
+    ].join('\n'));
+    // The class itself is not drawn; each instance draws the quad where it stands.
+    expect(scene.stats.triangles).toBe(4);
+    expect(scene.bounds.min).toEqual([0, 0, -5]);
+    expect(scene.bounds.max).toEqual([11, 1, 0]);
+  });
+
   it('polygons are fans, holes are left out, and inconsistent topology skips the mesh with a warning', async () => {
     const scene = await sceneOf('def Mesh "M" {\n point3f[] points = [(0,0,0),(1,0,0),(2,1,0),(1,2,0),(0,1,0),(5,5,5),(6,5,5),(5,6,5)]\n int[] faceVertexCounts = [5, 3]\n int[] faceVertexIndices = [0,1,2,3,4, 5,6,7]\n int[] holeIndices = [1]\n}');
     expect(scene.stats.triangles).toBe(3);
