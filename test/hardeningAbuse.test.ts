@@ -1,14 +1,16 @@
 // Abuse and access (issue 7): keys hashed and compared in constant time, one-time-code guessing
 // throttled, unguessable session ids, slowloris timeouts, size limits while streaming, security
 // headers, no directory listings, safe Content-Disposition names. A real server on 127.0.0.1 with
-// its SQLite file; attackers are raw sockets and HTTP clients on other loopback addresses.
+// its session store (SQLite, or PostgreSQL in the distributed project); attackers are raw sockets
+// and HTTP clients on other loopback addresses.
 import crypto, { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
-import { authenticateApiKey, createApiKey, revokeApiKey, type Db, type SqliteSessionStore } from '@arsession/server';
+import { authenticateApiKey, type Db, type SqliteSessionStore } from '@arsession/server';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, REPO_ROOT } from './support/corpus.js';
 import { dripConnection } from './support/dripConnection.js';
@@ -45,27 +47,45 @@ async function eventually<T>(check: () => T, holds: (v: T) => boolean, ms = 3000
 }
 
 describe('API keys', () => {
-  it('are stored only as the SHA-256 of their secret: neither the key nor its secret is anywhere in the SQLite files', async () => {
-    const key = createApiKey(sqliteOf(t), 'hashed-keys');
+  it('are stored only as the SHA-256 of their secret: neither the key nor its secret is anywhere in the store', async () => {
+    const key = await t.server.context.sessions.createApiKey('hashed-keys');
     const [id, secret] = [key.slice(4, 20), key.slice(21)];
     // The key works, so what is stored is enough to check it.
     expect((await fetch(`${t.url}${API}/models/`, { headers: { 'X-API-Key': key } })).status).toBe(200);
-    const row = sqliteOf(t).prepare('SELECT secret_hash FROM api_keys WHERE id = ?').get(id) as { secret_hash: Buffer };
-    expect(Buffer.from(row.secret_hash).equals(createHash('sha256').update(secret).digest())).toBe(true);
-    // The database, its write-ahead log and its index, byte for byte (WAL mode keeps fresh rows in -wal).
-    const files = readdirSync(t.dataDir).filter((f) => f.startsWith('arsession.sqlite'));
-    expect(files).toContain('arsession.sqlite-wal');
     const secretBytes = Buffer.from(secret);
-    for (const f of files) {
-      const bytes = readFileSync(join(t.dataDir, f));
-      expect({ f, secret: bytes.includes(secretBytes), key: bytes.includes(Buffer.from(key)) }).toEqual({ f, secret: false, key: false });
+    if (t.server.context.sessions.engine === 'sqlite') {
+      const row = sqliteOf(t).prepare('SELECT secret_hash FROM api_keys WHERE id = ?').get(id) as { secret_hash: Buffer };
+      expect(Buffer.from(row.secret_hash).equals(createHash('sha256').update(secret).digest())).toBe(true);
+      // The database, its write-ahead log and its index, byte for byte (WAL mode keeps fresh rows in -wal).
+      const files = readdirSync(t.dataDir).filter((f) => f.startsWith('arsession.sqlite'));
+      expect(files).toContain('arsession.sqlite-wal');
+      for (const f of files) {
+        const bytes = readFileSync(join(t.dataDir, f));
+        expect({ f, secret: bytes.includes(secretBytes), key: bytes.includes(Buffer.from(key)) }).toEqual({ f, secret: false, key: false });
+      }
+    } else {
+      // PostgreSQL: every row of the key and account tables, as text.
+      const client = new pg.Client({ connectionString: t.server.context.config.databaseUrl });
+      await client.connect();
+      try {
+        const row = (await client.query<{ secret_hash: Buffer }>('SELECT secret_hash FROM api_keys WHERE id = $1', [id])).rows[0]!;
+        expect(Buffer.from(row.secret_hash).equals(createHash('sha256').update(secret).digest())).toBe(true);
+        const dump = (await client.query<{ t: string }>('SELECT k::text AS t FROM api_keys k UNION ALL SELECT a::text FROM accounts a')).rows.map((r) => r.t).join('\n');
+        expect({ secret: dump.includes(secret), key: dump.includes(key) }).toEqual({ secret: false, key: false });
+      } finally {
+        await client.end();
+      }
     }
   });
 
   it('every wrong key, whatever its shape, costs one SHA-256 and one timingSafeEqual of 32 bytes, and gets the same 401', async () => {
-    const good = createApiKey(sqliteOf(t), 'timing');
-    const revoked = createApiKey(sqliteOf(t), 'timing');
-    expect(revokeApiKey(sqliteOf(t), revoked)).toBe(true);
+    const store = t.server.context.sessions;
+    const good = await store.createApiKey('timing');
+    const revoked = await store.createApiKey('timing');
+    expect(await store.revokeApiKey(revoked)).toBe(true);
+    // Counted where the key is checked in this thread: SQLite checks keys on its store thread, so
+    // the same function runs here on its connection; PostgreSQL checks them on this thread.
+    const authenticateHere = async (key: string) => (store.engine === 'sqlite' ? authenticateApiKey(sqliteOf(t), key) : store.authenticate(key));
     const flip = (c: string) => (c === 'A' ? 'B' : 'A');
     const wrong: Record<string, string> = {
       'one character': 'x',
@@ -91,7 +111,7 @@ describe('API keys', () => {
     // All wrong keys get byte-identical bodies: nothing tells which part was wrong.
     expect(new Set(Object.values(answers).map((a) => JSON.stringify((a as { body: unknown }).body))).size).toBe(1);
 
-    // The work per key, counted in the function the server's store thread runs for each request.
+    // The work per key, counted in the function the server runs for each request.
     // Observe (not replace) node:crypto's comparison: the named import is a live binding of the
     // builtin, which syncBuiltinESMExports() points at the wrapper for the test's duration.
     const real = crypto.timingSafeEqual;
@@ -105,12 +125,12 @@ describe('API keys', () => {
       const work: Record<string, unknown> = {};
       for (const [shape, key] of Object.entries(wrong)) {
         calls.length = 0;
-        work[shape] = { account: authenticateApiKey(sqliteOf(t), key), comparisons: [...calls] };
+        work[shape] = { account: await authenticateHere(key), comparisons: [...calls] };
       }
       expect(work).toEqual(Object.fromEntries(Object.keys(wrong).map((shape) => [shape, { account: undefined, comparisons: [[32, 32]] }])));
       // And the right key takes the same single comparison.
       calls.length = 0;
-      expect(authenticateApiKey(sqliteOf(t), good)).toEqual({ id: expect.any(Number), name: 'timing' });
+      expect(await authenticateHere(good)).toEqual({ id: expect.any(Number), name: 'timing' });
       expect(calls).toEqual([[32, 32]]);
     } finally {
       crypto.timingSafeEqual = real;

@@ -7,10 +7,11 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openS3ObjectStore } from '../packages/server/src/objects/s3/openS3ObjectStore.js';
 import { openPostgresSessionStore } from '../packages/server/src/store/postgres/openPostgresSessionStore.js';
+import { removeObjectOrphans } from '../packages/server/src/sweeper/sweepExpired.js';
 import { corpusPath } from './support/corpus.js';
 import { createKeyWithCli, startCliServer, type CliServer } from './support/cliServer.js';
 import { startPostgres, type PostgresServer } from '@arsession/bench/services';
@@ -71,6 +72,13 @@ async function post(api: CliServer, path: string, fields: Record<string, string>
 }
 const idOf = (deeplink: string) => deeplink.slice(deeplink.lastIndexOf('/') + 1);
 
+/** The cluster's session store and object store, as an operator's tool would open them. */
+async function clusterStores() {
+  const store = await openPostgresSessionStore({ url: env.ARSESSION_DATABASE_URL!, sessionsDir: dataDir() });
+  const objects = await openS3ObjectStore({ endpoint: swift.endpoint, bucket: 'cluster', region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true, redirect: false });
+  return { store, objects };
+}
+
 /** A session as another node serves it: detail, and every file with the size and hash the detail promises. */
 async function readThrough(api: CliServer, id: string): Promise<{ status: number; files: Array<{ ok: boolean }> }> {
   const detail = await fetch(`${api.url}/api/vision/v1/session/${id}/`);
@@ -126,6 +134,61 @@ describe('two API nodes, two workers', () => {
   });
 });
 
+describe('shared state across nodes', () => {
+  it('a model converted through one node is placed from the shared cache through the other, with no job queued', async () => {
+    const model = Buffer.concat([BOX, Buffer.alloc(77, 0x20)]);
+    const first = await post(apis[0]!, 'by_plane', {}, { model_file: [model, 'cached.glb'] });
+    expect(first.status).toBe(201);
+    const events = new QueueEvents('cluster', { connection: { url: redis.url } });
+    await events.waitUntilReady();
+    let added = 0;
+    events.on('added', () => added++);
+    try {
+      const second = await post(apis[1]!, 'by_plane', {}, { model_file: [model, 'again.glb'] });
+      expect(second.status).toBe(201);
+      // A job, had one been added, is announced within milliseconds: give it time to show.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(added).toBe(0);
+      const [a, b] = await Promise.all([first, second].map(async (r) => (await (await fetch(`${apis[0]!.url}/api/vision/v1/session/${idOf(r.body.deeplink)}/`)).json()) as { model_assets: Array<{ usdz_sha256: string; glb_sha256: string }> }));
+      expect(b!.model_assets[0]).toMatchObject({ usdz_sha256: a!.model_assets[0]!.usdz_sha256, glb_sha256: a!.model_assets[0]!.glb_sha256 });
+      expect(await readThrough(apis[0]!, idOf(second.body.deeplink))).toEqual({ status: 200, files: [{ ok: true }] });
+    } finally {
+      await events.close();
+    }
+  });
+
+  it('claims from one client are throttled across nodes: the limit counts every node\'s attempts', async () => {
+    // A deployment of its own on the same Redis (its counters named after its queue), limit 4 a minute.
+    const limited = { ...env, ARSESSION_QUEUE_NAME: 'throttled', ARSESSION_CLAIMS_PER_CLIENT_PER_MIN: '4' };
+    const nodes = await Promise.all([startCliServer(dataDir(), limited, 'api'), startCliServer(dataDir(), limited, 'api')]);
+    try {
+      const claim = (api: CliServer) => fetch(`${api.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ onetime_code: '000000' }) });
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await claim(nodes[i % 2]!)).status);
+      expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
+    } finally {
+      await Promise.all(nodes.map((n) => n.kill9()));
+    }
+  });
+
+  it('both roles echo their settings at start, secrets hidden', () => {
+    for (const node of [apis[0]!, workers[0]!]) {
+      const line = JSON.parse(node.output().split('\n').find((l) => /arsession (listening|worker ready)/.test(l))!) as { config: Record<string, unknown> };
+      expect(line.config).toMatchObject({ ARSESSION_S3_BUCKET: 'cluster', ARSESSION_S3_SECRET_ACCESS_KEY: '***', ARSESSION_REDIS_URL: redis.url });
+      expect(node.output()).not.toContain(swift.secretAccessKey);
+    }
+  });
+
+  it('a split role without what the nodes share is refused at start, naming what to set', async () => {
+    const { ARSESSION_S3_BUCKET: _bucket, ARSESSION_DATABASE_URL: _db, ...partial } = env;
+    for (const role of ['api', 'worker'] as const) {
+      const started = await startCliServer(dataDir(), { ...partial, ARSESSION_S3_BUCKET: '', ARSESSION_DATABASE_URL: '' }, role).then(() => 'started', (err: Error) => err.message);
+      expect(started).toMatch(/needs what they share; set ARSESSION_S3_BUCKET/);
+      if (role === 'api') expect(started).toMatch(/ARSESSION_DATABASE_URL/);
+    }
+  });
+});
+
 describe('kill -9', () => {
   it('of the worker converting a model: the job finishes on another worker and the request still gets its 201', async () => {
     // One worker left to take the job, so that the one killed is the one converting it.
@@ -143,28 +206,47 @@ describe('kill -9', () => {
       const created = await request;
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       expect(await readThrough(apis[1]!, idOf(created.body.deeplink))).toEqual({ status: 200, files: [{ ok: true }] });
+      // Nothing of the killed attempt is left: the job's scratch objects went with the request, and
+      // a sweep with no grace at all finds no object that no row owns.
+      const { store, objects } = await clusterStores();
+      try {
+        expect([...(await objects.scratchObjects()).keys()].filter((k) => k.startsWith(idOf(created.body.deeplink)))).toEqual([]);
+        const swept = await removeObjectOrphans(store, objects, { graceMs: 3600_000, scratchGraceMs: 3600_000 }, Date.now() + 7200_000);
+        expect(swept.sessions).not.toContain(idOf(created.body.deeplink));
+        expect(await store.find(idOf(created.body.deeplink))).toBeDefined();
+      } finally {
+        await store.close();
+      }
     } finally {
       await queue.close();
     }
   }, 120_000);
 
-  it('of an API node during uploads: every session that answered 201 is intact, and every committed session holds exactly its objects', async () => {
+  it('of an API node during uploads: every session that answered 201 is intact; a sweep then leaves exactly the committed sessions\' objects', async () => {
     const victim = await startCliServer(dataDir(), env, 'api');
-    const sent = Array.from({ length: 6 }, (_, i) => post(victim, 'by_plane', {}, { model_file: [Buffer.concat([BOX, Buffer.alloc(100 + i, 0x20)]), `m${i}.glb`] }).catch(() => undefined));
+    // Requests of several sizes, so that some are still uploading or converting when the node dies.
+    const sent = Array.from({ length: 6 }, (_, i) => post(victim, 'by_plane', {}, { model_file: [Buffer.concat([BOX, Buffer.alloc(100 + i * 400_000, 0x20)]), `m${i}.glb`] }).catch(() => undefined));
+    const answeredBeforeKill = new Set<number>();
+    sent.forEach((p, i) => void p.then((r) => r && answeredBeforeKill.add(i)));
     await new Promise((r) => setTimeout(r, 400));
     await victim.kill9();
-    const answered = (await Promise.all(sent)).filter((r) => r?.status === 201);
+    const results = await Promise.all(sent);
+    // The kill came while requests were in flight: not every request had its answer.
+    expect(answeredBeforeKill.size).toBeLessThan(6);
+    const answered = results.filter((r) => r?.status === 201);
     for (const r of answered) expect(await readThrough(apis[1]!, idOf(r!.body.deeplink))).toEqual({ status: 200, files: [{ ok: true }] });
-    // Whatever the killed node had put for sessions that never committed is not owned by a row;
-    // the sweeper removes such objects after its grace (the clean-up itself is tested in objectStore.test.ts).
-    const store = await openPostgresSessionStore({ url: env.ARSESSION_DATABASE_URL!, sessionsDir: dataDir() });
-    const objects = await openS3ObjectStore({ endpoint: swift.endpoint, bucket: 'cluster', region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true, redirect: false });
+    const { store, objects } = await clusterStores();
     try {
+      // What the killed node had put for sessions that never committed is owned by no row: a sweep
+      // past the grace removes it (saved models and scratch objects too), and nothing else.
+      await removeObjectOrphans(store, objects, { graceMs: 3600_000, scratchGraceMs: 3600_000 }, Date.now() + 7200_000);
       const withFiles = await objects.sessionsWithFiles();
       const owned = await store.existingSessions([...withFiles.keys()]);
+      expect([...withFiles.keys()].filter((id) => !owned.has(id))).toEqual([]);
       for (const r of answered) expect(owned.has(idOf(r!.body.deeplink))).toBe(true);
       // Rows never point at missing files: every committed session lists exactly what the store holds.
       for (const id of owned) expect((await store.find(id))!.files.map((f) => f.name).sort()).toEqual(withFiles.get(id)!.names.sort());
+      expect([...(await objects.savedModelObjects()).keys()].sort()).toEqual([...await store.savedModelFiles()].sort());
     } finally {
       await store.close();
     }

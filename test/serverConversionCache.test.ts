@@ -1,7 +1,7 @@
 // The conversion cache: a model uploaded again (same bytes) is not converted again, yet every
 // session still gets its own complete, correct files — and a door is always looked for afresh.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { sessionFilePath } from '@arsession/server';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,9 @@ const BOX = corpusPath('glb', 'Box.glb');
 const HELMET = corpusPath('glb', 'DamagedHelmet.glb');
 const AC20 = corpusPath('ifc', 'AC20-FZK-Haus.ifc');
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Conversion-cache entries with files, wherever the server keeps them (its data directory, or the bucket). */
+const cacheEntries = async (t: TestServer) => (await t.server.context.objects.cachedEntries()).size;
 
 async function usdzOf(t: TestServer, sessionId: string): Promise<{ url: string; bytes: Uint8Array; detail: Record<string, any> }> {
   const { body } = await getDetail(t, sessionId);
@@ -42,12 +45,12 @@ describe('the same model uploaded twice', () => {
     // Everything but the names is the asset the conversion described.
     const { source_name: _a, ...restA } = first.detail.model_assets[0];
     const { source_name: _b, ...restB } = second.detail.model_assets[0];
-    expect({ ...restB, usdz_url: undefined }).toEqual({ ...restA, usdz_url: undefined });
+    expect({ ...restB, usdz_url: undefined, glb_url: undefined }).toEqual({ ...restA, usdz_url: undefined, glb_url: undefined });
     // One cache entry; in the data directory one inode shared by the cache and both sessions, in
     // an object store one object per session, put from that entry.
-    expect(readdirSync(join(t.dataDir, 'cache'))).toHaveLength(1);
+    expect(await cacheEntries(t)).toBe(1);
     if (t.server.context.objects.engine === 'files') expect(statSync(sessionFilePath(join(t.dataDir, 'sessions'), idb, '0.usdz')).nlink).toBe(3);
-    else expect([await storedFiles(t, ida), await storedFiles(t, idb)]).toEqual([['0.usdz'], ['0.usdz']]);
+    else expect([await storedFiles(t, ida), await storedFiles(t, idb)]).toEqual([['0.glb', '0.usdz'], ['0.glb', '0.usdz']]);
   });
 
   it('saves the source with the hash taken while it streamed', async () => {
@@ -67,7 +70,7 @@ describe('eviction', () => {
       const a = await postSession(t, 'by_plane', form({ model_file: filePart(HELMET) }));
       const before = await usdzOf(t, sessionIdOf(a.body.deeplink));
       expect((await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }))).status).toBe(201);
-      expect(readdirSync(join(t.dataDir, 'cache'))).toHaveLength(1);
+      expect(await cacheEntries(t)).toBe(1);
       const after = await usdzOf(t, sessionIdOf(a.body.deeplink));
       expect(sha256(after.bytes)).toBe(sha256(before.bytes));
       expect(sha256(after.bytes)).toBe(before.detail.model_assets[0].usdz_sha256);
@@ -84,7 +87,7 @@ describe('eviction', () => {
     try {
       expect((await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }))).status).toBe(201);
       expect((await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }))).status).toBe(201);
-      expect(readdirSync(join(t.dataDir, 'cache'))).toEqual([]);
+      expect(await cacheEntries(t)).toBe(0);
     } finally {
       await t.stop();
     }
@@ -101,7 +104,7 @@ describe('door detection on a cached model', () => {
     const t = await startTestServer();
     try {
       expect((await postSession(t, 'by_plane', form({ model_file: filePart(AC20) }))).status).toBe(201);
-      expect(readdirSync(join(t.dataDir, 'cache'))).toHaveLength(1);
+      expect(await cacheEntries(t)).toBe(1);
       const found = await postSession(t, 'by_scan', form({ model_file: filePart(AC20), 'alignment.point_1': JSON.stringify(view.viewer), 'alignment.point_2': JSON.stringify(view.gaze) }));
       expect(found.status).toBe(201);
       const { body } = await getDetail(t, sessionIdOf(found.body.deeplink));

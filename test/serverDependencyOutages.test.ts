@@ -2,6 +2,12 @@
 // one of them goes away and comes back: 503 with Retry-After while it is down (never a 500, never a
 // hang), normal service after, with no restart of the server. And files served by redirect.
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readServerConfig, startServer } from '@arsession/server';
+import { Queue } from 'bullmq';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath } from './support/corpus.js';
 import { startPostgres, type PostgresServer } from '@arsession/bench/services';
@@ -136,5 +142,32 @@ describe('Redis down and back under a running server', () => {
       after = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('glb', 'BoxTextured.glb')) }), null);
     }
     expect(after.status).toBe(201);
+  });
+});
+
+describe('a cluster queue deeper than ARSESSION_CLUSTER_QUEUE', () => {
+  it('503 saturated with Retry-After, before the model is put in the object store', async () => {
+    // An API node whose queue has no worker, and three jobs already waiting from other nodes.
+    const dataDir = mkdtempSync(join(tmpdir(), 'arsession-saturated-'));
+    const config = readServerConfig({}, {
+      port: 0, host: '127.0.0.1', dataDir, databaseUrl: await postgres.createDatabase('saturated'), s3Bucket: 'saturated', s3Endpoint: swift.endpoint,
+      s3Region: swift.region, s3AccessKeyId: swift.accessKeyId, s3SecretAccessKey: swift.secretAccessKey, s3ForcePathStyle: true,
+      redisUrl: redis.url, queueName: 'saturated', clusterQueue: 3,
+    });
+    const backlog = new Queue('saturated', { connection: { url: redis.url } });
+    const server = await startServer(config, { role: 'api', logger: pino({ level: 'silent' }) });
+    try {
+      await Promise.all([1, 2, 3].map((i) => backlog.add('convert', { from: `another node ${i}` })));
+      const res = await fetch(`${server.url}/api/vision/v1/session/by_plane/`, { method: 'POST', body: form({ model_file: filePart(corpusPath('glb', 'Avocado-Draco.glb')) }) });
+      const body = await res.json() as { code: string };
+      expect([res.status, body.code, res.headers.get('retry-after')]).toEqual([503, 'saturated', expect.stringMatching(/^\d+$/)]);
+      expect(await server.context.objects.scratchObjects()).toEqual(new Map());
+      expect(await backlog.getWaitingCount()).toBe(3);
+    } finally {
+      await backlog.obliterate({ force: true });
+      await backlog.close();
+      await server.close(1000);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -109,7 +109,7 @@ async function benchQueueOverhead(redisUrl: string, s3: { endpoint: string; regi
       writeFileSync(model, box);
       const before = started.size;
       const t0 = performance.now();
-      const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), timeoutMs: 60_000 });
+      const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), glbPath: join(scratch, `o${i}.glb`), timeoutMs: 60_000 });
       const t1 = performance.now();
       if (i < 0) continue; // warm-up: the worker thread and its readers load
       const startedAt = [...started.values()][before];

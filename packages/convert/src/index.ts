@@ -50,3 +50,4 @@ export { mergeByMaterial, MERGE_BY_MATERIAL_DEFAULTS, type MergeByMaterialOption
 export { readZipDirectory, type ZipDirectoryEntry } from './usdz/readZipDirectory.js';
 export { checkUsdzPackage, CHECK_USDZ_PACKAGE_DEFAULTS, type CheckedUsdzPackage, type CheckUsdzPackageOptions } from './usdz/checkUsdzPackage.js';
 export { readUsdz, type ReadUsdzOptions } from './usdz/readUsdz.js';
+export { CONVERTER_VERSION } from './version.js';

@@ -16,3 +16,4 @@ export {
 } from './worker/createConversionPool.js';
 export { reviveError, serializeError, type CrossingError } from './worker/crossingErrors.js';
 export type { ConversionResult, DoorQuery, SerializedConvertError } from './worker/protocol.js';
+export { CONVERTER_VERSION } from './version.js';

@@ -1,8 +1,9 @@
-// The session commit: staged files moved or linked into the sessions directory, rows — all or nothing per session.
+// The session commit: staged files moved into the sessions directory, rows — all or nothing per session.
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { linkRenewing } from '../src/files/linkRenewing.js';
 import { sessionFilePath } from '../src/files/sessionFiles.js';
 import type { SessionCommit } from '../src/store/SessionStore.js';
 import { commitSessions } from '../src/store/sqlite/commitSessions.js';
@@ -26,11 +27,16 @@ afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** A session with one staged file of its own (moved in) and, optionally, a shared one (linked in). */
+/**
+ * A session with one staged file of its own and, optionally, one placed from a shared file (as
+ * the conversion cache places its files: a hard link in the staging directory).
+ */
 function session(id: string, options: { shared?: string; accountId?: number | null } = {}): SessionCommit {
   const own = join(staging, `${id}.0.usdz`);
   writeFileSync(own, `usdz of ${id}`);
-  const files = [{ from: own, name: '0.usdz' }, ...(options.shared ? [{ from: options.shared, name: '1.usdz', link: true }] : [])];
+  const placed = join(staging, `${id}.1.usdz`);
+  if (options.shared) linkRenewing(options.shared, placed);
+  const files = [{ from: own, name: '0.usdz' }, ...(options.shared ? [{ from: placed, name: '1.usdz' }] : [])];
   return {
     record: {
       id, method: 'by_plane', createdAt: 1_000, expiresAt: 2_000_000_000_000, accountId: options.accountId ?? null,
@@ -54,7 +60,7 @@ describe('commitSessions', () => {
       expect(readFileSync(sessionFilePath(sessionsDir, id, '0.usdz'), 'utf8')).toBe(`usdz of ${id}`);
       expect(findSession(db, id)).toMatchObject({ id, onetimeCode: codes[i], files: [{ name: '0.usdz' }, { name: '1.usdz' }] });
     }
-    // Moved from staging; linked (not copied) from the shared file, which stays.
+    // Moved from staging; the placed file still shares the cache's inode (never copied), which stays.
     expect(readdirSync(staging)).toEqual([]);
     expect(statSync(shared).nlink).toBe(3);
     expect(statSync(sessionFilePath(sessionsDir, 'a', '1.usdz')).ino).toBe(statSync(shared).ino);
@@ -92,7 +98,7 @@ describe('commitSessions', () => {
     expect(findSession(db, 'fine')).toBeUndefined();
   });
 
-  it('links a file that has run out of names (EMLINK) by renewing it, keeping every session intact', () => {
+  it('places a file that has run out of names (EMLINK) by renewing it, keeping every session intact', () => {
     const shared = join(root, 'cached.usdz');
     writeFileSync(shared, 'cached usdz');
     // Use up the file's names as 65,000 sessions would (ext4 allows 65,000; stop at 70,000 elsewhere).
@@ -109,7 +115,8 @@ describe('commitSessions', () => {
     expect(outcomes.map((o) => 'code' in o)).toEqual([true, true]);
     for (const id of ['x', 'y']) expect(readFileSync(sessionFilePath(sessionsDir, id, '1.usdz'), 'utf8')).toBe('cached usdz');
     if (limit < 70_000) {
-      // Renewed: a new inode under the same name, shared by the new sessions; the old names still read.
+      // Renewed when placed from the cache: a new inode under the same name, shared by the new
+      // sessions; the old names still read.
       expect(statSync(shared).ino).not.toBe(before);
       expect(statSync(shared).nlink).toBe(3);
       expect(readFileSync(join(names, '0'), 'utf8')).toBe('cached usdz');

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printJson } from '../print.js';
 
-/** `arsession keys`: the operator's API-key tool, on the database under `ARSESSION_DATA_DIR`. */
+/** `arsession keys`: the operator's API-key tool, on the server's session store (SQLite under `ARSESSION_DATA_DIR`, or `ARSESSION_DATABASE_URL`). */
 export const keysCommand: Command = {
   name: 'keys',
   summary: 'issue, revoke and list API keys (X-API-Key) in the server database',
@@ -10,14 +10,23 @@ export const keysCommand: Command = {
        arsession keys revoke KEY_OR_ID
        arsession keys list [--json]
 
-  Works on the database under ARSESSION_DATA_DIR (default ./data), also while the server runs.
+  Works on the server's session store, also while the server runs: PostgreSQL when
+  ARSESSION_DATABASE_URL is set (the cluster's), else the SQLite database under ARSESSION_DATA_DIR
+  (default ./data).
   A new key is printed once and stored only as a hash: keep it; a lost key is revoked and replaced.`,
   async run(args, io) {
     const [action, ...rest] = args;
     const { values, positionals } = parseArgs({ args: rest, options: { account: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
     // Loaded here, not at start-up: every other command would pay for Express and the store's driver.
-    const { dataPaths, openSessionStore, readServerConfig } = await import('@arsession/server');
-    const config = readServerConfig(process.env);
+    const { ConfigError, dataPaths, openSessionStore, readServerConfig } = await import('@arsession/server');
+    let config;
+    try {
+      config = readServerConfig(process.env);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      io.stderr.write(`arsession keys: ${err.message}\n`);
+      return EXIT.refused;
+    }
     const store = await openSessionStore(config, dataPaths(config.dataDir), 'tool');
     try {
       switch (action) {

@@ -29,8 +29,14 @@ ${Object.entries(CONFIG_ENV).map(([k, env]) => `    ${env.padEnd(36)} [${String(
       io.stderr.write(`arsession serve: ${err.message}\n`);
       return EXIT.refused;
     }
-    if ((role === 'api' || role === 'worker') && !config.redisUrl) {
-      io.stderr.write(`arsession serve: --role ${role} needs a queue: set ${CONFIG_ENV.redisUrl} (redis://…)\n`);
+    // A split role only works with what every node shares: a queue, a bucket, and for API nodes a database.
+    const missing = role === 'all' ? [] : [
+      ...(config.redisUrl ? [] : [`${CONFIG_ENV.redisUrl} (the queue, redis://…)`]),
+      ...(config.s3Bucket ? [] : [`${CONFIG_ENV.s3Bucket} (the shared object store, with the other ARSESSION_S3_* settings)`]),
+      ...(role === 'api' && !config.databaseUrl ? [`${CONFIG_ENV.databaseUrl} (the shared session store, postgres://…)`] : []),
+    ];
+    if (missing.length) {
+      io.stderr.write(`arsession serve: --role ${role} runs beside other nodes and needs what they share; set ${missing.join(' and ')}\n`);
       return EXIT.refused;
     }
     const { startServer, startWorker } = await import('@arsession/server');

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { writeHashedFile, type WrittenFile } from '../io/writeHashedFile.js';
 import type { SceneData } from '../scene/SceneData.js';
 import { textureEntryName } from './layer/describeLayer.js';
 import { writeUsdaLayer } from './writeUsdaLayer.js';
@@ -9,12 +9,8 @@ import { zipLayout } from './zipStored.js';
 
 const COPY_CHUNK = 1 << 20;
 
-/** What {@link writeUsdzFile} wrote. */
-export interface WrittenUsdzFile {
-  bytes: number;
-  /** SHA-256 (hex) of the file, taken from the bytes as they were written. */
-  sha256: string;
-}
+/** What {@link writeUsdzFile} wrote: its size and SHA-256. */
+export type WrittenUsdzFile = WrittenFile;
 
 /**
  * Writes a scene as a USDZ file (the same bytes as {@link writeUsdz}) in bounded memory: a binary
@@ -53,29 +49,6 @@ export function writeUsdzFile(scene: SceneData, path: string, options: Partial<W
  */
 export function writeUsdzBytesFile(bytes: Uint8Array, path: string): WrittenUsdzFile {
   return writeHashedFile(path, (write) => write(bytes));
-}
-
-/** Writes what `fill` produces to `path` atomically, counting and hashing it. */
-function writeHashedFile(path: string, fill: (write: (data: Uint8Array, length?: number) => void) => void): WrittenUsdzFile {
-  const partial = `${path}.${process.pid}.partial`;
-  try {
-    const out = openSync(partial, 'w');
-    const hash = createHash('sha256');
-    let bytes = 0;
-    try {
-      fill((data, length = data.length) => {
-        writeSync(out, data, 0, length);
-        hash.update(data.subarray(0, length));
-        bytes += length;
-      });
-    } finally {
-      closeSync(out);
-    }
-    renameSync(partial, path);
-    return { bytes, sha256: hash.digest('hex') };
-  } finally {
-    rmSync(partial, { force: true });
-  }
 }
 
 function writeWithTextLayer(scene: SceneData, layerName: string, rootName: string, layerPath: string, write: (data: Uint8Array, length?: number) => void): void {

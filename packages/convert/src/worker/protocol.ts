@@ -13,6 +13,8 @@ export interface ConversionRequest {
   outputs?: ReadonlyArray<'usdz' | 'glb'>;
   /** Write the USDZ to this file (streamed, atomic) instead of returning its bytes. */
   usdzPath?: string;
+  /** Write the GLB (when `outputs` asks for it) to this file (atomic) instead of returning its bytes. */
+  glbPath?: string;
   /**
    * by_scan mode 1: find the door the viewer looks at (in the submitted model's own frame) once the
    * model is read, and write nothing when there is none.
@@ -53,8 +55,12 @@ export interface ConversionResult {
   usdzFileBytes?: number;
   /** SHA-256 (hex) of the USDZ written to `usdzPath`. */
   usdzFileSha256?: string;
-  /** The same scene as GLB, when asked for. */
+  /** The same scene as GLB, when asked for (and not written to `glbPath`). */
   glb?: Uint8Array;
+  /** Size of the GLB written to `glbPath`. */
+  glbFileBytes?: number;
+  /** SHA-256 (hex) of the GLB written to `glbPath`. */
+  glbFileSha256?: string;
 }
 
 /** A ConvertError flattened for the trip across the thread boundary. */

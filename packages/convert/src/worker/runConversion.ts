@@ -1,3 +1,4 @@
+import { writeHashedFile } from '../io/writeHashedFile.js';
 import { readModel } from '../model/readModel.js';
 import { writeUsdz } from '../usdz/writeUsdz.js';
 import { writeUsdzBytesFile, writeUsdzFile } from '../usdz/writeUsdzFile.js';
@@ -33,7 +34,9 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
   const toFile = outputs.includes('usdz') && request.usdzPath !== undefined;
   const usdzFile = !toFile ? undefined : arkit ? writeUsdzBytesFile(arkit.bytes, request.usdzPath!) : writeUsdzFile(delivered, request.usdzPath!);
   const usdz = !outputs.includes('usdz') || toFile ? undefined : arkit ? arkit.bytes.slice() : new Uint8Array(Buffer.concat(writeUsdz(delivered)));
-  const glb = outputs.includes('glb') ? await (await import('../glb/writeGlb.js')).writeGlb(delivered) : undefined;
+  const glbBytes = outputs.includes('glb') ? await (await import('../glb/writeGlb.js')).writeGlb(delivered) : undefined;
+  const glbFile = glbBytes && request.glbPath !== undefined ? writeHashedFile(request.glbPath, (write) => write(glbBytes)) : undefined;
+  const glb = glbFile ? undefined : glbBytes;
   const written = performance.now();
   const drawCalls = delivered.nodes.reduce((n, node) => n + node.meshes.length, 0);
   return {
@@ -50,6 +53,7 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
     ...(usdz && { usdz }),
     ...(usdzFile && { usdzFileBytes: usdzFile.bytes, usdzFileSha256: usdzFile.sha256 }),
     ...(glb && { glb }),
+    ...(glbFile && { glbFileBytes: glbFile.bytes, glbFileSha256: glbFile.sha256 }),
   };
 }
 

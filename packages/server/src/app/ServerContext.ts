@@ -19,7 +19,7 @@ export interface DataPaths {
   sessions: string;
   /** Source files saved to accounts, one file each (the row names its account). */
   models: string;
-  /** Converted models by the SHA-256 of their source (hard links); emptied on start. */
+  /** Conversion-cache files, `<key>/<name>` (hard links of session files). */
   cache: string;
 }
 
@@ -44,6 +44,6 @@ export interface ServerContext {
 /** The data directory's layout, created if missing. */
 export function dataPaths(root: string): DataPaths {
   const paths = { root, database: join(root, 'arsession.sqlite'), uploads: join(root, 'uploads'), sessions: join(root, 'sessions'), models: join(root, 'models'), cache: join(root, 'cache') };
-  for (const dir of [paths.root, paths.uploads, paths.sessions, paths.models]) mkdirSync(dir, { recursive: true });
+  for (const dir of [paths.root, paths.uploads, paths.sessions, paths.models, paths.cache]) mkdirSync(dir, { recursive: true });
   return paths;
 }

@@ -4,7 +4,10 @@ import { closeConversionPool, configureConversionPool } from '@arsession/convert
 import { pino, type Logger } from 'pino';
 import { createAdmission } from '../admission/Admission.js';
 import { openConversionCache } from '../cache/ConversionCache.js';
-import { CONFIG_ENV, type ServerConfig } from '../config/ServerConfig.js';
+import { memoryCacheIndex } from '../cache/memory/memoryCacheIndex.js';
+import { postgresCacheIndex } from '../cache/postgres/postgresCacheIndex.js';
+import type { ServerConfig } from '../config/ServerConfig.js';
+import { echoedConfig } from '../config/echoedConfig.js';
 import { openSessionStore } from '../store/openSessionStore.js';
 import { bullmqConversionJobs } from '../jobs/bullmq/bullmqConversionJobs.js';
 import { runConversionWorker } from '../jobs/bullmq/runConversionWorker.js';
@@ -71,10 +74,17 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     : undefined;
   const orphans = await removeOrphans(sessions, paths);
   if (orphans.length > 0) log.warn({ removed: orphans.length }, 'removed files left by an interrupted run');
+  // The cluster shares its cache through PostgreSQL and the bucket; one process keeps its index in memory.
+  const conversionCache = openConversionCache({
+    index: config.databaseUrl ? postgresCacheIndex({ url: config.databaseUrl }) : memoryCacheIndex(),
+    objects, maxEntries: config.cacheEntries, maxBytes: config.cacheBytes, log,
+  });
+  // A memory index starts empty: the files an earlier process kept belong to no entry now.
+  if (conversionCache.engine === 'memory') await conversionCache.removeOrphans(0);
   const ctx: ServerContext = {
     config, paths, sessions, objects, jobs, log, draining: false,
     admission: createAdmission({ workers: config.workers, queue: config.queue }),
-    conversionCache: await openConversionCache({ dir: paths.cache, maxEntries: config.cacheEntries, maxBytes: config.cacheBytes }),
+    conversionCache,
     // With a queue, Redis is shared by every node: claims are counted there, cluster-wide.
     claimThrottle: redis
       ? {
@@ -88,8 +98,14 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const sweep = () => sessions.leadSweep(async () => {
     const expired = await sweepExpired(sessions, objects);
     if (expired > 0) log.info({ sessions: expired }, 'expired sessions swept');
-    const orphaned = await removeObjectOrphans(sessions, objects, OBJECT_ORPHAN_GRACE_MS);
-    if (orphaned.length > 0) log.warn({ sessions: orphaned.length }, 'removed objects no session owns (left by an interrupted node)');
+    // A job's scratch objects live as long as the job may (two tries at the conversion timeout).
+    const scratchGraceMs = Math.max(OBJECT_ORPHAN_GRACE_MS, 4 * config.conversionTimeoutSeconds * 1000);
+    const orphaned = await removeObjectOrphans(sessions, objects, { graceMs: OBJECT_ORPHAN_GRACE_MS, scratchGraceMs });
+    if (orphaned.sessions.length + orphaned.savedModels.length + orphaned.scratch.length > 0) {
+      log.warn({ sessions: orphaned.sessions.length, savedModels: orphaned.savedModels.length, scratch: orphaned.scratch.length }, 'removed objects nothing owns (left by an interrupted node)');
+    }
+    const cacheOrphans = await conversionCache.removeOrphans(OBJECT_ORPHAN_GRACE_MS);
+    if (cacheOrphans > 0) log.warn({ entries: cacheOrphans }, 'removed conversion-cache files no cache entry owns');
   });
   await sweep();
   let sweeping = false;
@@ -124,7 +140,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log.info({ url, role: options.role ?? 'all', store: sessions.engine, objects: objects.engine, jobs: jobs.engine, config: Object.fromEntries(Object.entries(config).map(([k, v]) => [CONFIG_ENV[k as keyof ServerConfig], withoutSecrets(v, k)])) }, 'arsession listening');
+  log.info({ url, role: options.role ?? 'all', store: sessions.engine, objects: objects.engine, jobs: jobs.engine, cache: conversionCache.engine, config: echoedConfig(config) }, 'arsession listening');
 
   let closing: Promise<void> | undefined;
   return {
@@ -142,6 +158,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         // A queue that cannot be reached must not hold the shutdown: its connections are dropped after a while.
         redis?.disconnect();
         await Promise.race([Promise.all([worker?.close(), jobs.close()]), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+        await conversionCache.close();
         await ctx.sessions.close();
         log.info('arsession stopped');
       })();
@@ -155,16 +172,3 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
  * its files only when it commits, moments before its rows, so an hour leaves a wide margin.
  */
 const OBJECT_ORPHAN_GRACE_MS = 3600_000;
-
-/** A setting as the start-up log echoes it: passwords in URLs replaced by `***`, secret keys hidden. */
-function withoutSecrets(value: unknown, key?: string): unknown {
-  if (key === 's3SecretAccessKey' && value !== undefined) return '***';
-  if (typeof value !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
-  try {
-    const url = new URL(value);
-    if (url.password) url.password = '***';
-    return url.toString();
-  } catch {
-    return value;
-  }
-}

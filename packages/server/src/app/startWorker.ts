@@ -1,6 +1,7 @@
 import { closeConversionPool } from '@arsession/convert';
 import { pino, type Logger } from 'pino';
 import { CONFIG_ENV, ConfigError, type ServerConfig } from '../config/ServerConfig.js';
+import { echoedConfig } from '../config/echoedConfig.js';
 import { runConversionWorker } from '../jobs/bullmq/runConversionWorker.js';
 import { openObjectStore } from '../objects/openObjectStore.js';
 import { dataPaths } from './ServerContext.js';
@@ -25,9 +26,10 @@ export interface RunningWorker {
 export async function startWorker(config: ServerConfig, options: { logger?: Logger } = {}): Promise<RunningWorker> {
   const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'arsession', role: 'worker' } });
   if (!config.redisUrl) throw new ConfigError(CONFIG_ENV.redisUrl, 'the worker role takes its jobs from a queue: set it to redis://…');
+  if (!config.s3Bucket) throw new ConfigError(CONFIG_ENV.s3Bucket, 'the worker role reads models from and writes files to the store the API nodes share: set it (and the other ARSESSION_S3_* settings)');
   const objects = await openObjectStore(config, dataPaths(config.dataDir));
   const worker = runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log });
-  log.info({ role: 'worker', objects: objects.engine, concurrency: config.workers, pid: process.pid }, 'arsession worker ready');
+  log.info({ role: 'worker', objects: objects.engine, concurrency: config.workers, pid: process.pid, config: echoedConfig(config) }, 'arsession worker ready');
   return {
     async close() {
       await worker.close();

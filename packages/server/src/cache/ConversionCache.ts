@@ -1,120 +1,105 @@
-import { link, mkdir, rm, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { ConversionResult } from '@arsession/convert';
+import { CONVERTER_VERSION } from '@arsession/convert';
+import type { Logger } from 'pino';
+import type { ObjectStore } from '../objects/ObjectStore.js';
+import { CACHED_FILES, type CachedConversion, type CachedFileName } from './CachedConversion.js';
+import type { CacheIndex, CacheLimits } from './CacheIndex.js';
+
+/** Options of {@link openConversionCache}. */
+export interface ConversionCacheOptions extends CacheLimits {
+  /** Which entries are kept, and when each was last used. */
+  index: CacheIndex;
+  /** Where their files are (`cache/<key>/`). */
+  objects: ObjectStore;
+  /** The converter whose output is kept: entries of another version are never reused. */
+  converterVersion: string;
+  log?: Logger;
+}
+
+/** Defaults of {@link openConversionCache}. */
+export const CONVERSION_CACHE_DEFAULTS: Readonly<Pick<ConversionCacheOptions, 'converterVersion'>> = { converterVersion: CONVERTER_VERSION };
 
 /**
- * What a model's conversion left that a later request with the same bytes can reuse: its result
- * without the per-request parts (the detected door, inline bytes), with the USDZ's size and hash.
+ * Converted models by the SHA-256 of their source and the converter's version: a model uploaded
+ * again is linked, not converted again. Conversion is deterministic (same bytes in, same bytes
+ * out), which is what makes reuse equal to converting again.
  */
-export type CachedConversion = Omit<ConversionResult, 'door' | 'usdz' | 'glb'> & Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256'>;
-
-/** Sizes of {@link openConversionCache}. */
-export interface ConversionCacheOptions {
-  /** Where the cached USDZ files live; emptied when the cache opens. */
-  dir: string;
-  /** Most entries kept; 0 turns the cache off. */
-  maxEntries: number;
-  /** Most USDZ bytes kept (counted per entry, shared links included). */
-  maxBytes: number;
-}
-
-/** A cached conversion lent to a request: its file stays on disk until the request releases it. */
-export interface CacheHit {
-  entry: CachedConversion;
-  /** The cached USDZ, to be hard-linked where the session needs it. */
-  path: string;
-  /** Ends the loan; an entry evicted meanwhile loses its file now. */
-  release(): void;
-}
-
-/** A content-addressed store of converted models, keyed by the SHA-256 of the uploaded bytes. */
 export interface ConversionCache {
+  /** The index's engine (`memory`, `postgres`). */
+  readonly engine: string;
   /**
-   * The cached conversion of `sourceSha256`, or `undefined` when the model was not seen. Its
-   * file is kept (even through eviction) until `release()`, so the session can link it later.
+   * The cached conversion of `sourceSha256`, its files placed at the given local paths; or
+   * `undefined` when it is not kept (or its files went meanwhile: then it is forgotten).
    */
-  reuse(sourceSha256: string): CacheHit | undefined;
-  /** Keeps the USDZ just written at `usdzPath` (by a hard link) for later requests with the same bytes. */
-  keep(sourceSha256: string, usdzPath: string, entry: CachedConversion): Promise<void>;
-  readonly entries: number;
+  reuse(sourceSha256: string, into: Readonly<Record<CachedFileName, string>>): Promise<CachedConversion | undefined>;
+  /**
+   * Keeps the conversion of `sourceSha256` from a committed session's files (`names`: each
+   * cached file's name in the session), then evicts what is over the limits.
+   */
+  keep(sourceSha256: string, sessionId: string, names: Readonly<Record<CachedFileName, string>>, entry: CachedConversion): Promise<void>;
+  /** Deletes cache files that belong to no entry and are older than `graceMs` (left by a crash, or by an earlier process's memory index). */
+  removeOrphans(graceMs: number, now?: number): Promise<number>;
+  close(): Promise<void>;
 }
 
 /**
- * Opens the cache in `dir`, emptied first: entries live only as long as the process, so a cached
- * file can never outlive the converter version that made it.
- *
- * Why hard links: a session's USDZ and the cache entry share one inode, so a hit costs one
- * `link()` instead of a copy, eviction can never remove a file a live session serves, and the
- * sweeper deleting a session never touches the cache. The link is made when the session is
- * committed (by the store thread, off the event loop); until then the hit is a loan that
- * eviction respects. Conversion is deterministic (same bytes in,
- * same bytes out), which is what makes reuse equal to converting again.
+ * The conversion cache over an index ({@link CacheIndex}) and the object store: the embedded server
+ * keeps its index in memory and its files in the data directory (hard links of session files),
+ * a cluster its index in PostgreSQL and its files in the bucket, shared by every node. A file is
+ * placed for a session (a link, or a download) before the session needs it, so eviction never takes
+ * a file a session uses; a hit whose files were evicted meanwhile is a miss. The cache is an
+ * optimisation: when it fails, the model is converted.
  *
  * @example
  * ```ts
- * const cache = await openConversionCache({ dir: '/var/lib/arsession/cache', maxEntries: 512, maxBytes: 2 ** 31 });
- * const hit = cache.reuse(sha256);
- * try { if (hit) linkSync(hit.path, sessionFilePath(sessionsDir, sessionId, '0.usdz')); } finally { hit?.release(); }
+ * const cache = openConversionCache({ index: memoryCacheIndex(), objects, maxEntries: 512, maxBytes: 2 ** 31 });
+ * const entry = await cache.reuse(sha256, { 'model.usdz': staged.usdz, 'model.glb': staged.glb });
  * ```
  */
-export async function openConversionCache(options: ConversionCacheOptions): Promise<ConversionCache> {
-  await rm(options.dir, { recursive: true, force: true });
-  await mkdir(options.dir, { recursive: true });
-  // Map order is recency order: a hit moves its key to the end, eviction takes from the front.
-  const lru = new Map<string, CachedConversion>();
-  // Loans per key; an evicted key still on loan keeps its file until the last one ends.
-  const loans = new Map<string, number>();
-  let bytes = 0;
-  const pathOf = (key: string) => join(options.dir, `${key}.usdz`);
-  const removeFile = (key: string) => unlink(pathOf(key)).catch(() => undefined);
-  // Awaited: when keep() resolves, what it evicted is gone from disk.
-  const evict = async () => {
-    while (lru.size > options.maxEntries || (bytes > options.maxBytes && lru.size > 0)) {
-      const [oldest, entry] = lru.entries().next().value as [string, CachedConversion];
-      lru.delete(oldest);
-      bytes -= entry.usdzFileBytes;
-      if (!loans.has(oldest)) await removeFile(oldest);
-    }
-  };
+export function openConversionCache(options: Omit<ConversionCacheOptions, 'converterVersion'> & Partial<Pick<ConversionCacheOptions, 'converterVersion'>>): ConversionCache {
+  const { index, objects, maxEntries, maxBytes, converterVersion, log } = { ...CONVERSION_CACHE_DEFAULTS, ...options };
+  const keyOf = (sha256: string) => `${sha256}.${converterVersion}`;
   return {
-    get entries() {
-      return lru.size;
-    },
-    reuse(key) {
-      const entry = lru.get(key);
-      if (!entry) return undefined;
-      lru.delete(key);
-      lru.set(key, entry);
-      loans.set(key, (loans.get(key) ?? 0) + 1);
-      let released = false;
-      return {
-        entry,
-        path: pathOf(key),
-        release() {
-          if (released) return;
-          released = true;
-          const left = loans.get(key)! - 1;
-          if (left > 0) {
-            loans.set(key, left);
-            return;
-          }
-          loans.delete(key);
-          // Evicted while on loan (and not cached again since: its file would then be in use).
-          if (!lru.has(key)) void removeFile(key);
-        },
-      };
-    },
-    async keep(key, usdzPath, entry) {
-      if (options.maxEntries === 0 || entry.usdzFileBytes > options.maxBytes || lru.has(key)) return;
+    engine: index.engine,
+    async reuse(sourceSha256, into) {
+      if (maxEntries === 0) return undefined;
+      const key = keyOf(sourceSha256);
       try {
-        await link(usdzPath, pathOf(key));
-      } catch {
-        // Two requests with the same new model both converted; the first one's link stands.
-        return;
+        const entry = await index.lookup(key);
+        if (!entry) return undefined;
+        for (const name of CACHED_FILES) {
+          if (await objects.fetchCached(key, name, into[name])) continue;
+          await index.forget(key);
+          return undefined;
+        }
+        return entry;
+      } catch (err) {
+        log?.warn({ err, key }, 'conversion cache unreadable; converting');
+        return undefined;
       }
-      lru.set(key, entry);
-      bytes += entry.usdzFileBytes;
-      await evict();
     },
+    async keep(sourceSha256, sessionId, names, entry) {
+      if (maxEntries === 0) return;
+      const bytes = entry.usdzFileBytes + entry.glbFileBytes;
+      if (bytes > maxBytes) return;
+      const key = keyOf(sourceSha256);
+      try {
+        // Already kept (a node that converted the same model at the same time): nothing to add.
+        if (await index.lookup(key)) return;
+        for (const name of CACHED_FILES) await objects.cacheSessionFile(sessionId, names[name], key, name);
+        // Files first, then the entry: an entry never names files that are not there yet.
+        if (!(await index.record(key, entry, bytes))) return;
+        const evicted = await index.evict({ maxEntries, maxBytes });
+        if (evicted.length) await objects.deleteCached(evicted);
+      } catch (err) {
+        log?.warn({ err, key }, 'conversion not kept in the cache');
+      }
+    },
+    async removeOrphans(graceMs, now = Date.now()) {
+      const owned = await index.keys();
+      const orphans = [...await objects.cachedEntries()].filter(([key, newestAt]) => !owned.has(key) && newestAt < now - graceMs).map(([key]) => key);
+      if (orphans.length) await objects.deleteCached(orphans);
+      return orphans.length;
+    },
+    close: () => index.close(),
   };
 }

@@ -8,13 +8,15 @@ export interface ConversionJob {
   upload: { path: string; name: string; field: string };
   /** The USDZ is written here (a staged file of the session). */
   usdzPath: string;
+  /** The same scene as GLB is written here. */
+  glbPath: string;
   /** by_scan mode 1: the door to find while the model is read. */
   detectDoor?: DoorQuery;
   timeoutMs: number;
 }
 
-/** A conversion done: the worker's result, with the size and SHA-256 of the USDZ written at `usdzPath`. */
-export type ConvertedModel = ConversionResult & Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256'>;
+/** A conversion done: the worker's result, with the size and SHA-256 of the files written at `usdzPath` and `glbPath`. */
+export type ConvertedModel = ConversionResult & Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256' | 'glbFileBytes' | 'glbFileSha256'>;
 
 /**
  * Where conversions run: one role, an engine per folder (`threads/`: the worker threads of this

@@ -14,7 +14,7 @@ export interface SendOptions {
 }
 
 /**
- * Where session files, saved models and everything else the server keeps as bytes live: one role,
+ * Where session files, saved models, conversion-cache files and everything else the server keeps as bytes live: one role,
  * an engine per folder (`files/`: the data directory, the embedded default; `s3/`: any
  * S3-compatible store, shared by every node of a cluster). The request path is written once
  * against this interface.
@@ -39,11 +39,32 @@ export interface ObjectStore {
    * its start-up clean-up walks the data directory itself.
    */
   sessionsWithFiles(): Promise<Map<string, { names: string[]; newestAt: number }>>;
+  /**
+   * The saved models in the store (by their path under the models store) and when each was written,
+   * for the clean-up of what a crashed node left. The files engine answers none: its start-up
+   * clean-up walks the data directory itself.
+   */
+  savedModelObjects(): Promise<Map<string, number>>;
+  /** Deletes saved models' files (by their path under the models store). */
+  deleteSavedModels(storedAs: readonly string[]): Promise<void>;
   /** Puts a local file under a scratch key: a model on its way to a conversion worker, a USDZ on its way back. */
   putScratch(key: string, path: string): Promise<void>;
   /** Writes a scratch object to a local file. */
   fetchScratch(key: string, path: string): Promise<void>;
   deleteScratch(keys: readonly string[]): Promise<void>;
+  /** Every scratch object and when it was written (a node killed mid-job leaves its own behind). */
+  scratchObjects(): Promise<Map<string, number>>;
+  /**
+   * Makes a committed session's file `name` the file `cachedName` of conversion-cache entry `key`
+   * (the data directory: a hard link; S3: a copy inside the store, no bytes through this node).
+   */
+  cacheSessionFile(sessionId: string, name: string, key: string, cachedName: string): Promise<void>;
+  /** Puts cache entry `key`'s file `cachedName` at a local path (a hard link, or a download); false when it is not there. */
+  fetchCached(key: string, cachedName: string, path: string): Promise<boolean>;
+  /** Deletes cache entries' files. */
+  deleteCached(keys: readonly string[]): Promise<void>;
+  /** The cache entries that have files, and when the newest of each was written (to find those no index entry owns). */
+  cachedEntries(): Promise<Map<string, number>>;
   /** Throws when the store cannot be written (readiness). */
   ping(): Promise<void>;
 }

@@ -8,11 +8,18 @@ export interface AssetInfo {
   preferred_format: 'usdz' | 'reality';
   /** The USDZ's name among the session's files. */
   usdz_file: string;
+  /**
+   * The same scene as GLB (web previews, Android's Scene Viewer), its name among the session's
+   * files; `null` for sessions made before GLBs were delivered.
+   */
+  glb_file: string | null;
   /** The Reality file's name, when a compiler made one. */
   reality_file: string | null;
   source_bytes: number;
   usdz_bytes: number;
   usdz_sha256: string;
+  glb_bytes: number | null;
+  glb_sha256: string | null;
   triangles: number;
   mesh_nodes: number;
   draw_calls: number;
@@ -26,10 +33,11 @@ export interface AssetInfo {
 }
 
 /** A model asset as the detail record shows it. */
-export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'reality_file'> & {
+export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'glb_file' | 'reality_file'> & {
   order: number;
   source_name: string;
   usdz_url: string;
+  glb_url: string | null;
   reality_url: string | null;
 };
 

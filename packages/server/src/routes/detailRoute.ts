@@ -23,8 +23,11 @@ export function detailRoute(ctx: ServerContext) {
       placement: placementOnWire(session.placement, files),
       model_frame: session.modelFrame,
       model_assets: session.assets.map((a) => {
-        const { usdz_file: usdz, reality_file: reality, ...info } = a.info;
-        return { order: a.order, source_name: a.sourceName, ...info, reality_url: reality === null ? null : files + reality, usdz_url: files + usdz };
+        const { usdz_file: usdz, glb_file: glb, reality_file: reality, ...info } = a.info;
+        return {
+          order: a.order, source_name: a.sourceName, ...info, glb_bytes: info.glb_bytes ?? null, glb_sha256: info.glb_sha256 ?? null,
+          reality_url: reality === null ? null : files + reality, usdz_url: files + usdz, glb_url: glb ? files + glb : null,
+        };
       }),
     };
     res.set('Cache-Control', 'no-store').json(detail);

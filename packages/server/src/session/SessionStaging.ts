@@ -1,15 +1,14 @@
 import { unlink } from 'node:fs/promises';
-import type { CacheHit } from '../cache/ConversionCache.js';
 import { sessionFilePath } from '../files/sessionFiles.js';
 import type { KeptUpload, ObjectStore } from '../objects/ObjectStore.js';
 import type { StagedFile } from '../store/SessionStore.js';
 
 /**
  * Everything a session request has put on disk, from the first upload to the commit: the uploads
- * as they arrive, the files made for the session (staged in uploads/ until the commit moves them
- * in), and the conversion-cache entries it links. Either the session is committed — its staged
- * files now belong to it, and the uploads it keeps (saved models, the reference image) stay — or
- * the staging is discarded and everything it holds goes. Cache entries are lent, never removed.
+ * as they arrive, and the files made for the session (converted, or placed from the conversion
+ * cache), staged in uploads/ until the commit. Either the session is committed — its staged files
+ * now belong to it, and the uploads it keeps (saved models, the reference image) stay — or the
+ * staging is discarded and everything it holds goes.
  *
  * @example
  * ```ts
@@ -26,23 +25,14 @@ export class SessionStaging {
   /** Uploads written for this request (readMultipartForm adds to it as files arrive). */
   readonly uploads: string[] = [];
   private readonly staged: StagedFile[] = [];
-  private readonly hits: CacheHit[] = [];
   private readonly kept = new Map<string, string | undefined>();
   private committed = false;
 
   constructor(private readonly uploadsDir: string, readonly sessionId: string) {}
 
-  /** A file to be made for the session under `name` (a converter writes to its `from`). */
+  /** A file to be made for the session under `name` (a converter, or the conversion cache, writes to its `from`). */
   stage(name: string): StagedFile {
     const file = { from: sessionFilePath(this.uploadsDir, this.sessionId, name), name };
-    this.staged.push(file);
-    return file;
-  }
-
-  /** A conversion-cache entry linked into the session under `name`; the entry is held until {@link close}. */
-  link(name: string, hit: CacheHit): StagedFile {
-    this.hits.push(hit);
-    const file = { from: hit.path, name, link: true };
     this.staged.push(file);
     return file;
   }
@@ -61,7 +51,7 @@ export class SessionStaging {
   /** Takes a staged file back out (a Reality file the compiler failed to make) and removes what it left. */
   async unstage(file: StagedFile): Promise<void> {
     this.staged.splice(this.staged.indexOf(file), 1);
-    if (!file.link) await unlink(file.from).catch(() => undefined);
+    await unlink(file.from).catch(() => undefined);
   }
 
   /**
@@ -76,12 +66,11 @@ export class SessionStaging {
   }
 
   /**
-   * Ends the request: cache entries are released; without a commit every staged file and upload
-   * is removed, after one only the uploads the session did not keep.
+   * Ends the request: without a commit every staged file and upload is removed, after one only
+   * the uploads the session did not keep.
    */
   async close(): Promise<void> {
-    for (const hit of this.hits.splice(0)) hit.release();
-    if (!this.committed) for (const file of this.staged) if (!file.link) await unlink(file.from).catch(() => undefined);
+    if (!this.committed) for (const file of this.staged) await unlink(file.from).catch(() => undefined);
     for (const path of this.uploads) if (!this.committed || !this.kept.has(path)) await unlink(path).catch(() => undefined);
   }
 }

@@ -91,28 +91,27 @@ async function readRequest<I>(ctx: ServerContext, method: PlacementMethod<I>, re
   return { uploads, input: method.read(form) };
 }
 
-/** One model of the session: its conversion and the staged USDZ it wrote (or the cache entry it links). */
+/** One model of the session: its conversion, and the staged files it wrote (or the cache placed). */
 interface SessionModel {
   upload: UploadedFile;
   result: ConvertedModel;
   usdz: StagedFile;
+  glb: StagedFile;
+  /** Converted for this request, not reused: the conversion cache keeps it once the session is committed. */
+  converted: boolean;
 }
 
 /** Step 2: every model converted in upload order; the first one also looks for the door a by_scan asks for. */
 async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, request: ReadRequest<I>, staging: SessionStaging): Promise<SessionModel[]> {
   const models: SessionModel[] = [];
   for (const [order, upload] of request.uploads.entries()) {
-    const name = `${order}.usdz`;
+    const usdz = staging.stage(`${order}.usdz`), glb = staging.stage(`${order}.glb`);
     const detectDoor = order === 0 ? method.doorQuery?.(request.input) : undefined;
-    // The same bytes converted before give the same USDZ: it is linked in, unless a door is
-    // asked for (detection depends on the request, so it always runs on the model itself).
-    const hit = detectDoor ? undefined : ctx.conversionCache.reuse(upload.sha256);
-    if (hit) {
-      models.push({ upload, result: hit.entry, usdz: staging.link(name, hit) });
-      continue;
-    }
-    const usdz = staging.stage(name);
-    models.push({ upload, result: await convertUpload(ctx, { sessionId: staging.sessionId, order, upload, usdzPath: usdz.from, detectDoor }), usdz });
+    // The same bytes converted before give the same files: they are placed from the cache, unless
+    // a door is asked for (detection depends on the request, so it always runs on the model itself).
+    const cached = detectDoor ? undefined : await ctx.conversionCache.reuse(upload.sha256, { 'model.usdz': usdz.from, 'model.glb': glb.from });
+    const result = cached ?? await convertUpload(ctx, { sessionId: staging.sessionId, order, upload, usdzPath: usdz.from, glbPath: glb.from, detectDoor });
+    models.push({ upload, result, usdz, glb, converted: !cached });
   }
   return models;
 }
@@ -128,9 +127,13 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
       name: model.usdz.name, contentType: 'model/vnd.usdz+zip', bytes: model.result.usdzFileBytes, sha256: model.result.usdzFileSha256,
       downloadName: contentDisposition(deliveredName(model.upload.name, 'usdz')),
     };
+    const glb: SessionFile = {
+      name: model.glb.name, contentType: 'model/gltf-binary', bytes: model.result.glbFileBytes, sha256: model.result.glbFileSha256,
+      downloadName: contentDisposition(deliveredName(model.upload.name, 'glb')),
+    };
     const reality = await makeReality(ctx, model.usdz.from, scope.staging, order, model.upload.name);
-    files.push(usdz, ...(reality ? [reality] : []));
-    assets.push({ order, sourceName: model.upload.name, info: assetInfo(model, usdz, reality) });
+    files.push(usdz, glb, ...(reality ? [reality] : []));
+    assets.push({ order, sourceName: model.upload.name, info: assetInfo(model, usdz, glb, reality) });
   }
   for (const extra of method.files?.(request.input) ?? []) {
     scope.staging.adopt(extra.upload.path, extra.name);
@@ -146,20 +149,29 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
   const modelFrame: ModelFrame = { up_axis: 'y', handedness: 'right', units: 'm', offset: results[0]!.offset };
   const record = { id: scope.sessionId, method: method.method, createdAt: now, expiresAt, accountId: scope.account?.id ?? null, placement, modelFrame, files, assets };
   const code = await scope.staging.commit(ctx.objects, (files) => ctx.sessions.commit({ record, saved, files }));
+  // Kept from the committed session's files (a link, or a copy inside the bucket), so that the
+  // next upload of the same bytes is placed, not converted.
+  for (const m of models.filter((m) => m.converted)) {
+    const { door: _door, usdz: _usdz, glb: _glb, ...reusable } = m.result;
+    await ctx.conversionCache.keep(m.upload.sha256, scope.sessionId, { 'model.usdz': m.usdz.name, 'model.glb': m.glb.name }, reusable);
+  }
   return { code, expiresAt };
 }
 
 /** What the detail record shows of one model. */
-function assetInfo({ upload, result }: SessionModel, usdz: SessionFile, reality: SessionFile | undefined): AssetInfo {
+function assetInfo({ upload, result }: SessionModel, usdz: SessionFile, glb: SessionFile, reality: SessionFile | undefined): AssetInfo {
   return {
     format: result.format,
     usdz_delivery: result.delivery,
     preferred_format: reality ? 'reality' : 'usdz',
     usdz_file: usdz.name,
+    glb_file: glb.name,
     reality_file: reality?.name ?? null,
     source_bytes: upload.bytes,
     usdz_bytes: usdz.bytes,
     usdz_sha256: usdz.sha256,
+    glb_bytes: glb.bytes,
+    glb_sha256: glb.sha256,
     triangles: result.stats.triangles,
     mesh_nodes: result.stats.meshNodes,
     draw_calls: result.stats.drawCalls,
@@ -172,20 +184,17 @@ function assetInfo({ upload, result }: SessionModel, usdz: SessionFile, reality:
 }
 
 
-/**
- * Reads, checks, (detects) and converts one uploaded model into `usdzPath` on a pool worker, and
- * keeps the result in the conversion cache for the next upload of the same bytes.
- */
-async function convertUpload(ctx: ServerContext, { sessionId, order, upload, usdzPath, detectDoor }: { sessionId: string; order: number; upload: UploadedFile; usdzPath: string; detectDoor: DoorQuery | undefined }): Promise<ConvertedModel> {
+/** Reads, checks, (detects) and converts one uploaded model into `usdzPath` and `glbPath` on a conversion worker. */
+async function convertUpload(ctx: ServerContext, { sessionId, order, upload, usdzPath, glbPath, detectDoor }: {
+  sessionId: string; order: number; upload: UploadedFile; usdzPath: string; glbPath: string; detectDoor: DoorQuery | undefined;
+}): Promise<ConvertedModel> {
   const named = { field: upload.field, fileName: upload.name };
   // The worker recognises the format (415 for anything else) as part of reading the model.
   const converted = await ctx.admission.withWorker(() => ctx.jobs.run({
-    sessionId, order, upload: { path: upload.path, name: upload.name, field: upload.field }, usdzPath,
+    sessionId, order, upload: { path: upload.path, name: upload.name, field: upload.field }, usdzPath, glbPath,
     timeoutMs: ctx.config.conversionTimeoutSeconds * 1000, ...(detectDoor && { detectDoor }),
   }));
   if (converted.stats.triangles === 0) throw new ModelUnreadableError(`${upload.name} has no geometry to show or place (0 triangles)`, named);
-  const { door: _door, usdz: _usdz, glb: _glb, ...reusable } = converted;
-  await ctx.conversionCache.keep(upload.sha256, usdzPath, reusable);
   return converted;
 }
 

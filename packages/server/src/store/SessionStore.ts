@@ -81,8 +81,6 @@ export interface StagedFile {
   from: string;
   /** Its name in the session (`0.usdz`, `reference_image.png`). */
   name: string;
-  /** Hard-link it instead of moving it: the source stays (a conversion cache entry). */
-  link?: boolean;
 }
 
 /** Everything that makes a session exist: its files and its rows. */

@@ -24,20 +24,41 @@ export async function sweepExpired(store: SessionStore, objects: ObjectStore, no
   return expired.length;
 }
 
+/** What {@link removeObjectOrphans} removed. */
+export interface RemovedObjects {
+  /** Sessions whose files no row owned. */
+  sessions: string[];
+  /** Saved models no row names. */
+  savedModels: string[];
+  /** Scratch objects of jobs long over. */
+  scratch: string[];
+}
+
 /**
- * Files in a shared object store that no session owns and that are older than `graceMs` (a request
- * still converting or committing has files without a row yet): what a node killed between putting
- * a session's files and writing its rows left behind. Deleted.
+ * Objects in a shared store that nothing owns any more, left by a node killed mid-request: files of
+ * sessions that have no row, saved models no row names (both older than `graceMs`: a request still
+ * committing has them without a row yet), and scratch objects older than `scratchGraceMs` (a job
+ * in flight has its own). Deleted.
  *
- * @returns the ids of the sessions whose files went.
+ * @example
+ * ```ts
+ * const removed = await removeObjectOrphans(store, objects, { graceMs: 3600_000, scratchGraceMs: 3600_000 });
+ * ```
  */
-export async function removeObjectOrphans(store: SessionStore, objects: ObjectStore, graceMs: number, now = Date.now()): Promise<string[]> {
+export async function removeObjectOrphans(store: SessionStore, objects: ObjectStore, { graceMs, scratchGraceMs }: { graceMs: number; scratchGraceMs: number }, now = Date.now()): Promise<RemovedObjects> {
   const found = await objects.sessionsWithFiles();
-  if (found.size === 0) return [];
-  const owned = await store.existingSessions([...found.keys()]);
+  const owned = found.size === 0 ? new Set<string>() : await store.existingSessions([...found.keys()]);
   const orphans = [...found].filter(([id, { newestAt }]) => !owned.has(id) && newestAt < now - graceMs);
   for (const [id, { names }] of orphans) await objects.deleteSession(id, names);
-  return orphans.map(([id]) => id);
+
+  const models = await objects.savedModelObjects();
+  const named = models.size === 0 ? new Set<string>() : await store.savedModelFiles();
+  const savedModels = [...models].filter(([storedAs, at]) => !named.has(storedAs) && at < now - graceMs).map(([storedAs]) => storedAs);
+  if (savedModels.length) await objects.deleteSavedModels(savedModels);
+
+  const scratch = [...await objects.scratchObjects()].filter(([, at]) => at < now - scratchGraceMs).map(([key]) => key);
+  if (scratch.length) await objects.deleteScratch(scratch);
+  return { sessions: orphans.map(([id]) => id), savedModels, scratch };
 }
 
 /**

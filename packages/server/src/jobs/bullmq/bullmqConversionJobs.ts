@@ -21,8 +21,8 @@ const RETRY_AFTER_S = '5';
 /**
  * Conversions through a BullMQ queue on Redis, run by `arsession serve --role worker` processes on
  * any number of machines. The model goes to the object store (a scratch key), the job names it;
- * a worker converts it with its own thread pool and puts the USDZ back; this node waits for the
- * job's completion event (no polling) and fetches the USDZ into the session's staged file, so the
+ * a worker converts it with its own thread pool and puts the USDZ and GLB back; this node waits for the
+ * job's completion event (no polling) and fetches them into the session's staged files, so the
  * rest of the request is the same as with threads. A worker killed mid-job leaves its job stalled:
  * BullMQ moves it back to the queue once its lock lapses and another worker takes it (one retry).
  * A refused model comes back as the typed error it was in the worker; Redis out of reach, or more
@@ -50,17 +50,25 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
     engine: 'bullmq',
     async run(job) {
       const base = `${job.sessionId}/${job.order}`;
-      const modelKey = `${base}/model`, usdzKey = `${base}/usdz`;
+      const modelKey = `${base}/model`, usdzKey = `${base}/usdz`, glbKey = `${base}/glb`;
+      // Refused before the model is put anywhere: a saturated cluster costs the client no upload.
+      // (Nodes adding at the same moment may pass the limit by a few: it bounds the queue, not exactly.)
+      try {
+        if ((await queue.getWaitingCount()) >= options.maxWaiting) {
+          throw new ApiError(503, 'saturated', `the cluster has ${options.maxWaiting} conversions waiting; retry shortly`, [], { 'Retry-After': RETRY_AFTER_S });
+        }
+      } catch (err) {
+        throw unavailable(err);
+      }
       await options.objects.putScratch(modelKey, job.upload.path);
       try {
         let queued;
         try {
-          if ((await queue.getWaitingCount()) >= options.maxWaiting) {
-            throw new ApiError(503, 'saturated', `the cluster has ${options.maxWaiting} conversions waiting; retry shortly`, [], { 'Retry-After': RETRY_AFTER_S });
-          }
+          // Finished jobs stay a while: waitUntilFinished reads a job's outcome back, and one
+          // removed the moment it completed (a fast conversion) would be lost to it.
           queued = await queue.add('convert', {
-            modelKey, usdzKey, fileName: job.upload.name, field: job.upload.field, timeoutMs: job.timeoutMs, ...(job.detectDoor && { detectDoor: job.detectDoor }),
-          }, { attempts: 2, removeOnComplete: true, removeOnFail: true });
+            modelKey, usdzKey, glbKey, fileName: job.upload.name, field: job.upload.field, timeoutMs: job.timeoutMs, ...(job.detectDoor && { detectDoor: job.detectDoor }),
+          }, { attempts: 2, removeOnComplete: { age: 600, count: 10_000 }, removeOnFail: { age: 600, count: 10_000 } });
         } catch (err) {
           throw unavailable(err);
         }
@@ -70,10 +78,11 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
         });
         if (!answer.ok) throw reviveError(answer.error);
         await options.objects.fetchScratch(usdzKey, job.usdzPath);
-        const { usdzFileBytes, usdzFileSha256 } = answer.result;
-        return { ...answer.result, usdzFileBytes: usdzFileBytes!, usdzFileSha256: usdzFileSha256! };
+        await options.objects.fetchScratch(glbKey, job.glbPath);
+        const { usdzFileBytes, usdzFileSha256, glbFileBytes, glbFileSha256 } = answer.result;
+        return { ...answer.result, usdzFileBytes: usdzFileBytes!, usdzFileSha256: usdzFileSha256!, glbFileBytes: glbFileBytes!, glbFileSha256: glbFileSha256! };
       } finally {
-        await options.objects.deleteScratch([modelKey, usdzKey]).catch(() => undefined);
+        await options.objects.deleteScratch([modelKey, usdzKey, glbKey]).catch(() => undefined);
       }
     },
     async ping() {

@@ -4,13 +4,14 @@ import type { ConversionResult, DoorQuery, SerializedConvertError } from '@arses
 export interface QueuedConversion {
   modelKey: string;
   usdzKey: string;
+  glbKey: string;
   fileName: string;
   field: string;
   detectDoor?: DoorQuery;
   timeoutMs: number;
 }
 
-/** What a job returns: the conversion (its USDZ put at `usdzKey`), or why the model was refused. */
+/** What a job returns: the conversion (its USDZ put at `usdzKey`, its GLB at `glbKey`), or why the model was refused. */
 export type QueuedConversionResult =
   | { ok: true; result: Omit<ConversionResult, 'usdz' | 'glb'> }
   | { ok: false; error: SerializedConvertError };

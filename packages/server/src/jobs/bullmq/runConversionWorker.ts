@@ -28,7 +28,7 @@ export interface RunningConversionWorker {
 /**
  * The worker role (`arsession serve --role worker`): takes conversion jobs from the queue, fetches
  * each model from the object store, converts it on the process's conversion pool (contained,
- * with the job's deadline), puts the USDZ back, and answers the result or the typed refusal. Only
+ * with the job's deadline), puts the USDZ and the GLB back, and answers the result or the typed refusal. Only
  * faults of its own (the store or Redis failing) fail a job, which BullMQ then gives to another try.
  *
  * @example
@@ -40,12 +40,13 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
   const worker = new Worker<QueuedConversion, QueuedConversionResult>(options.queueName, async (job) => {
     const dir = await mkdtemp(join(tmpdir(), 'arsession-job-'));
     try {
-      const modelPath = join(dir, 'model'), usdzPath = join(dir, 'out.usdz');
+      const modelPath = join(dir, 'model'), usdzPath = join(dir, 'out.usdz'), glbPath = join(dir, 'out.glb');
       await options.objects.fetchScratch(job.data.modelKey, modelPath);
       const { fileName, field, timeoutMs, detectDoor } = job.data;
       try {
-        const result = await convertModel(new Uint8Array(await readFile(modelPath)), { fileName, field, usdzPath, timeoutMs, ...(detectDoor && { detectDoor }) });
+        const result = await convertModel(new Uint8Array(await readFile(modelPath)), { fileName, field, outputs: ['usdz', 'glb'], usdzPath, glbPath, timeoutMs, ...(detectDoor && { detectDoor }) });
         await options.objects.putScratch(job.data.usdzKey, usdzPath);
+        await options.objects.putScratch(job.data.glbKey, glbPath);
         const { usdz: _usdz, glb: _glb, ...rest } = result;
         return { ok: true, result: rest };
       } catch (err) {

@@ -17,11 +17,11 @@ export function threadConversionJobs(): ConversionJobs {
     async run(job) {
       const bytes = new Uint8Array(await readFile(job.upload.path));
       const result = await convertModel(bytes, {
-        field: job.upload.field, fileName: job.upload.name, usdzPath: job.usdzPath, timeoutMs: job.timeoutMs,
+        field: job.upload.field, fileName: job.upload.name, outputs: ['usdz', 'glb'], usdzPath: job.usdzPath, glbPath: job.glbPath, timeoutMs: job.timeoutMs,
         ...(job.detectDoor && { detectDoor: job.detectDoor }),
       });
-      // The worker hashed the USDZ as it wrote it.
-      return { ...result, usdzFileBytes: result.usdzFileBytes!, usdzFileSha256: result.usdzFileSha256! };
+      // The worker hashed the files as it wrote them.
+      return { ...result, usdzFileBytes: result.usdzFileBytes!, usdzFileSha256: result.usdzFileSha256!, glbFileBytes: result.glbFileBytes!, glbFileSha256: result.glbFileSha256! };
     },
     ping: async () => undefined,
     close: async () => undefined,

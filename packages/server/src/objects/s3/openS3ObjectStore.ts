@@ -3,7 +3,7 @@ import { unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, S3Client, S3ServiceException,
+  CopyObjectCommand, CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, NoSuchKey, S3Client, S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -31,6 +31,7 @@ const PART_BYTES = 5 * 1024 * 1024;
 /** The key of a session's file, and of a saved model. */
 const sessionKey = (sessionId: string, name: string) => `sessions/${sessionId}/${name}`;
 const modelKey = (storedAs: string) => `models/${storedAs}`;
+const cachedKey = (key: string, name: string) => `cache/${key}/${name}`;
 
 /**
  * Session files and saved models in any S3-compatible store (AWS S3, MinIO, Ceph, OpenStack Swift's
@@ -70,6 +71,17 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
   const remove = (keys: readonly string[]) => call(async () => {
     for (const key of keys) await s3.send(new DeleteObjectCommand({ Bucket, Key: key }));
   });
+  /** Every object under `prefix`, page by page. */
+  const list = async (prefix: string): Promise<Array<{ key: string; modifiedAt: number }>> => {
+    const found: Array<{ key: string; modifiedAt: number }> = [];
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await call(() => s3.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ...(ContinuationToken && { ContinuationToken }) })));
+      for (const o of page.Contents ?? []) if (o.Key) found.push({ key: o.Key, modifiedAt: o.LastModified?.getTime() ?? 0 });
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+    return found;
+  };
 
   await call(async () => {
     try {
@@ -98,7 +110,7 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
         }
         // The store has the files: the rows are written with none left to place locally.
         const result = await writeRows([]);
-        await removeLocal([...staged.filter((f) => !f.link), ...kept.map((k) => ({ from: k.path, name: '' }))]);
+        await removeLocal([...staged, ...kept.map((k) => ({ from: k.path, name: '' }))]);
         return result;
       } catch (err) {
         await remove(keys).catch(() => undefined);
@@ -138,21 +150,19 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
     deleteSession: (sessionId, names) => remove(names.map((n) => sessionKey(sessionId, n))),
     async sessionsWithFiles() {
       const found = new Map<string, { names: string[]; newestAt: number }>();
-      let ContinuationToken: string | undefined;
-      do {
-        const page = await call(() => s3.send(new ListObjectsV2Command({ Bucket, Prefix: 'sessions/', ...(ContinuationToken && { ContinuationToken }) })));
-        for (const o of page.Contents ?? []) {
-          const [, id, name] = o.Key!.split('/');
-          if (!id || !name) continue;
-          const entry = found.get(id) ?? { names: [], newestAt: 0 };
-          entry.names.push(name);
-          entry.newestAt = Math.max(entry.newestAt, o.LastModified?.getTime() ?? 0);
-          found.set(id, entry);
-        }
-        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (ContinuationToken);
+      for (const o of await list('sessions/')) {
+        const [, id, name] = o.key.split('/');
+        if (!id || !name) continue;
+        const entry = found.get(id) ?? { names: [], newestAt: 0 };
+        entry.names.push(name);
+        entry.newestAt = Math.max(entry.newestAt, o.modifiedAt);
+        found.set(id, entry);
+      }
       return found;
     },
+    savedModelObjects: async () => new Map((await list('models/')).map((o) => [o.key.slice('models/'.length), o.modifiedAt])),
+    deleteSavedModels: (storedAs) => remove(storedAs.map(modelKey)),
+    scratchObjects: async () => new Map((await list('scratch/')).map((o) => [o.key.slice('scratch/'.length), o.modifiedAt])),
     async putScratch(key, path) {
       await put(`scratch/${key}`, path);
     },
@@ -161,6 +171,31 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
       await pipeline(object.Body as Readable, createWriteStream(path));
     },
     deleteScratch: (keys) => remove(keys.map((k) => `scratch/${k}`)),
+    async cacheSessionFile(sessionId, name, key, cachedName) {
+      await call(() => s3.send(new CopyObjectCommand({ Bucket, Key: cachedKey(key, cachedName), CopySource: `${Bucket}/${sessionKey(sessionId, name)}` })));
+    },
+    async fetchCached(key, cachedName, path) {
+      let object;
+      try {
+        object = await s3.send(new GetObjectCommand({ Bucket, Key: cachedKey(key, cachedName) }));
+      } catch (err) {
+        if (err instanceof NoSuchKey || (err as S3ServiceException).$metadata?.httpStatusCode === 404) return false;
+        throw unavailable(err);
+      }
+      await call(() => pipeline(object.Body as Readable, createWriteStream(path)));
+      return true;
+    },
+    async deleteCached(keys) {
+      for (const key of keys) await remove((await list(`cache/${key}/`)).map((o) => o.key));
+    },
+    async cachedEntries() {
+      const found = new Map<string, number>();
+      for (const o of await list('cache/')) {
+        const key = o.key.split('/')[1];
+        if (key) found.set(key, Math.max(found.get(key) ?? 0, o.modifiedAt));
+      }
+      return found;
+    },
     async ping() {
       await call(() => s3.send(new HeadBucketCommand({ Bucket })));
     },

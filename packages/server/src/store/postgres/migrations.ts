@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL schema, in order: the same data model as the SQLite engine's (store/sqlite/
- * openDatabase.ts), with JSONB for the records and BIGINT milliseconds for times. A database
+ * openDatabase.ts), and the cluster's conversion-cache index, with JSONB for the records and BIGINT milliseconds for times. A database
  * records what it has applied in `arsession_migrations`; every node applies what is missing on
  * start, one node at a time (an advisory lock).
  */
@@ -51,4 +51,13 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      created_at BIGINT NOT NULL
    );
    CREATE INDEX saved_models_account ON saved_models(account_id, created_at);`,
+  // The conversion cache's index (cache/postgres): the files are the object store's, `cache/<key>/`.
+  `CREATE TABLE conversion_cache (
+     key TEXT PRIMARY KEY,
+     entry JSONB NOT NULL,
+     bytes BIGINT NOT NULL,
+     created_at BIGINT NOT NULL,
+     used_at BIGINT NOT NULL
+   );
+   CREATE INDEX conversion_cache_used ON conversion_cache(used_at);`,
 ];

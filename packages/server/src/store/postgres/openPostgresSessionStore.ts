@@ -23,10 +23,12 @@ const TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
 };
 
-// Keys of the advisory locks the store takes (any two 32-bit numbers of our own).
+// Keys of the advisory locks the store takes (two 32-bit numbers each). One-time codes take a first
+// key of their own: under the shared one, drawing code 000001 or 000002 would wait on a migration
+// or a whole sweep.
 const LOCK_MIGRATIONS = [0x61727365, 1] as const;
-const LOCK_CODE = 0x61727365;
 const LOCK_SWEEP = [0x61727365, 2] as const;
+const LOCK_CODE = 0x61727366;
 
 interface SessionRow {
   id: string; method: string; created_at: number; expires_at: number; onetime_code: string; code_claimed: boolean;

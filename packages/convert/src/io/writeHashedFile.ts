@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+
+/** What {@link writeHashedFile} wrote. */
+export interface WrittenFile {
+  bytes: number;
+  /** SHA-256 (hex) of the file, taken from the bytes as they were written. */
+  sha256: string;
+}
+
+/**
+ * Writes what `fill` produces to `path` atomically (written aside, then renamed into place),
+ * counting and hashing it on the way out: servers need the size and SHA-256 for ETags and
+ * integrity, and reading the file back to hash it would be a second pass.
+ *
+ * @example
+ * ```ts
+ * const { bytes, sha256 } = writeHashedFile('out/house.glb', (write) => write(glb));
+ * ```
+ */
+export function writeHashedFile(path: string, fill: (write: (data: Uint8Array, length?: number) => void) => void): WrittenFile {
+  const partial = `${path}.${process.pid}.partial`;
+  try {
+    const out = openSync(partial, 'w');
+    const hash = createHash('sha256');
+    let bytes = 0;
+    try {
+      fill((data, length = data.length) => {
+        writeSync(out, data, 0, length);
+        hash.update(data.subarray(0, length));
+        bytes += length;
+      });
+    } finally {
+      closeSync(out);
+    }
+    renameSync(partial, path);
+    return { bytes, sha256: hash.digest('hex') };
+  } finally {
+    rmSync(partial, { force: true });
+  }
+}
