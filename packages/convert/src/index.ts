@@ -51,3 +51,4 @@ export { readZipDirectory, type ZipDirectoryEntry } from './usdz/readZipDirector
 export { checkUsdzPackage, CHECK_USDZ_PACKAGE_DEFAULTS, type CheckedUsdzPackage, type CheckUsdzPackageOptions } from './usdz/checkUsdzPackage.js';
 export { readUsdz, type ReadUsdzOptions } from './usdz/readUsdz.js';
 export { CONVERTER_VERSION } from './version.js';
+export { anchorUsdz, ANCHORED_PRIMS, type AnchorUsdzOptions, type UsdzAnchoring } from './usdz/anchor/anchorUsdz.js';

@@ -8,7 +8,7 @@ export interface BrokenRule {
 }
 
 // What `usdchecker --arkit` allows (OpenUSD's complianceChecker.py, ARKit rules).
-const PRIM_TYPES = new Set(['', 'Scope', 'Xform', 'Camera', 'Shader', 'Material', 'Mesh', 'Sphere', 'Cube', 'Cylinder', 'Cone', 'Capsule', 'GeomSubset', 'Points', 'SkelRoot', 'Skeleton', 'SkelAnimation', 'BlendShape', 'SpatialAudio']);
+const PRIM_TYPES = new Set(['', 'Scope', 'Xform', 'Camera', 'Shader', 'Material', 'Mesh', 'Sphere', 'Cube', 'Cylinder', 'Cone', 'Capsule', 'GeomSubset', 'Points', 'SkelRoot', 'Skeleton', 'SkelAnimation', 'BlendShape', 'SpatialAudio', 'Preliminary_ReferenceImage']);
 const FILE_TYPES = /\.(usda|usdc|usd|usdz|png|jpe?g)$/i;
 const SHADER_IDS = new Set(['UsdPreviewSurface', 'UsdUVTexture', 'UsdTransform2d']);
 

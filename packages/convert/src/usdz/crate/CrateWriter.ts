@@ -1,4 +1,5 @@
 import { CRATE_TYPE } from './crateTypes.js';
+import type { CrateStructure } from './readCrate.js';
 import { compressIntegers } from './integerCoding.js';
 import { fastCompress } from './fastCompression.js';
 
@@ -67,9 +68,12 @@ export class CrateWriter {
   private readonly fieldSets: number[] = [];
   /** Start of each field set in `fieldSets`, by a hash of its field indexes. */
   private readonly fieldSetIndex = new Map<number, number[]>();
-  private readonly specs: Array<{ path: number; fieldSet: number; type: number }> = [];
+  private specs: Array<{ path: number; fieldSet: number; type: number }> = [];
   /** Arrays already written, by identity: instances of one mesh share its points and indices. */
   private readonly written = new Map<object, ValueRep>();
+  /** Index of the absolute root path. */
+  private root = 0;
+  private version: readonly number[] = CRATE_VERSION;
 
   constructor() {
     // Token 0 is the empty token, the absolute root's element: a property's token index is
@@ -78,20 +82,133 @@ export class CrateWriter {
     this.paths.push({ parent: -1, token: 0, property: false, children: [], childIndex: undefined });
   }
 
+  /**
+   * A writer that extends an existing crate file instead of starting one: its bytes stay where
+   * they are (every stored value keeps its offset), its tables keep their indexes (every field,
+   * field set, path and token already referenced means what it meant), and what is added goes
+   * after them. {@link finish} writes new structural sections and table of contents at the end and
+   * points the copied bootstrap at them, keeping the file's version.
+   *
+   * @example
+   * ```ts
+   * const crate = CrateWriter.extending(layer, readCrateStructure(layer, 'model.usdc'));
+   * ```
+   */
+  static extending(original: Uint8Array, s: CrateStructure): CrateWriter {
+    const w = new CrateWriter();
+    w.parts.length = 0;
+    w.parts.push(original.slice(0, BOOTSTRAP_SIZE), original.subarray(BOOTSTRAP_SIZE));
+    w.base = original.length;
+    w.version = s.version;
+    w.tokens.length = 0;
+    w.tokenIndex.clear();
+    s.tokens.forEach((t, i) => {
+      w.tokens.push(t);
+      if (!w.tokenIndex.has(t)) w.tokenIndex.set(t, i);
+    });
+    s.strings.forEach((token, i) => {
+      w.strings.push(token);
+      const text = s.tokens[token]!;
+      if (!w.stringIndex.has(text)) w.stringIndex.set(text, i);
+    });
+    // Verbatim, duplicates included: every index must keep its meaning.
+    for (const f of s.fields) {
+      const index = w.fields.length;
+      w.fields.push(f);
+      let byToken = w.fieldIndex.get(f.rep.hi);
+      if (!byToken) w.fieldIndex.set(f.rep.hi, (byToken = new Map()));
+      let byLo = byToken.get(f.token);
+      if (!byLo) byToken.set(f.token, (byLo = new Map()));
+      if (!byLo.has(f.rep.lo)) byLo.set(f.rep.lo, index);
+    }
+    let start = 0;
+    for (let i = 0; i < s.fieldSets.length; i++) {
+      w.fieldSets.push(s.fieldSets[i]!);
+      if (s.fieldSets[i] !== FIELD_SET_END) continue;
+      const indexes = Array.from(s.fieldSets.subarray(start, i));
+      let hash = indexes.length;
+      for (const x of indexes) hash = (Math.imul(hash, 31) + x) | 0;
+      const list = w.fieldSetIndex.get(hash) ?? [];
+      list.push(start);
+      w.fieldSetIndex.set(hash, list);
+      start = i + 1;
+    }
+    w.paths.length = 0;
+    const size = s.paths.reduce((n, p) => Math.max(n, p.index + 1), 0);
+    for (let i = 0; i < size; i++) w.paths.push({ parent: -1, token: 0, property: false, children: [], childIndex: undefined });
+    for (const p of s.paths) {
+      const node = w.paths[p.index]!;
+      node.parent = p.parent;
+      node.token = Math.abs(p.element);
+      node.property = p.element < 0;
+      if (p.parent >= 0) w.paths[p.parent]!.children.push(p.index);
+    }
+    w.root = s.paths[0]?.index ?? 0;
+    w.specs = s.specs.map((x) => ({ ...x }));
+    return w;
+  }
+
   /** The absolute root path `/`. */
   rootPath(): number {
-    return 0;
+    return this.root;
+  }
+
+  /**
+   * Makes a new absolute root and returns the path the old one now has: it and everything under it
+   * wait to be given a place with {@link adoptPath}. The root keeps the first index (readers, USD's
+   * own among them, take the first path for the root); the old root's specs move with it.
+   */
+  newRoot(): number {
+    const old = this.paths.length;
+    const node = this.paths[this.root]!;
+    this.paths.push(node);
+    for (const c of node.children) this.paths[c]!.parent = old;
+    for (const spec of this.specs) if (spec.path === this.root) spec.path = old;
+    this.paths[this.root] = { parent: -1, token: node.token, property: false, children: [], childIndex: undefined };
+    return old;
+  }
+
+  /** Hangs an existing path, with everything under it, below `parent` as the prim `name`. */
+  adoptPath(parent: number, path: number, name: string): void {
+    const node = this.paths[path]!;
+    const parentNode = this.paths[parent]!;
+    node.parent = parent;
+    node.token = this.tokenOf(name);
+    node.property = false;
+    parentNode.children.push(path);
+    (parentNode.childIndex ??= this.childIndexOf(parent)).set(name, path);
+  }
+
+  /** The specs of `path`, with their fields by name (values as stored). */
+  specsOf(path: number): Array<{ type: number; fields: Array<[string, ValueRep]> }> {
+    return this.specs.filter((x) => x.path === path).map((x) => {
+      const fields: Array<[string, ValueRep]> = [];
+      for (let f = x.fieldSet; this.fieldSets[f] !== FIELD_SET_END; f++) {
+        const field = this.fields[this.fieldSets[f]!]!;
+        fields.push([this.tokens[field.token]!, field.rep]);
+      }
+      return { type: x.type, fields };
+    });
+  }
+
+  /** Replaces the specs of `path` with one of `type` holding `fields`. */
+  replaceSpec(path: number, type: number, fields: ReadonlyArray<readonly [string, ValueRep]>): void {
+    this.specs = this.specs.filter((x) => x.path !== path);
+    this.addSpec(path, type, fields);
   }
 
   /** The path `parent/name` (a prim) or `parent.name` (a property). */
   childPath(parent: number, name: string, property = false): number {
     const node = this.paths[parent]!;
     const key = property ? `.${name}` : name;
-    const childIndex = (node.childIndex ??= new Map());
+    const childIndex = (node.childIndex ??= this.childIndexOf(parent));
     let index = childIndex.get(key);
     if (index === undefined) {
       index = this.paths.length;
-      this.paths.push({ parent, token: this.tokenOf(name), property, children: [], childIndex: undefined });
+      const token = this.tokenOf(name);
+      // A property's element is stored as its token's index negated: index 0 cannot be told apart.
+      if (property && token === 0) throw new Error(`CrateWriter: property ${name} has token 0, which a crate cannot store as a property`);
+      this.paths.push({ parent, token, property, children: [], childIndex: undefined });
       node.children.push(index);
       childIndex.set(key, index);
     }
@@ -103,7 +220,7 @@ export class CrateWriter {
     // Prim names never hold '/' or '.', and a property (after the one '.') is the last element.
     const dot = text.indexOf('.');
     const prims = dot < 0 ? text : text.slice(0, dot);
-    let index = 0;
+    let index = this.root;
     for (const name of prims.split('/')) if (name) index = this.childPath(index, name);
     return dot < 0 ? index : this.childPath(index, text.slice(dot + 1), true);
   }
@@ -307,7 +424,7 @@ export class CrateWriter {
 
     const boot = this.parts[0]!;
     encoder.encodeInto('PXR-USDC', boot);
-    boot.set(CRATE_VERSION, 8);
+    boot.set(this.version, 8);
     setUint64(new DataView(boot.buffer, boot.byteOffset), 16, tocOffset);
     return this.parts;
   }
@@ -318,7 +435,7 @@ export class CrateWriter {
     // Depth first; each node says whether a child follows it and where its next sibling is.
     const order: number[] = [];
     const subtree = new Uint32Array(this.paths.length);
-    const stack = [0];
+    const stack = [this.root];
     while (stack.length) {
       const p = stack.pop()!;
       order.push(p);
@@ -344,6 +461,16 @@ export class CrateWriter {
     this.compressedInts(order);
     this.compressedInts(elementTokens);
     this.compressedInts(jumps);
+  }
+
+  /** The children of `parent` by name, properties prefixed with '.'. */
+  private childIndexOf(parent: number): Map<string, number> {
+    const index = new Map<string, number>();
+    for (const c of this.paths[parent]!.children) {
+      const child = this.paths[c]!;
+      index.set(child.property ? `.${this.tokens[child.token]}` : this.tokens[child.token]!, c);
+    }
+    return index;
   }
 
   private field(token: number, rep: ValueRep): number {

@@ -57,12 +57,54 @@ interface ValueRep {
   lo: number;
 }
 
+/**
+ * A crate file's structural tables as they are stored, index for index: what a writer needs to
+ * extend the file without rewriting its values ({@link CrateWriter.extending}).
+ */
+export interface CrateStructure {
+  /** Major, minor, patch. */
+  version: [number, number, number];
+  tokens: string[];
+  /** Each string as the index of its token. */
+  strings: number[];
+  fields: Array<{ token: number; rep: ValueRep }>;
+  /** Field indexes, each set ended by 0xffffffff. */
+  fieldSets: Uint32Array;
+  /** Per path index: its parent's index (−1 for the root), its element token (negative for a property), in the depth-first order the file lists them. */
+  paths: Array<{ index: number; parent: number; element: number }>;
+  specs: Array<{ path: number; fieldSet: number; type: number }>;
+  /** A field's value, decoded as {@link readCrate} decodes it. */
+  value(rep: ValueRep): SdfValue;
+}
+
+/**
+ * Reads a crate file's structural tables without decoding its values (see {@link CrateStructure});
+ * refusals as {@link readCrate}'s.
+ *
+ * @example
+ * ```ts
+ * const { tokens, specs } = readCrateStructure(layerBytes, 'model.usdc');
+ * ```
+ */
+export function readCrateStructure(bytes: Uint8Array, identifier: string, options: ReadCrateOptions = {}): CrateStructure {
+  try {
+    return new CrateReader(bytes).structure();
+  } catch (err) {
+    if (err instanceof CrateError || err instanceof RangeError) {
+      throw new ModelUnreadableError(`${identifier}: not a readable USD crate file (${err.message})`, { ...options, cause: err });
+    }
+    throw err;
+  }
+}
+
 class CrateReader {
   private readonly view: DataView;
   private version = 0; // major * 10000 + minor * 100 + patch
   private tokens: string[] = [];
   private strings: number[] = [];
   private paths: string[] = [];
+  /** The path tree as stored: each entry's index, parent index and element token, depth first. */
+  private pathTree: Array<{ index: number; parent: number; element: number }> = [];
   private fields: Array<{ token: number; rep: ValueRep }> = [];
   private fieldSets: Uint32Array = new Uint32Array(0);
   /** Reps being unpacked: a value that contains itself is refused, not followed forever. */
@@ -73,6 +115,23 @@ class CrateReader {
   }
 
   read(identifier: string): SdfLayer {
+    const specs = this.readStructure();
+    return { identifier, specs: this.readSpecs(specs) };
+  }
+
+  structure(): CrateStructure {
+    const specs = this.readStructure();
+    const v = this.version;
+    const raw = [];
+    for (let i = 0; i < specs.count; i++) raw.push({ path: specs.paths[i]!, fieldSet: specs.sets[i]!, type: specs.types[i]! });
+    return {
+      version: [Math.floor(v / 10000), Math.floor(v / 100) % 100, v % 100], tokens: this.tokens, strings: this.strings, fields: this.fields,
+      fieldSets: this.fieldSets, paths: this.pathTree, specs: raw, value: (rep) => this.value(rep, 0),
+    };
+  }
+
+  /** Every section but the specs' fields decoded: tokens, strings, fields, field sets, paths; the specs' raw table. */
+  private readStructure(): { count: number; paths: Uint32Array; sets: Uint32Array; types: Int32Array | Float64Array } {
     const sections = this.readBootstrap();
     const section = (name: string) => {
       const s = sections.get(name);
@@ -84,7 +143,13 @@ class CrateReader {
     this.readFields(section('FIELDS'));
     this.readFieldSets(section('FIELDSETS'));
     this.readPaths(section('PATHS'));
-    return { identifier, specs: this.readSpecs(section('SPECS')) };
+    const s = section('SPECS');
+    const c = new Cursor(this.bytes, s.start, 'SPECS', s.start + s.size);
+    const count = c.uint64();
+    const paths = new Uint32Array(this.compressedInts(c, count, 'SPECS').buffer);
+    const sets = new Uint32Array(this.compressedInts(c, count, 'SPECS').buffer);
+    const types = this.compressedInts(c, count, 'SPECS');
+    return { count, paths, sets, types };
   }
 
   // ---- Structure ----
@@ -169,10 +234,11 @@ class CrateReader {
     const seen = new Uint8Array(total);
     // Depth first as written: each entry's jump says whether a child follows it and where its
     // next sibling is; the siblings still to visit wait on a stack (no recursion, any depth).
-    const pending: Array<{ index: number; parent: string | undefined }> = encoded > 0 ? [{ index: 0, parent: undefined }] : [];
+    const pending: Array<{ index: number; parent: string | undefined; parentSlot: number }> = encoded > 0 ? [{ index: 0, parent: undefined, parentSlot: -1 }] : [];
+    const tree: Array<{ index: number; parent: number; element: number }> = [];
     let visited = 0;
     while (pending.length) {
-      let { index, parent } = pending.pop()!;
+      let { index, parent, parentSlot } = pending.pop()!;
       for (;;) {
         if (index >= encoded) throw new CrateError(`PATHS jumps to entry ${index} of ${encoded}`);
         if (++visited > encoded) throw new CrateError('PATHS visits an entry twice');
@@ -187,11 +253,13 @@ class CrateReader {
           path = element < 0 ? `${parent}.${name}` : name.startsWith('{') || parent.endsWith('}') ? `${parent}${name}` : parent === '/' ? `/${name}` : `${parent}/${name}`;
         }
         paths[slot] = path;
+        tree.push({ index: slot, parent: parentSlot, element: elements[index]! });
         const jump = jumps[index]!;
         const hasChild = jump > 0 || jump === -1, hasSibling = jump >= 0;
-        if (hasChild && hasSibling) pending.push({ index: index + jump, parent });
+        if (hasChild && hasSibling) pending.push({ index: index + jump, parent, parentSlot });
         if (hasChild) {
           parent = path;
+          parentSlot = slot;
           index++;
         } else if (hasSibling) {
           index++;
@@ -199,14 +267,10 @@ class CrateReader {
       }
     }
     this.paths = paths;
+    this.pathTree = tree;
   }
 
-  private readSpecs(s: { start: number; size: number }): Map<string, SdfSpec> {
-    const c = new Cursor(this.bytes, s.start, 'SPECS', s.start + s.size);
-    const count = c.uint64();
-    const paths = new Uint32Array(this.compressedInts(c, count, 'SPECS').buffer);
-    const sets = new Uint32Array(this.compressedInts(c, count, 'SPECS').buffer);
-    const types = this.compressedInts(c, count, 'SPECS');
+  private readSpecs({ count, paths, sets, types }: { count: number; paths: Uint32Array; sets: Uint32Array; types: Int32Array | Float64Array }): Map<string, SdfSpec> {
     const specs = new Map<string, SdfSpec>();
     for (let i = 0; i < count; i++) {
       const path = this.paths[paths[i]!];
