@@ -56,3 +56,6 @@ export {
   DETECT_OPENING_DEFAULTS, detectOpening, type DetectedOpening, type DetectionMesh, type DetectOpeningOptions,
 } from './detection/detectOpening.js';
 export { DETECT_DOOR_DEFAULTS, detectDoor, type DetectDoorInput, type DetectDoorOptions, type DetectedDoor } from './detection/detectDoor.js';
+export {
+  quickLookAnchor, QUICK_LOOK_ANCHOR_DEFAULTS, type QuickLookAnchor, type QuickLookAnchorOptions, type QuickLookTarget,
+} from './quicklook/quickLookAnchor.js';
