@@ -1,4 +1,5 @@
 import type { ConversionResult } from '@arsession/convert';
+import type { QuickLook } from './Placement.js';
 
 /** One delivered model as stored with its session (the detail record adds its URLs). */
 export interface AssetInfo {
@@ -30,15 +31,32 @@ export interface AssetInfo {
   warnings: Array<{ code: string; message: string }>;
   /** IFC door openings the model lists. */
   door_openings?: number;
+  /** The package that places itself in AR Quick Look (`null` for sessions made before there was one). */
+  quick_look: QuickLookFile | null;
+}
+
+/**
+ * An asset's package for AR Quick Look: the USDZ with the session's anchoring around the model, or,
+ * when the placement cannot be expressed (`anchoring: 'none'`, with the reason), the plain USDZ itself.
+ */
+export interface QuickLookFile {
+  /** Its name among the session's files. */
+  file: string;
+  bytes: number;
+  sha256: string;
+  anchoring: QuickLook['anchoring'];
+  /** Why this package does not anchor itself; `null` when it does. */
+  reason: string | null;
 }
 
 /** A model asset as the detail record shows it. */
-export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'glb_file' | 'reality_file'> & {
+export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'glb_file' | 'reality_file' | 'quick_look'> & {
   order: number;
   source_name: string;
   usdz_url: string;
   glb_url: string | null;
   reality_url: string | null;
+  quick_look: (Omit<QuickLookFile, 'file'> & { usdz_url: string }) | null;
 };
 
 /** The frame every delivered file is stated in: Y-up, right-handed metres, moved by −offset. */

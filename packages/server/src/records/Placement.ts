@@ -1,5 +1,16 @@
 import type { PoseJson } from '../placement/poseJson.js';
 
+/**
+ * How AR Quick Look anchors the session's packages (each asset's `quick_look` file): Apple's
+ * anchoring schema, with the anchor's frame in the delivered frame (origin at the anchor's centre,
+ * +Y its normal; on an upright plane or an image +X level to the right and +Z down); or `none`
+ * with the reason (then the packages open unanchored, as the plain USDZ does).
+ */
+export type QuickLook =
+  | { anchoring: 'plane'; alignment: 'horizontal' | 'vertical'; frame: PoseJson }
+  | { anchoring: 'image'; frame: PoseJson; physical_width: number }
+  | { anchoring: 'none'; reason: string };
+
 /** by_plane: the footprint anchor (bottom centre of every model's bounds) in the delivered frame. */
 export interface ByPlanePlacement {
   method: 'by_plane';
@@ -55,13 +66,20 @@ export interface ByRefimagePlacement {
   image_file: string;
 }
 
-/** A session's placement as stored: one of the four methods' records. */
+/** A session's placement as a method states it: one of the four methods' records. */
 export type Placement = ByPlanePlacement | ByScanPlacement | VirtualAnchorPlacement | ByRefimagePlacement;
 
-/** A placement as the detail record shows it: the reference image as a URL instead of a file name. */
-export type PlacementOnWire =
+/**
+ * A session's placement as stored: the method's record and how AR Quick Look anchors it
+ * (`quick_look`; absent for sessions made before packages anchored themselves).
+ */
+export type StoredPlacement = Placement & { quick_look?: QuickLook };
+
+/** A placement as the detail record shows it: the reference image as a URL instead of a file name, and always its `quick_look` (`null` when unknown). */
+export type PlacementOnWire = (
   | Exclude<Placement, ByRefimagePlacement>
-  | (Omit<ByRefimagePlacement, 'image_file'> & { image_url: string });
+  | (Omit<ByRefimagePlacement, 'image_file'> & { image_url: string })
+) & { quick_look: QuickLook | null };
 
 /**
  * The placement of the detail record: the stored one, with the reference image's file name made
@@ -72,8 +90,9 @@ export type PlacementOnWire =
  * placementOnWire(session.placement, `${base}/api/vision/v1/session/${id}/files/`);
  * ```
  */
-export function placementOnWire(placement: Placement, filesUrl: string): PlacementOnWire {
-  if (placement.method !== 'by_refimage') return placement;
+export function placementOnWire(placement: StoredPlacement, filesUrl: string): PlacementOnWire {
+  const quickLook = placement.quick_look ?? null;
+  if (placement.method !== 'by_refimage') return { ...placement, quick_look: quickLook };
   const { image_file: imageFile, ...rest } = placement;
-  return { ...rest, image_url: filesUrl + imageFile };
+  return { ...rest, image_url: filesUrl + imageFile, quick_look: quickLook };
 }

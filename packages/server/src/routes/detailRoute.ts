@@ -23,10 +23,13 @@ export function detailRoute(ctx: ServerContext) {
       placement: placementOnWire(session.placement, files),
       model_frame: session.modelFrame,
       model_assets: session.assets.map((a) => {
-        const { usdz_file: usdz, glb_file: glb, reality_file: reality, ...info } = a.info;
+        const { usdz_file: usdz, glb_file: glb, reality_file: reality, quick_look: quickLook, ...info } = a.info;
+        // Sessions made before GLBs and Quick Look packages were delivered lack them: null, not absent.
+        const quick = quickLook && { usdz_url: files + quickLook.file, bytes: quickLook.bytes, sha256: quickLook.sha256, anchoring: quickLook.anchoring, reason: quickLook.reason };
         return {
           order: a.order, source_name: a.sourceName, ...info, glb_bytes: info.glb_bytes ?? null, glb_sha256: info.glb_sha256 ?? null,
           reality_url: reality === null ? null : files + reality, usdz_url: files + usdz, glb_url: glb ? files + glb : null,
+          quick_look: quick ?? null,
         };
       }),
     };

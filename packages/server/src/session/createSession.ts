@@ -18,6 +18,9 @@ import { compileReality } from '../reality/compileReality.js';
 import type { Account, SavedModelInput, SessionFile, StagedFile, StoredAsset } from '../store/SessionStore.js';
 import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
 import { newSessionId } from './newSessionId.js';
+import { quickLookPackage } from './quickLookPackage.js';
+import { quickLookOf } from '../placement/quickLookOf.js';
+import type { StoredPlacement } from '../records/Placement.js';
 import { SessionStaging } from './SessionStaging.js';
 
 /** The body of every 201 (interface-spec.md, SessionResponse). */
@@ -119,7 +122,12 @@ async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, 
 /** Step 3: the placement, the files and assets, the saved models; then the commit. */
 async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, request: ReadRequest<I>, models: SessionModel[], scope: RequestScope): Promise<{ code: string; expiresAt: number }> {
   const results = models.map((m) => m.result);
-  const placement = method.place(request.input, { primary: results[0]!, all: results });
+  const placed = method.place(request.input, { primary: results[0]!, all: results });
+  const quickLook = quickLookOf(placed);
+  const placement: StoredPlacement = { ...placed, quick_look: quickLook };
+  const extras = method.files?.(request.input) ?? [];
+  const image = extras.find((e) => e.contentType === 'image/png' || e.contentType === 'image/jpeg');
+  const referenceImage = image && { path: image.upload.path, mimeType: image.contentType as 'image/png' | 'image/jpeg' };
   const files: SessionFile[] = [];
   const assets: StoredAsset[] = [];
   for (const [order, model] of models.entries()) {
@@ -132,10 +140,13 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
       downloadName: contentDisposition(deliveredName(model.upload.name, 'glb')),
     };
     const reality = await makeReality(ctx, model.usdz.from, scope.staging, order, model.upload.name);
-    files.push(usdz, glb, ...(reality ? [reality] : []));
-    assets.push({ order, sourceName: model.upload.name, info: assetInfo(model, usdz, glb, reality) });
+    const quick = await quickLookPackage(scope.staging, {
+      order, sourceName: model.upload.name, usdz: model.usdz, usdzFile: usdz, offset: model.result.offset, primaryOffset: results[0]!.offset,
+    }, quickLook, referenceImage);
+    files.push(usdz, glb, ...(reality ? [reality] : []), ...(quick.file ? [quick.file] : []));
+    assets.push({ order, sourceName: model.upload.name, info: { ...assetInfo(model, usdz, glb, reality), quick_look: quick.info } });
   }
-  for (const extra of method.files?.(request.input) ?? []) {
+  for (const extra of extras) {
     scope.staging.adopt(extra.upload.path, extra.name);
     files.push({
       name: extra.name, contentType: extra.contentType, bytes: extra.upload.bytes, sha256: extra.upload.sha256,
@@ -159,7 +170,7 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
 }
 
 /** What the detail record shows of one model. */
-function assetInfo({ upload, result }: SessionModel, usdz: SessionFile, glb: SessionFile, reality: SessionFile | undefined): AssetInfo {
+function assetInfo({ upload, result }: SessionModel, usdz: SessionFile, glb: SessionFile, reality: SessionFile | undefined): Omit<AssetInfo, 'quick_look'> {
   return {
     format: result.format,
     usdz_delivery: result.delivery,

@@ -1,5 +1,5 @@
 import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
-import type { Placement } from '../records/Placement.js';
+import type { StoredPlacement } from '../records/Placement.js';
 
 /** An account a valid key maps to. */
 export interface Account {
@@ -54,7 +54,7 @@ export interface SessionRecord {
   onetimeCode: string;
   codeClaimed: boolean;
   accountId: number | null;
-  placement: Placement;
+  placement: StoredPlacement;
   modelFrame: ModelFrame;
   files: SessionFile[];
   filesDeleted: boolean;

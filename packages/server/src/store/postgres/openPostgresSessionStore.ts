@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import pg from 'pg';
 import { placeStagedFiles, removeFiles } from '../../files/placeStagedFiles.js';
 import type { AssetInfo, ModelFrame } from '../../records/AssetInfo.js';
-import type { Placement } from '../../records/Placement.js';
+import type { StoredPlacement } from '../../records/Placement.js';
 import { checkedAccountName, keyIdOf, newApiKey, presentedKeyId, secretMatches } from '../apiKeySecrets.js';
 import type { SessionFile, SessionStore } from '../SessionStore.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
@@ -32,7 +32,7 @@ const LOCK_CODE = 0x61727366;
 
 interface SessionRow {
   id: string; method: string; created_at: number; expires_at: number; onetime_code: string; code_claimed: boolean;
-  account_id: number | null; placement: Placement; model_frame: ModelFrame; files: SessionFile[]; files_deleted: boolean;
+  account_id: number | null; placement: StoredPlacement; model_frame: ModelFrame; files: SessionFile[]; files_deleted: boolean;
 }
 
 /**

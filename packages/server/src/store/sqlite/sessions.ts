@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { AssetInfo, ModelFrame } from '../../records/AssetInfo.js';
-import type { Placement } from '../../records/Placement.js';
+import type { StoredPlacement } from '../../records/Placement.js';
 import type { ClaimOutcome, ExpiredSession, NewSession, SavedModelInput, SessionFile, SessionRecord } from '../SessionStore.js';
 import type { Db } from './openDatabase.js';
 import { prepared } from './prepared.js';
@@ -46,7 +46,7 @@ export function findSession(db: Db, id: string): SessionRecord | undefined {
     .map((a) => ({ order: a.ord, sourceName: a.source_name, info: JSON.parse(a.info) as AssetInfo }));
   return {
     id: row.id, method: row.method, createdAt: row.created_at, expiresAt: row.expires_at, onetimeCode: row.onetime_code,
-    codeClaimed: row.code_claimed === 1, accountId: row.account_id, placement: JSON.parse(row.placement) as Placement,
+    codeClaimed: row.code_claimed === 1, accountId: row.account_id, placement: JSON.parse(row.placement) as StoredPlacement,
     modelFrame: JSON.parse(row.model_frame) as ModelFrame, files: JSON.parse(row.files) as SessionFile[],
     filesDeleted: row.files_deleted === 1, assets,
   };

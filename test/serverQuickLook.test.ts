@@ -1,0 +1,153 @@
+// Packages that place themselves in AR Quick Look, made for every session: each placement method's
+// anchoring (Apple's schema) checked against the detail record's placement numerically, with our
+// USD reader (where the model stands relative to the anchor) and TinyUSDZ (the anchoring values),
+// through a real server on loopback.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readUsdz } from '@arsession/convert';
+import { createPose, invertPose, type Vec3 } from '@arsession/geometry';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusPath } from './support/corpus.js';
+import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { rawZipEntries, readUsdzBack } from './support/usdReader.js';
+
+const BOX = corpusPath('glb', 'Box.glb');
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.stop());
+
+interface Frame { position: number[]; rotation: number[] }
+
+/** The session's detail and its first asset's Quick Look package, fetched and checked against its hash. */
+async function session(path: string, fields: Record<string, string>, model = BOX, extra: Record<string, [Blob, string]> = {}) {
+  const r = await postSession(t, path, form({ model_file: filePart(model), ...fields, ...extra }));
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  const { body } = await getDetail(t, sessionIdOf(r.body.deeplink));
+  const asset = body.model_assets[0];
+  const bytes = new Uint8Array(await (await fetch(asset.quick_look.usdz_url)).arrayBuffer());
+  expect([bytes.length, createHash('sha256').update(bytes).digest('hex')]).toEqual([asset.quick_look.bytes, asset.quick_look.sha256]);
+  return { detail: body, asset, bytes };
+}
+
+/** The asset's bounds as the anchor sees them: every corner through the inverse of the anchor's frame. */
+function boundsInAnchor(bounds: { min: number[]; max: number[] }, frame: Frame) {
+  const inv = invertPose(createPose(frame.position as Vec3, frame.rotation as [number, number, number, number])).matrix;
+  const corners = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => {
+    const p = [i & 1 ? bounds.max[0]! : bounds.min[0]!, i & 2 ? bounds.max[1]! : bounds.min[1]!, i & 4 ? bounds.max[2]! : bounds.min[2]!];
+    return [0, 1, 2].map((r) => inv[r]! * p[0]! + inv[4 + r]! * p[1]! + inv[8 + r]! * p[2]! + inv[12 + r]!);
+  });
+  return { min: [0, 1, 2].map((k) => Math.min(...corners.map((c) => c[k]!))), max: [0, 1, 2].map((k) => Math.max(...corners.map((c) => c[k]!))) };
+}
+
+/** The package: one ARKit-ready layer, the model where the placement puts it relative to the anchor. */
+async function expectPlaced(bytes: Uint8Array, asset: { bounds: { min: number[]; max: number[] } }, frame: Frame): Promise<void> {
+  const scene = await readUsdz(bytes);
+  expect(scene.arkitPackage).toBeDefined();
+  const expected = boundsInAnchor(asset.bounds, frame);
+  scene.bounds.min.forEach((v, k) => expect(v).toBeCloseTo(expected.min[k]!, 4));
+  scene.bounds.max.forEach((v, k) => expect(v).toBeCloseTo(expected.max[k]!, 4));
+}
+
+describe('the Quick Look package of each placement', () => {
+  it('by_plane: a horizontal plane; the footprint anchor at the anchor\'s origin, the model standing on it', async () => {
+    const { detail, asset, bytes } = await session('by_plane', {});
+    expect(detail.placement.quick_look).toMatchObject({ anchoring: 'plane', alignment: 'horizontal' });
+    expect(detail.placement.quick_look.frame.position).toEqual(detail.placement.anchor.position);
+    expect(asset.quick_look).toMatchObject({ anchoring: 'plane', reason: null });
+    await expectPlaced(bytes, asset, detail.placement.quick_look.frame);
+    const scene = await readUsdz(bytes);
+    expect(scene.bounds.min[1]).toBeCloseTo(0, 6);
+    expect((scene.bounds.min[0]! + scene.bounds.max[0]!) / 2).toBeCloseTo(0, 6);
+    const back = await readUsdzBack(bytes);
+    expect(back.text).toMatch(/uniform token preliminary:anchoring:type = "plane"/);
+    expect(back.text).toMatch(/uniform token preliminary:planeAnchoring:alignment = "horizontal"/);
+  });
+
+  it('by_scan: a vertical plane at the opening\'s bottom centre, +Y the wall normal, +X the opening\'s right', async () => {
+    const corners = [[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]];
+    const { detail, asset, bytes } = await session('by_scan', { 'alignment.corners': JSON.stringify(corners), 'alignment.wall_normal': '[0, 0, 1]' });
+    const ql = detail.placement.quick_look;
+    expect(ql).toMatchObject({ anchoring: 'plane', alignment: 'vertical' });
+    const [bl, br] = detail.placement.corners as number[][];
+    ql.frame.position.forEach((v: number, k: number) => expect(v).toBeCloseTo((bl![k]! + br![k]!) / 2, 6));
+    // +Y along the normal, +X along BL → BR, +Z down.
+    const m = ql.frame.matrix as number[];
+    expect([m[4], m[5], m[6]]).toEqual([0, 0, 1]);
+    expect([m[0], m[1], m[2]]).toEqual([1, 0, 0]);
+    expect([m[8], m[9], m[10]]).toEqual([0, -1, 0]);
+    await expectPlaced(bytes, asset, ql.frame);
+    expect((await readUsdzBack(bytes)).text).toMatch(/uniform token preliminary:planeAnchoring:alignment = "vertical"/);
+  });
+
+  it('a virtual anchor on a level plane: horizontal, the anchor\'s own frame', async () => {
+    const { detail, asset, bytes } = await session('by_virtual_anchor/segment-directional', {
+      'virtual_anchor.segment_point_1': '[0, 0.5, 0]', 'virtual_anchor.segment_point_2': '[2, 0.5, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]',
+    });
+    expect(detail.placement.quick_look).toMatchObject({ anchoring: 'plane', alignment: 'horizontal', frame: { position: detail.placement.pose.position } });
+    detail.placement.quick_look.frame.rotation.forEach((v: number, k: number) => expect(v).toBeCloseTo(detail.placement.pose.rotation[k], 6));
+    await expectPlaced(bytes, asset, detail.placement.quick_look.frame);
+  });
+
+  it('a virtual anchor on an upright plane: vertical', async () => {
+    const { detail, asset, bytes } = await session('by_virtual_anchor/circle-directional', {
+      'virtual_anchor.center': '[0, 1, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 0, 1]', 'virtual_anchor.direction': '[1, 0, 0]',
+    });
+    expect(detail.placement.quick_look).toMatchObject({ anchoring: 'plane', alignment: 'vertical', frame: { position: [0, 1, 0] } });
+    await expectPlaced(bytes, asset, detail.placement.quick_look.frame);
+  });
+
+  it('a virtual anchor on a tilted plane: none, with the reason; the plain USDZ serves', async () => {
+    const { detail, asset, bytes } = await session('by_virtual_anchor/rectangle-short-side', {
+      'virtual_anchor.center': '[1, 0, 2]', 'virtual_anchor.width': '0.6', 'virtual_anchor.height': '1.2', 'virtual_anchor.plane_normal': '[0, 1, 1]', 'virtual_anchor.short_side_direction': '[1, 0, 0]',
+    });
+    expect(detail.placement.quick_look).toEqual({ anchoring: 'none', reason: expect.stringMatching(/tilted 45° from level/) });
+    expect(asset.quick_look).toMatchObject({ anchoring: 'none', reason: detail.placement.quick_look.reason, usdz_url: asset.usdz_url, sha256: asset.usdz_sha256 });
+    expect(rawZipEntries(bytes).length).toBeGreaterThan(0);
+  });
+
+  it('by_refimage: the image, in the package, at its physical width in centimetres; the model where the placement says', async () => {
+    const { detail, asset, bytes } = await session('by_refimage', {
+      'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]',
+    }, BOX, { reference_image: [new Blob([PNG]), 'poster.png'] });
+    const ql = detail.placement.quick_look;
+    expect(ql).toMatchObject({ anchoring: 'image', physical_width: 0.3, frame: { position: detail.placement.pose.position, rotation: detail.placement.pose.rotation } });
+    const image = rawZipEntries(bytes).find((e) => e.name === 'reference_image.png');
+    expect(Buffer.from(image!.data).equals(PNG)).toBe(true);
+    const back = await readUsdzBack(bytes);
+    expect(back.text).toMatch(/uniform token preliminary:anchoring:type = "image"/);
+    expect(back.text).toMatch(/rel preliminary:imageAnchoring:referenceImage = <\/Anchored\/ReferenceImage>/);
+    expect(Number(/uniform double physicalWidth = ([\d.]+)/.exec(back.text)![1])).toBeCloseTo(30, 9);
+    await expectPlaced(bytes, asset, ql.frame);
+  });
+
+  it('an ARKit-ready upload in centimetres, delivered as uploaded: its package anchors it too, in its own units', async () => {
+    const { detail, asset, bytes } = await session('by_plane', {}, corpusPath('usdz', 'clean_clean_arkit.usdz'));
+    expect(asset.usdz_delivery).toBe('as_uploaded');
+    expect(asset.quick_look.anchoring).toBe('plane');
+    await expectPlaced(bytes, asset, detail.placement.quick_look.frame);
+    // The plain USDZ is still the upload, byte for byte.
+    const plain = Buffer.from(await (await fetch(asset.usdz_url)).arrayBuffer());
+    expect(plain.equals(readFileSync(corpusPath('usdz', 'clean_clean_arkit.usdz')))).toBe(true);
+  });
+
+  it('several models: each package places its model in the first model\'s frame', async () => {
+    const fd = form({ 'alignment.corners': '[[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]]', 'alignment.wall_normal': '[0, 0, 1]' });
+    fd.append('model_files', new Blob([readFileSync(BOX)]), 'box.glb');
+    fd.append('model_files', new Blob([readFileSync(corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc'))]), 'house.ifc');
+    const r = await postSession(t, 'by_scan', fd);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const { body } = await getDetail(t, sessionIdOf(r.body.deeplink));
+    const frame = body.placement.quick_look.frame as Frame;
+    for (const asset of body.model_assets) {
+      const bytes = new Uint8Array(await (await fetch(asset.quick_look.usdz_url)).arrayBuffer());
+      // A model's delivered frame is the first model's moved by their offsets' difference.
+      const shift = [0, 1, 2].map((k) => asset.offset[k] - body.model_assets[0].offset[k]);
+      const inFirst = { min: asset.bounds.min.map((v: number, k: number) => v + shift[k]!), max: asset.bounds.max.map((v: number, k: number) => v + shift[k]!) };
+      await expectPlaced(bytes, { bounds: inFirst }, frame);
+    }
+  });
+});
