@@ -9,6 +9,8 @@ command -v swift-proxy-server > /dev/null || need+=(swift swift-proxy swift-obje
 command -v memcached > /dev/null || need+=(memcached)
 # Redis for the conversion queue (BullMQ).
 command -v redis-server > /dev/null || need+=(redis-server)
+# Chromium for the session page's tests in a real browser (driven by playwright-core).
+[ -x /usr/bin/chromium ] || need+=(chromium)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
   echo "the tests need these Debian packages: ${need[*]} (install them as root: apt-get install ${need[*]})" >&2

@@ -13,6 +13,7 @@ import { claimRoute } from '../routes/claimRoute.js';
 import { detailRoute } from '../routes/detailRoute.js';
 import { filesRoute } from '../routes/filesRoute.js';
 import { healthz, readyz } from '../routes/healthRoutes.js';
+import { PAGE_ASSETS, pageAssetsRoute, sessionPageRoute } from '../routes/sessionPageRoute.js';
 import { modelsRoute } from '../routes/modelsRoute.js';
 import { createSession } from '../session/createSession.js';
 import { securityHeaders } from './securityHeaders.js';
@@ -84,6 +85,8 @@ export function createApp(ctx: ServerContext): express.Express {
   app.get(`${API}/session/:id/files/:name`, filesRoute(ctx));
   app.get(`${API}/models`, modelsRoute(ctx));
   app.get(`${API}/openapi.json`, (_req, res) => void res.json(openapiDocument()));
+  app.get(`${PAGE_ASSETS}/:name`, pageAssetsRoute());
+  app.get('/s/:id', sessionPageRoute(ctx));
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(ctx));
 

@@ -10,4 +10,8 @@ export interface SessionDetail {
   placement: PlacementOnWire;
   model_frame: ModelFrame;
   model_assets: AssetOnWire[];
+  /** The session's page for people: a 3D preview, "View in AR", the deep link as a QR code (HTML). */
+  page_url: string;
+  /** The first model with the placement drawn over it (GLB), as the page shows it; `null` for sessions made before there was one. */
+  preview_glb_url: string | null;
 }

@@ -3,7 +3,9 @@ import type { ServerContext } from '../app/ServerContext.js';
 import { deeplinkOf } from '../session/createSession.js';
 import { placementOnWire } from '../records/Placement.js';
 import type { SessionDetail } from '../records/SessionDetail.js';
+import type { SessionRecord } from '../store/SessionStore.js';
 import { liveSession } from './sessionLookup.js';
+import { PREVIEW_FILE } from '../session/previewGlb.js';
 
 /** Base of absolute URLs: the configured public URL, else what the client called. */
 export function baseUrl(ctx: ServerContext, req: Request): string {
@@ -14,25 +16,32 @@ export function baseUrl(ctx: ServerContext, req: Request): string {
 export function detailRoute(ctx: ServerContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const session = await liveSession(ctx.sessions, String(req.params.id));
-    const files = `${baseUrl(ctx, req)}/api/vision/v1/session/${session.id}/files/`;
-    const detail: SessionDetail = {
-      session_id: session.id,
-      deeplink: deeplinkOf(ctx.config.deeplinkScheme, session.id),
-      created_at: new Date(session.createdAt).toISOString(),
-      expires_at: new Date(session.expiresAt).toISOString(),
-      placement: placementOnWire(session.placement, files),
-      model_frame: session.modelFrame,
-      model_assets: session.assets.map((a) => {
-        const { usdz_file: usdz, glb_file: glb, reality_file: reality, quick_look: quickLook, ...info } = a.info;
-        // Sessions made before GLBs and Quick Look packages were delivered lack them: null, not absent.
-        const quick = quickLook && { usdz_url: files + quickLook.file, bytes: quickLook.bytes, sha256: quickLook.sha256, anchoring: quickLook.anchoring, reason: quickLook.reason };
-        return {
-          order: a.order, source_name: a.sourceName, ...info, glb_bytes: info.glb_bytes ?? null, glb_sha256: info.glb_sha256 ?? null,
-          reality_url: reality === null ? null : files + reality, usdz_url: files + usdz, glb_url: glb ? files + glb : null,
-          quick_look: quick ?? null,
-        };
-      }),
-    };
-    res.set('Cache-Control', 'no-store').json(detail);
+    res.set('Cache-Control', 'no-store').json(sessionDetail(ctx, req, session));
   };
+}
+
+/** A session's detail record, its URLs under the base the client called (or the configured public URL). */
+export function sessionDetail(ctx: ServerContext, req: Request, session: SessionRecord): SessionDetail {
+  const files = `${baseUrl(ctx, req)}/api/vision/v1/session/${session.id}/files/`;
+  const detail: SessionDetail = {
+    session_id: session.id,
+    deeplink: deeplinkOf(ctx.config.deeplinkScheme, session.id),
+    created_at: new Date(session.createdAt).toISOString(),
+    expires_at: new Date(session.expiresAt).toISOString(),
+    placement: placementOnWire(session.placement, files),
+    model_frame: session.modelFrame,
+    model_assets: session.assets.map((a) => {
+      const { usdz_file: usdz, glb_file: glb, reality_file: reality, quick_look: quickLook, ...info } = a.info;
+      // Sessions made before GLBs and Quick Look packages were delivered lack them: null, not absent.
+      const quick = quickLook && { usdz_url: files + quickLook.file, bytes: quickLook.bytes, sha256: quickLook.sha256, anchoring: quickLook.anchoring, reason: quickLook.reason };
+      return {
+        order: a.order, source_name: a.sourceName, ...info, glb_bytes: info.glb_bytes ?? null, glb_sha256: info.glb_sha256 ?? null,
+        reality_url: reality === null ? null : files + reality, usdz_url: files + usdz, glb_url: glb ? files + glb : null,
+        quick_look: quick ?? null,
+      };
+    }),
+    page_url: `${baseUrl(ctx, req)}/s/${session.id}`,
+    preview_glb_url: session.files.some((f) => f.name === PREVIEW_FILE) ? files + PREVIEW_FILE : null,
+  };
+  return detail;
 }

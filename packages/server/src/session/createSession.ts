@@ -18,6 +18,7 @@ import { compileReality } from '../reality/compileReality.js';
 import type { Account, SavedModelInput, SessionFile, StagedFile, StoredAsset } from '../store/SessionStore.js';
 import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
 import { newSessionId } from './newSessionId.js';
+import { previewGlb } from './previewGlb.js';
 import { quickLookPackage } from './quickLookPackage.js';
 import { quickLookOf } from '../placement/quickLookOf.js';
 import type { StoredPlacement } from '../records/Placement.js';
@@ -146,6 +147,7 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
     files.push(usdz, glb, ...(reality ? [reality] : []), ...(quick.file ? [quick.file] : []));
     assets.push({ order, sourceName: model.upload.name, info: { ...assetInfo(model, usdz, glb, reality), quick_look: quick.info } });
   }
+  files.push(await previewGlb(scope.staging, placed, { glb: models[0]!.glb, models: results }, referenceImage));
   for (const extra of extras) {
     scope.staging.adopt(extra.upload.path, extra.name);
     files.push({

@@ -1,0 +1,192 @@
+import type { AssetOnWire } from '../records/AssetInfo.js';
+import type { PlacementOnWire } from '../records/Placement.js';
+import type { SessionDetail } from '../records/SessionDetail.js';
+
+/** What the session page shows: the detail record, the one-time code, and the deep link as a QR code. */
+export interface SessionPageData {
+  detail: SessionDetail;
+  onetimeCode: string;
+  /** Whether the code was used already (then it is shown as used). */
+  codeClaimed: boolean;
+  /** The deep link as an SVG QR code. */
+  qrSvg: string;
+  /** Where the page's own assets are served (`/s/assets`). */
+  assets: string;
+  now: number;
+}
+
+const PLACEMENT_NAMES: Record<PlacementOnWire['method'], string> = {
+  by_plane: 'on a floor or table (by plane)',
+  by_scan: 'at a door opening (by scan)',
+  by_virtual_anchor: 'at a virtual anchor',
+  by_refimage: 'at a printed reference image',
+};
+
+/**
+ * The session page as HTML: a 3D preview of the first model with the placement drawn
+ * (`<model-viewer>`, served by us), "View in AR" for iPhone and iPad (AR Quick Look, the package that
+ * places itself) and Android (Scene Viewer, the model's GLB), the deep link as a QR code and as a
+ * link, the one-time code, the expiry (counting down with the page's script; stated without it),
+ * and each model's counts, sizes and warnings. Everything but the 3D preview is plain HTML.
+ *
+ * @example
+ * ```ts
+ * res.type('html').send(renderSessionPage({ detail, onetimeCode, codeClaimed, qrSvg, assets: '/s/assets', now: Date.now() }));
+ * ```
+ */
+export function renderSessionPage(data: SessionPageData): string {
+  const { detail, assets } = data;
+  const first = detail.model_assets[0]!;
+  const title = detail.model_assets.map((a) => a.source_name).join(', ');
+  const quickLook = first.quick_look?.usdz_url ?? first.usdz_url;
+  const preview = detail.preview_glb_url ?? first.glb_url;
+  const expires = new Date(detail.expires_at);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>AR session · ${text(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${assets}/session-page.css">
+<script type="module" src="${assets}/model-viewer.min.js"></script>
+<script type="module" src="${assets}/session-page.js"></script>
+</head>
+<body>
+<main>
+<header>
+<h1>${text(title)}</h1>
+<p>Placed ${text(PLACEMENT_NAMES[detail.placement.method])} · ${anchoringSentence(detail.placement)}</p>
+</header>
+<section class="preview" aria-label="3D preview">
+${preview ? `<model-viewer id="preview" src="${attr(preview)}" ios-src="${attr(quickLook)}" ar ar-modes="quick-look" camera-controls touch-action="pan-y" shadow-intensity="1" alt="${attr(`${title}, with its placement drawn`)}"></model-viewer>` : '<p>No preview was made for this session.</p>'}
+<p class="legend">The placement drawn on the model:
+<span><i class="swatch x"></i>x</span>
+<span><i class="swatch y"></i>y (up, or the anchor's normal)</span>
+<span><i class="swatch z"></i>z</span>${legendOf(detail.placement)}</p>
+</section>
+<section class="ar">
+<h2>View in AR</h2>
+<div class="ar-links">
+<a class="button" id="ar-quick-look" rel="ar" href="${attr(quickLook)}"><img src="${assets}/ar-badge.svg" alt="" width="24" height="24">iPhone or iPad (AR Quick Look)</a>
+${first.glb_url ? `<a class="button" id="ar-scene-viewer" href="${attr(sceneViewerIntent(first.glb_url, detail.page_url, first.source_name))}">Android (Scene Viewer)</a>` : ''}
+</div>
+</section>
+<section class="session">
+<h2>Open in the app</h2>
+<div class="qr" id="qr" role="img" aria-label="QR code of the deep link">${data.qrSvg}</div>
+<dl>
+<dt>Deep link</dt><dd><a id="deeplink" href="${attr(detail.deeplink)}">${text(detail.deeplink)}</a></dd>
+<dt>One-time code</dt><dd><span class="code" id="onetime-code">${text(data.onetimeCode)}</span>${data.codeClaimed ? ' (used)' : ''}</dd>
+<dt>Expires</dt><dd><time id="expires" datetime="${attr(detail.expires_at)}" data-countdown>${text(countdown(expires.getTime() - data.now))}</time> (${text(expires.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))})</dd>
+</dl>
+</section>
+<section class="models">
+<h2>${detail.model_assets.length === 1 ? 'The model' : `The ${detail.model_assets.length} models`}</h2>
+${detail.model_assets.map(modelBlock).join('\n')}
+</section>
+</main>
+</body>
+</html>
+`;
+}
+
+/**
+ * A page that says why there is no session to show: expired (410) or unknown (404).
+ *
+ * @example
+ * ```ts
+ * res.status(410).type('html').send(renderGonePage('This session has expired', 'It expired at …', '/s/assets'));
+ * ```
+ */
+export function renderGonePage(heading: string, message: string, assets: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${text(heading)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${assets}/session-page.css">
+</head>
+<body>
+<main>
+<section class="gone">
+<h1>${text(heading)}</h1>
+<p>${text(message)}</p>
+</section>
+</main>
+</body>
+</html>
+`;
+}
+
+function modelBlock(a: AssetOnWire): string {
+  const size = [0, 1, 2].map((k) => (a.bounds.max[k]! - a.bounds.min[k]!).toFixed(2)).join(' × ');
+  const rows: Array<[string, string]> = [
+    ['Format', `${a.format.toUpperCase()}${a.usdz_delivery === 'converted' ? '' : ` (USDZ ${a.usdz_delivery.replace('_', ' ')})`}`],
+    ['Triangles', a.triangles.toLocaleString('en-US')],
+    ['Mesh nodes', `${a.mesh_nodes.toLocaleString('en-US')} (${a.draw_calls.toLocaleString('en-US')} draw calls, from ${a.elements.toLocaleString('en-US')} elements)`],
+    ['Size', `${size} m`],
+    ['Uploaded', megabytes(a.source_bytes)],
+  ];
+  const links = [
+    `<a href="${attr(a.usdz_url)}">USDZ</a> (${megabytes(a.usdz_bytes)})`,
+    ...(a.quick_look && a.quick_look.usdz_url !== a.usdz_url ? [`<a href="${attr(a.quick_look.usdz_url)}">USDZ for AR Quick Look</a> (${megabytes(a.quick_look.bytes)})`] : []),
+    ...(a.glb_url && a.glb_bytes !== null ? [`<a href="${attr(a.glb_url)}">GLB</a> (${megabytes(a.glb_bytes)})`] : []),
+    ...(a.reality_url ? [`<a href="${attr(a.reality_url)}">Reality</a>`] : []),
+  ];
+  return `<div class="model">
+<h3>${text(a.source_name)}</h3>
+<dl>
+${rows.map(([k, v]) => `<dt>${text(k)}</dt><dd>${text(v)}</dd>`).join('\n')}
+<dt>Files</dt><dd>${links.join(' · ')}</dd>
+</dl>
+${a.warnings.length ? `<ul class="warnings">${a.warnings.map((w) => `<li>${text(w.message)}</li>`).join('')}</ul>` : ''}
+</div>`;
+}
+
+function anchoringSentence(placement: PlacementOnWire): string {
+  const q = placement.quick_look;
+  if (!q) return 'opens in AR Quick Look unanchored';
+  if (q.anchoring === 'plane') return `AR Quick Look anchors it to a ${q.alignment} plane`;
+  if (q.anchoring === 'image') return `AR Quick Look anchors it to the printed image (${(q.physical_width * 100).toFixed(1)} cm wide)`;
+  return `AR Quick Look opens it unanchored: ${text(q.reason)}`;
+}
+
+function legendOf(placement: PlacementOnWire): string {
+  const item = (swatch: string, label: string) => `\n<span><i class="swatch ${swatch}"></i>${label}</span>`;
+  switch (placement.method) {
+    case 'by_plane': return item('footprint', 'footprint');
+    case 'by_scan': return item('door', 'door opening and wall normal');
+    case 'by_virtual_anchor': return item('anchor', 'virtual anchor');
+    case 'by_refimage': return item('anchor', 'reference image');
+  }
+}
+
+/** Google's documented intent for Scene Viewer in AR, falling back to this page. */
+function sceneViewerIntent(glb: string, page: string, title: string): string {
+  const query = `file=${encodeURIComponent(glb)}&mode=ar_preferred&title=${encodeURIComponent(title)}`;
+  return `intent://arvr.google.com/scene-viewer/1.0?${query}#Intent;scheme=https;package=com.google.ar.core;action=android.intent.action.VIEW;S.browser_fallback_url=${encodeURIComponent(page)};end;`;
+}
+
+/** "in 23 h 59 min": the expiry as the page first shows it (its script keeps it current). */
+export function countdown(ms: number): string {
+  if (ms <= 0) return 'expired';
+  const minutes = Math.floor(ms / 60_000);
+  const [d, h, m] = [Math.floor(minutes / 1440), Math.floor(minutes / 60) % 24, minutes % 60];
+  return `in ${d > 0 ? `${d} d ${h} h` : h > 0 ? `${h} h ${m} min` : m > 0 ? `${m} min` : 'less than a minute'}`;
+}
+
+function megabytes(bytes: number): string {
+  return bytes < 1e6 ? `${(bytes / 1e3).toFixed(1)} kB` : `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** Text in HTML: the five characters that could end it escaped. */
+function text(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function attr(s: string): string {
+  return text(s);
+}
