@@ -14,6 +14,8 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // Every answer a test fetches from a server is checked against the served OpenAPI document.
+    setupFiles: ['test/support/responseContract.ts'],
     // Two cores: conversion tests are CPU-heavy, so one worker per core and no more.
     maxWorkers: 2,
     projects: [

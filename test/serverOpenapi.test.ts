@@ -1,9 +1,10 @@
 // The served OpenAPI document is valid OpenAPI 3.1 and describes every route the server answers;
 // and `arsession serve` starts on its defaults and stops cleanly on SIGTERM.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { SESSION_ENDPOINTS } from '@arsession/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,13 +26,34 @@ describe('GET /api/vision/v1/openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
   });
 
-  it('documents all seven session endpoints and every other route', async () => {
-    const doc = await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json() as { paths: Record<string, unknown> };
+  it('passes Redocly\'s recommended rules (redocly.yaml says which two are off and why)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arsession-openapi-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      writeFileSync(file, await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).text());
+      const lint = await promisify(execFile)(join(REPO_ROOT, 'node_modules', '.bin', 'redocly'), ['lint', '--config', join(REPO_ROOT, 'redocly.yaml'), '--format=summary', file], {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+      }).catch((e: { stdout: string; stderr: string }) => e);
+      expect(`${lint.stdout}${lint.stderr}`).not.toMatch(/^(error|warning)\s/m);
+      expect(`${lint.stdout}${lint.stderr}`).toContain('Your API description is valid');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('documents all seven session endpoints and every other route, each with an operationId and its client errors', async () => {
+    type Operation = { operationId?: string; responses: Record<string, unknown> };
+    const doc = await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json() as { paths: Record<string, Record<string, Operation>> };
     const paths = Object.keys(doc.paths);
     expect(SESSION_ENDPOINTS).toHaveLength(7);
     for (const e of SESSION_ENDPOINTS) expect(paths).toContain(`/api/vision/v1/session/${e.path}/`);
-    for (const p of ['/api/vision/v1/session/claim/', '/api/vision/v1/session/{session_id}/', '/api/vision/v1/session/{session_id}/files/{name}', '/api/vision/v1/models/', '/api/vision/v1/openapi.json', '/healthz', '/readyz']) {
-      expect(paths).toContain(p);
+    const others = ['/api/vision/v1/session/claim/', '/api/vision/v1/session/{session_id}/', '/api/vision/v1/session/{session_id}/files/{name}', '/api/vision/v1/models/', '/api/vision/v1/openapi.json', '/s/{session_id}', '/s/assets/{name}', '/healthz', '/readyz'];
+    expect(paths.sort()).toEqual([...SESSION_ENDPOINTS.map((e) => `/api/vision/v1/session/${e.path}/`), ...others].sort());
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.values(ops).map((op) => ({ path, op })));
+    expect(new Set(operations.map(({ op }) => op.operationId)).size).toBe(operations.length);
+    const noClientErrors = ['/api/vision/v1/openapi.json', '/healthz', '/readyz'];
+    for (const { path, op } of operations) {
+      if (!noClientErrors.includes(path)) expect(Object.keys(op.responses).some((s) => s.startsWith('4')), path).toBe(true);
     }
   });
 });

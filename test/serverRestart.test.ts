@@ -43,7 +43,8 @@ describe('restart on the same data directory', () => {
       const after = await getDetail(second, id);
       expect(after.status).toBe(200);
       const paths = (a: Record<string, any>) => ({ ...a, usdz_url: new URL(a.usdz_url).pathname, glb_url: new URL(a.glb_url).pathname, quick_look: { ...a.quick_look, usdz_url: new URL(a.quick_look.usdz_url).pathname } });
-      expect({ ...after.body, model_assets: after.body.model_assets.map(paths) }).toEqual({ ...before, model_assets: before.model_assets.map(paths) });
+      const session = (d: Record<string, any>) => ({ ...d, page_url: new URL(d.page_url).pathname, preview_glb_url: new URL(d.preview_glb_url).pathname, model_assets: d.model_assets.map(paths) });
+      expect(session(after.body)).toEqual(session(before));
       const file = await fetch(after.body.model_assets[0].usdz_url);
       expect(file.status).toBe(200);
       expect(Number(file.headers.get('content-length'))).toBe(before.model_assets[0].usdz_bytes);
@@ -52,8 +53,8 @@ describe('restart on the same data directory', () => {
       const claim = await fetch(`${second.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: r.body.onetime_code }) });
       expect(claim.status).toBe(200);
       expect(readdirSync(join(dataDir, 'uploads'))).toEqual([]);
-      if (embedded) expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual([sessionFileName(id, '0.glb'), sessionFileName(id, '0.quicklook.usdz'), sessionFileName(id, '0.usdz')]);
-      else expect(await storedFiles(second, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz']);
+      if (embedded) expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual([sessionFileName(id, '0.glb'), sessionFileName(id, '0.quicklook.usdz'), sessionFileName(id, '0.usdz'), sessionFileName(id, 'preview.glb')].sort());
+      else expect(await storedFiles(second, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
       // An embedded cache (its index in memory) starts empty, its files removed (hard links: the
       // session's files stayed); a cluster's lives on in PostgreSQL and the bucket, none of it here.
       expect(readdirSync(join(dataDir, 'cache'))).toEqual([]);
@@ -70,7 +71,7 @@ describe('expiry', () => {
       const r = await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), null);
       const id = sessionIdOf(r.body.deeplink);
       const usdz = (await getDetail(t, id)).body.model_assets[0].usdz_url as string;
-      expect(await storedFiles(t, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz']);
+      expect(await storedFiles(t, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
       await new Promise((done) => setTimeout(done, 2600));
       const detail = await fetch(`${t.url}/api/vision/v1/session/${id}/`);
       expect(detail.status).toBe(410);

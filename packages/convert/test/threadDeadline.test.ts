@@ -51,16 +51,29 @@ describe('armThreadDeadline', () => {
     expect(r).toMatchObject({ status: 7, stdout: 'told, still running' });
   });
 
-  it('disarmed in time, it neither fires nor keeps the process alive', () => {
+  it('settled in time, it neither fires nor keeps the process alive', () => {
     const r = run(`
       const deadline = armThreadDeadline(5000);
       deadline.expired.then(() => process.stdout.write('expired'));
       await new Promise((r) => setTimeout(r, 50));
-      deadline.disarm();
-      process.stdout.write('done');
+      process.stdout.write(await deadline.settle() ? 'in time' : 'late');
     `);
-    expect(r).toMatchObject({ status: 0, stdout: 'done' });
+    expect(r).toMatchObject({ status: 0, stdout: 'in time' });
     expect(r.ms).toBeLessThan(5000);
+  });
+
+  it('work that ends after the deadline, before the watchdog could end it, is late, and nothing is ended after', () => {
+    // The deadline is counted from the call, not from the watchdog's start; and work that returns
+    // while the watchdog waits for an answer must not be ended later, mid-way through what follows.
+    const r = run(`
+      const deadline = armThreadDeadline(1);
+      const until = Date.now() + 60;
+      while (Date.now() < until) {}
+      const inTime = await deadline.settle();
+      await new Promise((r) => setTimeout(r, 400));
+      process.stdout.write(inTime ? 'in time' : 'late, still running');
+    `);
+    expect(r).toMatchObject({ status: 0, stdout: 'late, still running', stderr: '' });
   });
 
   it('refuses to arm off the main thread, where it would end the wrong one', () => {

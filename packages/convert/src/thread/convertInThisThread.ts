@@ -1,3 +1,4 @@
+import { rename, rm } from 'node:fs/promises';
 import { ModelUnreadableError } from '../errors/ConvertError.js';
 import { webIfcApi } from '../ifc/webIfcApi.js';
 import type { ConversionRequest, ConversionResult } from '../worker/protocol.js';
@@ -54,17 +55,33 @@ export function convertInThisThread(options: Partial<ConvertInThisThreadOptions>
       if (used) throw new Error('convertInThisThread: one conversion each; start another');
       used = true;
       if (abandoned) throw new ModelUnreadableError(`${label}: not converted, as an earlier conversion in this thread was ended mid-way`, named);
+      const late = () => new ModelUnreadableError(`${label}: the parser did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}; the file is malformed or too complex`, named);
+      // Written beside their places and moved in only once the work is known to be in time: a late
+      // conversion leaves the files that were there before.
+      const files = { usdz: job.usdzPath, glb: job.glbPath };
+      const partial = (path: string | undefined) => path === undefined ? undefined : `${path}.${process.pid}.partial`;
+      const discard = () => Promise.all([partial(files.usdz), partial(files.glb)].map((p) => p && rm(p, { force: true })));
+      let result: ConversionResult;
       try {
-        return await Promise.race([
-          runConversion({ ...job, bytes }),
+        result = await Promise.race([
+          runConversion({ ...job, bytes, usdzPath: partial(files.usdz), glbPath: partial(files.glb) }),
           deadline.expired.then(() => {
             abandoned = true;
-            throw new ModelUnreadableError(`${label}: the parser did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}; the file is malformed or too complex`, named);
+            throw late();
           }),
         ]);
-      } finally {
-        deadline.disarm();
+      } catch (err) {
+        const inTime = await deadline.settle();
+        await discard();
+        throw inTime ? err : late();
       }
+      if (!(await deadline.settle())) {
+        await discard();
+        throw late();
+      }
+      if (files.usdz !== undefined && result.usdzFileBytes !== undefined) await rename(partial(files.usdz)!, files.usdz);
+      if (files.glb !== undefined && result.glbFileBytes !== undefined) await rename(partial(files.glb)!, files.glb);
+      return result;
     },
   };
 }

@@ -84,7 +84,7 @@ export function createApp(ctx: ServerContext): express.Express {
   app.get(`${API}/session/:id`, detailRoute(ctx));
   app.get(`${API}/session/:id/files/:name`, filesRoute(ctx));
   app.get(`${API}/models`, modelsRoute(ctx));
-  app.get(`${API}/openapi.json`, (_req, res) => void res.json(openapiDocument()));
+  app.get(`${API}/openapi.json`, (_req, res) => void res.json(openapiDocument({ serverUrl: ctx.config.publicUrl })));
   app.get(`${PAGE_ASSETS}/:name`, pageAssetsRoute());
   app.get('/s/:id', sessionPageRoute(ctx));
   app.get('/healthz', healthz);

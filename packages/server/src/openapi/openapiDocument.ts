@@ -1,8 +1,11 @@
 import { CONFIG_ENV } from '../config/ServerConfig.js';
+import { ref, SCHEMAS, type Schema } from './components.js';
 
-type Schema = Record<string, unknown>;
+/** What a session's files are served as. */
+const FILE_TYPES: Schema = Object.fromEntries(['model/vnd.usdz+zip', 'model/gltf-binary', 'model/vnd.reality', 'image/png', 'image/jpeg']
+  .map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]));
+const HTML: Schema = { 'text/html': { schema: { type: 'string' } } };
 
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const jsonArray = (description: string, example: string): Schema => ({ type: 'string', contentMediaType: 'application/json', description: `${description} (a JSON array sent as a string)`, examples: [example] });
 const jsonNumber = (description: string, example: string): Schema => ({ type: 'string', description: `${description} (a JSON number)`, examples: [example] });
 const vec3 = (description: string): Schema => jsonArray(`${description}, metres, in the submitted model's frame`, '[0.0, 1.6, 2.0]');
@@ -24,21 +27,25 @@ function multipart(properties: Schema, required: string[] = []): Schema {
 }
 
 const problem = (description: string): Schema => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+const retryAfter = { 'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer' } } };
+/** What a dependency out of reach, or a full server, answers on any path that needs it. */
+const unavailable = { ...problem('saturated, or a dependency out of reach: saturated, store_unavailable, object_store_unavailable, queue_unavailable, conversion_failed'), headers: retryAfter };
 const sessionErrors: Schema = {
-  400: problem('the form breaks a rule (missing, duplicate or mutually exclusive fields, malformed JSON, conversion.custom)'),
-  401: problem('X-API-Key missing where required, or not valid'),
-  413: problem('a file, or the number of files or parts, over its limit'),
-  415: problem('a model that is not IFC, GLB or USDZ (or a reference image that is not PNG/JPEG)'),
-  422: problem('readable but unusable: invalid opening or anchor, no door found, unreadable model, GLB over 5000 mesh nodes'),
-  503: { ...problem('the conversion pool is saturated, or the session store is out of reach (saturated, store_unavailable)'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+  400: problem('the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported'),
+  401: problem('X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid'),
+  408: { description: 'the request (or its headers) did not arrive within its time limit; the connection is closed' },
+  413: problem('a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large'),
+  415: problem('a model that is not IFC, GLB or USDZ, or a reference image that is not PNG or JPEG: unsupported_format, unsupported_image'),
+  422: problem('readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, usdz_package_invalid'),
+  503: unavailable,
 };
 
-function sessionEndpoint(summary: string, description: string, body: Schema, keyOptional = false): Schema {
+function sessionEndpoint(operationId: string, summary: string, description: string, body: Schema, keyOptional = false): Schema {
   return {
     post: {
-      summary, description, requestBody: body,
+      operationId, summary, description, requestBody: body, tags: ['sessions'],
       security: keyOptional ? [{}, { ApiKey: [] }] : [{ ApiKey: [] }],
-      responses: { 201: { description: 'created once the models were read, placed and converted', content: { 'application/json': { schema: ref('SessionResponse') } } }, ...sessionErrors },
+      responses: { 201: { description: 'created once the models were read, placed and converted', headers: { Location: { description: 'the detail record', schema: { type: 'string' } } }, content: { 'application/json': { schema: ref('SessionResponse') } } }, ...sessionErrors },
     },
   };
 }
@@ -49,21 +56,26 @@ const anchor = (kind: string, fields: Record<string, Schema>, required: string[]
   ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [`virtual_anchor.${k}`, v])),
 }, required.map((r) => `virtual_anchor.${r}`));
 
-const pose: Schema = {
-  type: 'object', required: ['position', 'rotation', 'matrix'],
-  properties: {
-    position: { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 },
-    rotation: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4, description: 'unit quaternion [x, y, z, w]' },
-    matrix: { type: 'array', items: { type: 'number' }, minItems: 16, maxItems: 16, description: 'column-major 4×4' },
-  },
-};
+/** Options for {@link openapiDocument}. */
+export interface OpenapiDocumentOptions {
+  /** The server's public base URL (ARSESSION_PUBLIC_URL); without it, the host that served the document. */
+  serverUrl?: string;
+}
 
 /**
  * The OpenAPI 3.1 description of the whole HTTP interface, served at
- * `GET /api/vision/v1/openapi.json` and checked against the OpenAPI schema in the tests.
+ * `GET /api/vision/v1/openapi.json`, checked against the OpenAPI schema and Redocly's
+ * recommended rules in the tests, and the source of `@arsession/client`'s types.
+ *
+ * @example
+ * ```ts
+ * const doc = openapiDocument({ serverUrl: 'https://ar.example.com' });
+ * Object.keys(doc.paths); // ['/api/vision/v1/session/by_plane/', …]
+ * ```
  */
-export function openapiDocument(): Schema {
+export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
   const sessionPath = '/api/vision/v1/session';
+  const sessionId = { name: 'session_id', in: 'path', required: true, description: 'the id at the end of the deep link', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' } };
   return {
     openapi: '3.1.0',
     info: {
@@ -71,29 +83,30 @@ export function openapiDocument(): Schema {
       description: `Creates AR sessions from building models (IFC, GLB, USDZ). Every path also answers with a trailing slash. Coordinates are metres in the submitted model's frame; every pose the server reports is in the delivered USDZ's frame (right-handed, Y-up, metres): a submitted point p lands at to_y_up(p) − model_frame.offset. Errors are application/problem+json with a field list. Server settings: ${Object.values(CONFIG_ENV).join(', ')}.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: '/' }],
+    // A relative URL resolves against where the document was fetched, which is right for any host.
+    servers: [{ url: options.serverUrl ?? '/', description: options.serverUrl ? 'this server' : 'the host that served this document' }],
     paths: {
-      [`${sessionPath}/by_plane/`]: sessionEndpoint('Place the model on a plane', 'The placement is the footprint anchor (bottom centre of the bounds). X-API-Key is optional; with a valid key the models are saved to its account.', multipart({}), true),
-      [`${sessionPath}/by_scan/`]: sessionEndpoint('Place the model by a door opening', 'Mode 1: point_1 + point_2, the server detects the door. Mode 2: corners + wall_normal.', multipart({
+      [`${sessionPath}/by_plane/`]: sessionEndpoint('createSessionByPlane', 'Place the model on a plane', 'The placement is the footprint anchor (bottom centre of the bounds). X-API-Key is optional; with a valid key the models are saved to its account.', multipart({}), true),
+      [`${sessionPath}/by_scan/`]: sessionEndpoint('createSessionByScan', 'Place the model by a door opening', 'Mode 1: point_1 + point_2, the server detects the door. Mode 2: corners + wall_normal.', multipart({
         'alignment.point_1': vec3('where the user stands'),
         'alignment.point_2': direction('the direction of the gaze'),
         'alignment.corners': jsonArray('four points [BL, BR, TR, TL] seen from the side wall_normal points to', '[[-0.45,0,0],[0.45,0,0],[0.45,2.1,0],[-0.45,2.1,0]]'),
         'alignment.wall_normal': direction('the wall normal, toward the viewer'),
         'alignment.coordinate_system': upAxis,
       })),
-      [`${sessionPath}/by_virtual_anchor/circle-directional/`]: sessionEndpoint('Anchor: circle with direction', 'Frame: origin at center, y along plane_normal, x along direction.', anchor('circle_directional', 
+      [`${sessionPath}/by_virtual_anchor/circle-directional/`]: sessionEndpoint('createSessionByCircleAnchor', 'Anchor: circle with direction', 'Frame: origin at center, y along plane_normal, x along direction.', anchor('circle_directional',
         { center: vec3('circle centre'), radius: jsonNumber('radius (m)', '0.5'), plane_normal: direction('normal of the circle plane'), direction: direction('forward, in the plane') },
         ['center', 'radius', 'plane_normal', 'direction'])),
-      [`${sessionPath}/by_virtual_anchor/rectangle-short-side/`]: sessionEndpoint('Anchor: rectangle by its short side', 'Frame: origin at center, y along plane_normal, x along short_side_direction.', anchor('rectangle_short_side', 
+      [`${sessionPath}/by_virtual_anchor/rectangle-short-side/`]: sessionEndpoint('createSessionByRectangleAnchor', 'Anchor: rectangle by its short side', 'Frame: origin at center, y along plane_normal, x along short_side_direction.', anchor('rectangle_short_side',
         { center: vec3('rectangle centre'), width: jsonNumber('width (m)', '0.6'), height: jsonNumber('height (m)', '1.2'), plane_normal: direction('normal of the plane'), short_side_direction: direction('direction of the short side') },
         ['center', 'width', 'height', 'plane_normal', 'short_side_direction'])),
-      [`${sessionPath}/by_virtual_anchor/corner-directional/`]: sessionEndpoint('Anchor: corner', 'Frame: origin at the corner, y along plane_normal, x bisecting the two edges.', anchor('corner_directional', 
+      [`${sessionPath}/by_virtual_anchor/corner-directional/`]: sessionEndpoint('createSessionByCornerAnchor', 'Anchor: corner', 'Frame: origin at the corner, y along plane_normal, x bisecting the two edges.', anchor('corner_directional',
         { corner: vec3('the corner'), edge_1_direction: direction('first edge leaving the corner'), edge_2_direction: direction('second edge'), plane_normal: direction('normal of the plane') },
         ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'])),
-      [`${sessionPath}/by_virtual_anchor/segment-directional/`]: sessionEndpoint('Anchor: segment with direction', 'Frame: origin at the midpoint, y along plane_normal, x from point 1 to point 2.', anchor('segment_directional', 
+      [`${sessionPath}/by_virtual_anchor/segment-directional/`]: sessionEndpoint('createSessionBySegmentAnchor', 'Anchor: segment with direction', 'Frame: origin at the midpoint, y along plane_normal, x from point 1 to point 2.', anchor('segment_directional',
         { segment_point_1: vec3('segment start'), segment_point_2: vec3('segment end'), plane_normal: direction('normal of the plane'), placement_source: { type: 'string', enum: ['model_surface'], default: 'model_surface', description: 'any other value: 400 unknown_value' } },
         ['segment_point_1', 'segment_point_2', 'plane_normal'])),
-      [`${sessionPath}/by_refimage/`]: sessionEndpoint('Place by a reference image', 'Frame of the printed image in ARKit image-anchor convention: y along normal, x to the image right, z to its bottom.', multipart({
+      [`${sessionPath}/by_refimage/`]: sessionEndpoint('createSessionByRefimage', 'Place by a reference image', 'Frame of the printed image in ARKit image-anchor convention: y along normal, x to the image right, z to its bottom.', multipart({
         reference_image: { type: 'string', format: 'binary', description: 'PNG or JPEG' },
         'reference_image.physical_width': jsonNumber('printed width (m)', '0.3'),
         'reference_image.center': vec3('centre of the printed image on the model'),
@@ -103,111 +116,88 @@ export function openapiDocument(): Schema {
       }, ['reference_image', 'reference_image.physical_width', 'reference_image.center', 'reference_image.normal', 'reference_image.up'])),
       [`${sessionPath}/claim/`]: {
         post: {
-          summary: 'Trade a one-time code for its session (once)',
+          operationId: 'claimSession', summary: 'Trade a one-time code for its session (once)', tags: ['sessions'], security: [],
           requestBody: {
             required: true,
             content: Object.fromEntries(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'].map((t) => [t, { schema: { type: 'object', required: ['onetime_code'], properties: { onetime_code: { type: 'string', pattern: '^[0-9]{6}$' } } } }])),
           },
           responses: {
             200: { description: 'the session', content: { 'application/json': { schema: ref('ClaimResponse') } } },
-            400: problem('no or malformed onetime_code'),
-            404: problem('unknown, used or expired code'),
-            429: { ...problem('too many attempts'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+            400: problem('no or malformed onetime_code (missing_field, wrong_type, malformed_json)'),
+            404: problem('unknown, used or expired code (code_not_found)'),
+            413: problem('a body over 4 kB (request_too_large)'),
+            429: { ...problem('too many attempts (too_many_claims)'), headers: retryAfter },
+            503: unavailable,
           },
         },
       },
       [`${sessionPath}/{session_id}/`]: {
         get: {
-          summary: 'The session detail record', parameters: [{ name: 'session_id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { 200: { description: 'detail', content: { 'application/json': { schema: ref('SessionDetail') } } }, 404: problem('unknown session'), 410: problem('expired session') },
+          operationId: 'getSession', summary: 'The session detail record', tags: ['sessions'], security: [],
+          description: 'The session id is the capability: no key is needed.',
+          parameters: [sessionId],
+          responses: { 200: { description: 'detail', content: { 'application/json': { schema: ref('SessionDetail') } } }, 404: problem('unknown session (session_not_found)'), 410: problem('expired session (session_expired)'), 503: unavailable },
         },
       },
       [`${sessionPath}/{session_id}/files/{name}`]: {
         get: {
-          summary: 'A delivered file (USDZ, Reality, reference image): ETag, byte ranges, conditional requests',
-          parameters: [{ name: 'session_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'name', in: 'path', required: true, schema: { type: 'string' } }, { name: 'Range', in: 'header', schema: { type: 'string' } }],
+          operationId: 'getSessionFile', summary: 'A delivered file (USDZ, GLB, Reality, reference image): ETag, byte ranges, conditional requests', tags: ['sessions'], security: [],
+          parameters: [sessionId, { name: 'name', in: 'path', required: true, description: 'a file the detail record links to', schema: { type: 'string' } }, { name: 'Range', in: 'header', description: 'one byte range', schema: { type: 'string' } }],
           responses: {
-            200: { description: 'the file', content: { 'model/vnd.usdz+zip': { schema: { type: 'string', contentMediaType: 'model/vnd.usdz+zip' } }, 'model/vnd.reality': {}, 'image/png': {}, 'image/jpeg': {} } },
-            206: { description: 'a byte range' }, 304: { description: 'not modified' }, 404: problem('unknown file'), 410: problem('expired session'), 416: { description: 'range not satisfiable' },
+            200: { description: 'the file', headers: { ETag: { description: 'its SHA-256, quoted', schema: { type: 'string' } } }, content: FILE_TYPES },
+            206: { description: 'a byte range', content: FILE_TYPES },
+            304: { description: 'not modified (If-None-Match matched)' },
+            307: { description: 'with ARSESSION_S3_REDIRECT: the file at a presigned URL of the object store', headers: { Location: { description: 'the presigned URL', schema: { type: 'string' } } } },
+            404: problem('unknown file (file_not_found) or session'), 410: problem('expired session'),
+            416: { description: 'range not satisfiable' },
+            503: unavailable,
           },
         },
       },
       '/api/vision/v1/models/': {
         get: {
-          summary: "The key's saved models", security: [{ ApiKey: [] }],
-          responses: { 200: { description: 'saved models, newest first', content: { 'application/json': { schema: ref('SavedModels') } } }, 401: problem('missing or invalid key') },
+          operationId: 'listSavedModels', summary: "The key's saved models", tags: ['accounts'], security: [{ ApiKey: [] }],
+          responses: { 200: { description: 'saved models, newest first', content: { 'application/json': { schema: ref('SavedModels') } } }, 401: problem('missing or invalid key'), 503: unavailable },
         },
       },
-      '/api/vision/v1/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': {} } } } } },
-      '/healthz': { get: { summary: 'Liveness', responses: { 200: { description: 'the process answers' } } } },
-      '/readyz': { get: { summary: 'Readiness', responses: { 200: { description: 'ready' }, 503: { description: 'not ready (shutting down, the session store out of reach, or the disk failing)' } } } },
+      '/api/vision/v1/openapi.json': {
+        get: { operationId: 'getOpenapiDocument', summary: 'This document', tags: ['service'], security: [], responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } },
+      },
+      '/s/{session_id}': {
+        get: {
+          operationId: 'getSessionPage', summary: 'The session page for people', tags: ['pages'], security: [],
+          description: "HTML: a 3D preview of the first model with the placement drawn, View in AR (AR Quick Look on iOS, Scene Viewer on Android), the deep link as a QR code and a link, the one-time code, the expiry, each model's counts, sizes and warnings. No request goes to another host.",
+          parameters: [sessionId],
+          responses: { 200: { description: 'the page', content: HTML }, 404: { description: 'a page saying there is no such session', content: HTML }, 410: { description: 'a page saying the session expired', content: HTML }, 503: unavailable },
+        },
+      },
+      '/s/assets/{name}': {
+        get: {
+          operationId: 'getPageAsset', summary: "The session page's scripts, style sheet and icon (model-viewer included)", tags: ['pages'], security: [],
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: ['model-viewer.min.js', 'session-page.js', 'session-page.css', 'ar-badge.svg'] } }],
+          responses: {
+            200: { description: 'the asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } }, 'image/svg+xml': { schema: { type: 'string' } } } },
+            404: problem('unknown asset'),
+          },
+        },
+      },
+      '/healthz': { get: { operationId: 'getHealth', summary: 'Liveness', tags: ['service'], security: [], responses: { 200: { description: 'the process answers', content: { 'application/json': { schema: ref('Health') } } } } } },
+      '/readyz': {
+        get: {
+          operationId: 'getReadiness', summary: 'Readiness: every dependency answers and the server is not shutting down', tags: ['service'], security: [],
+          responses: { 200: { description: 'ready', content: { 'application/json': { schema: ref('Readiness') } } }, 503: { description: 'not ready; the checks say why', content: { 'application/json': { schema: ref('Readiness') } } } },
+        },
+      },
     },
+    tags: [
+      { name: 'sessions', description: 'AR sessions: created from models and a placement rule, read, downloaded, claimed' },
+      { name: 'accounts', description: 'what an API key saved' },
+      { name: 'pages', description: 'the session page for people' },
+      { name: 'service', description: 'health and this document' },
+    ],
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'issued by `arsession keys create --account NAME`' } },
-      schemas: {
-        SessionResponse: {
-          type: 'object', required: ['deeplink', 'expires_at', 'onetime_code'],
-          properties: {
-            deeplink: { type: 'string', format: 'uri', examples: ['arsession://session/3q2-7wEjS0mZ1T2V0X9dQg'] },
-            expires_at: { type: 'string', format: 'date-time', pattern: 'Z$' },
-            onetime_code: { type: 'string', pattern: '^[0-9]{6}$' },
-          },
-        },
-        ClaimResponse: {
-          type: 'object', required: ['session_id', 'deeplink', 'expires_at'],
-          properties: { session_id: { type: 'string' }, deeplink: { type: 'string', format: 'uri' }, expires_at: { type: 'string', format: 'date-time' } },
-        },
-        Pose: pose,
-        ModelAsset: {
-          type: 'object', required: ['order', 'source_name', 'preferred_format', 'reality_url', 'usdz_url'],
-          properties: {
-            order: { type: 'integer', minimum: 0 }, source_name: { type: 'string' },
-            preferred_format: { type: 'string', enum: ['reality', 'usdz'] },
-            reality_url: { type: ['string', 'null'], format: 'uri', description: 'null unless a Reality compiler is configured' },
-            usdz_url: { type: 'string', format: 'uri' },
-            format: { type: 'string', enum: ['ifc', 'ifczip', 'glb', 'usdz'] },
-            usdz_delivery: { type: 'string', enum: ['converted', 'as_uploaded', 'repacked'], description: 'converted: written from the model; as_uploaded: an ARKit-ready USDZ upload delivered byte for byte; repacked: one whose only faults were compression or alignment, repacked with its contents untouched' },
-            source_bytes: { type: 'integer' }, usdz_bytes: { type: 'integer' }, usdz_sha256: { type: 'string' },
-            triangles: { type: 'integer' }, mesh_nodes: { type: 'integer' }, draw_calls: { type: 'integer' }, elements: { type: 'integer' },
-            bounds: { type: 'object', properties: { min: { type: 'array', items: { type: 'number' } }, max: { type: 'array', items: { type: 'number' } } } },
-            offset: { type: 'array', items: { type: 'number' }, description: "this model's own re-centring (Y-up, m)" },
-            warnings: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } } },
-          },
-        },
-        SessionDetail: {
-          type: 'object', required: ['session_id', 'deeplink', 'created_at', 'expires_at', 'placement', 'model_frame', 'model_assets'],
-          properties: {
-            session_id: { type: 'string' }, deeplink: { type: 'string', format: 'uri' },
-            created_at: { type: 'string', format: 'date-time' }, expires_at: { type: 'string', format: 'date-time' },
-            placement: {
-              type: 'object', required: ['method'],
-              description: 'by_plane: anchor (Pose). by_scan: found (detected|given), corners [BL, BR, TR, TL], wall_normal, width, height, frame (Pose), detection {method, confidence, source}. by_virtual_anchor: anchor_type, pose, correction_deg and the size fields. by_refimage: pose, physical_width, image_url.',
-              properties: { method: { type: 'string', enum: ['by_plane', 'by_scan', 'by_virtual_anchor', 'by_refimage'] } },
-            },
-            model_frame: {
-              type: 'object', required: ['offset'],
-              properties: { up_axis: { const: 'y' }, handedness: { const: 'right' }, units: { const: 'm' }, offset: { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 } },
-            },
-            model_assets: { type: 'array', items: ref('ModelAsset') },
-          },
-        },
-        SavedModels: {
-          type: 'object', required: ['account', 'models'],
-          properties: {
-            account: { type: 'string' },
-            models: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, session_id: { type: 'string' }, source_name: { type: 'string' }, format: { type: 'string' }, bytes: { type: 'integer' }, sha256: { type: 'string' }, created_at: { type: 'string', format: 'date-time' } } } },
-          },
-        },
-        Problem: {
-          type: 'object', required: ['type', 'title', 'status', 'detail', 'errors'],
-          properties: {
-            type: { type: 'string', format: 'uri', description: 'urn:arsession:problem:<code>' }, title: { type: 'string' }, status: { type: 'integer' },
-            detail: { type: 'string' }, code: { type: 'string' }, request_id: { type: 'string' },
-            errors: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } } } },
-            reason: { type: 'string', description: 'by_scan mode 1: why no door was found' },
-          },
-        },
-      },
+      schemas: SCHEMAS,
     },
   };
 }

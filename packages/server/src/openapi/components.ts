@@ -1,0 +1,139 @@
+/** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
+export type Schema = Record<string, unknown>;
+
+/** A reference to one of the schemas below. */
+export const ref = (name: keyof typeof SCHEMAS): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+/** An object of exactly these properties, all required unless listed as optional. */
+function record(properties: Record<string, Schema>, optional: readonly string[] = [], description?: string): Schema {
+  return {
+    type: 'object', additionalProperties: false,
+    required: Object.keys(properties).filter((k) => !optional.includes(k)),
+    properties, ...(description && { description }),
+  };
+}
+
+const number: Schema = { type: 'number' };
+const integer: Schema = { type: 'integer', minimum: 0 };
+const text: Schema = { type: 'string' };
+const url: Schema = { type: 'string', format: 'uri' };
+const sha256: Schema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const vec3 = (description: string): Schema => ({ type: 'array', items: number, minItems: 3, maxItems: 3, description });
+const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }] });
+
+/**
+ * The typed records the server sends, as JSON Schemas: each the wire form of a record in
+ * `src/records/` (`SessionDetail`, `AssetOnWire`, `PlacementOnWire`, `QuickLook`, …), closed
+ * (`additionalProperties: false`) so that a field the server sends and this document does not
+ * describe fails the tests, which validate every response against it.
+ */
+export const SCHEMAS = {
+  SessionResponse: record({
+    deeplink: { ...url, examples: ['arsession://session/3q2-7wEjS0mZ1T2V0X9dQg'] },
+    expires_at: { type: 'string', format: 'date-time', pattern: 'Z$' },
+    onetime_code: { type: 'string', pattern: '^[0-9]{6}$' },
+  }, [], 'The body of every 201: the deep link the app opens, when the session expires, and its one-time code.'),
+  ClaimResponse: record({ session_id: text, deeplink: url, expires_at: { type: 'string', format: 'date-time' } }, [], 'The session a one-time code belonged to.'),
+  Pose: record({
+    position: vec3('metres, in the delivered frame'),
+    rotation: { type: 'array', items: number, minItems: 4, maxItems: 4, description: 'unit quaternion [x, y, z, w]' },
+    matrix: { type: 'array', items: number, minItems: 16, maxItems: 16, description: 'the same, as a column-major 4×4' },
+  }, [], 'A rigid frame in the delivered frame (right-handed, Y-up, metres).'),
+  QuickLook: {
+    description: "How AR Quick Look anchors the session's packages (each asset's quick_look file): Apple's anchoring schema, with the anchor's frame in the delivered frame (origin at the anchor's centre, +Y its normal; on an upright plane or an image +X level to the right and +Z down); or none, with the reason.",
+    oneOf: [
+      record({ anchoring: { const: 'plane' }, alignment: { type: 'string', enum: ['horizontal', 'vertical'] }, frame: { $ref: '#/components/schemas/Pose' } }),
+      record({ anchoring: { const: 'image' }, frame: { $ref: '#/components/schemas/Pose' }, physical_width: { type: 'number', description: 'printed width of the reference image (m)' } }),
+      record({ anchoring: { const: 'none' }, reason: text }),
+    ],
+  },
+  ByPlanePlacement: record({
+    method: { const: 'by_plane' },
+    anchor: { $ref: '#/components/schemas/Pose', description: "the footprint anchor: bottom centre of every model's bounds" },
+    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+  }),
+  ByScanPlacement: record({
+    method: { const: 'by_scan' },
+    found: { type: 'string', enum: ['detected', 'given'] },
+    corners: { type: 'array', items: vec3('a corner'), minItems: 4, maxItems: 4, description: 'the opening [BL, BR, TR, TL] on the viewer\'s face of the wall' },
+    wall_normal: vec3('the wall normal, toward the viewer'),
+    width: number, height: number,
+    frame: { $ref: '#/components/schemas/Pose', description: 'origin at the bottom centre, x to the right, y up, z along the wall normal' },
+    detection: record({
+      method: { type: 'string', enum: ['semantic', 'geometric'] },
+      confidence: { type: 'number', minimum: 0, maximum: 1 },
+      source: nullable(record({ id: text, name: text }, ['name'])),
+    }, [], 'how mode 1 found the door'),
+    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+  }, ['detection']),
+  VirtualAnchorPlacement: {
+    description: "The anchor's frame (origin and axes per kind: y along plane_normal) and its sizes.",
+    oneOf: ([
+      ['rectangle_short_side', { width: number, height: number }],
+      ['segment_directional', { length: number, placement_source: { type: 'string', enum: ['model_surface'] } }],
+      ['circle_directional', { radius: number }],
+      ['corner_directional', { opening_angle_deg: number }],
+    ] as const).map(([kind, sizes]) => record({
+      method: { const: 'by_virtual_anchor' }, anchor_type: { const: kind }, pose: { $ref: '#/components/schemas/Pose' },
+      correction_deg: { type: 'number', description: 'how far the sent direction was turned into the anchor\'s plane (degrees)' },
+      ...sizes, quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+    })),
+  },
+  ByRefimagePlacement: record({
+    method: { const: 'by_refimage' },
+    pose: { $ref: '#/components/schemas/Pose', description: "the printed image's frame in ARKit's image-anchor convention: y out of the image, x to its right, z to its bottom" },
+    physical_width: number, correction_deg: number, image_url: url,
+    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+  }),
+  QuickLookPackage: record({
+    usdz_url: { ...url, description: 'the USDZ that places itself in AR Quick Look (the plain USDZ when anchoring is none)' },
+    bytes: integer, sha256,
+    anchoring: { type: 'string', enum: ['plane', 'image', 'none'] },
+    reason: nullable(text),
+  }),
+  ModelAsset: record({
+    order: integer, source_name: text,
+    format: { type: 'string', enum: ['ifc', 'ifczip', 'glb', 'usdz'] },
+    usdz_delivery: { type: 'string', enum: ['converted', 'as_uploaded', 'repacked'], description: 'converted: written from the model; as_uploaded: an ARKit-ready USDZ upload delivered byte for byte; repacked: one whose only faults were compression or alignment, its entries untouched' },
+    preferred_format: { type: 'string', enum: ['reality', 'usdz'] },
+    reality_url: nullable(url), usdz_url: url,
+    glb_url: { ...nullable(url), description: 'the same scene as GLB (null for sessions made before GLBs were delivered)' },
+    source_bytes: integer, usdz_bytes: integer, usdz_sha256: sha256,
+    glb_bytes: nullable(integer), glb_sha256: nullable(sha256),
+    triangles: integer, mesh_nodes: integer, draw_calls: integer, elements: integer,
+    bounds: record({ min: vec3('lowest corner'), max: vec3('highest corner') }, [], 'in this model\'s delivered frame'),
+    offset: vec3("this model's own re-centring (Y-up, m)"),
+    warnings: { type: 'array', items: record({ code: text, message: text }) },
+    door_openings: integer,
+    quick_look: nullable({ $ref: '#/components/schemas/QuickLookPackage' }),
+  }, ['door_openings']),
+  SessionDetail: record({
+    session_id: text, deeplink: url,
+    created_at: { type: 'string', format: 'date-time' }, expires_at: { type: 'string', format: 'date-time' },
+    placement: {
+      oneOf: [{ $ref: '#/components/schemas/ByPlanePlacement' }, { $ref: '#/components/schemas/ByScanPlacement' }, { $ref: '#/components/schemas/VirtualAnchorPlacement' }, { $ref: '#/components/schemas/ByRefimagePlacement' }],
+      description: 'what the AR client needs to place the model, in the delivered frame of the first model',
+    },
+    model_frame: record({ up_axis: { const: 'y' }, handedness: { const: 'right' }, units: { const: 'm' }, offset: vec3('a submitted point p lands at to_y_up(p) − offset') }),
+    model_assets: { type: 'array', items: { $ref: '#/components/schemas/ModelAsset' } },
+    page_url: { ...url, description: 'the session page for people (HTML)' },
+    preview_glb_url: { ...nullable(url), description: 'the first model with the placement drawn (GLB), as the page shows it' },
+  }),
+  SavedModels: record({
+    account: text,
+    models: { type: 'array', items: record({ id: text, session_id: text, source_name: text, format: text, bytes: integer, sha256, created_at: { type: 'string', format: 'date-time' } }) },
+  }),
+  Health: record({ status: { const: 'ok' } }),
+  Readiness: record({
+    status: { type: 'string', enum: ['ready', 'not_ready'] },
+    checks: { type: 'object', additionalProperties: text, description: "each dependency (database, jobs, objects, data_dir, accepting): 'ok', or why not" },
+    in_flight: integer, capacity: integer,
+  }),
+  Problem: record({
+    type: { ...url, description: 'urn:arsession:problem:<code>' }, title: text, status: { type: 'integer' }, detail: text, code: text,
+    errors: { type: 'array', items: record({ field: text, message: text, code: text }, ['code']), description: 'the fields at fault' },
+    request_id: { type: 'string', description: 'also the X-Request-Id response header' },
+    reason: { type: 'string', description: 'door_not_found: why no door was found' },
+    file: { type: 'string', description: 'the uploaded file at fault' },
+  }, ['request_id', 'reason', 'file'], 'RFC 9457 problem details with the fields at fault.'),
+} as const satisfies Record<string, Schema>;
