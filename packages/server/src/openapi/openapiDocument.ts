@@ -30,10 +30,12 @@ const problem = (description: string): Schema => ({ description, content: { 'app
 const retryAfter = { 'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer' } } };
 /** What a dependency out of reach, or a full server, answers on any path that needs it. */
 const unavailable = { ...problem('saturated, or a dependency out of reach: saturated, store_unavailable, object_store_unavailable, queue_unavailable, conversion_failed'), headers: retryAfter };
+/** What any request whose headers or body arrive too slowly gets, whichever path it was for. */
+const timedOut = { description: 'the request (or its headers) did not arrive within its time limit; the connection is closed' };
 const sessionErrors: Schema = {
   400: problem('the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported'),
   401: problem('X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid'),
-  408: { description: 'the request (or its headers) did not arrive within its time limit; the connection is closed' },
+  408: timedOut,
   413: problem('a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large'),
   415: problem('a model that is not IFC, GLB or USDZ, or a reference image that is not PNG or JPEG: unsupported_format, unsupported_image'),
   422: problem('readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, usdz_package_invalid'),
@@ -161,7 +163,7 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
         },
       },
       '/api/vision/v1/openapi.json': {
-        get: { operationId: 'getOpenapiDocument', summary: 'This document', tags: ['service'], security: [], responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } },
+        get: { operationId: 'getOpenapiDocument', summary: 'This document', tags: ['service'], security: [], responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } }, 408: timedOut } },
       },
       '/s/{session_id}': {
         get: {
@@ -181,11 +183,11 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           },
         },
       },
-      '/healthz': { get: { operationId: 'getHealth', summary: 'Liveness', tags: ['service'], security: [], responses: { 200: { description: 'the process answers', content: { 'application/json': { schema: ref('Health') } } } } } },
+      '/healthz': { get: { operationId: 'getHealth', summary: 'Liveness', tags: ['service'], security: [], responses: { 200: { description: 'the process answers', content: { 'application/json': { schema: ref('Health') } } }, 408: timedOut } } },
       '/readyz': {
         get: {
           operationId: 'getReadiness', summary: 'Readiness: every dependency answers and the server is not shutting down', tags: ['service'], security: [],
-          responses: { 200: { description: 'ready', content: { 'application/json': { schema: ref('Readiness') } } }, 503: { description: 'not ready; the checks say why', content: { 'application/json': { schema: ref('Readiness') } } } },
+          responses: { 200: { description: 'ready', content: { 'application/json': { schema: ref('Readiness') } } }, 408: timedOut, 503: { description: 'not ready; the checks say why', content: { 'application/json': { schema: ref('Readiness') } } } },
         },
       },
     },

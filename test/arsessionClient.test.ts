@@ -1,0 +1,109 @@
+// @arsession/client against a real server: its committed types are what openapi-typescript makes
+// of the document the server serves, and every operation of that document works through it.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createArsessionClient, sessionIdOf, type ArsessionClient, type SessionDetail } from '@arsession/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusBytes, REPO_ROOT } from './support/corpus.js';
+import { startTestServer, type TestServer } from './support/serverHarness.js';
+
+const CLIENT = join(REPO_ROOT, 'packages', 'client');
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const box = (name = 'Box.glb') => new File([corpusBytes('glb', 'Box.glb')], name);
+
+let t: TestServer;
+let ar: ArsessionClient;
+/** Every operation the client sent, as the document names it: 'POST /api/…/by_plane/'. */
+const sent = new Set<string>();
+
+beforeAll(async () => {
+  t = await startTestServer();
+  ar = createArsessionClient({ baseUrl: t.url, apiKey: t.key });
+  ar.use({ onRequest: ({ request, schemaPath }) => void sent.add(`${request.method} ${schemaPath}`) });
+});
+afterAll(() => t.stop());
+
+describe('@arsession/client types', () => {
+  it('are what openapi-typescript generates from the live server\'s document, byte for byte', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(CLIENT, 'scripts', 'generate-types.mjs'), '--url', t.url, '--out', '-'], { cwd: CLIENT, maxBuffer: 16 << 20 });
+    expect(stdout.length).toBeGreaterThan(10_000);
+    expect(stdout, 'run `pnpm --filter @arsession/client generate`').toBe(readFileSync(join(CLIENT, 'src', 'generated', 'openapi.ts'), 'utf8'));
+  });
+});
+
+describe('@arsession/client on a real server', () => {
+  let detail: SessionDetail;
+  let onetimeCode: string;
+
+  it('creates a session by each of the seven methods, typed 201s', async () => {
+    const session = '/api/vision/v1/session';
+    const answers = [
+      await ar.POST(`${session}/by_plane/`, { body: { model_file: box('plane.glb') } }),
+      await ar.POST(`${session}/by_scan/`, { body: { model_file: box(), 'alignment.corners': '[[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]]', 'alignment.wall_normal': '[0, 0, 1]' } }),
+      await ar.POST(`${session}/by_virtual_anchor/circle-directional/`, { body: { model_file: box(), 'virtual_anchor.center': '[0, 1, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 0, 1]', 'virtual_anchor.direction': '[1, 1, 0]' } }),
+      await ar.POST(`${session}/by_virtual_anchor/rectangle-short-side/`, { body: { model_file: box(), 'virtual_anchor.center': '[1, 0, 2]', 'virtual_anchor.width': '0.6', 'virtual_anchor.height': '1.2', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.short_side_direction': '[1, 0, 0]' } }),
+      await ar.POST(`${session}/by_virtual_anchor/corner-directional/`, { body: { model_file: box(), 'virtual_anchor.corner': '[3, 0, -1]', 'virtual_anchor.edge_1_direction': '[1, 0, 0]', 'virtual_anchor.edge_2_direction': '[0, 0, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]' } }),
+      await ar.POST(`${session}/by_virtual_anchor/segment-directional/`, { body: { model_file: box(), 'virtual_anchor.segment_point_1': '[0, 0, 0]', 'virtual_anchor.segment_point_2': '[2, 0, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]' } }),
+      await ar.POST(`${session}/by_refimage/`, { body: { model_file: box(), reference_image: new File([PNG], 'poster.png'), 'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]' } }),
+    ];
+    for (const a of answers) {
+      expect(a.response.status, JSON.stringify(a.error)).toBe(201);
+      expect(a.data!.onetime_code).toMatch(/^\d{6}$/);
+    }
+    const methods = await Promise.all(answers.map(async (a) => {
+      const { data } = await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: sessionIdOf(a.data!.deeplink) } } });
+      return data!.placement.method;
+    }));
+    expect(methods).toEqual(['by_plane', 'by_scan', 'by_virtual_anchor', 'by_virtual_anchor', 'by_virtual_anchor', 'by_virtual_anchor', 'by_refimage']);
+    const first = await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: sessionIdOf(answers[0]!.data!.deeplink) } } });
+    detail = first.data!;
+    onetimeCode = answers[0]!.data!.onetime_code;
+    expect(detail.model_assets[0]!.source_name).toBe('plane.glb');
+  });
+
+  it('downloads a delivered file, reads the saved models, and claims the code once', async () => {
+    const asset = detail.model_assets[0]!;
+    const file = await ar.GET('/api/vision/v1/session/{session_id}/files/{name}', {
+      params: { path: { session_id: detail.session_id, name: new URL(asset.usdz_url).pathname.split('/').pop()! } }, parseAs: 'arrayBuffer',
+    });
+    expect(file.response.headers.get('content-type')).toBe('model/vnd.usdz+zip');
+    expect((file.data as ArrayBuffer).byteLength).toBe(asset.usdz_bytes);
+
+    const saved = await ar.GET('/api/vision/v1/models/');
+    expect(saved.data!.account).toBe('tester');
+    expect(saved.data!.models.map((m) => m.source_name)).toContain('plane.glb');
+
+    const claim = await ar.POST('/api/vision/v1/session/claim/', { body: { onetime_code: onetimeCode } });
+    expect(claim.data).toMatchObject({ session_id: detail.session_id, deeplink: detail.deeplink });
+    const again = await ar.POST('/api/vision/v1/session/claim/', { body: { onetime_code: onetimeCode } });
+    expect(again.response.status).toBe(404);
+    expect(again.error).toMatchObject({ code: 'code_not_found' });
+  });
+
+  it('serves the session page, its assets, the document, health and readiness', async () => {
+    const page = await ar.GET('/s/{session_id}', { params: { path: { session_id: detail.session_id } }, parseAs: 'text' });
+    expect(page.data).toContain(detail.session_id);
+    const style = await ar.GET('/s/assets/{name}', { params: { path: { name: 'session-page.css' } }, parseAs: 'text' });
+    expect(style.response.headers.get('content-type')).toMatch(/^text\/css/);
+    const doc = await ar.GET('/api/vision/v1/openapi.json');
+    expect(doc.data).toMatchObject({ openapi: '3.1.0' });
+    expect((await ar.GET('/healthz')).data).toEqual({ status: 'ok' });
+    expect((await ar.GET('/readyz')).data!.status).toBe('ready');
+  });
+
+  it('gives a refusal as a typed problem naming the field', async () => {
+    const { error, response } = await ar.POST('/api/vision/v1/session/by_scan/', { body: { model_file: box(), 'alignment.wall_normal': '[0, 0, 1]' } });
+    expect(response.status).toBe(400);
+    expect(error!.errors.some((e) => e.field.startsWith('alignment.'))).toBe(true);
+    const keyless = createArsessionClient({ baseUrl: t.url });
+    expect((await keyless.GET('/api/vision/v1/models/')).error).toMatchObject({ status: 401, code: 'api_key_missing' });
+  });
+
+  it('has driven every operation of the served document', async () => {
+    const doc = (await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    expect([...sent].filter((s) => operations.includes(s)).sort()).toEqual(operations.sort());
+  });
+});
