@@ -108,8 +108,9 @@ describe.each(METHODS)('the page of a %s session', (_, make) => {
       // Let the first frames render (software WebGL), then look at the preview.
       await page.waitForTimeout(500);
       const preview = await page.locator('model-viewer').screenshot();
-      // The empty preview (its background gradient) measures about 50; a drawn model 600 to 1200.
-      expect(pixelVariance(preview)).toBeGreaterThan(300);
+      // The empty preview (its background gradient) measures about 50; a drawn model 250 (a small
+      // box seen from the reference image above it) to 1200.
+      expect(pixelVariance(preview)).toBeGreaterThan(150);
       expect(decodeQr(await page.locator('#qr').screenshot())).toBe(detail.deeplink);
       expect(await page.locator('#onetime-code').textContent()).toBe(code);
       expect(await page.locator('#deeplink').getAttribute('href')).toBe(detail.deeplink);

@@ -1,6 +1,7 @@
 import type { AssetOnWire } from '../records/AssetInfo.js';
 import type { PlacementOnWire } from '../records/Placement.js';
 import type { SessionDetail } from '../records/SessionDetail.js';
+import { previewCamera } from './previewCamera.js';
 
 /** What the session page shows: the detail record, the one-time code, and the deep link as a QR code. */
 export interface SessionPageData {
@@ -13,6 +14,13 @@ export interface SessionPageData {
   /** Where the page's own assets are served (`/s/assets`). */
   assets: string;
   now: number;
+}
+
+/** model-viewer's start camera for the placement, or its own framing of the whole model. */
+function cameraAttributes(placement: PlacementOnWire): string {
+  const camera = previewCamera(placement);
+  if (!camera) return '';
+  return ` camera-target="${camera.target.map((v) => `${v}m`).join(' ')}" camera-orbit="${camera.thetaDeg}deg ${camera.phiDeg}deg auto"`;
 }
 
 const PLACEMENT_NAMES: Record<PlacementOnWire['method'], string> = {
@@ -59,7 +67,7 @@ export function renderSessionPage(data: SessionPageData): string {
 <p>Placed ${text(PLACEMENT_NAMES[detail.placement.method])} · ${anchoringSentence(detail.placement)}</p>
 </header>
 <section class="preview" aria-label="3D preview">
-${preview ? `<model-viewer id="preview" src="${attr(preview)}" ios-src="${attr(quickLook)}" ar ar-modes="quick-look" camera-controls touch-action="pan-y" shadow-intensity="1" alt="${attr(`${title}, with its placement drawn`)}"></model-viewer>` : '<p>No preview was made for this session.</p>'}
+${preview ? `<model-viewer id="preview" src="${attr(preview)}" ios-src="${attr(quickLook)}" ar ar-modes="quick-look"${cameraAttributes(detail.placement)} camera-controls touch-action="pan-y" shadow-intensity="1" alt="${attr(`${title}, with its placement drawn`)}"></model-viewer>` : '<p>No preview was made for this session.</p>'}
 <p class="legend">The placement drawn on the model:
 <span><i class="swatch x"></i>x</span>
 <span><i class="swatch y"></i>y (up, or the anchor's normal)</span>
