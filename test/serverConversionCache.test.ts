@@ -51,7 +51,7 @@ describe('the same model uploaded twice', () => {
     // an object store one object per session, put from that entry.
     expect(await cacheEntries(t)).toBe(1);
     if (t.server.context.objects.engine === 'files') expect(statSync(sessionFilePath(join(t.dataDir, 'sessions'), idb, '0.usdz')).nlink).toBe(3);
-    else expect([await storedFiles(t, ida), await storedFiles(t, idb)]).toEqual([['0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb'], ['0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']]);
+    else expect([await storedFiles(t, ida), await storedFiles(t, idb)]).toEqual([['0.glb', '0.usdz'], ['0.glb', '0.usdz']]);
   });
 
   it('saves the source with the hash taken while it streamed', async () => {

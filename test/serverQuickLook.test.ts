@@ -1,4 +1,4 @@
-// Packages that place themselves in AR Quick Look, made for every session: each placement method's
+// Packages that place themselves in AR Quick Look, made for every session on first request: each placement method's
 // anchoring (Apple's schema) checked against the detail record's placement numerically, with our
 // USD reader (where the model stands relative to the anchor) and TinyUSDZ (the anchoring values),
 // through a real server on loopback.
@@ -22,15 +22,26 @@ afterAll(() => t.stop());
 
 interface Frame { position: number[]; rotation: number[] }
 
-/** The session's detail and its first asset's Quick Look package, fetched and checked against its hash. */
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * The session's detail and its first asset's Quick Look package: made on its first request (until
+ * then the detail gives no size or hash), then served with its hash as ETag and listed in the detail.
+ */
 async function session(path: string, fields: Record<string, string>, model = BOX, extra: Record<string, [Blob, string]> = {}) {
   const r = await postSession(t, path, form({ model_file: filePart(model), ...fields, ...extra }));
   expect(r.status, JSON.stringify(r.body)).toBe(201);
-  const { body } = await getDetail(t, sessionIdOf(r.body.deeplink));
+  const id = sessionIdOf(r.body.deeplink);
+  const before = (await getDetail(t, id)).body.model_assets[0].quick_look;
+  if (before.anchoring !== 'none') expect([before.bytes, before.sha256]).toEqual([null, null]);
+  const response = await fetch(before.usdz_url);
+  expect(response.status).toBe(200);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const { body } = await getDetail(t, id);
   const asset = body.model_assets[0];
-  const bytes = new Uint8Array(await (await fetch(asset.quick_look.usdz_url)).arrayBuffer());
-  expect([bytes.length, createHash('sha256').update(bytes).digest('hex')]).toEqual([asset.quick_look.bytes, asset.quick_look.sha256]);
-  return { detail: body, asset, bytes };
+  expect([bytes.length, sha256(bytes)]).toEqual([asset.quick_look.bytes, asset.quick_look.sha256]);
+  expect(response.headers.get('etag')).toBe(`"${asset.quick_look.sha256}"`);
+  return { detail: body, asset, bytes, id };
 }
 
 /** The asset's bounds as the anchor sees them: every corner through the inverse of the anchor's frame. */
@@ -148,6 +159,53 @@ describe('the Quick Look package of each placement', () => {
       const shift = [0, 1, 2].map((k) => asset.offset[k] - body.model_assets[0].offset[k]);
       const inFirst = { min: asset.bounds.min.map((v: number, k: number) => v + shift[k]!), max: asset.bounds.max.map((v: number, k: number) => v + shift[k]!) };
       await expectPlaced(bytes, { bounds: inFirst }, frame);
+    }
+  });
+});
+
+describe('packages and previews made on first request', () => {
+  it('requests that arrive together share one making: the same bytes for all, one file listed, and it stays', async () => {
+    const r = await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }));
+    const id = sessionIdOf(r.body.deeplink);
+    const { body } = await getDetail(t, id);
+    const urls = [body.model_assets[0].quick_look.usdz_url, body.preview_glb_url] as string[];
+    const answers = await Promise.all([...urls, ...urls, ...urls, ...urls].map(async (url) => {
+      const response = await fetch(url);
+      return { url, status: response.status, etag: response.headers.get('etag'), hash: sha256(new Uint8Array(await response.arrayBuffer())) };
+    }));
+    for (const url of urls) {
+      const mine = answers.filter((a) => a.url === url);
+      expect(new Set(mine.map((a) => `${a.status} ${a.etag} "${a.hash}"`))).toEqual(new Set([`200 "${mine[0]!.hash}" "${mine[0]!.hash}"`]));
+    }
+    const stored = await t.server.context.sessions.find(id);
+    expect(stored!.files.map((f) => f.name).sort()).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
+    // Asked again, it is the file made then, not another.
+    const again = await fetch(urls[0]!);
+    expect(again.headers.get('etag')).toBe(answers[0]!.etag);
+  });
+
+  it('an upload that anchors itself already keeps its own anchoring: none, with the reason, and no package is made', async () => {
+    const { bytes } = await session('by_plane', {});
+    const r = await postSession(t, 'by_plane', form({ model_file: [new Blob([bytes]), 'anchored.usdz'] }));
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const id = sessionIdOf(r.body.deeplink);
+    const asset = (await getDetail(t, id)).body.model_assets[0];
+    expect(asset.usdz_delivery).toBe('as_uploaded');
+    expect(asset.quick_look).toMatchObject({ anchoring: 'none', reason: expect.stringMatching(/anchors itself already/), usdz_url: asset.usdz_url, sha256: asset.usdz_sha256 });
+    expect((await fetch(asset.usdz_url.replace(/0\.usdz$/, '0.quicklook.usdz'))).status).toBe(404);
+  });
+
+  it('a session that expired answers 410 for a file it never made, and makes none', async () => {
+    const short = await startTestServer({ sessionTtlSeconds: 1, sweepIntervalSeconds: 3600 });
+    try {
+      const r = await postSession(short, 'by_plane', form({ model_file: filePart(BOX) }));
+      const id = sessionIdOf(r.body.deeplink);
+      const url = (await getDetail(short, id)).body.model_assets[0].quick_look.usdz_url as string;
+      await new Promise((done) => setTimeout(done, 1200));
+      expect((await fetch(url)).status).toBe(410);
+      expect((await short.server.context.sessions.find(id))!.files.map((f) => f.name).sort()).toEqual(['0.glb', '0.usdz']);
+    } finally {
+      await short.stop();
     }
   });
 });

@@ -20,6 +20,8 @@ describe('restart on the same data directory', () => {
     const r = await postSession(first, 'by_plane', form({ model_file: filePart(BOX, 'kept.glb') }));
     expect(r.status).toBe(201);
     const id = sessionIdOf(r.body.deeplink);
+    // Its Quick Look package made before the restart, its preview not.
+    expect((await fetch((await getDetail(first, id)).body.model_assets[0].quick_look.usdz_url)).status).toBe(200);
     const before = (await getDetail(first, id)).body;
     expect((await first.server.context.objects.cachedEntries()).size).toBe(1);
     await first.stop(true);
@@ -53,8 +55,13 @@ describe('restart on the same data directory', () => {
       const claim = await fetch(`${second.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: r.body.onetime_code }) });
       expect(claim.status).toBe(200);
       expect(readdirSync(join(dataDir, 'uploads'))).toEqual([]);
-      if (embedded) expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual([sessionFileName(id, '0.glb'), sessionFileName(id, '0.quicklook.usdz'), sessionFileName(id, '0.usdz'), sessionFileName(id, 'preview.glb')].sort());
-      else expect(await storedFiles(second, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
+      if (embedded) expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual([sessionFileName(id, '0.glb'), sessionFileName(id, '0.quicklook.usdz'), sessionFileName(id, '0.usdz')].sort());
+      else expect(await storedFiles(second, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz']);
+      const quickLook = await fetch(after.body.model_assets[0].quick_look.usdz_url);
+      expect(quickLook.headers.get('etag')).toBe(`"${before.model_assets[0].quick_look.sha256}"`);
+      // The preview is made by the restarted server on its first request.
+      expect((await fetch(after.body.preview_glb_url)).status).toBe(200);
+      expect(await storedFiles(second, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
       // An embedded cache (its index in memory) starts empty, its files removed (hard links: the
       // session's files stayed); a cluster's lives on in PostgreSQL and the bucket, none of it here.
       expect(readdirSync(join(dataDir, 'cache'))).toEqual([]);
@@ -70,7 +77,11 @@ describe('expiry', () => {
     try {
       const r = await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), null);
       const id = sessionIdOf(r.body.deeplink);
-      const usdz = (await getDetail(t, id)).body.model_assets[0].usdz_url as string;
+      const made = (await getDetail(t, id)).body;
+      const usdz = made.model_assets[0].usdz_url as string;
+      // The files made on first request go with the others.
+      expect((await fetch(made.model_assets[0].quick_look.usdz_url)).status).toBe(200);
+      expect((await fetch(made.preview_glb_url)).status).toBe(200);
       expect(await storedFiles(t, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
       await new Promise((done) => setTimeout(done, 2600));
       const detail = await fetch(`${t.url}/api/vision/v1/session/${id}/`);

@@ -4,11 +4,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QueueEvents } from 'bullmq';
+import { Job, Queue, QueueEvents } from 'bullmq';
 import { pino } from 'pino';
 import { bullmqConversionJobs, openS3ObjectStore, runConversionWorker } from '@arsession/server';
 import { CORPUS_DIR } from './corpus.js';
-import { summarize, type Sample } from './sample.js';
+import { percentiles, summarize, type Percentiles, type Sample } from './sample.js';
 import { load, type LoadRun } from './serverBench.js';
 import { startPostgres, startRedis, startSwift } from './services/index.js';
 import { startTarget } from './startTarget.js';
@@ -26,12 +26,22 @@ export interface DistributedRow {
   embeddedCached: LoadRun[];
   distributedCached: LoadRun[];
   cachedRatio: Sample;
-  /** One Box.glb job at a time: from `queue.add` until a worker takes it (ms). */
-  enqueueToStart: Sample;
-  /** Everything a job costs beyond the conversion itself (model to the store and back, queue, completion event) (ms). */
-  queueOverhead: Sample;
-  /** The conversion itself in the worker (read + write) (ms). */
-  conversion: Sample;
+  /** One Box.glb job at a time, as the API side runs it for a request (ms). */
+  jobs: QueueStages;
+}
+
+/** Where one job's time goes between the API side handing a model over and having the result back (ms). */
+export interface QueueStages {
+  /** The model put in the object store and the job queued, until a worker takes it. */
+  enqueueToStart: Percentiles;
+  /** In the worker besides the conversion: the model fetched from the store, the outputs put there. */
+  workerStoreTrips: Percentiles;
+  /** The conversion itself (read + write). */
+  conversion: Percentiles;
+  /** The worker done, until the API side has the result: the completion event, the outputs fetched, scratch deleted. */
+  finishToAnswer: Percentiles;
+  /** Everything but the conversion: what the queue adds to a request. */
+  overhead: Percentiles;
 }
 
 /**
@@ -79,10 +89,10 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
       await new Promise((r) => setTimeout(r, 1000));
     }
     const ratio = (a: LoadRun[], b: LoadRun[]) => summarize(a.map((x, i) => x.requestsPerSecond / b[i]!.requestsPerSecond));
-    const jobs = await benchQueueOverhead(redis.url, s3, quick ? 20 : 60);
+    const jobs = await benchQueueStages(redis.url, s3, quick ? 40 : 200);
     return {
       connections: 32, seconds, embedded: runs.embedded, distributed: runs.distributed, throughputRatio: ratio(runs.distributed, runs.embedded),
-      embeddedCached: runs.embeddedCached, distributedCached: runs.distributedCached, cachedRatio: ratio(runs.distributedCached, runs.embeddedCached), ...jobs,
+      embeddedCached: runs.embeddedCached, distributedCached: runs.distributedCached, cachedRatio: ratio(runs.distributedCached, runs.embeddedCached), jobs,
     };
   } finally {
     postgres.stop();
@@ -91,36 +101,47 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
   }
 }
 
-/** Single Box.glb jobs through the queue, one at a time, with a worker in this process. */
-async function benchQueueOverhead(redisUrl: string, s3: { endpoint: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean }, count: number): Promise<Pick<DistributedRow, 'enqueueToStart' | 'queueOverhead' | 'conversion'>> {
+/**
+ * Single Box.glb jobs through the queue, one at a time, with a worker in this process: the
+ * worker's own timestamps (BullMQ's processedOn, finishedOn; the same clock) split each job's time.
+ */
+async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean }, count: number): Promise<QueueStages> {
   const objects = await openS3ObjectStore({ ...s3, bucket: 'overhead', redirect: false });
   const jobs = await bullmqConversionJobs({ redisUrl, queueName: 'overhead', objects, maxWaiting: 1000 });
   const worker = runConversionWorker({ redisUrl, queueName: 'overhead', objects, concurrency: 1, lockSeconds: 30, log: pino({ level: 'silent' }) });
+  const queue = new Queue('overhead', { connection: { url: redisUrl } });
   const events = new QueueEvents('overhead', { connection: { url: redisUrl } });
   await events.waitUntilReady();
-  const started = new Map<string, number>();
-  events.on('active', ({ jobId }) => started.set(jobId, performance.now()));
+  const taken: string[] = [];
+  events.on('active', ({ jobId }) => taken.push(jobId));
   const scratch = mkdtempSync(join(tmpdir(), 'bench-jobs-'));
   const box = readFileSync(join(CORPUS_DIR, 'glb', 'Box.glb'));
-  const toStart: number[] = [], overhead: number[] = [], conversion: number[] = [];
+  const stages = { enqueueToStart: [] as number[], workerStoreTrips: [] as number[], conversion: [] as number[], finishToAnswer: [] as number[], overhead: [] as number[] };
   try {
     for (let i = -3; i < count; i++) {
       const model = join(scratch, `m${i}.glb`);
       writeFileSync(model, box);
-      const before = started.size;
-      const t0 = performance.now();
+      const before = taken.length;
+      const t0 = Date.now();
       const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), glbPath: join(scratch, `o${i}.glb`), timeoutMs: 60_000 });
-      const t1 = performance.now();
+      const t1 = Date.now();
       if (i < 0) continue; // warm-up: the worker thread and its readers load
-      const startedAt = [...started.values()][before];
+      // The active event may trail the answer by a moment: wait for it, then read the job's own times.
+      while (taken.length === before) await new Promise((r) => setTimeout(r, 1));
+      const job = await Job.fromId(queue, taken[before]!);
       const work = result.timings.readMs + result.timings.writeMs;
-      if (startedAt !== undefined) toStart.push(startedAt - t0);
-      overhead.push(t1 - t0 - work);
-      conversion.push(work);
+      stages.enqueueToStart.push(job!.processedOn! - t0);
+      stages.workerStoreTrips.push(job!.finishedOn! - job!.processedOn! - work);
+      stages.conversion.push(work);
+      stages.finishToAnswer.push(t1 - job!.finishedOn!);
+      stages.overhead.push(t1 - t0 - work);
     }
   } finally {
-    await Promise.all([worker.close(), jobs.close(), events.close()]);
+    await Promise.all([worker.close(), jobs.close(), events.close(), queue.close()]);
     rmSync(scratch, { recursive: true, force: true });
   }
-  return { enqueueToStart: summarize(toStart), queueOverhead: summarize(overhead), conversion: summarize(conversion) };
+  return {
+    enqueueToStart: percentiles(stages.enqueueToStart), workerStoreTrips: percentiles(stages.workerStoreTrips), conversion: percentiles(stages.conversion),
+    finishToAnswer: percentiles(stages.finishToAnswer), overhead: percentiles(stages.overhead),
+  };
 }

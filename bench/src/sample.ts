@@ -14,6 +14,21 @@ export function summarize(values: readonly number[]): Sample {
   return { median, min: sorted[0]!, max: sorted[sorted.length - 1]!, runs: sorted.length };
 }
 
+/** Latency percentiles of repeated timings (ms), nearest-rank. */
+export interface Percentiles {
+  p50: number;
+  p99: number;
+  max: number;
+  runs: number;
+}
+
+/** p50, p99 (nearest rank) and max of a list of timings. */
+export function percentiles(values: readonly number[]): Percentiles {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+  return { p50: rank(0.5), p99: rank(0.99), max: sorted[sorted.length - 1]!, runs: sorted.length };
+}
+
 /**
  * Times `ours` and `peer` in alternating rounds after a warm-up, so both see the same machine
  * noise; the ratio is taken round by round (ours ÷ peer) and summarized, which holds on a shared

@@ -51,6 +51,6 @@ export { readZipDirectory, type ZipDirectoryEntry } from './usdz/readZipDirector
 export { checkUsdzPackage, CHECK_USDZ_PACKAGE_DEFAULTS, type CheckedUsdzPackage, type CheckUsdzPackageOptions } from './usdz/checkUsdzPackage.js';
 export { readUsdz, type ReadUsdzOptions } from './usdz/readUsdz.js';
 export { CONVERTER_VERSION } from './version.js';
-export { anchorUsdz, ANCHORED_PRIMS, type AnchorUsdzOptions, type UsdzAnchoring } from './usdz/anchor/anchorUsdz.js';
+export { anchorUsdz, ANCHORED_PRIMS, usdzAnchorRefusal, type AnchorUsdzOptions, type UsdzAnchoring } from './usdz/anchor/anchorUsdz.js';
 export { appendToGlb, APPEND_TO_GLB_DEFAULTS, type AppendToGlbOptions } from './glb/overlay/appendToGlb.js';
 export { overlayMeshes, type OverlayColor, type OverlayMesh, type OverlayShapes } from './glb/overlay/overlayShapes.js';

@@ -4,7 +4,7 @@
 // values and the placing transform, numerically).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anchorUsdz, readGlb, readUsdz, UsdzPackageError, writeUsdz, type UsdzAnchoring } from '../src/index.js';
+import { anchorUsdz, usdzAnchorRefusal, readGlb, readUsdz, UsdzPackageError, writeUsdz, type UsdzAnchoring } from '../src/index.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
 import { rawZipEntries, readUsdzBack } from '../../../test/support/usdReader.js';
 import { PNG_1X1 } from './support/usdzOf.js';
@@ -112,6 +112,28 @@ describe('anchorUsdz refuses', () => {
   it('a package whose root layer is text', async () => {
     const usdz = concat(writeUsdz(await readGlb(corpusBytes('glb', 'Box.glb')), { layerFormat: 'usda' }));
     expect(() => anchorUsdz(usdz, { anchoring: HORIZONTAL, modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]) })).toThrow(/does not start with a stored \.usdc layer/);
+  });
+});
+
+describe('usdzAnchorRefusal', () => {
+  it('says beforehand what anchorUsdz would refuse, and nothing for what it takes', async () => {
+    const usdz = concat(writeUsdz(await readGlb(corpusBytes('glb', 'Box.glb'))));
+    expect(usdzAnchorRefusal(usdz)).toBeUndefined();
+    const anchored = concat(anchorUsdz(usdz, { anchoring: HORIZONTAL, modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]) }));
+    expect(usdzAnchorRefusal(anchored)).toMatchObject({ rule: 'anchored_already' });
+    const text = concat(writeUsdz(await readGlb(corpusBytes('glb', 'Box.glb')), { layerFormat: 'usda' }));
+    expect(usdzAnchorRefusal(text)).toMatchObject({ rule: 'root_layer_not_usdc' });
+    // Every ARKit-ready package of the corpus: refused exactly when anchorUsdz throws.
+    for (const name of ['clean_clean_arkit.usdz', 'clean_clean_usdc.usdz', 'single_usdc.usdz', 'single_usda.usdz', 'three-DamagedHelmet.usdz']) {
+      const bytes = corpusBytes('usdz', name);
+      let thrown: unknown;
+      try {
+        anchorUsdz(bytes, { anchoring: HORIZONTAL, modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]) });
+      } catch (err) {
+        thrown = err;
+      }
+      expect(usdzAnchorRefusal(bytes)?.message, name).toBe((thrown as Error | undefined)?.message);
+    }
   });
 });
 

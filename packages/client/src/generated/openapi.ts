@@ -441,11 +441,13 @@ export interface components {
         QuickLookPackage: {
             /**
              * Format: uri
-             * @description the USDZ that places itself in AR Quick Look (the plain USDZ when anchoring is none)
+             * @description the USDZ that places itself in AR Quick Look (the plain USDZ when anchoring is none); made on its first request
              */
             usdz_url: string;
-            bytes: number;
-            sha256: string;
+            /** @description null until the package has been made (its first request) */
+            bytes: number | null;
+            /** @description null until the package has been made (its first request) */
+            sha256: string | null;
             /** @enum {string} */
             anchoring: "plane" | "image" | "none";
             reason: string | null;
@@ -518,7 +520,7 @@ export interface components {
              * @description the session page for people (HTML)
              */
             page_url: string;
-            /** @description the first model with the placement drawn (GLB), as the page shows it */
+            /** @description the first model with the placement drawn (GLB), as the page shows it; made on its first request */
             preview_glb_url: string | null;
         };
         SavedModels: {

@@ -44,6 +44,12 @@ export interface ConversionResult {
    * for byte (`as_uploaded`) or repacked with its contents untouched (`repacked`).
    */
   delivery: 'converted' | 'as_uploaded' | 'repacked';
+  /**
+   * Why the delivered USDZ cannot be extended into a package that places itself in AR Quick Look
+   * (`anchorUsdz`): an upload that anchors itself already, or whose root layer is text. Absent
+   * when it can, which a converted model always can.
+   */
+  anchorRefusal?: { rule: string; message: string };
   /** Time spent in the worker (ms): reading the model into scene data (door detection included), then merging and writing the outputs. */
   timings: { readMs: number; writeMs: number };
   doorOpenings?: DoorOpeningRecord[];

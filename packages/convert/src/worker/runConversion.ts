@@ -3,6 +3,7 @@ import { readModel } from '../model/readModel.js';
 import { writeUsdz } from '../usdz/writeUsdz.js';
 import { writeUsdzBytesFile, writeUsdzFile } from '../usdz/writeUsdzFile.js';
 import { mergeByMaterial } from '../scene/mergeByMaterial.js';
+import { usdzAnchorRefusal } from '../usdz/anchor/anchorUsdz.js';
 import type { ConversionRequest, ConversionResult } from './protocol.js';
 
 /**
@@ -39,6 +40,8 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
   const glb = glbFile ? undefined : glbBytes;
   const written = performance.now();
   const drawCalls = delivered.nodes.reduce((n, node) => n + node.meshes.length, 0);
+  // Known now, while the package is at hand: whether a session can later anchor it for AR Quick Look.
+  const refusal = arkit && usdzAnchorRefusal(arkit.bytes);
   return {
     format: scene.source.format,
     source: scene.source,
@@ -47,6 +50,7 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
     offset: scene.offset,
     warnings: scene.warnings,
     delivery: !arkit ? 'converted' : arkit.repacked ? 'repacked' : 'as_uploaded',
+    ...(refusal && { anchorRefusal: { rule: refusal.rule, message: refusal.message } }),
     timings: { readMs: round(read - started), writeMs: round(written - read) },
     ...(scene.doorOpenings && { doorOpenings: scene.doorOpenings }),
     ...(door && { door }),

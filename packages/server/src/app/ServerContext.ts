@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { FileDeriver } from '../derived/createFileDeriver.js';
 import type { Admission } from '../admission/Admission.js';
 import type { ConversionCache } from '../cache/ConversionCache.js';
 import type { ServerConfig } from '../config/ServerConfig.js';
@@ -35,6 +36,8 @@ export interface ServerContext {
   jobs: ConversionJobs;
   admission: Admission;
   conversionCache: ConversionCache;
+  /** The files sessions gain on first request: AR Quick Look packages, the page's preview. */
+  derivedFiles: FileDeriver;
   claimThrottle: { perClient: Throttle; failures: Throttle };
   log: Logger;
   /** Set once SIGTERM arrived: /readyz answers 503 so a balancer stops sending. */

@@ -8,6 +8,7 @@ import { memoryCacheIndex } from '../cache/memory/memoryCacheIndex.js';
 import { postgresCacheIndex } from '../cache/postgres/postgresCacheIndex.js';
 import type { ServerConfig } from '../config/ServerConfig.js';
 import { echoedConfig } from '../config/echoedConfig.js';
+import { createFileDeriver } from '../derived/createFileDeriver.js';
 import { openSessionStore } from '../store/openSessionStore.js';
 import { bullmqConversionJobs } from '../jobs/bullmq/bullmqConversionJobs.js';
 import { runConversionWorker } from '../jobs/bullmq/runConversionWorker.js';
@@ -85,6 +86,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     config, paths, sessions, objects, jobs, log, draining: false,
     admission: createAdmission({ workers: config.workers, queue: config.queue }),
     conversionCache,
+    derivedFiles: createFileDeriver({ sessions, objects, uploadsDir: paths.uploads, log }),
     // With a queue, Redis is shared by every node: claims are counted there, cluster-wide.
     claimThrottle: redis
       ? {

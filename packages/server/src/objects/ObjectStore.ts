@@ -31,6 +31,8 @@ export interface ObjectStore {
   commitSession<T>(sessionId: string, staged: readonly StagedFile[], kept: readonly KeptUpload[], writeRows: (localFiles: readonly StagedFile[]) => Promise<T>): Promise<T>;
   /** Answers a request for a committed session's file: its bytes (ranges, conditional requests) or a redirect. */
   send(req: Request, res: Response, sessionId: string, file: SessionFile, options: SendOptions): Promise<void>;
+  /** A committed session's file, whole (what a derived file is made from). */
+  readSessionFile(sessionId: string, name: string): Promise<Uint8Array>;
   /** Deletes a session's files (expiry). */
   deleteSession(sessionId: string, names: readonly string[]): Promise<void>;
   /**

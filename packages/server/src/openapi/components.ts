@@ -86,8 +86,9 @@ export const SCHEMAS = {
     quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
   }),
   QuickLookPackage: record({
-    usdz_url: { ...url, description: 'the USDZ that places itself in AR Quick Look (the plain USDZ when anchoring is none)' },
-    bytes: integer, sha256,
+    usdz_url: { ...url, description: 'the USDZ that places itself in AR Quick Look (the plain USDZ when anchoring is none); made on its first request' },
+    bytes: { ...nullable(integer), description: 'null until the package has been made (its first request)' },
+    sha256: { ...nullable(sha256), description: 'null until the package has been made (its first request)' },
     anchoring: { type: 'string', enum: ['plane', 'image', 'none'] },
     reason: nullable(text),
   }),
@@ -117,7 +118,7 @@ export const SCHEMAS = {
     model_frame: record({ up_axis: { const: 'y' }, handedness: { const: 'right' }, units: { const: 'm' }, offset: vec3('a submitted point p lands at to_y_up(p) − offset') }),
     model_assets: { type: 'array', items: { $ref: '#/components/schemas/ModelAsset' } },
     page_url: { ...url, description: 'the session page for people (HTML)' },
-    preview_glb_url: { ...nullable(url), description: 'the first model with the placement drawn (GLB), as the page shows it' },
+    preview_glb_url: { ...nullable(url), description: 'the first model with the placement drawn (GLB), as the page shows it; made on its first request' },
   }),
   SavedModels: record({
     account: text,

@@ -140,7 +140,7 @@ function modelBlock(a: AssetOnWire): string {
   ];
   const links = [
     `<a href="${attr(a.usdz_url)}">USDZ</a> (${megabytes(a.usdz_bytes)})`,
-    ...(a.quick_look && a.quick_look.usdz_url !== a.usdz_url ? [`<a href="${attr(a.quick_look.usdz_url)}">USDZ for AR Quick Look</a> (${megabytes(a.quick_look.bytes)})`] : []),
+    ...(a.quick_look && a.quick_look.usdz_url !== a.usdz_url ? [`<a href="${attr(a.quick_look.usdz_url)}">USDZ for AR Quick Look</a>${a.quick_look.bytes === null ? '' : ` (${megabytes(a.quick_look.bytes)})`}`] : []),
     ...(a.glb_url && a.glb_bytes !== null ? [`<a href="${attr(a.glb_url)}">GLB</a> (${megabytes(a.glb_bytes)})`] : []),
     ...(a.reality_url ? [`<a href="${attr(a.reality_url)}">Reality</a>`] : []),
   ];

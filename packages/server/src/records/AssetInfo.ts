@@ -36,14 +36,13 @@ export interface AssetInfo {
 }
 
 /**
- * An asset's package for AR Quick Look: the USDZ with the session's anchoring around the model, or,
- * when the placement cannot be expressed (`anchoring: 'none'`, with the reason), the plain USDZ itself.
+ * An asset's package for AR Quick Look: the USDZ with the session's anchoring around the model
+ * (made on first request, then listed among the session's files), or, when Quick Look cannot
+ * anchor it (`anchoring: 'none'`, with the reason), the plain USDZ itself.
  */
 export interface QuickLookFile {
   /** Its name among the session's files. */
   file: string;
-  bytes: number;
-  sha256: string;
   anchoring: QuickLook['anchoring'];
   /** Why this package does not anchor itself; `null` when it does. */
   reason: string | null;
@@ -56,7 +55,8 @@ export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'glb_file' | 'reality_fi
   usdz_url: string;
   glb_url: string | null;
   reality_url: string | null;
-  quick_look: (Omit<QuickLookFile, 'file'> & { usdz_url: string }) | null;
+  /** Its size and SHA-256 are those of the session's file, `null` until a package made on request has been made. */
+  quick_look: (Omit<QuickLookFile, 'file'> & { usdz_url: string; bytes: number | null; sha256: string | null }) | null;
 };
 
 /** The frame every delivered file is stated in: Y-up, right-handed metres, moved by −offset. */

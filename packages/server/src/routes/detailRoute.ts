@@ -5,7 +5,7 @@ import { placementOnWire } from '../records/Placement.js';
 import type { SessionDetail } from '../records/SessionDetail.js';
 import type { SessionRecord } from '../store/SessionStore.js';
 import { liveSession } from './sessionLookup.js';
-import { PREVIEW_FILE } from '../session/previewGlb.js';
+import { derivedFileOf, PREVIEW_FILE } from '../derived/derivedFiles.js';
 
 /** Base of absolute URLs: the configured public URL, else what the client called. */
 export function baseUrl(ctx: ServerContext, req: Request): string {
@@ -33,7 +33,8 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
     model_assets: session.assets.map((a) => {
       const { usdz_file: usdz, glb_file: glb, reality_file: reality, quick_look: quickLook, ...info } = a.info;
       // Sessions made before GLBs and Quick Look packages were delivered lack them: null, not absent.
-      const quick = quickLook && { usdz_url: files + quickLook.file, bytes: quickLook.bytes, sha256: quickLook.sha256, anchoring: quickLook.anchoring, reason: quickLook.reason };
+      const made = quickLook && session.files.find((f) => f.name === quickLook.file);
+      const quick = quickLook && { usdz_url: files + quickLook.file, bytes: made?.bytes ?? null, sha256: made?.sha256 ?? null, anchoring: quickLook.anchoring, reason: quickLook.reason };
       return {
         order: a.order, source_name: a.sourceName, ...info, glb_bytes: info.glb_bytes ?? null, glb_sha256: info.glb_sha256 ?? null,
         reality_url: reality === null ? null : files + reality, usdz_url: files + usdz, glb_url: glb ? files + glb : null,
@@ -41,7 +42,8 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
       };
     }),
     page_url: `${baseUrl(ctx, req)}/s/${session.id}`,
-    preview_glb_url: session.files.some((f) => f.name === PREVIEW_FILE) ? files + PREVIEW_FILE : null,
+    // Made on first request, so offered whenever it can be made.
+    preview_glb_url: session.files.some((f) => f.name === PREVIEW_FILE) || derivedFileOf(session, PREVIEW_FILE) ? files + PREVIEW_FILE : null,
   };
   return detail;
 }

@@ -6,6 +6,7 @@ import type { ConvertedModel } from '../jobs/ConversionJobs.js';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
+import { quickLookFileOf } from '../derived/derivedFiles.js';
 import { contentDisposition, deliveredName } from '../files/downloadName.js';
 import { hashFile } from '../files/hashFile.js';
 import { refuseUnknownFields } from '../form/fieldValues.js';
@@ -18,8 +19,6 @@ import { compileReality } from '../reality/compileReality.js';
 import type { Account, SavedModelInput, SessionFile, StagedFile, StoredAsset } from '../store/SessionStore.js';
 import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
 import { newSessionId } from './newSessionId.js';
-import { previewGlb } from './previewGlb.js';
-import { quickLookPackage } from './quickLookPackage.js';
 import { quickLookOf } from '../placement/quickLookOf.js';
 import type { StoredPlacement } from '../records/Placement.js';
 import { SessionStaging } from './SessionStaging.js';
@@ -127,8 +126,6 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
   const quickLook = quickLookOf(placed);
   const placement: StoredPlacement = { ...placed, quick_look: quickLook };
   const extras = method.files?.(request.input) ?? [];
-  const image = extras.find((e) => e.contentType === 'image/png' || e.contentType === 'image/jpeg');
-  const referenceImage = image && { path: image.upload.path, mimeType: image.contentType as 'image/png' | 'image/jpeg' };
   const files: SessionFile[] = [];
   const assets: StoredAsset[] = [];
   for (const [order, model] of models.entries()) {
@@ -141,13 +138,11 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
       downloadName: contentDisposition(deliveredName(model.upload.name, 'glb')),
     };
     const reality = await makeReality(ctx, model.usdz.from, scope.staging, order, model.upload.name);
-    const quick = await quickLookPackage(scope.staging, {
-      order, sourceName: model.upload.name, usdz: model.usdz, usdzFile: usdz, offset: model.result.offset, primaryOffset: results[0]!.offset,
-    }, quickLook, referenceImage);
-    files.push(usdz, glb, ...(reality ? [reality] : []), ...(quick.file ? [quick.file] : []));
-    assets.push({ order, sourceName: model.upload.name, info: { ...assetInfo(model, usdz, glb, reality), quick_look: quick.info } });
+    files.push(usdz, glb, ...(reality ? [reality] : []));
+    // Its Quick Look package and the page's preview are made when first asked for (derived/).
+    const quick = quickLookFileOf(order, usdz.name, quickLook, model.result.anchorRefusal);
+    assets.push({ order, sourceName: model.upload.name, info: { ...assetInfo(model, usdz, glb, reality), quick_look: quick } });
   }
-  files.push(await previewGlb(scope.staging, placed, { glb: models[0]!.glb, models: results }, referenceImage));
   for (const extra of extras) {
     scope.staging.adopt(extra.upload.path, extra.name);
     files.push({

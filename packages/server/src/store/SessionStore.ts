@@ -93,6 +93,13 @@ export interface SessionCommit {
 /** The outcome of presenting a one-time code. */
 export type ClaimOutcome = { ok: true; session: { id: string; expiresAt: number } } | { ok: false };
 
+/**
+ * What became of a file offered to a committed session ({@link SessionStore.addFile}): added; a
+ * file of that name there already (made by another request, or node, first); or the session gone
+ * (expired, its files deleted, or never there).
+ */
+export type AddFileOutcome = 'added' | 'present' | 'gone';
+
 /** A session whose files are due to go: expired, files still there. */
 export interface ExpiredSession {
   id: string;
@@ -119,6 +126,14 @@ export interface SessionStore {
    * rows written, together; resolves to its one-time code. On failure nothing of it remains.
    */
   commit(session: SessionCommit): Promise<string>;
+  /**
+   * Adds a file made after the commit (a package or preview derived on first request) to a live
+   * session: its staged copy placed under the session's id (the files engine; `staged` is empty
+   * when the object store holds it already) and its row listed, together. A session that lists
+   * the name already keeps its own (`present`), an expired one takes nothing (`gone`); either way
+   * nothing staged is placed.
+   */
+  addFile(id: string, file: SessionFile, staged: readonly StagedFile[], now?: number): Promise<AddFileOutcome>;
   /** A session by id with its assets in upload order, or `undefined`. */
   find(id: string): Promise<SessionRecord | undefined>;
   /** Uses a one-time code: the live, unclaimed session holding it, marked claimed in the same step. */

@@ -1,7 +1,7 @@
-import { UsdzPackageError } from '../../errors/ConvertError.js';
+import { ConvertError, UsdzPackageError } from '../../errors/ConvertError.js';
 import { CrateWriter, type ValueRep } from '../crate/CrateWriter.js';
 import { CRATE_TYPE, SPEC_TYPE } from '../crate/crateTypes.js';
-import { readCrateStructure } from '../crate/readCrate.js';
+import { readCrateStructure, type CrateStructure } from '../crate/readCrate.js';
 import { readZipDirectory } from '../readZipDirectory.js';
 import { zipStored } from '../zipStored.js';
 
@@ -34,6 +34,28 @@ const TRANSFORM = 'xformOp:transform';
 const ANCHORING_API = 'Preliminary_AnchoringAPI';
 
 /**
+ * Why {@link anchorUsdz} would refuse a package, or undefined when it can anchor it: a package
+ * that anchors itself already, one whose root layer is not a stored `.usdc` first, or not Y-up.
+ * Cheap beside the anchoring itself (the crate's tables are read, no value is written).
+ *
+ * @example
+ * ```ts
+ * const refusal = usdzAnchorRefusal(upload); // UsdzPackageError { code: 'anchored_already', … }
+ * ```
+ */
+export function usdzAnchorRefusal(usdz: Uint8Array): UsdzPackageError | undefined {
+  try {
+    anchorable(usdz);
+    return undefined;
+  } catch (err) {
+    if (err instanceof UsdzPackageError) return err;
+    // A root layer our reader cannot take apart cannot be extended either.
+    if (err instanceof ConvertError) return new UsdzPackageError('root_layer_unreadable', err.message);
+    throw err;
+  }
+}
+
+/**
  * Makes a package that places itself in AR Quick Look from an ARKit-ready USDZ (one `.usdc` root
  * layer first, Y up): the layer gains a root prim `/Anchored` carrying Apple's anchoring schema
  * (`preliminary:anchoring:type` `plane` with `preliminary:planeAnchoring:alignment`, or `image`
@@ -51,31 +73,8 @@ const ANCHORING_API = 'Preliminary_AnchoringAPI';
  * ```
  */
 export function anchorUsdz(usdz: Uint8Array, options: AnchorUsdzOptions): Uint8Array[] {
-  const entries = readZipDirectory(usdz);
-  const root = entries[0];
-  if (!root || !/\.usdc$/i.test(root.name) || root.method !== 0) throw new UsdzPackageError('root_layer_not_usdc', 'the package does not start with a stored .usdc layer');
-  const layer = usdz.subarray(root.dataOffset, root.dataOffset + root.size);
-  const structure = readCrateStructure(layer, root.name);
-  if (structure.tokens.includes(ANCHORING_API)) throw new UsdzPackageError('anchored_already', 'the package anchors itself already (it applies Preliminary_AnchoringAPI)');
-
+  const { entries, root, layer, structure, pseudoRoot, metersPerUnit } = anchorable(usdz);
   const crate = CrateWriter.extending(layer, structure);
-  const pseudoRoot = crate.specsOf(crate.rootPath()).find((s) => s.type === SPEC_TYPE.PseudoRoot);
-  if (!pseudoRoot) throw new UsdzPackageError('no_pseudo_root', `${root.name} has no layer metadata`);
-  const metadata = new Map(pseudoRoot.fields);
-  const number = (name: string) => {
-    const rep = metadata.get(name);
-    const v = rep && structure.value(rep);
-    return v?.kind === 'number' ? v.value : undefined;
-  };
-  const token = (name: string) => {
-    const rep = metadata.get(name);
-    const v = rep && structure.value(rep);
-    return v?.kind === 'token' ? v.value : undefined;
-  };
-  if ((token('upAxis') ?? 'Y') !== 'Y') throw new UsdzPackageError('up_axis', `${root.name} is not Y-up`);
-  // The anchored stage keeps the model's units: the placement, in metres, is stated in them.
-  const metersPerUnit = number('metersPerUnit') ?? 0.01;
-
   const oldRoot = crate.newRoot();
   const newRoot = crate.rootPath();
   const anchor = crate.childPath(newRoot, ANCHORED_PRIMS.anchor);
@@ -136,6 +135,44 @@ export function anchorUsdz(usdz: Uint8Array, options: AnchorUsdzOptions): Uint8A
     ...(image && options.anchoring.type === 'image' ? [{ name: image, data: options.anchoring.image.data }] : []),
   ]);
 }
+
+/** The package's parts anchorUsdz extends, once they are known to be of the shape it needs. */
+function anchorable(usdz: Uint8Array) {
+  const entries = readZipDirectory(usdz);
+  const root = entries[0];
+  if (!root || !/\.usdc$/i.test(root.name) || root.method !== 0) throw new UsdzPackageError('root_layer_not_usdc', 'the package does not start with a stored .usdc layer');
+  const layer = usdz.subarray(root.dataOffset, root.dataOffset + root.size);
+  const structure = readCrateStructure(layer, root.name);
+  if (structure.tokens.includes(ANCHORING_API)) throw new UsdzPackageError('anchored_already', 'the package anchors itself already (it applies Preliminary_AnchoringAPI)');
+  const rootPath = structure.paths.find((p) => p.parent === -1)?.index;
+  const spec = structure.specs.find((s) => s.path === rootPath && s.type === SPEC_TYPE.PseudoRoot);
+  if (!spec) throw new UsdzPackageError('no_pseudo_root', `${root.name} has no layer metadata`);
+  const pseudoRoot = { fields: fieldsOf(structure, spec.fieldSet) };
+  const metadata = new Map(pseudoRoot.fields);
+  const field = (name: string) => {
+    const rep = metadata.get(name);
+    return rep && structure.value(rep);
+  };
+  const upAxis = field('upAxis');
+  if ((upAxis?.kind === 'token' ? upAxis.value : 'Y') !== 'Y') throw new UsdzPackageError('up_axis', `${root.name} is not Y-up`);
+  // The anchored stage keeps the model's units: the placement, in metres, is stated in them.
+  const units = field('metersPerUnit');
+  const metersPerUnit = units?.kind === 'number' ? units.value : 0.01;
+  return { entries, root, layer, structure, pseudoRoot, metersPerUnit };
+}
+
+/** A field set's fields as (name, value) pairs, as CrateWriter's specsOf gives them. */
+function fieldsOf(structure: CrateStructure, fieldSet: number): Array<[string, ValueRep]> {
+  const fields: Array<[string, ValueRep]> = [];
+  for (let f = fieldSet; structure.fieldSets[f] !== FIELD_SET_END; f++) {
+    const field = structure.fields[structure.fieldSets[f]!]!;
+    fields.push([structure.tokens[field.token]!, field.rep]);
+  }
+  return fields;
+}
+
+/** What ends each field set in a crate's table. */
+const FIELD_SET_END = 0xffffffff;
 
 function uniformToken(crate: CrateWriter, path: number, value: string): void {
   const fields: Array<readonly [string, ValueRep]> = [['typeName', crate.token('token')], ['variability', crate.variability(true)], ['default', crate.token(value)]];

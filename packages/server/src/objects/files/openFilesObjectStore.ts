@@ -1,4 +1,4 @@
-import { access, constants, copyFile, link, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { access, constants, copyFile, link, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { DataPaths } from '../../app/ServerContext.js';
 import { linkRenewing } from '../../files/linkRenewing.js';
@@ -27,6 +27,7 @@ export function openFilesObjectStore(paths: DataPaths): ObjectStore {
         res.sendFile(sessionFilePath(paths.sessions, sessionId, file.name), { etag: false, dotfiles: 'deny', acceptRanges: true }, (err?: Error) => (err && !res.headersSent ? reject(err) : resolve()));
       });
     },
+    readSessionFile: async (sessionId, name) => new Uint8Array(await readFile(sessionFilePath(paths.sessions, sessionId, name))),
     async deleteSession(sessionId, names) {
       for (const name of names) await rm(sessionFilePath(paths.sessions, sessionId, name), { force: true });
     },

@@ -147,6 +147,10 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
       }
       await pipeline(object.Body as Readable, res);
     },
+    async readSessionFile(sessionId, name) {
+      const object = await call(() => s3.send(new GetObjectCommand({ Bucket, Key: sessionKey(sessionId, name) })));
+      return call(async () => new Uint8Array(await object.Body!.transformToByteArray()));
+    },
     deleteSession: (sessionId, names) => remove(names.map((n) => sessionKey(sessionId, n))),
     async sessionsWithFiles() {
       const found = new Map<string, { names: string[]; newestAt: number }>();

@@ -1,10 +1,12 @@
 import { randomInt } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { placeStagedFiles, removeFiles } from '../../files/placeStagedFiles.js';
+import { sessionFilePath } from '../../files/sessionFiles.js';
 import type { AssetInfo, ModelFrame } from '../../records/AssetInfo.js';
 import type { StoredPlacement } from '../../records/Placement.js';
 import { checkedAccountName, keyIdOf, newApiKey, presentedKeyId, secretMatches } from '../apiKeySecrets.js';
-import type { SessionFile, SessionStore } from '../SessionStore.js';
+import type { AddFileOutcome, SessionFile, SessionStore } from '../SessionStore.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { storeUnavailable } from './storeUnavailable.js';
 
@@ -122,6 +124,25 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
               [m.id, record.accountId, record.id, m.sourceName, m.format, m.bytes, m.sha256, m.storedAs, record.createdAt]);
           }
           return code;
+        });
+      } catch (err) {
+        removeFiles(placed);
+        throw err;
+      }
+    },
+    async addFile(id, file, staged, now = Date.now()) {
+      let placed: string[] = [];
+      try {
+        return await transaction(async (client): Promise<AddFileOutcome> => {
+          const row = (await client.query<{ files: SessionFile[]; files_deleted: boolean; expires_at: number }>(
+            'SELECT files, files_deleted, expires_at FROM sessions WHERE id = $1 FOR UPDATE', [id])).rows[0];
+          if (!row || row.files_deleted || row.expires_at <= now) return 'gone';
+          if (row.files.some((f) => f.name === file.name)) return 'present';
+          // A file of that name no row lists is what a crash between placing and listing left: replaced.
+          for (const s of staged) rmSync(sessionFilePath(options.sessionsDir, id, s.name), { force: true });
+          placed = placeStagedFiles(options.sessionsDir, id, staged);
+          await client.query('UPDATE sessions SET files = files || $2::jsonb WHERE id = $1', [id, JSON.stringify([file])]);
+          return 'added';
         });
       } catch (err) {
         removeFiles(placed);

@@ -4,7 +4,7 @@ import { commitSessions } from './commitSessions.js';
 import { openDatabase, type Db } from './openDatabase.js';
 import { prepared } from './prepared.js';
 import { listSavedModels } from './savedModels.js';
-import { claimOnetimeCode, expiredWithFiles, findSession, forgetOldSessions, markFilesDeleted } from './sessions.js';
+import { addSessionFile, claimOnetimeCode, expiredWithFiles, findSession, forgetOldSessions, markFilesDeleted } from './sessions.js';
 import { createStoreThread } from './storeThread.js';
 import { startWalCheckpointer, type WalCheckpointer } from './walCheckpointer.js';
 
@@ -61,6 +61,8 @@ export function openSqliteSessionStore(options: SqliteSessionStoreOptions): Sqli
       if ('error' in outcome!) throw outcome.error;
       return outcome!.code;
     },
+    // Rare (a page's first visit): on this connection, beside the store thread's.
+    addFile: async (id, file, staged, now) => addSessionFile(db, options.sessionsDir, id, file, staged, now),
     find: async (id) => findSession(db, id),
     claim: async (code, now) => claimOnetimeCode(db, code, now),
     savedModels: async (accountId) => listSavedModels(db, accountId),

@@ -1,7 +1,10 @@
 import { randomInt } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { placeStagedFiles, removeFiles } from '../../files/placeStagedFiles.js';
+import { sessionFilePath } from '../../files/sessionFiles.js';
 import type { AssetInfo, ModelFrame } from '../../records/AssetInfo.js';
 import type { StoredPlacement } from '../../records/Placement.js';
-import type { ClaimOutcome, ExpiredSession, NewSession, SavedModelInput, SessionFile, SessionRecord } from '../SessionStore.js';
+import type { AddFileOutcome, ClaimOutcome, ExpiredSession, NewSession, SavedModelInput, SessionFile, SessionRecord, StagedFile } from '../SessionStore.js';
 import type { Db } from './openDatabase.js';
 import { prepared } from './prepared.js';
 
@@ -61,6 +64,27 @@ export function claimOnetimeCode(db: Db, code: string, now = Date.now()): ClaimO
     'UPDATE sessions SET code_claimed = 1 WHERE onetime_code = ? AND code_claimed = 0 AND expires_at > ? RETURNING id, expires_at',
   ).get(code, now) as { id: string; expires_at: number } | undefined;
   return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
+}
+
+/** Adds a derived file to a live session ({@link SessionStore.addFile}), in one transaction with placing it. */
+export function addSessionFile(db: Db, sessionsDir: string, id: string, file: SessionFile, staged: readonly StagedFile[], now = Date.now()): AddFileOutcome {
+  let placed: string[] = [];
+  try {
+    return db.transaction((): AddFileOutcome => {
+      const row = prepared(db, 'SELECT files, files_deleted, expires_at FROM sessions WHERE id = ?').get(id) as { files: string; files_deleted: number; expires_at: number } | undefined;
+      if (!row || row.files_deleted === 1 || row.expires_at <= now) return 'gone';
+      const files = JSON.parse(row.files) as SessionFile[];
+      if (files.some((f) => f.name === file.name)) return 'present';
+      // A file of that name no row lists is what a crash between placing and listing left: replaced.
+      for (const s of staged) rmSync(sessionFilePath(sessionsDir, id, s.name), { force: true });
+      placed = placeStagedFiles(sessionsDir, id, staged);
+      prepared(db, 'UPDATE sessions SET files = ? WHERE id = ?').run(JSON.stringify([...files, file]), id);
+      return 'added';
+    })();
+  } catch (err) {
+    removeFiles(placed);
+    throw err;
+  }
 }
 
 /** Sessions past their expiry whose files are still on disk, with the names of those files. */

@@ -1,0 +1,44 @@
+import { appendToGlb } from '@arsession/convert';
+import type { Bounds, Vec3 } from '@arsession/geometry';
+import { imageSize } from '../page/imageSize.js';
+import { placementOverlay } from '../page/placementOverlay.js';
+import type { Placement } from '../records/Placement.js';
+import type { ReferenceImage } from './quickLookPackage.js';
+
+/** What the session page's preview is made from. */
+export interface PreviewInputs {
+  /** The first model's GLB. */
+  glb: Uint8Array;
+  placement: Placement;
+  /** Every model's bounds and offset (the placement is stated in the first one's frame). */
+  models: ReadonlyArray<{ bounds: Bounds; offset: Vec3 }>;
+  /** The printed image of a by_refimage session, drawn where it hangs. */
+  image?: ReferenceImage;
+}
+
+/**
+ * The session page's 3D preview: the first model's GLB with the placement drawn over it
+ * ({@link placementOverlay}: the anchor frame, the footprint, the door's outline and normal, the
+ * anchor's shape, the printed image). The marks are appended to the GLB, not re-encoded with it,
+ * so making it costs a copy of the model's bytes.
+ *
+ * @example
+ * ```ts
+ * const parts = previewGlb({ glb, placement, models: [{ bounds, offset }] });
+ * ```
+ */
+export function previewGlb({ glb, placement, models, image }: PreviewInputs): Uint8Array[] {
+  // Every model's bounds in the first one's frame (where the placement is stated).
+  const first = models[0]!.offset;
+  const bounds: Bounds = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
+  for (const m of models) {
+    for (let k = 0; k < 3; k++) {
+      const shift = m.offset[k]! - first[k]!;
+      bounds.min[k] = Math.min(bounds.min[k]!, m.bounds.min[k]! + shift);
+      bounds.max[k] = Math.max(bounds.max[k]!, m.bounds.max[k]! + shift);
+    }
+  }
+  const size = image && imageSize(image.data);
+  const shapes = placementOverlay(placement, { bounds, ...(image && size && { image: { ...image, ...size } }) });
+  return appendToGlb(glb, shapes, { name: 'placement' });
+}
