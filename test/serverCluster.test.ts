@@ -116,6 +116,22 @@ describe('two API nodes, two workers', () => {
     expect(((await claim.json()) as { session_id: string }).session_id).toBe(id);
   });
 
+  it('a Quick Look package first asked of both nodes at once: one file, the same bytes through either', async () => {
+    const created = await post(apis[0]!, 'by_plane', {}, { model_file: [Buffer.concat([BOX, Buffer.alloc(40, 0x20)]), 'asked-twice.glb'] });
+    const id = idOf(created.body.deeplink);
+    const ask = (api: CliServer) => fetch(`${api.url}/api/vision/v1/session/${id}/files/0.quicklook.usdz`)
+      .then(async (r) => ({ status: r.status, etag: r.headers.get('etag'), hash: sha256(new Uint8Array(await r.arrayBuffer())) }));
+    const answers = await Promise.all([ask(apis[0]!), ask(apis[1]!), ask(apis[0]!), ask(apis[1]!)]);
+    expect(answers.every((a) => a.status === 200 && a.etag === `"${answers[0]!.hash}"` && a.hash === answers[0]!.hash)).toBe(true);
+    const { store, objects } = await clusterStores();
+    try {
+      expect((await store.find(id))!.files.filter((f) => f.name === '0.quicklook.usdz')).toHaveLength(1);
+      expect(sha256(await objects.readSessionFile(id, '0.quicklook.usdz'))).toBe(answers[0]!.hash);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('the same one-time code claimed through both nodes at once: exactly one 200', async () => {
     const created = await post(apis[0]!, 'by_plane', {}, { model_file: [BOX, 'box.glb'] });
     const claim = (api: CliServer) => fetch(`${api.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ onetime_code: created.body.onetime_code }) });
