@@ -4,7 +4,7 @@ import { sessionFilePath } from '../files/sessionFiles.js';
 import { writeParts } from '../files/writeParts.js';
 import type { ObjectStore } from '../objects/ObjectStore.js';
 import type { SessionFile, SessionRecord, SessionStore } from '../store/SessionStore.js';
-import { derivedFileOf } from './derivedFiles.js';
+import { derivedFileOf, type DerivedFile } from './derivedFiles.js';
 
 /** Options of {@link createFileDeriver}. */
 export interface FileDeriverOptions {
@@ -40,8 +40,8 @@ export function createFileDeriver(options: FileDeriverOptions): FileDeriver {
   const { sessions, objects } = options;
   const inFlight = new Map<string, Promise<SessionFile | undefined>>();
 
-  const derive = async (session: SessionRecord, name: string): Promise<SessionFile | undefined> => {
-    const recipe = derivedFileOf(session, name)!;
+  const derive = async (session: SessionRecord, recipe: DerivedFile): Promise<SessionFile | undefined> => {
+    const { name } = recipe;
     const started = performance.now();
     const parts = await recipe.make((file) => objects.readSessionFile(session.id, file));
     const staged = { from: `${sessionFilePath(options.uploadsDir, session.id, name)}.derived`, name };
@@ -66,11 +66,12 @@ export function createFileDeriver(options: FileDeriverOptions): FileDeriver {
   return {
     async fileOf(session, name) {
       const listed = session.files.find((f) => f.name === name);
-      if (listed || session.filesDeleted || !derivedFileOf(session, name)) return listed;
+      const recipe = !listed && !session.filesDeleted ? derivedFileOf(session, name) : undefined;
+      if (!recipe) return listed;
       const key = `${session.id}/${name}`;
       let work = inFlight.get(key);
       if (!work) {
-        work = derive(session, name).finally(() => inFlight.delete(key));
+        work = derive(session, recipe).finally(() => inFlight.delete(key));
         inFlight.set(key, work);
       }
       return work;

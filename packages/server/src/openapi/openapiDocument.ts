@@ -1,4 +1,5 @@
 import { CONFIG_ENV } from '../config/ServerConfig.js';
+import { PAGE_ASSET_NAMES } from '../routes/sessionPageRoute.js';
 import { ref, SCHEMAS, type Schema } from './components.js';
 
 /** What a session's files are served as. */
@@ -176,7 +177,7 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
       '/s/assets/{name}': {
         get: {
           operationId: 'getPageAsset', summary: "The session page's scripts, style sheet and icon (model-viewer included)", tags: ['pages'], security: [],
-          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: ['model-viewer.min.js', 'session-page.js', 'session-page.css', 'ar-badge.svg'] } }],
+          parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: PAGE_ASSET_NAMES } }],
           responses: {
             200: { description: 'the asset', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } }, 'image/svg+xml': { schema: { type: 'string' } } } },
             404: problem('unknown asset'),

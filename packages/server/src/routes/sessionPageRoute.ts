@@ -55,6 +55,9 @@ const ASSETS: Record<string, { path: string; type: string }> = {
   'ar-badge.svg': { path: fileURLToPath(new URL('../../assets/ar-badge.svg', import.meta.url)), type: 'image/svg+xml' },
 };
 
+/** The names `/s/assets/{name}` serves (the OpenAPI document lists them). */
+export const PAGE_ASSET_NAMES = Object.keys(ASSETS);
+
 /** `GET /s/assets/{name}`: the session page's scripts, style sheet and icon, cached for a day. */
 export function pageAssetsRoute() {
   return (req: Request, res: Response, next: NextFunction): void => {

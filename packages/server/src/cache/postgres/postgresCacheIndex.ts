@@ -1,5 +1,4 @@
-import pg from 'pg';
-import { storeUnavailable } from '../../store/postgres/storeUnavailable.js';
+import { openPostgresPool } from '../../store/postgres/postgresPool.js';
 import type { CachedConversion } from '../CachedConversion.js';
 import type { CacheIndex } from '../CacheIndex.js';
 
@@ -23,15 +22,7 @@ export interface PostgresCacheIndexOptions {
  * ```
  */
 export function postgresCacheIndex(options: PostgresCacheIndexOptions): CacheIndex {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 4, connectionTimeoutMillis: 5000 });
-  pool.on('error', () => {});
-  const query = async <R extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => {
-    try {
-      return await pool.query<R>(sql, values);
-    } catch (err) {
-      throw storeUnavailable(err);
-    }
-  };
+  const { query, end } = openPostgresPool({ url: options.url, maxConnections: options.maxConnections ?? 4 });
   return {
     engine: 'postgres',
     async lookup(key) {
@@ -57,6 +48,6 @@ export function postgresCacheIndex(options: PostgresCacheIndexOptions): CacheInd
       await query('DELETE FROM conversion_cache WHERE key = $1', [key]);
     },
     keys: async () => new Set((await query<{ key: string }>('SELECT key FROM conversion_cache')).rows.map((r) => r.key)),
-    close: () => pool.end(),
+    close: end,
   };
 }

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import pg from 'pg';
 import { placeStagedFiles, removeFiles } from '../../files/placeStagedFiles.js';
 import { sessionFilePath } from '../../files/sessionFiles.js';
 import type { AssetInfo, ModelFrame } from '../../records/AssetInfo.js';
@@ -8,7 +7,7 @@ import type { StoredPlacement } from '../../records/Placement.js';
 import { checkedAccountName, keyIdOf, newApiKey, presentedKeyId, secretMatches } from '../apiKeySecrets.js';
 import type { AddFileOutcome, SessionFile, SessionStore } from '../SessionStore.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
-import { storeUnavailable } from './storeUnavailable.js';
+import { openPostgresPool } from './postgresPool.js';
 
 /** Options of {@link openPostgresSessionStore}. */
 export interface PostgresSessionStoreOptions {
@@ -19,11 +18,6 @@ export interface PostgresSessionStoreOptions {
   /** Connections in the pool. */
   maxConnections?: number;
 }
-
-// BIGINT (times in ms, ids, sizes) arrives as text by default; every value we keep fits a double.
-const TYPES = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
-};
 
 // Keys of the advisory locks the store takes (two 32-bit numbers each). One-time codes take a first
 // key of their own: under the shared one, drawing code 000001 or 000002 would wait on a migration
@@ -53,30 +47,8 @@ interface SessionRow {
  * ```
  */
 export async function openPostgresSessionStore(options: PostgresSessionStoreOptions): Promise<SessionStore> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, types: TYPES, connectionTimeoutMillis: 5000 });
-  // An idle connection that breaks (the server restarts) must not crash the process: the pool drops it.
-  pool.on('error', () => {});
-  const query = async <R extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => {
-    try {
-      return await pool.query<R>(sql, values);
-    } catch (err) {
-      throw storeUnavailable(err);
-    }
-  };
-  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect().catch((err: unknown) => { throw storeUnavailable(err); });
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw storeUnavailable(err);
-    } finally {
-      client.release();
-    }
-  };
+  const pool = openPostgresPool({ url: options.url, maxConnections: options.maxConnections ?? 10 });
+  const { query, transaction } = pool;
 
   await transaction(async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...LOCK_MIGRATIONS]);
@@ -208,7 +180,7 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
     async leadSweep(work) {
       // A session-level advisory lock on a connection of its own, held while the sweep runs: a
       // node that dies mid-sweep loses its connection, and with it the lead.
-      const client = await pool.connect().catch((err: unknown) => { throw storeUnavailable(err); });
+      const client = await pool.connect();
       try {
         const { rows } = await client.query<{ led: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS led', [...LOCK_SWEEP]);
         if (!rows[0]!.led) return undefined;
