@@ -194,6 +194,45 @@ describe('readCrate properties', () => {
     }), { numRuns: 3000 });
   });
 
+  it('regular data that integer coding and LZ4 shrink thousands of times reads (uniform face counts, runs of equal deltas)', () => {
+    fc.assert(fc.property(fc.integer({ min: 16, max: 400_000 }), fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -5, max: 5 }), (n, first, step) => {
+      // As USD writes such an array: the differences coded (one common value, two bits each),
+      // then framed LZ4, which turns the run of zero bits into a single long match.
+      const values = Array.from({ length: n }, (_, i) => first + i * step);
+      const coded = encodeIntegers(values);
+      const framed = Uint8Array.from([0, ...compressLz4(coded)]);
+      const b = new CrateBuilder();
+      b.spec('/', 1, [['counts', b.stored(3 /* Int */, new Bytes().u64(n).u64(framed.length).raw(framed).bytes(), 0x80000000 | 0x20000000)]]);
+      const value = field(readCrate(b.build(), 'regular.usdc'), '/', 'counts');
+      expect(value).toMatchObject({ kind: 'array', type: 'int[]' });
+      const read = (value as { value: Int32Array }).value;
+      expect(read.length).toBe(n);
+      expect(read[n - 1]).toBe(first + (n - 1) * step);
+      if (n > 5000) expect(n * 4 / framed.length, 'an expansion no ratio guard allows').toBeGreaterThan(1024);
+    }), { numRuns: 40 });
+  });
+
+  it('a mesh of tens of thousands of triangles in our own crate reads back whole', () => {
+    const layer = readCrate(crateOf(sceneOfTriangles(60_000)), 'regular.usdc');
+    const counts = [...layer.specs.values()].map((spec) => spec.fields.get('default')).find((v) => v?.kind === 'array' && v.type === 'int[]' && v.value.length === 60_000);
+    expect(counts && Array.from((counts as { value: Int32Array }).value).every((k) => k === 3)).toBe(true);
+  });
+
+  it('refuses a layer whose values would decode past its allowance, by name and before allocating them', () => {
+    const crate = crateOf(sceneOfTriangles(50_000));
+    expect(() => readCrate(crate, 'big.usdc', { budget: { minDecodedBytes: 0, decodedPerFileByte: 1, maxDecodedBytes: 2 ** 31 } }))
+      .toThrow(/big\.usdc: not a readable USD crate file \(.* would decode to \d+ bytes, past the layer's \d+-byte allowance/);
+    expect(() => readCrate(crate, 'big.usdc', { budget: { maxDecodedBytes: 100_000 } })).toThrow(/past the layer's 100000-byte allowance/);
+  });
+
+  it('an integer array that claims 2^31 elements from a few compressed bytes is refused without allocating them', () => {
+    const b = new CrateBuilder();
+    const coded = Uint8Array.from([0, 0, 0, 0, 0]);
+    const body = new Bytes().u64(2 ** 31).u64(coded.length).raw(coded).bytes();
+    b.spec('/', 1, [['liar', b.stored(3 /* Int */, body, 0x80000000 | 0x20000000)]]);
+    expect(() => readCrate(b.build(), 'liar.usdc')).toThrow(/liar\.usdc: not a readable USD crate file \(an array of 2147483648 int would decode to 8589934592 bytes/);
+  });
+
   it('refuses a file that claims 2^40 tokens in a kilobyte without trying to hold them', () => {
     const bytes = crateOf(SMALL_SCENE);
     const toc = Number(new DataView(bytes.buffer).getBigUint64(16, true));
@@ -211,6 +250,14 @@ const SMALL_SCENE: SceneData = {
   textures: [], offset: [0, 0, 0], bounds: { min: [0, 0, 0], max: [1, 1, 0] },
   stats: { nodes: 1, meshNodes: 1, meshes: 1, triangles: 1, vertices: 3, materials: 1, textures: 0 }, warnings: [],
 };
+
+/** One mesh of `n` triangles over distinct vertices: its index and count arrays are as regular as arrays get. */
+function sceneOfTriangles(n: number): SceneData {
+  const positions = new Float32Array(n * 9);
+  for (let i = 0; i < n * 3; i++) positions.set([i % 97, Math.floor(i / 97) % 89, (i % 3) * 0.5], i * 3);
+  const mesh = { name: 'm', positions, indices: Uint32Array.from({ length: n * 3 }, (_, i) => i), material: 0 };
+  return { ...SMALL_SCENE, meshes: [mesh], stats: { ...SMALL_SCENE.stats, triangles: n, vertices: n * 3 } };
+}
 
 /** The numbers of a value, flattened, for comparing what we wrote with what we read. */
 function numbersOf(v: SdfValue | { kind: 'raw'; value: unknown }): unknown {

@@ -142,6 +142,17 @@ describe('readGlb on the corpus', () => {
     const bytes = rewriteJson(corpusBytes('glb', 'Box.glb'), lie);
     await expect(readGlb(bytes, { fileName: 'Box.glb' })).rejects.toThrow(why);
   });
+
+  it.each([
+    ['a material whose base colour texture does not exist', (j: any) => { j.materials[0].pbrMetallicRoughness.baseColorTexture.index = 7; }, /material 0 \(baseColorTexture\) uses texture 7, which does not exist \(the file has 1\)/],
+    ['an extension\'s texture slot that does not exist', (j: any) => { j.materials[0].extensions = { KHR_materials_clearcoat: { clearcoatTexture: { index: 3 } } }; }, /material 0 \(clearcoatTexture\) uses texture 3/],
+    ['a texture whose image does not exist', (j: any) => { j.textures[0].source = 4; }, /texture 0 uses image 4, which does not exist \(the file has 1\)/],
+    ['a texture whose sampler does not exist', (j: any) => { j.textures[0].sampler = 2; }, /texture 0 uses sampler 2/],
+    ['no textures at all, but a material names one', (j: any) => { delete j.textures; }, /material 0 \(baseColorTexture\) uses texture 0, which does not exist \(the file has 0\)/],
+  ])('refuses a textured GLB whose JSON points at nothing, naming the reference: %s', async (_, lie, why) => {
+    const bytes = rewriteJson(corpusBytes('glb', 'BoxTextured.glb'), lie);
+    await expect(readGlb(bytes, { fileName: 'Box.glb' })).rejects.toThrow(why);
+  });
 });
 
 describe('readGlb transcodes WebP', () => {

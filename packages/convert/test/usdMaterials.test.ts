@@ -137,6 +137,36 @@ describe('UsdPreviewSurface materials', () => {
     expect(scene.warnings.find((w) => w.code === 'texture_dropped')?.message).toMatch(/tex\/emissive\.exr/);
   });
 
+  it('a TGA texture (as Blender packs them) arrives as a PNG of the same pixels, and the package is delivered rewritten', async () => {
+    // 2×1 true-colour, bottom-left origin: BGR pixels (left red-ish, right blue-ish).
+    const tga = Uint8Array.from([0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 24, 0, 10, 20, 200, 220, 30, 5]);
+    const text = EVERY_MAP.replace('tex/orm.png', '0/roughness.tga');
+    const scene = await readUsdz(usdzOf({
+      'scene.usda': text, 'tex/base.png': await png(1, 2, 3), 'tex/opacity.png': await png(0, 0, 0), '0/roughness.tga': tga,
+      'tex/emissive.png': await png(9, 9, 9), 'tex/normal.png': await png(128, 128, 255),
+    }), { fileName: 'blender.usdz' });
+    const m = scene.materials[0]!;
+    expect(m.roughnessTexture?.channel).toBe('g');
+    const texture = scene.textures[m.roughnessTexture!.texture]!;
+    expect(texture.mimeType).toBe('image/png');
+    const { data, info } = await sharp(texture.data).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, info.channels]).toEqual([2, 1, 3]);
+    expect(Array.from(data)).toEqual([200, 20, 10, 5, 30, 220]);
+    expect(scene.warnings.find((w) => w.code === 'texture_transcoded_tga')?.message).toMatch(/0\/roughness\.tga/);
+    expect(scene.arkitPackage).toBeUndefined();
+    expect(scene.warnings.find((w) => w.code === 'rewritten')?.message).toMatch(/0\/roughness\.tga is neither a USD layer nor a PNG or JPEG image/);
+  });
+
+  it('a TGA texture that cannot be decoded is named, and its input keeps its constant', async () => {
+    const text = EVERY_MAP.replace('tex/orm.png', 'tex/orm.tga');
+    const scene = await readUsdz(usdzOf({
+      'scene.usda': text, 'tex/base.png': await png(1, 2, 3), 'tex/opacity.png': await png(0, 0, 0), 'tex/orm.tga': new Uint8Array([0, 0, 2, 0, 0]),
+      'tex/emissive.png': await png(9, 9, 9), 'tex/normal.png': await png(128, 128, 255),
+    }));
+    expect(scene.materials[0]!.roughnessTexture).toBeUndefined();
+    expect(scene.warnings.find((w) => w.code === 'texture_unreadable')?.message).toMatch(/tex\/orm\.tga cannot be decoded \(it has 5 bytes, fewer than a TGA header\)/);
+  });
+
   it('bindings: the nearest wins, a collection binding before a direct one, strongerThanDescendants over all', async () => {
     const material = (name: string, rgb: string) => `def Material "${name}" {\n token outputs:surface.connect = </Looks/${name}/S.outputs:surface>\n def Shader "S" {\n uniform token info:id = "UsdPreviewSurface"\n color3f inputs:diffuseColor = (${rgb})\n token outputs:surface\n }\n}`;
     const quad = (name: string, binding = '') => `def Mesh "${name}" (\n prepend apiSchemas = ["MaterialBindingAPI"]\n) {\n point3f[] points = [(0,0,0),(1,0,0),(1,1,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0,1,2]\n ${binding}\n}`;

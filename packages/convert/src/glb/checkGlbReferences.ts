@@ -2,10 +2,11 @@ import { ModelUnreadableError } from '../errors/ConvertError.js';
 import type { GltfJson } from './readGlbJson.js';
 
 /**
- * Checks that every mesh, accessor and material a glTF's nodes and primitives name exists. The
- * glTF reader silently drops a dangling reference, and what it delivers then is not what the file
- * describes: a missing index accessor turns the triangle list into a different, unindexed one;
- * a missing mesh makes a node empty.
+ * Checks that every mesh, accessor and material a glTF's nodes and primitives name exists, and every
+ * texture, image and sampler its materials and textures name (extensions' texture slots included).
+ * The glTF reader silently drops a dangling reference, or fails inside with a message about its
+ * own code, and what it delivers then is not what the file describes: a missing index accessor
+ * turns the triangle list into a different, unindexed one; a missing mesh makes a node empty.
  *
  * @example
  * ```ts
@@ -41,4 +42,34 @@ export function checkGlbReferences(json: GltfJson, fileName?: string): void {
       });
     });
   });
+  const textures = count('textures'), images = count('images'), samplers = count('samplers');
+  listOf(json, 'materials').forEach((material, i) => {
+    for (const { path, index } of textureSlots(material, `material ${i}`)) expectIndex(index, textures, path, 'texture');
+  });
+  listOf(json, 'textures').forEach((texture, i) => {
+    if (typeof texture !== 'object' || texture === null) throw fail(`texture ${i} is not an object`);
+    const { source, sampler, extensions } = texture as { source?: unknown; sampler?: unknown; extensions?: unknown };
+    expectIndex(source, images, `texture ${i}`, 'image');
+    expectIndex(sampler, samplers, `texture ${i}`, 'sampler');
+    // KHR_texture_basisu, EXT_texture_webp, EXT_texture_avif, MSFT_texture_dds: each names its own image.
+    for (const [name, ext] of Object.entries(typeof extensions === 'object' && extensions !== null ? extensions : {})) {
+      expectIndex((ext as { source?: unknown } | null)?.source, images, `texture ${i} (${name})`, 'image');
+    }
+  });
+}
+
+function listOf(json: GltfJson, name: string): unknown[] {
+  return Array.isArray(json[name]) ? (json[name] as unknown[]) : [];
+}
+
+/** Every textureInfo in a material: core slots and any extension's (`…Texture: { index }`), at any depth. */
+function textureSlots(value: unknown, path: string, depth = 0): Array<{ path: string; index: unknown }> {
+  if (typeof value !== 'object' || value === null || depth > 8) return [];
+  const out: Array<{ path: string; index: unknown }> = [];
+  for (const [key, child] of Object.entries(value)) {
+    if (typeof child !== 'object' || child === null) continue;
+    if (/Texture$/.test(key) && 'index' in child) out.push({ path: `${path} (${key})`, index: (child as { index: unknown }).index });
+    else out.push(...textureSlots(child, path, depth + 1));
+  }
+  return out;
 }

@@ -25,8 +25,9 @@ export interface CheckedUsdzPackage {
 }
 
 const LAYER = /\.(usda|usdc|usd)$/i;
-// Input may carry what Pixar's checker allows (EXR images, audio); output is stricter.
-const ALLOWED = /\.(usda|usdc|usd|usdz|png|jpe?g|exr|m4a|mp3|wav)$/i;
+// Input may carry what Pixar's checker allows (EXR images, audio) and what OpenUSD reads and we
+// transcode (TGA, as Blender packs it); output is stricter.
+const ALLOWED = /\.(usda|usdc|usd|usdz|png|jpe?g|tga|exr|m4a|mp3|wav)$/i;
 
 /**
  * Checks a USDZ against the package rules ARKit enforces and repairs what a repack can repair.
@@ -54,7 +55,7 @@ export function checkUsdzPackage(input: Uint8Array, options: Partial<CheckUsdzPa
       throw refuse('entry_escapes_package', `entry "${e.name}" points outside the package`);
     }
     if (!e.name.endsWith('/') && !ALLOWED.test(e.name)) {
-      throw refuse('unsupported_entry', `entry "${e.name}" is a file type ARKit cannot load (allowed: usd, usda, usdc, png, jpeg and audio)`);
+      throw refuse('unsupported_entry', `entry "${e.name}" is a file type ARKit cannot load (allowed: usd, usda, usdc, png, jpeg, tga, exr and audio)`);
     }
     unpacked += e.size;
     if (unpacked > opts.maxUnpackedBytes) throw refuse('too_large', `the package unpacks to more than ${opts.maxUnpackedBytes} bytes`);

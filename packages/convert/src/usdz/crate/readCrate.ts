@@ -3,19 +3,20 @@ import type { SdfLayer, SdfLayerOffset, SdfListOp, SdfReference, SdfSpec, SdfSpe
 import { NUMERIC_TYPES, SCALAR_BYTES, SPEC_TYPE_NAMES, TYPE, type CrateNumericType } from './crateTypes.js';
 import { decompressFramed } from './decompressLz4.js';
 import { decodeIntegers } from './integerCoding.js';
+import { DecodeBudget, DecodeBudgetExceeded, decodeBudgetFor, type DecodeBudgetOptions } from './DecodeBudget.js';
 
-/** Options of {@link readCrate}: what a refusal names besides the layer. */
+/** Options of {@link readCrate}: what a refusal names besides the layer, and what the layer may decode to. */
 export interface ReadCrateOptions {
   fileName?: string;
   field?: string;
+  /** The layer's decoding allowance (see {@link decodeBudgetFor}); defaults {@link DECODE_BUDGET_DEFAULTS}. */
+  budget?: Partial<DecodeBudgetOptions>;
 }
 
 const BOOTSTRAP_BYTES = 88;
 const ARRAY = 0x80000000, INLINED = 0x40000000, COMPRESSED = 0x20000000, ARRAY_EDIT = 0x10000000;
 /** Int and float arrays shorter than this are stored as they are, even in files that compress. */
 const MIN_COMPRESSED_ARRAY = 16;
-/** LZ4 expands at most ~255 times: a claimed size beyond that of its bytes is a lie. */
-const MAX_EXPANSION = 256;
 /** Nesting of values in values (dictionaries, time samples) read at most. */
 const MAX_VALUE_DEPTH = 64;
 const SPECIFIERS = ['def', 'over', 'class'] as const;
@@ -43,12 +44,9 @@ class CrateError extends Error {}
  */
 export function readCrate(bytes: Uint8Array, identifier: string, options: ReadCrateOptions = {}): SdfLayer {
   try {
-    return new CrateReader(bytes).read(identifier);
+    return new CrateReader(bytes, decodeBudgetFor(bytes.length, options.budget)).read(identifier);
   } catch (err) {
-    if (err instanceof CrateError || err instanceof RangeError) {
-      throw new ModelUnreadableError(`${identifier}: not a readable USD crate file (${err.message})`, { ...options, cause: err });
-    }
-    throw err;
+    throw refusal(err, identifier, options);
   }
 }
 
@@ -88,13 +86,17 @@ export interface CrateStructure {
  */
 export function readCrateStructure(bytes: Uint8Array, identifier: string, options: ReadCrateOptions = {}): CrateStructure {
   try {
-    return new CrateReader(bytes).structure();
+    return new CrateReader(bytes, decodeBudgetFor(bytes.length, options.budget)).structure();
   } catch (err) {
-    if (err instanceof CrateError || err instanceof RangeError) {
-      throw new ModelUnreadableError(`${identifier}: not a readable USD crate file (${err.message})`, { ...options, cause: err });
-    }
-    throw err;
+    throw refusal(err, identifier, options);
   }
+}
+
+/** A fault of the file as the {@link ModelUnreadableError} that names the layer; anything else as it is. */
+function refusal(err: unknown, identifier: string, options: ReadCrateOptions): unknown {
+  if (!(err instanceof CrateError || err instanceof DecodeBudgetExceeded || err instanceof RangeError)) return err;
+  const named = { ...(options.fileName !== undefined && { fileName: options.fileName }), ...(options.field !== undefined && { field: options.field }) };
+  return new ModelUnreadableError(`${identifier}: not a readable USD crate file (${err.message})`, { ...named, cause: err });
 }
 
 class CrateReader {
@@ -110,7 +112,7 @@ class CrateReader {
   /** Reps being unpacked: a value that contains itself is refused, not followed forever. */
   private readonly unpacking = new Set<string>();
 
-  constructor(private readonly bytes: Uint8Array) {
+  constructor(private readonly bytes: Uint8Array, private readonly budget: DecodeBudget) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
@@ -226,7 +228,8 @@ class CrateReader {
     const c = new Cursor(this.bytes, s.start, 'PATHS', s.start + s.size);
     const total = c.uint64();
     const encoded = c.uint64();
-    if (encoded > total || total > s.size * MAX_EXPANSION * 4) throw new CrateError(`PATHS claims ${encoded} of ${total} paths`);
+    if (encoded > total) throw new CrateError(`PATHS claims ${encoded} of ${total} paths`);
+    this.budget.take(total * 16, `PATHS (${total} paths)`);
     const pathIndexes = new Uint32Array(this.compressedInts(c, encoded, 'PATHS').buffer);
     const elements = this.compressedInts(c, encoded, 'PATHS');
     const jumps = this.compressedInts(c, encoded, 'PATHS');
@@ -380,11 +383,14 @@ class CrateReader {
       const read = type === TYPE.Token ? (k: Cursor) => this.token(k.uint32()) : type === TYPE.String ? (k: Cursor) => this.string(k.uint32()) : type === TYPE.AssetPath ? (k: Cursor) => this.token(k.uint32()) : undefined;
       if (!read) return { kind: 'unsupported', type: `array of crate type ${type}` };
       const n = this.arraySize(c, 4);
+      this.budget.take(n * 8, `an array of ${n} strings`);
       const value = Array.from({ length: n }, () => read(c));
       return { kind: 'stringArray', type: type === TYPE.Token ? 'token[]' : type === TYPE.String ? 'string[]' : 'asset[]', value };
     }
     const { scalar, components } = numeric;
     const count = this.arraySize(c, compressed ? 0 : SCALAR_BYTES[scalar] * components);
+    // Booked whether compressed or not: many fields may share one stored array, each read a copy.
+    this.budget.take(count * components * SCALAR_BYTES[scalar], `an array of ${count} ${numeric.name}`);
     const total = count * components;
     const out = { kind: 'array' as const, type: `${numeric.name}[]`, size: components };
     const integer = scalar === 'int' || scalar === 'uint' || scalar === 'int64' || scalar === 'uint64';
@@ -420,7 +426,6 @@ class CrateReader {
     if (this.version < 500) c.uint32(); // the rank, always 1
     const n = this.version < 700 ? c.uint32() : c.uint64();
     if (elementBytes > 0) c.expect(n * elementBytes);
-    else if (n > (this.bytes.length - c.at) * MAX_EXPANSION * 4) throw new CrateError(`an array claims ${n} elements in ${this.bytes.length - c.at} bytes`);
     return n;
   }
 
@@ -461,6 +466,7 @@ class CrateReader {
   /** A vector: a 64-bit count, then its items (at least `itemBytes` each). */
   private list<T>(c: Cursor, itemBytes: number, item: (c: Cursor) => T): T[] {
     const n = c.count(itemBytes);
+    this.budget.take(n * 8, `a list of ${n} items`);
     return Array.from({ length: n }, () => item(c));
   }
 
@@ -518,8 +524,8 @@ class CrateReader {
   private compressedInts(c: Cursor, count: number, what: string, width: 32 | 64 = 32): Int32Array | Float64Array {
     const size = c.uint64();
     const bytes = c.bytes(size);
-    if (count > size * MAX_EXPANSION * 4 + 16) throw new CrateError(`${what} claims ${count} integers in ${size} bytes`);
     const perValue = width === 32 ? 4 : 8;
+    this.budget.take(count * perValue, `${what} (${count} integers)`);
     const coded = this.decompress(bytes, perValue + Math.ceil((count * 2) / 8) + count * perValue, what);
     try {
       return decodeIntegers(coded, count, width);
@@ -529,7 +535,7 @@ class CrateReader {
   }
 
   private decompress(bytes: Uint8Array, maxOutput: number, what: string): Uint8Array {
-    if (maxOutput > bytes.length * MAX_EXPANSION + 64) throw new CrateError(`${what} claims ${maxOutput} bytes from ${bytes.length} compressed ones`);
+    this.budget.take(maxOutput, what);
     try {
       return decompressFramed(bytes, maxOutput);
     } catch (err) {

@@ -1,3 +1,5 @@
+import { decodeTga, TgaError } from '../../image/decodeTga.js';
+import { encodePng } from '../../image/encodePng.js';
 import type { ChannelTextureRef, SceneMaterial, SceneTexture, SceneWarning, TextureRef } from '../../scene/SceneData.js';
 import type { SdfValue } from '../sdf/SdfLayer.js';
 import { splitPropertyPath } from '../sdf/sdfPath.js';
@@ -208,17 +210,32 @@ export class UsdMaterials {
   private textureOf(assetPath: string, layer: string): number | undefined {
     const entry = this.layers.resolve(assetPath, layer);
     if (this.textureByEntry.has(entry.name)) return this.textureByEntry.get(entry.name);
-    const d = entry.data;
-    const mimeType = d[0] === 0x89 && d[1] === 0x50 && d[2] === 0x4e && d[3] === 0x47 ? 'image/png' : d[0] === 0xff && d[1] === 0xd8 ? 'image/jpeg' : undefined;
+    const image = this.deliverableImage(entry.name, entry.data);
     let index: number | undefined;
-    if (mimeType) {
+    if (image) {
       index = this.textures.length;
-      this.textures.push({ name: entry.name.replace(/^.*\//, '').replace(/\.[^.]*$/, '') || `texture_${index}`, mimeType, data: d });
+      this.textures.push({ name: entry.name.replace(/^.*\//, '').replace(/\.[^.]*$/, '') || `texture_${index}`, ...image });
     } else {
-      this.warn('texture_dropped', `textures other than PNG and JPEG (such as ${entry.name}) cannot be delivered to ARKit; their inputs keep their constant values`);
+      this.warn('texture_dropped', `textures other than PNG, JPEG and TGA (such as ${entry.name}) cannot be delivered to ARKit; their inputs keep their constant values`);
     }
     this.textureByEntry.set(entry.name, index);
     return index;
+  }
+
+  /** The image as ARKit loads it: PNG and JPEG as they are, TGA (which OpenUSD reads, ARKit not) as PNG. */
+  private deliverableImage(name: string, d: Uint8Array): Pick<SceneTexture, 'mimeType' | 'data'> | undefined {
+    if (d[0] === 0x89 && d[1] === 0x50 && d[2] === 0x4e && d[3] === 0x47) return { mimeType: 'image/png', data: d };
+    if (d[0] === 0xff && d[1] === 0xd8) return { mimeType: 'image/jpeg', data: d };
+    if (!/\.tga$/i.test(name)) return undefined;
+    try {
+      const png = encodePng(decodeTga(d));
+      this.warn('texture_transcoded_tga', `TGA textures (such as ${name}) were transcoded to PNG: ARKit cannot load TGA`);
+      return { mimeType: 'image/png', data: png };
+    } catch (err) {
+      if (!(err instanceof TgaError)) throw err;
+      this.warn('texture_unreadable', `the texture ${name} cannot be decoded (${err.message}); its inputs keep their constant values`);
+      return undefined;
+    }
   }
 
   private fallbackOf(shader: StagePrim): SdfValue | undefined {

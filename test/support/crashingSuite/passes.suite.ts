@@ -1,0 +1,2 @@
+import { it, expect } from 'vitest';
+it('passes', () => { expect(1).toBe(1); });
