@@ -68,7 +68,10 @@ export async function startSwift(): Promise<SwiftServer> {
   const filters = ['catch_errors', 'gatekeeper', 'healthcheck', 'listing_formats', 'copy', 'slo', 'dlo']
     .map((f) => `[filter:${f}]\nuse = egg:swift#${f}\n`).join('');
   const proxyConf = join(dir, 'proxy-server.conf');
-  writeFileSync(proxyConf, `${common(proxyPort)}[pipeline:main]\npipeline = ${PROXY_PIPELINE}\n[app:proxy-server]\nuse = egg:swift#proxy\naccount_autocreate = true\n${filters}`
+  writeFileSync(proxyConf, `${common(proxyPort)}[pipeline:main]\npipeline = ${PROXY_PIPELINE}\n[app:proxy-server]\nuse = egg:swift#proxy\naccount_autocreate = true\n`
+    // Swift's defaults (0.5 s to connect to a storage server) are for idle machines; on two busy
+    // cores its single-process servers can take longer to accept, and the proxy would answer 503.
+    + `conn_timeout = 5\nnode_timeout = 30\n${filters}`
     + '[filter:proxy-logging]\nuse = egg:swift#proxy_logging\n'
     + `[filter:cache]\nuse = egg:swift#memcache\nmemcache_servers = 127.0.0.1:${memcachePort}\n`
     + '[filter:s3api]\nuse = egg:swift#s3api\nlocation = us-east-1\n'

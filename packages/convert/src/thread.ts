@@ -10,5 +10,5 @@ export {
 export {
   convertInThisThread, CONVERT_IN_THIS_THREAD_DEFAULTS, type ConvertInThisThreadOptions, type ThreadConversion,
 } from './thread/convertInThisThread.js';
-export { armThreadDeadline, type ThreadDeadline } from './thread/threadDeadline.js';
+export { armThreadDeadline, type ThreadDeadline, type ThreadDeadlineOptions } from './thread/threadDeadline.js';
 export type { ConversionResult } from './worker/protocol.js';

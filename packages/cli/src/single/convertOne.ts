@@ -5,7 +5,7 @@ import { convertFile } from '../batch/convertFile.js';
 import { describeStats } from '../batch/reportText.js';
 import { EXIT, type CommandIO } from '../command.js';
 import type { ConvertOptions } from '../commands/convert.js';
-import { printError, printJson } from '../print.js';
+import { errorText, printError, printJson } from '../print.js';
 import { startProgress } from '../progress.js';
 
 /**
@@ -25,7 +25,14 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
   const here = await import('@arsession/convert/thread');
   // web-ifc (~0.1 s to load) starts now and the file is read meanwhile. The name is only a hint: the
   // format is told by content, and any model converts whatever its name.
-  const conversion = here.convertInThisThread({ preloadIfc: /\.ifc(zip)?$/i.test(name), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
+  const conversion = here.convertInThisThread({
+    preloadIfc: /\.ifc(zip)?$/i.test(name),
+    fileName: name,
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    // Past the deadline the process ends with this refusal, printed as any other.
+    lateReport: (refusal) => errorText(options.json, refusal.code, [{ field: 'model_file', message: refusal.message }]),
+    lateExitCode: EXIT.refused,
+  });
   const stop = startProgress(io, `converting ${name}`, !options.json);
   const engine = { convert: (bytes: Uint8Array, { timeoutMs: _armed, ...job }: Partial<ConvertModelOptions>) => conversion.convert(bytes, job), ConvertError: here.ConvertError };
   const report = await convertFile(input, name, engine, {

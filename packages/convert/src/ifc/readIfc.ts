@@ -408,6 +408,12 @@ function ids(api: IfcAPI, model: number, type: number, inherited = false): numbe
   return out;
 }
 
+/**
+ * An IFC colour component (sRGB) as a linear factor, on a grid of 1e-9: `** 2.4` is not correctly
+ * rounded, and V8 releases differ in its last digit, which a GLB's JSON would carry. On the grid the
+ * same model gives the same bytes on every Node a cluster runs during an upgrade.
+ */
 function srgbToLinear(c: number): number {
-  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  const linear = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  return Math.round(linear * 1e9) / 1e9;
 }

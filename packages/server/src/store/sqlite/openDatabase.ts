@@ -1,7 +1,8 @@
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { Database } from './sqliteDriver.js';
 
 /** An open SQLite database (better-sqlite3). */
-export type Db = Database.Database;
+export type Db = BetterSqlite3.Database;
 
 /**
  * Schema changes in order; a database records how many it has applied (`user_version`), so a

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Runs the suite on this machine's Node and again on each supported runtime it does not have
+// (fetched by scripts/node-runtime.mjs), prints each runtime's count, and ends with the one line CI
+// reads: the totals, "N passed, N failed". Arguments go to every run (a file filter, say).
+// ARSESSION_TEST_RUNTIMES overrides the extra runtimes ("24.21.0,22.23.3"; "" for none).
+import { spawnSync } from 'node:child_process';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { nodeRuntime } from './node-runtime.mjs';
+
+/** Node 24 is the LTS production runs; this machine's own Node (20 here) is the other. */
+const EXTRA_RUNTIMES = ['24.21.0'];
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const extra = (process.env.ARSESSION_TEST_RUNTIMES ?? EXTRA_RUNTIMES.join(',')).split(',').map((v) => v.trim()).filter(Boolean)
+  .filter((v) => v !== process.versions.node);
+
+const counts = [];
+const runOn = (node, version) => {
+  console.log(`\n=== the suite on Node ${version} ===`);
+  // First on the PATH too: what the tests start by name (the CLI's `#!/usr/bin/env node`) runs on it.
+  const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
+  const run = spawnSync(node, [join(root, 'scripts', 'run-tests.mjs'), ...process.argv.slice(2)], { cwd: root, env, stdio: ['inherit', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  process.stdout.write(run.stdout ?? '');
+  const line = /^(\d+) passed, (\d+) failed$/m.exec((run.stdout ?? '').trim().split('\n').pop() ?? '');
+  const passed = line ? Number(line[1]) : 0;
+  const failed = line ? Number(line[2]) : 1;
+  counts.push({ version, passed, failed: run.status === 0 ? failed : Math.max(failed, 1) });
+};
+
+runOn(process.execPath, process.versions.node);
+for (const version of extra) {
+  let node;
+  try {
+    node = nodeRuntime(version);
+  } catch (err) {
+    console.error(`Node ${version} could not be fetched: ${err.message}`);
+    counts.push({ version, passed: 0, failed: 1 });
+    continue;
+  }
+  runOn(node, version);
+}
+
+console.log('');
+for (const c of counts) console.log(`Node ${c.version}: ${c.passed} passed, ${c.failed} failed`);
+const passed = counts.reduce((n, c) => n + c.passed, 0), failed = counts.reduce((n, c) => n + c.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
