@@ -9,16 +9,20 @@ import { createPose, invertPose, type Vec3 } from '@arsession/geometry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath } from './support/corpus.js';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { inMetresYUp, startOpenUsd, type OpenUsd } from './support/openUsd/openUsd.js';
 import { rawZipEntries, readUsdzBack } from './support/usdReader.js';
 
 const BOX = corpusPath('glb', 'Box.glb');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 let t: TestServer;
+let usd: OpenUsd;
 beforeAll(async () => {
-  t = await startTestServer();
+  [t, usd] = await Promise.all([startTestServer(), startOpenUsd()]);
 });
-afterAll(() => t.stop());
+afterAll(async () => {
+  await Promise.all([t?.stop(), usd?.close()]);
+});
 
 interface Frame { position: number[]; rotation: number[] }
 
@@ -54,13 +58,22 @@ function boundsInAnchor(bounds: { min: number[]; max: number[] }, frame: Frame) 
   return { min: [0, 1, 2].map((k) => Math.min(...corners.map((c) => c[k]!))), max: [0, 1, 2].map((k) => Math.max(...corners.map((c) => c[k]!))) };
 }
 
-/** The package: one ARKit-ready layer, the model where the placement puts it relative to the anchor. */
-async function expectPlaced(bytes: Uint8Array, asset: { bounds: { min: number[]; max: number[] } }, frame: Frame): Promise<void> {
+/**
+ * The package: one ARKit-ready layer, the model where the placement puts it relative to the anchor,
+ * as our reader finds it and as a real OpenUSD draws it (with the triangles the detail states).
+ */
+async function expectPlaced(bytes: Uint8Array, asset: { bounds: { min: number[]; max: number[] }; triangles: number }, frame: Frame): Promise<void> {
   const scene = await readUsdz(bytes);
   expect(scene.arkitPackage).toBeDefined();
   const expected = boundsInAnchor(asset.bounds, frame);
   scene.bounds.min.forEach((v, k) => expect(v).toBeCloseTo(expected.min[k]!, 4));
   scene.bounds.max.forEach((v, k) => expect(v).toBeCloseTo(expected.max[k]!, 4));
+  const drawn = await usd.open(bytes, 'quick_look.usdz');
+  expect(drawn.error).toBeUndefined();
+  expect(drawn.triangles).toBe(asset.triangles);
+  const world = inMetresYUp(drawn);
+  world.min.forEach((v, k) => expect(v).toBeCloseTo(expected.min[k]!, 4));
+  world.max.forEach((v, k) => expect(v).toBeCloseTo(expected.max[k]!, 4));
 }
 
 describe('the Quick Look package of each placement', () => {
@@ -158,7 +171,7 @@ describe('the Quick Look package of each placement', () => {
       // A model's delivered frame is the first model's moved by their offsets' difference.
       const shift = [0, 1, 2].map((k) => asset.offset[k] - body.model_assets[0].offset[k]);
       const inFirst = { min: asset.bounds.min.map((v: number, k: number) => v + shift[k]!), max: asset.bounds.max.map((v: number, k: number) => v + shift[k]!) };
-      await expectPlaced(bytes, { bounds: inFirst }, frame);
+      await expectPlaced(bytes, { bounds: inFirst, triangles: asset.triangles }, frame);
     }
   });
 });

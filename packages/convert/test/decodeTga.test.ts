@@ -39,6 +39,8 @@ function encodeTga(width: number, height: number, pixel: (x: number, y: number) 
       else stored.push(t.depth === 32 ? [b, g, r, a] : [b, g, r]);
     }
   }
+  // A 32-bit image with no alpha set anywhere reads as opaque (the decoder's documented rule).
+  if (t.kind === 2 && t.depth === 32 && expected.every((v, i) => i % 4 !== 3 || v === 0)) for (let i = 3; i < expected.length; i += 4) expected[i] = 255;
   const out: number[] = [t.idLength, t.kind === 1 ? 1 : 0, t.kind + (t.rle ? 8 : 0), 0, 0, palette.length & 255, palette.length >> 8, t.kind === 1 ? 24 : 0, 0, 0, 0, 0,
     width & 255, width >> 8, height & 255, height >> 8, t.depth, (t.fromTop ? 0x20 : 0) | (t.fromRight ? 0x10 : 0) | (t.depth === 32 ? 8 : 0)];
   out.push(...Array.from({ length: t.idLength }, (_, i) => 65 + (i % 26)));

@@ -66,9 +66,11 @@ describe('readUsdz on the Pixar checker fixtures and three.js exports', () => {
     }
     expect(shapes.size).toBeGreaterThan(0);
     expect(scene.stats.triangles).toBe([...shapes.values()].reduce((n, type) => n + SHAPE_TRIANGLES[type]!, 0));
-    // Every fallback shape spans [−1, 1] in stage units; the stages are in centimetres.
-    expect(scene.bounds.min.map((v) => +v.toFixed(6))).toEqual([-0.01, -0.01, -0.01]);
-    expect(scene.bounds.max.map((v) => +v.toFixed(6))).toEqual([0.01, 0.01, 0.01]);
+    // Every fallback shape spans [−1, 1] in stage units along Z and X; across its ring (Y) the round
+    // ones reach sin 72°, as OpenUSD draws them, the cube 1. The stages are in centimetres.
+    const y = [...shapes.values()].includes('Cube') ? 0.01 : +(0.01 * Math.sin((2 * Math.PI) / 5)).toFixed(6);
+    expect(scene.bounds.min.map((v) => +v.toFixed(6))).toEqual([-0.01, -y, -0.01]);
+    expect(scene.bounds.max.map((v) => +v.toFixed(6))).toEqual([0.01, y, 0.01]);
   });
 
   it('clean_clean_arkit meets every ARKit rule: delivered byte for byte as uploaded', async () => {

@@ -118,6 +118,8 @@ describe('implicit shapes', () => {
       const [a, b, c] = [0, 1, 2].map((k) => Array.from(mesh.positions.subarray(3 * mesh.indices[t + k]!, 3 * mesh.indices[t + k]! + 3))) as [number[], number[], number[]];
       const u = b.map((v, k) => v - a[k]!), w = c.map((v, k) => v - a[k]!);
       const n = [u[1]! * w[2]! - u[2]! * w[1]!, u[2]! * w[0]! - u[0]! * w[2]!, u[0]! * w[1]! - u[1]! * w[0]!];
+      // A cone's apex closes its side quads in triangles of no area, as OpenUSD's do: nothing to face.
+      if (n.every((v) => v === 0)) continue;
       const centre = [0, 1, 2].map((k) => (a[k]! + b[k]! + c[k]!) / 3);
       const from = axisOf(centre);
       expect(n.reduce((s, v, k) => s + v * (centre[k]! - from[k]!), 0)).toBeGreaterThan(0);
@@ -132,22 +134,34 @@ describe('implicit shapes', () => {
   const size = fc.double({ min: 0.01, max: 100, noNaN: true });
   const axis = fc.constantFrom<ShapeAxis>('X', 'Y', 'Z');
 
-  it('a sphere spans its radius every way, its faces outward', () => {
+  // As OpenUSD draws them: 10 divisions around, the first on the ring's first axis, so the ring
+  // reaches r along that axis and r·sin 72° across it (X then Y for axis Z; Y then Z for X; Z then X for Y).
+  const across = Math.sin((2 * Math.PI) / 5);
+  const ringAxes = { X: [1, 2], Y: [2, 0], Z: [0, 1] } as const;
+
+  it('a sphere spans its radius along its poles and its first ring axis, r·sin 72° across, its faces outward; 180 triangles', () => {
     fc.assert(fc.property(size, (r) => {
       const mesh = tessellateSphere(r);
-      for (const [lo, hi] of bounds(mesh)) { expect(lo).toBeCloseTo(-r, 4); expect(hi).toBeCloseTo(r, 4); }
+      bounds(mesh).forEach(([lo, hi], i) => {
+        const reach = i === 1 ? r * across : r;
+        expect(lo).toBeCloseTo(-reach, 4);
+        expect(hi).toBeCloseTo(reach, 4);
+      });
+      expect(mesh.indices.length / 3).toBe(180);
       outward(mesh, () => [0, 0, 0]);
     }), { numRuns: 30 });
   });
 
-  it('cylinders, cones and capsules span radius and height along their axis, their faces outward', () => {
+  it('cylinders, cones and capsules span height along their axis and OpenUSD\'s ring across it, their faces outward; 40, 30 and 160 triangles', () => {
     fc.assert(fc.property(size, size, axis, (r, h, ax) => {
       const k = axisIndex[ax];
-      for (const [mesh, half] of [[tessellateCylinder(r, r, h, ax), h / 2], [tessellateCylinder(r, 0, h, ax), h / 2], [tessellateCapsule(r, h, ax), h / 2 + r]] as const) {
+      for (const [mesh, half, triangles] of [[tessellateCylinder(r, r, h, ax), h / 2, 40], [tessellateCylinder(r, 0, h, ax), h / 2, 30], [tessellateCapsule(r, h, ax), h / 2 + r, 160]] as const) {
         bounds(mesh).forEach(([lo, hi], i) => {
-          expect(lo).toBeCloseTo(i === k ? -half : -r, 4);
-          expect(hi).toBeCloseTo(i === k ? half : r, 4);
+          const reach = i === k ? half : i === ringAxes[ax][0] ? r : r * across;
+          expect(lo).toBeCloseTo(-reach, 4);
+          expect(hi).toBeCloseTo(reach, 4);
         });
+        expect(mesh.indices.length / 3).toBe(triangles);
         // Each shape is convex around the origin: every face looks away from it.
         outward(mesh, () => [0, 0, 0]);
       }
@@ -168,10 +182,12 @@ describe('implicit shapes', () => {
   });
 
   it('Pixar\'s fixture shapes at USD\'s fallback sizes: clean_arkit spans 2 cm in centimetres', async () => {
-    // Capsule, Cone, Cylinder and Sphere with no authored size: each spans [−1, 1] in every axis.
+    // Capsule, Cone, Cylinder and Sphere with no authored size, axis Z: each spans [−1, 1] along Z and
+    // along X (its ring's first axis), and [−sin 72°, sin 72°] along Y.
     const scene = await sceneOf('def Xform "S" {\n double3 xformOp:scale = (0.01, 0.01, 0.01)\n uniform token[] xformOpOrder = ["xformOp:scale"]\n def Capsule "a" {}\n def Cone "b" {}\n def Cylinder "c" {}\n def Sphere "d" {}\n}');
-    expect(scene.bounds.min.map((v) => +v.toFixed(6))).toEqual([-0.01, -0.01, -0.01]);
-    expect(scene.bounds.max.map((v) => +v.toFixed(6))).toEqual([0.01, 0.01, 0.01]);
+    const y = +(0.01 * across).toFixed(6);
+    expect(scene.bounds.min.map((v) => +v.toFixed(6))).toEqual([-0.01, -y, -0.01]);
+    expect(scene.bounds.max.map((v) => +v.toFixed(6))).toEqual([0.01, y, 0.01]);
     expect(scene.stats.triangles).toBe(tessellateCapsule(0.5, 1, 'Z').indices.length / 3 + tessellateCylinder(1, 0, 2, 'Z').indices.length / 3
       + tessellateCylinder(1, 1, 2, 'Z').indices.length / 3 + tessellateSphere(1).indices.length / 3);
   });

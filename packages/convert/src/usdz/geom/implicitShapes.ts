@@ -8,14 +8,20 @@ export interface TriangleMesh {
 
 /** Options of the tessellations. */
 export interface TessellateOptions {
-  /** Divisions around the axis (a multiple of 4 keeps the shape's extent exact). */
+  /** Divisions around the axis, the first on +X of the ring's plane. */
   segments: number;
-  /** Divisions of a sphere from pole to pole (even keeps its equator). */
+  /** Divisions of a sphere from pole to pole. */
   rings: number;
+  /** Divisions of each capsule cap from its pole to the cylinder. */
+  capRings: number;
 }
 
-/** Defaults of the tessellations: 24 around, 12 pole to pole — smooth at arm's length, a few hundred triangles. */
-export const TESSELLATE_DEFAULTS: Readonly<TessellateOptions> = { segments: 24, rings: 12 };
+/**
+ * Defaults of the tessellations: OpenUSD's own (UsdImaging: 10 around, 10 pole to pole, 4 per
+ * capsule cap), so a shape has the triangles and extent a USD viewer draws for it, a few dozen to
+ * a couple of hundred triangles.
+ */
+export const TESSELLATE_DEFAULTS: Readonly<TessellateOptions> = { segments: 10, rings: 10, capRings: 4 };
 
 /** The axis a shape's height runs along (UsdGeom `axis`). */
 export type ShapeAxis = 'X' | 'Y' | 'Z';
@@ -26,6 +32,8 @@ interface ProfilePoint {
   z: number;
   nr: number;
   nz: number;
+  /** A ring of points even on the axis: a cone's apex, which OpenUSD draws as quads that close there. */
+  apexRing?: boolean;
 }
 
 /**
@@ -33,7 +41,7 @@ interface ProfilePoint {
  *
  * @example
  * ```ts
- * tessellateSphere(1).indices.length / 3; // → 528 with the defaults
+ * tessellateSphere(1).indices.length / 3; // → 180 with the defaults
  * ```
  */
 export function tessellateSphere(radius: number, options: Partial<TessellateOptions> = {}): TriangleMesh {
@@ -52,7 +60,7 @@ export function tessellateSphere(radius: number, options: Partial<TessellateOpti
  *
  * @example
  * ```ts
- * tessellateCylinder(1, 1, 2, 'Z').indices.length / 3; // → 96 with the defaults
+ * tessellateCylinder(1, 1, 2, 'Z').indices.length / 3; // → 40 with the defaults
  * ```
  */
 export function tessellateCylinder(radiusBottom: number, radiusTop: number, height: number, axis: ShapeAxis, options: Partial<TessellateOptions> = {}): TriangleMesh {
@@ -64,8 +72,8 @@ export function tessellateCylinder(radiusBottom: number, radiusTop: number, heig
   return lathe([
     { r: 0, z: h, nr: 0, nz: 1 },
     { r: radiusTop, z: h, nr: 0, nz: 1 },
-    { r: radiusTop, z: h, nr: sr, nz: sz },
-    { r: radiusBottom, z: -h, nr: sr, nz: sz },
+    { r: radiusTop, z: h, nr: sr, nz: sz, apexRing: true },
+    { r: radiusBottom, z: -h, nr: sr, nz: sz, apexRing: true },
     { r: radiusBottom, z: -h, nr: 0, nz: -1 },
     { r: 0, z: -h, nr: 0, nz: -1 },
   ], segments, axis);
@@ -80,8 +88,8 @@ export function tessellateCylinder(radiusBottom: number, radiusTop: number, heig
  * ```
  */
 export function tessellateCapsule(radius: number, height: number, axis: ShapeAxis, options: Partial<TessellateOptions> = {}): TriangleMesh {
-  const { segments, rings } = { ...TESSELLATE_DEFAULTS, ...options };
-  const half = Math.max(2, Math.round(rings / 2));
+  const { segments, capRings } = { ...TESSELLATE_DEFAULTS, ...options };
+  const half = Math.max(1, capRings);
   const profile: ProfilePoint[] = [];
   for (let i = 0; i <= half; i++) {
     const phi = (Math.PI / 2) * (i / half);
@@ -169,8 +177,8 @@ function lathe(input: readonly ProfilePoint[], segments: number, axis: ShapeAxis
     if (p0.r === p1.r && p0.z === p1.z) continue;
     for (let j = 0; j < segments; j++) {
       const a = rings[i]![j]!, d = rings[i]![j + 1]!, bb = rings[i + 1]![j]!, c = rings[i + 1]![j + 1]!;
-      if (p0.r > 0) b.triangle(a, bb, d);
-      if (p1.r > 0) b.triangle(d, bb, c);
+      if (p0.r > 0 || p0.apexRing) b.triangle(a, bb, d);
+      if (p1.r > 0 || p1.apexRing) b.triangle(d, bb, c);
     }
   }
   return b.build(axis);

@@ -1,0 +1,46 @@
+// Every USDZ we write, opened by a real OpenUSD (22.x with Hydra, in Chromium): what it draws is
+// what our detail and reports state — the same triangles, the same world bounds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { convertModel } from '@arsession/convert';
+import { corpusBytes, corpusFiles } from './support/corpus.js';
+import { rawZipEntries } from './support/usdReader.js';
+import { zipArchive } from './support/zipArchive.js';
+import { inMetresYUp, startOpenUsd, type OpenUsd } from './support/openUsd/openUsd.js';
+
+let usd: OpenUsd;
+beforeAll(async () => { usd = await startOpenUsd(); });
+afterAll(async () => { await usd?.close(); });
+
+const REFUSED = new Set(['glb/Synthetic_5001MeshNodes_shared.glb', 'usdz/bad_alembic.usdz', 'usdz/bad_refAbc.usdz', 'usdz/bad_unknownfile.usdz', 'usdz/bad_unencapsulated_asset.usdz', 'usdz/bad_unencapsulated_layer.usdz', 'usdz/first_file_not_usd.usdz']);
+const converted = (['ifc', 'glb', 'usdz'] as const).flatMap((kind) => corpusFiles(kind).map((name) => [kind, name] as const)).filter(([k, n]) => !REFUSED.has(`${k}/${n}`));
+
+describe('OpenUSD opens every USDZ we deliver for a corpus model', () => {
+  it.each(converted)('%s/%s: the triangles and world bounds we state', async (kind, name) => {
+    const result = await convertModel(corpusBytes(kind, name), { fileName: name });
+    const report = await usd.open(result.usdz!, `${name}.usdz`);
+    expect(report.error).toBeUndefined();
+
+    expect(report.triangles).toBe(result.stats.triangles);
+    // An empty stage (Pixar's single_* fixtures) draws nothing, and we state nothing.
+    if (result.stats.triangles === 0) return expect(report.bounds).toBeNull();
+    const bounds = inMetresYUp(report);
+    for (let k = 0; k < 3; k++) {
+      expect(bounds.min[k]).toBeCloseTo(result.bounds.min[k]!, 3);
+      expect(bounds.max[k]).toBeCloseTo(result.bounds.max[k]!, 3);
+    }
+  });
+});
+
+describe('OpenUSD and the packages we repack', () => {
+  it('a deflated package, which OpenUSD cannot open, is delivered repacked, and OpenUSD draws it', async () => {
+    const entries = rawZipEntries(corpusBytes('usdz', 'clean_clean_arkit.usdz'));
+    const upload = zipArchive(entries.map((e) => ({ name: e.name, data: e.data, deflate: true })));
+    expect((await usd.open(upload, 'deflated.usdz')).error).toMatch(/cannot open it/);
+    const result = await convertModel(upload, { fileName: 'deflated.usdz' });
+    expect(result.delivery).toBe('repacked');
+    const drawn = await usd.open(result.usdz!, 'delivered.usdz');
+    expect(drawn.error).toBeUndefined();
+    expect(drawn.triangles).toBe(result.stats.triangles);
+    expect(drawn.triangles).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,128 @@
+// The page half of the OpenUSD oracle (served by openUsd.ts; a classic script, because OpenUSD's
+// emscripten glue finds its folder through document.currentScript). It opens a USD file with
+// OpenUSD's own UsdStage, syncs it through Hydra (HdWebSyncDriver) into a render delegate that
+// only counts, and reports what Hydra would draw: meshes, triangles, world bounds.
+(function () {
+  'use strict';
+  let usd = null;
+  let aborted = null;
+  let loads = 0;
+  const log = [];
+
+  // What Hydra hands a render delegate, per mesh (OpenUSD 22's hdEmscripten): the authored points
+  // (object space), triangle indices, and the world matrix (row-major, row vectors). The arrays
+  // alias WASM memory for the length of the call only, so they are copied.
+  class Mesh {
+    constructor(path) { this.path = path; this.points = null; this.indices = null; this.transform = null; }
+    setMaterial() {}
+    updatePoints(v) { this.points = v.slice(); }
+    updateIndices(v) { this.indices = v.slice(); }
+    updateNormals() {}
+    updatePrimvar() {}
+    setTransform(v) { this.transform = Array.from(v); }
+    commit() {}
+  }
+  class Material {
+    updateNode() {}
+    updateFinished() {}
+  }
+  class Delegate {
+    constructor() { this.meshes = []; }
+    createRPrim(type, path) { const m = new Mesh(String(path)); if (String(type) === 'mesh') this.meshes.push(m); return m; }
+    createSPrim() { return new Material(); }
+    createBPrim() { return undefined; }
+    CommitResources() {}
+  }
+
+  function worldBounds(meshes) {
+    const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+    for (const m of meshes) {
+      const p = m.points, t = m.transform || [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+      for (let i = 0; i < p.length; i += 3) {
+        const w = [0, 1, 2].map((k) => p[i] * t[k] + p[i + 1] * t[4 + k] + p[i + 2] * t[8 + k] + t[12 + k]);
+        for (let k = 0; k < 3; k++) { if (w[k] < min[k]) min[k] = w[k]; if (w[k] > max[k]) max[k] = w[k]; }
+      }
+    }
+    return Number.isFinite(min[0]) ? { min, max } : null;
+  }
+
+  /** Hydra syncs invisible prims as it does visible ones: leave out what the stage hides. */
+  function visible(stage, path) {
+    for (let p = path.split('.')[0]; p && p !== '/'; p = p.slice(0, p.lastIndexOf('/'))) {
+      let prim = null, attr = null;
+      try {
+        prim = stage.GetPrimAtPath(p);
+        attr = prim.GetAttribute('visibility');
+        if (attr.Get() === 'invisible') return false;
+      } catch (e) { /* a prim of Hydra's own naming (an instancer's prototype): no attribute */ }
+      finally { try { attr && attr.delete(); } catch (e) {} try { prim && prim.delete(); } catch (e) {} }
+    }
+    return true;
+  }
+
+  function layerMetadata(stage) {
+    const layer = stage.GetRootLayer();
+    try {
+      const text = layer.ExportToString();
+      const head = text.slice(0, Math.max(0, text.search(/\n\s*(def|over|class)\s/)) || 4096);
+      const up = /\bupAxis\s*=\s*"([^"]*)"/.exec(head), mpu = /\bmetersPerUnit\s*=\s*([-+0-9.eE]+)/.exec(head);
+      return { upAxis: up ? up[1] : null, metersPerUnit: mpu ? Number(mpu[1]) : null };
+    } finally { layer.delete(); }
+  }
+
+  async function init() {
+    if (!self.crossOriginIsolated) throw new Error('the page is not cross-origin isolated (COOP/COEP): OpenUSD needs SharedArrayBuffer');
+    await new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = '/wasm/emHdBindings.js';
+      s.onload = resolve;
+      s.onerror = () => reject(new Error('OpenUSD could not be loaded'));
+      document.head.appendChild(s);
+    });
+    usd = await self.getUsdModule({ print: (t) => log.push(String(t)), printErr: (t) => log.push(String(t)), onAbort: (what) => { aborted = String(what); } }, '/wasm');
+    usd.FS.mkdir('/models');
+    // The first stage loads OpenUSD's plugins and Hydra's adapters, and the first draw starts its
+    // threads (workers that load through this page's event loop): done here, on a one-quad stage,
+    // so no model's Draw() ever holds the page while a thread it waits for is still loading.
+    const warm = new TextEncoder().encode('#usda 1.0\ndef Mesh "M" {\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]\n point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n}\n');
+    const report = await open(URL.createObjectURL(new Blob([warm])), 'warm.usda');
+    if (report.triangles !== 1) throw new Error(`OpenUSD's first stage did not draw: ${report.error || JSON.stringify(report)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  async function open(url, name, time) {
+    if (aborted) return { error: `OpenUSD aborted earlier (${aborted})` };
+    const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+    // A zero-byte file makes this build abort() the whole module.
+    if (bytes.length === 0) return { error: 'an empty file' };
+    const dir = `/models/${++loads}`;
+    const path = `${dir}/${name.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+    usd.FS.mkdir(dir);
+    usd.FS.writeFile(path, bytes);
+    log.length = 0;
+    let stage = null, driver = null;
+    try {
+      stage = usd.UsdStage.Open(path);
+      if (!stage) return { error: `OpenUSD cannot open it: ${log.filter((l) => /Error|error/.test(l)).slice(0, 3).join(' | ') || 'UsdStage.Open returned null'}` };
+      const delegate = new Delegate();
+      driver = usd.HdWebSyncDriver.CreateFromStage(delegate, stage);
+      if (typeof time === 'number') driver.SetTime(time);
+      driver.Draw();
+      const drawn = delegate.meshes.filter((m) => m.points && m.indices && m.indices.length > 0 && visible(stage, m.path));
+      return {
+        ...layerMetadata(stage),
+        meshes: drawn.length,
+        triangles: drawn.reduce((n, m) => n + m.indices.length / 3, 0),
+        bounds: worldBounds(drawn),
+        paths: drawn.map((m) => m.path).sort(),
+      };
+    } catch (e) {
+      return { error: typeof e === 'number' ? `OpenUSD threw (C++ exception ${e})` : String(e && e.message || e) };
+    } finally {
+      for (const h of [driver, stage]) { try { h && !aborted && h.delete(); } catch (e) {} }
+      try { usd.FS.unlink(path); usd.FS.rmdir(dir); } catch (e) {}
+    }
+  }
+
+  self.openUsd = { init, open };
+})();
