@@ -9,8 +9,6 @@ const REFUSED: Record<string, { error: new (...args: never[]) => Error; code: st
   'glb/Synthetic_5001MeshNodes_shared.glb': { error: MeshNodeLimitError, code: 'mesh_node_limit' },
   'usdz/bad_alembic.usdz': { error: UsdzPackageError, code: 'usdz_package_invalid' },
   'usdz/bad_refAbc.usdz': { error: UsdzPackageError, code: 'usdz_package_invalid' },
-  'usdz/bad_unknownfile.usdz': { error: UsdzPackageError, code: 'usdz_package_invalid' },
-  'usdz/bad_unencapsulated_asset.usdz': { error: UsdzPackageError, code: 'usdz_package_invalid' },
   'usdz/bad_unencapsulated_layer.usdz': { error: UsdzPackageError, code: 'usdz_package_invalid' },
   'usdz/first_file_not_usd.usdz': { error: UsdzPackageError, code: 'usdz_package_invalid' },
 };

@@ -205,9 +205,9 @@ describe('422: readable but unusable', () => {
     expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('usdz', 'single_usda.usdz')) }), null), 422, 'model_file', 'model_unreadable');
   });
   it('a USDZ breaking an ARKit package rule names the rule', async () => {
-    const r = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('usdz', 'bad_unknownfile.usdz')) }), null);
+    const r = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('usdz', 'bad_refAbc.usdz')) }), null);
     expectProblem(r, 422, 'model_file', 'usdz_package_invalid');
-    expect(r.body.detail).toMatch(/unknownfile/);
+    expect(r.body.detail).toMatch(/Alembic/);
   });
 });
 

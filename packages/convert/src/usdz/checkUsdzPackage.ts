@@ -22,19 +22,25 @@ export interface CheckedUsdzPackage {
   entries: ZipEntry[];
   /** What the repack fixed, if anything (rule codes). */
   repaired: string[];
+  /**
+   * Entries of kinds neither ARKit nor we load (an `.obj` beside the layers, a GIF, a UDIM tile
+   * named oddly): OpenUSD opens such packages, so they are read, and these are never delivered.
+   * A layer that refers to one as a layer is refused when the stage is composed.
+   */
+  leftOut: string[];
 }
 
 const LAYER = /\.(usda|usdc|usd)$/i;
 // Input may carry what Pixar's checker allows (EXR images, audio) and what OpenUSD reads and we
-// transcode (TGA, as Blender packs it); output is stricter.
-const ALLOWED = /\.(usda|usdc|usd|usdz|png|jpe?g|tga|exr|m4a|mp3|wav)$/i;
+// transcode (TGA, as Blender packs it); anything else is left out. Output is stricter.
+const LOADED = /\.(usda|usdc|usd|usdz|png|jpe?g|tga|exr|m4a|mp3|wav)$/i;
 
 /**
  * Checks a USDZ against the package rules ARKit enforces and repairs what a repack can repair.
  * Refused ({@link UsdzPackageError}, naming the rule): entries escaping the package, a first
- * entry that is not a USD layer, file types ARKit cannot load (Alembic and unknown files), and
- * zip bombs. Repaired by repacking (stored, 64-byte aligned, same order): compressed and
- * misaligned entries.
+ * entry that is not a USD layer, and zip bombs. Repaired by repacking (stored, 64-byte aligned,
+ * same order): compressed and misaligned entries. Entries of kinds no one here loads are listed
+ * in `leftOut` (OpenUSD opens such packages too).
  *
  * @example
  * ```ts
@@ -54,21 +60,20 @@ export function checkUsdzPackage(input: Uint8Array, options: Partial<CheckUsdzPa
     if (e.name.startsWith('/') || e.name.includes('\\') || e.name.split('/').includes('..') || /^[a-z]:/i.test(e.name)) {
       throw refuse('entry_escapes_package', `entry "${e.name}" points outside the package`);
     }
-    if (!e.name.endsWith('/') && !ALLOWED.test(e.name)) {
-      throw refuse('unsupported_entry', `entry "${e.name}" is a file type ARKit cannot load (allowed: usd, usda, usdc, png, jpeg, tga, exr and audio)`);
-    }
     unpacked += e.size;
     if (unpacked > opts.maxUnpackedBytes) throw refuse('too_large', `the package unpacks to more than ${opts.maxUnpackedBytes} bytes`);
   }
   const first = directory[0]!;
-  if (!LAYER.test(first.name)) throw refuse('first_entry_not_usd', `the first entry, "${first.name}", is not a USD layer; the root layer must come first`);
+  // A package may stand first for its own root layer, as OpenUSD reads it.
+  if (!LAYER.test(first.name) && !/\.usdz$/i.test(first.name)) throw refuse('first_entry_not_usd', `the first entry, "${first.name}", is not a USD layer; the root layer must come first`);
 
+  const leftOut = directory.filter((e) => !e.name.endsWith('/') && !LOADED.test(e.name)).map((e) => e.name);
   const repaired = new Set<string>();
   const entries = directory.filter((e) => !e.name.endsWith('/')).map((e) => ({ name: e.name, data: entryData(input, e, opts, refuse, repaired) }));
   for (const e of directory) if (e.method === 0 && e.dataOffset % 64 !== 0) repaired.add('misaligned_entry');
-  if (repaired.size === 0) return { bytes: input, entries, repaired: [] };
+  if (repaired.size === 0) return { bytes: input, entries, repaired: [], leftOut };
   const bytes = new Uint8Array(Buffer.concat(zipStored(entries)));
-  return { bytes, entries, repaired: [...repaired].sort() };
+  return { bytes, entries, repaired: [...repaired].sort(), leftOut };
 }
 
 function entryData(

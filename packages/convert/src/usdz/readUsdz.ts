@@ -49,7 +49,14 @@ export async function readUsdz(input: Uint8Array, options: ReadUsdzOptions = {})
   const warnings: SceneWarning[] = [];
   const layers = new PackageLayers(pkg.entries, { label, ...named });
   const stage = withLabel(label, named, () => UsdStage.open(layers, pkg.entries[0]!.name));
-  layers.checkEncapsulation();
+  const dangling = layers.danglingAssets();
+  if (dangling.length) {
+    const first = dangling[0]!;
+    warnings.push({ code: 'assets_missing', message: `${dangling.length} asset path(s) name nothing in the package (such as "${first.asset}" in ${first.layer}); what they name is left out, as OpenUSD leaves it` });
+  }
+  if (pkg.leftOut.length) {
+    warnings.push({ code: 'entries_left_out', message: `${pkg.leftOut.length} package entr${pkg.leftOut.length === 1 ? 'y' : 'ies'} of a kind ARKit cannot load (such as "${pkg.leftOut[0]}") ${pkg.leftOut.length === 1 ? 'is' : 'are'} not delivered` });
+  }
 
   if (stage.upAxis === undefined || stage.metersPerUnit === undefined) {
     warnings.push({ code: 'stage_defaults', message: `the stage does not state ${[stage.upAxis === undefined && 'upAxis', stage.metersPerUnit === undefined && 'metersPerUnit'].filter(Boolean).join(' or ')}; USD's fallbacks (Y up, centimetres) were used` });
@@ -61,6 +68,7 @@ export async function readUsdz(input: Uint8Array, options: ReadUsdzOptions = {})
 
   const content = withLabel(label, named, () => stageScene(stage, layers, stageMatrix(upAxis, metersPerUnit)));
   const broken = arkitRulesBroken(pkg, stage, layers.layerNames);
+  if (dangling.length) broken.push({ rule: 'asset_missing', message: `asset paths name nothing in the package (such as "${dangling[0]!.asset}")` });
   if (broken.length === 0) {
     if (pkg.repaired.length) warnings.push({ code: 'repacked', message: `the package broke ARKit's packaging rules (${pkg.repaired.join(', ')}); it is delivered repacked, its contents untouched` });
   } else {

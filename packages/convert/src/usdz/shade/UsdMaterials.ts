@@ -1,3 +1,4 @@
+import { UsdzPackageError } from '../../errors/ConvertError.js';
 import { decodeTga, TgaError } from '../../image/decodeTga.js';
 import { encodePng } from '../../image/encodePng.js';
 import type { ChannelTextureRef, SceneMaterial, SceneTexture, SceneWarning, TextureRef } from '../../scene/SceneData.js';
@@ -208,7 +209,14 @@ export class UsdMaterials {
   }
 
   private textureOf(assetPath: string, layer: string): number | undefined {
-    const entry = this.layers.resolve(assetPath, layer);
+    let entry;
+    try {
+      entry = this.layers.resolve(assetPath, layer);
+    } catch (err) {
+      // A texture the package does not hold: OpenUSD draws without it, and so do we (readUsdz names it).
+      if (err instanceof UsdzPackageError) return undefined;
+      throw err;
+    }
     if (this.textureByEntry.has(entry.name)) return this.textureByEntry.get(entry.name);
     const image = this.deliverableImage(entry.name, entry.data);
     let index: number | undefined;

@@ -1,4 +1,5 @@
 import { ModelUnreadableError, UsdzPackageError } from '../../errors/ConvertError.js';
+import { checkUsdzPackage } from '../checkUsdzPackage.js';
 import { readCrate } from '../crate/readCrate.js';
 import type { SdfLayer, SdfValue } from '../sdf/SdfLayer.js';
 import { parseUsda } from '../usda/parseUsda.js';
@@ -21,6 +22,8 @@ const CRATE_MAGIC = 'PXR-USDC';
 export class PackageLayers {
   private readonly byName: Map<string, ZipEntry>;
   private readonly opened = new Map<string, SdfLayer>();
+  /** Packages inside the package, opened: their entries' names, root first. */
+  private readonly nested = new Map<string, string[]>();
 
   constructor(entries: readonly ZipEntry[], private readonly named: { label: string; fileName?: string; field?: string }) {
     this.byName = new Map(entries.map((e) => [e.name, e]));
@@ -30,23 +33,31 @@ export class PackageLayers {
   resolve(assetPath: string, anchor: string): ZipEntry {
     const { label } = this.named;
     const path = assetPath.trim();
-    if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('/') || path.includes('\\')) {
+    // A URL or a drive, not a name with a colon in it (Apple's RoomPlan names files by their time).
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) || /^[a-z]:/i.test(path) || /^(file|data|https?|ftp):/i.test(path) || path.startsWith('/') || path.includes('\\')) {
       throw this.packageError('unencapsulated_reference', `${label}: the layer ${anchor} refers to "${assetPath}", outside the package`);
     }
     if (/\.abc$/i.test(path)) throw this.packageError('unsupported_reference', `${label}: the layer ${anchor} refers to Alembic content ("${assetPath}"), which ARKit cannot load`);
-    if (/\[.*\]$/.test(path)) throw this.packageError('unsupported_reference', `${label}: the layer ${anchor} refers into a nested package ("${assetPath}"), which is not supported`);
-    const folder = anchor.includes('/') ? anchor.slice(0, anchor.lastIndexOf('/') + 1) : '';
+    // A path into a package the package holds: `parts.usdz[layer.usda]`.
+    const explicit = /^(.*\.usdz)\[(.+)\]$/i.exec(path);
+    if (explicit) return this.nestedEntry(this.resolve(explicit[1]!, anchor), explicit[2]!, assetPath, anchor);
+    // Seen from a layer inside a nested package, a relative path stays inside that package, as in USD.
+    const nested = /^(.*\.usdz)\[(.*)\]$/i.exec(anchor);
+    const inner = nested ? nested[2]! : anchor;
+    const folder = inner.includes('/') ? inner.slice(0, inner.lastIndexOf('/') + 1) : '';
     for (const candidate of [normalise(folder + path), normalise(path)]) {
       if (candidate === undefined) throw this.packageError('unencapsulated_reference', `${label}: the layer ${anchor} refers to "${assetPath}", outside the package`);
-      const entry = this.byName.get(candidate);
+      const entry = this.byName.get(nested ? `${nested[1]}[${candidate}]` : candidate);
       if (entry) return entry;
     }
     throw this.packageError('unencapsulated_reference', `${label}: the layer ${anchor} refers to "${assetPath}", which is not in the package`);
   }
 
-  /** The layer an asset path names (`''` anchor: a package path as is). */
+  /** The layer an asset path names (`''` anchor: a package path as is); a nested package's root layer when it names one. */
   open(assetPath: string, anchor: string): SdfLayer {
-    const entry = this.resolve(assetPath, anchor);
+    let entry = this.resolve(assetPath, anchor);
+    // A package used as a layer stands for its root layer, its first entry (Reality Composer Pro writes these).
+    if (/\.usdz\]?$/i.test(entry.name)) entry = this.nestedEntry(entry, this.expand(entry)[0]!, assetPath, anchor);
     let layer = this.opened.get(entry.name);
     if (!layer) {
       layer = readLayer(entry, this.named.label, this.named);
@@ -55,22 +66,58 @@ export class PackageLayers {
     return layer;
   }
 
+  /** The entry `inner` of the nested package `pkg`, named `pkg[inner]` as USD names it. */
+  private nestedEntry(pkg: ZipEntry, inner: string, assetPath: string, anchor: string): ZipEntry {
+    this.expand(pkg);
+    const entry = this.byName.get(`${pkg.name}[${normalise(inner) ?? inner}]`);
+    if (!entry) throw this.packageError('unencapsulated_reference', `${this.named.label}: the layer ${anchor} refers to "${assetPath}", which is not in the package`);
+    return entry;
+  }
+
+  /** A package inside the package, checked as any (bombs, escapes) and its entries named `pkg[entry]`; their names, root first. */
+  private expand(pkg: ZipEntry): string[] {
+    const known = this.nested.get(pkg.name);
+    if (known) return known;
+    if (pkg.name.includes('[')) throw this.packageError('unsupported_reference', `${this.named.label}: ${pkg.name} is a package inside a package inside the package; one level of nesting is read`);
+    const { entries } = checkUsdzPackage(pkg.data, { fileName: `${this.named.label}: ${pkg.name}` });
+    for (const e of entries) this.byName.set(`${pkg.name}[${e.name}]`, { name: `${pkg.name}[${e.name}]`, data: e.data });
+    const names = entries.map((e) => e.name);
+    this.nested.set(pkg.name, names);
+    return names;
+  }
+
   /** Package names of the layers opened so far (the layers the stage uses, once it is composed). */
   get layerNames(): string[] {
     return [...this.opened.keys()];
   }
 
   /**
-   * Resolves every asset path the opened layers hold (in any spec, variant or time sample), so a
-   * package that refers to anything outside itself is refused even where nothing reads it yet:
-   * the package must be self-contained, as ARKit requires.
+   * The asset paths the opened layers hold (in any spec, variant or time sample) that name nothing
+   * in the package: a texture or a shader's source left behind, a path outside the package. OpenUSD
+   * opens such a stage and draws what it has; so do we, and the delivered package, which holds only
+   * what was read, is self-contained as ARKit requires. Layers that fail to resolve were refused
+   * when the stage was composed.
    */
-  checkEncapsulation(): void {
+  danglingAssets(): Array<{ asset: string; layer: string; why: string }> {
+    const dangling: Array<{ asset: string; layer: string; why: string }> = [];
+    const seen = new Set<string>();
     for (const layer of this.opened.values()) {
       for (const spec of layer.specs.values()) {
-        for (const value of spec.fields.values()) for (const asset of assetPaths(value)) if (asset) this.resolve(asset, layer.identifier);
+        for (const value of spec.fields.values()) {
+          for (const asset of assetPaths(value)) {
+            if (!asset || seen.has(asset)) continue;
+            seen.add(asset);
+            try {
+              this.resolve(asset, layer.identifier);
+            } catch (err) {
+              if (!(err instanceof UsdzPackageError)) throw err;
+              dangling.push({ asset, layer: layer.identifier, why: err.message });
+            }
+          }
+        }
       }
     }
+    return dangling;
   }
 
   private packageError(rule: string, message: string): UsdzPackageError {
