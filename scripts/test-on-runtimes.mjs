@@ -15,11 +15,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const extra = (process.env.ARSESSION_TEST_RUNTIMES ?? EXTRA_RUNTIMES.join(',')).split(',').map((v) => v.trim()).filter(Boolean)
   .filter((v) => v !== process.versions.node);
 
+// Fetched before any run: each run compares its conversions with another runtime's (ARSESSION_COMPARE_NODE).
+const runtimes = [{ node: process.execPath, version: process.versions.node }];
 const counts = [];
-const runOn = (node, version) => {
+for (const version of extra) {
+  try {
+    runtimes.push({ node: nodeRuntime(version), version });
+  } catch (err) {
+    console.error(`Node ${version} could not be fetched: ${err.message}`);
+    counts.push({ version, passed: 0, failed: 1 });
+  }
+}
+
+const runOn = ({ node, version }, compareWith) => {
   console.log(`\n=== the suite on Node ${version} ===`);
   // First on the PATH too: what the tests start by name (the CLI's `#!/usr/bin/env node`) runs on it.
-  const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
+  const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`, ...(compareWith && { ARSESSION_COMPARE_NODE: compareWith.node }) };
   const run = spawnSync(node, [join(root, 'scripts', 'run-tests.mjs'), ...process.argv.slice(2)], { cwd: root, env, stdio: ['inherit', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   process.stdout.write(run.stdout ?? '');
   const line = /^(\d+) passed, (\d+) failed$/m.exec((run.stdout ?? '').trim().split('\n').pop() ?? '');
@@ -28,18 +39,7 @@ const runOn = (node, version) => {
   counts.push({ version, passed, failed: run.status === 0 ? failed : Math.max(failed, 1) });
 };
 
-runOn(process.execPath, process.versions.node);
-for (const version of extra) {
-  let node;
-  try {
-    node = nodeRuntime(version);
-  } catch (err) {
-    console.error(`Node ${version} could not be fetched: ${err.message}`);
-    counts.push({ version, passed: 0, failed: 1 });
-    continue;
-  }
-  runOn(node, version);
-}
+runtimes.forEach((runtime, i) => runOn(runtime, i === 0 ? runtimes[1] : runtimes[0]));
 
 console.log('');
 for (const c of counts) console.log(`Node ${c.version}: ${c.passed} passed, ${c.failed} failed`);

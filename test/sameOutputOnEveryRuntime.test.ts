@@ -1,6 +1,7 @@
 // Nodes of one cluster may run different Node releases during an upgrade and share one conversion
 // cache: the same model must convert to the same bytes on each supported runtime. The other
-// runtime is an official binary from the npm registry (scripts/node-runtime.mjs, cached).
+// runtime is the one `pnpm test` runs the suite on besides this (ARSESSION_COMPARE_NODE), or else
+// Node 24 LTS, an official binary from the npm registry (scripts/node-runtime.mjs, cached).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,8 +13,8 @@ import { nodeRuntime } from '../scripts/node-runtime.mjs';
 import { corpusPath, REPO_ROOT } from './support/corpus.js';
 
 const CLI = join(REPO_ROOT, 'packages', 'cli', 'bin', 'arsession.js');
-/** The supported runtime this one is compared with: Node 24 LTS, or Node 22 when this is 24. */
-const OTHER = process.versions.node.startsWith('24.') ? '22.23.3' : '24.21.0';
+const other: string = process.env.ARSESSION_COMPARE_NODE ?? nodeRuntime(process.versions.node.startsWith('24.') ? '22.23.3' : '24.21.0');
+const OTHER = spawnSync(other, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
 const dir = mkdtempSync(join(tmpdir(), 'arsession-runtimes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -29,7 +30,6 @@ function convertOn(node: string, kind: string, name: string, tag: string): { usd
 }
 
 describe(`the same model gives the same bytes on Node ${process.versions.node} and Node ${OTHER}`, () => {
-  const other = nodeRuntime(OTHER) as string;
   it.each(MODELS)('%s/%s: USDZ and GLB byte for byte', (kind, name) => {
     expect(convertOn(other, kind, name, OTHER)).toEqual(convertOn(process.execPath, kind, name, process.versions.node));
   });

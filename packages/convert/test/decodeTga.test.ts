@@ -102,9 +102,14 @@ describe('decodeTga', () => {
     }), { numRuns: 2000 });
   });
 
-  it('refuses a header that claims more pixels than allowed before allocating them', () => {
+  it('refuses a header that claims more pixels than allowed, or than its body can hold, before allocating them', () => {
     const header = Uint8Array.from([0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 32, 0]);
     expect(() => decodeTga(header)).toThrow(/claims 65535×65535 pixels, over the 67108864-pixel limit/);
+    // 8000×8000 (within the limit) from 18 bytes: raw, or run-length encoded (at most 128 pixels a packet).
+    const big = Uint8Array.from([0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x1f, 0x40, 0x1f, 24, 0, 0xff, 1, 2, 3]);
+    expect(() => decodeTga(big)).toThrow(/the pixel data ends early \(64000000 pixels of 24 bits claimed in 4 bytes\)/);
+    big[2] = 10;
+    expect(() => decodeTga(big)).toThrow(/the pixel data ends early/);
   });
 });
 

@@ -6,7 +6,7 @@ import type { SceneData } from '../src/scene/SceneData.js';
 import { newIdentityMatrix } from '../src/scene/identityMatrix.js';
 import { describeLayer } from '../src/usdz/layer/describeLayer.js';
 import type { UsdLayer, UsdPrim, UsdValue } from '../src/usdz/layer/UsdLayer.js';
-import { readZipDirectory } from '../src/usdz/readZipDirectory.js';
+import { readZipDirectory } from '../src/zip/readZipDirectory.js';
 import type { SdfLayer, SdfSpec, SdfValue } from '../src/usdz/sdf/SdfLayer.js';
 import { tinyusdzModule } from '../../../test/support/tinyusdzModule.js';
 import { parseUsda, USDA_MAX_NESTING } from '../src/usdz/usda/parseUsda.js';

@@ -6,7 +6,7 @@ import { readCrate } from '../src/usdz/crate/readCrate.js';
 import { decompressFramed } from '../src/usdz/crate/decompressLz4.js';
 import { decodeIntegers, encodeIntegers } from '../src/usdz/crate/integerCoding.js';
 import type { SdfLayer, SdfValue } from '../src/usdz/sdf/SdfLayer.js';
-import { readZipDirectory } from '../src/usdz/readZipDirectory.js';
+import { readZipDirectory } from '../src/zip/readZipDirectory.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
 import { tinyusdzModule } from '../../../test/support/tinyusdzModule.js';
 import { Bytes, CrateBuilder } from './support/crateBuilder.js';

@@ -155,6 +155,14 @@ describe('readGlb on the corpus', () => {
   });
 });
 
+describe('readGlb and what a GLB only carries along', () => {
+  it('an application\'s extras that look like a texture slot are its own data, not a reference', async () => {
+    const bytes = rewriteJson(corpusBytes('glb', 'BoxTextured.glb'), (j: any) => { j.materials[0].extras = { bakedTexture: { index: 99 } }; });
+    const scene = await readGlb(bytes, { fileName: 'extras.glb' });
+    expect(scene.textures).toHaveLength(1);
+  });
+});
+
 describe('readGlb transcodes WebP', () => {
   it('a WebP texture becomes a PNG of the same size, with a warning', async () => {
     const { default: sharp } = await import('sharp');

@@ -4,7 +4,7 @@
 // nothing (a Houdini shader's source, a texture left behind). Each fixture is built from what the
 // real file does, not copied (see docs/USDZ-IN-THE-WILD.md for the packages themselves).
 import { describe, expect, it } from 'vitest';
-import { readUsdz, UsdzPackageError } from '../src/index.js';
+import { readUsdz } from '../src/index.js';
 import { METRES_Y_UP, PNG_1X1, usdzOf } from './support/usdzOf.js';
 
 const TRIANGLE = (name: string, x = 0) => `def Mesh "${name}" {\n point3f[] points = [(${x},0,0), (${x + 1},0,0), (${x},1,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]\n}\n`;
@@ -36,7 +36,27 @@ describe('USDZ packages as real producers write them', () => {
   it('a nested package is checked as any: an entry in it escaping it is refused', async () => {
     const inner = usdzOf({ 'scene.usda': `${METRES_Y_UP}${TRIANGLE('T')}`, '../escape.usda': 'x' });
     const outer = usdzOf({ 'root.usda': `${METRES_Y_UP}def "A" (\n prepend references = @in.usdz@\n) {}\n`, 'in.usdz': inner });
-    await expect(readUsdz(outer, { fileName: 'o.usdz' })).rejects.toThrow(UsdzPackageError);
+    await expect(readUsdz(outer, { fileName: 'o.usdz' })).rejects.toThrow(expect.objectContaining({ rule: 'entry_escapes_package' }));
+  });
+
+  it('packages inside the package share the package\'s unpacking limit: nested zip bombs stop at it', async () => {
+    const { zipArchive } = await import('../../../test/support/zipArchive.js');
+    // Each nested package is small and honest about itself, but together they unpack past the limit.
+    const bomb = () => zipArchive([{ name: 'a.usda', data: new TextEncoder().encode(`${METRES_Y_UP}def Xform "World" {}\n`) }, { name: 'pad.png', data: new Uint8Array(400_000), deflate: true }]);
+    const refs = [0, 1, 2, 3].map((i) => `def "N${i}" (\n prepend references = @n${i}.usdz@\n) {}\n`).join('');
+    const outer = usdzOf({ 'root.usda': `${METRES_Y_UP}def Xform "World" {\n ${refs}}\n`, ...Object.fromEntries([0, 1, 2, 3].map((i) => [`n${i}.usdz`, bomb()])) });
+    const { PackageLayers } = await import('../src/usdz/stage/PackageLayers.js');
+    const { checkUsdzPackage } = await import('../src/index.js');
+    const layers = new PackageLayers(checkUsdzPackage(outer).entries, { label: 'bombs.usdz', maxUnpackedBytes: 1_000_000 });
+    layers.open('n0.usdz', 'root.usda');
+    expect(() => [1, 2, 3].forEach((i) => layers.open(`n${i}.usdz`, 'root.usda'))).toThrow(expect.objectContaining({ rule: 'too_large' }));
+  });
+
+  it('a texture path into a broken package inside the package is missing, not fatal', async () => {
+    const text = `${METRES_Y_UP}def Xform "World" {\n ${TRIANGLE('T')} def Shader "S" {\n  asset inputs:file = @broken.usdz[t.png]@\n }\n}\n`;
+    const scene = await readUsdz(usdzOf({ 'a.usda': text, 'broken.usdz': new Uint8Array([1, 2, 3, 4]) }));
+    expect(scene.stats.triangles).toBe(1);
+    expect(scene.warnings.map((w) => w.code)).toContain('assets_missing');
   });
 
   it('file names with colons (RoomPlan names its files by their time) are names, not URLs', async () => {

@@ -40,6 +40,8 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
     ...(options.glb !== undefined && { glbPath: resolve(options.glb) }),
   });
   stop();
+  // Nothing is printed while the deadline could still end the process with its own report.
+  await conversion.finish();
   if (report.status === 'refused') {
     printError(io, options.json, report.error.code, [{ field: 'model_file', message: report.error.message }]);
     return EXIT.refused;

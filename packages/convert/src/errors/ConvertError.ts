@@ -46,7 +46,7 @@ export class MeshNodeLimitError extends ConvertError {
 
 /** A USDZ package breaks an ARKit package rule that repacking cannot fix. */
 export class UsdzPackageError extends ConvertError {
-  /** The rule broken, e.g. `first_entry_not_usd`, `unsupported_entry`, `unencapsulated_reference`. */
+  /** The rule broken, e.g. `first_entry_not_usd`, `unsupported_reference`, `unencapsulated_reference`, `too_large`. */
   readonly rule: string;
 
   constructor(rule: string, message: string, options: { field?: string; fileName?: string } = {}) {

@@ -67,7 +67,8 @@ function textureSlots(value: unknown, path: string, depth = 0): Array<{ path: st
   if (typeof value !== 'object' || value === null || depth > 8) return [];
   const out: Array<{ path: string; index: unknown }> = [];
   for (const [key, child] of Object.entries(value)) {
-    if (typeof child !== 'object' || child === null) continue;
+    // An application's own data may name anything; only glTF's slots and extensions' are references.
+    if (key === 'extras' || typeof child !== 'object' || child === null) continue;
     if (/Texture$/.test(key) && 'index' in child) out.push({ path: `${path} (${key})`, index: (child as { index: unknown }).index });
     else out.push(...textureSlots(child, path, depth + 1));
   }

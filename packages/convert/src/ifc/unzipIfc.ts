@@ -1,6 +1,6 @@
 import { inflateRawSync } from 'node:zlib';
 import { ModelUnreadableError } from '../errors/ConvertError.js';
-import { readZipDirectory } from '../usdz/readZipDirectory.js';
+import { readZipDirectory } from '../zip/readZipDirectory.js';
 
 /** Options of {@link unzipIfc}. */
 export interface UnzipIfcOptions {

@@ -63,6 +63,11 @@ export function decodeTga(bytes: Uint8Array, options: Partial<DecodeTgaOptions> 
 
   const pixelBytes = Math.ceil(depth / 8);
   const pixels = width * height;
+  // Before anything is allocated: the body must be able to hold what the header claims (a run-length
+  // packet covers at most 128 pixels for 1 + pixelBytes bytes).
+  const left = bytes.length - at;
+  const coverable = rle ? Math.floor(left / (1 + pixelBytes)) * 128 : Math.floor(left / pixelBytes);
+  if (pixels > coverable) throw new TgaError(`the pixel data ends early (${pixels} pixels of ${depth} bits claimed in ${Math.max(0, left)} bytes)`);
   const out = new Uint8Array(pixels * 4);
   const put = (src: number, pixel: number) => {
     const o = pixel * 4;

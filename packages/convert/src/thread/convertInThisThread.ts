@@ -28,6 +28,11 @@ export const CONVERT_IN_THIS_THREAD_DEFAULTS: Readonly<ConvertInThisThreadOption
 export interface ThreadConversion {
   /** Converts the model: the pool worker's job, with its refusals as the typed errors of `crossingErrors`. */
   convert(bytes: Uint8Array, job?: Omit<ConversionRequest, 'bytes'>): Promise<ConversionResult>;
+  /**
+   * Disarms the deadline (before reporting anything, even a refusal made before `convert`): true when
+   * in time. Past the deadline the process is ending with `lateReport`, and this never resolves.
+   */
+  finish(): Promise<boolean>;
 }
 
 /**
@@ -75,6 +80,7 @@ export function convertInThisThread(options: Partial<ConvertInThisThreadOptions>
       if (!(await deadline.settle())) throw late(job);
       return writeOutputs(result, job);
     },
+    finish: () => deadline.settle(),
   };
 }
 

@@ -20,7 +20,8 @@ export interface ThreadDeadline {
 
 // The watchdog thread, as plain CommonJS so it starts without loading any of ours. Cell 0 is 1 once
 // settled; cell 1 says who took the expiry, each side with a compare-and-swap so exactly one does:
-// 1 the main thread (it settled, in time or late), 2 the watchdog (it ends the process).
+// 1 the main thread (it settled, in time or late), 2 the watchdog (it ends the process), 3 the
+// watchdog took it but could not end the process (no inspector): the main thread reports after all.
 const WATCHDOG = `
 const { workerData } = require('node:worker_threads');
 const cells = new Int32Array(workerData.cells);
@@ -30,10 +31,15 @@ if (Atomics.wait(cells, 0, 0, Math.max(0, workerData.at - Date.now())) === 'time
   // in one synchronous call (a parser looping in WASM): nothing of the main thread runs after it,
   // so nothing is half-done, and nothing it had under way (files, output) goes on. Stderr is closed
   // last: the inspector would note on it that this session was still open.
-  const { Session } = require('node:inspector');
-  const session = new Session();
-  session.connectToMainThread();
-  session.post('Runtime.evaluate', { expression: workerData.ending });
+  try {
+    const { Session } = require('node:inspector');
+    const session = new Session();
+    session.connectToMainThread();
+    session.post('Runtime.evaluate', { expression: workerData.ending });
+  } catch {
+    Atomics.store(cells, 1, 3);
+    Atomics.notify(cells, 1);
+  }
 }
 `;
 
@@ -64,14 +70,27 @@ export function armThreadDeadline(ms: number, options: ThreadDeadlineOptions): T
   watchdog.unref();
   // A watchdog that cannot start (no threads left) only means no deadline; it must not end the process.
   watchdog.on('error', () => {});
+  let settled: Promise<boolean> | undefined;
   return {
     settle() {
-      Atomics.store(cells, 0, 1);
-      Atomics.notify(cells, 0);
-      if (Atomics.compareExchange(cells, 1, 0, 1) === 0) return Promise.resolve(Date.now() < at);
-      // The watchdog took it: the process ends with its report as soon as the interrupt lands. Until
-      // then a timer keeps the event loop from running dry (which would end the process itself).
-      return new Promise<boolean>(() => { setInterval(() => {}, 1000); });
+      settled ??= settleOnce();
+      return settled;
     },
   };
+
+  function settleOnce(): Promise<boolean> {
+    Atomics.store(cells, 0, 1);
+    Atomics.notify(cells, 0);
+    if (Atomics.compareExchange(cells, 1, 0, 1) === 0) return Promise.resolve(Date.now() < at);
+    // The watchdog took it: the process ends with its report as soon as the interrupt lands. Until
+    // then the timer keeps the event loop from running dry (which would end the process itself);
+    // should the watchdog have failed to reach this thread, the work is late and the caller says so.
+    return new Promise<boolean>((resolve) => {
+      const wait = setInterval(() => {
+        if (Atomics.load(cells, 1) !== 3) return;
+        clearInterval(wait);
+        resolve(false);
+      }, 20);
+    });
+  }
 }

@@ -1,7 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
 import { ModelUnreadableError, UsdzPackageError } from '../errors/ConvertError.js';
-import { readZipDirectory, type ZipDirectoryEntry } from './readZipDirectory.js';
-import { zipStored, type ZipEntry } from './zipStored.js';
+import { readZipDirectory, type ZipDirectoryEntry } from '../zip/readZipDirectory.js';
+import { zipStored, type ZipEntry } from '../zip/zipStored.js';
 
 /** Options of {@link checkUsdzPackage}. */
 export interface CheckUsdzPackageOptions {

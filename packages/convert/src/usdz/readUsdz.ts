@@ -29,8 +29,9 @@ const FALLBACK_METERS_PER_UNIT = 0.01;
 /**
  * Reads a USDZ into {@link SceneData} with our own USD reader: package rules first
  * ({@link checkUsdzPackage}), then the stage composed from its layers (crate or text; sublayers,
- * references, payloads, inherits, variant selections, instanceable prims), every asset path
- * required to stay inside the package, then geometry (meshes, implicit shapes, point instancers,
+ * references, payloads, inherits, variant selections, instanceable prims; packages inside the
+ * package), every layer required to be in the package (an asset path that names nothing there is
+ * left out with a warning, as OpenUSD leaves it), then geometry (meshes, implicit shapes, point instancers,
  * xform ops, `orientation`) and UsdPreviewSurface materials with all their textures, brought to
  * Y-up metres from the stage's `upAxis` and `metersPerUnit` (USD's fallbacks, Y and 0.01, when the
  * stage states none, with a warning). A package that already meets ARKit's rules comes back with

@@ -2,8 +2,8 @@ import { ConvertError, UsdzPackageError } from '../../errors/ConvertError.js';
 import { CrateWriter, type ValueRep } from '../crate/CrateWriter.js';
 import { CRATE_TYPE, SPEC_TYPE } from '../crate/crateTypes.js';
 import { readCrateStructure, type CrateStructure } from '../crate/readCrate.js';
-import { readZipDirectory } from '../readZipDirectory.js';
-import { zipStored } from '../zipStored.js';
+import { readZipDirectory } from '../../zip/readZipDirectory.js';
+import { zipStored } from '../../zip/zipStored.js';
 
 /** Where AR Quick Look is to anchor a package (Apple's `Preliminary_AnchoringAPI`). */
 export type UsdzAnchoring =

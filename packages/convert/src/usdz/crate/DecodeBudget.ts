@@ -49,9 +49,4 @@ export class DecodeBudget {
     }
     this.used += bytes;
   }
-
-  /** Bytes booked so far. */
-  get usedBytes(): number {
-    return this.used;
-  }
 }

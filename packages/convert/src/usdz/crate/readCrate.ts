@@ -11,12 +11,16 @@ export interface ReadCrateOptions {
   field?: string;
   /** The layer's decoding allowance (see {@link decodeBudgetFor}); defaults {@link DECODE_BUDGET_DEFAULTS}. */
   budget?: Partial<DecodeBudgetOptions>;
+  /** An allowance shared with other layers (all those of one package), used instead of `budget`. */
+  allowance?: DecodeBudget;
 }
 
 const BOOTSTRAP_BYTES = 88;
 const ARRAY = 0x80000000, INLINED = 0x40000000, COMPRESSED = 0x20000000, ARRAY_EDIT = 0x10000000;
 /** Int and float arrays shorter than this are stored as they are, even in files that compress. */
 const MIN_COMPRESSED_ARRAY = 16;
+/** What one decoded object (a token's string, a field, a path) costs the heap, about: booked with the allowance. */
+const PER_OBJECT_BYTES = 64;
 /** Nesting of values in values (dictionaries, time samples) read at most. */
 const MAX_VALUE_DEPTH = 64;
 const SPECIFIERS = ['def', 'over', 'class'] as const;
@@ -44,7 +48,7 @@ class CrateError extends Error {}
  */
 export function readCrate(bytes: Uint8Array, identifier: string, options: ReadCrateOptions = {}): SdfLayer {
   try {
-    return new CrateReader(bytes, decodeBudgetFor(bytes.length, options.budget)).read(identifier);
+    return new CrateReader(bytes, options.allowance ?? decodeBudgetFor(bytes.length, options.budget)).read(identifier);
   } catch (err) {
     throw refusal(err, identifier, options);
   }
@@ -86,7 +90,7 @@ export interface CrateStructure {
  */
 export function readCrateStructure(bytes: Uint8Array, identifier: string, options: ReadCrateOptions = {}): CrateStructure {
   try {
-    return new CrateReader(bytes, decodeBudgetFor(bytes.length, options.budget)).structure();
+    return new CrateReader(bytes, options.allowance ?? decodeBudgetFor(bytes.length, options.budget)).structure();
   } catch (err) {
     throw refusal(err, identifier, options);
   }
@@ -183,6 +187,7 @@ class CrateReader {
     const uncompressed = c.uint64(), compressed = c.uint64();
     const chars = this.decompress(c.bytes(compressed), uncompressed, 'TOKENS');
     if (count > chars.length + 1) throw new CrateError(`TOKENS claims ${count} tokens in ${chars.length} bytes`);
+    this.budget.take(count * PER_OBJECT_BYTES, `TOKENS (${count} tokens)`);
     const decoder = new TextDecoder();
     const tokens: string[] = [];
     let from = 0;
@@ -210,6 +215,7 @@ class CrateReader {
     const tokens = this.compressedInts(c, count, 'FIELDS');
     const repsSize = c.uint64();
     const reps = this.decompress(c.bytes(repsSize), count * 8, 'FIELDS');
+    this.budget.take(count * PER_OBJECT_BYTES, `FIELDS (${count} fields)`);
     if (reps.length !== count * 8) throw new CrateError(`FIELDS holds ${reps.length / 8} value reps for ${count} fields`);
     const view = new DataView(reps.buffer, reps.byteOffset, reps.byteLength);
     this.fields = Array.from({ length: count }, (_, i) => ({ token: this.tokenIndex(tokens[i]! >>> 0), rep: { lo: view.getUint32(8 * i, true), hi: view.getUint32(8 * i + 4, true) } }));
@@ -229,7 +235,8 @@ class CrateReader {
     const total = c.uint64();
     const encoded = c.uint64();
     if (encoded > total) throw new CrateError(`PATHS claims ${encoded} of ${total} paths`);
-    this.budget.take(total * 16, `PATHS (${total} paths)`);
+    // Each path a string, a tree entry and a place on the walk's stack.
+    this.budget.take(total * PER_OBJECT_BYTES, `PATHS (${total} paths)`);
     const pathIndexes = new Uint32Array(this.compressedInts(c, encoded, 'PATHS').buffer);
     const elements = this.compressedInts(c, encoded, 'PATHS');
     const jumps = this.compressedInts(c, encoded, 'PATHS');
@@ -390,7 +397,7 @@ class CrateReader {
     const { scalar, components } = numeric;
     const count = this.arraySize(c, compressed ? 0 : SCALAR_BYTES[scalar] * components);
     // Booked whether compressed or not: many fields may share one stored array, each read a copy.
-    this.budget.take(count * components * SCALAR_BYTES[scalar], `an array of ${count} ${numeric.name}`);
+    this.budget.take(count * components * typedArray(scalar, 0).BYTES_PER_ELEMENT, `an array of ${count} ${numeric.name}`);
     const total = count * components;
     const out = { kind: 'array' as const, type: `${numeric.name}[]`, size: components };
     const integer = scalar === 'int' || scalar === 'uint' || scalar === 'int64' || scalar === 'uint64';

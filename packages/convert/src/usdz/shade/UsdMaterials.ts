@@ -1,4 +1,4 @@
-import { UsdzPackageError } from '../../errors/ConvertError.js';
+import { ModelUnreadableError, UsdzPackageError } from '../../errors/ConvertError.js';
 import { decodeTga, TgaError } from '../../image/decodeTga.js';
 import { encodePng } from '../../image/encodePng.js';
 import type { ChannelTextureRef, SceneMaterial, SceneTexture, SceneWarning, TextureRef } from '../../scene/SceneData.js';
@@ -213,8 +213,9 @@ export class UsdMaterials {
     try {
       entry = this.layers.resolve(assetPath, layer);
     } catch (err) {
-      // A texture the package does not hold: OpenUSD draws without it, and so do we (readUsdz names it).
-      if (err instanceof UsdzPackageError) return undefined;
+      // A texture the package does not hold (or a broken package inside it holds): OpenUSD draws
+      // without it, and so do we (readUsdz names it).
+      if (err instanceof UsdzPackageError || err instanceof ModelUnreadableError) return undefined;
       throw err;
     }
     if (this.textureByEntry.has(entry.name)) return this.textureByEntry.get(entry.name);

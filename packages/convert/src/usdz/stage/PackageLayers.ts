@@ -1,9 +1,10 @@
-import { ModelUnreadableError, UsdzPackageError } from '../../errors/ConvertError.js';
-import { checkUsdzPackage } from '../checkUsdzPackage.js';
+import { ConvertError, ModelUnreadableError, UsdzPackageError } from '../../errors/ConvertError.js';
+import { CHECK_USDZ_PACKAGE_DEFAULTS, checkUsdzPackage } from '../checkUsdzPackage.js';
+import { decodeBudgetFor, type DecodeBudget } from '../crate/DecodeBudget.js';
 import { readCrate } from '../crate/readCrate.js';
 import type { SdfLayer, SdfValue } from '../sdf/SdfLayer.js';
 import { parseUsda } from '../usda/parseUsda.js';
-import type { ZipEntry } from '../zipStored.js';
+import type { ZipEntry } from '../../zip/zipStored.js';
 
 const CRATE_MAGIC = 'PXR-USDC';
 
@@ -24,9 +25,16 @@ export class PackageLayers {
   private readonly opened = new Map<string, SdfLayer>();
   /** Packages inside the package, opened: their entries' names, root first. */
   private readonly nested = new Map<string, string[]>();
+  /** What packages inside the package may still unpack to: the whole package holds one limit. */
+  private unpackedLeft: number;
+  /** What every crate layer of the package, nested ones included, may decode to together. */
+  private readonly decoding: DecodeBudget;
 
-  constructor(entries: readonly ZipEntry[], private readonly named: { label: string; fileName?: string; field?: string }) {
+  constructor(entries: readonly ZipEntry[], private readonly named: { label: string; fileName?: string; field?: string; maxUnpackedBytes?: number }) {
     this.byName = new Map(entries.map((e) => [e.name, e]));
+    const bytes = entries.reduce((n, e) => n + e.data.length, 0);
+    this.unpackedLeft = (named.maxUnpackedBytes ?? CHECK_USDZ_PACKAGE_DEFAULTS.maxUnpackedBytes) - bytes;
+    this.decoding = decodeBudgetFor(bytes);
   }
 
   /** The package entry an asset path names, seen from layer `anchor`; refused when outside the package. */
@@ -58,9 +66,10 @@ export class PackageLayers {
     let entry = this.resolve(assetPath, anchor);
     // A package used as a layer stands for its root layer, its first entry (Reality Composer Pro writes these).
     if (/\.usdz\]?$/i.test(entry.name)) entry = this.nestedEntry(entry, this.expand(entry)[0]!, assetPath, anchor);
+    if (/\.usdz\]$/i.test(entry.name)) throw this.packageError('unsupported_reference', `${this.named.label}: ${entry.name} is a package inside a package inside the package; one level of nesting is read`);
     let layer = this.opened.get(entry.name);
     if (!layer) {
-      layer = readLayer(entry, this.named.label, this.named);
+      layer = readLayer(entry, this.named.label, this.named, this.decoding);
       this.opened.set(entry.name, layer);
     }
     return layer;
@@ -79,7 +88,8 @@ export class PackageLayers {
     const known = this.nested.get(pkg.name);
     if (known) return known;
     if (pkg.name.includes('[')) throw this.packageError('unsupported_reference', `${this.named.label}: ${pkg.name} is a package inside a package inside the package; one level of nesting is read`);
-    const { entries } = checkUsdzPackage(pkg.data, { fileName: `${this.named.label}: ${pkg.name}` });
+    const { entries } = checkUsdzPackage(pkg.data, { fileName: `${this.named.label}: ${pkg.name}`, maxUnpackedBytes: Math.max(0, this.unpackedLeft) });
+    this.unpackedLeft -= entries.reduce((n, e) => n + e.data.length, 0);
     for (const e of entries) this.byName.set(`${pkg.name}[${e.name}]`, { name: `${pkg.name}[${e.name}]`, data: e.data });
     const names = entries.map((e) => e.name);
     this.nested.set(pkg.name, names);
@@ -105,12 +115,15 @@ export class PackageLayers {
       for (const spec of layer.specs.values()) {
         for (const value of spec.fields.values()) {
           for (const asset of assetPaths(value)) {
-            if (!asset || seen.has(asset)) continue;
-            seen.add(asset);
+            // The same path may name different entries from layers in different folders.
+            const key = `${layer.identifier}\u0000${asset}`;
+            if (!asset || seen.has(key)) continue;
+            seen.add(key);
             try {
               this.resolve(asset, layer.identifier);
             } catch (err) {
-              if (!(err instanceof UsdzPackageError)) throw err;
+              // A broken package inside the package, named only by an asset path, is as missing as any.
+              if (!(err instanceof ConvertError)) throw err;
               dangling.push({ asset, layer: layer.identifier, why: err.message });
             }
           }
@@ -136,9 +149,9 @@ function assetPaths(value: SdfValue): string[] {
 }
 
 /** A layer's bytes read by their content: a crate (`PXR-USDC`) or USDA text. */
-function readLayer(entry: ZipEntry, label: string, named: { fileName?: string; field?: string }): SdfLayer {
+function readLayer(entry: ZipEntry, label: string, named: { fileName?: string; field?: string }, decoding: DecodeBudget): SdfLayer {
   const head = String.fromCharCode(...entry.data.subarray(0, 8));
-  if (head === CRATE_MAGIC) return readCrate(entry.data, entry.name);
+  if (head === CRATE_MAGIC) return readCrate(entry.data, entry.name, { allowance: decoding });
   if (head.startsWith('#usda')) return parseUsda(new TextDecoder().decode(entry.data), entry.name);
   if (!/\.(usd|usda|usdc)$/i.test(entry.name)) {
     throw new UsdzPackageError('unsupported_reference', `${label}: "${entry.name}" is used as a layer but is not one (a ${entry.name.split('.').pop()} file)`, withoutLabel(named));
