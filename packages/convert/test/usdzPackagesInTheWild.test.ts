@@ -91,3 +91,21 @@ describe('USDZ packages as real producers write them', () => {
     expect(scene.arkitPackage).toBeUndefined();
   });
 });
+
+describe('packages inside packages, corrupted', () => {
+  it('any bytes changed or cut in a nested package are read or refused with a ConvertError, never anything else', async () => {
+    const fc = (await import('fast-check')).default;
+    const { ConvertError } = await import('../src/index.js');
+    const inner = usdzOf({ 'scene.usda': `${METRES_Y_UP}def Xform "World" (\n prepend references = @parts/part.usda@\n) {}\n`, 'parts/part.usda': `${METRES_Y_UP}def Xform "World" {\n ${TRIANGLE('T', 5)}}\n`, 't.png': PNG_1X1 });
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(fc.nat(inner.length - 1), fc.nat(255)), { minLength: 1, maxLength: 6 }), fc.nat(inner.length), async (edits, cut) => {
+      const broken = inner.slice(0, Math.max(1, cut));
+      for (const [at, v] of edits) if (at < broken.length) broken[at] = v;
+      const outer = usdzOf({ 'root.usda': `${METRES_Y_UP}def Xform "World" {\n def "N" (\n  prepend references = @in.usdz@\n ) {}\n def Shader "S" {\n  asset inputs:file = @in.usdz[t.png]@\n }\n}\n`, 'in.usdz': broken });
+      try {
+        await readUsdz(outer, { fileName: 'fuzz.usdz' });
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConvertError);
+      }
+    }), { numRuns: 400 });
+  });
+});
