@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from './support/serverHarness.js';
  * Every package README carries a runnable example followed by its output. This runs the example
  * with plain Node against the built package and compares what it prints, so examples cannot rot.
  */
-const READMES = ['packages/geometry', 'packages/convert', 'packages/server', 'packages/client'];
+const READMES = ['packages/geometry', 'packages/usd', 'packages/convert', 'packages/server', 'packages/client'];
 
 function exampleOf(readme: string): { code: string; output: string } {
   const m = /```js\n([\s\S]*?)```\s*\n+Output:\s*\n+```text\n([\s\S]*?)```/.exec(readme);

@@ -1,17 +1,15 @@
 import { inflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ModelUnreadableError } from '../src/errors/ConvertError.js';
+import { UsdUnreadableError } from '@arsession/usd';
 import type { SceneData } from '../src/scene/SceneData.js';
 import { newIdentityMatrix } from '../src/scene/identityMatrix.js';
 import { describeLayer } from '../src/usdz/layer/describeLayer.js';
-import type { UsdLayer, UsdPrim, UsdValue } from '../src/usdz/layer/UsdLayer.js';
-import { readZipDirectory } from '../src/zip/readZipDirectory.js';
-import type { SdfLayer, SdfSpec, SdfValue } from '../src/usdz/sdf/SdfLayer.js';
+import {
+  parseUsda, readZipDirectory, tokenizeUsda, USDA_ASSET, USDA_DECIMALS, USDA_MAGIC, USDA_MAX_NESTING, USDA_NAME, USDA_NUMBER, USDA_PATH, USDA_PUNCT, USDA_STRING,
+  type SdfLayer, type SdfSpec, type SdfValue, type UsdLayer, type UsdPrim, type UsdValue,
+} from '@arsession/usd';
 import { tinyusdzModule } from '../../../test/support/tinyusdzModule.js';
-import { parseUsda, USDA_MAX_NESTING } from '../src/usdz/usda/parseUsda.js';
-import { tokenizeUsda, USDA_ASSET, USDA_MAGIC, USDA_NAME, USDA_NUMBER, USDA_PATH, USDA_PUNCT, USDA_STRING } from '../src/usdz/usda/tokenizeUsda.js';
-import { USDA_DECIMALS } from '../src/usdz/usdaText.js';
 import { renderUsda } from '../src/usdz/writeUsdaLayer.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
 
@@ -35,12 +33,12 @@ function field(layer: SdfLayer, path: string, key: string): SdfValue | undefined
 }
 
 /** The error `parseUsda` throws for `body` (which must be refused). */
-function refusal(body: string, header = '#usda 1.0\n'): ModelUnreadableError {
+function refusal(body: string, header = '#usda 1.0\n'): UsdUnreadableError {
   try {
     parseUsda(`${header}${body}`, 'test.usda');
   } catch (e) {
-    expect(e).toBeInstanceOf(ModelUnreadableError);
-    return e as ModelUnreadableError;
+    expect(e).toBeInstanceOf(UsdUnreadableError);
+    return e as UsdUnreadableError;
   }
   throw new Error(`accepted: ${body}`);
 }
@@ -394,7 +392,7 @@ line "two\\""""
     expect(refusal('(\n  metersPerUnit = "one"\n)').message).toBe('test.usda line 3: expected a number for double, found string "one"');
     const e = refusal('def Shader "S"\n{\n    asset inputs:file {\n}\n');
     expect(e.message).toBe('test.usda line 4: expected "=" after attribute name inputs:file, found "{"');
-    expect(e.code).toBe('model_unreadable');
+    expect(e.code).toBe('usd_unreadable');
   });
 
   it('passes the caller\'s file name and field to its errors', () => {
@@ -402,9 +400,9 @@ line "two\\""""
       parseUsda('#usda 1.0\ndef', 'a.usda', { fileName: 'upload.usdz', field: 'model' });
       expect.fail('accepted');
     } catch (e) {
-      expect(e).toBeInstanceOf(ModelUnreadableError);
-      expect((e as ModelUnreadableError).fileName).toBe('upload.usdz');
-      expect((e as ModelUnreadableError).field).toBe('model');
+      expect(e).toBeInstanceOf(UsdUnreadableError);
+      expect((e as UsdUnreadableError).fileName).toBe('upload.usdz');
+      expect((e as UsdUnreadableError).field).toBe('model');
       expect((e as Error).message).toBe('a.usda line 2: expected a prim name in quotes after "def", found end of file');
     }
   });
@@ -987,7 +985,7 @@ d""" '''e''' @f.png@ @@@g@h@@@ </A/B.c:d> inputs:file a::b -1.5e+3 -inf inf 7 ( 
       try {
         tokenizeUsda(text, 't.usda');
       } catch (e) {
-        expect(e).toBeInstanceOf(ModelUnreadableError);
+        expect(e).toBeInstanceOf(UsdUnreadableError);
         return (e as Error).message;
       }
       throw new Error(`accepted ${text}`);
@@ -1173,7 +1171,7 @@ def Xform "P" (
     return [...small, ['our writer', ours], ['kitchen sink', kitchenSink]];
   };
 
-  it('on hostile text (cut, with braces, quotes, @ and random characters inserted or removed) either parses or throws ModelUnreadableError naming a line', () => {
+  it('on hostile text (cut, with braces, quotes, @ and random characters inserted or removed) either parses or throws UsdUnreadableError naming a line', () => {
     const bases = hostileBases();
     const pieces = ['{', '}', '[', ']', '(', ')', '"', "'", '"""', '@', '@@@', '<', '>', '=', ',', ';', ':', '.', '\n', '#', '/*', '-', 'inf', 'None', 'def "X" {', '\\', '\u0000', '\uFFFF', 'é'];
     const mutation = fc.oneof(
@@ -1196,7 +1194,7 @@ def Xform "P" (
         expect(layer.specs.get('/')?.type).toBe('pseudoRoot');
         accepted++;
       } catch (e) {
-        if (!(e instanceof ModelUnreadableError)) throw e;
+        if (!(e instanceof UsdUnreadableError)) throw e;
         expect(e.message.startsWith(`${name} line `), e.message).toBe(true);
         refused++;
       }
@@ -1205,7 +1203,7 @@ def Xform "P" (
     expect(accepted).toBeGreaterThan(10);
   });
 
-  it('on random bytes written into real layers either parses or throws ModelUnreadableError naming a line', () => {
+  it('on random bytes written into real layers either parses or throws UsdUnreadableError naming a line', () => {
     const bases = hostileBases().map(([name, text]) => [name, new TextEncoder().encode(text)] as const);
     fc.assert(fc.property(fc.integer({ min: 0, max: bases.length - 1 }), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), (which, edits) => {
       const [name, base] = bases[which]!;
@@ -1214,7 +1212,7 @@ def Xform "P" (
       try {
         parseUsda(bytes, name);
       } catch (e) {
-        if (!(e instanceof ModelUnreadableError)) throw e;
+        if (!(e instanceof UsdUnreadableError)) throw e;
         expect(e.message.startsWith(`${name} line `), e.message).toBe(true);
       }
     }), { numRuns: 1000 });

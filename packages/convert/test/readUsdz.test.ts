@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkUsdzPackage, ConvertError, convertModel, ModelUnreadableError, readGlb, readIfc, readUsdz, UsdzPackageError, writeUsdz, zipStored,
 } from '../src/index.js';
-import { tessellateCapsule, tessellateCube, tessellateCylinder, tessellateSphere } from '../src/usdz/geom/implicitShapes.js';
+import { tessellateCapsule, tessellateCube, tessellateCylinder, tessellateSphere } from '@arsession/usd';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
 import { rawZipEntries, readUsdzBack } from '../../../test/support/usdReader.js';
 import { zipArchive } from '../../../test/support/zipArchive.js';

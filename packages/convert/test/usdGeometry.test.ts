@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readUsdz, sceneTriangles } from '../src/index.js';
-import { tessellateCapsule, tessellateCube, tessellateCylinder, tessellatePlane, tessellateSphere, type ShapeAxis, type TriangleMesh } from '../src/usdz/geom/implicitShapes.js';
+import { tessellateCapsule, tessellateCube, tessellateCylinder, tessellatePlane, tessellateSphere, type ShapeAxis, type TriangleMesh } from '@arsession/usd';
 import { METRES_Y_UP, usdzOf } from './support/usdzOf.js';
 
 /** The scene of a one-layer package whose layer holds `body` under the Y-up metre header. */

@@ -45,7 +45,7 @@ describe('USDZ packages as real producers write them', () => {
     const bomb = () => zipArchive([{ name: 'a.usda', data: new TextEncoder().encode(`${METRES_Y_UP}def Xform "World" {}\n`) }, { name: 'pad.png', data: new Uint8Array(400_000), deflate: true }]);
     const refs = [0, 1, 2, 3].map((i) => `def "N${i}" (\n prepend references = @n${i}.usdz@\n) {}\n`).join('');
     const outer = usdzOf({ 'root.usda': `${METRES_Y_UP}def Xform "World" {\n ${refs}}\n`, ...Object.fromEntries([0, 1, 2, 3].map((i) => [`n${i}.usdz`, bomb()])) });
-    const { PackageLayers } = await import('../src/usdz/stage/PackageLayers.js');
+    const { PackageLayers } = await import('@arsession/usd');
     const { checkUsdzPackage } = await import('../src/index.js');
     const layers = new PackageLayers(checkUsdzPackage(outer).entries, { label: 'bombs.usdz', maxUnpackedBytes: 1_000_000 });
     layers.open('n0.usdz', 'root.usda');

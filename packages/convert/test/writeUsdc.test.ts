@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compressIntegers, encodeIntegers } from '../src/usdz/crate/integerCoding.js';
-import { fastCompress } from '../src/usdz/crate/fastCompression.js';
+import { compressIntegers, encodeIntegers, fastCompress } from '@arsession/usd';
 import { readGlb, writeUsdcLayer, writeUsdz, zipStored, type SceneData } from '../src/index.js';
 import { newIdentityMatrix } from '../src/scene/identityMatrix.js';
 import { corpusBytes } from '../../../test/support/corpus.js';

@@ -1,6 +1,7 @@
 import { inflateRawSync } from 'node:zlib';
 import { ModelUnreadableError } from '../errors/ConvertError.js';
-import { readZipDirectory } from '../zip/readZipDirectory.js';
+import { readZipDirectory } from '@arsession/usd';
+import { withConvertErrors } from '../usdz/fromUsdError.js';
 
 /** Options of {@link unzipIfc}. */
 export interface UnzipIfcOptions {
@@ -24,7 +25,7 @@ export const UNZIP_IFC_DEFAULTS: Readonly<UnzipIfcOptions> = { maxBytes: 1024 * 
 export function unzipIfc(bytes: Uint8Array, options: Partial<UnzipIfcOptions> = {}): Uint8Array {
   const { maxBytes, fileName } = { ...UNZIP_IFC_DEFAULTS, ...options };
   const fail = (why: string) => new ModelUnreadableError(`${fileName ?? 'ifczip'}: ${why}`, fileName === undefined ? {} : { fileName });
-  const entry = readZipDirectory(bytes, fileName).find((e) => /\.ifc$/i.test(e.name));
+  const entry = withConvertErrors({ fileName }, () => readZipDirectory(bytes, fileName)).find((e) => /\.ifc$/i.test(e.name));
   if (!entry) throw fail('the zip holds no .ifc file');
   if (entry.size > maxBytes) throw fail(`${entry.name} unpacks to ${entry.size} bytes, over the ${maxBytes}-byte limit`);
   const data = bytes.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);

@@ -1,11 +1,9 @@
 import { ModelUnreadableError } from '../errors/ConvertError.js';
 import type { SceneData, SceneWarning } from '../scene/SceneData.js';
 import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
-import { arkitRulesBroken } from './arkitRulesBroken.js';
-import { checkUsdzPackage } from './checkUsdzPackage.js';
-import { PackageLayers } from './stage/PackageLayers.js';
-import { UsdStage } from './stage/UsdStage.js';
 import { stageScene } from './stageScene.js';
+import { PackageLayers, UsdStage, arkitRulesBroken, checkUsdzPackage } from '@arsession/usd';
+import { fromUsdError, withConvertErrors } from './fromUsdError.js';
 
 /** Options of {@link readUsdz}. */
 export interface ReadUsdzOptions {
@@ -45,6 +43,11 @@ const FALLBACK_METERS_PER_UNIT = 0.01;
  */
 export async function readUsdz(input: Uint8Array, options: ReadUsdzOptions = {}): Promise<UsdzScene> {
   const named = { ...(options.fileName !== undefined && { fileName: options.fileName }), ...(options.field !== undefined && { field: options.field }) };
+  // The USD library's refusals as the converter's, wherever in the reading they come from.
+  return withConvertErrors(named, () => readPackage(input, options, named));
+}
+
+function readPackage(input: Uint8Array, options: ReadUsdzOptions, named: { fileName?: string; field?: string }): UsdzScene {
   const label = options.fileName ?? 'the USDZ';
   const pkg = checkUsdzPackage(input, named);
   const warnings: SceneWarning[] = [];
@@ -103,7 +106,8 @@ function stageMatrix(upAxis: string, s: number): Float64Array {
 function withLabel<T>(label: string, named: { fileName?: string; field?: string }, step: () => T): T {
   try {
     return step();
-  } catch (err) {
+  } catch (caught) {
+    const err = fromUsdError(caught, named);
     if (err instanceof ModelUnreadableError && !err.message.startsWith(label)) {
       throw new ModelUnreadableError(`${label}: ${err.message}`, { ...named, cause: err });
     }

@@ -4,15 +4,10 @@ import { newIdentityMatrix } from '../scene/identityMatrix.js';
 import { determinant3 } from '../scene/normalMatrix.js';
 import type { SceneData, SceneMesh, SceneNode, SceneWarning } from '../scene/SceneData.js';
 import { transformVertices } from '../scene/transformVertices.js';
-import { tessellateCapsule, tessellateCube, tessellateCylinder, tessellatePlane, tessellateSphere, type ShapeAxis, type TriangleMesh } from './geom/implicitShapes.js';
-import { numericArray } from './geom/readPrimvar.js';
 import { readMeshGeometry, type MeshGeometry } from './geom/readMeshGeometry.js';
-import { localTransform } from './geom/xformOps.js';
 import { boundMaterial } from './shade/boundMaterial.js';
 import { UsdMaterials } from './shade/UsdMaterials.js';
-import type { SdfValue } from './sdf/SdfLayer.js';
-import type { PackageLayers } from './stage/PackageLayers.js';
-import type { StagePrim, UsdStage } from './stage/UsdStage.js';
+import { localTransform, numericArray, tessellateCapsule, tessellateCube, tessellateCylinder, tessellatePlane, tessellateSphere, type PackageLayers, type SdfValue, type ShapeAxis, type StagePrim, type TriangleMesh, type UsdStage } from '@arsession/usd';
 
 /** What a stage becomes: SceneData's contents, before bounds and stats. */
 export type StageScene = Pick<SceneData, 'nodes' | 'meshes' | 'materials' | 'textures' | 'warnings'>;

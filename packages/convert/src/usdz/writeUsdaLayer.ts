@@ -1,8 +1,6 @@
 import type { SceneData } from '../scene/SceneData.js';
-import { AsciiWriter } from './AsciiWriter.js';
 import { describeLayer, DESCRIBE_LAYER_DEFAULTS, type DescribeLayerOptions } from './layer/describeLayer.js';
-import type { UsdLayer, UsdPrim, UsdProperty, UsdValue } from './layer/UsdLayer.js';
-import { formatFloat64, intArray, quote, tupleArray, USDA_DECIMALS } from './usdaText.js';
+import { AsciiWriter, USDA_DECIMALS, formatFloat64, intArray, quote, tupleArray, type UsdLayer, type UsdPrim, type UsdProperty, type UsdValue } from '@arsession/usd';
 
 /** Options of {@link writeUsdaLayer}. */
 export type WriteUsdaLayerOptions = DescribeLayerOptions;

@@ -1,8 +1,6 @@
 import type { SceneData } from '../scene/SceneData.js';
-import { CrateWriter, type ValueRep } from './crate/CrateWriter.js';
-import { CRATE_TYPE, SPEC_TYPE } from './crate/crateTypes.js';
 import { describeLayer, DESCRIBE_LAYER_DEFAULTS, type DescribeLayerOptions } from './layer/describeLayer.js';
-import type { UsdLayer, UsdPrim, UsdProperty, UsdValue } from './layer/UsdLayer.js';
+import { CRATE_TYPE, CrateWriter, SPEC_TYPE, type UsdLayer, type UsdPrim, type UsdProperty, type UsdValue, type ValueRep } from '@arsession/usd';
 
 /** Options of {@link writeUsdcLayer}. */
 export type WriteUsdcLayerOptions = DescribeLayerOptions;

@@ -2,7 +2,7 @@ import type { SceneData } from '../scene/SceneData.js';
 import { textureEntryName } from './layer/describeLayer.js';
 import { writeUsdaLayer } from './writeUsdaLayer.js';
 import { writeUsdcLayer } from './writeUsdcLayer.js';
-import { zipStored } from '../zip/zipStored.js';
+import { zipStored } from '@arsession/usd';
 
 /** Options of {@link writeUsdz}. */
 export interface WriteUsdzOptions {

@@ -5,7 +5,7 @@ import type { SceneData } from '../scene/SceneData.js';
 import { textureEntryName } from './layer/describeLayer.js';
 import { writeUsdaLayer } from './writeUsdaLayer.js';
 import { rootLayerName, WRITE_USDZ_DEFAULTS, writeUsdz, type WriteUsdzOptions } from './writeUsdz.js';
-import { zipLayout } from '../zip/zipStored.js';
+import { zipLayout } from '@arsession/usd';
 
 const COPY_CHUNK = 1 << 20;
 

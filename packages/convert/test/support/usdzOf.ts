@@ -1,4 +1,4 @@
-import { zipStored } from '../../src/zip/zipStored.js';
+import { zipStored } from '@arsession/usd';
 
 /**
  * A USDZ package of the given entries, in order (the first is the root layer): text for USDA

@@ -1,9 +1,6 @@
 import { ConvertError, UsdzPackageError } from '../../errors/ConvertError.js';
-import { CrateWriter, type ValueRep } from '../crate/CrateWriter.js';
-import { CRATE_TYPE, SPEC_TYPE } from '../crate/crateTypes.js';
-import { readCrateStructure, type CrateStructure } from '../crate/readCrate.js';
-import { readZipDirectory } from '../../zip/readZipDirectory.js';
-import { zipStored } from '../../zip/zipStored.js';
+import { fromUsdError } from '../fromUsdError.js';
+import { CRATE_TYPE, CrateWriter, UsdError, SPEC_TYPE, readCrateStructure, readZipDirectory, zipStored, type CrateStructure, type ValueRep } from '@arsession/usd';
 
 /** Where AR Quick Look is to anchor a package (Apple's `Preliminary_AnchoringAPI`). */
 export type UsdzAnchoring =
@@ -50,7 +47,7 @@ export function usdzAnchorRefusal(usdz: Uint8Array): UsdzPackageError | undefine
   } catch (err) {
     if (err instanceof UsdzPackageError) return err;
     // A root layer our reader cannot take apart cannot be extended either.
-    if (err instanceof ConvertError) return new UsdzPackageError('root_layer_unreadable', err.message);
+    if (err instanceof ConvertError || err instanceof UsdError) return new UsdzPackageError('root_layer_unreadable', err.message);
     throw err;
   }
 }
@@ -73,7 +70,13 @@ export function usdzAnchorRefusal(usdz: Uint8Array): UsdzPackageError | undefine
  * ```
  */
 export function anchorUsdz(usdz: Uint8Array, options: AnchorUsdzOptions): Uint8Array[] {
-  const { entries, root, layer, structure, pseudoRoot, metersPerUnit } = anchorable(usdz);
+  let shape: ReturnType<typeof anchorable>;
+  try {
+    shape = anchorable(usdz);
+  } catch (err) {
+    throw fromUsdError(err);
+  }
+  const { entries, root, layer, structure, pseudoRoot, metersPerUnit } = shape;
   const crate = CrateWriter.extending(layer, structure);
   const oldRoot = crate.newRoot();
   const newRoot = crate.rootPath();

@@ -1,6 +1,5 @@
 import { normalizeAll } from '../../scene/transformVertices.js';
-import type { StagePrim, UsdStage } from '../stage/UsdStage.js';
-import { numericArray, readPrimvar, type Primvar } from './readPrimvar.js';
+import { numericArray, readPrimvar, type Primvar, type StagePrim, type UsdStage } from '@arsession/usd';
 
 /** A UsdGeomMesh triangulated: vertices, triangles, and the polygon each triangle came from. */
 export interface MeshGeometry {

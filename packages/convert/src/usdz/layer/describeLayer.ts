@@ -1,8 +1,7 @@
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, TextureRef } from '../../scene/SceneData.js';
 import { pointBounds } from '../../scene/pointBounds.js';
 import { isIdentityMatrix } from '../../scene/identityMatrix.js';
-import { primName } from '../usdaText.js';
-import type { UsdAttribute, UsdLayer, UsdPrim, UsdProperty, UsdValue } from './UsdLayer.js';
+import { primName, type UsdAttribute, type UsdLayer, type UsdPrim, type UsdProperty, type UsdValue } from '@arsession/usd';
 
 /** Options of {@link describeLayer}. */
 export interface DescribeLayerOptions {

@@ -1,11 +1,7 @@
-import { ModelUnreadableError, UsdzPackageError } from '../../errors/ConvertError.js';
 import { decodeTga, TgaError } from '../../image/decodeTga.js';
 import { encodePng } from '../../image/encodePng.js';
 import type { ChannelTextureRef, SceneMaterial, SceneTexture, SceneWarning, TextureRef } from '../../scene/SceneData.js';
-import type { SdfValue } from '../sdf/SdfLayer.js';
-import { splitPropertyPath } from '../sdf/sdfPath.js';
-import type { PackageLayers } from '../stage/PackageLayers.js';
-import type { StagePrim, UsdStage } from '../stage/UsdStage.js';
+import { splitPropertyPath, UsdError, type PackageLayers, type SdfValue, type StagePrim, type UsdStage } from '@arsession/usd';
 
 type Channel = 'rgb' | 'r' | 'g' | 'b' | 'a';
 
@@ -215,7 +211,7 @@ export class UsdMaterials {
     } catch (err) {
       // A texture the package does not hold (or a broken package inside it holds): OpenUSD draws
       // without it, and so do we (readUsdz names it).
-      if (err instanceof UsdzPackageError || err instanceof ModelUnreadableError) return undefined;
+      if (err instanceof UsdError) return undefined;
       throw err;
     }
     if (this.textureByEntry.has(entry.name)) return this.textureByEntry.get(entry.name);

@@ -1,5 +1,4 @@
-import { hasPathPrefix, splitPropertyPath } from '../sdf/sdfPath.js';
-import type { StagePrim, UsdStage } from '../stage/UsdStage.js';
+import { hasPathPrefix, splitPropertyPath, type StagePrim, type UsdStage } from '@arsession/usd';
 
 const DIRECT = 'material:binding';
 const COLLECTION = 'material:binding:collection:';

@@ -1,4 +1,4 @@
-import { ModelUnreadableError } from '../../errors/ConvertError.js';
+import { UsdUnreadableError } from '../errors/UsdError.js';
 import type { SdfLayer, SdfLayerOffset, SdfListOp, SdfReference, SdfSpec, SdfSpecType, SdfValue } from '../sdf/SdfLayer.js';
 import { NUMERIC_TYPES, SCALAR_BYTES, SPEC_TYPE_NAMES, TYPE, type CrateNumericType } from './crateTypes.js';
 import { decompressFramed } from './decompressLz4.js';
@@ -26,7 +26,7 @@ const MAX_VALUE_DEPTH = 64;
 const SPECIFIERS = ['def', 'over', 'class'] as const;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** A fault in the file, with what it is: reported as a {@link ModelUnreadableError} naming the layer. */
+/** A fault in the file, with what it is: reported as a {@link UsdUnreadableError} naming the layer. */
 class CrateError extends Error {}
 
 /**
@@ -37,7 +37,7 @@ class CrateError extends Error {}
  * float-compressed ones too), dictionaries, list ops, references, payloads, variant selections,
  * time samples. Values of types this reader does not model come back `unsupported`. Every count,
  * offset and size is checked against the bytes present before it is used, so a corrupt or hostile
- * file is refused with a {@link ModelUnreadableError} naming the layer and the fault; it never
+ * file is refused with a {@link UsdUnreadableError} naming the layer and the fault; it never
  * over-allocates, loops, or throws anything else.
  *
  * @example
@@ -96,11 +96,11 @@ export function readCrateStructure(bytes: Uint8Array, identifier: string, option
   }
 }
 
-/** A fault of the file as the {@link ModelUnreadableError} that names the layer; anything else as it is. */
+/** A fault of the file as the {@link UsdUnreadableError} that names the layer; anything else as it is. */
 function refusal(err: unknown, identifier: string, options: ReadCrateOptions): unknown {
   if (!(err instanceof CrateError || err instanceof DecodeBudgetExceeded || err instanceof RangeError)) return err;
   const named = { ...(options.fileName !== undefined && { fileName: options.fileName }), ...(options.field !== undefined && { field: options.field }) };
-  return new ModelUnreadableError(`${identifier}: not a readable USD crate file (${err.message})`, { ...named, cause: err });
+  return new UsdUnreadableError(`${identifier}: not a readable USD crate file (${err.message})`, { ...named, cause: err });
 }
 
 class CrateReader {

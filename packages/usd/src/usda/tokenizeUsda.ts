@@ -1,4 +1,4 @@
-import { ModelUnreadableError } from '../../errors/ConvertError.js';
+import { UsdUnreadableError } from '../errors/UsdError.js';
 
 // The lexical level of USD's text format, after OpenUSD's `textFileFormat.ll`: names (plain,
 // namespaced `a:b:c`, C++ `a::b`), numbers (`-inf` is one; `inf`/`nan` stay names, as there),
@@ -52,7 +52,7 @@ const IDENTIFIER = /^[\p{XID_Start}_][\p{XID_Continue}]*$/u;
 /**
  * A cursor over USDA text: {@link next} moves to the next token and leaves its kind, text,
  * number and line in the fields (no object per token: layers hold millions of numbers). Errors
- * throw {@link ModelUnreadableError} naming the layer and line.
+ * throw {@link UsdUnreadableError} naming the layer and line.
  *
  * @example
  * ```ts
@@ -263,7 +263,7 @@ export class UsdaTokenizer {
   }
 
   /**
-   * Throws {@link ModelUnreadableError}: `<layer> line <line>: <message>`.
+   * Throws {@link UsdUnreadableError}: `<layer> line <line>: <message>`.
    *
    * @example
    * ```ts
@@ -274,7 +274,7 @@ export class UsdaTokenizer {
     const { name, fileName, field } = this.where;
     // Names and strings quoted in a message may be huge in hostile text.
     const text = message.length > 400 ? `${message.slice(0, 400)}…` : message;
-    throw new ModelUnreadableError(`${name} line ${line}: ${text}`, {
+    throw new UsdUnreadableError(`${name} line ${line}: ${text}`, {
       ...(fileName !== undefined && { fileName }),
       ...(field !== undefined && { field }),
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PackageLayers } from '../src/usdz/stage/PackageLayers.js';
-import { UsdStage } from '../src/usdz/stage/UsdStage.js';
-import type { SdfValue } from '../src/usdz/sdf/SdfLayer.js';
+import { PackageLayers } from '../src/stage/PackageLayers.js';
+import { UsdStage } from '../src/stage/UsdStage.js';
+import type { SdfValue } from '../src/sdf/SdfLayer.js';
 
 /** A stage composed from text layers (the first is the root). */
 function stageOf(layers: Record<string, string>): UsdStage {

@@ -1,4 +1,4 @@
-import { ModelUnreadableError } from '../../errors/ConvertError.js';
+import { UsdUnreadableError } from '../errors/UsdError.js';
 import type { SdfLayer, SdfLayerOffset, SdfListOp, SdfReference, SdfSpec, SdfSpecType, SdfValue } from '../sdf/SdfLayer.js';
 import { childPath, propertyPath, variantPath } from '../sdf/sdfPath.js';
 import { UsdaValueReader, type UsdaNesting } from './readUsdaValues.js';
@@ -20,7 +20,7 @@ import { usdaValueType } from './usdaValueTypes.js';
 /** Prims, variant sets, dictionaries and lists nest at most this deep; deeper text is refused. */
 export const USDA_MAX_NESTING = 256;
 
-/** What a {@link ModelUnreadableError} from {@link parseUsda} should carry besides its message. */
+/** What a {@link UsdUnreadableError} from {@link parseUsda} should carry besides its message. */
 export interface ParseUsdaOptions {
   /** The uploaded file's name. */
   fileName?: string;
@@ -36,7 +36,7 @@ const IDENTIFIER = /^[\p{XID_Start}_][\p{XID_Continue}]*$/u;
 const VARIANT_NAME = /^\.?[\p{XID_Continue}|-]*$/u;
 
 /**
- * Parses one USDA layer (`#usda 1.0` text) into its specs. Throws {@link ModelUnreadableError}
+ * Parses one USDA layer (`#usda 1.0` text) into its specs. Throws {@link UsdUnreadableError}
  * naming the layer, the line and what was expected on anything malformed
  * (`shading.usda line 12: expected "=" after attribute name inputs:file, found "{"`).
  *
@@ -62,9 +62,9 @@ export function parseUsda(input: string | Uint8Array, identifier: string, option
     const text = typeof input === 'string' ? input : new TextDecoder().decode(input);
     return new UsdaParser(text, identifier, options).parse();
   } catch (e) {
-    if (e instanceof ModelUnreadableError) throw e;
+    if (e instanceof UsdUnreadableError) throw e;
     // Anything else (an allocation failure on absurd input, say) still comes out as unreadable.
-    throw new ModelUnreadableError(`${identifier}: could not be read as USDA (${e instanceof Error ? e.message : String(e)})`, {
+    throw new UsdUnreadableError(`${identifier}: could not be read as USDA (${e instanceof Error ? e.message : String(e)})`, {
       cause: e,
       ...(options.fileName !== undefined && { fileName: options.fileName }),
       ...(options.field !== undefined && { field: options.field }),

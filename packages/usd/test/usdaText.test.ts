@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AsciiWriter } from '../src/usdz/AsciiWriter.js';
-import { primName, quote } from '../src/usdz/usdaText.js';
+import { AsciiWriter } from '../src/write/AsciiWriter.js';
+import { primName, quote } from '../src/write/usdaText.js';
 
 const POWERS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6];
 const ZEROS = '000000';

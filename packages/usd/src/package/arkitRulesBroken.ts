@@ -1,5 +1,5 @@
 import type { CheckedUsdzPackage } from './checkUsdzPackage.js';
-import type { UsdStage } from './stage/UsdStage.js';
+import type { UsdStage } from '../stage/UsdStage.js';
 
 /** A rule of Pixar's `usdchecker --arkit` that a package breaks, with what breaks it. */
 export interface BrokenRule {

@@ -1,4 +1,4 @@
-import { ModelUnreadableError } from '../../errors/ConvertError.js';
+import { UsdUnreadableError } from '../errors/UsdError.js';
 import { composeListOps } from '../sdf/listOps.js';
 import type { SdfLayer, SdfListOp, SdfReference, SdfValue } from '../sdf/SdfLayer.js';
 import { childPath, propertyPath, replacePrefix, variantPath } from '../sdf/sdfPath.js';
@@ -210,7 +210,7 @@ export class UsdStage {
   // ---- Composition ----
 
   private addChildren(parent: StagePrim, depth: number): void {
-    if (depth > MAX_NAMESPACE_DEPTH) throw new ModelUnreadableError(`the prim hierarchy is deeper than ${MAX_NAMESPACE_DEPTH} levels (at ${parent.path})`);
+    if (depth > MAX_NAMESPACE_DEPTH) throw new UsdUnreadableError(`the prim hierarchy is deeper than ${MAX_NAMESPACE_DEPTH} levels (at ${parent.path})`);
     for (const name of childNames(parent.nodes)) {
       const path = childPath(parent.path, name);
       const initial = parent.nodes.flatMap((n) => {
@@ -219,7 +219,7 @@ export class UsdStage {
       });
       const nodes: PrimNode[] = [];
       for (const node of initial) this.expand(node, nodes, 0, new Set());
-      if (++this.count > MAX_PRIMS) throw new ModelUnreadableError(`the stage has more than ${MAX_PRIMS} prims`);
+      if (++this.count > MAX_PRIMS) throw new UsdUnreadableError(`the stage has more than ${MAX_PRIMS} prims`);
       const prim: StagePrim = { path, name, typeName: '', specifier: 'over', parent, children: [], nodes };
       prim.typeName = this.token(prim, 'typeName') ?? '';
       prim.specifier = specifierOf(nodes);

@@ -1,4 +1,4 @@
-import { ModelUnreadableError } from '../errors/ConvertError.js';
+import { UsdUnreadableError } from '../errors/UsdError.js';
 
 /** One entry of a zip, from its central directory and local header. */
 export interface ZipDirectoryEntry {
@@ -24,7 +24,7 @@ export interface ZipDirectoryEntry {
  * ```
  */
 export function readZipDirectory(bytes: Uint8Array, fileName?: string): ZipDirectoryEntry[] {
-  const fail = (why: string) => new ModelUnreadableError(`${fileName ?? 'USDZ'}: ${why}`, fileName === undefined ? {} : { fileName });
+  const fail = (why: string) => new UsdUnreadableError(`${fileName ?? 'USDZ'}: ${why}`, fileName === undefined ? {} : { fileName });
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let eocd = -1;
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65535); i--) {

@@ -1,10 +1,10 @@
-import { ConvertError, ModelUnreadableError, UsdzPackageError } from '../../errors/ConvertError.js';
-import { CHECK_USDZ_PACKAGE_DEFAULTS, checkUsdzPackage } from '../checkUsdzPackage.js';
+import { UsdError, UsdUnreadableError, UsdPackageError } from '../errors/UsdError.js';
+import { CHECK_USDZ_PACKAGE_DEFAULTS, checkUsdzPackage } from '../package/checkUsdzPackage.js';
 import { decodeBudgetFor, type DecodeBudget } from '../crate/DecodeBudget.js';
 import { readCrate } from '../crate/readCrate.js';
 import type { SdfLayer, SdfValue } from '../sdf/SdfLayer.js';
 import { parseUsda } from '../usda/parseUsda.js';
-import type { ZipEntry } from '../../zip/zipStored.js';
+import type { ZipEntry } from '../zip/zipStored.js';
 
 const CRATE_MAGIC = 'PXR-USDC';
 
@@ -123,7 +123,7 @@ export class PackageLayers {
               this.resolve(asset, layer.identifier);
             } catch (err) {
               // A broken package inside the package, named only by an asset path, is as missing as any.
-              if (!(err instanceof ConvertError)) throw err;
+              if (!(err instanceof UsdError)) throw err;
               dangling.push({ asset, layer: layer.identifier, why: err.message });
             }
           }
@@ -133,8 +133,8 @@ export class PackageLayers {
     return dangling;
   }
 
-  private packageError(rule: string, message: string): UsdzPackageError {
-    return new UsdzPackageError(rule, message, withoutLabel(this.named));
+  private packageError(rule: string, message: string): UsdPackageError {
+    return new UsdPackageError(rule, message, withoutLabel(this.named));
   }
 }
 
@@ -154,9 +154,9 @@ function readLayer(entry: ZipEntry, label: string, named: { fileName?: string; f
   if (head === CRATE_MAGIC) return readCrate(entry.data, entry.name, { allowance: decoding });
   if (head.startsWith('#usda')) return parseUsda(new TextDecoder().decode(entry.data), entry.name);
   if (!/\.(usd|usda|usdc)$/i.test(entry.name)) {
-    throw new UsdzPackageError('unsupported_reference', `${label}: "${entry.name}" is used as a layer but is not one (a ${entry.name.split('.').pop()} file)`, withoutLabel(named));
+    throw new UsdPackageError('unsupported_reference', `${label}: "${entry.name}" is used as a layer but is not one (a ${entry.name.split('.').pop()} file)`, withoutLabel(named));
   }
-  throw new ModelUnreadableError(`${label}: layer ${entry.name} is neither a USD crate nor USDA text`, withoutLabel(named));
+  throw new UsdUnreadableError(`${label}: layer ${entry.name} is neither a USD crate nor USDA text`, withoutLabel(named));
 }
 
 function withoutLabel(named: { fileName?: string; field?: string }): { fileName?: string; field?: string } {

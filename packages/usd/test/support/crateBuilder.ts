@@ -1,5 +1,5 @@
-import { fastCompress } from '../../src/usdz/crate/fastCompression.js';
-import { compressIntegers } from '../../src/usdz/crate/integerCoding.js';
+import { fastCompress } from '../../src/crate/fastCompression.js';
+import { compressIntegers } from '../../src/crate/integerCoding.js';
 
 /**
  * Builds crate files byte by byte for tests, independently of our writer: any version, any value
