@@ -82,6 +82,11 @@ describe('USDZ packages as real producers write them', () => {
     await expect(readUsdz(outer, { fileName: 'g.usdz' })).rejects.toThrow(/"model\.glb" is used as a layer but is not one/);
   });
 
+  it('geometry compressed with Draco (a file format of OpenUSD\'s usdDraco plugin) is refused naming it', async () => {
+    const outer = usdzOf({ 'a.usda': `${METRES_Y_UP}def "World" (\n prepend references = @a.usda.draco/mesh.drc@\n) {}\n`, 'a.usda.draco/mesh.drc': new Uint8Array([68, 82, 65, 67, 79]) });
+    await expect(readUsdz(outer, { fileName: 'draco.usdz' })).rejects.toThrow(/"a\.usda\.draco\/mesh\.drc" is Draco-compressed geometry/);
+  });
+
   it('asset paths that name nothing (the source of a shader, a texture left behind) leave their inputs at their constants, named once', async () => {
     const text = `${METRES_Y_UP}def Xform "World" {\n def Mesh "M" (\n  prepend apiSchemas = ["MaterialBindingAPI"]\n ) {\n  point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n  int[] faceVertexCounts = [3]\n  int[] faceVertexIndices = [0, 1, 2]\n  rel material:binding = </World/Mat>\n }\n def Material "Mat" {\n  token outputs:surface.connect = </World/Mat/S.outputs:surface>\n  asset info:sourceAsset = @0/principledshader::2.0?SurfaceVexCode@\n  def Shader "S" {\n   uniform token info:id = "UsdPreviewSurface"\n   color3f inputs:diffuseColor.connect = </World/Mat/T.outputs:rgb>\n   token outputs:surface\n  }\n  def Shader "T" {\n   uniform token info:id = "UsdUVTexture"\n   asset inputs:file = @0/gradientMask.png@\n   float3 outputs:rgb\n  }\n }\n}\n`;
     const scene = await readUsdz(usdzOf({ 'water.usda': text, 'other.png': PNG_1X1 }));

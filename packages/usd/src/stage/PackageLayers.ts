@@ -153,6 +153,9 @@ function readLayer(entry: ZipEntry, label: string, named: { fileName?: string; f
   const head = String.fromCharCode(...entry.data.subarray(0, 8));
   if (head === CRATE_MAGIC) return readCrate(entry.data, entry.name, { allowance: decoding });
   if (head.startsWith('#usda')) return parseUsda(new TextDecoder().decode(entry.data), entry.name);
+  if (/\.drc\]?$/i.test(entry.name)) {
+    throw new UsdPackageError('unsupported_reference', `${label}: "${entry.name}" is Draco-compressed geometry, a layer only OpenUSD's usdDraco plugin reads; export the model without Draco compression`, withoutLabel(named));
+  }
   if (!/\.(usd|usda|usdc)$/i.test(entry.name)) {
     throw new UsdPackageError('unsupported_reference', `${label}: "${entry.name}" is used as a layer but is not one (a ${entry.name.split('.').pop()} file)`, withoutLabel(named));
   }
