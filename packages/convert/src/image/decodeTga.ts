@@ -1,12 +1,4 @@
-/** A decoded image: 8-bit RGBA, rows top to bottom. */
-export interface RgbaImage {
-  width: number;
-  height: number;
-  /** `width × height × 4` bytes. */
-  rgba: Uint8Array;
-  /** False when every pixel is opaque. */
-  hasAlpha: boolean;
-}
+import type { RgbaImage } from './RgbaImage.js';
 
 /** Options of {@link decodeTga}. */
 export interface DecodeTgaOptions {

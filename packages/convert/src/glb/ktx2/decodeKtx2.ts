@@ -1,13 +1,5 @@
+import type { RgbaImage } from '../../image/RgbaImage.js';
 import { basisTranscoder } from './basisTranscoder.js';
-
-/** A decoded image: 8-bit RGBA rows, top row first. */
-export interface DecodedImage {
-  width: number;
-  height: number;
-  /** Whether the texture's alpha channel carries anything (else every alpha is 255). */
-  hasAlpha: boolean;
-  rgba: Uint8Array;
-}
 
 /** Largest side decoded (the KTX2 maximum in practice); a header claiming more is refused. */
 const MAX_SIDE = 16384;
@@ -23,7 +15,7 @@ const MAX_SIDE = 16384;
  * const { width, height, rgba } = await decodeKtx2(ktx2Bytes);
  * ```
  */
-export async function decodeKtx2(bytes: Uint8Array): Promise<DecodedImage> {
+export async function decodeKtx2(bytes: Uint8Array): Promise<RgbaImage> {
   const basis = await basisTranscoder();
   const file = new basis.KTX2File(bytes);
   try {
