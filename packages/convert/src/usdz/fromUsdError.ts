@@ -1,5 +1,5 @@
 import { UsdError, UsdPackageError } from '@arsession/usd';
-import { ModelUnreadableError, UsdzPackageError, type ConvertError } from '../errors/ConvertError.js';
+import { ModelUnreadableError, UsdzPackageError } from '../errors/ConvertError.js';
 
 /** Who a refusal is about, as the converter's errors name it. */
 interface Named {
@@ -21,8 +21,7 @@ export function fromUsdError(err: unknown, named: Named = {}): unknown {
   if (!(err instanceof UsdError)) return err;
   const fileName = err.fileName ?? named.fileName, field = err.field ?? named.field;
   const subject = { ...(fileName !== undefined && { fileName }), ...(field !== undefined && { field }) };
-  const converted: ConvertError = err instanceof UsdPackageError ? new UsdzPackageError(err.rule, err.message, subject) : new ModelUnreadableError(err.message, { ...subject, cause: err });
-  return converted;
+  return err instanceof UsdPackageError ? new UsdzPackageError(err.rule, err.message, subject) : new ModelUnreadableError(err.message, { ...subject, cause: err });
 }
 
 /**

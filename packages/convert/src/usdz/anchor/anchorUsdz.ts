@@ -1,5 +1,5 @@
 import { ConvertError, UsdzPackageError } from '../../errors/ConvertError.js';
-import { fromUsdError } from '../fromUsdError.js';
+import { withConvertErrors } from '../fromUsdError.js';
 import { CRATE_TYPE, CrateWriter, UsdError, SPEC_TYPE, readCrateStructure, readZipDirectory, zipStored, type CrateStructure, type ValueRep } from '@arsession/usd';
 
 /** Where AR Quick Look is to anchor a package (Apple's `Preliminary_AnchoringAPI`). */
@@ -70,13 +70,7 @@ export function usdzAnchorRefusal(usdz: Uint8Array): UsdzPackageError | undefine
  * ```
  */
 export function anchorUsdz(usdz: Uint8Array, options: AnchorUsdzOptions): Uint8Array[] {
-  let shape: ReturnType<typeof anchorable>;
-  try {
-    shape = anchorable(usdz);
-  } catch (err) {
-    throw fromUsdError(err);
-  }
-  const { entries, root, layer, structure, pseudoRoot, metersPerUnit } = shape;
+  const { entries, root, layer, structure, pseudoRoot, metersPerUnit } = withConvertErrors({}, () => anchorable(usdz));
   const crate = CrateWriter.extending(layer, structure);
   const oldRoot = crate.newRoot();
   const newRoot = crate.rootPath();
