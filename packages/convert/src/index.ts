@@ -55,3 +55,13 @@ export { CONVERTER_VERSION } from './version.js';
 export { anchorUsdz, ANCHORED_PRIMS, usdzAnchorRefusal, type AnchorUsdzOptions, type UsdzAnchoring } from './usdz/anchor/anchorUsdz.js';
 export { appendToGlb, APPEND_TO_GLB_DEFAULTS, type AppendToGlbOptions } from './glb/overlay/appendToGlb.js';
 export { overlayMeshes, type OverlayColor, type OverlayMesh, type OverlayShapes } from './glb/overlay/overlayShapes.js';
+export {
+  AR_BUDGET_DEFAULTS, NO_AR_BUDGET, withinBudget, type ArBudget, type BudgetFigures, type BudgetReport, type BudgetStep,
+} from './budget/ArBudget.js';
+export { budgetFigures, estimatePackageBytes, fitArBudget, type FittedScene } from './budget/fitArBudget.js';
+export { mergeToPrimBudget, type MergedToBudget } from './budget/mergeToPrimBudget.js';
+export { simplifyToBudget, SIMPLIFY_TO_BUDGET_DEFAULTS, type SimplifiedScene, type SimplifyToBudgetOptions } from './budget/simplifyToBudget.js';
+export { MeshSimplification } from './budget/MeshSimplification.js';
+export { measureDeviation, MEASURE_DEVIATION_DEFAULTS, type Deviation, type MeasureDeviationOptions } from './budget/measureDeviation.js';
+export { resizeTextures, type ResizedTextures } from './budget/resizeTextures.js';
+export { imageSize } from './image/imageSize.js';

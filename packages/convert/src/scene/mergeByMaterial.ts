@@ -11,7 +11,8 @@ export interface MergeByMaterialOptions {
   minDrawCalls: number;
   /**
    * Metadata key whose value groups nodes (IFC: `storey`); geometry is merged per group and
-   * material. Nodes without it, and every node when the key is absent, fall in one group.
+   * material. Nodes without it, and every node when the key is absent (`''`: one mesh per
+   * material), fall in one group.
    */
   groupBy: string;
 }
@@ -146,10 +147,12 @@ function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array
     } else {
       for (let i = 0; i < src.length; i++) indices[i0 + i] = src[i]! + v0;
     }
-    // Consecutive parts of one element (a product's several geometries) share one range.
-    if (lastNode === node) elements[elements.length - 1]!.triangleCount += mesh.indices.length / 3;
+    // A mesh merged before keeps its own element runs; consecutive parts of one element (a
+    // product's several geometries) share one range.
+    if (mesh.elements) elements.push(...mesh.elements.map((e) => ({ ...e, firstTriangle: e.firstTriangle + i0 / 3 })));
+    else if (lastNode === node) elements[elements.length - 1]!.triangleCount += mesh.indices.length / 3;
     else elements.push({ firstTriangle: i0 / 3, triangleCount: mesh.indices.length / 3, metadata: { name: node.name, ...node.metadata } });
-    lastNode = node;
+    lastNode = mesh.elements ? undefined : node;
     v0 += count;
     i0 += mesh.indices.length;
   }

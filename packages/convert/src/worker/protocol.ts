@@ -2,6 +2,7 @@ import type { Bounds, DetectedDoor, Problem, UpAxis, Vec3 } from '@arsession/geo
 import type { ModelFormat } from '../format/detectFormat.js';
 import type { DoorOpeningRecord } from '../ifc/DoorOpeningRecord.js';
 import type { SceneSource, SceneStats, SceneWarning } from '../scene/SceneData.js';
+import type { ArBudget, BudgetReport } from '../budget/ArBudget.js';
 
 /** What the conversion worker is asked to do. */
 export interface ConversionRequest {
@@ -20,6 +21,11 @@ export interface ConversionRequest {
    * model is read, and write nothing when there is none.
    */
   detectDoor?: DoorQuery;
+  /**
+   * The AR budget the delivered files are brought within (limits left out take their defaults,
+   * `AR_BUDGET_DEFAULTS`); `false` delivers the model as read, merged only past 300 draw calls.
+   */
+  budget?: Partial<ArBudget> | false;
 }
 
 /** Where a viewer stands and looks, as by_scan mode 1 sends it. */
@@ -52,6 +58,8 @@ export interface ConversionResult {
   anchorRefusal?: { rule: string; message: string };
   /** Time spent in the worker (ms): reading the model into scene data (door detection included), then merging and writing the outputs. */
   timings: { readMs: number; writeMs: number };
+  /** What the AR budget did: source and delivered figures (bytes: the upload's and the USDZ's), steps, deviation. Absent with `budget: false`. */
+  budget?: BudgetReport;
   doorOpenings?: DoorOpeningRecord[];
   /** The door found for {@link ConversionRequest.detectDoor}: world coordinates, Y-up (subtract `offset` for the delivered frame). */
   door?: DetectedDoor;

@@ -4,7 +4,12 @@ import { writeUsdz } from '../usdz/writeUsdz.js';
 import { writeUsdzBytesFile, writeUsdzFile } from '../usdz/writeUsdzFile.js';
 import { mergeByMaterial } from '../scene/mergeByMaterial.js';
 import { usdzAnchorRefusal } from '../usdz/anchor/anchorUsdz.js';
+import { AR_BUDGET_DEFAULTS } from '../budget/ArBudget.js';
+import { budgetFigures, fitArBudget } from '../budget/fitArBudget.js';
 import type { ConversionRequest, ConversionResult } from './protocol.js';
+import type { SceneData } from '../scene/SceneData.js';
+import type { ArBudget, BudgetReport } from '../budget/ArBudget.js';
+import type { FittedScene } from '../budget/fitArBudget.js';
 
 /**
  * One conversion job in the calling thread: the model read (and, for by_scan mode 1, its door
@@ -28,10 +33,13 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
   const door = request.detectDoor && (await import('../model/detectDoorInScene.js')).detectDoorInScene(scene, request.detectDoor);
   const outputs = request.outputs ?? ['usdz'];
   const read = performance.now();
-  // What the phone draws: thousands of elements merged per storey and material; an ARKit-ready
-  // USDZ upload is delivered as it came (its scene is what it draws).
-  const arkit = scene.arkitPackage;
-  const delivered = arkit ? scene : mergeByMaterial(scene);
+  // What the phone draws: thousands of elements merged per storey and material, then brought
+  // within the AR budget. An ARKit-ready USDZ upload within budget is delivered as it came (its
+  // scene is what it draws); one over budget is converted like any other model.
+  const budget = request.budget === false ? undefined : { ...AR_BUDGET_DEFAULTS, ...request.budget };
+  const arkit = scene.arkitPackage && (!budget || arkitWithinBudget(scene, scene.arkitPackage.bytes.length, budget)) ? scene.arkitPackage : undefined;
+  const fitted = arkit || !budget ? undefined : await fitArBudget(mergeByMaterial(scene), budget);
+  const delivered = arkit ? scene : fitted ? fitted.scene : mergeByMaterial(scene);
   const toFile = outputs.includes('usdz') && request.usdzPath !== undefined;
   const usdzFile = !toFile ? undefined : arkit ? writeUsdzBytesFile(arkit.bytes, request.usdzPath!) : writeUsdzFile(delivered, request.usdzPath!);
   const usdz = !outputs.includes('usdz') || toFile ? undefined : arkit ? arkit.bytes.slice() : new Uint8Array(Buffer.concat(writeUsdz(delivered)));
@@ -47,17 +55,36 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
     source: scene.source,
     stats: { ...delivered.stats, drawCalls, elements: scene.stats.meshNodes },
     bounds: delivered.bounds,
-    offset: scene.offset,
-    warnings: scene.warnings,
+    offset: delivered.offset,
+    warnings: delivered.warnings,
     delivery: !arkit ? 'converted' : arkit.repacked ? 'repacked' : 'as_uploaded',
     ...(refusal && { anchorRefusal: { rule: refusal.rule, message: refusal.message } }),
     timings: { readMs: round(read - started), writeMs: round(written - read) },
+    ...(budget && { budget: budgetReport(scene, delivered, fitted, budget, request.bytes.length, usdzFile?.bytes ?? usdz?.length) }),
     ...(scene.doorOpenings && { doorOpenings: scene.doorOpenings }),
     ...(door && { door }),
     ...(usdz && { usdz }),
     ...(usdzFile && { usdzFileBytes: usdzFile.bytes, usdzFileSha256: usdzFile.sha256 }),
     ...(glb && { glb }),
     ...(glbFile && { glbFileBytes: glbFile.bytes, glbFileSha256: glbFile.sha256 }),
+  };
+}
+
+/** Whether an ARKit-ready upload can be delivered as it came: its scene and its bytes within budget. */
+function arkitWithinBudget(scene: SceneData, bytes: number, budget: ArBudget): boolean {
+  const f = budgetFigures(scene);
+  return f.triangles <= budget.triangles && f.meshPrims <= budget.meshPrims && f.largestTexture <= budget.textureSize && bytes <= budget.packageBytes;
+}
+
+/** The budget's report with the bytes in and out; the package's own size decides whether it fits. */
+function budgetReport(scene: SceneData, delivered: SceneData, fitted: FittedScene | undefined, budget: ArBudget, sourceBytes: number, usdzBytes: number | undefined): BudgetReport {
+  const base = fitted?.report ?? { budget, source: budgetFigures(scene), delivered: budgetFigures(delivered), steps: [], maxDeviation: 0, maxUncovered: 0, withinBudget: true };
+  const bytesWithin = usdzBytes === undefined || usdzBytes <= budget.packageBytes;
+  return {
+    ...base,
+    source: { ...base.source, bytes: sourceBytes },
+    delivered: { ...base.delivered, ...(usdzBytes !== undefined && { bytes: usdzBytes }) },
+    withinBudget: base.withinBudget && bytesWithin,
   };
 }
 

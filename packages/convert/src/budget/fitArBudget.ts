@@ -1,0 +1,132 @@
+import type { SceneData, SceneWarning } from '../scene/SceneData.js';
+import { AR_BUDGET_DEFAULTS, withinBudget, type ArBudget, type BudgetFigures, type BudgetReport, type BudgetStep } from './ArBudget.js';
+import { mergeToPrimBudget } from './mergeToPrimBudget.js';
+import { largestSide, resizeTextures } from './resizeTextures.js';
+import { simplifyToBudget } from './simplifyToBudget.js';
+
+/** A scene brought within an AR budget, and what was done to it. */
+export interface FittedScene {
+  scene: SceneData;
+  report: BudgetReport;
+}
+
+/**
+ * Brings a scene within an {@link ArBudget}, cheapest loss first: mesh prims merged (by storey,
+ * then by material, then alike materials made one), then triangles simplified with the least
+ * error that fits, then textures scaled down. A scene within budget comes back as the same
+ * object, so its files are written byte for byte as without a budget. Each step taken adds a
+ * warning that names what it changed. The package's bytes are the caller's to check once
+ * written (see `runConversion`).
+ *
+ * @example
+ * ```ts
+ * const { scene: delivered, report } = await fitArBudget(mergeByMaterial(scene));
+ * report.delivered.triangles; // ≤ 100 000
+ * ```
+ */
+export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = {}): Promise<FittedScene> {
+  const limits = { ...AR_BUDGET_DEFAULTS, ...budget };
+  const source = budgetFigures(scene);
+  const report = (delivered: SceneData, steps: BudgetStep[], deviation = { maxDeviation: 0, maxUncovered: 0 }): BudgetReport => {
+    const figures = delivered === scene ? source : budgetFigures(delivered);
+    return { budget: limits, source, delivered: figures, steps, ...deviation, withinBudget: withinBudget(figures, limits) };
+  };
+  if (withinBudget(source, limits) && bytesWithin(scene, limits.packageBytes)) return { scene, report: report(scene, []) };
+
+  const warnings: SceneWarning[] = [];
+  const merged = mergeToPrimBudget(scene, limits.meshPrims);
+  const steps = [...merged.steps];
+  if (merged.steps.length) {
+    warnings.push({ code: 'budget_merged', message: `${source.meshPrims} mesh prims merged into ${drawCalls(merged.scene)} by ${merged.steps.includes('materials_merged') ? 'material, with alike materials made one' : 'storey and material'} (AR budget ${limits.meshPrims})` });
+  }
+  // Triangles and texture sizes are tightened together until the package's estimate fits too.
+  let targets = { triangles: limits.triangles, textureSize: limits.textureSize };
+  for (;;) {
+    const fitted = await fitDetail(merged.scene, targets);
+    const next = bytesWithin(fitted.scene, limits.packageBytes) ? targets : smallerTargets(fitted.scene, targets);
+    if (next !== targets) {
+      targets = next;
+      continue;
+    }
+    if (fitted.triangles) {
+      steps.push('simplified');
+      warnings.push({ code: 'budget_simplified', message: `simplified from ${source.triangles} to ${fitted.scene.stats.triangles} triangles (AR budget ${targets.triangles}); largest deviation ${formatMetres(fitted.deviation.maxDeviation)}, parts up to ${formatMetres(fitted.deviation.maxUncovered)} from what is left simplified away` });
+    }
+    if (fitted.textures) {
+      steps.push('textures_resized');
+      warnings.push({ code: 'budget_textures_resized', message: `${fitted.textures} of ${fitted.scene.textures.length} textures scaled down to at most ${targets.textureSize} px (largest was ${source.largestTexture} px)` });
+    }
+    const current = { ...fitted.scene, warnings: [...fitted.scene.warnings, ...warnings] };
+    return { scene: current, report: report(current, steps, fitted.deviation) };
+  }
+}
+
+type DetailTargets = { triangles: number; textureSize: number };
+
+/**
+ * Targets for a package that came out too big: half the texture size when textures take most of
+ * it, else half the triangles; the same targets (the caller stops) once both are at their floor.
+ */
+function smallerTargets(scene: SceneData, targets: DetailTargets): DetailTargets {
+  const textureBytes = scene.textures.reduce((n, t) => n + t.data.length, 0);
+  const texturesFirst = textureBytes > estimatePackageBytes(scene) / 2 || targets.triangles <= MIN_TRIANGLES;
+  if (texturesFirst && targets.textureSize > MIN_TEXTURE_SIZE) return { ...targets, textureSize: Math.max(MIN_TEXTURE_SIZE, Math.floor(targets.textureSize / 2)) };
+  if (targets.triangles > MIN_TRIANGLES) return { ...targets, triangles: Math.max(MIN_TRIANGLES, Math.floor(Math.min(targets.triangles, scene.stats.triangles) / 2)) };
+  return targets;
+}
+
+function bytesWithin(scene: SceneData, packageBytes: number): boolean {
+  return estimatePackageBytes(scene) <= packageBytes;
+}
+
+/** Below these a package is not made smaller: a model that still does not fit is reported over budget. */
+const MIN_TEXTURE_SIZE = 64;
+const MIN_TRIANGLES = 1000;
+
+/** Triangles simplified and textures scaled down to the targets; counts of what changed. */
+async function fitDetail(scene: SceneData, targets: DetailTargets) {
+  let current = scene, deviation = { maxDeviation: 0, maxUncovered: 0 }, triangles = false;
+  if (current.stats.triangles > targets.triangles) {
+    const simplified = await simplifyToBudget(current, { triangles: targets.triangles });
+    current = simplified.scene;
+    deviation = { maxDeviation: simplified.maxDeviation, maxUncovered: simplified.maxUncovered };
+    triangles = true;
+  }
+  const resized = await resizeTextures(current, targets.textureSize);
+  return { scene: resized.scene, deviation, triangles, textures: resized.resized };
+}
+
+/**
+ * Bytes a USDZ of the scene takes, from above: every mesh's arrays once (instances share them;
+ * integer arrays are compressed when written, so this overstates) and every texture.
+ */
+export function estimatePackageBytes(scene: SceneData): number {
+  let bytes = 0;
+  for (const m of scene.meshes) bytes += m.positions.byteLength + (m.normals?.byteLength ?? 0) + (m.uvs?.byteLength ?? 0) + m.indices.byteLength * 4 / 3;
+  for (const t of scene.textures) bytes += t.data.length;
+  return bytes;
+}
+
+/**
+ * The figures of a scene an AR budget limits: drawn triangles, mesh prims, the largest texture.
+ *
+ * @example
+ * ```ts
+ * budgetFigures(scene); // → { triangles: 21722, meshPrims: 245, largestTexture: 0 }
+ * ```
+ */
+export function budgetFigures(scene: SceneData): BudgetFigures {
+  return {
+    triangles: scene.stats.triangles,
+    meshPrims: drawCalls(scene),
+    largestTexture: scene.textures.reduce((n, t) => Math.max(n, largestSide(t)), 0),
+  };
+}
+
+function drawCalls(scene: SceneData): number {
+  return scene.nodes.reduce((n, node) => n + node.meshes.length, 0);
+}
+
+function formatMetres(m: number): string {
+  return m < 0.01 ? `${(m * 1000).toFixed(1)} mm` : m < 1 ? `${(m * 100).toFixed(1)} cm` : `${m.toFixed(2)} m`;
+}

@@ -1,0 +1,201 @@
+import fc from 'fast-check';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import {
+  AR_BUDGET_DEFAULTS, budgetFigures, fitArBudget, imageSize, measureDeviation, mergeByMaterial, readGlb, readIfc, readModel,
+  simplifyToBudget, type ArBudget, type SceneData, type SceneMaterial,
+} from '../src/index.js';
+import { runConversion } from '../src/worker/runConversion.js';
+import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
+
+/** A conversion as the pool runs it, USDZ and GLB in memory. */
+function runConversionForTest(bytes: Uint8Array, fileName: string, budget: Partial<ArBudget> | false) {
+  return runConversion({ bytes, fileName, outputs: ['usdz', 'glb'], budget });
+}
+
+describe('fitArBudget', () => {
+  it('a model within budget comes back as the same scene, and its USDZ and GLB byte for byte as without a budget', async () => {
+    for (const [kind, name] of [['ifc', 'Office_A_20110811.ifc'], ['glb', 'DamagedHelmet.glb'], ['usdz', 'clean_clean_arkit.usdz']] as const) {
+      const scene = await readModel(corpusBytes(kind, name), { fileName: name });
+      const merged = mergeByMaterial(scene);
+      expect((await fitArBudget(merged)).scene).toBe(merged);
+      const withBudget = await runConversionForTest(corpusBytes(kind, name), name, {});
+      const without = await runConversionForTest(corpusBytes(kind, name), name, false);
+      expect(Buffer.from(withBudget.usdz!).equals(Buffer.from(without.usdz!))).toBe(true);
+      expect(Buffer.from(withBudget.glb!).equals(Buffer.from(without.glb!))).toBe(true);
+      expect(withBudget.budget!.steps).toEqual([]);
+      expect(withBudget.budget!.withinBudget).toBe(true);
+      expect(without.budget).toBeUndefined();
+    }
+  });
+
+  it('every corpus model is delivered within the default budget, its files counted as the report says', async () => {
+    for (const kind of ['ifc', 'glb', 'usdz'] as const) {
+      for (const name of corpusFiles(kind)) {
+        const outcome = await runConversionForTest(corpusBytes(kind, name), name, {}).then((r) => ({ r }), (e: { code?: string }) => ({ code: e.code }));
+        if (!('r' in outcome)) {
+          // Refusals are other tests' business; only these are refused.
+          expect(['mesh_node_limit', 'usdz_package_invalid']).toContain(outcome.code);
+          continue;
+        }
+        const result = outcome.r;
+        const report = result.budget!;
+        expect(report.withinBudget, name).toBe(true);
+        expect(report.delivered.triangles, name).toBeLessThanOrEqual(AR_BUDGET_DEFAULTS.triangles);
+        expect(report.delivered.meshPrims, name).toBeLessThanOrEqual(AR_BUDGET_DEFAULTS.meshPrims);
+        expect(report.delivered.largestTexture, name).toBeLessThanOrEqual(AR_BUDGET_DEFAULTS.textureSize);
+        expect(report.delivered.bytes, name).toBe(result.usdz!.length);
+        expect(report.delivered.bytes, name).toBeLessThanOrEqual(AR_BUDGET_DEFAULTS.packageBytes);
+        expect(report.delivered.triangles, name).toBe(result.stats.triangles);
+        expect(report.delivered.meshPrims, name).toBe(result.stats.drawCalls);
+        expect(report.source.bytes, name).toBe(corpusBytes(kind, name).length);
+      }
+    }
+  });
+
+  it('AC20-FZK-Haus: 245 mesh prims merged per storey and material, no triangle lost, every element still named', async () => {
+    const scene = await readIfc(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'));
+    expect(budgetFigures(scene).meshPrims).toBeGreaterThan(200);
+    const { scene: delivered, report } = await fitArBudget(mergeByMaterial(scene));
+    expect(report.steps).toEqual(['merged']);
+    expect(report.delivered.meshPrims).toBeLessThanOrEqual(200);
+    expect(report.delivered.triangles).toBe(scene.stats.triangles);
+    expect(report.maxDeviation).toBe(0);
+    const named = new Set(delivered.meshes.flatMap((m) => m.elements?.map((e) => e.metadata['globalId']) ?? []));
+    for (const node of scene.nodes) if (node.meshes.length) expect(named.has(node.metadata['globalId'])).toBe(true);
+    expect(delivered.warnings.map((w) => w.code)).toContain('budget_merged');
+  });
+
+  it('ISSUE_021: 261k triangles simplified within budget; the deviation is measured, and the frame and bounds stay', async () => {
+    const scene = mergeByMaterial(await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc')));
+    const { scene: delivered, report } = await fitArBudget(scene);
+    expect(report.source.triangles).toBeGreaterThan(250_000);
+    expect(report.steps).toEqual(['simplified']);
+    expect(report.delivered.triangles).toBeLessThanOrEqual(100_000);
+    // Not thrown away: the simplifier keeps most of what the budget allows.
+    expect(report.delivered.triangles).toBeGreaterThan(50_000);
+    expect(report.maxDeviation).toBeGreaterThan(0);
+    expect(report.maxDeviation).toBeLessThan(0.05);
+    expect(report.maxUncovered).toBeGreaterThan(0);
+    // The report's deviation is what an independent measurement of any one mesh finds, at most.
+    for (const [m, mesh] of delivered.meshes.entries()) {
+      expect(measureDeviation(scene.meshes[m]!, mesh, { samples: 2000 }).simplifiedToFull).toBeLessThanOrEqual(report.maxDeviation + 1e-9);
+    }
+    expect(delivered.offset).toEqual(scene.offset);
+    expect(delivered.bounds).toEqual(scene.bounds);
+    const warning = delivered.warnings.find((w) => w.code === 'budget_simplified')!;
+    expect(warning.message).toMatch(/simplified from 261069 to \d+ triangles/);
+    // Element runs still tile each simplified mesh.
+    for (const mesh of delivered.meshes) {
+      let next = 0;
+      for (const e of mesh.elements ?? []) {
+        expect(e.firstTriangle).toBe(next);
+        next += e.triangleCount;
+      }
+      if (mesh.elements) expect(next).toBe(mesh.indices.length / 3);
+    }
+  });
+
+  it('textures over the size are scaled down in their own format; others are kept byte for byte', async () => {
+    const scene = await readGlb(corpusBytes('glb', 'DamagedHelmet.glb'));
+    const { scene: delivered, report } = await fitArBudget(scene, { textureSize: 1024 });
+    expect(report.source.largestTexture).toBe(2048);
+    expect(report.delivered.largestTexture).toBe(1024);
+    expect(report.steps).toEqual(['textures_resized']);
+    delivered.textures.forEach((t, i) => {
+      expect(t.mimeType).toBe(scene.textures[i]!.mimeType);
+      const size = imageSize(t.data, t.mimeType)!;
+      expect(Math.max(size.width, size.height)).toBeLessThanOrEqual(1024);
+    });
+    for (const t of delivered.textures) expect((await sharp(t.data).metadata()).format).toBe(t.mimeType === 'image/png' ? 'png' : 'jpeg');
+    expect(delivered.meshes).toBe(scene.meshes);
+  });
+
+  it('a package budget smaller than the textures shrinks them until the written USDZ fits', async () => {
+    const budget = { packageBytes: 1_500_000 };
+    const result = await runConversionForTest(corpusBytes('glb', 'DamagedHelmet.glb'), 'DamagedHelmet.glb', budget);
+    expect(result.usdz!.length).toBeLessThanOrEqual(budget.packageBytes);
+    expect(result.budget!.withinBudget).toBe(true);
+    expect(result.budget!.delivered.largestTexture).toBeLessThan(2048);
+  });
+
+  it('hundreds of distinct materials: alike ones are made one until the prims fit', async () => {
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 201, max: 600 }), fc.integer({ min: 1, max: 200 }), async (count, meshPrims) => {
+      const scene = manyMaterials(count);
+      const { scene: delivered, report } = await fitArBudget(scene, { meshPrims });
+      expect(report.delivered.meshPrims).toBeLessThanOrEqual(meshPrims);
+      expect(report.delivered.triangles).toBe(count);
+      expect(delivered.stats.triangles).toBe(count);
+    }), { numRuns: 8 });
+  });
+
+  it('simplifyToBudget reaches any triangle budget on a tessellated sphere and says how far it moved it', async () => {
+    const sphere = sphereScene(64);
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 50, max: sphere.stats.triangles - 1 }), async (triangles) => {
+      const { scene, maxDeviation } = await simplifyToBudget(sphere, { triangles });
+      expect(scene.stats.triangles).toBeLessThanOrEqual(triangles);
+      expect(scene.stats.triangles).toBeGreaterThan(0);
+      // A unit sphere's simplified surface stays within the sphere's size of it, and moved some.
+      expect(maxDeviation).toBeGreaterThan(0);
+      expect(maxDeviation).toBeLessThan(1);
+    }), { numRuns: 10 });
+  });
+});
+
+describe('imageSize', () => {
+  it('reads PNG and JPEG sizes from their headers as sharp wrote them', async () => {
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 300 }), fc.boolean(), async (width, height, png) => {
+      const image = sharp({ create: { width, height, channels: 3, background: { r: 10, g: 20, b: 30 } } });
+      const data = new Uint8Array(png ? await image.png().toBuffer() : await image.jpeg().toBuffer());
+      expect(imageSize(data, png ? 'image/png' : 'image/jpeg')).toEqual({ width, height });
+    }), { numRuns: 20 });
+  });
+
+  it('says nothing for bytes that are not an image', () => {
+    expect(imageSize(new Uint8Array(10), 'image/png')).toBeUndefined();
+    expect(imageSize(new Uint8Array([0xff, 0xd8, 0x00, 0x00, 0, 0, 0, 0, 0, 0]), 'image/jpeg')).toBeUndefined();
+  });
+});
+
+const material = (i: number, count: number): SceneMaterial => ({
+  name: `m${i}`, baseColor: [i / count, (i * 7 % count) / count, 0.5], opacity: 1, metallic: 0, roughness: 1, emissive: [0, 0, 0], doubleSided: false,
+});
+
+/** One triangle per node, each with its own colour. */
+function manyMaterials(count: number): SceneData {
+  const identity = () => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+  const meshes = Array.from({ length: count }, (_, i) => ({
+    name: `t${i}`, positions: new Float32Array([i, 0, 0, i + 1, 0, 0, i, 1, 0]), indices: new Uint32Array([0, 1, 2]), material: i,
+  }));
+  const nodes = meshes.map((_, i) => ({ name: `n${i}`, parent: -1, matrix: identity(), meshes: [i], metadata: { globalId: `g${i}` } }));
+  const base = { nodes, meshes, materials: meshes.map((_, i) => material(i, count)), textures: [] };
+  return {
+    source: { format: 'glb' }, ...base, offset: [0, 0, 0], bounds: { min: [0, 0, 0], max: [count, 1, 0] }, warnings: [],
+    stats: { nodes: count, meshNodes: count, meshes: count, triangles: count, vertices: count * 3, materials: count, textures: 0 },
+  };
+}
+
+/** A unit UV sphere of `segments` × `segments / 2` quads, smooth normals, one node. */
+function sphereScene(segments: number): SceneData {
+  const rings = segments / 2;
+  const positions: number[] = [];
+  for (let r = 0; r <= rings; r++) {
+    for (let s = 0; s <= segments; s++) {
+      const theta = (r / rings) * Math.PI, phi = (s / segments) * 2 * Math.PI;
+      positions.push(Math.sin(theta) * Math.cos(phi), Math.cos(theta), Math.sin(theta) * Math.sin(phi));
+    }
+  }
+  const indices: number[] = [];
+  for (let r = 0; r < rings; r++) {
+    for (let s = 0; s < segments; s++) {
+      const a = r * (segments + 1) + s, b = a + segments + 1;
+      indices.push(a, a + 1, b, a + 1, b + 1, b);
+    }
+  }
+  const mesh = { name: 'sphere', positions: new Float32Array(positions), normals: new Float32Array(positions), indices: new Uint32Array(indices), material: 0 };
+  const base = { nodes: [{ name: 'ball', parent: -1, matrix: new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]), meshes: [0], metadata: {} }], meshes: [mesh], materials: [material(0, 1)], textures: [] };
+  return {
+    source: { format: 'glb' }, ...base, offset: [0, 0, 0], bounds: { min: [-1, -1, -1], max: [1, 1, 1] }, warnings: [],
+    stats: { nodes: 1, meshNodes: 1, meshes: 1, triangles: indices.length / 3, vertices: positions.length / 3, materials: 1, textures: 0 },
+  };
+}
