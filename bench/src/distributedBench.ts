@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import { pino } from 'pino';
 import { bullmqConversionJobs, openS3ObjectStore, runConversionWorker } from '@arsession/server';
+import { AR_BUDGET_DEFAULTS } from '@arsession/convert';
 import { CORPUS_DIR } from './corpus.js';
 import { percentiles, summarize, type Percentiles, type Sample } from './sample.js';
 import { load, type LoadRun } from './serverBench.js';
@@ -123,7 +124,7 @@ async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region
       writeFileSync(model, box);
       const before = taken.length;
       const t0 = Date.now();
-      const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), glbPath: join(scratch, `o${i}.glb`), timeoutMs: 60_000 });
+      const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), glbPath: join(scratch, `o${i}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS });
       const t1 = Date.now();
       if (i < 0) continue; // warm-up: the worker thread and its readers load
       // The active event may trail the answer by a moment: wait for it, then read the job's own times.

@@ -112,6 +112,34 @@ describe('arsession convert and inspect on real models', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('convert holds the USDZ to the budget the flags set, and says what it did, in text and JSON', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'arsession-cli-'));
+    const model = corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc');
+    const json = arsession('convert', model, '-o', join(dir, 'small.usdz'), '--budget-triangles', '20000', '--budget-prims', '8', '--json');
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.budget).toMatchObject({ budget: { triangles: 20000, meshPrims: 8 }, withinBudget: true, source: { triangles: 261069 } });
+    expect(report.stats.triangles).toBeLessThanOrEqual(20000);
+    expect(report.stats.drawCalls).toBeLessThanOrEqual(8);
+    expect(report.budget.delivered.bytes).toBe(readFileSync(join(dir, 'small.usdz')).length);
+    const text = arsession('convert', model, '-o', join(dir, 'text.usdz'), '--budget-triangles', '20000');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/AR budget: 261,069 → [\d,]+ triangles, 13 → \d+ mesh prims, .* largest deviation [\d.]+ mm \(simplified\)/);
+    const full = arsession('convert', model, '-o', join(dir, 'full.usdz'), '--no-budget', '--json');
+    expect(JSON.parse(full.stdout).stats.triangles).toBe(261069);
+    expect(JSON.parse(full.stdout).budget).toBeUndefined();
+  });
+
+  it('budget flags that make no sense are usage errors naming the flag', () => {
+    for (const args of [['--budget-triangles', '0'], ['--budget-prims', 'many'], ['--budget-package-mb=-2'], ['--no-budget', '--budget-texture', '512']]) {
+      const r = arsession('convert', corpusPath('glb', 'Box.glb'), '-o', join(REPO_ROOT, '.test-results', 'never.usdz'), ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(args[0] === '--no-budget' ? '--no-budget cannot be given with --budget-* limits' : `${args[0]!.split('=')[0]} takes a positive`);
+    }
+  });
+
   it('convert without -o is a usage error', () => {
     expect(arsession('convert', corpusPath('glb', 'Box.glb')).code).toBe(2);
   });

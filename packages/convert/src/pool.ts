@@ -16,4 +16,5 @@ export {
 } from './worker/createConversionPool.js';
 export { reviveError, serializeError, type CrossingError } from './worker/crossingErrors.js';
 export type { ConversionResult, DoorQuery, SerializedConvertError } from './worker/protocol.js';
+export { AR_BUDGET_DEFAULTS, type ArBudget, type BudgetReport } from './budget/ArBudget.js';
 export { CONVERTER_VERSION } from './version.js';

@@ -3,7 +3,7 @@
  * The arsession HTTP service: Express + multer wiring of `geometry` and `convert` to the
  * interface in interface-spec.md; sessions, keys and saved models in a SessionStore (SQLite embedded).
  */
-export { readServerConfig, SERVER_CONFIG_DEFAULTS, CONFIG_ENV, ConfigError, type ServerConfig } from './config/ServerConfig.js';
+export { arBudgetOf, readServerConfig, SERVER_CONFIG_DEFAULTS, CONFIG_ENV, ConfigError, type ServerConfig } from './config/ServerConfig.js';
 export { startServer, type RunningServer, type StartServerOptions } from './app/startServer.js';
 export { startWorker, type RunningWorker } from './app/startWorker.js';
 export type { ObjectStore } from './objects/ObjectStore.js';

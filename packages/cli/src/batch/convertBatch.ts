@@ -42,6 +42,7 @@ export async function convertBatch(inputs: readonly string[], options: ConvertOp
       progress.start(model.relative);
       const report = await convertFile(model.path, model.relative, engine, {
         usdzPath: usdzPaths[i]!,
+        budget: options.budget,
         ...(glbPaths && { glbPath: glbPaths[i]! }),
         ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       });

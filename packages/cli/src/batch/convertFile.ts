@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { ConversionResult, ConvertError, ConvertModelOptions } from '@arsession/convert/pool';
+import type { ArBudget, ConversionResult, ConvertError, ConvertModelOptions } from '@arsession/convert/pool';
 
 /** What `arsession convert` reports for one model: one JSON line each with `--json`. */
 export type FileReport = ConvertedReport | RefusedReport;
@@ -20,6 +20,8 @@ export interface ConvertedReport {
   warnings: ConversionResult['warnings'];
   /** Time in the conversion worker: reading the model, then merging and writing (ms). */
   timings: ConversionResult['timings'];
+  /** What the AR budget did: source and delivered figures, steps, measured deviation (absent with --no-budget). */
+  budget?: ConversionResult['budget'];
   /** Size of the input file. */
   bytes: number;
   seconds: number;
@@ -48,6 +50,8 @@ export interface ConvertFileOptions {
   usdzPath: string;
   glbPath?: string;
   timeoutMs?: number;
+  /** The AR budget (defaults for limits left out); `false`: none. */
+  budget?: Partial<ArBudget> | false;
 }
 
 /**
@@ -77,6 +81,7 @@ export async function convertFile(path: string, name: string, engine: Conversion
       outputs: options.glbPath ? ['usdz', 'glb'] : ['usdz'],
       usdzPath: options.usdzPath,
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      ...(options.budget !== undefined && { budget: options.budget }),
     });
     if (options.glbPath) await writeAtomically(options.glbPath, result.glb!);
     return {
@@ -91,6 +96,7 @@ export async function convertFile(path: string, name: string, engine: Conversion
       offset: result.offset,
       warnings: result.warnings,
       timings: result.timings,
+      ...(result.budget && { budget: result.budget }),
       bytes: size,
       seconds: seconds(),
     };

@@ -26,3 +26,22 @@ export function describeStats(r: ConvertedReport): string {
   const s = r.stats;
   return `${s.triangles.toLocaleString('en-US')} triangles, ${s.meshNodes} mesh nodes, ${s.drawCalls} draw calls, ${s.materials} materials, ${s.textures} textures`;
 }
+
+/**
+ * What the AR budget did to a model, in words; `undefined` when it changed nothing.
+ *
+ * @example
+ * ```ts
+ * describeBudget(report); // → 'AR budget: 261,069 → 83,668 triangles, 13 → 13 mesh prims, largest texture 0 → 0 px, 3.4 → 3.5 MB; largest deviation 31.9 mm (simplified)'
+ * ```
+ */
+export function describeBudget(r: ConvertedReport): string | undefined {
+  const b = r.budget;
+  if (!b || b.steps.length === 0) return undefined;
+  const n = (v: number) => v.toLocaleString('en-US');
+  const mb = (v: number | undefined) => (v === undefined ? '?' : (v / 1e6).toFixed(1));
+  const over = b.withinBudget ? '' : ' — still over budget';
+  return `AR budget: ${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ${n(b.source.meshPrims)} → ${n(b.delivered.meshPrims)} mesh prims, `
+    + `largest texture ${b.source.largestTexture} → ${b.delivered.largestTexture} px, ${mb(b.source.bytes)} → ${mb(b.delivered.bytes)} MB; `
+    + `largest deviation ${(b.maxDeviation * 1000).toFixed(1)} mm (${b.steps.join(', ')})${over}`;
+}

@@ -2,10 +2,13 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { UsageError, type Command } from '../command.js';
 import { isBatch } from '../batch/isBatch.js';
+import type { ArBudget } from '@arsession/convert/pool';
 
 /** The flags of `arsession convert`. */
 export const CONVERT_OPTIONS = {
   out: { type: 'string', short: 'o' }, glb: { type: 'string' }, timeout: { type: 'string' }, jobs: { type: 'string', short: 'j' }, json: { type: 'boolean' },
+  'budget-triangles': { type: 'string' }, 'budget-prims': { type: 'string' }, 'budget-texture': { type: 'string' }, 'budget-package-mb': { type: 'string' },
+  'no-budget': { type: 'boolean' },
 } as const;
 
 /** What `arsession convert` was asked, once its flags are checked. */
@@ -15,14 +18,16 @@ export interface ConvertOptions {
   json: boolean;
   jobs: number;
   timeoutMs?: number;
+  /** The AR budget's limits set by flags (the rest at their defaults), or `false` for none. */
+  budget: Partial<ArBudget> | false;
 }
 
 /** `arsession convert`: models in, ARKit-ready USDZ (and GLB) out; one file, or whole folders at once. */
 export const convertCommand: Command = {
   name: 'convert',
   summary: 'convert IFC, GLB and USDZ models to ARKit-ready USDZ (and GLB): one file, or folders and globs across the cores',
-  usage: `arsession convert IN -o OUT.usdz [--glb OUT.glb] [--timeout SECONDS] [--json]
-       arsession convert IN... -o OUT_DIR [--glb GLB_DIR] [--jobs N] [--timeout SECONDS] [--json]
+  usage: `arsession convert IN -o OUT.usdz [--glb OUT.glb] [--timeout SECONDS] [BUDGET] [--json]
+       arsession convert IN... -o OUT_DIR [--glb GLB_DIR] [--jobs N] [--timeout SECONDS] [BUDGET] [--json]
 
   Reads each model, writes Y-up metre USDZ for AR Quick Look / RealityKit, and reports counts,
   bounds, the model offset and warnings. A model the readers cannot finish within the timeout
@@ -34,7 +39,17 @@ export const convertCommand: Command = {
   thread. Folders are walked for .ifc, .ifczip, .glb and .usdz files; each output keeps its path
   relative to the folder or the pattern. On a terminal a progress bar shows files, megabytes and
   the time left; a table sums up at the end. --json prints one JSON line per file, then a summary
-  line. Exit code 1 if any model was refused (the reason is in its line and the summary).`,
+  line. Exit code 1 if any model was refused (the reason is in its line and the summary).
+
+  The files are brought within an AR budget, what an iPhone's AR Quick Look opens smoothly: mesh
+  prims merged (by storey, then material), triangles simplified with the least error that fits,
+  textures scaled down. A model within it is written exactly as read. The report states source and
+  delivered figures and the measured deviation in metres. BUDGET is any of:
+    --budget-triangles N     triangles drawn at most (default 100000)
+    --budget-prims N         mesh prims at most (default 200)
+    --budget-texture PX      longest texture side at most (default 2048)
+    --budget-package-mb MB   USDZ package size at most (default 25)
+    --no-budget              deliver the model as read`,
   async run(args, io) {
     const { values, positionals } = parseArgs({ args, options: CONVERT_OPTIONS, allowPositionals: true, strict: true });
     if (positionals.length === 0) throw new UsageError('give at least one input model, folder or pattern');
@@ -43,9 +58,31 @@ export const convertCommand: Command = {
     if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new UsageError('--timeout takes a positive number of seconds');
     const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
     if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError('--jobs takes a positive whole number');
-    const options: ConvertOptions = { out: values.out, json: values.json === true, jobs, ...(values.glb !== undefined && { glb: values.glb }), ...(timeoutMs !== undefined && { timeoutMs }) };
+    const budget = budgetFlags(values);
+    const options: ConvertOptions = { out: values.out, json: values.json === true, jobs, budget, ...(values.glb !== undefined && { glb: values.glb }), ...(timeoutMs !== undefined && { timeoutMs }) };
     // Each path loads only what it needs: a single small conversion is mostly start-up.
     if (isBatch(positionals, values.out)) return (await import('../batch/convertBatch.js')).convertBatch(positionals, options, io);
     return (await import('../single/convertOne.js')).convertOne(positionals[0]!, options, io);
   },
 };
+
+/** The AR budget the flags ask for; a limit that is not a positive number is a usage error naming its flag. */
+function budgetFlags(values: { 'budget-triangles'?: string; 'budget-prims'?: string; 'budget-texture'?: string; 'budget-package-mb'?: string; 'no-budget'?: boolean }): Partial<ArBudget> | false {
+  const limits: Partial<ArBudget> = {};
+  const set = (flag: keyof typeof values, key: keyof ArBudget, scale: number, whole: boolean): void => {
+    const raw = values[flag];
+    if (typeof raw !== 'string') return;
+    const v = Number(raw);
+    if (!(v > 0) || !Number.isFinite(v) || (whole && !Number.isInteger(v))) throw new UsageError(`--${flag} takes a positive ${whole ? 'whole ' : ''}number, got ${JSON.stringify(raw)}`);
+    limits[key] = Math.round(v * scale);
+  };
+  set('budget-triangles', 'triangles', 1, true);
+  set('budget-prims', 'meshPrims', 1, true);
+  set('budget-texture', 'textureSize', 1, true);
+  set('budget-package-mb', 'packageBytes', 1024 * 1024, false);
+  if (values['no-budget']) {
+    if (Object.keys(limits).length > 0) throw new UsageError('--no-budget cannot be given with --budget-* limits');
+    return false;
+  }
+  return limits;
+}

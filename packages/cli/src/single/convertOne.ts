@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { ConvertModelOptions } from '@arsession/convert/pool';
 import { convertFile } from '../batch/convertFile.js';
-import { describeStats } from '../batch/reportText.js';
+import { describeBudget, describeStats } from '../batch/reportText.js';
 import { EXIT, type CommandIO } from '../command.js';
 import type { ConvertOptions } from '../commands/convert.js';
 import { errorText, printError, printJson } from '../print.js';
@@ -37,6 +37,7 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
   const engine = { convert: (bytes: Uint8Array, { timeoutMs: _armed, ...job }: Partial<ConvertModelOptions>) => conversion.convert(bytes, job), ConvertError: here.ConvertError };
   const report = await convertFile(input, name, engine, {
     usdzPath: resolve(options.out),
+    budget: options.budget,
     ...(options.glb !== undefined && { glbPath: resolve(options.glb) }),
   });
   stop();
@@ -51,6 +52,8 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
   else {
     io.stdout.write(`${name} → ${options.out} (${report.outputs.usdz.bytes.toLocaleString('en-US')} bytes${report.delivery === 'converted' ? '' : `, ${report.delivery.replace('_', ' ')}`})${options.glb ? ` and ${options.glb}` : ''}\n`);
     io.stdout.write(`  ${describeStats(report)}\n`);
+    const budget = describeBudget(report);
+    if (budget) io.stdout.write(`  ${budget}\n`);
     if (report.offset.some((v) => v !== 0)) io.stdout.write(`  re-centred by offset ${report.offset.join(', ')} m\n`);
     for (const w of report.warnings) io.stdout.write(`  warning: ${w.message}\n`);
   }

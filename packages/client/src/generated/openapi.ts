@@ -478,7 +478,7 @@ export interface components {
             mesh_nodes: number;
             draw_calls: number;
             elements: number;
-            /** @description in this model's delivered frame */
+            /** @description in this model's delivered frame, of the full model (placement is computed on it; a simplified delivery lies within ar_budget.max_deviation_m of it) */
             bounds: {
                 /** @description lowest corner */
                 min: number[];
@@ -493,6 +493,36 @@ export interface components {
             }[];
             door_openings?: number;
             quick_look: components["schemas"]["QuickLookPackage"] | null;
+            /** @description what the AR budget did to this model; null when the server runs without one (ARSESSION_AR_BUDGET=false) or for sessions made before it */
+            ar_budget: components["schemas"]["ArBudget"] | null;
+        };
+        ArBudgetFigures: {
+            triangles: number;
+            mesh_prims: number;
+            /** @description longest side of the largest texture; 0 without textures */
+            largest_texture_px: number;
+            /** @description the upload's bytes (source) or the USDZ package's (delivered) */
+            bytes: number | null;
+        };
+        /** @description placement, door detection and footprints are computed on the full model whatever the budget did */
+        ArBudget: {
+            /** @description every delivered figure is within its limit */
+            within_budget: boolean;
+            /** @description what was done, cheapest loss first; empty when the model was delivered as read, byte for byte */
+            steps: ("merged" | "materials_merged" | "simplified" | "textures_resized")[];
+            /** @description the budget the server holds delivered files to (ARSESSION_BUDGET_*) */
+            limits: {
+                triangles: number;
+                mesh_prims: number;
+                texture_px: number;
+                package_bytes: number;
+            };
+            source: components["schemas"]["ArBudgetFigures"];
+            delivered: components["schemas"]["ArBudgetFigures"];
+            /** @description largest distance from the delivered surface to the full model's (metres), measured by sampling; 0 when no vertex moved */
+            max_deviation_m: number;
+            /** @description largest distance from the full surface to the delivered one (metres): parts simplified away count here */
+            max_uncovered_m: number;
         };
         SessionDetail: {
             session_id: string;

@@ -50,7 +50,7 @@ export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = 
     }
     if (fitted.triangles) {
       steps.push('simplified');
-      warnings.push({ code: 'budget_simplified', message: `simplified from ${source.triangles} to ${fitted.scene.stats.triangles} triangles (AR budget ${targets.triangles}); largest deviation ${formatMetres(fitted.deviation.maxDeviation)}, parts up to ${formatMetres(fitted.deviation.maxUncovered)} from what is left simplified away` });
+      warnings.push({ code: 'budget_simplified', message: `simplified from ${source.triangles} to ${fitted.scene.stats.triangles} triangles (AR budget ${targets.triangles}); largest deviation ${formatMetres(fitted.deviation.maxDeviation)}; parts smaller than the error left out, the farthest ${formatMetres(fitted.deviation.maxUncovered)} from the nearest surface kept` });
     }
     if (fitted.textures) {
       steps.push('textures_resized');

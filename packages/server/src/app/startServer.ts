@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { closeConversionPool, configureConversionPool } from '@arsession/convert';
 import { pino, type Logger } from 'pino';
 import { createAdmission } from '../admission/Admission.js';
-import { openConversionCache } from '../cache/ConversionCache.js';
+import { conversionCacheVersion, openConversionCache } from '../cache/ConversionCache.js';
 import { memoryCacheIndex } from '../cache/memory/memoryCacheIndex.js';
 import { postgresCacheIndex } from '../cache/postgres/postgresCacheIndex.js';
-import type { ServerConfig } from '../config/ServerConfig.js';
+import { arBudgetOf, type ServerConfig } from '../config/ServerConfig.js';
 import { echoedConfig } from '../config/echoedConfig.js';
 import { createFileDeriver } from '../derived/createFileDeriver.js';
 import { openSessionStore } from '../store/openSessionStore.js';
@@ -79,6 +79,8 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const conversionCache = openConversionCache({
     index: config.databaseUrl ? postgresCacheIndex({ url: config.databaseUrl }) : memoryCacheIndex(),
     objects, maxEntries: config.cacheEntries, maxBytes: config.cacheBytes, log,
+    // A conversion made under another budget is another conversion.
+    converterVersion: conversionCacheVersion(arBudgetOf(config)),
   });
   // A memory index starts empty: the files an earlier process kept belong to no entry now.
   if (conversionCache.engine === 'memory') await conversionCache.removeOrphans(0);

@@ -1,4 +1,4 @@
-import { CONVERTER_VERSION } from '@arsession/convert';
+import { CONVERTER_VERSION, type ArBudget } from '@arsession/convert';
 import type { Logger } from 'pino';
 import type { ObjectStore } from '../objects/ObjectStore.js';
 import { CACHED_FILES, type CachedConversion, type CachedFileName } from './CachedConversion.js';
@@ -102,4 +102,17 @@ export function openConversionCache(options: Omit<ConversionCacheOptions, 'conve
     },
     close: () => index.close(),
   };
+}
+
+/**
+ * The cache's version key for conversions made under an AR budget: the converter's version and
+ * the budget's limits, so a change of either never serves a conversion made otherwise.
+ *
+ * @example
+ * ```ts
+ * conversionCacheVersion(false); // → '0.1.0+5.nobudget'
+ * ```
+ */
+export function conversionCacheVersion(budget: ArBudget | false): string {
+  return `${CONVERTER_VERSION}.${budget ? `budget-${budget.triangles}-${budget.meshPrims}-${budget.textureSize}-${budget.packageBytes}` : 'nobudget'}`;
 }

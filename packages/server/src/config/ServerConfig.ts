@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { AR_BUDGET_DEFAULTS, type ArBudget } from '@arsession/convert';
 
 /** Everything an operator can set; each field has an environment variable (see {@link CONFIG_ENV}). */
 export interface ServerConfig {
@@ -64,6 +65,16 @@ export interface ServerConfig {
   clusterQueue: number;
   /** The queue's name in Redis, which also names the claim counters: deployments sharing one Redis each take their own. */
   queueName: string;
+  /** Bring delivered files within the AR budget below (false: deliver models as read). */
+  arBudget: boolean;
+  /** AR budget: triangles drawn at most. */
+  budgetTriangles: number;
+  /** AR budget: mesh prims (draw calls) at most. */
+  budgetMeshPrims: number;
+  /** AR budget: longest texture side (px) at most. */
+  budgetTexturePx: number;
+  /** AR budget: USDZ package bytes at most. */
+  budgetPackageBytes: number;
 }
 
 /** The embedded defaults: `arsession serve` with no environment runs on these. */
@@ -100,6 +111,11 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   jobLockSeconds: 30,
   clusterQueue: 64,
   queueName: 'arsession-conversions',
+  arBudget: true,
+  budgetTriangles: AR_BUDGET_DEFAULTS.triangles,
+  budgetMeshPrims: AR_BUDGET_DEFAULTS.meshPrims,
+  budgetTexturePx: AR_BUDGET_DEFAULTS.textureSize,
+  budgetPackageBytes: AR_BUDGET_DEFAULTS.packageBytes,
 };
 
 /** Environment variable of each setting. */
@@ -136,6 +152,11 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   jobLockSeconds: 'ARSESSION_JOB_LOCK_S',
   clusterQueue: 'ARSESSION_CLUSTER_QUEUE',
   queueName: 'ARSESSION_QUEUE_NAME',
+  arBudget: 'ARSESSION_AR_BUDGET',
+  budgetTriangles: 'ARSESSION_BUDGET_TRIANGLES',
+  budgetMeshPrims: 'ARSESSION_BUDGET_MESH_PRIMS',
+  budgetTexturePx: 'ARSESSION_BUDGET_TEXTURE_PX',
+  budgetPackageBytes: 'ARSESSION_BUDGET_PACKAGE_MB',
 };
 
 /** A setting in the environment that cannot be used; the server refuses to start. */
@@ -199,7 +220,7 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   text('s3Region', /^[a-z0-9-]+$/);
   text('s3AccessKeyId');
   text('s3SecretAccessKey');
-  const flag = (key: 's3ForcePathStyle' | 's3Redirect'): void => {
+  const flag = (key: 's3ForcePathStyle' | 's3Redirect' | 'arBudget'): void => {
     const raw = env[CONFIG_ENV[key]];
     if (raw === undefined || raw === '') return;
     if (!/^(true|false|1|0)$/.test(raw)) throw new ConfigError(CONFIG_ENV[key], `expected true or false, got ${JSON.stringify(raw)}`);
@@ -211,7 +232,26 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   text('queueName', /^[A-Za-z0-9_-]{1,100}$/);
   flag('s3ForcePathStyle');
   flag('s3Redirect');
+  flag('arBudget');
+  int('budgetTriangles', 1);
+  int('budgetMeshPrims', 1);
+  int('budgetTexturePx', 1);
+  int('budgetPackageBytes', 0.001, 1024 * 1024);
   const merged = { ...c, ...overrides };
   if (merged.port > 65535) throw new ConfigError(CONFIG_ENV.port, `port ${merged.port} is out of range`);
   return { ...merged, dataDir: resolve(merged.dataDir), publicUrl: merged.publicUrl?.replace(/\/+$/, '') };
+}
+
+/**
+ * The AR budget conversions are held to, from the configuration; `false` when it is off.
+ *
+ * @example
+ * ```ts
+ * arBudgetOf(readServerConfig({ ARSESSION_BUDGET_TRIANGLES: '300000' })); // → { triangles: 300000, meshPrims: 200, … }
+ * ```
+ */
+export function arBudgetOf(config: ServerConfig): ArBudget | false {
+  return config.arBudget
+    ? { triangles: config.budgetTriangles, meshPrims: config.budgetMeshPrims, textureSize: config.budgetTexturePx, packageBytes: config.budgetPackageBytes }
+    : false;
 }

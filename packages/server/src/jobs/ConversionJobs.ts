@@ -1,4 +1,4 @@
-import type { ConversionResult, DoorQuery } from '@arsession/convert';
+import type { ArBudget, ConversionResult, DoorQuery } from '@arsession/convert';
 
 /** One model of a session request to convert: where it is on this node, and where its USDZ must go. */
 export interface ConversionJob {
@@ -13,6 +13,8 @@ export interface ConversionJob {
   /** by_scan mode 1: the door to find while the model is read. */
   detectDoor?: DoorQuery;
   timeoutMs: number;
+  /** The AR budget the delivered files are brought within; `false`: none. */
+  budget: ArBudget | false;
 }
 
 /** A conversion done: the worker's result, with the size and SHA-256 of the files written at `usdzPath` and `glbPath`. */

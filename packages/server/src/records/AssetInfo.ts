@@ -1,5 +1,6 @@
 import type { ConversionResult } from '@arsession/convert';
 import type { QuickLook } from './Placement.js';
+import type { ArBudgetOnWire } from './ArBudgetOnWire.js';
 
 /** One delivered model as stored with its session (the detail record adds its URLs). */
 export interface AssetInfo {
@@ -29,6 +30,8 @@ export interface AssetInfo {
   bounds: { min: number[]; max: number[] };
   offset: number[];
   warnings: Array<{ code: string; message: string }>;
+  /** What the AR budget did (`null` when it was off, or for sessions made before there was one). */
+  ar_budget?: ArBudgetOnWire | null;
   /** IFC door openings the model lists. */
   door_openings?: number;
   /** The package that places itself in AR Quick Look (`null` for sessions made before there was one). */
@@ -49,7 +52,8 @@ export interface QuickLookFile {
 }
 
 /** A model asset as the detail record shows it. */
-export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'glb_file' | 'reality_file' | 'quick_look'> & {
+export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'glb_file' | 'reality_file' | 'quick_look' | 'ar_budget'> & {
+  ar_budget: ArBudgetOnWire | null;
   order: number;
   source_name: string;
   usdz_url: string;

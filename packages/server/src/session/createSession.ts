@@ -22,6 +22,8 @@ import { newSessionId } from './newSessionId.js';
 import { quickLookOf } from '../placement/quickLookOf.js';
 import type { StoredPlacement } from '../records/Placement.js';
 import { SessionStaging } from './SessionStaging.js';
+import { arBudgetOnWire } from '../records/ArBudgetOnWire.js';
+import { arBudgetOf } from '../config/ServerConfig.js';
 
 /** The body of every 201 (interface-spec.md, SessionResponse). */
 export interface SessionResponse {
@@ -187,6 +189,7 @@ function assetInfo({ upload, result }: SessionModel, usdz: SessionFile, glb: Ses
     bounds: { min: round(result.bounds.min), max: round(result.bounds.max) },
     offset: result.offset,
     warnings: result.warnings,
+    ar_budget: result.budget ? arBudgetOnWire(result.budget) : null,
     ...(result.doorOpenings && { door_openings: result.doorOpenings.length }),
   };
 }
@@ -200,7 +203,7 @@ async function convertUpload(ctx: ServerContext, { sessionId, order, upload, usd
   // The worker recognises the format (415 for anything else) as part of reading the model.
   const converted = await ctx.admission.withWorker(() => ctx.jobs.run({
     sessionId, order, upload: { path: upload.path, name: upload.name, field: upload.field }, usdzPath, glbPath,
-    timeoutMs: ctx.config.conversionTimeoutSeconds * 1000, ...(detectDoor && { detectDoor }),
+    timeoutMs: ctx.config.conversionTimeoutSeconds * 1000, budget: arBudgetOf(ctx.config), ...(detectDoor && { detectDoor }),
   }));
   if (converted.stats.triangles === 0) throw new ModelUnreadableError(`${upload.name} has no geometry to show or place (0 triangles)`, named);
   return converted;

@@ -1,4 +1,4 @@
-import type { ConversionResult, DoorQuery, SerializedConvertError } from '@arsession/convert';
+import type { ArBudget, ConversionResult, DoorQuery, SerializedConvertError } from '@arsession/convert';
 
 /** What a job carries: where the model is in the object store, where its USDZ goes, what to do. */
 export interface QueuedConversion {
@@ -9,6 +9,8 @@ export interface QueuedConversion {
   field: string;
   detectDoor?: DoorQuery;
   timeoutMs: number;
+  /** The API node's AR budget (the worker holds to the one the session was asked under); `false`: none. */
+  budget: ArBudget | false;
 }
 
 /** What a job returns: the conversion (its USDZ put at `usdzKey`, its GLB at `glbKey`), or why the model was refused. */

@@ -1,0 +1,48 @@
+import type { BudgetFigures, BudgetReport, BudgetStep } from '@arsession/convert';
+
+/** Figures of a model the AR budget limits, as the detail record states them. */
+export interface BudgetFiguresOnWire {
+  triangles: number;
+  mesh_prims: number;
+  /** Longest side of the largest texture (px); 0 without textures. */
+  largest_texture_px: number;
+  /** The upload's bytes (source), the USDZ package's (delivered). */
+  bytes: number | null;
+}
+
+/** What the AR budget did to one model: the limits, the figures before and after, what it cost. */
+export interface ArBudgetOnWire {
+  within_budget: boolean;
+  /** What was done, cheapest loss first; empty when the model was delivered as read. */
+  steps: BudgetStep[];
+  limits: { triangles: number; mesh_prims: number; texture_px: number; package_bytes: number };
+  source: BudgetFiguresOnWire;
+  delivered: BudgetFiguresOnWire;
+  /** Largest distance from the delivered surface to the full model's (m), measured; 0 when nothing moved. */
+  max_deviation_m: number;
+  /** Largest distance from the full model's surface to the delivered one (m): parts simplified away count here. */
+  max_uncovered_m: number;
+}
+
+/**
+ * A conversion's budget report as the detail record states it (snake case, metres rounded to
+ * 0.1 mm).
+ *
+ * @example
+ * ```ts
+ * arBudgetOnWire(result.budget).delivered.triangles; // ≤ limits.triangles
+ * ```
+ */
+export function arBudgetOnWire(report: BudgetReport): ArBudgetOnWire {
+  const figures = (f: BudgetFigures): BudgetFiguresOnWire => ({ triangles: f.triangles, mesh_prims: f.meshPrims, largest_texture_px: f.largestTexture, bytes: f.bytes ?? null });
+  const metres = (m: number) => Math.round(m * 1e4) / 1e4;
+  return {
+    within_budget: report.withinBudget,
+    steps: report.steps,
+    limits: { triangles: report.budget.triangles, mesh_prims: report.budget.meshPrims, texture_px: report.budget.textureSize, package_bytes: report.budget.packageBytes },
+    source: figures(report.source),
+    delivered: figures(report.delivered),
+    max_deviation_m: metres(report.maxDeviation),
+    max_uncovered_m: metres(report.maxUncovered),
+  };
+}

@@ -1,0 +1,38 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AR_BUDGET_DEFAULTS } from '@arsession/convert';
+import { arBudgetOf, ConfigError, readServerConfig } from '../src/config/ServerConfig.js';
+import { conversionCacheVersion } from '../src/cache/ConversionCache.js';
+
+describe('the AR budget settings', () => {
+  it('default to the AR budget an iPhone opens smoothly', () => {
+    expect(arBudgetOf(readServerConfig({}))).toEqual(AR_BUDGET_DEFAULTS);
+  });
+
+  it('each limit comes from its variable; ARSESSION_AR_BUDGET=false turns the budget off', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 1, max: 1e5 }), fc.integer({ min: 1, max: 16384 }), fc.integer({ min: 1, max: 4096 }), (triangles, prims, px, mb) => {
+      const config = readServerConfig({
+        ARSESSION_BUDGET_TRIANGLES: String(triangles), ARSESSION_BUDGET_MESH_PRIMS: String(prims), ARSESSION_BUDGET_TEXTURE_PX: String(px), ARSESSION_BUDGET_PACKAGE_MB: String(mb),
+      });
+      expect(arBudgetOf(config)).toEqual({ triangles, meshPrims: prims, textureSize: px, packageBytes: mb * 1024 * 1024 });
+    }));
+    expect(arBudgetOf(readServerConfig({ ARSESSION_AR_BUDGET: 'false' }))).toBe(false);
+  });
+
+  it('a limit that is not a positive number stops the start, naming its variable', () => {
+    for (const [variable, value] of [['ARSESSION_BUDGET_TRIANGLES', '0'], ['ARSESSION_BUDGET_MESH_PRIMS', '1.5'], ['ARSESSION_BUDGET_TEXTURE_PX', 'big'], ['ARSESSION_BUDGET_PACKAGE_MB', '-1'], ['ARSESSION_AR_BUDGET', 'maybe']]) {
+      expect(() => readServerConfig({ [variable!]: value })).toThrow(ConfigError);
+      expect(() => readServerConfig({ [variable!]: value })).toThrow(new RegExp(`^${variable}: `));
+    }
+  });
+
+  it('conversions made under another budget are cached apart', () => {
+    const versions = new Set([
+      conversionCacheVersion(false),
+      conversionCacheVersion(AR_BUDGET_DEFAULTS),
+      conversionCacheVersion({ ...AR_BUDGET_DEFAULTS, triangles: 300_000 }),
+      conversionCacheVersion({ ...AR_BUDGET_DEFAULTS, textureSize: 1024 }),
+    ]);
+    expect(versions.size).toBe(4);
+  });
+});
