@@ -124,7 +124,7 @@ async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region
       writeFileSync(model, box);
       const before = taken.length;
       const t0 = Date.now();
-      const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), glbPath: join(scratch, `o${i}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS });
+      const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), glbPath: join(scratch, `o${i}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS, maxGeometryBytes: Number.MAX_SAFE_INTEGER });
       const t1 = Date.now();
       if (i < 0) continue; // warm-up: the worker thread and its readers load
       // The active event may trail the answer by a moment: wait for it, then read the job's own times.

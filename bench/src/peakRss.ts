@@ -1,17 +1,31 @@
 // Child-process entry: one conversion, then its peak resident memory. A process per measurement,
 // because peak RSS only ever grows within a process.
-import { readFileSync } from 'node:fs';
-import { mergeByMaterial, readGlb, readIfc, writeUsdz } from '@arsession/convert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mergeByMaterial, readGlb, readIfc, runConversion, writeUsdz } from '@arsession/convert';
 import { bytesOf } from './corpus.js';
 import { webIfcStreamAllMeshes } from './webIfcStream.js';
 
-const [tool, path] = process.argv.slice(2);
+const [tool, path, ...rest] = process.argv.slice(2);
 const bytes = bytesOf(path!);
 const started = performance.now();
+let extra: object = {};
+const written = (parts: Uint8Array[]) => ({ bytes: parts.reduce((n, p) => n + p.length, 0) });
 switch (tool) {
-  case 'ours-ifc': writeUsdz(mergeByMaterial(await readIfc(bytes))); break;
+  case 'ours-ifc': extra = written(writeUsdz(mergeByMaterial(await readIfc(bytes)))); break;
   case 'web-ifc': await webIfcStreamAllMeshes(bytes); break;
-  case 'ours-glb': writeUsdz(mergeByMaterial(await readGlb(bytes))); break;
+  case 'ours-glb': extra = written(writeUsdz(mergeByMaterial(await readGlb(bytes)))); break;
+  case 'ours-budget': {
+    // The whole conversion as the server runs it (read, merge, AR budget, USDZ), USDZ in memory.
+    const { budget } = await runConversion({ bytes, fileName: path!.split('/').pop()!, outputs: ['usdz'] });
+    extra = { report: budget };
+    break;
+  }
+  case 'gltfpack': {
+    const { pack } = await import('gltfpack/library.js');
+    const [out, ratio] = rest;
+    await pack(['-i', path!, '-o', out!, '-si', ratio!, '-mi', '-tl', '2048', '-noq'], { read: (p) => readFileSync(p), write: (p, d) => writeFileSync(p, d) });
+    break;
+  }
   case 'three-glb': {
     const peer = (await import(new URL('../peers/threeUsdzExporter.mjs', import.meta.url).href)) as { threeGlbToUsdz: (b: Uint8Array) => Promise<Uint8Array> };
     await peer.threeGlbToUsdz(bytes);
@@ -19,7 +33,7 @@ switch (tool) {
   }
   default: throw new Error(`unknown tool ${tool}`);
 }
-process.stdout.write(JSON.stringify({ ms: performance.now() - started, peakRssMb: peakRssMb() }));
+process.stdout.write(JSON.stringify({ ms: performance.now() - started, peakRssMb: peakRssMb(), ...extra }));
 
 /**
  * Peak resident memory of this process. On Linux from VmHWM, which belongs to the address space

@@ -1,9 +1,10 @@
-// `pnpm bench [--quick] [--section conversion|cli|detection|memory|scaling|server|distributed]`: runs the measurements, writes
+// `pnpm bench [--quick] [--section conversion|cli|detection|memory|budget|scaling|server|distributed]`: runs the measurements, writes
 // bench/results/*.json and regenerates bench/RESULTS.md from every results file present.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchAssimp } from './assimpPeer.js';
+import { benchBudget } from './budgetBench.js';
 import { benchCli } from './cliBench.js';
 import { benchGlb, benchIfc } from './conversionBench.js';
 import { benchDetection } from './detectionBench.js';
@@ -19,7 +20,7 @@ import { writeReport } from './report.js';
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, section: { type: 'string', multiple: true } }, strict: true });
 const quick = values.quick === true;
 // The scaling run (files up to ~57 MB) is left out of --quick.
-const sections = values.section ?? (quick ? ['conversion', 'cli', 'detection', 'memory', 'server', 'distributed'] : ['conversion', 'cli', 'detection', 'memory', 'scaling', 'server', 'distributed']);
+const sections = values.section ?? (quick ? ['conversion', 'cli', 'detection', 'memory', 'budget', 'server', 'distributed'] : ['conversion', 'cli', 'detection', 'memory', 'budget', 'scaling', 'server', 'distributed']);
 const rounds = quick ? 3 : 7;
 const small = (f: string) => /IfcOpenHouse|wall_door|AC20|Box|DamagedHelmet\.glb/.test(f);
 const only = quick ? small : undefined;
@@ -49,6 +50,10 @@ if (sections.includes('detection')) {
 if (sections.includes('memory')) {
   console.error('memory: peak RSS of one conversion per process');
   save('memory', await benchMemory(only));
+}
+if (sections.includes('budget')) {
+  console.error('budget: source → delivered within the AR budget, beside web-ifc (IFC) and gltfpack (GLB)');
+  save('budget', await benchBudget(only));
 }
 if (sections.includes('scaling')) {
   console.error('scaling: Office_A repeated 1, 4 and 13 times (≈57 MB) against web-ifc');

@@ -4,7 +4,7 @@
  * recognition, limits, readers into plain scene data, and ARKit-ready writers.
  */
 export {
-  ConvertError, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
+  ConvertError, MeshNodeLimitError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
 } from './errors/ConvertError.js';
 export { detectFormat, zipEntryNames, type ModelFormat } from './format/detectFormat.js';
 export { readGlbJson, type GltfJson } from './glb/readGlbJson.js';
@@ -15,7 +15,7 @@ export { checkStepSyntax, CHECK_STEP_SYNTAX_DEFAULTS, type CheckStepSyntaxOption
 export { StepEntityOffsets } from './ifc/StepEntityOffsets.js';
 export { inspectModel, type InspectModelOptions, type ModelSummary } from './inspect/inspectModel.js';
 export type {
-  ChannelTextureRef, SceneData, SceneElementRange, SceneMaterial, SceneMesh, SceneNode, SceneSource, SceneStats, SceneTexture, SceneWarning,
+  ChannelTextureRef, SceneData, SceneElementRange, SceneMaterial, SceneMesh, SceneNode, SceneSource, SceneStats, SceneTexture, SceneWarning, StreamReducedFigures,
   TextureRef,
 } from './scene/SceneData.js';
 export { sceneBounds, sceneStats, worldMatrices } from './scene/sceneStats.js';
@@ -42,7 +42,8 @@ export {
   type ConversionPool, type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
 } from './worker/createConversionPool.js';
 export { reviveError, serializeError, type CrossingError } from './worker/crossingErrors.js';
-export type { ConversionResult, DoorQuery, SerializedConvertError } from './worker/protocol.js';
+export type { ConversionRequest, ConversionResult, DoorQuery, SerializedConvertError } from './worker/protocol.js';
+export { runConversion } from './worker/runConversion.js';
 export { doorCandidates } from './ifc/doorCandidates.js';
 export { detectDoorInScene } from './model/detectDoorInScene.js';
 export { writeGlb } from './glb/writeGlb.js';
@@ -65,3 +66,5 @@ export { MeshSimplification } from './budget/MeshSimplification.js';
 export { measureDeviation, MEASURE_DEVIATION_DEFAULTS, type Deviation, type MeasureDeviationOptions } from './budget/measureDeviation.js';
 export { resizeTextures, type ResizedTextures } from './budget/resizeTextures.js';
 export { imageSize } from './image/imageSize.js';
+export { CONVERSION_BASE_BYTES, geometryBytesWithin, MEMORY_PER_GEOMETRY_BYTE } from './model/geometryBytesWithin.js';
+export { StreamReduction, STREAM_REDUCTION_DEFAULTS, type SharedGeometry, type StreamReductionOptions } from './budget/StreamReduction.js';

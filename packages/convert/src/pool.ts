@@ -5,7 +5,7 @@
  * server's main thread start faster for it (the workers load them).
  */
 export {
-  ConvertError, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
+  ConvertError, MeshNodeLimitError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
 } from './errors/ConvertError.js';
 export {
   closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, warmConversionPool,

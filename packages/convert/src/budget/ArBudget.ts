@@ -58,7 +58,8 @@ export interface BudgetReport {
   maxDeviation: number;
   /**
    * The other side: largest distance in metres from the full model's surface to the delivered
-   * one. Parts simplified away count here, by their distance to the nearest surface left.
+   * one. Parts simplified away count here: pruned pieces by their distance to what is left of
+   * their mesh, a part left out whole (smaller than a hundredth of the model) by its own size.
    */
   maxUncovered: number;
   /** Whether the delivered figures are all within the budget. */

@@ -24,7 +24,11 @@ export class MeshSimplification {
   /** Triangles as they were at the last {@link mark}. */
   private marked: Uint32Array;
 
-  constructor(source: SceneMesh) {
+  /**
+   * `mayVanish`: the mesh may be simplified away entirely when all of it is smaller than the error
+   * (a bolt among thousands of sleepers); otherwise it keeps at least its coarsest shape.
+   */
+  constructor(source: SceneMesh, private readonly mayVanish = false) {
     this.source = source;
     this.weld = source.uvs ? identity(source.positions.length / 3) : MeshoptSimplifier.generatePositionRemap(source.positions, 3);
     this.indices = new Uint32Array(source.indices.length);
@@ -55,21 +59,28 @@ export class MeshSimplification {
   tighten(error: number): void {
     if (this.indices.length === 0) return;
     let [indices] = MeshoptSimplifier.simplify(this.indices, this.source.positions, 3, 0, error, ['LockBorder', 'ErrorAbsolute', 'Prune', 'Sparse']);
+    if (indices.length === 0 && this.mayVanish) {
+      this.indices = indices;
+      return;
+    }
     // Pruning takes parts smaller than the error; a mesh made only of such parts keeps its shape.
     if (indices.length === 0) [indices] = MeshoptSimplifier.simplify(this.indices, this.source.positions, 3, 0, error, ['LockBorder', 'ErrorAbsolute', 'Sparse']);
-    this.indices = indices;
+    // Only degenerate triangles (no area) would leave nothing: keep them, the mesh is not dropped.
+    if (indices.length > 0) this.indices = indices;
   }
 
   /**
-   * Down to about `targetTriangles` whatever the error, borders free: the last resort when
-   * error-bounded rounds cannot reach the budget (many open, bordered pieces).
+   * Down to about `targetTriangles` whatever the error, borders free, never to nothing unless the
+   * mesh may vanish: the last resort when error-bounded rounds cannot reach the budget (many
+   * open, bordered pieces).
    */
   reduceTo(targetTriangles: number): void {
     if (this.triangles <= targetTriangles) return;
     const target = Math.max(0, Math.floor(targetTriangles)) * 3;
     let [indices] = MeshoptSimplifier.simplify(this.indices, this.source.positions, 3, target, Number.MAX_VALUE, ['ErrorAbsolute', 'Sparse']);
     if (indices.length > target) [indices] = MeshoptSimplifier.simplifySloppy(indices, this.source.positions, 3, null, target, Number.MAX_VALUE);
-    this.indices = indices;
+    // Never all of it (unless it may vanish): a mesh reduced to nothing is a part missing, not a coarser one.
+    if (indices.length > 0 || this.mayVanish) this.indices = indices;
   }
 
   /** The delivered mesh: only the vertices still used, element runs regrouped to tile its triangles. */

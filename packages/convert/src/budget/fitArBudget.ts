@@ -26,12 +26,23 @@ export interface FittedScene {
  */
 export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = {}): Promise<FittedScene> {
   const limits = { ...AR_BUDGET_DEFAULTS, ...budget };
-  const source = budgetFigures(scene);
+  const read = budgetFigures(scene);
+  // A reader that simplified as it streamed (a huge IFC) read fewer triangles than the model has.
+  const streamed = scene.streamReduced;
+  const source = streamed ? { ...read, triangles: streamed.sourceTriangles } : read;
   const report = (delivered: SceneData, steps: BudgetStep[], deviation = { maxDeviation: 0, maxUncovered: 0 }): BudgetReport => {
-    const figures = delivered === scene ? source : budgetFigures(delivered);
-    return { budget: limits, source, delivered: figures, steps, ...deviation, withinBudget: withinBudget(figures, limits) };
+    const figures = delivered === scene ? read : budgetFigures(delivered);
+    // The stream's deviation and this stage's add up to a bound (Hausdorff's triangle inequality).
+    const total = streamed ? { maxDeviation: deviation.maxDeviation + streamed.maxDeviation, maxUncovered: deviation.maxUncovered + streamed.maxUncovered } : deviation;
+    const all: BudgetStep[] = streamed && !steps.includes('simplified') ? [...steps, 'simplified'] : steps;
+    return { budget: limits, source, delivered: figures, steps: all, ...total, withinBudget: withinBudget(figures, limits) };
   };
-  if (withinBudget(source, limits) && bytesWithin(scene, limits.packageBytes)) return { scene, report: report(scene, []) };
+  if (withinBudget(read, limits) && bytesWithin(scene, limits.packageBytes)) {
+    if (!streamed) return { scene, report: report(scene, []) };
+    const warning = { code: 'budget_simplified', message: `simplified from ${source.triangles} to ${read.triangles} triangles as it streamed in (${streamed.reducedGeometries} geometries); largest deviation ${formatMetres(streamed.maxDeviation)}` };
+    const told = { ...scene, warnings: [...scene.warnings, warning] };
+    return { scene: told, report: report(told, []) };
+  }
 
   const warnings: SceneWarning[] = [];
   const merged = mergeToPrimBudget(scene, limits.meshPrims);
@@ -48,9 +59,9 @@ export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = 
       targets = next;
       continue;
     }
-    if (fitted.triangles) {
+    if (fitted.triangles || streamed) {
       steps.push('simplified');
-      warnings.push({ code: 'budget_simplified', message: `simplified from ${source.triangles} to ${fitted.scene.stats.triangles} triangles (AR budget ${targets.triangles}); largest deviation ${formatMetres(fitted.deviation.maxDeviation)}; parts smaller than the error left out, the farthest ${formatMetres(fitted.deviation.maxUncovered)} from the nearest surface kept` });
+      warnings.push({ code: 'budget_simplified', message: `simplified from ${source.triangles} to ${fitted.scene.stats.triangles} triangles (AR budget ${targets.triangles}${streamed ? `; ${streamed.reducedGeometries} geometries already as they streamed in` : ''}); largest deviation ${formatMetres(fitted.deviation.maxDeviation + (streamed?.maxDeviation ?? 0))}; parts smaller than the error left out, the farthest ${formatMetres(fitted.deviation.maxUncovered + (streamed?.maxUncovered ?? 0))} from the nearest surface kept` });
     }
     if (fitted.textures) {
       steps.push('textures_resized');

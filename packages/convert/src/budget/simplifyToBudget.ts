@@ -1,6 +1,7 @@
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { SceneData, SceneMesh } from '../scene/SceneData.js';
 import { sceneStats, worldMatrices } from '../scene/sceneStats.js';
+import { pointBounds } from '../scene/pointBounds.js';
 import { MeshSimplification } from './MeshSimplification.js';
 import { measureDeviation } from './measureDeviation.js';
 
@@ -14,10 +15,18 @@ export interface SimplifyToBudgetOptions {
   growth: number;
   /** Halvings of the last step when it went far below the budget. */
   refinements: number;
+  /** Triangles sampled on each side to measure the deviation, over the whole scene. */
+  samples: number;
 }
 
+/** Parts smaller than this (m) may be left out whole when the budget needs it. */
+const VANISH_BELOW_METRES = 0.5;
+
+/** Every simplified mesh is sampled at least this much, however small. */
+const MIN_SAMPLES = 200;
+
 /** Defaults of {@link simplifyToBudget}. */
-export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = { triangles: 100_000, firstError: 0.001, growth: 1.5, refinements: 4 };
+export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = { triangles: 100_000, firstError: 0.001, growth: 2, refinements: 1, samples: 20_000 };
 
 /** A simplified scene and what it cost. */
 export interface SimplifiedScene {
@@ -48,10 +57,13 @@ export async function simplifyToBudget(scene: SceneData, options: Partial<Simpli
   const opts = { ...SIMPLIFY_TO_BUDGET_DEFAULTS, ...options };
   await MeshoptSimplifier.ready;
   const { uses, scale } = drawsOfMeshes(scene);
-  const work = scene.meshes.map((mesh, m) => (uses[m]! > 0 && mesh.indices.length > 0 ? new MeshSimplification(mesh) : undefined));
+  const size = Math.hypot(...scene.bounds.max.map((v, k) => v - scene.bounds.min[k]!));
+  // Small parts (bolts, fixings: under half a metre and a thousandth of the model) may be simplified
+  // away entirely; anything larger keeps a shape, however coarse.
+  const vanishBelow = Math.min(VANISH_BELOW_METRES, size / 1000);
+  const work = scene.meshes.map((mesh, m) => (uses[m]! > 0 && mesh.indices.length > 0 ? new MeshSimplification(mesh, extent(mesh) * scale[m]! < vanishBelow) : undefined));
   const drawn = () => work.reduce((n, w, m) => n + (w ? w.triangles * uses[m]! : 0), 0);
 
-  const size = Math.hypot(...scene.bounds.max.map((v, k) => v - scene.bounds.min[k]!));
   const round = (e: number) => work.forEach((w, m) => w?.tighten(e / scale[m]!));
   let error = opts.firstError, below = 0;
   while (drawn() > opts.triangles && error < size) {
@@ -81,11 +93,19 @@ export async function simplifyToBudget(scene: SceneData, options: Partial<Simpli
   }
 
   let maxDeviation = 0, maxUncovered = 0;
+  // One sampling allowance for the scene, shared by the meshes in proportion to their triangles.
+  const total = scene.meshes.reduce((n, mesh) => n + mesh.indices.length / 3, 0);
   const meshes: SceneMesh[] = scene.meshes.map((mesh, m) => {
     const w = work[m];
     if (!w || w.triangles === mesh.indices.length / 3) return mesh;
     const simplified = w.result();
-    const deviation = measureDeviation(mesh, simplified);
+    if (simplified.indices.length === 0) {
+      // Left out whole (smaller than the error): it counts its own size, not a distance to elsewhere.
+      maxUncovered = Math.max(maxUncovered, extent(mesh) * scale[m]!);
+      return simplified;
+    }
+    const samples = Math.max(MIN_SAMPLES, Math.round(opts.samples * (mesh.indices.length / 3) / total));
+    const deviation = measureDeviation(mesh, simplified, { samples });
     maxDeviation = Math.max(maxDeviation, deviation.simplifiedToFull * scale[m]!);
     maxUncovered = Math.max(maxUncovered, deviation.fullToSimplified * scale[m]!);
     return simplified;
@@ -94,6 +114,12 @@ export async function simplifyToBudget(scene: SceneData, options: Partial<Simpli
   const nodes = scene.nodes.map((n) => (n.meshes.some((m) => meshes[m]!.indices.length === 0) ? { ...n, meshes: n.meshes.filter((m) => meshes[m]!.indices.length > 0) } : n));
   const base = { nodes, meshes, materials: scene.materials, textures: scene.textures };
   return { scene: { ...scene, ...base, stats: sceneStats(base) }, error, maxDeviation, maxUncovered };
+}
+
+/** Diagonal of a mesh's own bounding box. */
+function extent(mesh: SceneMesh): number {
+  const { min, max } = pointBounds(mesh.positions);
+  return Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
 }
 
 /** How many times each mesh is drawn, and the largest scale any of its nodes gives it (metres per mesh unit). */

@@ -54,3 +54,22 @@ export class UsdzPackageError extends ConvertError {
     this.rule = rule;
   }
 }
+
+/**
+ * A model whose geometry needs more memory than a conversion is allowed: refused while it is read
+ * (IFC geometry is counted as web-ifc streams it), before the process runs short.
+ */
+export class ModelTooLargeError extends ConvertError {
+  /** Bytes of geometry held when the reading stopped (at least this much is needed). */
+  readonly count: number;
+  /** The bytes of geometry a conversion may hold. */
+  readonly limit: number;
+
+  constructor(count: number, limit: number, options: { field?: string; fileName?: string } = {}) {
+    const mb = (b: number) => `${Math.ceil(b / 2 ** 20)} MB`;
+    const who = options.fileName ?? 'the model';
+    super('model_too_large', `${who}: its geometry needs more than ${mb(limit)} of memory (${mb(count)} held when reading stopped), over what one conversion may use; split the model, or raise the conversion memory bound`, options);
+    this.count = count;
+    this.limit = limit;
+  }
+}

@@ -1,6 +1,6 @@
 import { zUpToYUp, type Bounds, type Vec3 } from '@arsession/geometry';
 import type { FlatMesh, IfcAPI } from 'web-ifc';
-import { ModelUnreadableError } from '../errors/ConvertError.js';
+import { ModelTooLargeError, ModelUnreadableError } from '../errors/ConvertError.js';
 import { detectFormat } from '../format/detectFormat.js';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } from '../scene/SceneData.js';
 import { chooseOffset } from '../scene/chooseOffset.js';
@@ -13,7 +13,7 @@ import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
 import { checkStepSyntax } from './checkStepSyntax.js';
 import { ifcLengthUnit } from './ifcLengthUnit.js';
 import { measureOpening } from './measureOpening.js';
-import { placeVertices, type PlacedVertices } from './placeVertices.js';
+import { placedBox, placeVertices, type PlacedVertices } from './placeVertices.js';
 import { readIfcHeader } from './readIfcHeader.js';
 import { StepEntityOffsets } from './StepEntityOffsets.js';
 import { StepFile } from './step/StepFile.js';
@@ -22,6 +22,7 @@ import { unzipIfc } from './unzipIfc.js';
 import { loadWebIfc } from './loadWebIfc.js';
 import { webIfcApi } from './webIfcApi.js';
 import { geometryViews } from './webIfcHeap.js';
+import type { SharedGeometry, StreamReduction } from '../budget/StreamReduction.js';
 
 /** Options of {@link readIfc}. */
 export interface ReadIfcOptions {
@@ -38,10 +39,23 @@ export interface ReadIfcOptions {
    * inspection need it; plain conversion does not, and skips web-ifc's opening geometry.
    */
   doorIndex: boolean;
+  /**
+   * Bytes of geometry the reading may hold (positions, normals, indices): past it the model is
+   * refused with {@link ModelTooLargeError} while web-ifc is still streaming, before the process
+   * runs short of memory.
+   */
+  maxGeometryBytes: number;
+  /**
+   * The AR budget's first stage: every geometry is kept once with its placements while web-ifc
+   * streams, and a model far over the budget has its shared geometry simplified before anything is
+   * placed, so memory follows the unique geometry and the budget (see `StreamReduction`). Absent:
+   * each geometry is placed as it arrives.
+   */
+  reduction?: StreamReduction;
 }
 
 /** Defaults of {@link readIfc}. */
-export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = { circleSegments: 12, recentreBeyond: 1000, doorIndex: true };
+export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = { circleSegments: 12, recentreBeyond: 1000, doorIndex: true, maxGeometryBytes: Number.POSITIVE_INFINITY };
 
 /** Scene data of an IFC model, with its door index. */
 export interface IfcSceneData extends SceneData {
@@ -102,18 +116,19 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   }
   if (model < 0) throw fail(`web-ifc could not open this ${header.schema} model (it stops at values it cannot parse, such as some binary literals)`);
   try {
-    return buildScene(api, model, header.schema, new StepFile(bytes, offsets), opts, fail);
+    return await buildScene(api, model, header.schema, new StepFile(bytes, offsets), opts, fail);
   } catch (err) {
     if (err instanceof ModelUnreadableError) throw err;
+    if (err instanceof GeometryOverBound) throw new ModelTooLargeError(err.held, opts.maxGeometryBytes, opts.fileName === undefined ? {} : { fileName: opts.fileName });
     throw fail(`web-ifc failed while reading its geometry (${err instanceof Error ? err.message : String(err)})`, err);
   } finally {
     api.CloseModel(model);
   }
 }
 
-function buildScene(
+async function buildScene(
   api: IfcAPI, model: number, schema: string, file: StepFile, opts: ReadIfcOptions, fail: (why: string) => Error,
-): IfcSceneData {
+): Promise<IfcSceneData> {
   const warnings: SceneWarning[] = [];
   const geometries: StreamedGeometry[] = [];
   const products: number[] = [];
@@ -122,11 +137,36 @@ function buildScene(
   const centres: number[] = [];
   // Each geometry is placed as it arrives, read straight from web-ifc's memory, as if the model
   // needed no re-centring.
-  const target: CollectTarget = { blocks: new ArrayBlocks(), offset: NO_OFFSET, box: bounds, centres, keepBeyond: opts.recentreBeyond };
-  api.StreamAllMeshes(model, (mesh: FlatMesh) => {
-    products.push(mesh.expressID);
-    collect(api, model, mesh, target, geometries);
-  });
+  const target: CollectTarget = { blocks: new ArrayBlocks(), offset: NO_OFFSET, box: bounds, centres, keepBeyond: opts.recentreBeyond, held: 0 };
+  const bound = () => {
+    if (target.held > opts.maxGeometryBytes) throw new GeometryOverBound(target.held);
+  };
+  let fullBounds: Bounds | undefined;
+  if (opts.reduction) {
+    // Every geometry copied once and its placements noted; placed only once the model's size is
+    // known, from the reduced geometry when it is far over the budget. Placed in stream order with
+    // the same arithmetic, so a model that is not reduced comes out as below.
+    const shared = new SharedGeometries();
+    api.StreamAllMeshes(model, (mesh: FlatMesh) => {
+      products.push(mesh.expressID);
+      target.held = shared.add(api, model, mesh);
+      // Thrown through web-ifc's stream, which stops it (the model is closed after, as always).
+      bound();
+    });
+    await opts.reduction.reduce(shared.geometries(), shared.bounds);
+    if (opts.reduction.reduced > 0) fullBounds = shared.bounds;
+    target.held = 0;
+    for (const p of shared.placements) {
+      keep(target, p.product, p.geometry.vertices, p.geometry.indices, p.transform, p.color, geometries);
+      bound();
+    }
+  } else {
+    api.StreamAllMeshes(model, (mesh: FlatMesh) => {
+      products.push(mesh.expressID);
+      collect(api, model, mesh, target, geometries);
+      bound();
+    });
+  }
 
   // Offset: chosen from the geometries' float64 centres. A geometry far from the origin has coarse
   // float32 points: it is placed again from its local vertices, into the same arrays, with the
@@ -141,6 +181,9 @@ function buildScene(
       else moveNearPoints(g.positions, offset, bounds);
     }
   }
+
+  // A model reduced before placing keeps the bounds of its full geometry (placements use them).
+  if (fullBounds) bounds = { min: fullBounds.min.map((v, k) => Math.fround(v - offset[k]!)) as Vec3, max: fullBounds.max.map((v, k) => Math.fround(v - offset[k]!)) as Vec3 };
 
   const info = new Map<number, IfcElementRef>();
   const ref = (id: number): IfcElementRef => {
@@ -211,6 +254,7 @@ function buildScene(
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
     warnings.push({ code: 'far_outliers', message: `some elements lie more than ${10 * opts.recentreBeyond / 1000} km from the rest of the model (stray placements?); they are delivered where the file puts them` });
   }
+  const reduction = opts.reduction;
   return {
     source: { format: 'ifc', schema },
     ...base,
@@ -219,6 +263,9 @@ function buildScene(
     stats: sceneStats(base),
     warnings,
     doorOpenings,
+    ...(reduction && reduction.reduced > 0 && {
+      streamReduced: { sourceTriangles: reduction.sourceTriangles, reducedGeometries: reduction.reduced, maxDeviation: reduction.maxDeviation, maxUncovered: reduction.maxUncovered },
+    }),
   };
 }
 
@@ -230,6 +277,8 @@ interface CollectTarget {
   centres?: number[];
   /** Keep the local vertices of geometry that reaches farther than this from the origin. */
   keepBeyond: number;
+  /** Bytes of geometry collected so far. */
+  held: number;
 }
 
 function collect(api: IfcAPI, model: number, mesh: FlatMesh, target: CollectTarget, out: StreamedGeometry[]): void {
@@ -238,27 +287,92 @@ function collect(api: IfcAPI, model: number, mesh: FlatMesh, target: CollectTarg
     const pg = placed.get(i);
     const geometry = api.GetGeometry(model, pg.geometryExpressID);
     try {
-      const transform = Float64Array.from(pg.flatTransformation);
-      const color: [number, number, number, number] = [pg.color.x, pg.color.y, pg.color.z, pg.color.w];
       // Views of web-ifc's memory: no web-ifc call until they are read.
-      const { vertices: local, indices: triangles } = geometryViews(api, geometry);
-      if (triangles.length < 3) continue;
-      const indices = target.blocks.uints(triangles.length);
-      indices.set(triangles);
-      if (determinant3(transform) < 0) flipWinding(indices);
-      const count = local.length / 6;
-      const g: StreamedGeometry = {
-        product: mesh.expressID, positions: target.blocks.floats(count * 3), normals: target.blocks.floats(count * 3), indices, transform, color, local: undefined,
-      };
-      if (placeVertices(local, transform, target.offset, g, target.box, target.centres) > target.keepBeyond) g.local = local.slice();
-      out.push(g);
+      const { vertices, indices } = geometryViews(api, geometry);
+      keep(target, mesh.expressID, vertices, indices, Float64Array.from(pg.flatTransformation), [pg.color.x, pg.color.y, pg.color.z, pg.color.w], out);
     } finally {
       geometry.delete();
     }
   }
 }
 
+/** Places one geometry of a product (`local`: px py pz nx ny nz per vertex) into the scene's arrays. */
+function keep(
+  target: CollectTarget, product: number, local: Float32Array, triangles: Uint32Array, transform: Float64Array, color: [number, number, number, number], out: StreamedGeometry[],
+): void {
+  if (triangles.length < 3) return;
+  const indices = target.blocks.uints(triangles.length);
+  indices.set(triangles);
+  if (determinant3(transform) < 0) flipWinding(indices);
+  const count = local.length / 6;
+  target.held += triangles.length * 4 + count * 24;
+  const g: StreamedGeometry = {
+    product, positions: target.blocks.floats(count * 3), normals: target.blocks.floats(count * 3), indices, transform, color, local: undefined,
+  };
+  if (placeVertices(local, transform, target.offset, g, target.box, target.centres) > target.keepBeyond) {
+    g.local = local.slice();
+    target.held += local.byteLength;
+  }
+  out.push(g);
+}
+
+/**
+ * Every geometry of a model once, with the placements that draw it, as web-ifc streams them:
+ * what {@link StreamReduction} reduces before anything is placed.
+ */
+class SharedGeometries {
+  private readonly byId = new Map<number, SharedGeometry>();
+  readonly placements: Array<{ product: number; geometry: SharedGeometry; transform: Float64Array; color: [number, number, number, number] }> = [];
+  /** The full model's placed bounds (float64, no offset). */
+  readonly bounds: Bounds = emptyBounds();
+  private bytes = 0;
+
+  /** Notes a product's placed geometries, copying each geometry the first time; returns the bytes held. */
+  add(api: IfcAPI, model: number, mesh: FlatMesh): number {
+    const placed = mesh.geometries;
+    for (let i = 0; i < placed.size(); i++) {
+      const pg = placed.get(i);
+      let geometry = this.byId.get(pg.geometryExpressID);
+      if (!geometry) {
+        const g = api.GetGeometry(model, pg.geometryExpressID);
+        try {
+          const { vertices, indices } = geometryViews(api, g);
+          geometry = { vertices: vertices.slice(), indices: indices.slice(), transforms: [] };
+        } finally {
+          g.delete();
+        }
+        this.byId.set(pg.geometryExpressID, geometry);
+        this.bytes += geometry.vertices.byteLength + geometry.indices.byteLength;
+      }
+      const transform = Float64Array.from(pg.flatTransformation);
+      geometry.transforms.push(transform);
+      this.placements.push({ product: mesh.expressID, geometry, transform, color: [pg.color.x, pg.color.y, pg.color.z, pg.color.w] });
+      this.bytes += 160;
+      if (geometry.indices.length >= 3) growBox(this.bounds, placedBox(geometry.vertices, transform));
+    }
+    return this.bytes;
+  }
+
+  geometries(): SharedGeometry[] {
+    return [...this.byId.values()];
+  }
+}
+
+function growBox(box: Bounds, b: readonly number[]): void {
+  for (let k = 0; k < 3; k++) {
+    if (b[k]! < box.min[k]!) box.min[k] = b[k]!;
+    if (b[k + 3]! > box.max[k]!) box.max[k] = b[k + 3]!;
+  }
+}
+
 const NO_OFFSET: Readonly<Vec3> = [0, 0, 0];
+
+/** Stops web-ifc's stream once the geometry held passes the bound; becomes a {@link ModelTooLargeError}. */
+class GeometryOverBound extends Error {
+  constructor(readonly held: number) {
+    super('geometry over its bound');
+  }
+}
 
 /** Reverses every triangle in place (a mirroring placement turns faces inside out). */
 function flipWinding(indices: Uint32Array): void {
@@ -373,7 +487,7 @@ function doorIndex(
 function openingSolid(api: IfcAPI, model: number, opening: number, offset: Vec3): { positions: Float32Array; indices: Uint32Array } | undefined {
   const parts: StreamedGeometry[] = [];
   // Arrays of their own (`blockBytes: 0`): an opening's few vertices are copied out at once.
-  collect(api, model, api.GetFlatMesh(model, opening), { blocks: new ArrayBlocks({ blockBytes: 0 }), offset, box: emptyBounds(), keepBeyond: Infinity }, parts);
+  collect(api, model, api.GetFlatMesh(model, opening), { blocks: new ArrayBlocks({ blockBytes: 0 }), offset, box: emptyBounds(), keepBeyond: Infinity, held: 0 }, parts);
   if (parts.length === 0) return undefined;
   const total = parts.reduce((s, p) => s + p.positions.length, 0);
   const positions = new Float32Array(total);

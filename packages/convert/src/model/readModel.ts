@@ -1,8 +1,9 @@
-import { ConvertError, ModelUnreadableError, UnsupportedFormatError } from '../errors/ConvertError.js';
+import { ConvertError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError } from '../errors/ConvertError.js';
 import { detectFormat, type ModelFormat } from '../format/detectFormat.js';
 import { checkMeshNodeLimit, MESH_NODE_LIMIT } from '../glb/checkMeshNodeLimit.js';
 import type { DoorOpeningRecord } from '../ifc/DoorOpeningRecord.js';
 import type { SceneData } from '../scene/SceneData.js';
+import type { StreamReduction } from '../budget/StreamReduction.js';
 
 /** Options of {@link readModel}. */
 export interface ReadModelOptions {
@@ -12,10 +13,17 @@ export interface ReadModelOptions {
   field?: string;
   /** GLB mesh-node limit; default 5000. */
   meshNodeLimit: number;
+  /**
+   * Bytes of geometry (positions, normals, texture coordinates, indices) a model may need: an IFC
+   * is refused as web-ifc streams past it, a GLB or USDZ once read ({@link ModelTooLargeError}).
+   */
+  maxGeometryBytes: number;
+  /** IFC: the AR budget's first stage, simplifying a huge model's geometry as it streams (see `readIfc`). */
+  reduction?: StreamReduction;
 }
 
 /** Defaults of {@link readModel}. */
-export const READ_MODEL_DEFAULTS: Readonly<ReadModelOptions> = { meshNodeLimit: MESH_NODE_LIMIT };
+export const READ_MODEL_DEFAULTS: Readonly<ReadModelOptions> = { meshNodeLimit: MESH_NODE_LIMIT, maxGeometryBytes: Number.POSITIVE_INFINITY };
 
 /** A model read into scene data, with the IFC door index when the model has semantics. */
 export interface ModelScene extends SceneData {
@@ -42,6 +50,8 @@ export async function readModel(bytes: Uint8Array, options: Partial<ReadModelOpt
   try {
     const scene = await readByFormat(format, bytes, opts, named);
     refuseNonFiniteGeometry(scene, opts.fileName, named);
+    const held = geometryBytes(scene);
+    if (held > opts.maxGeometryBytes) throw new ModelTooLargeError(held, opts.maxGeometryBytes, named);
     return scene;
   } catch (err) {
     // Readers name the file; the request field is only known here.
@@ -59,7 +69,7 @@ async function readByFormat(format: ModelFormat | undefined, bytes: Uint8Array, 
     case 'ifc':
     case 'ifczip':
       // web-ifc takes ~0.15 s to load even from its code cache: a worker that only ever sees GLB never pays it.
-      return (await import('../ifc/readIfc.js')).readIfc(bytes, named);
+      return (await import('../ifc/readIfc.js')).readIfc(bytes, { ...named, maxGeometryBytes: opts.maxGeometryBytes, ...(opts.reduction && { reduction: opts.reduction }) });
     case 'usdz':
       // Each reader loads with its first model, so a worker's start-up holds only what it is asked for.
       return (await import('../usdz/readUsdz.js')).readUsdz(bytes, named);
@@ -81,4 +91,9 @@ function refuseNonFiniteGeometry(scene: ModelScene, fileName: string | undefined
     `${fileName ?? 'the model'}: its geometry has coordinates that are not finite numbers (bounds from [${min.join(', ')}] to [${max.join(', ')}]); a transform or placement in the file is malformed`,
     named,
   );
+}
+
+/** Bytes of a scene's mesh arrays, each counted once however often it is drawn. */
+function geometryBytes(scene: SceneData): number {
+  return scene.meshes.reduce((n, m) => n + m.positions.byteLength + (m.normals?.byteLength ?? 0) + (m.uvs?.byteLength ?? 0) + m.indices.byteLength, 0);
 }

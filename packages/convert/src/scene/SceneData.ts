@@ -22,6 +22,20 @@ export interface SceneData {
   bounds: Bounds;
   stats: SceneStats;
   warnings: SceneWarning[];
+  /**
+   * Set when the reader simplified geometry as it streamed in, to hold a huge model in bounded
+   * memory (the AR budget's first stage, `StreamReduction`): the full model's triangle count and
+   * what the reduction moved, in metres.
+   */
+  streamReduced?: StreamReducedFigures;
+}
+
+/** What a reader's stream reduction did (see {@link SceneData.streamReduced}). */
+export interface StreamReducedFigures {
+  sourceTriangles: number;
+  reducedGeometries: number;
+  maxDeviation: number;
+  maxUncovered: number;
 }
 
 /** What the scene was read from. */

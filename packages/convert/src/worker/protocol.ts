@@ -26,6 +26,11 @@ export interface ConversionRequest {
    * `AR_BUDGET_DEFAULTS`); `false` delivers the model as read, merged only past 300 draw calls.
    */
   budget?: Partial<ArBudget> | false;
+  /**
+   * Bytes of geometry the model may need (see `readModel`); beyond it the model is refused with
+   * `ModelTooLargeError` while it is read. Default: no bound.
+   */
+  maxGeometryBytes?: number;
 }
 
 /** Where a viewer stands and looks, as by_scan mode 1 sends it. */

@@ -6,6 +6,7 @@ import { mergeByMaterial } from '../scene/mergeByMaterial.js';
 import { usdzAnchorRefusal } from '../usdz/anchor/anchorUsdz.js';
 import { AR_BUDGET_DEFAULTS } from '../budget/ArBudget.js';
 import { budgetFigures, fitArBudget } from '../budget/fitArBudget.js';
+import { STREAM_REDUCTION_DEFAULTS, StreamReduction } from '../budget/StreamReduction.js';
 import type { ConversionRequest, ConversionResult } from './protocol.js';
 import type { SceneData } from '../scene/SceneData.js';
 import type { ArBudget, BudgetReport } from '../budget/ArBudget.js';
@@ -24,10 +25,19 @@ import type { FittedScene } from '../budget/fitArBudget.js';
  */
 export async function runConversion(request: ConversionRequest): Promise<ConversionResult> {
   const started = performance.now();
+  const budget = request.budget === false ? undefined : { ...AR_BUDGET_DEFAULTS, ...request.budget };
+  // With a budget, an IFC far over it has its shared geometry simplified before it is placed:
+  // memory follows the unique geometry and the budget, not the drawn model.
+  const maxGeometryBytes = request.maxGeometryBytes ?? Number.POSITIVE_INFINITY;
+  const reduction = budget && new StreamReduction({
+    triangles: budget.triangles, startTriangles: Math.max(STREAM_REDUCTION_DEFAULTS.startTriangles, 10 * budget.triangles), maxBytes: maxGeometryBytes,
+  });
   const scene = await readModel(request.bytes, {
     ...(request.fileName !== undefined && { fileName: request.fileName }),
     ...(request.field !== undefined && { field: request.field }),
     ...(request.meshNodeLimit !== undefined && { meshNodeLimit: request.meshNodeLimit }),
+    maxGeometryBytes,
+    ...(reduction && { reduction }),
   });
   // Before anything is written: a by_scan without a door must cost no conversion.
   const door = request.detectDoor && (await import('../model/detectDoorInScene.js')).detectDoorInScene(scene, request.detectDoor);
@@ -36,7 +46,6 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
   // What the phone draws: thousands of elements merged per storey and material, then brought
   // within the AR budget. An ARKit-ready USDZ upload within budget is delivered as it came (its
   // scene is what it draws); one over budget is converted like any other model.
-  const budget = request.budget === false ? undefined : { ...AR_BUDGET_DEFAULTS, ...request.budget };
   const arkit = scene.arkitPackage && (!budget || arkitWithinBudget(scene, scene.arkitPackage.bytes.length, budget)) ? scene.arkitPackage : undefined;
   const fitted = arkit || !budget ? undefined : await fitArBudget(mergeByMaterial(scene), budget);
   const delivered = arkit ? scene : fitted ? fitted.scene : mergeByMaterial(scene);

@@ -28,6 +28,8 @@ export interface ServerConfig {
   queue: number;
   /** Longest one model may take to read, detect and convert (s) before its worker is stopped. */
   conversionTimeoutSeconds: number;
+  /** Memory one conversion may use (bytes): a model whose geometry would need more is refused while it is read. */
+  conversionMemoryBytes: number;
   /** Longest a whole request may take to arrive (s); slow senders are cut off. */
   requestTimeoutSeconds: number;
   /** Longest a request's headers may take to arrive (s; at most the request timeout): slowloris clients are cut off. */
@@ -91,6 +93,7 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   cacheBytes: 2048 * 1024 * 1024,
   queue: 8,
   conversionTimeoutSeconds: 120,
+  conversionMemoryBytes: 2048 * 1024 * 1024,
   requestTimeoutSeconds: 600,
   headersTimeoutSeconds: 20,
   publicUrl: undefined,
@@ -132,6 +135,7 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   cacheBytes: 'ARSESSION_CACHE_MB',
   queue: 'ARSESSION_QUEUE',
   conversionTimeoutSeconds: 'ARSESSION_CONVERSION_TIMEOUT_S',
+  conversionMemoryBytes: 'ARSESSION_CONVERSION_MEMORY_MB',
   requestTimeoutSeconds: 'ARSESSION_REQUEST_TIMEOUT_S',
   headersTimeoutSeconds: 'ARSESSION_HEADERS_TIMEOUT_S',
   publicUrl: 'ARSESSION_PUBLIC_URL',
@@ -206,6 +210,7 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('cacheBytes', 0, 1024 * 1024);
   int('queue', 0);
   int('conversionTimeoutSeconds', 1);
+  int('conversionMemoryBytes', 1, 1024 * 1024);
   int('requestTimeoutSeconds', 1);
   int('headersTimeoutSeconds', 1);
   text('publicUrl', /^https?:\/\/[^\s]+$/);

@@ -15,6 +15,8 @@ export interface ConversionJob {
   timeoutMs: number;
   /** The AR budget the delivered files are brought within; `false`: none. */
   budget: ArBudget | false;
+  /** Bytes of geometry the model may need (from the conversion memory bound, `geometryBytesWithin`). */
+  maxGeometryBytes: number;
 }
 
 /** A conversion done: the worker's result, with the size and SHA-256 of the files written at `usdzPath` and `glbPath`. */

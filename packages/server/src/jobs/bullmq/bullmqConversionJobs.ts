@@ -67,7 +67,7 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
           // Finished jobs stay a while: waitUntilFinished reads a job's outcome back, and one
           // removed the moment it completed (a fast conversion) would be lost to it.
           queued = await queue.add('convert', {
-            modelKey, usdzKey, glbKey, fileName: job.upload.name, field: job.upload.field, timeoutMs: job.timeoutMs, budget: job.budget, ...(job.detectDoor && { detectDoor: job.detectDoor }),
+            modelKey, usdzKey, glbKey, fileName: job.upload.name, field: job.upload.field, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, ...(job.detectDoor && { detectDoor: job.detectDoor }),
           }, { attempts: 2, removeOnComplete: { age: 600, count: 10_000 }, removeOnFail: { age: 600, count: 10_000 } });
         } catch (err) {
           throw unavailable(err);

@@ -11,6 +11,8 @@ export interface QueuedConversion {
   timeoutMs: number;
   /** The API node's AR budget (the worker holds to the one the session was asked under); `false`: none. */
   budget: ArBudget | false;
+  /** Bytes of geometry the model may need, from the API node's conversion memory bound. */
+  maxGeometryBytes: number;
 }
 
 /** What a job returns: the conversion (its USDZ put at `usdzKey`, its GLB at `glbKey`), or why the model was refused. */

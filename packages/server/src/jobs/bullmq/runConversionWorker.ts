@@ -42,9 +42,9 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
     try {
       const modelPath = join(dir, 'model'), usdzPath = join(dir, 'out.usdz'), glbPath = join(dir, 'out.glb');
       await options.objects.fetchScratch(job.data.modelKey, modelPath);
-      const { fileName, field, timeoutMs, detectDoor, budget } = job.data;
+      const { fileName, field, timeoutMs, detectDoor, budget, maxGeometryBytes } = job.data;
       try {
-        const result = await convertModel(new Uint8Array(await readFile(modelPath)), { fileName, field, outputs: ['usdz', 'glb'], usdzPath, glbPath, timeoutMs, budget, ...(detectDoor && { detectDoor }) });
+        const result = await convertModel(new Uint8Array(await readFile(modelPath)), { fileName, field, outputs: ['usdz', 'glb'], usdzPath, glbPath, timeoutMs, budget, maxGeometryBytes, ...(detectDoor && { detectDoor }) });
         await options.objects.putScratch(job.data.usdzKey, usdzPath);
         await options.objects.putScratch(job.data.glbKey, glbPath);
         const { usdz: _usdz, glb: _glb, ...rest } = result;

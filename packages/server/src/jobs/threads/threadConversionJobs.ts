@@ -17,7 +17,7 @@ export function threadConversionJobs(): ConversionJobs {
     async run(job) {
       const bytes = new Uint8Array(await readFile(job.upload.path));
       const result = await convertModel(bytes, {
-        field: job.upload.field, fileName: job.upload.name, outputs: ['usdz', 'glb'], usdzPath: job.usdzPath, glbPath: job.glbPath, timeoutMs: job.timeoutMs, budget: job.budget,
+        field: job.upload.field, fileName: job.upload.name, outputs: ['usdz', 'glb'], usdzPath: job.usdzPath, glbPath: job.glbPath, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes,
         ...(job.detectDoor && { detectDoor: job.detectDoor }),
       });
       // The worker hashed the files as it wrote them.

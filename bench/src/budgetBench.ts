@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { AR_BUDGET_DEFAULTS, budgetFigures, measureDeviation, readGlb, sceneTriangles, type BudgetReport } from '@arsession/convert';
+import { CORPUS_DIR, corpusFiles } from './corpus.js';
+
+/**
+ * Where large real models live for this section: public IFC of buildings and infrastructure,
+ * 20–200 MB, too big (and not ours) to commit. `ARSESSION_LARGE_MODELS` names the folder; by
+ * default `../large-models` beside the repository. `bench/LARGE-MODELS.md` says where each came from.
+ */
+export const LARGE_MODELS_DIR = resolve(process.env['ARSESSION_LARGE_MODELS'] ?? join(CORPUS_DIR, '..', '..', 'large-models'));
+
+/** One process's run: its time, its peak memory, what it delivered. */
+interface Run {
+  ms: number;
+  peakMb: number;
+}
+
+/** One model: its source figures, ours with and without the budget, and the peer beside them. */
+export interface BudgetRow {
+  file: string;
+  kind: 'ifc' | 'glb';
+  large: boolean;
+  sourceBytes: number;
+  /** Our conversion within the default AR budget, and its report. */
+  ours: Run & { report: BudgetReport };
+  /** Our conversion as before the budget (merged only past 300 draw calls, written). */
+  today: Run & { bytes: number };
+  /**
+   * web-ifc alone (IFC: `StreamAllMeshes`, the floor of any converter built on it), or gltfpack
+   * (GLB: `-si` at the ratio our budget needs, `-mi`, `-tl 2048`, no quantization), its output
+   * measured with the same deviation estimate as ours.
+   */
+  peer: Run & { name: 'web-ifc' | 'gltfpack'; triangles?: number; meshPrims?: number; bytes?: number; maxDeviation?: number };
+}
+
+const PEAK = new URL('./peakRss.js', import.meta.url).pathname;
+
+function run<T>(tool: string, ...args: string[]): (Run & T) | undefined {
+  const r = spawnSync(process.execPath, ['--max-old-space-size=16384', PEAK, tool, ...args], { encoding: 'utf8', timeout: 1_800_000, maxBuffer: 1 << 26 });
+  if (r.status !== 0) {
+    console.error(`  ${tool} failed: ${r.stderr.slice(-400)}`);
+    return undefined;
+  }
+  const out = JSON.parse(r.stdout) as { ms: number; peakRssMb: number } & T;
+  return { ...out, peakMb: out.peakRssMb };
+}
+
+/** Large models present in {@link LARGE_MODELS_DIR} (none when the folder is absent). */
+export function largeModels(): string[] {
+  if (!existsSync(LARGE_MODELS_DIR)) return [];
+  return readdirSync(LARGE_MODELS_DIR).filter((f) => /\.(ifc|glb)$/i.test(f)).sort().map((f) => join(LARGE_MODELS_DIR, f));
+}
+
+/**
+ * Every corpus IFC and GLB and every large model, each in fresh processes: ours within the
+ * default AR budget, ours as before it, and the peer. Figures: source → delivered triangles, prims,
+ * bytes, the deviation, time and peak memory.
+ */
+export async function benchBudget(only?: (file: string) => boolean): Promise<BudgetRow[]> {
+  const files = [
+    ...corpusFiles('ifc').filter((f) => f.endsWith('.ifc')).map((f) => ({ path: join(CORPUS_DIR, 'ifc', f), large: false })),
+    ...corpusFiles('glb').filter((f) => !f.startsWith('Synthetic_5001')).map((f) => ({ path: join(CORPUS_DIR, 'glb', f), large: false })),
+    ...largeModels().map((path) => ({ path, large: true })),
+  ].filter((f) => !only || only(f.path.split('/').pop()!));
+  const rows: BudgetRow[] = [];
+  for (const { path, large } of files) {
+    const file = path.split('/').pop()!;
+    const kind = /\.ifc$/i.test(file) ? 'ifc' : 'glb';
+    console.error(`  ${file}`);
+    const ours = run<{ report: BudgetReport }>('ours-budget', path);
+    const today = run<{ bytes: number }>(kind === 'ifc' ? 'ours-ifc' : 'ours-glb', path);
+    const peer = kind === 'ifc' ? webIfc(path) : await gltfpack(path, ours?.report);
+    if (!ours || !today || !peer) continue;
+    rows.push({ file, kind, large, sourceBytes: statSync(path).size, ours, today, peer });
+  }
+  return rows;
+}
+
+function webIfc(path: string): BudgetRow['peer'] | undefined {
+  const r = run<object>('web-ifc', path);
+  return r && { ...r, name: 'web-ifc' };
+}
+
+/** gltfpack at the triangle ratio our budget needed, its output read back and measured as ours is. */
+async function gltfpack(path: string, report: BudgetReport | undefined): Promise<BudgetRow['peer'] | undefined> {
+  if (!report) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'arsession-gltfpack-'));
+  try {
+    const out = join(dir, 'out.glb');
+    const ratio = Math.min(1, AR_BUDGET_DEFAULTS.triangles / Math.max(1, report.source.triangles));
+    const r = run<object>('gltfpack', path, out, String(ratio));
+    if (!r) return undefined;
+    return { ...r, name: 'gltfpack', ...(await figuresOf(readFileSync(path), readFileSync(out))) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Triangles, prims and bytes of a delivered GLB, and its deviation from the source, as ours are measured. */
+async function figuresOf(source: Uint8Array, delivered: Uint8Array) {
+  const [full, packed] = await Promise.all([readGlb(source), readGlb(delivered)]);
+  const f = budgetFigures(packed);
+  const d = measureDeviation(sceneTriangles(full), sceneTriangles(packed));
+  return { triangles: f.triangles, meshPrims: f.meshPrims, bytes: delivered.length, maxDeviation: d.simplifiedToFull };
+}

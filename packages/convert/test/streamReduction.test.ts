@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ModelTooLargeError, readIfc, StreamReduction } from '../src/index.js';
+import { runConversion } from '../src/worker/runConversion.js';
+import { corpusBytes } from '../../../test/support/corpus.js';
+
+describe('StreamReduction: the AR budget before an IFC is placed', () => {
+  it('a model far over the budget has its shared geometry simplified once, weighted by its draws; the full count, frame, bounds and door index stay', async () => {
+    const full = await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'));
+    const reduction = new StreamReduction({ triangles: 40_000, startTriangles: 100_000 });
+    const reduced = await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'), { reduction });
+    expect(reduced.streamReduced).toMatchObject({ sourceTriangles: full.stats.triangles });
+    expect(reduced.streamReduced!.reducedGeometries).toBeGreaterThan(0);
+    expect(reduced.stats.triangles).toBeLessThanOrEqual(40_000);
+    expect(reduced.streamReduced!.maxDeviation).toBeGreaterThan(0);
+    expect(reduced.streamReduced!.maxDeviation).toBeLessThan(0.25);
+    expect(reduced.offset).toEqual(full.offset);
+    expect(reduced.bounds).toEqual(full.bounds);
+    expect(reduced.doorOpenings.length).toBe(full.doorOpenings.length);
+    expect(reduced.nodes.map((n) => n.metadata['globalId'])).toEqual(full.nodes.map((n) => n.metadata['globalId']));
+  });
+
+  it('under its start a model is placed exactly as without it, array for array', async () => {
+    for (const name of ['AC20-FZK-Haus.ifc', 'ISSUE_021_Mini_Project.ifc', 'tested_sample_project.ifc']) {
+      const full = await readIfc(corpusBytes('ifc', name));
+      const read = await readIfc(corpusBytes('ifc', name), { reduction: new StreamReduction() });
+      expect(read.streamReduced).toBeUndefined();
+      expect(read.stats).toEqual(full.stats);
+      expect(read.bounds).toEqual(full.bounds);
+      read.meshes.forEach((m, i) => {
+        expect(Buffer.from(m.positions.buffer, m.positions.byteOffset, m.positions.byteLength).equals(Buffer.from(full.meshes[i]!.positions.buffer, full.meshes[i]!.positions.byteOffset, full.meshes[i]!.positions.byteLength))).toBe(true);
+        expect(Array.from(m.indices)).toEqual(Array.from(full.meshes[i]!.indices));
+      });
+    }
+  });
+
+  it('with a budget, a model whose placed geometry is over the memory bound but whose shared geometry fits is delivered; without one it is refused', async () => {
+    const bytes = () => corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc');
+    // Placed, its 261k triangles take ~15 MB; its 59k shared ones a quarter of that.
+    const bound = 8 * 2 ** 20;
+    const result = await runConversion({ bytes: bytes(), fileName: 'big.ifc', outputs: ['usdz'], maxGeometryBytes: bound });
+    expect(result.budget!.withinBudget).toBe(true);
+    expect(result.budget!.source.triangles).toBe(261_069);
+    expect(result.budget!.steps).toContain('simplified');
+    expect(result.budget!.maxDeviation).toBeGreaterThan(0);
+    await expect(runConversion({ bytes: bytes(), fileName: 'big.ifc', outputs: ['usdz'], maxGeometryBytes: bound, budget: false })).rejects.toBeInstanceOf(ModelTooLargeError);
+  });
+});
