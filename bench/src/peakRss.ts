@@ -23,7 +23,7 @@ switch (tool) {
   case 'gltfpack': {
     const { pack } = await import('gltfpack/library.js');
     const [out, ratio] = rest;
-    await pack(['-i', path!, '-o', out!, '-si', ratio!, '-mi', '-tl', '2048', '-noq'], { read: (p) => readFileSync(p), write: (p, d) => writeFileSync(p, d) });
+    await pack(['-i', path!, '-o', out!, '-si', ratio!, '-mi', '-noq'], { read: (p) => readFileSync(p), write: (p, d) => writeFileSync(p, d) });
     break;
   }
   case 'three-glb': {

@@ -77,10 +77,15 @@ export class MeshSimplification {
   reduceTo(targetTriangles: number): void {
     if (this.triangles <= targetTriangles) return;
     const target = Math.max(0, Math.floor(targetTriangles)) * 3;
-    let [indices] = MeshoptSimplifier.simplify(this.indices, this.source.positions, 3, target, Number.MAX_VALUE, ['ErrorAbsolute', 'Sparse']);
-    if (indices.length > target) [indices] = MeshoptSimplifier.simplifySloppy(indices, this.source.positions, 3, null, target, Number.MAX_VALUE);
+    const [coarse] = MeshoptSimplifier.simplify(this.indices, this.source.positions, 3, target, Number.MAX_VALUE, ['ErrorAbsolute', 'Sparse']);
+    let best = coarse.length > 0 ? coarse : this.indices;
+    if (best.length > target) {
+      // Sloppy collapses ignore topology: it reaches counts the other cannot, or leaves nothing.
+      const [sloppy] = MeshoptSimplifier.simplifySloppy(best, this.source.positions, 3, null, target, Number.MAX_VALUE);
+      if (sloppy.length > 0 || this.mayVanish) best = sloppy;
+    }
     // Never all of it (unless it may vanish): a mesh reduced to nothing is a part missing, not a coarser one.
-    if (indices.length > 0 || this.mayVanish) this.indices = indices;
+    if (best.length > 0 || this.mayVanish) this.indices = best;
   }
 
   /** The delivered mesh: only the vertices still used, element runs regrouped to tile its triangles. */
