@@ -199,3 +199,24 @@ function sphereScene(segments: number): SceneData {
     stats: { nodes: 1, meshNodes: 1, meshes: 1, triangles: indices.length / 3, vertices: positions.length / 3, materials: 1, textures: 0 },
   };
 }
+
+describe('a texture the budget must scale but cannot decode', () => {
+  it('is refused as unreadable, naming the file and the texture, not a crash', async () => {
+    const { Document, NodeIO } = await import('@gltf-transform/core');
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const pos = doc.createAccessor().setType('VEC3').setBuffer(buffer).setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    const uv = doc.createAccessor().setType('VEC2').setBuffer(buffer).setArray(new Float32Array([0, 0, 1, 0, 0, 1]));
+    // A PNG header that claims 4096 × 4096, then nothing an image decoder can use.
+    const png = new Uint8Array(200);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0x10, 0, 0, 0, 0x10, 0, 8, 6, 0, 0, 0]);
+    const texture = doc.createTexture('broken').setMimeType('image/png').setImage(png);
+    const material = doc.createMaterial('m').setBaseColorTexture(texture);
+    const mesh = doc.createMesh().addPrimitive(doc.createPrimitive().setAttribute('POSITION', pos).setAttribute('TEXCOORD_0', uv).setMaterial(material));
+    doc.createScene().addChild(doc.createNode('n').setMesh(mesh));
+    const bytes = await new NodeIO().writeBinary(doc);
+    const err = await runConversion({ bytes, fileName: 'lies.glb', outputs: ['usdz'] }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'model_unreadable', fileName: 'lies.glb' });
+    expect((err as Error).message).toMatch(/^lies\.glb: its texture "broken" \(image\/png\) cannot be decoded to be scaled down to 2048 px/);
+  });
+});

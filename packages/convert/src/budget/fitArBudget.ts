@@ -24,7 +24,7 @@ export interface FittedScene {
  * report.delivered.triangles; // ≤ 100 000
  * ```
  */
-export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = {}): Promise<FittedScene> {
+export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = {}, options: { fileName?: string } = {}): Promise<FittedScene> {
   const limits = { ...AR_BUDGET_DEFAULTS, ...budget };
   const read = budgetFigures(scene);
   // A reader that simplified as it streamed (a huge IFC) read fewer triangles than the model has.
@@ -53,7 +53,7 @@ export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = 
   // Triangles and texture sizes are tightened together until the package's estimate fits too.
   let targets = { triangles: limits.triangles, textureSize: limits.textureSize };
   for (;;) {
-    const fitted = await fitDetail(merged.scene, targets);
+    const fitted = await fitDetail(merged.scene, targets, options);
     const next = bytesWithin(fitted.scene, limits.packageBytes) ? targets : smallerTargets(fitted.scene, targets);
     if (next !== targets) {
       targets = next;
@@ -95,7 +95,7 @@ const MIN_TEXTURE_SIZE = 64;
 const MIN_TRIANGLES = 1000;
 
 /** Triangles simplified and textures scaled down to the targets; counts of what changed. */
-async function fitDetail(scene: SceneData, targets: DetailTargets) {
+async function fitDetail(scene: SceneData, targets: DetailTargets, options: { fileName?: string }) {
   let current = scene, deviation = { maxDeviation: 0, maxUncovered: 0 }, triangles = false;
   if (current.stats.triangles > targets.triangles) {
     const simplified = await simplifyToBudget(current, { triangles: targets.triangles });
@@ -103,7 +103,7 @@ async function fitDetail(scene: SceneData, targets: DetailTargets) {
     deviation = { maxDeviation: simplified.maxDeviation, maxUncovered: simplified.maxUncovered };
     triangles = true;
   }
-  const resized = await resizeTextures(current, targets.textureSize);
+  const resized = await resizeTextures(current, targets.textureSize, options);
   return { scene: resized.scene, deviation, triangles, textures: resized.resized };
 }
 

@@ -137,6 +137,7 @@ function modelBlock(a: AssetOnWire): string {
     ['Mesh nodes', `${a.mesh_nodes.toLocaleString('en-US')} (${a.draw_calls.toLocaleString('en-US')} draw calls, from ${a.elements.toLocaleString('en-US')} elements)`],
     ['Size', `${size} m`],
     ['Uploaded', megabytes(a.source_bytes)],
+    ...arBudgetRow(a),
   ];
   const links = [
     `<a href="${attr(a.usdz_url)}">USDZ</a> (${megabytes(a.usdz_bytes)})`,
@@ -152,6 +153,15 @@ ${rows.map(([k, v]) => `<dt>${text(k)}</dt><dd>${text(v)}</dd>`).join('\n')}
 </dl>
 ${a.warnings.length ? `<ul class="warnings">${a.warnings.map((w) => `<li>${text(w.message)}</li>`).join('')}</ul>` : ''}
 </div>`;
+}
+
+/** What the AR budget did to a model, in a row, when it did anything. */
+function arBudgetRow(a: AssetOnWire): Array<[string, string]> {
+  const b = a.ar_budget;
+  if (!b || b.steps.length === 0) return [];
+  const n = (v: number) => v.toLocaleString('en-US');
+  const moved = b.max_deviation_m > 0 ? `; surfaces within ${(b.max_deviation_m * 1000).toFixed(1)} mm of the model` : '';
+  return [['Made lighter for AR', `${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ${n(b.source.mesh_prims)} → ${n(b.delivered.mesh_prims)} meshes${moved}`]];
 }
 
 function anchoringSentence(placement: PlacementOnWire): string {
