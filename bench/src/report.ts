@@ -394,7 +394,7 @@ function budgetSection(budget: ResultFile<BudgetRow[]> | undefined): string[] {
     '## The AR budget: source → delivered',
     '',
     `Every corpus IFC and GLB${rows.some((r) => r.large) ? ' and the large real models of `bench/LARGE-MODELS.md` (marked ▲)' : ''}, each run in fresh processes: ours within the default budget` +
-      (b ? ` (${n(b.triangles)} triangles, ${b.meshPrims} mesh prims, ${b.textureSize} px, ${mb(b.packageBytes)} MB)` : '') +
+      (b ? ` (${n(b.triangles)} triangles, ${b.meshPrims} mesh prims, ${b.textureSize} px, ${(b.packageBytes / 2 ** 20).toFixed(0)} MiB)` : '') +
       ', ours as before the budget ("today": merged past 300 draw calls, written), and the peer: web-ifc alone for IFC (`StreamAllMeshes`, ' +
       'the floor of any converter built on it), gltfpack for GLB (`-si` at the ratio our budget needed, `-mi`, no quantization; its textures untouched, as its texture limit needs its own compression; its output measured ' +
       'with our deviation estimate). Deviation: the farthest the delivered surface is from the full model, sampled against it with a BVH.',
