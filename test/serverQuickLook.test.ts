@@ -62,19 +62,23 @@ function boundsInAnchor(bounds: { min: number[]; max: number[] }, frame: Frame) 
  * The package: one ARKit-ready layer, the model where the placement puts it relative to the anchor,
  * as our reader finds it and as a real OpenUSD draws it (with the triangles the detail states).
  */
-async function expectPlaced(bytes: Uint8Array, asset: { bounds: { min: number[]; max: number[] }; triangles: number }, frame: Frame, tolerance = 5e-5): Promise<void> {
+async function expectPlaced(bytes: Uint8Array, asset: { bounds: { min: number[]; max: number[] }; triangles: number }, frame: Frame, leftOut = 0): Promise<void> {
   const scene = await readUsdz(bytes);
   expect(scene.arkitPackage).toBeDefined();
   const expected = boundsInAnchor(asset.bounds, frame);
-  const near = (found: number[], wanted: number[]) => found.forEach((v, k) => expect(Math.abs(v - wanted[k]!)).toBeLessThanOrEqual(tolerance));
-  near(scene.bounds.min, expected.min);
-  near(scene.bounds.max, expected.max);
+  // Drawn inside the stated bounds, and short of them by no more than what the budget left out
+  // (a simplified delivery keeps a subset of the full model's vertices).
+  const near = (found: { min: number[]; max: number[] }) => [0, 1, 2].forEach((k) => {
+    expect(found.min[k]!).toBeGreaterThanOrEqual(expected.min[k]! - 5e-5);
+    expect(found.max[k]!).toBeLessThanOrEqual(expected.max[k]! + 5e-5);
+    expect(found.min[k]! - expected.min[k]!).toBeLessThanOrEqual(leftOut + 5e-5);
+    expect(expected.max[k]! - found.max[k]!).toBeLessThanOrEqual(leftOut + 5e-5);
+  });
+  near(scene.bounds);
   const drawn = await usd.open(bytes, 'quick_look.usdz');
   expect(drawn.error).toBeUndefined();
   expect(drawn.triangles).toBe(asset.triangles);
-  const world = inMetresYUp(drawn);
-  near(world.min, expected.min);
-  near(world.max, expected.max);
+  near(inMetresYUp(drawn));
 }
 
 describe('the Quick Look package of each placement', () => {
@@ -97,9 +101,8 @@ describe('the Quick Look package of each placement', () => {
     expect(asset.ar_budget.steps).toContain('simplified');
     expect(asset.triangles).toBe(asset.ar_budget.delivered.triangles);
     expect(asset.triangles).toBeLessThanOrEqual(100_000);
-    // The detail's bounds are the full model's, on which the placement is computed; the simplified
-    // surface lies within the measured deviation of it.
-    await expectPlaced(bytes, asset, detail.placement.quick_look.frame, asset.ar_budget.max_deviation_m + 1e-4);
+    // The detail's bounds are the full model's, on which the placement is computed.
+    await expectPlaced(bytes, asset, detail.placement.quick_look.frame, asset.ar_budget.max_uncovered_m);
   });
 
   it('by_scan: a vertical plane at the opening\'s bottom centre, +Y the wall normal, +X the opening\'s right', async () => {
