@@ -1,6 +1,7 @@
 import type { Bounds } from '@arsession/geometry';
 import type { SceneData, SceneMesh, SceneNode } from '../scene/SceneData.js';
 import { sceneStats } from '../scene/sceneStats.js';
+import { emptyBounds, growBounds } from '../scene/growBounds.js';
 import { simplifyToBudget } from './simplifyToBudget.js';
 
 /** Options of {@link StreamReduction}. */
@@ -54,6 +55,8 @@ export class StreamReduction {
   maxDeviation = 0;
   /** Largest distance from a full surface to its reduced one (m): pruned parts count here. */
   maxUncovered = 0;
+  /** Bounds of the full model as placed (float64, Y-up metres), once it has been reduced. */
+  fullBounds: Bounds | undefined;
 
   constructor(options: Partial<StreamReductionOptions> = {}) {
     this.opts = { ...STREAM_REDUCTION_DEFAULTS, ...options };
@@ -61,14 +64,17 @@ export class StreamReduction {
 
   /**
    * Simplifies the geometries in place when the model draws more than `startTriangles`, or its
-   * placed geometry would take more than `maxBytes`; `bounds` are the full model's (they cap the
-   * error). Leaves them as they are otherwise.
+   * placed geometry would take more than `maxBytes`, keeping the full model's bounds in
+   * `fullBounds` first. Leaves them as they are otherwise (and measures nothing more).
    */
-  async reduce(geometries: SharedGeometry[], bounds: Bounds): Promise<void> {
+  async reduce(geometries: SharedGeometry[]): Promise<void> {
     this.sourceTriangles = geometries.reduce((n, g) => n + (g.indices.length / 3) * g.transforms.length, 0);
     // Placed, a vertex takes what it takes here (six floats), and so do the indices.
     const placedBytes = geometries.reduce((n, g) => n + (g.vertices.byteLength + g.indices.byteLength) * g.transforms.length, 0);
     if (this.sourceTriangles <= this.opts.startTriangles && placedBytes <= this.opts.maxBytes) return;
+    const bounds = emptyBounds();
+    for (const g of geometries) if (g.indices.length >= 3) for (const t of g.transforms) growBounds(bounds, g.vertices, 6, t);
+    this.fullBounds = bounds;
     const meshes: SceneMesh[] = geometries.map((g) => deinterleave(g));
     const nodes: SceneNode[] = geometries.flatMap((g, i) => g.transforms.map((matrix) => ({ name: '', parent: -1, matrix, meshes: [i], metadata: {} })));
     const base = { nodes, meshes, materials: [], textures: [] };

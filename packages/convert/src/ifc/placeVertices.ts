@@ -76,31 +76,3 @@ function growByPlacedBox(box: Bounds, x0: number, y0: number, z0: number, x1: nu
   max[1] = Math.max(max[1], Math.fround(y1));
   max[2] = Math.max(max[2], Math.fround(z1));
 }
-
-/**
- * The float64 box of a geometry's vertices (`local`: px py pz nx ny nz per vertex) once placed by
- * `transform`, storing nothing: the bounds of geometry that is simplified before it is placed, so
- * a model's bounds stay those of its full geometry.
- *
- * @example
- * ```ts
- * growBounds64(fullBox, placedBox(local, transform));
- * ```
- */
-export function placedBox(local: Float32Array, transform: Float64Array): [number, number, number, number, number, number] {
-  const t = transform;
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = 0; i + 5 < local.length; i += 6) {
-    const x = local[i]!, y = local[i + 1]!, z = local[i + 2]!;
-    const wx = t[0]! * x + t[4]! * y + t[8]! * z + t[12]!;
-    const wy = t[1]! * x + t[5]! * y + t[9]! * z + t[13]!;
-    const wz = t[2]! * x + t[6]! * y + t[10]! * z + t[14]!;
-    if (wx < x0) x0 = wx;
-    if (wx > x1) x1 = wx;
-    if (wy < y0) y0 = wy;
-    if (wy > y1) y1 = wy;
-    if (wz < z0) z0 = wz;
-    if (wz > z1) z1 = wz;
-  }
-  return [x0, y0, z0, x1, y1, z1];
-}

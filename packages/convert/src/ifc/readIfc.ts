@@ -13,7 +13,7 @@ import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
 import { checkStepSyntax } from './checkStepSyntax.js';
 import { ifcLengthUnit } from './ifcLengthUnit.js';
 import { measureOpening } from './measureOpening.js';
-import { placedBox, placeVertices, type PlacedVertices } from './placeVertices.js';
+import { placeVertices, type PlacedVertices } from './placeVertices.js';
 import { readIfcHeader } from './readIfcHeader.js';
 import { StepEntityOffsets } from './StepEntityOffsets.js';
 import { StepFile } from './step/StepFile.js';
@@ -141,7 +141,6 @@ async function buildScene(
   const bound = () => {
     if (target.held > opts.maxGeometryBytes) throw new GeometryOverBound(target.held);
   };
-  let fullBounds: Bounds | undefined;
   if (opts.reduction) {
     // Every geometry copied once and its placements noted; placed only once the model's size is
     // known, from the reduced geometry when it is far over the budget. Placed in stream order with
@@ -153,8 +152,7 @@ async function buildScene(
       // Thrown through web-ifc's stream, which stops it (the model is closed after, as always).
       bound();
     });
-    await opts.reduction.reduce(shared.geometries(), shared.bounds);
-    if (opts.reduction.reduced > 0) fullBounds = shared.bounds;
+    await opts.reduction.reduce(shared.geometries());
     target.held = 0;
     for (const p of shared.placements) {
       keep(target, p.product, p.geometry.vertices, p.geometry.indices, p.transform, p.color, geometries);
@@ -183,6 +181,7 @@ async function buildScene(
   }
 
   // A model reduced before placing keeps the bounds of its full geometry (placements use them).
+  const fullBounds = opts.reduction?.reduced ? opts.reduction.fullBounds : undefined;
   if (fullBounds) bounds = { min: fullBounds.min.map((v, k) => Math.fround(v - offset[k]!)) as Vec3, max: fullBounds.max.map((v, k) => Math.fround(v - offset[k]!)) as Vec3 };
 
   const info = new Map<number, IfcElementRef>();
@@ -323,8 +322,6 @@ function keep(
 class SharedGeometries {
   private readonly byId = new Map<number, SharedGeometry>();
   readonly placements: Array<{ product: number; geometry: SharedGeometry; transform: Float64Array; color: [number, number, number, number] }> = [];
-  /** The full model's placed bounds (float64, no offset). */
-  readonly bounds: Bounds = emptyBounds();
   private bytes = 0;
 
   /** Notes a product's placed geometries, copying each geometry the first time; returns the bytes held. */
@@ -348,20 +345,12 @@ class SharedGeometries {
       geometry.transforms.push(transform);
       this.placements.push({ product: mesh.expressID, geometry, transform, color: [pg.color.x, pg.color.y, pg.color.z, pg.color.w] });
       this.bytes += 160;
-      if (geometry.indices.length >= 3) growBox(this.bounds, placedBox(geometry.vertices, transform));
     }
     return this.bytes;
   }
 
   geometries(): SharedGeometry[] {
     return [...this.byId.values()];
-  }
-}
-
-function growBox(box: Bounds, b: readonly number[]): void {
-  for (let k = 0; k < 3; k++) {
-    if (b[k]! < box.min[k]!) box.min[k] = b[k]!;
-    if (b[k + 3]! > box.max[k]!) box.max[k] = b[k + 3]!;
   }
 }
 
