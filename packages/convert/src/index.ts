@@ -18,7 +18,7 @@ export type {
   ChannelTextureRef, SceneData, SceneElementRange, SceneMaterial, SceneMesh, SceneNode, SceneSource, SceneStats, SceneTexture, SceneWarning, StreamReducedFigures,
   TextureRef,
 } from './scene/SceneData.js';
-export { sceneBounds, sceneStats, worldMatrices } from './scene/sceneStats.js';
+export { drawCalls, sceneBounds, sceneStats, worldMatrices } from './scene/sceneStats.js';
 export { sceneTriangles, type SceneTriangles } from './scene/sceneTriangles.js';
 export { readGlb, type ReadGlbOptions } from './glb/readGlb.js';
 export { checkGlbLayout } from './glb/checkGlbLayout.js';

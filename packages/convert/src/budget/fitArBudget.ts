@@ -1,6 +1,7 @@
 import type { SceneData, SceneWarning } from '../scene/SceneData.js';
 import { AR_BUDGET_DEFAULTS, withinBudget, type ArBudget, type BudgetFigures, type BudgetReport, type BudgetStep } from './ArBudget.js';
 import { mergeToPrimBudget } from './mergeToPrimBudget.js';
+import { drawCalls } from '../scene/sceneStats.js';
 import { largestSide, resizeTextures } from './resizeTextures.js';
 import { simplifyToBudget } from './simplifyToBudget.js';
 
@@ -132,10 +133,6 @@ export function budgetFigures(scene: SceneData): BudgetFigures {
     meshPrims: drawCalls(scene),
     largestTexture: scene.textures.reduce((n, t) => Math.max(n, largestSide(t)), 0),
   };
-}
-
-function drawCalls(scene: SceneData): number {
-  return scene.nodes.reduce((n, node) => n + node.meshes.length, 0);
 }
 
 function formatMetres(m: number): string {

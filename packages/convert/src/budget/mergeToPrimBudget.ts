@@ -1,4 +1,5 @@
 import { mergeByMaterial } from '../scene/mergeByMaterial.js';
+import { drawCalls } from '../scene/sceneStats.js';
 import type { SceneData, SceneMaterial } from '../scene/SceneData.js';
 import type { BudgetStep } from './ArBudget.js';
 
@@ -35,10 +36,6 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedTo
   }
   /* c8 ignore next */
   throw new Error('unreachable: the last level always returns');
-}
-
-function drawCalls(scene: SceneData): number {
-  return scene.nodes.reduce((n, node) => n + node.meshes.length, 0);
 }
 
 /**

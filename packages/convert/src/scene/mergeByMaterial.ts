@@ -3,7 +3,7 @@ import { chooseOffset, RECENTRE_BEYOND } from './chooseOffset.js';
 import type { SceneData, SceneElementRange, SceneMesh, SceneNode } from './SceneData.js';
 import { determinant3, normalMatrix } from './normalMatrix.js';
 import { isIdentityMatrix, newIdentityMatrix } from './identityMatrix.js';
-import { sceneStats, worldMatrices } from './sceneStats.js';
+import { drawCalls, sceneStats, worldMatrices } from './sceneStats.js';
 
 /** Options of {@link mergeByMaterial}. */
 export interface MergeByMaterialOptions {
@@ -34,8 +34,7 @@ export const MERGE_BY_MATERIAL_DEFAULTS: Readonly<MergeByMaterialOptions> = { mi
  */
 export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMaterialOptions> = {}): SceneData {
   const opts = { ...MERGE_BY_MATERIAL_DEFAULTS, ...options };
-  const drawCalls = scene.nodes.reduce((n, node) => n + node.meshes.length, 0);
-  if (drawCalls <= opts.minDrawCalls) return scene;
+  if (drawCalls(scene) <= opts.minDrawCalls) return scene;
 
   const world = worldMatrices(scene.nodes);
   // Bucket every drawn mesh by (group, material), in scene order so output is deterministic.

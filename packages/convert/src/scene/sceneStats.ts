@@ -31,6 +31,18 @@ export function sceneStats(scene: Pick<SceneData, 'nodes' | 'meshes' | 'material
 }
 
 /**
+ * Draw calls of a scene: one per mesh per node that draws it, which is a USD mesh prim each.
+ *
+ * @example
+ * ```ts
+ * drawCalls(scene); // → 245 for AC20-FZK-Haus as read
+ * ```
+ */
+export function drawCalls(scene: Pick<SceneData, 'nodes'>): number {
+  return scene.nodes.reduce((n, node) => n + node.meshes.length, 0);
+}
+
+/**
  * World-space bounds of every drawn vertex (each mesh instance through its node's world matrix).
  * Empty scenes give infinite bounds (min +∞, max −∞).
  */

@@ -3,8 +3,9 @@ import { readModel } from '../model/readModel.js';
 import { writeUsdz } from '../usdz/writeUsdz.js';
 import { writeUsdzBytesFile, writeUsdzFile } from '../usdz/writeUsdzFile.js';
 import { mergeByMaterial } from '../scene/mergeByMaterial.js';
+import { drawCalls } from '../scene/sceneStats.js';
 import { usdzAnchorRefusal } from '../usdz/anchor/anchorUsdz.js';
-import { AR_BUDGET_DEFAULTS } from '../budget/ArBudget.js';
+import { AR_BUDGET_DEFAULTS, withinBudget } from '../budget/ArBudget.js';
 import { budgetFigures, fitArBudget } from '../budget/fitArBudget.js';
 import { STREAM_REDUCTION_DEFAULTS, StreamReduction } from '../budget/StreamReduction.js';
 import type { ConversionRequest, ConversionResult } from './protocol.js';
@@ -56,13 +57,12 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
   const glbFile = glbBytes && request.glbPath !== undefined ? writeHashedFile(request.glbPath, (write) => write(glbBytes)) : undefined;
   const glb = glbFile ? undefined : glbBytes;
   const written = performance.now();
-  const drawCalls = delivered.nodes.reduce((n, node) => n + node.meshes.length, 0);
   // Known now, while the package is at hand: whether a session can later anchor it for AR Quick Look.
   const refusal = arkit && usdzAnchorRefusal(arkit.bytes);
   return {
     format: scene.source.format,
     source: scene.source,
-    stats: { ...delivered.stats, drawCalls, elements: scene.stats.meshNodes },
+    stats: { ...delivered.stats, drawCalls: drawCalls(delivered), elements: scene.stats.meshNodes },
     bounds: delivered.bounds,
     offset: delivered.offset,
     warnings: delivered.warnings,
@@ -81,8 +81,7 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
 
 /** Whether an ARKit-ready upload can be delivered as it came: its scene and its bytes within budget. */
 function arkitWithinBudget(scene: SceneData, bytes: number, budget: ArBudget): boolean {
-  const f = budgetFigures(scene);
-  return f.triangles <= budget.triangles && f.meshPrims <= budget.meshPrims && f.largestTexture <= budget.textureSize && bytes <= budget.packageBytes;
+  return withinBudget(budgetFigures(scene), budget) && bytes <= budget.packageBytes;
 }
 
 /** The budget's report with the bytes in and out; the package's own size decides whether it fits. */
