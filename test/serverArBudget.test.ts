@@ -40,15 +40,15 @@ describe('the AR budget through the server', () => {
     const detail = await detailOf(budgeted, 'by_plane', ISSUE_021, {});
     const asset = detail.model_assets[0];
     const b = asset.ar_budget;
-    expect(b).toMatchObject({ within_budget: true, steps: ['simplified'], limits: { triangles: 100_000, mesh_prims: 200, texture_px: 2048, package_bytes: 25 * 1024 * 1024 } });
-    expect(b.source).toMatchObject({ triangles: 261_069, mesh_prims: 13, largest_texture_px: 0, bytes: asset.source_bytes });
+    expect(b).toMatchObject({ within_budget: true, steps: ['merged', 'simplified'], limits: { triangles: 100_000, mesh_prims: 200, texture_px: 2048, package_bytes: 25 * 1024 * 1024 } });
+    expect(b.source).toMatchObject({ triangles: 261_069, mesh_prims: 2636, largest_texture_px: 0, bytes: asset.source_bytes });
     expect(b.delivered).toMatchObject({ triangles: asset.triangles, mesh_prims: asset.draw_calls, bytes: asset.usdz_bytes });
     expect(b.delivered.triangles).toBeLessThanOrEqual(100_000);
     expect(b.max_deviation_m).toBeGreaterThan(0);
-    expect(asset.warnings.map((w: { code: string }) => w.code)).toContain('budget_simplified');
+    expect(asset.warnings.map((w: { code: string }) => w.code)).toEqual(expect.arrayContaining(['budget_merged', 'budget_simplified']));
     // The session page says it too.
     const page = await (await fetch(detail.page_url)).text();
-    expect(page).toContain(`<dt>Made lighter for AR</dt><dd>261,069 → ${asset.triangles.toLocaleString('en-US')} triangles, 13 → 13 meshes; surfaces within ${(b.max_deviation_m * 1000).toFixed(1)} mm of the model</dd>`);
+    expect(page).toContain(`<dt>Made lighter for AR</dt><dd>261,069 → ${asset.triangles.toLocaleString('en-US')} triangles, 2,636 → 13 meshes; surfaces within ${(b.max_deviation_m * 1000).toFixed(1)} mm of the model</dd>`);
     // The USDZ served is the simplified one.
     const usdz = new Uint8Array(await (await fetch(asset.usdz_url)).arrayBuffer());
     expect((await readUsdz(usdz)).stats.triangles).toBe(asset.triangles);

@@ -126,7 +126,7 @@ describe('arsession convert and inspect on real models', () => {
     expect(report.budget.delivered.bytes).toBe(readFileSync(join(dir, 'small.usdz')).length);
     const text = arsession('convert', model, '-o', join(dir, 'text.usdz'), '--budget-triangles', '20000');
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/AR budget: 261,069 → [\d,]+ triangles, 13 → \d+ mesh prims, .* largest deviation [\d.]+ mm \(simplified\)/);
+    expect(text.stdout).toMatch(/AR budget: 261,069 → [\d,]+ triangles, 2,636 → \d+ mesh prims, .* largest deviation [\d.]+ mm \(merged, simplified\)/);
     const full = arsession('convert', model, '-o', join(dir, 'full.usdz'), '--no-budget', '--json');
     expect(JSON.parse(full.stdout).stats.triangles).toBe(261069);
     expect(JSON.parse(full.stdout).budget).toBeUndefined();

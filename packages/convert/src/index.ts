@@ -61,6 +61,7 @@ export {
 } from './budget/ArBudget.js';
 export { budgetFigures, estimatePackageBytes, fitArBudget, type FittedScene } from './budget/fitArBudget.js';
 export { mergeToPrimBudget, type MergedToBudget } from './budget/mergeToPrimBudget.js';
+export { drawnCentres, spatialCells } from './budget/spatialCells.js';
 export { simplifyToBudget, SIMPLIFY_TO_BUDGET_DEFAULTS, type SimplifiedScene, type SimplifyToBudgetOptions } from './budget/simplifyToBudget.js';
 export { MeshSimplification } from './budget/MeshSimplification.js';
 export { measureDeviation, MEASURE_DEVIATION_DEFAULTS, type Deviation, type MeasureDeviationOptions } from './budget/measureDeviation.js';

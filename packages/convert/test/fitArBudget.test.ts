@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
-  AR_BUDGET_DEFAULTS, budgetFigures, fitArBudget, imageSize, measureDeviation, mergeByMaterial, readGlb, readIfc, readModel,
+  AR_BUDGET_DEFAULTS, budgetFigures, drawCalls, drawnCentres, fitArBudget, mergeToPrimBudget, sceneStats, spatialCells, imageSize, measureDeviation, mergeByMaterial, readGlb, readIfc, readModel,
   simplifyToBudget, type ArBudget, type SceneData, type SceneMaterial,
 } from '../src/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
@@ -129,6 +129,55 @@ describe('fitArBudget', () => {
     }), { numRuns: 8 });
   });
 
+  it('a model without storeys is merged per spatial cell and material: each merged mesh lies in its cell, nothing lost', async () => {
+    const placed = fc.record({ x: fc.integer({ min: -50, max: 50 }), z: fc.integer({ min: -50, max: 50 }), material: fc.integer({ min: 0, max: 3 }) });
+    await fc.assert(fc.property(fc.array(placed, { minLength: 30, maxLength: 120 }), fc.integer({ min: 4, max: 29 }), (parts, meshPrims) => {
+      const scene = scatteredTriangles(parts);
+      const { scene: delivered, steps, grouping } = mergeToPrimBudget(scene, meshPrims);
+      expect(drawCalls(delivered)).toBeLessThanOrEqual(meshPrims);
+      expect(delivered.stats.triangles).toBe(parts.length);
+      expect(steps[0]).toBe('merged');
+      // The finest grid that fits is taken: one size finer would have drawn more than the budget.
+      const callsOnGrid = (divisions: number) => new Set(spatialCells(drawnCentres(scene), scene.bounds, divisions).map((c, i) => `${c} ${parts[i]!.material}`)).size;
+      if (grouping.startsWith('spatial cell')) {
+        const divisions = Number(/\((\d) ×/.exec(grouping)![1]);
+        if (divisions < 4) expect(callsOnGrid(divisions + 1)).toBeGreaterThan(meshPrims);
+        for (const node of delivered.nodes) {
+          const [i, j] = node.metadata['cell']!.split('_').map(Number) as [number, number];
+          const size = [scene.bounds.max[0] - scene.bounds.min[0], scene.bounds.max[2] - scene.bounds.min[2]];
+          for (const m of node.meshes) {
+            for (const e of delivered.meshes[m]!.elements!) {
+              const part = parts[Number(e.metadata['globalId']!.slice(1))]!;
+              // Each part's triangle is 1 m wide from (x, z): its centre is in the node's cell.
+              const ci = Math.min(divisions - 1, Math.floor(((part.x + 0.5 - scene.bounds.min[0]) / size[0]!) * divisions));
+              const cj = Math.min(divisions - 1, Math.floor(((part.z + 0.5 - scene.bounds.min[2]) / size[1]!) * divisions));
+              expect([ci, cj]).toEqual([i, j]);
+            }
+          }
+        }
+      } else {
+        expect(['material', 'material, with alike materials made one']).toContain(grouping);
+        expect(callsOnGrid(2)).toBeGreaterThan(meshPrims);
+      }
+    }), { numRuns: 40 });
+  });
+
+  it('a storeyless GLB of 5000 nodes over budget is merged in spatial cells, not into one mesh', async () => {
+    const name = 'Synthetic_5000MeshNodes_shared.glb';
+    const scene = await readModel(corpusBytes('glb', name), { fileName: name });
+    // Within the default budget it is delivered as without one (one mesh per material); over
+    // the triangles, it is the budget's to merge.
+    expect((await fitArBudget(scene)).report.delivered.meshPrims).toBe(1);
+    const { scene: delivered, report } = await fitArBudget(scene, { triangles: 30_000 });
+    expect(report.source.meshPrims).toBe(5000);
+    expect(report.steps).toEqual(['merged', 'simplified']);
+    expect(report.delivered.triangles).toBeLessThanOrEqual(30_000);
+    expect(report.delivered.meshPrims).toBeGreaterThan(1);
+    expect(report.delivered.meshPrims).toBeLessThanOrEqual(16);
+    expect(delivered.nodes.every((n) => n.meshes.length === 0 || /^cell_\d_\d$/.test(n.name))).toBe(true);
+    expect(delivered.warnings.find((w) => w.code === 'budget_merged')!.message).toMatch(/by spatial cell \(4 × 4\) and material/);
+  });
+
   it('simplifyToBudget reaches any triangle budget on a tessellated sphere and says how far it moved it', async () => {
     const sphere = sphereScene(64);
     await fc.assert(fc.asyncProperty(fc.integer({ min: 50, max: sphere.stats.triangles - 1 }), async (triangles) => {
@@ -172,6 +221,21 @@ function manyMaterials(count: number): SceneData {
   return {
     source: { format: 'glb' }, ...base, offset: [0, 0, 0], bounds: { min: [0, 0, 0], max: [count, 1, 0] }, warnings: [],
     stats: { nodes: count, meshNodes: count, meshes: count, triangles: count, vertices: count * 3, materials: count, textures: 0 },
+  };
+}
+
+/** A 1 m triangle in the ground plane at each (x, z), its material one of four; no storeys. */
+function scatteredTriangles(parts: ReadonlyArray<{ x: number; z: number; material: number }>): SceneData {
+  const identity = () => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+  const meshes = parts.map((p, i) => ({
+    name: `t${i}`, positions: new Float32Array([p.x, 0, p.z, p.x + 1, 0, p.z, p.x + 0.5, 0, p.z + 1]), indices: new Uint32Array([0, 1, 2]), material: p.material,
+  }));
+  const nodes = meshes.map((_, i) => ({ name: `n${i}`, parent: -1, matrix: identity(), meshes: [i], metadata: { globalId: `g${i}` } }));
+  const base = { nodes, meshes, materials: [0, 1, 2, 3].map((i) => material(i, 4)), textures: [] };
+  const xs = parts.map((p) => p.x), zs = parts.map((p) => p.z);
+  return {
+    source: { format: 'glb' }, ...base, offset: [0, 0, 0], warnings: [], stats: sceneStats(base),
+    bounds: { min: [Math.min(...xs), 0, Math.min(...zs)], max: [Math.max(...xs) + 1, 0, Math.max(...zs) + 1] },
   };
 }
 

@@ -2,6 +2,7 @@ import type { SceneData, SceneWarning } from '../scene/SceneData.js';
 import { AR_BUDGET_DEFAULTS, withinBudget, type ArBudget, type BudgetFigures, type BudgetReport, type BudgetStep } from './ArBudget.js';
 import { mergeToPrimBudget } from './mergeToPrimBudget.js';
 import { drawCalls } from '../scene/sceneStats.js';
+import { mergeByMaterial, MERGE_BY_MATERIAL_DEFAULTS } from '../scene/mergeByMaterial.js';
 import { largestSide, resizeTextures } from './resizeTextures.js';
 import { simplifyToBudget } from './simplifyToBudget.js';
 
@@ -12,36 +13,40 @@ export interface FittedScene {
 }
 
 /**
- * Brings a scene within an {@link ArBudget}, cheapest loss first: mesh prims merged (by storey,
- * then by material, then alike materials made one), then triangles simplified with the least
- * error that fits, then textures scaled down. A scene within budget comes back as the same
- * object, so its files are written byte for byte as without a budget. Each step taken adds a
+ * Brings a scene, as read, within an {@link ArBudget}, cheapest loss first: mesh prims merged (by
+ * storey or spatial cell, then by material, then alike materials made one), then triangles
+ * simplified with the least error that fits, then textures scaled down. A scene within budget as
+ * delivered without one (merged by `mergeByMaterial`'s defaults) comes back exactly so, and its
+ * files are written byte for byte as without a budget. Each step taken adds a
  * warning that names what it changed. The package's bytes are the caller's to check once
  * written (see `runConversion`).
  *
  * @example
  * ```ts
- * const { scene: delivered, report } = await fitArBudget(mergeByMaterial(scene));
+ * const { scene: delivered, report } = await fitArBudget(await readModel(bytes));
  * report.delivered.triangles; // ≤ 100 000
  * ```
  */
 export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = {}, options: { fileName?: string } = {}): Promise<FittedScene> {
   const limits = { ...AR_BUDGET_DEFAULTS, ...budget };
-  const read = budgetFigures(scene);
+  // Without a budget a scene is delivered merged per storey and material (`mergeByMaterial`'s
+  // defaults); a scene that is within budget so is delivered exactly so.
+  const today = withinBudget({ ...budgetFigures(scene), meshPrims: mergedByDefault(scene) }, limits) ? mergeByMaterial(scene) : undefined;
+  const read = budgetFigures(today ?? scene);
   // A reader that simplified as it streamed (a huge IFC) read fewer triangles than the model has.
   const streamed = scene.streamReduced;
-  const source = streamed ? { ...read, triangles: streamed.sourceTriangles } : read;
+  const source = streamed ? { ...read, triangles: streamed.sourceTriangles, meshPrims: drawCalls(scene) } : { ...read, meshPrims: drawCalls(scene) };
   const report = (delivered: SceneData, steps: BudgetStep[], deviation = { maxDeviation: 0, maxUncovered: 0 }): BudgetReport => {
-    const figures = delivered === scene ? read : budgetFigures(delivered);
+    const figures = delivered === today ? read : budgetFigures(delivered);
     // The stream's deviation and this stage's add up to a bound (Hausdorff's triangle inequality).
     const total = streamed ? { maxDeviation: deviation.maxDeviation + streamed.maxDeviation, maxUncovered: deviation.maxUncovered + streamed.maxUncovered } : deviation;
     const all: BudgetStep[] = streamed && !steps.includes('simplified') ? [...steps, 'simplified'] : steps;
     return { budget: limits, source, delivered: figures, steps: all, ...total, withinBudget: withinBudget(figures, limits) };
   };
-  if (withinBudget(read, limits) && bytesWithin(scene, limits.packageBytes)) {
-    if (!streamed) return { scene, report: report(scene, []) };
+  if (today && bytesWithin(today, limits.packageBytes)) {
+    if (!streamed) return { scene: today, report: report(today, []) };
     const warning = { code: 'budget_simplified', message: `simplified from ${source.triangles} to ${read.triangles} triangles as it streamed in (${streamed.reducedGeometries} geometries); largest deviation ${formatMetres(streamed.maxDeviation)}` };
-    const told = { ...scene, warnings: [...scene.warnings, warning] };
+    const told = { ...today, warnings: [...today.warnings, warning] };
     return { scene: told, report: report(told, []) };
   }
 
@@ -49,7 +54,7 @@ export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = 
   const merged = mergeToPrimBudget(scene, limits.meshPrims);
   const steps = [...merged.steps];
   if (merged.steps.length) {
-    warnings.push({ code: 'budget_merged', message: `${source.meshPrims} mesh prims merged into ${drawCalls(merged.scene)} by ${merged.steps.includes('materials_merged') ? 'material, with alike materials made one' : 'storey and material'} (AR budget ${limits.meshPrims})` });
+    warnings.push({ code: 'budget_merged', message: `${source.meshPrims} mesh prims merged into ${drawCalls(merged.scene)} by ${merged.grouping} (AR budget ${limits.meshPrims})` });
   }
   // Triangles and texture sizes are tightened together until the package's estimate fits too.
   let targets = { triangles: limits.triangles, textureSize: limits.textureSize };
@@ -85,6 +90,15 @@ function smallerTargets(scene: SceneData, targets: DetailTargets): DetailTargets
   if (texturesFirst && targets.textureSize > MIN_TEXTURE_SIZE) return { ...targets, textureSize: Math.max(MIN_TEXTURE_SIZE, Math.floor(targets.textureSize / 2)) };
   if (targets.triangles > MIN_TRIANGLES) return { ...targets, triangles: Math.max(MIN_TRIANGLES, Math.floor(Math.min(targets.triangles, scene.stats.triangles) / 2)) };
   return targets;
+}
+
+/** Draw calls of the scene as `mergeByMaterial` delivers it by default, counted without merging. */
+function mergedByDefault(scene: SceneData): number {
+  const calls = drawCalls(scene);
+  if (calls <= MERGE_BY_MATERIAL_DEFAULTS.minDrawCalls) return calls;
+  const keys = new Set<string>();
+  for (const node of scene.nodes) for (const m of node.meshes) keys.add(`${node.metadata[MERGE_BY_MATERIAL_DEFAULTS.groupBy] ?? ''}\u0000${scene.meshes[m]!.material}`);
+  return keys.size;
 }
 
 function bytesWithin(scene: SceneData, packageBytes: number): boolean {

@@ -1,21 +1,26 @@
-import { mergeByMaterial } from '../scene/mergeByMaterial.js';
+import { mergeByMaterial, type MergeByMaterialOptions } from '../scene/mergeByMaterial.js';
 import { drawCalls } from '../scene/sceneStats.js';
 import type { SceneData, SceneMaterial } from '../scene/SceneData.js';
 import type { BudgetStep } from './ArBudget.js';
+import { drawnCentres, spatialCells } from './spatialCells.js';
 
 /** A scene with no more mesh prims than asked, and how it got there. */
 export interface MergedToBudget {
   scene: SceneData;
   steps: BudgetStep[];
+  /** How geometry was grouped, for a report: `'storey and material'`, `'spatial cell (4 × 4) and material'`, … (`''` when nothing was merged). */
+  grouping: string;
 }
 
 /**
  * Brings a scene's mesh prims (draw calls) within `meshPrims`, losing as little as it can: first
- * merged per storey and material (culling still skips a storey out of view), then per material
- * alone, then with materials that look alike made one (identical ones first, then colours on ever
- * coarser steps, at last all untextured ones). Textured materials are never merged: a scene with
- * more of them than `meshPrims` stays over budget, and the report says so. Element identity survives every merge as triangle runs. A scene already within
- * comes back as it is.
+ * merged per storey and material (culling still skips a storey out of view); for a model without
+ * storeys (a GLB, a USDZ, a track) or with too many, per spatial cell and material, on a ground
+ * plan grid of 4 × 4, 3 × 3 or 2 × 2 cells, the finest that fits; then per material alone; then
+ * with materials that look alike made one (identical ones first, then colours on ever coarser
+ * steps, at last all untextured ones). Textured materials are never merged: a scene with more of
+ * them than `meshPrims` stays over budget, and the report says so. Element identity survives
+ * every merge as triangle runs. A scene already within comes back as it is.
  *
  * @example
  * ```ts
@@ -23,19 +28,43 @@ export interface MergedToBudget {
  * ```
  */
 export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedToBudget {
-  if (drawCalls(scene) <= meshPrims) return { scene, steps: [] };
-  const byStorey = mergeByMaterial(scene, { minDrawCalls: meshPrims });
-  if (drawCalls(byStorey) <= meshPrims) return { scene: byStorey, steps: ['merged'] };
+  if (drawCalls(scene) <= meshPrims) return { scene, steps: [], grouping: '' };
+  // Each grouping is counted before it is merged: merging copies every vertex.
+  for (const grouping of groupings(scene)) {
+    if (mergedDrawCalls(scene, grouping) <= meshPrims) return { scene: mergeByMaterial(scene, { minDrawCalls: 0, ...grouping }), steps: ['merged'], grouping: grouping.label };
+  }
   // '' groups nothing: one mesh per material.
-  const byMaterial = mergeByMaterial(byStorey, { minDrawCalls: meshPrims, groupBy: '' });
-  if (drawCalls(byMaterial) <= meshPrims) return { scene: byMaterial, steps: ['merged'] };
+  const byMaterial = mergeByMaterial(scene, { minDrawCalls: 0, groupBy: '' });
   // Steps per colour channel; at −1 every plain material is one (the first one's look).
   for (const levels of [0, 64, 32, 16, 8, 4, 2, 1, -1]) {
     const alike = mergeByMaterial(withMaterialsMerged(byMaterial, levels), { minDrawCalls: 0, groupBy: '' });
-    if (drawCalls(alike) <= meshPrims || levels === -1) return { scene: alike, steps: ['merged', 'materials_merged'] };
+    if (drawCalls(alike) <= meshPrims || levels === -1) return { scene: alike, steps: ['merged', 'materials_merged'], grouping: 'material, with alike materials made one' };
   }
   /* c8 ignore next */
   throw new Error('unreachable: the last level always returns');
+}
+
+/** How nodes may be grouped before merging, finest first: storeys, then spatial cells, then none. */
+type Grouping = Pick<MergeByMaterialOptions, 'groupBy' | 'groups'> & { label: string };
+
+/** Cells per side of the ground plan grids tried, finest first. */
+const CELL_DIVISIONS = [4, 3, 2];
+
+function* groupings(scene: SceneData): Generator<Grouping> {
+  if (scene.nodes.some((n) => n.meshes.length > 0 && n.metadata['storey'] !== undefined)) yield { groupBy: 'storey', label: 'storey and material' };
+  const centres = drawnCentres(scene);
+  for (const divisions of CELL_DIVISIONS) yield { groupBy: 'cell', groups: spatialCells(centres, scene.bounds, divisions), label: `spatial cell (${divisions} × ${divisions}) and material` };
+  yield { groupBy: '', label: 'material' };
+}
+
+/** Draw calls the scene would have once merged by group and material. */
+function mergedDrawCalls(scene: SceneData, grouping: Grouping): number {
+  const keys = new Set<string>();
+  scene.nodes.forEach((node, i) => {
+    const group = (grouping.groups ? grouping.groups[i] : node.metadata[grouping.groupBy]) ?? '';
+    for (const m of node.meshes) keys.add(`${group}\u0000${scene.meshes[m]!.material}`);
+  });
+  return keys.size;
 }
 
 /**

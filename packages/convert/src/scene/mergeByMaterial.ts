@@ -15,6 +15,11 @@ export interface MergeByMaterialOptions {
    * material), fall in one group.
    */
   groupBy: string;
+  /**
+   * The group of each node (by index), when it is not in the nodes' metadata (a spatial cell);
+   * the merged nodes carry it under `groupBy`.
+   */
+  groups?: readonly string[];
 }
 
 /** Defaults of {@link mergeByMaterial}: a phone handles a few hundred draw calls at AR frame rates. */
@@ -43,7 +48,7 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
   scene.nodes.forEach((node, i) => {
     for (const m of node.meshes) {
       const mesh = scene.meshes[m]!;
-      const group = node.metadata[opts.groupBy] ?? '';
+      const group = (opts.groups ? opts.groups[i] : node.metadata[opts.groupBy]) ?? '';
       const key = `${group}\u0000${mesh.material}`;
       let bucket = buckets.get(key);
       if (!bucket) buckets.set(key, (bucket = { group, material: mesh.material, parts: [] }));
@@ -74,7 +79,7 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
       parent = nodes.length;
       groupNode.set(bucket.group, parent);
       nodes.push({
-        name: bucket.group || 'model',
+        name: bucket.group ? (opts.groups ? `${opts.groupBy}_${bucket.group}` : bucket.group) : 'model',
         parent: -1,
         matrix: newIdentityMatrix(),
         meshes: [],

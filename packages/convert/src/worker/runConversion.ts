@@ -48,7 +48,7 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
   // within the AR budget. An ARKit-ready USDZ upload within budget is delivered as it came (its
   // scene is what it draws); one over budget is converted like any other model.
   const arkit = scene.arkitPackage && (!budget || arkitWithinBudget(scene, scene.arkitPackage.bytes.length, budget)) ? scene.arkitPackage : undefined;
-  const fitted = arkit || !budget ? undefined : await fitArBudget(mergeByMaterial(scene), budget, request.fileName === undefined ? {} : { fileName: request.fileName });
+  const fitted = arkit || !budget ? undefined : await fitArBudget(scene, budget, request.fileName === undefined ? {} : { fileName: request.fileName });
   const delivered = arkit ? scene : fitted ? fitted.scene : mergeByMaterial(scene);
   const toFile = outputs.includes('usdz') && request.usdzPath !== undefined;
   const usdzFile = !toFile ? undefined : arkit ? writeUsdzBytesFile(arkit.bytes, request.usdzPath!) : writeUsdzFile(delivered, request.usdzPath!);
