@@ -1,7 +1,7 @@
 // Every USDZ we write, opened by a real OpenUSD (22.x with Hydra, in Chromium): what it draws is
 // what our detail and reports state — the same triangles, the same world bounds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { convertModel } from '@arsession/convert';
+import { anchorUsdz, convertModel, readUsdz } from '@arsession/convert';
 import { corpusBytes, corpusFiles } from './support/corpus.js';
 import { rawZipEntries } from './support/usdReader.js';
 import { zipArchive } from './support/zipArchive.js';
@@ -47,5 +47,39 @@ describe('OpenUSD and the packages we repack', () => {
     expect(drawn.error).toBeUndefined();
     expect(drawn.triangles).toBe(result.stats.triangles);
     expect(drawn.triangles).toBeGreaterThan(0);
+  });
+});
+
+describe('OpenUSD and instanced deliveries', () => {
+  it('repeated meshes of a model the budget changes are written once and instanced: OpenUSD composes them cleanly, each with its material, anchored too', async () => {
+    const name = 'SimpleInstancing.glb';
+    const result = await convertModel(corpusBytes('glb', name), { fileName: name, budget: { triangles: 1000 } });
+    expect(result.budget!.steps).toEqual(['simplified']);
+    // Our reader composes every instance: 125 cubes, the triangles the detail states.
+    const back = await readUsdz(result.usdz!);
+    expect(back.stats.meshNodes).toBe(125);
+    expect(back.stats.triangles).toBe(result.stats.triangles);
+
+    const up = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    const anchored = new Uint8Array(Buffer.concat(anchorUsdz(result.usdz!, { anchoring: { type: 'plane', alignment: 'horizontal' }, modelToAnchor: up })));
+    for (const [bytes, root] of [[result.usdz!, '/Model'], [anchored, '/Anchored/Placed/Model']] as const) {
+      const report = await usd.open(bytes, 'instanced.usdz');
+      expect(report.error).toBeUndefined();
+      expect(report.diagnostics).toEqual([]);
+      // OpenUSD read 125 instanceable prims from our crate; Hydra draws their one prototype once.
+      expect(report.instances).toBe(125);
+      expect(report.meshes).toBe(1);
+      expect(report.triangles! * 125).toBe(result.stats.triangles);
+      // The material bound on the instances reaches the prototype's mesh.
+      for (const material of Object.values(report.materials!)) expect(material).toMatch(new RegExp(`^${root}/Materials/`));
+    }
+  });
+
+  it('a model within budget with repeated meshes is written as it always was: no instancing', async () => {
+    const result = await convertModel(corpusBytes('glb', 'SimpleInstancing.glb'), { fileName: 'SimpleInstancing.glb' });
+    expect(result.budget!.steps).toEqual([]);
+    const report = await usd.open(result.usdz!, 'plain.usdz');
+    expect(report.instances).toBe(0);
+    expect(report.meshes).toBe(125);
   });
 });

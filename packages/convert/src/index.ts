@@ -26,7 +26,7 @@ export { zipLayout, zipStored, ZIP_STORED_DEFAULTS, type ZipEntry, type ZipEntry
 export { writeUsdzFile, type WrittenUsdzFile } from './usdz/writeUsdzFile.js';
 export { writeUsdaLayer, renderUsda, WRITE_USDA_LAYER_DEFAULTS, type WriteUsdaLayerOptions } from './usdz/writeUsdaLayer.js';
 export { writeUsdcLayer, renderUsdc, WRITE_USDC_LAYER_DEFAULTS, type WriteUsdcLayerOptions } from './usdz/writeUsdcLayer.js';
-export { describeLayer, textureEntryName, DESCRIBE_LAYER_DEFAULTS, type DescribeLayerOptions } from './usdz/layer/describeLayer.js';
+export { describeLayer, textureEntryName, DESCRIBE_LAYER_DEFAULTS, PROTOTYPES_SCOPE, type DescribeLayerOptions } from './usdz/layer/describeLayer.js';
 export type { UsdAttribute, UsdLayer, UsdPrim, UsdProperty, UsdRelationship, UsdTypeName, UsdValue } from '@arsession/usd';
 export { writeUsdz, WRITE_USDZ_DEFAULTS, type WriteUsdzOptions } from './usdz/writeUsdz.js';
 export { readIfc, READ_IFC_DEFAULTS, type IfcSceneData, type ReadIfcOptions } from './ifc/readIfc.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
-  AR_BUDGET_DEFAULTS, budgetFigures, drawCalls, drawnCentres, fitArBudget, mergeToPrimBudget, sceneStats, spatialCells, imageSize, measureDeviation, mergeByMaterial, readGlb, readIfc, readModel,
+  AR_BUDGET_DEFAULTS, budgetFigures, drawCalls, drawnCentres, fitArBudget, mergeToPrimBudget, sceneBounds, sceneStats, spatialCells, imageSize, measureDeviation, mergeByMaterial, readGlb, readIfc, readModel,
   simplifyToBudget, type ArBudget, type SceneData, type SceneMaterial,
 } from '../src/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
@@ -178,6 +178,31 @@ describe('fitArBudget', () => {
     expect(delivered.warnings.find((w) => w.code === 'budget_merged')!.message).toMatch(/by spatial cell \(4 × 4\) and material/);
   });
 
+  it('repeated heavy meshes stay shared, drawn where they were, in the prims the merge leaves spare; light ones are merged', async () => {
+    await fc.assert(fc.property(fc.integer({ min: 2, max: 40 }), fc.integer({ min: 2, max: 40 }), fc.integer({ min: 20, max: 120 }), (heavyCopies, lightCopies, meshPrims) => {
+      const scene = repeatedParts(heavyCopies, lightCopies, 250);
+      const { scene: delivered, grouping } = mergeToPrimBudget(scene, meshPrims);
+      expect(drawCalls(delivered)).toBeLessThanOrEqual(meshPrims);
+      expect(delivered.stats.triangles).toBe(scene.stats.triangles);
+      expect(sceneBounds(delivered)).toEqual(sceneBounds(scene));
+      const draws = new Map<number, number>();
+      for (const n of delivered.nodes) for (const m of n.meshes) draws.set(m, (draws.get(m) ?? 0) + 1);
+      const heavy = delivered.meshes.indexOf(scene.meshes[0]!), light = delivered.meshes.indexOf(scene.meshes[1]!);
+      // The light mesh (12 triangles) is never worth a draw call of its own.
+      expect(light).toBe(-1);
+      // The heavy one is kept whenever its copies fit beside the merged meshes.
+      if (heavy >= 0) {
+        expect(draws.get(heavy)).toBe(heavyCopies);
+        expect(grouping).toMatch(/1 repeated mesh kept as instances$/);
+      } else {
+        expect(drawCalls(delivered) + heavyCopies).toBeGreaterThan(meshPrims);
+      }
+    }), { numRuns: 30 });
+    // Both outcomes are reached: kept with room to spare, merged without.
+    expect(mergeToPrimBudget(repeatedParts(10, 10, 250), 120).grouping).toMatch(/kept as instances/);
+    expect(mergeToPrimBudget(repeatedParts(40, 10, 250), 20).grouping).not.toMatch(/kept as instances/);
+  });
+
   it('simplifyToBudget reaches any triangle budget on a tessellated sphere and says how far it moved it', async () => {
     const sphere = sphereScene(64);
     await fc.assert(fc.asyncProperty(fc.integer({ min: 50, max: sphere.stats.triangles - 1 }), async (triangles) => {
@@ -237,6 +262,25 @@ function scatteredTriangles(parts: ReadonlyArray<{ x: number; z: number; materia
     source: { format: 'glb' }, ...base, offset: [0, 0, 0], warnings: [], stats: sceneStats(base),
     bounds: { min: [Math.min(...xs), 0, Math.min(...zs)], max: [Math.max(...xs) + 1, 0, Math.max(...zs) + 1] },
   };
+}
+
+/**
+ * A storeyless scene: a heavy mesh (a sphere of 2,048 triangles) drawn at `heavyCopies` places, a
+ * light one (a 12-triangle box) at `lightCopies`, and `singles` one-triangle parts of their own.
+ */
+function repeatedParts(heavyCopies: number, lightCopies: number, singles: number): SceneData {
+  const ball = sphereScene(32).meshes[0]!;
+  const box = { name: 'box', positions: new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1]), indices: new Uint32Array([0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0, 4, 7, 0, 7, 3]), material: 1 };
+  const at = (x: number, z: number) => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, z, 1]);
+  const singlesMeshes = Array.from({ length: singles }, (_, i) => ({ name: `t${i}`, positions: new Float32Array([i, 3, 0, i + 1, 3, 0, i, 4, 0]), indices: new Uint32Array([0, 1, 2]), material: i % 2 }));
+  const meshes = [ball, box, ...singlesMeshes];
+  const nodes = [
+    ...Array.from({ length: heavyCopies }, (_, i) => ({ name: `ball${i}`, parent: -1, matrix: at(3 * i, 10), meshes: [0], metadata: {} })),
+    ...Array.from({ length: lightCopies }, (_, i) => ({ name: `box${i}`, parent: -1, matrix: at(2 * i, -10), meshes: [1], metadata: {} })),
+    ...singlesMeshes.map((_, i) => ({ name: `n${i}`, parent: -1, matrix: at(0, 0), meshes: [i + 2], metadata: {} })),
+  ];
+  const base = { nodes, meshes, materials: [material(0, 2), material(1, 2)], textures: [] };
+  return { source: { format: 'glb' }, ...base, offset: [0, 0, 0], warnings: [], stats: sceneStats(base), bounds: sceneBounds(base) };
 }
 
 /** A unit UV sphere of `segments` × `segments / 2` quads, smooth normals, one node. */

@@ -18,6 +18,12 @@ export interface OpenUsdReport {
   bounds?: { min: [number, number, number]; max: [number, number, number] } | null;
   /** The drawn meshes' prim paths, sorted. */
   paths?: string[];
+  /** The material Hydra drew each mesh with (its path), by mesh path; null for none. */
+  materials?: Record<string, string | null>;
+  /** Instanceable prims in the root layer, as OpenUSD read it (Hydra draws each prototype once, whatever its instances). */
+  instances?: number;
+  /** What OpenUSD said of the file as it composed and drew it: errors and warnings. */
+  diagnostics?: string[];
 }
 
 /** A real OpenUSD (22.x, with Hydra), opening files in Chromium: see {@link startOpenUsd}. */
@@ -60,7 +66,7 @@ const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Em
  * `usd-viewer@0.0.0`, `wasm/emHdBindings.*`), which runs only in a browser, served on loopback
  * with the cross-origin isolation its threads need, in Debian's Chromium. What it cannot show:
  * skinned meshes (no UsdSkel in this build: nothing under a SkelRoot is drawn) and instances
- * (an instanceable prim's prototype is drawn once).
+ * (an instanceable prim's prototype is drawn once: `instances` counts them in the layer instead).
  *
  * @example
  * ```ts

@@ -13,8 +13,8 @@
   // (object space), triangle indices, and the world matrix (row-major, row vectors). The arrays
   // alias WASM memory for the length of the call only, so they are copied.
   class Mesh {
-    constructor(path) { this.path = path; this.points = null; this.indices = null; this.transform = null; }
-    setMaterial() {}
+    constructor(path) { this.path = path; this.points = null; this.indices = null; this.transform = null; this.material = null; }
+    setMaterial(id) { this.material = String(id); }
     updatePoints(v) { this.points = v.slice(); }
     updateIndices(v) { this.indices = v.slice(); }
     updateNormals() {}
@@ -66,7 +66,9 @@
       const text = layer.ExportToString();
       const head = text.slice(0, Math.max(0, text.search(/\n\s*(def|over|class)\s/)) || 4096);
       const up = /\bupAxis\s*=\s*"([^"]*)"/.exec(head), mpu = /\bmetersPerUnit\s*=\s*([-+0-9.eE]+)/.exec(head);
-      return { upAxis: up ? up[1] : null, metersPerUnit: mpu ? Number(mpu[1]) : null };
+      // OpenUSD's own text of the layer: instanceable prims as it read them (Hydra draws a prototype once).
+      const instances = (text.match(/\binstanceable = true\b/g) || []).length;
+      return { upAxis: up ? up[1] : null, metersPerUnit: mpu ? Number(mpu[1]) : null, instances };
     } finally { layer.delete(); }
   }
 
@@ -115,6 +117,9 @@
         triangles: drawn.reduce((n, m) => n + m.indices.length / 3, 0),
         bounds: worldBounds(drawn),
         paths: drawn.map((m) => m.path).sort(),
+        materials: Object.fromEntries(drawn.map((m) => [m.path, m.material])),
+        // This build finds no shader discovery plugin the first time a material is drawn: its own lack, not the file's.
+        diagnostics: log.filter((l) => /error|warning|invalid|cannot|could not|failed/i.test(l) && !/_FindAndInstantiateDiscoveryPlugins/.test(l)),
       };
     } catch (e) {
       return { error: typeof e === 'number' ? `OpenUSD threw (C++ exception ${e})` : String(e && e.message || e) };

@@ -1,5 +1,6 @@
 import { mergeByMaterial, type MergeByMaterialOptions } from '../scene/mergeByMaterial.js';
-import { drawCalls } from '../scene/sceneStats.js';
+import { determinant3 } from '../scene/normalMatrix.js';
+import { drawCalls, worldMatrices } from '../scene/sceneStats.js';
 import type { SceneData, SceneMaterial } from '../scene/SceneData.js';
 import type { BudgetStep } from './ArBudget.js';
 import { drawnCentres, spatialCells } from './spatialCells.js';
@@ -16,7 +17,10 @@ export interface MergedToBudget {
  * Brings a scene's mesh prims (draw calls) within `meshPrims`, losing as little as it can: first
  * merged per storey and material (culling still skips a storey out of view); for a model without
  * storeys (a GLB, a USDZ, a track) or with too many, per spatial cell and material, on a ground
- * plan grid of 4 × 4, 3 × 3 or 2 × 2 cells, the finest that fits; then per material alone; then
+ * plan grid of 4 × 4, 3 × 3 or 2 × 2 cells, the finest that fits. The prims that grouping leaves
+ * spare go to repeated meshes (a chair, a window drawn at many places), heaviest first: they stay
+ * shared, each drawn at its places, so the USD writer writes them once as instances instead of
+ * copying them into merged meshes. Failing every grouping: per material alone; then
  * with materials that look alike made one (identical ones first, then colours on ever coarser
  * steps, at last all untextured ones). Textured materials are never merged: a scene with more of
  * them than `meshPrims` stays over budget, and the report says so. Element identity survives
@@ -29,9 +33,14 @@ export interface MergedToBudget {
  */
 export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedToBudget {
   if (drawCalls(scene) <= meshPrims) return { scene, steps: [], grouping: '' };
+  const candidates = instancingCandidates(scene);
   // Each grouping is counted before it is merged: merging copies every vertex.
   for (const grouping of groupings(scene)) {
-    if (mergedDrawCalls(scene, grouping) <= meshPrims) return { scene: mergeByMaterial(scene, { minDrawCalls: 0, ...grouping }), steps: ['merged'], grouping: grouping.label };
+    const merged = mergedDrawCalls(scene, grouping);
+    if (merged > meshPrims) continue;
+    const keep = instancedWithin(candidates, meshPrims - merged);
+    const label = keep.size ? `${grouping.label}, ${keep.size} repeated mesh${keep.size > 1 ? 'es' : ''} kept as instances` : grouping.label;
+    return { scene: mergeByMaterial(scene, { minDrawCalls: 0, ...grouping, keep }), steps: ['merged'], grouping: label };
   }
   // '' groups nothing: one mesh per material.
   const byMaterial = mergeByMaterial(scene, { minDrawCalls: 0, groupBy: '' });
@@ -55,6 +64,52 @@ function* groupings(scene: SceneData): Generator<Grouping> {
   const centres = drawnCentres(scene);
   for (const divisions of CELL_DIVISIONS) yield { groupBy: 'cell', groups: spatialCells(centres, scene.bounds, divisions), label: `spatial cell (${divisions} × ${divisions}) and material` };
   yield { groupBy: '', label: 'material' };
+}
+
+/** A mesh lighter than this costs less merged (copied at each place) than a draw call of its own. */
+const INSTANCE_MIN_TRIANGLES = 100;
+
+/** A mesh drawn at several places that could stay shared: its index and its draws. */
+interface Repeated {
+  mesh: number;
+  draws: number;
+}
+
+/**
+ * Meshes worth keeping shared (instanced) rather than copied into merged ones: drawn at several
+ * nodes, none of them mirroring it, and heavy enough to be worth a draw call each; heaviest first,
+ * as each saves the most memory for the prims it spends.
+ */
+function instancingCandidates(scene: SceneData): Repeated[] {
+  const draws = new Uint32Array(scene.meshes.length);
+  const mirrored = new Uint8Array(scene.meshes.length);
+  const world = worldMatrices(scene.nodes);
+  scene.nodes.forEach((node, i) => {
+    for (const m of node.meshes) {
+      draws[m]!++;
+      if (determinant3(world[i]!) < 0) mirrored[m] = 1;
+    }
+  });
+  const repeated: Repeated[] = [];
+  scene.meshes.forEach((mesh, m) => {
+    if (draws[m]! > 1 && !mirrored[m] && mesh.indices.length / 3 >= INSTANCE_MIN_TRIANGLES) repeated.push({ mesh: m, draws: draws[m]! });
+  });
+  const triangles = (r: Repeated) => scene.meshes[r.mesh]!.indices.length;
+  return repeated.sort((a, b) => triangles(b) - triangles(a) || a.mesh - b.mesh);
+}
+
+/**
+ * The candidates kept as instances with the draw calls a merge leaves: merged meshes are counted
+ * as if every candidate were merged too, so whatever is kept can only lower the count.
+ */
+function instancedWithin(candidates: readonly Repeated[], spare: number): Set<number> {
+  const keep = new Set<number>();
+  for (const c of candidates) {
+    if (c.draws > spare) continue;
+    keep.add(c.mesh);
+    spare -= c.draws;
+  }
+  return keep;
 }
 
 /** Draw calls the scene would have once merged by group and material. */

@@ -20,6 +20,11 @@ export interface MergeByMaterialOptions {
    * the merged nodes carry it under `groupBy`.
    */
   groups?: readonly string[];
+  /**
+   * Meshes (by index) left unmerged: each stays one mesh, drawn at every node that drew it, now
+   * a root with that node's world matrix (instanced geometry the USD writer writes once).
+   */
+  keep?: ReadonlySet<number>;
 }
 
 /** Defaults of {@link mergeByMaterial}: a phone handles a few hundred draw calls at AR frame rates. */
@@ -45,8 +50,12 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
   // Bucket every drawn mesh by (group, material), in scene order so output is deterministic.
   type Part = { mesh: SceneMesh; matrix: Float64Array; node: SceneNode };
   const buckets = new Map<string, { group: string; material: number; parts: Part[] }>();
+  const kept: Array<{ node: number; meshes: number[] }> = [];
   scene.nodes.forEach((node, i) => {
+    const keep = opts.keep && node.meshes.filter((m) => opts.keep!.has(m));
+    if (keep?.length) kept.push({ node: i, meshes: keep });
     for (const m of node.meshes) {
+      if (opts.keep?.has(m)) continue;
       const mesh = scene.meshes[m]!;
       const group = (opts.groups ? opts.groups[i] : node.metadata[opts.groupBy]) ?? '';
       const key = `${group}\u0000${mesh.material}`;
@@ -88,6 +97,21 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
     }
     nodes[parent]!.meshes.push(meshes.length);
     meshes.push(mergeParts(bucket.parts, bucket.material, scene.materials[bucket.material]!.name, shift));
+  }
+  // Kept meshes are shared as they were, each node that drew them now a root at its world place.
+  const keptIndex = new Map<number, number>();
+  for (const { node: i, meshes: drawn } of kept) {
+    const matrix = world[i]!.slice();
+    for (let k = 0; k < 3; k++) matrix[12 + k] = matrix[12 + k]! - shift[k]!;
+    const own = drawn.map((m) => {
+      let index = keptIndex.get(m);
+      if (index === undefined) {
+        keptIndex.set(m, (index = meshes.length));
+        meshes.push(scene.meshes[m]!);
+      }
+      return index;
+    });
+    nodes.push({ ...scene.nodes[i]!, parent: -1, matrix, meshes: own });
   }
   const base = { nodes, meshes, materials: scene.materials, textures: scene.textures };
   // Merging moves no vertex in world space: the bounds are the scene's own, less any shift.

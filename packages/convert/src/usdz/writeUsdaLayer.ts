@@ -46,10 +46,12 @@ export function* renderUsda(layer: UsdLayer): Generator<Uint8Array> {
 
 function primOpen(w: AsciiWriter, prim: UsdPrim, depth: number): void {
   const indent = '    '.repeat(depth), i2 = `${indent}    `;
-  w.text(`${indent}def ${prim.typeName} ${quote(prim.name)}`);
-  if (prim.kind !== undefined || prim.apiSchemas || prim.customData) {
+  w.text(`${indent}${prim.specifier ?? 'def'} ${prim.typeName} ${quote(prim.name)}`);
+  if (prim.kind !== undefined || prim.apiSchemas || prim.customData || prim.instanceable !== undefined || prim.references) {
     w.text(' (\n');
     if (prim.kind !== undefined) w.text(`${i2}kind = ${quote(prim.kind)}\n`);
+    if (prim.instanceable !== undefined) w.text(`${i2}instanceable = ${prim.instanceable}\n`);
+    if (prim.references) w.text(`${i2}prepend references = [${prim.references.map((r) => `<${r}>`).join(', ')}]\n`);
     if (prim.apiSchemas) w.text(`${i2}prepend apiSchemas = [${prim.apiSchemas.map(quote).join(', ')}]\n`);
     if (prim.customData) {
       w.text(`${i2}customData = {\n`);

@@ -42,8 +42,10 @@ export function renderUsdc(layer: UsdLayer): Uint8Array[] {
     // Children's paths first, in order: properties below may point into them (connections), and
     // the path tree should list children as primChildren does.
     const childPaths = prim.children.map((c) => crate.childPath(path, c.name));
-    const fields: Array<readonly [string, ValueRep]> = [['specifier', crate.specifierDef()], ['typeName', crate.token(prim.typeName)]];
+    const fields: Array<readonly [string, ValueRep]> = [['specifier', crate.specifier(prim.specifier ?? 'def')], ['typeName', crate.token(prim.typeName)]];
     if (prim.kind !== undefined) fields.push(['kind', crate.token(prim.kind)]);
+    if (prim.instanceable !== undefined) fields.push(['instanceable', crate.bool(prim.instanceable)]);
+    if (prim.references) fields.push(['references', crate.referenceListOpPrepend(prim.references)]);
     if (prim.apiSchemas) fields.push(['apiSchemas', crate.tokenListOpPrepend(prim.apiSchemas)]);
     if (prim.customData) fields.push(['customData', crate.dictionary(Object.entries(prim.customData).map(([k, v]) => [k, () => value(crate, v)] as const))]);
     if (prim.children.length) fields.push(['primChildren', crate.tokenVector(prim.children.map((c) => c.name))]);

@@ -15,10 +15,12 @@ export interface WriteUsdzOptions {
   layerName?: string;
   /** Name of the default prim. */
   rootName: string;
+  /** Meshes drawn at several nodes written once, as instanced prototypes (see `describeLayer`). */
+  instanceable: boolean;
 }
 
 /** Defaults of {@link writeUsdz}. */
-export const WRITE_USDZ_DEFAULTS: Readonly<WriteUsdzOptions> = { layerFormat: 'usdc', rootName: 'Model' };
+export const WRITE_USDZ_DEFAULTS: Readonly<WriteUsdzOptions> = { layerFormat: 'usdc', rootName: 'Model', instanceable: false };
 
 /**
  * Writes a scene as a USDZ package for ARKit / AR Quick Look: the root layer first, then the
@@ -43,7 +45,8 @@ export function writeUsdz(scene: SceneData, options: Partial<WriteUsdzOptions> =
 /** The package's root layer as parts, with its entry name. */
 function rootLayer(scene: SceneData, options: Partial<WriteUsdzOptions> = {}): { layer: Uint8Array[]; name: string } {
   const opts = { ...WRITE_USDZ_DEFAULTS, ...options };
-  const layer = opts.layerFormat === 'usda' ? [...writeUsdaLayer(scene, { rootName: opts.rootName })] : writeUsdcLayer(scene, { rootName: opts.rootName });
+  const layerOptions = { rootName: opts.rootName, instanceable: opts.instanceable };
+  const layer = opts.layerFormat === 'usda' ? [...writeUsdaLayer(scene, layerOptions)] : writeUsdcLayer(scene, layerOptions);
   return { layer, name: rootLayerName(opts) };
 }
 

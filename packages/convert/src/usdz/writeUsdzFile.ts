@@ -31,7 +31,7 @@ export function writeUsdzFile(scene: SceneData, path: string, options: Partial<W
   try {
     return writeHashedFile(path, (write) => {
       if (opts.layerFormat === 'usdc') for (const part of writeUsdz(scene, opts)) write(part);
-      else writeWithTextLayer(scene, rootLayerName(opts), opts.rootName, layerPath, write);
+      else writeWithTextLayer(scene, rootLayerName(opts), { rootName: opts.rootName, instanceable: opts.instanceable }, layerPath, write);
     });
   } finally {
     rmSync(layerPath, { force: true });
@@ -51,11 +51,11 @@ export function writeUsdzBytesFile(bytes: Uint8Array, path: string): WrittenUsdz
   return writeHashedFile(path, (write) => write(bytes));
 }
 
-function writeWithTextLayer(scene: SceneData, layerName: string, rootName: string, layerPath: string, write: (data: Uint8Array, length?: number) => void): void {
+function writeWithTextLayer(scene: SceneData, layerName: string, layerOptions: Pick<WriteUsdzOptions, 'rootName' | 'instanceable'>, layerPath: string, write: (data: Uint8Array, length?: number) => void): void {
   let crc = 0, size = 0;
   const layerFd = openSync(layerPath, 'w');
   try {
-    for (const bytes of writeUsdaLayer(scene, { rootName })) {
+    for (const bytes of writeUsdaLayer(scene, layerOptions)) {
       crc = crc32(bytes, crc);
       size += bytes.length;
       writeSync(layerFd, bytes);

@@ -50,9 +50,12 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
   const arkit = scene.arkitPackage && (!budget || arkitWithinBudget(scene, scene.arkitPackage.bytes.length, budget)) ? scene.arkitPackage : undefined;
   const fitted = arkit || !budget ? undefined : await fitArBudget(scene, budget, request.fileName === undefined ? {} : { fileName: request.fileName });
   const delivered = arkit ? scene : fitted ? fitted.scene : mergeByMaterial(scene);
+  // Geometry that a budgeted delivery keeps shared is written once and instanced; a model the
+  // budget leaves alone is written as it always was.
+  const usdzOptions = { instanceable: fitted !== undefined && fitted.report.steps.length > 0 };
   const toFile = outputs.includes('usdz') && request.usdzPath !== undefined;
-  const usdzFile = !toFile ? undefined : arkit ? writeUsdzBytesFile(arkit.bytes, request.usdzPath!) : writeUsdzFile(delivered, request.usdzPath!);
-  const usdz = !outputs.includes('usdz') || toFile ? undefined : arkit ? arkit.bytes.slice() : new Uint8Array(Buffer.concat(writeUsdz(delivered)));
+  const usdzFile = !toFile ? undefined : arkit ? writeUsdzBytesFile(arkit.bytes, request.usdzPath!) : writeUsdzFile(delivered, request.usdzPath!, usdzOptions);
+  const usdz = !outputs.includes('usdz') || toFile ? undefined : arkit ? arkit.bytes.slice() : new Uint8Array(Buffer.concat(writeUsdz(delivered, usdzOptions)));
   const glbBytes = outputs.includes('glb') ? await (await import('../glb/writeGlb.js')).writeGlb(delivered) : undefined;
   const glbFile = glbBytes && request.glbPath !== undefined ? writeHashedFile(request.glbPath, (write) => write(glbBytes)) : undefined;
   const glb = glbFile ? undefined : glbBytes;

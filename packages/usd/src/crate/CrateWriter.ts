@@ -240,6 +240,8 @@ export class CrateWriter {
   string(s: string): ValueRep { return inlined(CRATE_TYPE.String, this.stringOf(s)); }
   assetPath(s: string): ValueRep { return inlined(CRATE_TYPE.AssetPath, this.tokenOf(s)); }
   specifierDef(): ValueRep { return inlined(CRATE_TYPE.Specifier, 0); }
+  /** `SdfSpecifier`: def 0, over 1, class 2. */
+  specifier(specifier: 'def' | 'over' | 'class'): ValueRep { return inlined(CRATE_TYPE.Specifier, ['def', 'over', 'class'].indexOf(specifier)); }
   variability(uniform: boolean): ValueRep { return inlined(CRATE_TYPE.Variability, uniform ? 1 : 0); }
 
   double(v: number): ValueRep {
@@ -295,6 +297,24 @@ export class CrateWriter {
     const rep = this.repAt(CRATE_TYPE.TokenListOp);
     this.byte(1 << 5); // HasPrependedItems
     this.indexList(items.map((s) => this.tokenOf(s)));
+    return rep;
+  }
+
+  /**
+   * A reference list op with prepended internal references only (`prepend references = </A>`):
+   * each an empty asset path, the prim's path, a zero layer offset and no custom data.
+   */
+  referenceListOpPrepend(primPaths: readonly string[]): ValueRep {
+    const rep = this.repAt(CRATE_TYPE.ReferenceListOp);
+    this.byte(1 << 5); // HasPrependedItems
+    this.uint64(primPaths.length);
+    for (const target of primPaths) {
+      this.uint32(this.stringOf(''));
+      this.uint32(this.path(target));
+      this.float64(0); // layer offset
+      this.float64(1); // layer scale
+      this.uint64(0); // custom data: an empty dictionary
+    }
     return rep;
   }
 
@@ -565,6 +585,11 @@ export class CrateWriter {
   private uint32(v: number): void {
     this.reserve(4).setUint32(this.used, v, true);
     this.used += 4;
+  }
+
+  private float64(v: number): void {
+    this.reserve(8).setFloat64(this.used, v, true);
+    this.used += 8;
   }
 
   private uint64(v: number): void {

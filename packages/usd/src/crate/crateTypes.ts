@@ -4,7 +4,7 @@
 /** Crate type numbers of the values we write. */
 export const CRATE_TYPE = {
   Bool: 1, Int: 3, Float: 8, Double: 9, String: 10, Token: 11, AssetPath: 12, Matrix4d: 15,
-  Vec2f: 20, Vec3f: 24, Vec4f: 28, Dictionary: 31, TokenListOp: 32, PathListOp: 34,
+  Vec2f: 20, Vec3f: 24, Vec4f: 28, Dictionary: 31, TokenListOp: 32, PathListOp: 34, ReferenceListOp: 35,
   TokenVector: 41, Specifier: 42, Variability: 44,
 } as const;
 

@@ -44,10 +44,16 @@ export interface UsdRelationship {
 
 export type UsdProperty = UsdAttribute | UsdRelationship;
 
-/** A `def` prim. */
+/** A prim: `def` unless it says otherwise. */
 export interface UsdPrim {
   name: string;
   typeName: string;
+  /** `class` for prims that are only there to be referenced (instancing prototypes): not drawn. */
+  specifier?: 'def' | 'class';
+  /** Shares its referenced subtree with every other instance of it (USD scenegraph instancing). */
+  instanceable?: boolean;
+  /** Prims of this layer it references (`prepend references = </Path>`), by path. */
+  references?: string[];
   kind?: string;
   /** Prepended API schemas. */
   apiSchemas?: string[];

@@ -7,10 +7,19 @@ import { primName, type UsdAttribute, type UsdLayer, type UsdPrim, type UsdPrope
 export interface DescribeLayerOptions {
   /** Name of the default prim that holds everything. */
   rootName: string;
+  /**
+   * Write a mesh drawn at several nodes once, as a prototype that each of its nodes instances
+   * (USD scenegraph instancing: `instanceable` prims referencing it), rather than a Mesh prim per
+   * node sharing arrays. Off by default: files are written as they always were.
+   */
+  instanceable: boolean;
 }
 
 /** Defaults of {@link describeLayer}. */
-export const DESCRIBE_LAYER_DEFAULTS: Readonly<DescribeLayerOptions> = { rootName: 'Model' };
+export const DESCRIBE_LAYER_DEFAULTS: Readonly<DescribeLayerOptions> = { rootName: 'Model', instanceable: false };
+
+/** The `class` scope under the default prim that holds the prototypes of instanced meshes. */
+export const PROTOTYPES_SCOPE = 'Prototypes';
 
 /** Package path of texture `i`: the layer refers to it by this name, and the package stores it there. */
 export function textureEntryName(scene: SceneData, i: number): string {
@@ -21,8 +30,11 @@ export function textureEntryName(scene: SceneData, i: number): string {
  * What a scene becomes in USD for ARKit, as plain data: `upAxis = "Y"`, `metersPerUnit = 1`, a
  * default prim holding the transform tree and a `Materials` scope, UsdPreviewSurface materials
  * bound with `MaterialBindingAPI`, `extent` on every mesh, one Mesh prim per drawn mesh (no
- * PointInstancer). The text and binary writers render exactly this. Arrays are the scene's own
- * (only texture coordinates are copied, flipped to USD's v-up).
+ * PointInstancer). With `instanceable`, a mesh drawn at several nodes is written once, as an Xform
+ * holding its Mesh in a `class` scope `Prototypes` (not drawn by itself), and each node draws it
+ * through an `instanceable` Xform that references it and binds its material (a binding inside the
+ * prototype could not point outside it). The text and binary writers render exactly this. Arrays
+ * are the scene's own (only texture coordinates are copied, flipped to USD's v-up).
  *
  * @example
  * ```ts
@@ -31,7 +43,7 @@ export function textureEntryName(scene: SceneData, i: number): string {
  * ```
  */
 export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOptions> = {}): UsdLayer {
-  const { rootName } = { ...DESCRIBE_LAYER_DEFAULTS, ...options };
+  const { rootName, instanceable } = { ...DESCRIBE_LAYER_DEFAULTS, ...options };
   const rootPath = `/${rootName}`;
   const materialNames = new Set<string>();
   const materialPaths = scene.materials.map((m, i) => `${rootPath}/Materials/${primName(m.name, materialNames, `material_${i}`)}`);
@@ -49,10 +61,12 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
   const siblingNames = new Map<number, Set<string>>();
   const namesUnder = (parent: number) => {
     let taken = siblingNames.get(parent);
-    if (!taken) siblingNames.set(parent, (taken = new Set(['Materials'])));
+    if (!taken) siblingNames.set(parent, (taken = new Set(instanceable ? ['Materials', PROTOTYPES_SCOPE] : ['Materials'])));
     return taken;
   };
   const root: UsdPrim = { name: rootName, typeName: 'Xform', kind: 'component', properties: [], children: [materials] };
+  const prototypes = instanceable ? new Prototypes(scene, `${rootPath}/${PROTOTYPES_SCOPE}`) : undefined;
+  if (prototypes) root.children.push(prototypes.scope);
   // Arrays derived from a mesh, made once per mesh: its instances then share them (and a writer
   // can write them once).
   const derived = new Map<SceneMesh, MeshArrays>();
@@ -79,7 +93,10 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
     const meshNames = namesUnder(i);
     for (const m of node.meshes) {
       const mesh = scene.meshes[m]!;
-      prim.children.push(meshPrim(mesh, primName(mesh.name, meshNames, `mesh_${m}`), materialPaths[mesh.material]!, scene.materials[mesh.material]!, arraysOf(mesh)));
+      const name = primName(mesh.name, meshNames, `mesh_${m}`);
+      const material = materialPaths[mesh.material]!;
+      const prototype = prototypes?.of(m, () => meshPrim(mesh, name, undefined, scene.materials[mesh.material]!, arraysOf(mesh)));
+      prim.children.push(prototype ? instancePrim(name, prototype, material) : meshPrim(mesh, name, material, scene.materials[mesh.material]!, arraysOf(mesh)));
     }
     into.children.push(prim);
     for (const c of children[i]!.slice().reverse()) stack.push({ node: c, into: prim });
@@ -126,15 +143,52 @@ function elementData(e: NonNullable<SceneMesh['elements']>): Record<string, UsdV
   };
 }
 
-function meshPrim(mesh: SceneMesh, name: string, materialPath: string, material: SceneMaterial, arrays: MeshArrays): UsdPrim {
-  const prim: UsdPrim = { name, typeName: 'Mesh', apiSchemas: ['MaterialBindingAPI'], properties: [], children: [] };
+/**
+ * The prototypes of an instancing layer: meshes drawn at more than one node, each written once
+ * under the `class` scope as an Xform holding its Mesh prim, named after the mesh.
+ */
+class Prototypes {
+  readonly scope: UsdPrim = { name: PROTOTYPES_SCOPE, typeName: 'Scope', specifier: 'class', properties: [], children: [] };
+  private readonly draws: Uint32Array;
+  private readonly paths = new Map<number, string>();
+  private readonly names = new Set<string>();
+
+  constructor(private readonly scene: SceneData, private readonly scopePath: string) {
+    this.draws = new Uint32Array(scene.meshes.length);
+    for (const node of scene.nodes) for (const m of node.meshes) this.draws[m]!++;
+  }
+
+  /** The prototype's path for mesh `m` when it is drawn more than once (made on first use), else undefined. */
+  of(m: number, mesh: () => UsdPrim): string | undefined {
+    if (this.draws[m]! < 2) return undefined;
+    let path = this.paths.get(m);
+    if (path === undefined) {
+      const name = primName(this.scene.meshes[m]!.name, this.names, `mesh_${m}`);
+      this.scope.children.push({ name, typeName: 'Xform', properties: [], children: [{ ...mesh(), name }] });
+      this.paths.set(m, (path = `${this.scopePath}/${name}`));
+    }
+    return path;
+  }
+}
+
+/** A node's draw of a prototype: an instanceable Xform referencing it, binding the mesh's material for everything under it. */
+function instancePrim(name: string, prototype: string, materialPath: string): UsdPrim {
+  return {
+    name, typeName: 'Xform', instanceable: true, references: [prototype], apiSchemas: ['MaterialBindingAPI'],
+    properties: [{ kind: 'relationship', name: 'material:binding', target: materialPath }], children: [],
+  };
+}
+
+/** A Mesh prim; bound to `materialPath` unless that is undefined (a prototype, bound where it is instanced). */
+function meshPrim(mesh: SceneMesh, name: string, materialPath: string | undefined, material: SceneMaterial, arrays: MeshArrays): UsdPrim {
+  const prim: UsdPrim = { name, typeName: 'Mesh', ...(materialPath !== undefined && { apiSchemas: ['MaterialBindingAPI'] }), properties: [], children: [] };
   if (arrays.elements) prim.customData = arrays.elements;
   const props: UsdProperty[] = [
     attribute('doubleSided', { type: 'bool', value: material.doubleSided }, { uniform: true }),
     attribute('extent', { type: 'float3[]', value: arrays.extent }),
     attribute('faceVertexCounts', { type: 'int[]', value: arrays.counts }),
     attribute('faceVertexIndices', { type: 'int[]', value: mesh.indices }),
-    { kind: 'relationship', name: 'material:binding', target: materialPath },
+    ...(materialPath !== undefined ? [{ kind: 'relationship', name: 'material:binding', target: materialPath } as const] : []),
   ];
   if (mesh.normals) props.push(attribute('normals', { type: 'normal3f[]', value: mesh.normals }, { interpolation: 'vertex' }));
   props.push(attribute('points', { type: 'point3f[]', value: mesh.positions }));
