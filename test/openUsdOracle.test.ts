@@ -75,6 +75,24 @@ describe('OpenUSD and instanced deliveries', () => {
     }
   });
 
+  it('an IFC reduced as it streamed keeps its repeated geometry (mapped items) shared: OpenUSD composes the instances cleanly', async () => {
+    const name = 'ISSUE_021_Mini_Project.ifc';
+    // Held to a memory bound its placed geometry would pass, it is reduced before it is placed.
+    const result = await convertModel(corpusBytes('ifc', name), { fileName: name, maxGeometryBytes: 8 * 2 ** 20 });
+    const kept = Number(/(\d+) repeated mesh(?:es)? kept as instances/.exec(result.warnings.find((w) => w.code === 'budget_merged')!.message)![1]);
+    expect(kept).toBeGreaterThan(0);
+    const back = await readUsdz(result.usdz!);
+    expect(back.stats.triangles).toBe(result.stats.triangles);
+    const report = await usd.open(result.usdz!, 'reduced.usdz');
+    expect(report.error).toBeUndefined();
+    expect(report.diagnostics).toEqual([]);
+    // Every kept mesh is drawn at two places or more; Hydra draws each prototype once.
+    expect(report.instances).toBeGreaterThanOrEqual(2 * kept);
+    expect(report.meshes).toBe(result.stats.drawCalls - report.instances! + kept);
+    expect(report.triangles).toBeLessThan(result.stats.triangles);
+    for (const material of Object.values(report.materials!)) expect(material).toMatch(/^\/Model\/Materials\//);
+  });
+
   it('a model within budget with repeated meshes is written as it always was: no instancing', async () => {
     const result = await convertModel(corpusBytes('glb', 'SimpleInstancing.glb'), { fileName: 'SimpleInstancing.glb' });
     expect(result.budget!.steps).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelTooLargeError, readIfc, StreamReduction } from '../src/index.js';
+import { ModelTooLargeError, readIfc, readUsdz, sceneBounds, StreamReduction } from '../src/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
 
@@ -16,7 +16,22 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
     expect(reduced.offset).toEqual(full.offset);
     expect(reduced.bounds).toEqual(full.bounds);
     expect(reduced.doorOpenings.length).toBe(full.doorOpenings.length);
-    expect(reduced.nodes.map((n) => n.metadata['globalId'])).toEqual(full.nodes.map((n) => n.metadata['globalId']));
+    // Storeys and products as read in full; then a node per placement of repeated geometry, under its product.
+    const products = reduced.nodes.slice(0, full.nodes.length);
+    expect(products.map((n) => n.metadata['globalId'])).toEqual(full.nodes.map((n) => n.metadata['globalId']));
+    const placements = reduced.nodes.slice(full.nodes.length);
+    expect(placements.length).toBeGreaterThan(0);
+    for (const p of placements) expect(p.metadata).toBe(reduced.nodes[p.parent]!.metadata);
+    // Repeated geometry is shared, not copied: one mesh drawn at several placements.
+    const draws = new Map<number, number>();
+    for (const p of placements) for (const m of p.meshes) draws.set(m, (draws.get(m) ?? 0) + 1);
+    expect(Math.max(...draws.values())).toBeGreaterThan(1);
+    // Drawn through their placements, they lie where the full model does.
+    const drawn = sceneBounds(reduced);
+    for (let k = 0; k < 3; k++) {
+      expect(drawn.min[k]).toBeGreaterThanOrEqual(full.bounds.min[k]! - 1e-3);
+      expect(drawn.max[k]).toBeLessThanOrEqual(full.bounds.max[k]! + 1e-3);
+    }
   });
 
   it('under its start a model is placed exactly as without it, array for array', async () => {
@@ -42,6 +57,9 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
     expect(result.budget!.source.triangles).toBe(261_069);
     expect(result.budget!.steps).toContain('simplified');
     expect(result.budget!.maxDeviation).toBeGreaterThan(0);
+    // Its repeated geometry is delivered once, instanced, where the prims allow.
+    expect(result.warnings.find((w) => w.code === 'budget_merged')!.message).toMatch(/\d+ repeated mesh(es)? kept as instances/);
+    expect((await readUsdz(result.usdz!)).stats.triangles).toBe(result.stats.triangles);
     await expect(runConversion({ bytes: bytes(), fileName: 'big.ifc', outputs: ['usdz'], maxGeometryBytes: bound, budget: false })).rejects.toBeInstanceOf(ModelTooLargeError);
   });
 });

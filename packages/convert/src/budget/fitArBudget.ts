@@ -29,12 +29,13 @@ export interface FittedScene {
  */
 export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = {}, options: { fileName?: string } = {}): Promise<FittedScene> {
   const limits = { ...AR_BUDGET_DEFAULTS, ...budget };
+  // A reader that simplified as it streamed (a huge IFC) read fewer triangles than the model has,
+  // and kept its repeated geometry shared: its delivery is the budget's to shape.
+  const streamed = scene.streamReduced;
   // Without a budget a scene is delivered merged per storey and material (`mergeByMaterial`'s
   // defaults); a scene that is within budget so is delivered exactly so.
-  const today = withinBudget({ ...budgetFigures(scene), meshPrims: mergedByDefault(scene) }, limits) ? mergeByMaterial(scene) : undefined;
+  const today = !streamed && withinBudget({ ...budgetFigures(scene), meshPrims: mergedByDefault(scene) }, limits) ? mergeByMaterial(scene) : undefined;
   const read = budgetFigures(today ?? scene);
-  // A reader that simplified as it streamed (a huge IFC) read fewer triangles than the model has.
-  const streamed = scene.streamReduced;
   const source = streamed ? { ...read, triangles: streamed.sourceTriangles, meshPrims: drawCalls(scene) } : { ...read, meshPrims: drawCalls(scene) };
   const report = (delivered: SceneData, steps: BudgetStep[], deviation = { maxDeviation: 0, maxUncovered: 0 }): BudgetReport => {
     const figures = delivered === today ? read : budgetFigures(delivered);
@@ -43,12 +44,7 @@ export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = 
     const all: BudgetStep[] = streamed && !steps.includes('simplified') ? [...steps, 'simplified'] : steps;
     return { budget: limits, source, delivered: figures, steps: all, ...total, withinBudget: withinBudget(figures, limits) };
   };
-  if (today && bytesWithin(today, limits.packageBytes)) {
-    if (!streamed) return { scene: today, report: report(today, []) };
-    const warning = { code: 'budget_simplified', message: `simplified from ${source.triangles} to ${read.triangles} triangles as it streamed in (${streamed.reducedGeometries} geometries); largest deviation ${formatMetres(streamed.maxDeviation)}` };
-    const told = { ...today, warnings: [...today.warnings, warning] };
-    return { scene: told, report: report(told, []) };
-  }
+  if (today && bytesWithin(today, limits.packageBytes)) return { scene: today, report: report(today, []) };
 
   const warnings: SceneWarning[] = [];
   const merged = mergeToPrimBudget(scene, limits.meshPrims);

@@ -22,6 +22,7 @@ import { unzipIfc } from './unzipIfc.js';
 import { loadWebIfc } from './loadWebIfc.js';
 import { webIfcApi } from './webIfcApi.js';
 import { geometryViews } from './webIfcHeap.js';
+import { InstancedPlacements } from './InstancedPlacements.js';
 import type { SharedGeometry, StreamReduction } from '../budget/StreamReduction.js';
 
 /** Options of {@link readIfc}. */
@@ -79,7 +80,9 @@ interface StreamedGeometry extends PlacedVertices {
 /**
  * Reads an IFC (or `.ifczip`) through web-ifc into {@link SceneData}: Y-up metres, one node per
  * product (IFC class, GlobalId, Name, storey) under its storey, one material per distinct colour,
- * geometry re-centred in float64 when far from the origin (`offset`), and the door index.
+ * geometry re-centred in float64 when far from the origin (`offset`), and the door index. A
+ * model its `reduction` simplified as it streamed keeps its repeated geometry (mapped items, type
+ * instances) shared: one mesh each, drawn by a node per placement under the product's node.
  * Every failure of web-ifc (−1, a throw, a WASM exception, a truncated file it would half-read)
  * becomes a {@link ModelUnreadableError}. web-ifc can also abort: run this where that is
  * contained (the conversion worker does).
@@ -141,6 +144,7 @@ async function buildScene(
   const bound = () => {
     if (target.held > opts.maxGeometryBytes) throw new GeometryOverBound(target.held);
   };
+  const instanced = new InstancedPlacements();
   if (opts.reduction) {
     // Every geometry copied once and its placements noted; placed only once the model's size is
     // known, from the reduced geometry when it is far over the budget. Placed in stream order with
@@ -154,7 +158,14 @@ async function buildScene(
     });
     await opts.reduction.reduce(shared.geometries());
     target.held = 0;
+    // A reduced model is the budget's to deliver: its repeated geometry stays shared (the budget's
+    // merge instances or bakes it); one read in full is placed as ever.
+    const keepShared = opts.reduction.reduced > 0;
     for (const p of shared.placements) {
+      if (keepShared && InstancedPlacements.repeated(p.geometry, opts.recentreBeyond)) {
+        instanced.add(p, centres);
+        continue;
+      }
       keep(target, p.product, p.geometry.vertices, p.geometry.indices, p.transform, p.color, geometries);
       bound();
     }
@@ -227,18 +238,22 @@ async function buildScene(
 
   const materials: SceneMaterial[] = [];
   const materialOf = new Map<string, number>();
-  const meshes: SceneMesh[] = [];
-  const positionsOfProduct = new Map<number, Float32Array[]>();
-  for (const g of geometries) {
-    const key = g.color.map((c) => Math.round(c * 255)).join(',');
+  const materialFor = (color: [number, number, number, number]): number => {
+    const key = color.map((c) => Math.round(c * 255)).join(',');
     let material = materialOf.get(key);
     if (material === undefined) {
       material = materials.length;
       materialOf.set(key, material);
-      const [r, gr, b, a] = g.color;
+      const [r, gr, b, a] = color;
       // BIM surface models often have inconsistent face orientation: draw both sides.
       materials.push({ name: `colour_${key.replace(/,/g, '_')}`, baseColor: [srgbToLinear(r), srgbToLinear(gr), srgbToLinear(b)], opacity: a, metallic: 0, roughness: 0.8, emissive: [0, 0, 0], doubleSided: true });
     }
+    return material;
+  };
+  const meshes: SceneMesh[] = [];
+  const positionsOfProduct = new Map<number, Float32Array[]>();
+  for (const g of geometries) {
+    const material = materialFor(g.color);
     const mesh: SceneMesh = { name: ref(g.product).ifcClass, positions: g.positions, normals: g.normals, indices: g.indices, material };
     nodes[nodeOfProduct.get(g.product)!]!.meshes.push(meshes.length);
     meshes.push(mesh);
@@ -246,9 +261,18 @@ async function buildScene(
     list.push(mesh.positions);
     positionsOfProduct.set(g.product, list);
   }
+  if (instanced.size > 0) {
+    const shared = instanced.build(offset, materialFor, nodeOfProduct, nodes, meshes.length);
+    meshes.push(...shared.meshes);
+    nodes.push(...shared.nodes);
+  }
   if (meshes.length === 0) warnings.push({ code: 'no_geometry', message: 'the model has no geometry web-ifc can draw' });
 
-  const doorOpenings = opts.doorIndex ? doorIndex(api, model, file, offset, ref, storeyOf, positionsOfProduct) : [];
+  const wallPositions = (product: number): Float32Array[] | undefined => {
+    const placed = [...(positionsOfProduct.get(product) ?? []), ...(instanced.size > 0 ? instanced.placedPositions(product, offset) : [])];
+    return placed.length ? placed : undefined;
+  };
+  const doorOpenings = opts.doorIndex ? doorIndex(api, model, file, offset, ref, storeyOf, wallPositions) : [];
   const base = { nodes, meshes, materials, textures: [] };
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
     warnings.push({ code: 'far_outliers', message: `some elements lie more than ${10 * opts.recentreBeyond / 1000} km from the rest of the model (stray placements?); they are delivered where the file puts them` });
@@ -424,7 +448,7 @@ function storeys(api: IfcAPI, model: number, file: StepFile): Map<number, number
 
 function doorIndex(
   api: IfcAPI, model: number, file: StepFile, offset: Vec3, ref: (id: number) => IfcElementRef,
-  storeyOf: Map<number, number>, positionsOfProduct: Map<number, Float32Array[]>,
+  storeyOf: Map<number, number>, positionsOf: (product: number) => Float32Array[] | undefined,
 ): DoorOpeningRecord[] {
   // Door sizes (OverallWidth/Height) are in the file's length unit; only the door index reads them.
   const unit = ifcLengthUnit(file, ids(api, model, loadWebIfc().IFCPROJECT)[0]);
@@ -462,7 +486,7 @@ function doorIndex(
       const hint = placement === undefined ? undefined : doorNormalHint(api, model, placement);
       const measured = solid && measureOpening({
         ...solid,
-        ...(wall !== undefined && positionsOfProduct.has(wall) && { wallPositions: positionsOfProduct.get(wall)! }),
+        ...(wall !== undefined && positionsOf(wall) && { wallPositions: positionsOf(wall)! }),
         ...(hint && { normalHint: hint }),
       });
       if (measured) Object.assign(record, measured);

@@ -66,7 +66,6 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
   };
   const root: UsdPrim = { name: rootName, typeName: 'Xform', kind: 'component', properties: [], children: [materials] };
   const prototypes = instanceable ? new Prototypes(scene, `${rootPath}/${PROTOTYPES_SCOPE}`) : undefined;
-  if (prototypes) root.children.push(prototypes.scope);
   // Arrays derived from a mesh, made once per mesh: its instances then share them (and a writer
   // can write them once).
   const derived = new Map<SceneMesh, MeshArrays>();
@@ -96,6 +95,8 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
       const name = primName(mesh.name, meshNames, `mesh_${m}`);
       const material = materialPaths[mesh.material]!;
       const prototype = prototypes?.of(m, () => meshPrim(mesh, name, undefined, scene.materials[mesh.material]!, arraysOf(mesh)));
+      // The scope comes right after Materials, once it has a prototype to hold.
+      if (prototype && root.children[1] !== prototypes!.scope) root.children.splice(1, 0, prototypes!.scope);
       prim.children.push(prototype ? instancePrim(name, prototype, material) : meshPrim(mesh, name, material, scene.materials[mesh.material]!, arraysOf(mesh)));
     }
     into.children.push(prim);

@@ -1,0 +1,112 @@
+import type { Vec3 } from '@arsession/geometry';
+import type { SharedGeometry } from '../budget/StreamReduction.js';
+import { determinant3 } from '../scene/normalMatrix.js';
+import type { SceneMesh, SceneNode } from '../scene/SceneData.js';
+import { placeVertices } from './placeVertices.js';
+
+/** One placement of a shared geometry: the product that draws it, where, in which colour. */
+export interface GeometryPlacement {
+  product: number;
+  geometry: SharedGeometry;
+  /** Column-major 4×4, to Y-up metres. */
+  transform: Float64Array;
+  color: [number, number, number, number];
+}
+
+/**
+ * The repeated geometry of a model the AR budget reduced as it streamed in (IFC mapped items and
+ * type instances), kept shared instead of placed copy by copy: one mesh per geometry and colour in
+ * the geometry's own frame, drawn by a node per placement under its product's node. The budget's
+ * merge then keeps the heavy ones as USD instances and bakes the rest into merged meshes.
+ *
+ * @example
+ * ```ts
+ * if (InstancedPlacements.repeated(p.geometry)) instanced.add(p, centres); else keep(p);
+ * const { meshes, nodes } = instanced.build(offset, materialFor, productNodes, meshes.length, nodes.length);
+ * ```
+ */
+export class InstancedPlacements {
+  private readonly placements: GeometryPlacement[] = [];
+
+  /**
+   * Whether a geometry is kept shared: placed more than once, never mirrored (a mirror turns its
+   * faces), and near its own origin (within `reach` m: far-off local points are coarse in float32,
+   * and would be drawn far off through the matrix).
+   */
+  static repeated(g: SharedGeometry, reach: number): boolean {
+    if (g.transforms.length < 2 || g.indices.length < 3 || !g.transforms.every((t) => determinant3(t) > 0)) return false;
+    for (let i = 0; i < g.vertices.length; i += 6) {
+      if (Math.abs(g.vertices[i]!) > reach || Math.abs(g.vertices[i + 1]!) > reach || Math.abs(g.vertices[i + 2]!) > reach) return false;
+    }
+    return true;
+  }
+
+  /** Notes a placement, and appends the float64 centre of its placed box to `centres` (for `chooseOffset`). */
+  add(p: GeometryPlacement, centres: number[]): void {
+    this.placements.push(p);
+    const v = p.geometry.vertices, t = p.transform;
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    for (let i = 0; i + 5 < v.length; i += 6) {
+      x0 = Math.min(x0, v[i]!); x1 = Math.max(x1, v[i]!);
+      y0 = Math.min(y0, v[i + 1]!); y1 = Math.max(y1, v[i + 1]!);
+      z0 = Math.min(z0, v[i + 2]!); z1 = Math.max(z1, v[i + 2]!);
+    }
+    const x = (x0 + x1) / 2, y = (y0 + y1) / 2, z = (z0 + z1) / 2;
+    centres.push(t[0]! * x + t[4]! * y + t[8]! * z + t[12]!, t[1]! * x + t[5]! * y + t[9]! * z + t[13]!, t[2]! * x + t[6]! * y + t[10]! * z + t[14]!);
+  }
+
+  get size(): number {
+    return this.placements.length;
+  }
+
+  /**
+   * The shared meshes (indexed from `firstMesh`) and a node per placement (from `firstNode`), each
+   * a child of its product's node with that node's metadata, its matrix the placement less
+   * `offset` (in float64: the vertices stay as web-ifc made them).
+   */
+  build(offset: Readonly<Vec3>, materialFor: (color: GeometryPlacement['color']) => number, productNodes: ReadonlyMap<number, number>, nodesSoFar: readonly SceneNode[], firstMesh: number): { meshes: SceneMesh[]; nodes: SceneNode[] } {
+    const meshes: SceneMesh[] = [];
+    const meshOf = new Map<SharedGeometry, Map<number, number>>();
+    const nodes: SceneNode[] = [];
+    for (const p of this.placements) {
+      const material = materialFor(p.color);
+      let byMaterial = meshOf.get(p.geometry);
+      if (!byMaterial) meshOf.set(p.geometry, (byMaterial = new Map()));
+      let mesh = byMaterial.get(material);
+      if (mesh === undefined) {
+        byMaterial.set(material, (mesh = firstMesh + meshes.length));
+        meshes.push({ name: '', ...deinterleave(p.geometry), indices: p.geometry.indices, material });
+      }
+      const parent = productNodes.get(p.product)!;
+      const product = nodesSoFar[parent]!;
+      const matrix = p.transform.slice();
+      for (let k = 0; k < 3; k++) matrix[12 + k] = matrix[12 + k]! - offset[k]!;
+      nodes.push({ name: product.name, parent, matrix, meshes: [mesh], metadata: product.metadata });
+      if (!meshes[mesh - firstMesh]!.name) meshes[mesh - firstMesh]!.name = product.metadata['ifcClass'] ?? '';
+    }
+    return { meshes, nodes };
+  }
+
+  /** Where a product's shared geometry lies in the delivered frame, placed now (door measuring needs its walls'). */
+  placedPositions(product: number, offset: Readonly<Vec3>): Float32Array[] {
+    return this.placements.filter((p) => p.product === product).map((p) => {
+      const count = p.geometry.vertices.length / 6;
+      const into = { positions: new Float32Array(count * 3), normals: new Float32Array(count * 3) };
+      placeVertices(p.geometry.vertices, p.transform, offset, into, { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] });
+      return into.positions;
+    });
+  }
+}
+
+/** Positions and normals of interleaved geometry (px py pz nx ny nz per vertex). */
+function deinterleave(g: SharedGeometry): { positions: Float32Array; normals: Float32Array } {
+  const count = g.vertices.length / 6;
+  const positions = new Float32Array(count * 3), normals = new Float32Array(count * 3);
+  for (let v = 0; v < count; v++) {
+    for (let k = 0; k < 3; k++) {
+      positions[v * 3 + k] = g.vertices[v * 6 + k]!;
+      normals[v * 3 + k] = g.vertices[v * 6 + 3 + k]!;
+    }
+  }
+  return { positions, normals };
+}
