@@ -27,32 +27,40 @@ export interface GeometryPlacement {
  */
 export class InstancedPlacements {
   private readonly placements: GeometryPlacement[] = [];
+  /** Per geometry: whether it is kept shared, and the centre of its own box. */
+  private readonly known = new Map<SharedGeometry, { repeated: boolean; centre: Vec3 }>();
+
+  constructor(private readonly reach: number) {}
 
   /**
-   * Whether a geometry is kept shared: placed more than once, never mirrored (a mirror turns its
-   * faces), and near its own origin (within `reach` m: far-off local points are coarse in float32,
-   * and would be drawn far off through the matrix).
+   * Takes a placement when its geometry is kept shared — placed more than once, never mirrored (a
+   * mirror turns its faces), and near its own origin (within `reach` m: far-off local points are
+   * coarse in float32, and would be drawn far off through the matrix) — appending the float64
+   * centre of its placed box to `centres` (for `chooseOffset`). Returns whether it took it.
    */
-  static repeated(g: SharedGeometry, reach: number): boolean {
-    if (g.transforms.length < 2 || g.indices.length < 3 || !g.transforms.every((t) => determinant3(t) > 0)) return false;
-    for (let i = 0; i < g.vertices.length; i += 6) {
-      if (Math.abs(g.vertices[i]!) > reach || Math.abs(g.vertices[i + 1]!) > reach || Math.abs(g.vertices[i + 2]!) > reach) return false;
-    }
+  take(p: GeometryPlacement, centres: number[]): boolean {
+    const g = this.about(p.geometry);
+    if (!g.repeated) return false;
+    this.placements.push(p);
+    const t = p.transform, [x, y, z] = g.centre;
+    centres.push(t[0]! * x + t[4]! * y + t[8]! * z + t[12]!, t[1]! * x + t[5]! * y + t[9]! * z + t[13]!, t[2]! * x + t[6]! * y + t[10]! * z + t[14]!);
     return true;
   }
 
-  /** Notes a placement, and appends the float64 centre of its placed box to `centres` (for `chooseOffset`). */
-  add(p: GeometryPlacement, centres: number[]): void {
-    this.placements.push(p);
-    const v = p.geometry.vertices, t = p.transform;
+  private about(g: SharedGeometry): { repeated: boolean; centre: Vec3 } {
+    let known = this.known.get(g);
+    if (known) return known;
+    const v = g.vertices;
     let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
     for (let i = 0; i + 5 < v.length; i += 6) {
       x0 = Math.min(x0, v[i]!); x1 = Math.max(x1, v[i]!);
       y0 = Math.min(y0, v[i + 1]!); y1 = Math.max(y1, v[i + 1]!);
       z0 = Math.min(z0, v[i + 2]!); z1 = Math.max(z1, v[i + 2]!);
     }
-    const x = (x0 + x1) / 2, y = (y0 + y1) / 2, z = (z0 + z1) / 2;
-    centres.push(t[0]! * x + t[4]! * y + t[8]! * z + t[12]!, t[1]! * x + t[5]! * y + t[9]! * z + t[13]!, t[2]! * x + t[6]! * y + t[10]! * z + t[14]!);
+    const near = Math.max(Math.abs(x0), Math.abs(x1), Math.abs(y0), Math.abs(y1), Math.abs(z0), Math.abs(z1)) <= this.reach;
+    const repeated = g.transforms.length > 1 && g.indices.length >= 3 && near && g.transforms.every((t) => determinant3(t) > 0);
+    this.known.set(g, (known = { repeated, centre: [(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2] }));
+    return known;
   }
 
   get size(): number {

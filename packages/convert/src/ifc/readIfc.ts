@@ -144,7 +144,7 @@ async function buildScene(
   const bound = () => {
     if (target.held > opts.maxGeometryBytes) throw new GeometryOverBound(target.held);
   };
-  const instanced = new InstancedPlacements();
+  const instanced = new InstancedPlacements(opts.recentreBeyond);
   if (opts.reduction) {
     // Every geometry copied once and its placements noted; placed only once the model's size is
     // known, from the reduced geometry when it is far over the budget. Placed in stream order with
@@ -162,10 +162,7 @@ async function buildScene(
     // merge instances or bakes it); one read in full is placed as ever.
     const keepShared = opts.reduction.reduced > 0;
     for (const p of shared.placements) {
-      if (keepShared && InstancedPlacements.repeated(p.geometry, opts.recentreBeyond)) {
-        instanced.add(p, centres);
-        continue;
-      }
+      if (keepShared && instanced.take(p, centres)) continue;
       keep(target, p.product, p.geometry.vertices, p.geometry.indices, p.transform, p.color, geometries);
       bound();
     }
