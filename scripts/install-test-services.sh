@@ -9,6 +9,8 @@ command -v swift-proxy-server > /dev/null || need+=(swift swift-proxy swift-obje
 command -v memcached > /dev/null || need+=(memcached)
 # Redis for the conversion queue (BullMQ).
 command -v redis-server > /dev/null || need+=(redis-server)
+# Prometheus, scraping the roles' /metrics in the tests (promtool checks the alert rules).
+command -v prometheus > /dev/null || need+=(prometheus)
 # Chromium for the session page's tests in a real browser (driven by playwright-core).
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -82,7 +82,7 @@ describe('@arsession/client on a real server', () => {
     expect(again.error).toMatchObject({ code: 'code_not_found' });
   });
 
-  it('serves the session page, its assets, the document, health and readiness', async () => {
+  it('serves the session page, its assets, the document, health, readiness and metrics', async () => {
     const page = await ar.GET('/s/{session_id}', { params: { path: { session_id: detail.session_id } }, parseAs: 'text' });
     expect(page.data).toContain(detail.session_id);
     const style = await ar.GET('/s/assets/{name}', { params: { path: { name: 'session-page.css' } }, parseAs: 'text' });
@@ -91,6 +91,8 @@ describe('@arsession/client on a real server', () => {
     expect(doc.data).toMatchObject({ openapi: '3.1.0' });
     expect((await ar.GET('/healthz')).data).toEqual({ status: 'ok' });
     expect((await ar.GET('/readyz')).data!.status).toBe('ready');
+    const metrics = await ar.GET('/metrics', { parseAs: 'text' });
+    expect(metrics.data).toMatch(/^# HELP arsession_sessions_created_total /m);
   });
 
   it('gives a refusal as a typed problem naming the field', async () => {

@@ -15,7 +15,8 @@ import { removeObjectOrphans } from '../packages/server/src/sweeper/sweepExpired
 import { corpusPath } from './support/corpus.js';
 import { createKeyWithCli, startCliServer, type CliServer } from './support/cliServer.js';
 import { startPostgres, type PostgresServer } from '@arsession/bench/services';
-import { startRedis, type RedisServer } from '@arsession/bench/services';
+import { startPrometheus, startRedis, type RedisServer } from '@arsession/bench/services';
+import { sampleValue } from './support/prometheusText.js';
 import { form } from './support/serverHarness.js';
 import { startSwift, type SwiftServer } from '@arsession/bench/services';
 
@@ -51,6 +52,8 @@ beforeAll(async () => {
     ARSESSION_JOB_LOCK_S: '2', ARSESSION_WORKERS: '1', ARSESSION_QUEUE: '16',
     // Claims are counted cluster-wide (all from 127.0.0.1 here): room for every claim this file makes.
     ARSESSION_CLAIMS_PER_CLIENT_PER_MIN: '100',
+    // Every role serves its metrics on a port of its own (a free one each, logged at start).
+    ARSESSION_METRICS_PORT: '0',
   };
   apis.push(...await Promise.all([startCliServer(dataDir(), env, 'api'), startCliServer(dataDir(), env, 'api')]));
   await Promise.all([startWorker(), startWorker()]);
@@ -203,6 +206,55 @@ describe('shared state across nodes', () => {
       if (role === 'api') expect(started).toMatch(/ARSESSION_DATABASE_URL/);
     }
   });
+});
+
+describe('a real Prometheus scraping every role', () => {
+  /** Where a node serves its metrics: its start-up line says. */
+  const metricsUrlOf = (node: CliServer): string => {
+    const line = node.output().split('\n').find((l) => /arsession (listening|worker ready)/.test(l))!;
+    return (JSON.parse(line) as { metrics: string }).metrics;
+  };
+  /** A metric summed over every node, read straight from them. */
+  const direct = async (name: string, labels: Record<string, string>) => {
+    const texts = await Promise.all([...apis, ...workers].map(async (n) => (await fetch(metricsUrlOf(n))).text()));
+    return texts.reduce((sum, text) => sum + (sampleValue(text, name, labels) ?? 0), 0);
+  };
+  /** Polls `read` until it gives `want` (Prometheus scrapes each second), at most 30 s. */
+  const eventually = async <T>(read: () => Promise<T>, want: T): Promise<T> => {
+    let got = await read();
+    for (let i = 0; i < 60 && JSON.stringify(got) !== JSON.stringify(want); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      got = await read();
+    }
+    return got;
+  };
+
+  it('scrapes both API nodes and both workers, and sees the series a distributed session produced', async () => {
+    const prometheus = await startPrometheus([...apis, ...workers].map(metricsUrlOf));
+    try {
+      // A model of its own, so a worker really converts it.
+      const created = await post(apis[0]!, 'by_plane', {}, { model_file: [Buffer.concat([BOX, Buffer.alloc(64, 0x20)]), 'scraped.glb'] });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const scalar = async (expr: string) => (await prometheus.query(expr))[0]?.value;
+
+      expect(await eventually(async () => (await prometheus.query('up')).map((s) => s.value), [1, 1, 1, 1])).toEqual([1, 1, 1, 1]);
+      const roles = async () => (await prometheus.query('count by (role) (process_resident_memory_bytes)')).map((s) => `${s.metric['role']} ${s.value}`).sort();
+      expect(await eventually(roles, ['api 2', 'worker 2'])).toEqual(['api 2', 'worker 2']);
+      // What the nodes say now, read from them directly, is what Prometheus comes to hold.
+      const sessions = await direct('arsession_sessions_created_total', { method: 'by_plane' });
+      const requests = await direct('arsession_http_request_duration_seconds_count', { route: '/api/vision/v1/session/by_plane', method: 'POST', status: '201' });
+      const converted = await direct('arsession_conversion_duration_seconds_count', { role: 'worker', format: 'glb', outcome: 'converted' });
+      expect(sessions).toBeGreaterThanOrEqual(1);
+      expect(converted).toBeGreaterThanOrEqual(1);
+      expect(await eventually(() => scalar('sum(arsession_sessions_created_total{method="by_plane"})'), sessions)).toBe(sessions);
+      expect(await eventually(() => scalar('sum(arsession_http_request_duration_seconds_count{route="/api/vision/v1/session/by_plane",method="POST",status="201"})'), requests)).toBe(requests);
+      expect(await eventually(() => scalar('sum(arsession_conversion_duration_seconds_count{role="worker",format="glb",outcome="converted"})'), converted)).toBe(converted);
+      // The API nodes report the shared queue's depth; nothing waits now.
+      expect(await eventually(async () => (await prometheus.query('arsession_queue_jobs{role="api",state="waiting"}')).map((s) => s.value), [0, 0])).toEqual([0, 0]);
+    } finally {
+      await prometheus.stop();
+    }
+  }, 90_000);
 });
 
 describe('kill -9', () => {

@@ -14,6 +14,12 @@ import { startPostgres, type PostgresServer } from '@arsession/bench/services';
 import { startRedis, type RedisServer } from '@arsession/bench/services';
 import { startSwift, type SwiftServer } from '@arsession/bench/services';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { sampleValue } from './support/prometheusText.js';
+
+/** How many requests the server counts as failed by a backing service (its /metrics). */
+async function serviceErrors(t: TestServer, service: string, kind: string): Promise<number> {
+  return sampleValue(await (await fetch(`${t.url}/metrics`)).text(), 'arsession_backing_service_errors_total', { service, kind }) ?? 0;
+}
 
 const BOX = corpusPath('glb', 'Box.glb');
 const ANCHOR = { 'virtual_anchor.center': '[0,0,0]', 'virtual_anchor.radius': '1', 'virtual_anchor.plane_normal': '[0,1,0]', 'virtual_anchor.direction': '[1,0,0]' };
@@ -40,6 +46,7 @@ describe('PostgreSQL down and back under a running server', () => {
     const before = await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...ANCHOR }));
     expect(before.status, JSON.stringify(before.body)).toBe(201);
     const id = sessionIdOf(before.body.deeplink);
+    const counted = await serviceErrors(t, 'store', 'store_unavailable');
 
     postgres.stopNow();
     try {
@@ -63,6 +70,8 @@ describe('PostgreSQL down and back under a running server', () => {
     expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
     const after = await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...ANCHOR }));
     expect(after.status).toBe(201);
+    // The operator sees it: four requests failed by the store (create twice, detail, claim).
+    expect(await serviceErrors(t, 'store', 'store_unavailable') - counted).toBe(4);
   });
 });
 
@@ -72,6 +81,7 @@ describe('the object store down and back under a running server', () => {
     expect(before.status).toBe(201);
     const id = sessionIdOf(before.body.deeplink);
     const url = (await getDetail(t, id)).body.model_assets[0].usdz_url as string;
+    const counted = await serviceErrors(t, 'objects', 'object_store_unavailable');
     await swift.stopProxy();
     try {
       // A model never converted before, so that the request really needs the store.
@@ -90,6 +100,8 @@ describe('the object store down and back under a running server', () => {
     expect(file.status).toBe(200);
     expect((await file.arrayBuffer()).byteLength).toBe((await getDetail(t, id)).body.model_assets[0].usdz_bytes);
     expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
+    // The create and the download.
+    expect(await serviceErrors(t, 'objects', 'object_store_unavailable') - counted).toBe(2);
   });
 });
 
@@ -124,6 +136,7 @@ describe('Redis down and back under a running server', () => {
     const before = await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), null);
     expect(before.status).toBe(201);
     const id = sessionIdOf(before.body.deeplink);
+    const counted = await serviceErrors(t, 'queue', 'queue_unavailable');
     await redis.kill();
     try {
       // A model never converted before (the cache would answer without the queue).
@@ -132,6 +145,7 @@ describe('Redis down and back under a running server', () => {
       expect((await getDetail(t, id)).status).toBe(200);
       const ready = await fetch(`${t.url}/readyz`);
       expect(ready.status).toBe(503);
+      expect(await serviceErrors(t, 'queue', 'queue_unavailable') - counted).toBe(1);
     } finally {
       await redis.start();
     }

@@ -16,6 +16,8 @@ export interface Admission {
   withWorker<T>(job: () => Promise<T>): Promise<T>;
   /** Requests admitted and not yet finished. */
   readonly inFlight: number;
+  /** Conversions waiting for a worker slot, and converting. */
+  conversions(): { waiting: number; active: number };
 }
 
 /**
@@ -49,6 +51,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
     get inFlight() {
       return inFlight;
     },
+    conversions: () => ({ waiting: waiting.length, active: running }),
     admit() {
       if (inFlight >= capacity) {
         throw new ApiError(503, 'saturated', `the server is converting at capacity (${capacity} requests in progress); retry shortly`, [], { 'Retry-After': '5' });

@@ -7,6 +7,7 @@ import type { ConversionCache } from '../cache/ConversionCache.js';
 import type { ServerConfig } from '../config/ServerConfig.js';
 import type { ConversionJobs } from '../jobs/ConversionJobs.js';
 import type { ObjectStore } from '../objects/ObjectStore.js';
+import type { ServerMetrics } from '../metrics/ServerMetrics.js';
 import type { SessionStore } from '../store/SessionStore.js';
 import type { Throttle } from '../throttle/Throttle.js';
 
@@ -40,6 +41,8 @@ export interface ServerContext {
   derivedFiles: FileDeriver;
   claimThrottle: { perClient: Throttle; failures: Throttle };
   log: Logger;
+  /** What this process tells Prometheus. */
+  metrics: ServerMetrics;
   /** Set once SIGTERM arrived: /readyz answers 503 so a balancer stops sending. */
   draining: boolean;
 }

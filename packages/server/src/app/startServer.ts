@@ -18,6 +18,8 @@ import { removeObjectOrphans, removeOrphans, sweepExpired } from '../sweeper/swe
 import { createRedisThrottle } from '../throttle/redisThrottle.js';
 import { createThrottle } from '../throttle/Throttle.js';
 import { Redis } from 'ioredis';
+import { ServerMetrics } from '../metrics/ServerMetrics.js';
+import { startMetricsListener } from '../metrics/startMetricsListener.js';
 import { createApp } from './createApp.js';
 import { dataPaths, type ServerContext } from './ServerContext.js';
 
@@ -26,6 +28,8 @@ export interface RunningServer {
   /** `http://host:port` it listens on. */
   url: string;
   port: number;
+  /** Where Prometheus scrapes it: `<url>/metrics`, or its metrics port's listener. */
+  metricsUrl: string;
   context: ServerContext;
   /** Stops accepting, lets requests in flight finish (up to `graceMs`), then closes the database. */
   close(graceMs?: number): Promise<void>;
@@ -66,12 +70,13 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const objects = await openObjectStore(config, paths);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 }) : undefined;
   redis?.on('error', () => {});
+  const metrics = new ServerMetrics(options.role ?? 'all');
   const jobs = config.redisUrl
     ? await bullmqConversionJobs({ redisUrl: config.redisUrl, queueName: config.queueName, objects, maxWaiting: config.clusterQueue })
-    : threadConversionJobs();
+    : threadConversionJobs({ metrics });
   // `all` with a queue: this process also serves the queue, as a worker role would.
   const worker = config.redisUrl && (options.role ?? 'all') === 'all'
-    ? runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log })
+    ? runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log, metrics })
     : undefined;
   const orphans = await removeOrphans(sessions, paths);
   if (orphans.length > 0) log.warn({ removed: orphans.length }, 'removed files left by an interrupted run');
@@ -84,9 +89,12 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   });
   // A memory index starts empty: the files an earlier process kept belong to no entry now.
   if (conversionCache.engine === 'memory') await conversionCache.removeOrphans(0);
+  const admission = createAdmission({ workers: config.workers, queue: config.queue });
+  // The queue's depth: the shared queue's where there is one, else this process's own conversions.
+  metrics.watchQueue(jobs.queueCounts ? () => jobs.queueCounts!() : async () => ({ ...admission.conversions(), failed: 0 }));
   const ctx: ServerContext = {
-    config, paths, sessions, objects, jobs, log, draining: false,
-    admission: createAdmission({ workers: config.workers, queue: config.queue }),
+    config, paths, sessions, objects, jobs, log, metrics, draining: false,
+    admission,
     conversionCache,
     derivedFiles: createFileDeriver({ sessions, objects, uploadsDir: paths.uploads, log }),
     // With a queue, Redis is shared by every node: claims are counted there, cluster-wide.
@@ -141,14 +149,20 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     await sessions.close();
     throw err;
   }
+  const metricsListener = config.metricsPort === undefined ? undefined : await startMetricsListener(metrics, config.host, config.metricsPort).catch(async (err: unknown) => {
+    server.close();
+    clearInterval(sweeper);
+    await sessions.close();
+    throw err;
+  });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log.info({ url, role: options.role ?? 'all', store: sessions.engine, objects: objects.engine, jobs: jobs.engine, cache: conversionCache.engine, config: echoedConfig(config) }, 'arsession listening');
+  log.info({ url, metrics: metricsListener?.url ?? `${url}/metrics`, role: options.role ?? 'all', store: sessions.engine, objects: objects.engine, jobs: jobs.engine, cache: conversionCache.engine, config: echoedConfig(config) }, 'arsession listening');
 
   let closing: Promise<void> | undefined;
   return {
-    url, port, context: ctx,
+    url, port, context: ctx, metricsUrl: metricsListener?.url ?? `${url}/metrics`,
     close(graceMs = 30_000) {
       closing ??= (async () => {
         ctx.draining = true;
@@ -158,6 +172,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
         await closed;
         clearTimeout(timer);
+        await metricsListener?.close();
         await closeConversionPool();
         // A queue that cannot be reached must not hold the shutdown: its connections are dropped after a while.
         redis?.disconnect();

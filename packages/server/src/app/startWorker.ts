@@ -4,10 +4,14 @@ import { CONFIG_ENV, ConfigError, type ServerConfig } from '../config/ServerConf
 import { echoedConfig } from '../config/echoedConfig.js';
 import { runConversionWorker } from '../jobs/bullmq/runConversionWorker.js';
 import { openObjectStore } from '../objects/openObjectStore.js';
+import { ServerMetrics } from '../metrics/ServerMetrics.js';
+import { startMetricsListener } from '../metrics/startMetricsListener.js';
 import { dataPaths } from './ServerContext.js';
 
 /** A running worker role. */
 export interface RunningWorker {
+  /** Where Prometheus scrapes it, when `ARSESSION_METRICS_PORT` is set. */
+  metricsUrl?: string;
   /** Finishes the jobs in hand, then stops. */
   close(): Promise<void>;
 }
@@ -28,11 +32,16 @@ export async function startWorker(config: ServerConfig, options: { logger?: Logg
   if (!config.redisUrl) throw new ConfigError(CONFIG_ENV.redisUrl, 'the worker role takes its jobs from a queue: set it to redis://…');
   if (!config.s3Bucket) throw new ConfigError(CONFIG_ENV.s3Bucket, 'the worker role reads models from and writes files to the store the API nodes share: set it (and the other ARSESSION_S3_* settings)');
   const objects = await openObjectStore(config, dataPaths(config.dataDir));
-  const worker = runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log });
-  log.info({ role: 'worker', objects: objects.engine, concurrency: config.workers, pid: process.pid, config: echoedConfig(config) }, 'arsession worker ready');
+  const metrics = new ServerMetrics('worker');
+  // A worker has no HTTP of its own: Prometheus reaches it on the metrics port, when one is set.
+  const listener = config.metricsPort === undefined ? undefined : await startMetricsListener(metrics, config.host, config.metricsPort);
+  const worker = runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log, metrics });
+  log.info({ role: 'worker', objects: objects.engine, concurrency: config.workers, pid: process.pid, metrics: listener?.url ?? null, config: echoedConfig(config) }, 'arsession worker ready');
   return {
+    ...(listener && { metricsUrl: listener.url }),
     async close() {
       await worker.close();
+      await listener?.close();
       await closeConversionPool();
       log.info('arsession worker stopped');
     },

@@ -6,6 +6,11 @@ import { AR_BUDGET_DEFAULTS, type ArBudget } from '@arsession/convert';
 export interface ServerConfig {
   /** TCP port; 0 picks a free one (tests). */
   port: number;
+  /**
+   * Port of a listener that serves only `GET /metrics` (Prometheus), on `host`; 0 picks a free one.
+   * Unset: API nodes serve `/metrics` on their public port, and worker processes serve none.
+   */
+  metricsPort: number | undefined;
   /** Interface to listen on. */
   host: string;
   /** Holds the SQLite database, uploads in progress, session files and saved models. */
@@ -82,6 +87,7 @@ export interface ServerConfig {
 /** The embedded defaults: `arsession serve` with no environment runs on these. */
 export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   port: 8080,
+  metricsPort: undefined,
   host: '0.0.0.0',
   dataDir: './data',
   deeplinkScheme: 'arsession',
@@ -124,6 +130,7 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
 /** Environment variable of each setting. */
 export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   port: 'PORT',
+  metricsPort: 'ARSESSION_METRICS_PORT',
   host: 'HOST',
   dataDir: 'ARSESSION_DATA_DIR',
   deeplinkScheme: 'ARSESSION_DEEPLINK_SCHEME',
@@ -199,6 +206,7 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
     (c as unknown as Record<string, string>)[key] = raw;
   };
   int('port', 0);
+  int('metricsPort', 0);
   text('host');
   text('dataDir');
   text('deeplinkScheme', /^[a-z][a-z0-9+.-]*$/);
@@ -244,6 +252,7 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('budgetPackageBytes', 0.001, 1024 * 1024);
   const merged = { ...c, ...overrides };
   if (merged.port > 65535) throw new ConfigError(CONFIG_ENV.port, `port ${merged.port} is out of range`);
+  if (merged.metricsPort !== undefined && merged.metricsPort > 65535) throw new ConfigError(CONFIG_ENV.metricsPort, `port ${merged.metricsPort} is out of range`);
   return { ...merged, dataDir: resolve(merged.dataDir), publicUrl: merged.publicUrl?.replace(/\/+$/, '') };
 }
 

@@ -1,4 +1,5 @@
 import type { ArBudget, ConversionResult, DoorQuery } from '@arsession/convert';
+import type { QueueCounts } from '../metrics/ServerMetrics.js';
 
 /** One model of a session request to convert: where it is on this node, and where its USDZ must go. */
 export interface ConversionJob {
@@ -34,5 +35,7 @@ export interface ConversionJobs {
   run(job: ConversionJob): Promise<ConvertedModel>;
   /** Throws when jobs cannot be queued (readiness). */
   ping(): Promise<void>;
+  /** The shared queue's jobs by state, where there is one (BullMQ); this process's own are the admission's. */
+  queueCounts?(): Promise<QueueCounts>;
   close(): Promise<void>;
 }

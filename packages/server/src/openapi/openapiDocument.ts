@@ -63,6 +63,8 @@ const anchor = (kind: string, fields: Record<string, Schema>, required: string[]
 export interface OpenapiDocumentOptions {
   /** The server's public base URL (ARSESSION_PUBLIC_URL); without it, the host that served the document. */
   serverUrl?: string;
+  /** Whether `/metrics` is on the public port (no `ARSESSION_METRICS_PORT`); default true, as embedded. */
+  metrics?: boolean;
 }
 
 /**
@@ -78,6 +80,7 @@ export interface OpenapiDocumentOptions {
  */
 export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
   const sessionPath = '/api/vision/v1/session';
+  const metrics = options.metrics ?? true;
   const sessionId = { name: 'session_id', in: 'path', required: true, description: 'the id at the end of the deep link', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' } };
   return {
     openapi: '3.1.0',
@@ -184,6 +187,14 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           },
         },
       },
+      ...(metrics && {
+        '/metrics': {
+          get: {
+            operationId: 'getMetrics', summary: 'Prometheus metrics of this process (text format 0.0.4); served on ARSESSION_METRICS_PORT instead when that is set', tags: ['service'], security: [],
+            responses: { 200: { description: 'every metric: requests, sessions, conversions, cache, claims, queue, backing-service errors, Node\'s process metrics', content: { 'text/plain': { schema: { type: 'string' } } } }, 408: timedOut },
+          },
+        },
+      }),
       '/healthz': { get: { operationId: 'getHealth', summary: 'Liveness', tags: ['service'], security: [], responses: { 200: { description: 'the process answers', content: { 'application/json': { schema: ref('Health') } } }, 408: timedOut } } },
       '/readyz': {
         get: {

@@ -59,6 +59,7 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
     const body: SessionResponse = { deeplink: deeplinkOf(ctx.config.deeplinkScheme, sessionId), expires_at: new Date(expiresAt).toISOString(), onetime_code: code };
     (res.locals.log as ServerContext['log']).info({ session: sessionId, method: method.path, models: request.uploads.length, account: account?.name }, 'session created');
     res.status(201).location(`/api/vision/v1/session/${sessionId}/`).json(body);
+    ctx.metrics.sessionCreated(method.path);
   } finally {
     leave();
     await staging.close();
@@ -115,6 +116,7 @@ async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, 
     // The same bytes converted before give the same files: they are placed from the cache, unless
     // a door is asked for (detection depends on the request, so it always runs on the model itself).
     const cached = detectDoor ? undefined : await ctx.conversionCache.reuse(upload.sha256, { 'model.usdz': usdz.from, 'model.glb': glb.from });
+    if (!detectDoor) ctx.metrics.cacheLookup(cached ? 'hit' : 'miss');
     const result = cached ?? await convertUpload(ctx, { sessionId: staging.sessionId, order, upload, usdzPath: usdz.from, glbPath: glb.from, detectDoor });
     models.push({ upload, result, usdz, glb, converted: !cached });
   }

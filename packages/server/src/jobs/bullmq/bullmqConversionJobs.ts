@@ -48,6 +48,10 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
 
   return {
     engine: 'bullmq',
+    async queueCounts() {
+      const counts = await queue.getJobCounts('waiting', 'active', 'failed');
+      return { waiting: counts['waiting'] ?? 0, active: counts['active'] ?? 0, failed: counts['failed'] ?? 0 };
+    },
     async run(job) {
       const base = `${job.sessionId}/${job.order}`;
       const modelKey = `${base}/model`, usdzKey = `${base}/usdz`, glbKey = `${base}/glb`;

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { Worker } from 'bullmq';
 import { convertModel, serializeError } from '@arsession/convert';
 import type { Logger } from 'pino';
+import { observeConversion } from '../../metrics/observeConversion.js';
+import type { ServerMetrics } from '../../metrics/ServerMetrics.js';
 import type { ObjectStore } from '../../objects/ObjectStore.js';
 import type { QueuedConversion, QueuedConversionResult } from './queueProtocol.js';
 
@@ -17,6 +19,8 @@ export interface ConversionWorkerOptions {
   /** Seconds a job's lock lasts without renewal: how soon a killed worker's job goes to another. */
   lockSeconds: number;
   log: Logger;
+  /** Where the worker's conversions are counted and timed. */
+  metrics?: ServerMetrics;
 }
 
 /** A running worker role. */
@@ -44,7 +48,8 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
       await options.objects.fetchScratch(job.data.modelKey, modelPath);
       const { fileName, field, timeoutMs, detectDoor, budget, maxGeometryBytes } = job.data;
       try {
-        const result = await convertModel(new Uint8Array(await readFile(modelPath)), { fileName, field, outputs: ['usdz', 'glb'], usdzPath, glbPath, timeoutMs, budget, maxGeometryBytes, ...(detectDoor && { detectDoor }) });
+        const bytes = new Uint8Array(await readFile(modelPath));
+        const result = await observeConversion(options.metrics, fileName, () => convertModel(bytes, { fileName, field, outputs: ['usdz', 'glb'], usdzPath, glbPath, timeoutMs, budget, maxGeometryBytes, ...(detectDoor && { detectDoor }) }));
         await options.objects.putScratch(job.data.usdzKey, usdzPath);
         await options.objects.putScratch(job.data.glbKey, glbPath);
         const { usdz: _usdz, glb: _glb, ...rest } = result;

@@ -1,0 +1,33 @@
+import type { ConversionResult } from '@arsession/convert';
+import type { ServerMetrics } from './ServerMetrics.js';
+
+/**
+ * Runs a conversion and tells `metrics` how it went: its source format (the result's, or for a
+ * refusal the file name's), its outcome (`converted`, or the refusal's code), its time, and the
+ * AR budget's triangles. The conversion's own result or error passes through untouched.
+ *
+ * @example
+ * ```ts
+ * const result = await observeConversion(metrics, upload.name, () => convertModel(bytes, options));
+ * ```
+ */
+export async function observeConversion<T extends ConversionResult>(metrics: ServerMetrics | undefined, fileName: string, run: () => Promise<T>): Promise<T> {
+  const started = process.hrtime.bigint();
+  const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+  try {
+    const result = await run();
+    const budget = result.budget && { source: result.budget.source.triangles, delivered: result.budget.delivered.triangles };
+    metrics?.conversion(result.format, 'converted', seconds(), budget);
+    return result;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    metrics?.conversion(formatOfName(fileName), typeof code === 'string' ? code : 'error', seconds());
+    throw err;
+  }
+}
+
+/** A model's format as its name says (`.ifczip` is IFC); `unknown` when it says none we read. */
+function formatOfName(name: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase();
+  return ext === 'ifczip' ? 'ifc' : ext === 'ifc' || ext === 'glb' || ext === 'usdz' ? ext : 'unknown';
+}
