@@ -16,8 +16,10 @@ export interface Admission {
   withWorker<T>(job: () => Promise<T>): Promise<T>;
   /** Requests admitted and not yet finished. */
   readonly inFlight: number;
-  /** Conversions waiting for a worker slot, and converting. */
-  conversions(): { waiting: number; active: number };
+  /** Requests it admits at once (`workers + queue`). */
+  readonly capacity: number;
+  /** Conversions waiting for a worker slot (and since when, ms since the epoch, the longest), and converting. */
+  conversions(): { waiting: number; active: number; oldestWaitingSince: number | undefined };
 }
 
 /**
@@ -37,13 +39,13 @@ export function createAdmission(options: AdmissionOptions): Admission {
   const capacity = options.workers + options.queue;
   let inFlight = 0;
   let running = 0;
-  const waiting: Array<() => void> = [];
+  const waiting: Array<{ start: () => void; since: number }> = [];
   const next = () => {
     if (running < options.workers) {
-      const start = waiting.shift();
-      if (start) {
+      const first = waiting.shift();
+      if (first) {
         running++;
-        start();
+        first.start();
       }
     }
   };
@@ -51,7 +53,8 @@ export function createAdmission(options: AdmissionOptions): Admission {
     get inFlight() {
       return inFlight;
     },
-    conversions: () => ({ waiting: waiting.length, active: running }),
+    capacity,
+    conversions: () => ({ waiting: waiting.length, active: running, oldestWaitingSince: waiting[0]?.since }),
     admit() {
       if (inFlight >= capacity) {
         throw new ApiError(503, 'saturated', `the server is converting at capacity (${capacity} requests in progress); retry shortly`, [], { 'Retry-After': '5' });
@@ -66,7 +69,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
     },
     async withWorker<T>(job: () => Promise<T>): Promise<T> {
       await new Promise<void>((resolve) => {
-        waiting.push(resolve);
+        waiting.push({ start: resolve, since: Date.now() });
         next();
       });
       try {

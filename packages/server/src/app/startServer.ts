@@ -92,6 +92,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const admission = createAdmission({ workers: config.workers, queue: config.queue });
   // The queue's depth: the shared queue's where there is one, else this process's own conversions.
   metrics.watchQueue(jobs.queueCounts ? () => jobs.queueCounts!() : async () => ({ ...admission.conversions(), failed: 0 }));
+  metrics.watchAdmission(() => ({ inFlight: admission.inFlight, capacity: admission.capacity }));
   const ctx: ServerContext = {
     config, paths, sessions, objects, jobs, log, metrics, draining: false,
     admission,

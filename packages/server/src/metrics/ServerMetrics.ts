@@ -5,6 +5,14 @@ export interface QueueCounts {
   waiting: number;
   active: number;
   failed: number;
+  /** When the job waiting longest was queued (ms since the epoch); undefined when none waits. */
+  oldestWaitingSince: number | undefined;
+}
+
+/** An API node's admission: requests in it now, and how many it takes at once. */
+export interface AdmissionLoad {
+  inFlight: number;
+  capacity: number;
 }
 
 /** A backing service a request can find unavailable. */
@@ -32,6 +40,8 @@ export class ServerMetrics {
   private readonly claims: Counter<'outcome'>;
   private readonly serviceErrors: Counter<'service' | 'kind'>;
   private queueCounts: (() => Promise<QueueCounts>) | undefined;
+  private admission: (() => AdmissionLoad) | undefined;
+  private pendingCounts: Promise<QueueCounts | undefined> | undefined;
 
   constructor(role: 'all' | 'api' | 'worker') {
     const registers = [this.registry];
@@ -59,15 +69,34 @@ export class ServerMetrics {
       name: 'arsession_queue_jobs', help: 'Conversion jobs by state (waiting, active, failed), as counted at scrape.', labelNames: ['state'], registers,
       collect: async (): Promise<void> => {
         if (!this.queueCounts) return;
-        // A queue that cannot be reached leaves the gauge out of this scrape; its errors are counted elsewhere.
-        const counts = await this.queueCounts().catch(() => undefined);
-        if (!counts) {
-          queue.reset();
-          return;
-        }
-        for (const state of ['waiting', 'active', 'failed'] as const) queue.set({ state }, counts[state]);
+        // A queue that cannot be reached leaves its depths out of this scrape; its errors are counted elsewhere.
+        const counts = await this.countsOfScrape();
+        queue.reset();
+        if (counts) for (const state of ['waiting', 'active', 'failed'] as const) queue.set({ state }, counts[state]);
       },
     });
+    const oldest: Gauge = new Gauge({
+      name: 'arsession_queue_oldest_waiting_seconds', help: 'How long the conversion job waiting longest has waited (0 when none waits; NaN while the queue cannot be reached), at scrape.', registers,
+      collect: async (): Promise<void> => {
+        if (!this.queueCounts) return;
+        const counts = await this.countsOfScrape();
+        oldest.set(!counts ? Number.NaN : counts.oldestWaitingSince === undefined ? 0 : Math.max(0, (Date.now() - counts.oldestWaitingSince) / 1000));
+      },
+    });
+    const inFlight: Gauge = new Gauge({
+      name: 'arsession_requests_in_flight', help: 'Session requests admitted by this API node and not yet answered.', registers,
+      collect: () => { if (this.admission) inFlight.set(this.admission().inFlight); },
+    });
+    const capacity: Gauge = new Gauge({
+      name: 'arsession_requests_capacity', help: 'Session requests this API node admits at once (ARSESSION_WORKERS + ARSESSION_QUEUE); past it, 503 saturated.', registers,
+      collect: () => { if (this.admission) capacity.set(this.admission().capacity); },
+    });
+  }
+
+  /** The queue's counts, read once per scrape for the gauges that share them (a scrape collects every metric at once). */
+  private countsOfScrape(): Promise<QueueCounts | undefined> {
+    this.pendingCounts ??= this.queueCounts!().catch(() => undefined).finally(() => { this.pendingCounts = undefined; });
+    return this.pendingCounts;
   }
 
   /** The content type of {@link text}. */
@@ -80,9 +109,14 @@ export class ServerMetrics {
     return this.registry.metrics();
   }
 
-  /** Where the queue gauge reads its counts at each scrape. */
+  /** Where the queue gauges read their counts at each scrape. */
   watchQueue(counts: () => Promise<QueueCounts>): void {
     this.queueCounts = counts;
+  }
+
+  /** Where the admission gauges read an API node's load at each scrape. */
+  watchAdmission(load: () => AdmissionLoad): void {
+    this.admission = load;
   }
 
   httpRequest(route: string, method: string, status: number, seconds: number): void {

@@ -49,8 +49,8 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
   return {
     engine: 'bullmq',
     async queueCounts() {
-      const counts = await queue.getJobCounts('waiting', 'active', 'failed');
-      return { waiting: counts['waiting'] ?? 0, active: counts['active'] ?? 0, failed: counts['failed'] ?? 0 };
+      const [counts, [oldest]] = await Promise.all([queue.getJobCounts('waiting', 'active', 'failed'), queue.getJobs(['waiting'], 0, 0, true)]);
+      return { waiting: counts['waiting'] ?? 0, active: counts['active'] ?? 0, failed: counts['failed'] ?? 0, oldestWaitingSince: oldest?.timestamp };
     },
     async run(job) {
       const base = `${job.sessionId}/${job.order}`;
