@@ -21,6 +21,19 @@ describe('ServerMetrics', () => {
     expect(sampleValue(await metrics.text(), 'arsession_queue_oldest_waiting_seconds')).toBe(0);
   });
 
+  it('reads the queue once per scrape, however many gauges show it', async () => {
+    const metrics = new ServerMetrics('api');
+    let reads = 0;
+    metrics.watchQueue(async () => {
+      reads++;
+      return { waiting: 1, active: 0, failed: 0, oldestWaitingSince: Date.now() };
+    });
+    await metrics.text();
+    expect(reads).toBe(1);
+    await metrics.text();
+    expect(reads).toBe(2);
+  });
+
   it('leaves the queue\'s depths out of a scrape while it cannot be reached (its oldest age NaN), rather than reporting stale ones', async () => {
     const metrics = new ServerMetrics('api');
     metrics.watchQueue(async () => ({ waiting: 4, active: 0, failed: 0, oldestWaitingSince: undefined }));

@@ -47,7 +47,8 @@ export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = 
   if (today && bytesWithin(today, limits.packageBytes)) return { scene: today, report: report(today, []) };
 
   const warnings: SceneWarning[] = [];
-  const merged = mergeToPrimBudget(scene, limits.meshPrims);
+  // Never more draw calls than the same model gets without a budget (merged past 300).
+  const merged = mergeToPrimBudget(scene, Math.min(limits.meshPrims, MERGE_BY_MATERIAL_DEFAULTS.minDrawCalls));
   const steps = [...merged.steps];
   if (merged.steps.length) {
     warnings.push({ code: 'budget_merged', message: `${source.meshPrims} mesh prims merged into ${drawCalls(merged.scene)} by ${merged.grouping} (AR budget ${limits.meshPrims})` });

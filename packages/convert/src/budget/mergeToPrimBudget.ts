@@ -36,11 +36,11 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedTo
   const candidates = instancingCandidates(scene);
   // Each grouping is counted before it is merged: merging copies every vertex.
   for (const grouping of groupings(scene)) {
-    const merged = mergedDrawCalls(scene, grouping);
+    const merged = mergedDrawCalls(scene, grouping.options);
     if (merged > meshPrims) continue;
     const keep = instancedWithin(candidates, meshPrims - merged);
     const label = keep.size ? `${grouping.label}, ${keep.size} repeated mesh${keep.size > 1 ? 'es' : ''} kept as instances` : grouping.label;
-    return { scene: mergeByMaterial(scene, { minDrawCalls: 0, ...grouping, keep }), steps: ['merged'], grouping: label };
+    return { scene: mergeByMaterial(scene, { minDrawCalls: 0, ...grouping.options, keep }), steps: ['merged'], grouping: label };
   }
   // '' groups nothing: one mesh per material.
   const byMaterial = mergeByMaterial(scene, { minDrawCalls: 0, groupBy: '' });
@@ -54,16 +54,20 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedTo
 }
 
 /** How nodes may be grouped before merging, finest first: storeys, then spatial cells, then none. */
-type Grouping = Pick<MergeByMaterialOptions, 'groupBy' | 'groups'> & { label: string };
+interface Grouping {
+  options: Pick<MergeByMaterialOptions, 'groupBy' | 'groups'>;
+  /** How the report names it. */
+  label: string;
+}
 
 /** Cells per side of the ground plan grids tried, finest first. */
 const CELL_DIVISIONS = [4, 3, 2];
 
 function* groupings(scene: SceneData): Generator<Grouping> {
-  if (scene.nodes.some((n) => n.meshes.length > 0 && n.metadata['storey'] !== undefined)) yield { groupBy: 'storey', label: 'storey and material' };
+  if (scene.nodes.some((n) => n.meshes.length > 0 && n.metadata['storey'] !== undefined)) yield { options: { groupBy: 'storey' }, label: 'storey and material' };
   const centres = drawnCentres(scene);
-  for (const divisions of CELL_DIVISIONS) yield { groupBy: 'cell', groups: spatialCells(centres, scene.bounds, divisions), label: `spatial cell (${divisions} × ${divisions}) and material` };
-  yield { groupBy: '', label: 'material' };
+  for (const divisions of CELL_DIVISIONS) yield { options: { groupBy: 'cell', groups: spatialCells(centres, scene.bounds, divisions) }, label: `spatial cell (${divisions} × ${divisions}) and material` };
+  yield { options: { groupBy: '' }, label: 'material' };
 }
 
 /** A mesh lighter than this costs less merged (copied at each place) than a draw call of its own. */
@@ -113,7 +117,7 @@ function instancedWithin(candidates: readonly Repeated[], spare: number): Set<nu
 }
 
 /** Draw calls the scene would have once merged by group and material. */
-function mergedDrawCalls(scene: SceneData, grouping: Grouping): number {
+function mergedDrawCalls(scene: SceneData, grouping: Grouping['options']): number {
   const keys = new Set<string>();
   scene.nodes.forEach((node, i) => {
     const group = (grouping.groups ? grouping.groups[i] : node.metadata[grouping.groupBy]) ?? '';

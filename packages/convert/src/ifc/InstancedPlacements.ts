@@ -21,8 +21,9 @@ export interface GeometryPlacement {
  *
  * @example
  * ```ts
- * if (InstancedPlacements.repeated(p.geometry)) instanced.add(p, centres); else keep(p);
- * const { meshes, nodes } = instanced.build(offset, materialFor, productNodes, meshes.length, nodes.length);
+ * const instanced = new InstancedPlacements(1000);
+ * for (const p of placements) if (!instanced.take(p, centres)) placeCopy(p);
+ * const shared = instanced.build(offset, materialFor, productNodes, nodes, meshes.length);
  * ```
  */
 export class InstancedPlacements {
@@ -68,9 +69,10 @@ export class InstancedPlacements {
   }
 
   /**
-   * The shared meshes (indexed from `firstMesh`) and a node per placement (from `firstNode`), each
-   * a child of its product's node with that node's metadata, its matrix the placement less
-   * `offset` (in float64: the vertices stay as web-ifc made them).
+   * The shared meshes (their indices counted from `firstMesh`) and a node per placement, to be
+   * appended after `nodesSoFar`: each a child of its product's node (`productNodes`) with that
+   * node's metadata, its matrix the placement less `offset` (in float64: the vertices stay as
+   * web-ifc made them).
    */
   build(offset: Readonly<Vec3>, materialFor: (color: GeometryPlacement['color']) => number, productNodes: ReadonlyMap<number, number>, nodesSoFar: readonly SceneNode[], firstMesh: number): { meshes: SceneMesh[]; nodes: SceneNode[] } {
     const meshes: SceneMesh[] = [];

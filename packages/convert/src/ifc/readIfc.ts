@@ -479,11 +479,12 @@ function doorIndex(
       ...(overallHeight !== undefined && { overallHeight: overallHeight * unit }),
     };
     if (opening !== undefined) {
+      const wallPositions = wall === undefined ? undefined : positionsOf(wall);
       const solid = openingSolid(api, model, opening, offset);
       const hint = placement === undefined ? undefined : doorNormalHint(api, model, placement);
       const measured = solid && measureOpening({
         ...solid,
-        ...(wall !== undefined && positionsOf(wall) && { wallPositions: positionsOf(wall)! }),
+        ...(wallPositions && { wallPositions }),
         ...(hint && { normalHint: hint }),
       });
       if (measured) Object.assign(record, measured);

@@ -17,7 +17,7 @@ import { PAGE_ASSETS, pageAssetsRoute, sessionPageRoute } from '../routes/sessio
 import { modelsRoute } from '../routes/modelsRoute.js';
 import { createSession } from '../session/createSession.js';
 import { METRICS_PATH, metricsRoute } from '../metrics/metricsRoute.js';
-import type { BackingService } from '../metrics/ServerMetrics.js';
+import { backingServiceOf, routeOf } from '../metrics/requestLabels.js';
 import { securityHeaders } from './securityHeaders.js';
 import type { ServerContext } from './ServerContext.js';
 
@@ -36,20 +36,6 @@ const API = '/api/vision/v1';
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Text fields (at most 100 of 64 kB) and part headers of a session form, on top of its files. */
 const MAX_FORM_OVERHEAD_BYTES = 8 * 1024 * 1024;
-
-/** The backing service each refusal code blames, for `arsession_backing_service_errors_total`. */
-const BACKING_SERVICE_OF: Readonly<Record<string, BackingService>> = {
-  store_unavailable: 'store',
-  object_store_unavailable: 'objects',
-  queue_unavailable: 'queue',
-  conversion_failed: 'queue',
-};
-
-/** The route template a request matched (`/api/vision/v1/session/:id`), or `unmatched`. */
-function routeOf(req: Request): string {
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? path : 'unmatched';
-}
 
 /** Largest unread body still read (and discarded) after a refusal, so the client hears the answer. */
 const DRAIN_REFUSED_BODY_BYTES = 32 * 1024 * 1024;
@@ -71,10 +57,11 @@ export function createApp(ctx: ServerContext): express.Express {
     res.locals.log = ctx.log.child({ req_id: id });
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      (res.locals.log as ServerContext['log']).info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms }, 'request');
-      // By route template, not path: ids in paths would make a series per session.
-      ctx.metrics.httpRequest(routeOf(req), req.method, res.statusCode, ms / 1000);
+      (res.locals.log as ServerContext['log']).info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+    });
+    // On close, not finish: a request its client gave up on counts too, as `aborted`.
+    res.on('close', () => {
+      ctx.metrics.httpRequest(routeOf(req), req.method, res.writableFinished ? res.statusCode : 'aborted', Number(process.hrtime.bigint() - started) / 1e9);
     });
     next();
   });
@@ -116,7 +103,7 @@ export function createApp(ctx: ServerContext): express.Express {
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const { problem, headers } = problemFromError(err);
-    const service = BACKING_SERVICE_OF[problem.code];
+    const service = backingServiceOf(problem.code);
     if (service) ctx.metrics.backingServiceError(service, problem.code);
     const log = res.locals.log as ServerContext['log'];
     if (problem.status >= 500 && problem.status !== 503) log.error({ err }, 'request failed');

@@ -19,7 +19,7 @@ import { createRedisThrottle } from '../throttle/redisThrottle.js';
 import { createThrottle } from '../throttle/Throttle.js';
 import { Redis } from 'ioredis';
 import { ServerMetrics } from '../metrics/ServerMetrics.js';
-import { startMetricsListener } from '../metrics/startMetricsListener.js';
+import { startMetricsListener, type MetricsListener } from '../metrics/startMetricsListener.js';
 import { createApp } from './createApp.js';
 import { dataPaths, type ServerContext } from './ServerContext.js';
 
@@ -138,24 +138,25 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const headersTimeout = Math.min(config.headersTimeoutSeconds * 1000, requestTimeout);
   const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(100, headersTimeout / 10)) }, app);
   server.keepAliveTimeout = 5_000;
-  server.listen(config.port, config.host);
+  let metricsListener: MetricsListener | undefined;
   try {
+    metricsListener = config.metricsPort === undefined ? undefined : await startMetricsListener(metrics, config.host, config.metricsPort);
+    server.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);
     });
   } catch (err) {
-    // The port is taken (or not ours to bind): release what was opened, then say why.
+    // A port taken (or not ours to bind): release everything opened, so that a process that failed
+    // to start takes no job and holds no connection, then say why.
     clearInterval(sweeper);
+    await metricsListener?.close();
+    redis?.disconnect();
+    await Promise.allSettled([worker?.close(), jobs.close(), closeConversionPool()]);
+    await conversionCache.close();
     await sessions.close();
     throw err;
   }
-  const metricsListener = config.metricsPort === undefined ? undefined : await startMetricsListener(metrics, config.host, config.metricsPort).catch(async (err: unknown) => {
-    server.close();
-    clearInterval(sweeper);
-    await sessions.close();
-    throw err;
-  });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

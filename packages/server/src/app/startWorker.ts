@@ -34,6 +34,7 @@ export async function startWorker(config: ServerConfig, options: { logger?: Logg
   const objects = await openObjectStore(config, dataPaths(config.dataDir));
   const metrics = new ServerMetrics('worker');
   // A worker has no HTTP of its own: Prometheus reaches it on the metrics port, when one is set.
+  // Bound before the worker takes a job: a port that cannot be bound stops the start with nothing taken.
   const listener = config.metricsPort === undefined ? undefined : await startMetricsListener(metrics, config.host, config.metricsPort);
   const worker = runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log, metrics });
   log.info({ role: 'worker', objects: objects.engine, concurrency: config.workers, pid: process.pid, metrics: listener?.url ?? null, config: echoedConfig(config) }, 'arsession worker ready');

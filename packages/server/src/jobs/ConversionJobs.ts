@@ -1,5 +1,4 @@
 import type { ArBudget, ConversionResult, DoorQuery } from '@arsession/convert';
-import type { QueueCounts } from '../metrics/ServerMetrics.js';
 
 /** One model of a session request to convert: where it is on this node, and where its USDZ must go. */
 export interface ConversionJob {
@@ -18,6 +17,15 @@ export interface ConversionJob {
   budget: ArBudget | false;
   /** Bytes of geometry the model may need (from the conversion memory bound, `geometryBytesWithin`). */
   maxGeometryBytes: number;
+}
+
+/** Jobs of the conversion queue by state, as the engine that holds them counts them. */
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  failed: number;
+  /** When the job waiting longest was queued (ms since the epoch); undefined when none waits. */
+  oldestWaitingSince: number | undefined;
 }
 
 /** A conversion done: the worker's result, with the size and SHA-256 of the files written at `usdzPath` and `glbPath`. */

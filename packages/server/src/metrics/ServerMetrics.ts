@@ -1,13 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-/** Jobs of the conversion queue by state, as the role that knows them counts them. */
-export interface QueueCounts {
-  waiting: number;
-  active: number;
-  failed: number;
-  /** When the job waiting longest was queued (ms since the epoch); undefined when none waits. */
-  oldestWaitingSince: number | undefined;
-}
+import type { QueueCounts } from '../jobs/ConversionJobs.js';
 
 /** An API node's admission: requests in it now, and how many it takes at once. */
 export interface AdmissionLoad {
@@ -31,6 +24,7 @@ export type BackingService = 'store' | 'objects' | 'queue';
  * ```
  */
 export class ServerMetrics {
+  /** The process's prom-client registry (a test or an embedder may add metrics of its own). */
   readonly registry = new Registry();
   private readonly requests: Histogram<'route' | 'method' | 'status'>;
   private readonly sessions: Counter<'method'>;
@@ -119,10 +113,12 @@ export class ServerMetrics {
     this.admission = load;
   }
 
-  httpRequest(route: string, method: string, status: number, seconds: number): void {
+  /** A request answered (or given up on by its client: `aborted`), by route template. */
+  httpRequest(route: string, method: string, status: number | 'aborted', seconds: number): void {
     this.requests.observe({ route, method, status: String(status) }, seconds);
   }
 
+  /** A session answered 201, by its placement method's path. */
   sessionCreated(method: string): void {
     this.sessions.inc({ method });
   }
@@ -136,14 +132,17 @@ export class ServerMetrics {
     }
   }
 
+  /** A model looked up in the conversion cache. */
   cacheLookup(result: 'hit' | 'miss'): void {
     this.cache.inc({ result });
   }
 
+  /** A one-time code claim: `claimed`, or the refusal's code. */
   claim(outcome: string): void {
     this.claims.inc({ outcome });
   }
 
+  /** A request a backing service failed, with the refusal's code. */
   backingServiceError(service: BackingService, kind: string): void {
     this.serviceErrors.inc({ service, kind });
   }

@@ -13,7 +13,7 @@ export const METRICS_PATH = '/metrics';
  * app.get(METRICS_PATH, metricsRoute(ctx.metrics));
  * ```
  */
-export function metricsRoute(metrics: ServerMetrics) {
+export function metricsRoute(metrics: ServerMetrics): (req: Request, res: Response) => Promise<void> {
   return async (_req: Request, res: Response): Promise<void> => {
     res.set('Cache-Control', 'no-store').type(metrics.contentType).send(await metrics.text());
   };

@@ -1,4 +1,4 @@
-import type { ConversionResult } from '@arsession/convert';
+import { ConvertError, type ConversionResult } from '@arsession/convert';
 import type { ServerMetrics } from './ServerMetrics.js';
 
 /**
@@ -20,8 +20,8 @@ export async function observeConversion<T extends ConversionResult>(metrics: Ser
     metrics?.conversion(result.format, 'converted', seconds(), budget);
     return result;
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    metrics?.conversion(formatOfName(fileName), typeof code === 'string' ? code : 'error', seconds());
+    // Only the converter's own codes label a series: anything else is one outcome, `error`.
+    metrics?.conversion(formatOfName(fileName), err instanceof ConvertError ? err.code : 'error', seconds());
     throw err;
   }
 }
