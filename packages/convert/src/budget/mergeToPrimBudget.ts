@@ -18,7 +18,7 @@ export interface MergedToBudget {
  * merged per storey and material (culling still skips a storey out of view); for a model without
  * storeys (a GLB, a USDZ, a track) or with too many, per spatial cell and material, on a ground
  * plan grid of 4 × 4, 3 × 3 or 2 × 2 cells, the finest that fits. The prims that grouping leaves
- * spare go to repeated meshes (a chair, a window drawn at many places), heaviest first: they stay
+ * spare below about 50 go to repeated meshes (a chair, a window drawn at many places), heaviest first: they stay
  * shared, each drawn at its places, so the USD writer writes them once as instances instead of
  * copying them into merged meshes. Failing every grouping: per material alone; then
  * with materials that look alike made one (identical ones first, then colours on ever coarser
@@ -38,7 +38,7 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedTo
   for (const grouping of groupings(scene)) {
     const merged = mergedDrawCalls(scene, grouping.options);
     if (merged > meshPrims) continue;
-    const keep = instancedWithin(candidates, meshPrims - merged);
+    const keep = instancedWithin(candidates, Math.min(meshPrims, INSTANCED_PRIMS_TARGET) - merged);
     const label = keep.size ? `${grouping.label}, ${keep.size} repeated mesh${keep.size > 1 ? 'es' : ''} kept as instances` : grouping.label;
     return { scene: mergeByMaterial(scene, { minDrawCalls: 0, ...grouping.options, keep }), steps: ['merged'], grouping: label };
   }
@@ -72,6 +72,13 @@ function* groupings(scene: SceneData): Generator<Grouping> {
 
 /** A mesh lighter than this costs less merged (copied at each place) than a draw call of its own. */
 const INSTANCE_MIN_TRIANGLES = 100;
+
+/**
+ * Instances are kept only while the scene stays within this many mesh prims: each is a prim the
+ * device loads, and Apple's figure for smooth loading is about 50 (200 at most, the budget's
+ * default limit). Past it, the bytes instancing saves cost more in load time than they are worth.
+ */
+const INSTANCED_PRIMS_TARGET = 50;
 
 /** A mesh drawn at several places that could stay shared: its index and its draws. */
 interface Repeated {
