@@ -75,7 +75,7 @@ export class StreamReduction {
     const bounds = emptyBounds();
     for (const g of geometries) if (g.indices.length >= 3) for (const t of g.transforms) growBounds(bounds, g.vertices, 6, t);
     this.fullBounds = bounds;
-    const meshes: SceneMesh[] = geometries.map((g) => deinterleave(g));
+    const meshes: SceneMesh[] = geometries.map((g) => sharedGeometryMesh(g));
     const nodes: SceneNode[] = geometries.flatMap((g, i) => g.transforms.map((matrix) => ({ name: '', parent: -1, matrix, meshes: [i], metadata: {} })));
     const base = { nodes, meshes, materials: [], textures: [] };
     const asDrawn: SceneData = { source: { format: 'ifc' }, ...base, offset: [0, 0, 0], bounds, stats: sceneStats(base), warnings: [] };
@@ -92,7 +92,8 @@ export class StreamReduction {
   }
 }
 
-function deinterleave({ vertices, indices }: SharedGeometry): SceneMesh {
+/** A shared geometry as a mesh in its own frame: positions and normals apart, its triangles as they are, no name, material 0. */
+export function sharedGeometryMesh({ vertices, indices }: SharedGeometry): SceneMesh {
   const count = vertices.length / 6;
   const positions = new Float32Array(count * 3), normals = new Float32Array(count * 3);
   for (let v = 0; v < count; v++) {

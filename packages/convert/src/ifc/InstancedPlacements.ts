@@ -1,5 +1,7 @@
 import type { Vec3 } from '@arsession/geometry';
-import type { SharedGeometry } from '../budget/StreamReduction.js';
+import { sharedGeometryMesh, type SharedGeometry } from '../budget/StreamReduction.js';
+import { emptyBounds, growBounds } from '../scene/growBounds.js';
+import { newIdentityMatrix } from '../scene/identityMatrix.js';
 import { determinant3 } from '../scene/normalMatrix.js';
 import type { SceneMesh, SceneNode } from '../scene/SceneData.js';
 import { placeVertices } from './placeVertices.js';
@@ -51,16 +53,10 @@ export class InstancedPlacements {
   private about(g: SharedGeometry): { repeated: boolean; centre: Vec3 } {
     let known = this.known.get(g);
     if (known) return known;
-    const v = g.vertices;
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    for (let i = 0; i + 5 < v.length; i += 6) {
-      x0 = Math.min(x0, v[i]!); x1 = Math.max(x1, v[i]!);
-      y0 = Math.min(y0, v[i + 1]!); y1 = Math.max(y1, v[i + 1]!);
-      z0 = Math.min(z0, v[i + 2]!); z1 = Math.max(z1, v[i + 2]!);
-    }
-    const near = Math.max(Math.abs(x0), Math.abs(x1), Math.abs(y0), Math.abs(y1), Math.abs(z0), Math.abs(z1)) <= this.reach;
+    const { min, max } = growBounds(emptyBounds(), g.vertices, 6, newIdentityMatrix());
+    const near = Math.max(...min.map(Math.abs), ...max.map(Math.abs)) <= this.reach;
     const repeated = g.transforms.length > 1 && g.indices.length >= 3 && near && g.transforms.every((t) => determinant3(t) > 0);
-    this.known.set(g, (known = { repeated, centre: [(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2] }));
+    this.known.set(g, (known = { repeated, centre: [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2] }));
     return known;
   }
 
@@ -85,7 +81,7 @@ export class InstancedPlacements {
       let mesh = byMaterial.get(material);
       if (mesh === undefined) {
         byMaterial.set(material, (mesh = firstMesh + meshes.length));
-        meshes.push({ name: '', ...deinterleave(p.geometry), indices: p.geometry.indices, material });
+        meshes.push({ ...sharedGeometryMesh(p.geometry), material });
       }
       const parent = productNodes.get(p.product)!;
       const product = nodesSoFar[parent]!;
@@ -102,21 +98,8 @@ export class InstancedPlacements {
     return this.placements.filter((p) => p.product === product).map((p) => {
       const count = p.geometry.vertices.length / 6;
       const into = { positions: new Float32Array(count * 3), normals: new Float32Array(count * 3) };
-      placeVertices(p.geometry.vertices, p.transform, offset, into, { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] });
+      placeVertices(p.geometry.vertices, p.transform, offset, into, emptyBounds());
       return into.positions;
     });
   }
-}
-
-/** Positions and normals of interleaved geometry (px py pz nx ny nz per vertex). */
-function deinterleave(g: SharedGeometry): { positions: Float32Array; normals: Float32Array } {
-  const count = g.vertices.length / 6;
-  const positions = new Float32Array(count * 3), normals = new Float32Array(count * 3);
-  for (let v = 0; v < count; v++) {
-    for (let k = 0; k < 3; k++) {
-      positions[v * 3 + k] = g.vertices[v * 6 + k]!;
-      normals[v * 3 + k] = g.vertices[v * 6 + 3 + k]!;
-    }
-  }
-  return { positions, normals };
 }
