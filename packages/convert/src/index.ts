@@ -47,7 +47,7 @@ export { runConversion } from './worker/runConversion.js';
 export { doorCandidates } from './ifc/doorCandidates.js';
 export { detectDoorInScene } from './model/detectDoorInScene.js';
 export { writeGlb } from './glb/writeGlb.js';
-export { mergeByMaterial, MERGE_BY_MATERIAL_DEFAULTS, type MergeByMaterialOptions } from './scene/mergeByMaterial.js';
+export { mergeByMaterial, mergedDrawCalls, MERGE_BY_MATERIAL_DEFAULTS, type MergeByMaterialOptions } from './scene/mergeByMaterial.js';
 export { readZipDirectory, type ZipDirectoryEntry } from '@arsession/usd';
 export { checkUsdzPackage } from './usdz/checkUsdzPackage.js';
 export { CHECK_USDZ_PACKAGE_DEFAULTS, type CheckedUsdzPackage, type CheckUsdzPackageOptions } from '@arsession/usd';

@@ -2,7 +2,7 @@ import type { SceneData, SceneWarning } from '../scene/SceneData.js';
 import { AR_BUDGET_DEFAULTS, withinBudget, type ArBudget, type BudgetFigures, type BudgetReport, type BudgetStep } from './ArBudget.js';
 import { mergeToPrimBudget } from './mergeToPrimBudget.js';
 import { drawCalls } from '../scene/sceneStats.js';
-import { mergeByMaterial, MERGE_BY_MATERIAL_DEFAULTS } from '../scene/mergeByMaterial.js';
+import { mergeByMaterial, mergedDrawCalls, MERGE_BY_MATERIAL_DEFAULTS } from '../scene/mergeByMaterial.js';
 import { largestSide, resizeTextures } from './resizeTextures.js';
 import { simplifyToBudget } from './simplifyToBudget.js';
 
@@ -34,7 +34,7 @@ export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = 
   const streamed = scene.streamReduced;
   // Without a budget a scene is delivered merged per storey and material (`mergeByMaterial`'s
   // defaults); a scene that is within budget so is delivered exactly so.
-  const today = !streamed && withinBudget({ ...budgetFigures(scene), meshPrims: mergedByDefault(scene) }, limits) ? mergeByMaterial(scene) : undefined;
+  const today = !streamed && withinBudget({ ...budgetFigures(scene), meshPrims: mergedDrawCalls(scene) }, limits) ? mergeByMaterial(scene) : undefined;
   const read = budgetFigures(today ?? scene);
   const source = streamed ? { ...read, triangles: streamed.sourceTriangles, meshPrims: drawCalls(scene) } : { ...read, meshPrims: drawCalls(scene) };
   const report = (delivered: SceneData, steps: BudgetStep[], deviation = { maxDeviation: 0, maxUncovered: 0 }): BudgetReport => {
@@ -87,15 +87,6 @@ function smallerTargets(scene: SceneData, targets: DetailTargets): DetailTargets
   if (texturesFirst && targets.textureSize > MIN_TEXTURE_SIZE) return { ...targets, textureSize: Math.max(MIN_TEXTURE_SIZE, Math.floor(targets.textureSize / 2)) };
   if (targets.triangles > MIN_TRIANGLES) return { ...targets, triangles: Math.max(MIN_TRIANGLES, Math.floor(Math.min(targets.triangles, scene.stats.triangles) / 2)) };
   return targets;
-}
-
-/** Draw calls of the scene as `mergeByMaterial` delivers it by default, counted without merging. */
-function mergedByDefault(scene: SceneData): number {
-  const calls = drawCalls(scene);
-  if (calls <= MERGE_BY_MATERIAL_DEFAULTS.minDrawCalls) return calls;
-  const keys = new Set<string>();
-  for (const node of scene.nodes) for (const m of node.meshes) keys.add(`${node.metadata[MERGE_BY_MATERIAL_DEFAULTS.groupBy] ?? ''}\u0000${scene.meshes[m]!.material}`);
-  return keys.size;
 }
 
 function bytesWithin(scene: SceneData, packageBytes: number): boolean {

@@ -1,4 +1,4 @@
-import { mergeByMaterial, type MergeByMaterialOptions } from '../scene/mergeByMaterial.js';
+import { mergeByMaterial, mergedDrawCalls, type MergeByMaterialOptions } from '../scene/mergeByMaterial.js';
 import { determinant3 } from '../scene/normalMatrix.js';
 import { drawCalls, worldMatrices } from '../scene/sceneStats.js';
 import type { SceneData, SceneMaterial } from '../scene/SceneData.js';
@@ -36,7 +36,7 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedTo
   const candidates = instancingCandidates(scene);
   // Each grouping is counted before it is merged: merging copies every vertex.
   for (const grouping of groupings(scene)) {
-    const merged = mergedDrawCalls(scene, grouping.options);
+    const merged = mergedDrawCalls(scene, { minDrawCalls: 0, ...grouping.options });
     if (merged > meshPrims) continue;
     const keep = instancedWithin(candidates, Math.min(meshPrims, INSTANCED_PRIMS_TARGET) - merged);
     const label = keep.size ? `${grouping.label}, ${keep.size} repeated mesh${keep.size > 1 ? 'es' : ''} kept as instances` : grouping.label;
@@ -121,16 +121,6 @@ function instancedWithin(candidates: readonly Repeated[], spare: number): Set<nu
     spare -= c.draws;
   }
   return keep;
-}
-
-/** Draw calls the scene would have once merged by group and material. */
-function mergedDrawCalls(scene: SceneData, grouping: Grouping['options']): number {
-  const keys = new Set<string>();
-  scene.nodes.forEach((node, i) => {
-    const group = (grouping.groups ? grouping.groups[i] : node.metadata[grouping.groupBy]) ?? '';
-    for (const m of node.meshes) keys.add(`${group}\u0000${scene.meshes[m]!.material}`);
-  });
-  return keys.size;
 }
 
 /**

@@ -57,7 +57,7 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
     for (const m of node.meshes) {
       if (opts.keep?.has(m)) continue;
       const mesh = scene.meshes[m]!;
-      const group = (opts.groups ? opts.groups[i] : node.metadata[opts.groupBy]) ?? '';
+      const group = groupOf(node, i, opts);
       const key = `${group}\u0000${mesh.material}`;
       let bucket = buckets.get(key);
       if (!bucket) buckets.set(key, (bucket = { group, material: mesh.material, parts: [] }));
@@ -121,6 +121,36 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
     ? [...scene.warnings, { code: 'recentred', message: `geometry was ${Math.round(Math.hypot(...shift))} m from the origin and was re-centred; model_frame.offset states the shift` }]
     : scene.warnings;
   return { ...scene, ...base, offset, bounds, stats: sceneStats(base), warnings };
+}
+
+/**
+ * The draw calls {@link mergeByMaterial} would leave the scene with under `options`, counted
+ * without merging (a merge copies every vertex): one per group and material, one per draw of a
+ * kept mesh; the scene's own below `minDrawCalls`.
+ *
+ * @example
+ * ```ts
+ * mergedDrawCalls(scene); // → 13 for ISSUE_021 (2,636 as read)
+ * ```
+ */
+export function mergedDrawCalls(scene: Pick<SceneData, 'nodes' | 'meshes'>, options: Partial<MergeByMaterialOptions> = {}): number {
+  const opts = { ...MERGE_BY_MATERIAL_DEFAULTS, ...options };
+  const calls = drawCalls(scene);
+  if (calls <= opts.minDrawCalls) return calls;
+  const keys = new Set<string>();
+  let kept = 0;
+  scene.nodes.forEach((node, i) => {
+    for (const m of node.meshes) {
+      if (opts.keep?.has(m)) kept++;
+      else keys.add(`${groupOf(node, i, opts)}\u0000${scene.meshes[m]!.material}`);
+    }
+  });
+  return keys.size + kept;
+}
+
+/** The group node `i`'s geometry merges into: its entry in `groups`, else its `groupBy` metadata; `''` for none. */
+function groupOf(node: SceneNode, i: number, opts: MergeByMaterialOptions): string {
+  return (opts.groups ? opts.groups[i] : node.metadata[opts.groupBy]) ?? '';
 }
 
 function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array; node: SceneNode }>, material: number, name: string, shift: Vec3): SceneMesh {

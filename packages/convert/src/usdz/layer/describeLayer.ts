@@ -95,13 +95,13 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
       const name = primName(mesh.name, meshNames, `mesh_${m}`);
       const material = materialPaths[mesh.material]!;
       const prototype = prototypes?.of(m, () => meshPrim(mesh, name, undefined, scene.materials[mesh.material]!, arraysOf(mesh)));
-      // The scope comes right after Materials, once it has a prototype to hold.
-      if (prototype && root.children[1] !== prototypes!.scope) root.children.splice(1, 0, prototypes!.scope);
       prim.children.push(prototype ? instancePrim(name, prototype, material) : meshPrim(mesh, name, material, scene.materials[mesh.material]!, arraysOf(mesh)));
     }
     into.children.push(prim);
     for (const c of children[i]!.slice().reverse()) stack.push({ node: c, into: prim });
   }
+  // Right after Materials, and only when it holds a prototype.
+  if (prototypes?.scope.children.length) root.children.splice(1, 0, prototypes.scope);
   return { customLayerData: { creator: 'arsession' }, metersPerUnit: 1, upAxis: 'Y', root };
 }
 
