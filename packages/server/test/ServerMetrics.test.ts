@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ModelUnreadableError } from '@arsession/convert';
+import { observeConversion } from '../src/metrics/observeConversion.js';
 import { ServerMetrics } from '../src/metrics/ServerMetrics.js';
 import { sampleValue } from '../../../test/support/prometheusText.js';
 
@@ -56,5 +58,14 @@ describe('ServerMetrics', () => {
     expect(sampleValue(text, 'arsession_conversion_duration_seconds_count', { format: 'ifc', outcome: 'model_too_large' })).toBe(1);
     expect(sampleValue(text, 'arsession_ar_budget_triangles_sum', { stage: 'source' })).toBe(261_069);
     expect(sampleValue(text, 'arsession_backing_service_errors_total', { service: 'objects', kind: 'object_store_unavailable' })).toBe(1);
+  });
+
+  it('labels a refused conversion by its file name in the terms a converted one has (an .ifczip stays ifczip)', async () => {
+    const metrics = new ServerMetrics('worker');
+    await expect(observeConversion(metrics, 'site.IFCZIP', async () => { throw new ModelUnreadableError('site.IFCZIP: no IFC inside'); })).rejects.toBeInstanceOf(ModelUnreadableError);
+    await expect(observeConversion(metrics, 'notes.txt', async () => { throw new Error('not ours'); })).rejects.toThrow('not ours');
+    const text = await metrics.text();
+    expect(sampleValue(text, 'arsession_conversion_duration_seconds_count', { format: 'ifczip', outcome: 'model_unreadable' })).toBe(1);
+    expect(sampleValue(text, 'arsession_conversion_duration_seconds_count', { format: 'unknown', outcome: 'error' })).toBe(1);
   });
 });

@@ -26,8 +26,8 @@ export async function observeConversion<T extends ConversionResult>(metrics: Ser
   }
 }
 
-/** A model's format as its name says (`.ifczip` is IFC); `unknown` when it says none we read. */
+/** A model's format as its name says, in the result's terms (`ifc`, `ifczip`, `glb`, `usdz`); `unknown` when it says none we read. */
 function formatOfName(name: string): string {
   const ext = /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase();
-  return ext === 'ifczip' ? 'ifc' : ext === 'ifc' || ext === 'glb' || ext === 'usdz' ? ext : 'unknown';
+  return ext === 'ifc' || ext === 'ifczip' || ext === 'glb' || ext === 'usdz' ? ext : 'unknown';
 }
