@@ -10,6 +10,7 @@ import { bullmqConversionJobs, openS3ObjectStore, runConversionWorker } from '@a
 import { AR_BUDGET_DEFAULTS } from '@arsession/convert';
 import { CORPUS_DIR } from './corpus.js';
 import { percentiles, summarize, type Percentiles, type Sample } from './sample.js';
+import { cpuPer, processCpu } from './processCpu.js';
 import { load, type LoadRun } from './serverBench.js';
 import { startPostgres, startRedis, startSwift } from './services/index.js';
 import { startTarget } from './startTarget.js';
@@ -29,20 +30,24 @@ export interface DistributedRow {
   cachedRatio: Sample;
   /** One Box.glb job at a time, as the API side runs it for a request (ms). */
   jobs: QueueStages;
+  /** CPU time per session (ms) by process over the runs with every request converting: where the machine's two cores go. */
+  cpuPerSession: { embedded: Array<{ name: string; ms: number }>; distributed: Array<{ name: string; ms: number }> };
 }
 
 /** Where one job's time goes between the API side handing a model over and having the result back (ms). */
 export interface QueueStages {
-  /** The model put in the object store and the job queued, until a worker takes it. */
+  /** The model sent beside the job (Redis, within the inline bound) and the job queued, until a worker takes it. */
   enqueueToStart: Percentiles;
-  /** In the worker besides the conversion: the model fetched from the store, the outputs put there. */
-  workerStoreTrips: Percentiles;
+  /** In the worker besides the conversion: the model taken, the outputs sent back. */
+  workerTransfers: Percentiles;
   /** The conversion itself (read + write). */
   conversion: Percentiles;
-  /** The worker done, until the API side has the result: the completion event, the outputs fetched, scratch deleted. */
+  /** The worker done, until the API side has the result: the completion event, the outputs taken, the job's files removed. */
   finishToAnswer: Percentiles;
   /** Everything but the conversion: what the queue adds to a request. */
   overhead: Percentiles;
+  /** Object-store requests a job made, both sides together (the most of any job). */
+  objectStoreRequests: number;
 }
 
 /**
@@ -79,10 +84,18 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
       distributedCached: await startTarget(['distributed', dir()], await envFor('cached')),
     };
     const runs: Record<keyof typeof targets, LoadRun[]> = { embedded: [], distributed: [], embeddedCached: [], distributedCached: [] };
+    const cpu = { embedded: { used: new Map<string, number>(), sessions: 0 }, distributed: { used: new Map<string, number>(), sessions: 0 } };
     try {
       for (const t of Object.values(targets)) await load(t.url, t.key, 2);
       for (let r = 0; r < rounds; r++) {
-        for (const k of Object.keys(targets) as Array<keyof typeof targets>) runs[k].push(await load(targets[k].url, targets[k].key, seconds));
+        for (const k of Object.keys(targets) as Array<keyof typeof targets>) {
+          const named = { server: targets[k].pid, bench: process.pid };
+          const before = processCpu(named);
+          runs[k].push(await load(targets[k].url, targets[k].key, seconds));
+          if (k !== 'embedded' && k !== 'distributed') continue;
+          for (const { name, ms } of cpuPer(before, processCpu(named), 1)) cpu[k].used.set(name, (cpu[k].used.get(name) ?? 0) + ms);
+          cpu[k].sessions += runs[k].at(-1)!.requestsPerSecond * seconds;
+        }
         console.error(`  round ${r + 1}: every request converting: embedded ${runs.embedded.at(-1)!.requestsPerSecond.toFixed(0)} req/s, distributed ${runs.distributed.at(-1)!.requestsPerSecond.toFixed(0)} req/s`);
       }
     } finally {
@@ -94,6 +107,7 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
     return {
       connections: 32, seconds, embedded: runs.embedded, distributed: runs.distributed, throughputRatio: ratio(runs.distributed, runs.embedded),
       embeddedCached: runs.embeddedCached, distributedCached: runs.distributedCached, cachedRatio: ratio(runs.distributedCached, runs.embeddedCached), jobs,
+      cpuPerSession: { embedded: cpuPer(new Map(), cpu.embedded.used, cpu.embedded.sessions), distributed: cpuPer(new Map(), cpu.distributed.used, cpu.distributed.sessions) },
     };
   } finally {
     postgres.stop();
@@ -107,7 +121,14 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
  * worker's own timestamps (BullMQ's processedOn, finishedOn; the same clock) split each job's time.
  */
 async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean }, count: number): Promise<QueueStages> {
-  const objects = await openS3ObjectStore({ ...s3, bucket: 'overhead', redirect: false });
+  const store = await openS3ObjectStore({ ...s3, bucket: 'overhead', redirect: false });
+  let requests = 0;
+  const objects = new Proxy(store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      return typeof value === 'function' ? (...args: unknown[]) => (requests++, (value as (...a: unknown[]) => unknown).apply(target, args)) : value;
+    },
+  });
   const jobs = await bullmqConversionJobs({ redisUrl, queueName: 'overhead', objects, maxWaiting: 1000 });
   const worker = runConversionWorker({ redisUrl, queueName: 'overhead', objects, concurrency: 1, lockSeconds: 30, log: pino({ level: 'silent' }) });
   const queue = new Queue('overhead', { connection: { url: redisUrl } });
@@ -117,22 +138,25 @@ async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region
   events.on('active', ({ jobId }) => taken.push(jobId));
   const scratch = mkdtempSync(join(tmpdir(), 'bench-jobs-'));
   const box = readFileSync(join(CORPUS_DIR, 'glb', 'Box.glb'));
-  const stages = { enqueueToStart: [] as number[], workerStoreTrips: [] as number[], conversion: [] as number[], finishToAnswer: [] as number[], overhead: [] as number[] };
+  const stages = { enqueueToStart: [] as number[], workerTransfers: [] as number[], conversion: [] as number[], finishToAnswer: [] as number[], overhead: [] as number[] };
+  let mostRequests = 0;
   try {
     for (let i = -3; i < count; i++) {
       const model = join(scratch, `m${i}.glb`);
       writeFileSync(model, box);
       const before = taken.length;
+      requests = 0;
       const t0 = Date.now();
       const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), glbPath: join(scratch, `o${i}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS, maxGeometryBytes: Number.MAX_SAFE_INTEGER });
       const t1 = Date.now();
       if (i < 0) continue; // warm-up: the worker thread and its readers load
+      mostRequests = Math.max(mostRequests, requests);
       // The active event may trail the answer by a moment: wait for it, then read the job's own times.
       while (taken.length === before) await new Promise((r) => setTimeout(r, 1));
       const job = await Job.fromId(queue, taken[before]!);
       const work = result.timings.readMs + result.timings.writeMs;
       stages.enqueueToStart.push(job!.processedOn! - t0);
-      stages.workerStoreTrips.push(job!.finishedOn! - job!.processedOn! - work);
+      stages.workerTransfers.push(job!.finishedOn! - job!.processedOn! - work);
       stages.conversion.push(work);
       stages.finishToAnswer.push(t1 - job!.finishedOn!);
       stages.overhead.push(t1 - t0 - work);
@@ -142,7 +166,7 @@ async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region
     rmSync(scratch, { recursive: true, force: true });
   }
   return {
-    enqueueToStart: percentiles(stages.enqueueToStart), workerStoreTrips: percentiles(stages.workerStoreTrips), conversion: percentiles(stages.conversion),
-    finishToAnswer: percentiles(stages.finishToAnswer), overhead: percentiles(stages.overhead),
+    enqueueToStart: percentiles(stages.enqueueToStart), workerTransfers: percentiles(stages.workerTransfers), conversion: percentiles(stages.conversion),
+    finishToAnswer: percentiles(stages.finishToAnswer), overhead: percentiles(stages.overhead), objectStoreRequests: mostRequests,
   };
 }

@@ -284,18 +284,29 @@ export function writeReport(): void {
       '',
       `Throughput distributed ÷ embedded: ${x(r.throughputRatio)} with every request converting; ${x(r.cachedRatio)} with the cache on.`,
       '',
+      'Where the two cores go, with every request converting: CPU time per session by process (every thread; from /proc, around each run;',
+      '`node` is the idle servers of the other rows, `bench` the load generator). Two cores give at most 2,000 ms of CPU a second, so',
+      'the total bounds the sessions per second this machine can serve.',
+      '',
+      '| process | embedded (ms/session) | distributed (ms/session) |',
+      '|---|---:|---:|',
+      ...cpuRows(r.cpuPerSession),
+      '',
       'One Box.glb job at a time through the queue, as the API side runs it for a request (a worker in the bench process;',
       'the stages split by the worker\'s own timestamps, BullMQ\'s processedOn and finishedOn, on the same clock):',
       '',
       `| per job (${r.jobs.overhead.runs} jobs) | p50 (ms) | p99 (ms) | max (ms) |`,
       '|---|---:|---:|---:|',
-      stage('model put in the store and queued → a worker takes it', r.jobs.enqueueToStart),
-      stage('in the worker: model fetched, outputs put (besides the conversion)', r.jobs.workerStoreTrips),
+      stage('model sent beside the job (Redis) and queued → a worker takes it', r.jobs.enqueueToStart),
+      stage('in the worker: model taken, outputs sent back (besides the conversion)', r.jobs.workerTransfers),
       stage('the conversion itself (read + write)', r.jobs.conversion),
-      stage('worker done → the API side has the result (completion event, outputs fetched, scratch deleted)', r.jobs.finishToAnswer),
+      stage('worker done → the API side has the result (completion event, outputs taken, job files removed)', r.jobs.finishToAnswer),
       stage('**everything the queue adds** (all but the conversion)', r.jobs.overhead),
       '',
-      'After that the API side commits the session (its files put in the object store, its rows in one PostgreSQL transaction) and answers 201.',
+      `Object-store requests of a job, both sides, at most: ${r.jobs.objectStoreRequests} (a model and outputs within \`ARSESSION_QUEUE_INLINE_BYTES\` travel in Redis).`,
+      '',
+      'After that the API side commits the session (its USDZ and GLB put in the object store, two requests; its rows in one PostgreSQL',
+      'transaction) and answers 201; with the cache on, a converted model is kept by two copies inside the store (no bytes through the node).',
       '',
       'docs/SCALING.md turns these into machine counts.',
       '',
@@ -414,5 +425,19 @@ function budgetSection(budget: ResultFile<BudgetRow[]> | undefined): string[] {
       `(${worstDeviation <= 0.02 ? 'met' : 'not met'}); time ≤ 1.5× today's — largest **×${Math.max(...timeRatios).toFixed(2)}** ` +
       `(${Math.max(...timeRatios) <= 1.5 ? 'met' : 'not met'}); IFC peak memory ≤ 1.5× web-ifc's — largest **×${Math.max(...memoryRatios).toFixed(2)}** (${Math.max(...memoryRatios) <= 1.5 ? 'met' : 'not met'}).`,
     '',
+  ];
+}
+
+/** The CPU-per-session table's rows: each process of 0.3 ms or more in either mode, the rest as one row, then the totals. */
+function cpuRows(cpu: DistributedRow['cpuPerSession']): string[] {
+  const of = (list: Array<{ name: string; ms: number }>, name: string) => list.find((p) => p.name === name)?.ms ?? 0;
+  const names = [...new Set([...cpu.distributed, ...cpu.embedded].filter((p) => p.ms >= 0.3).map((p) => p.name))];
+  names.sort((a, b) => of(cpu.distributed, b) - of(cpu.distributed, a));
+  const total = (list: Array<{ ms: number }>) => list.reduce((t, p) => t + p.ms, 0);
+  const rest = (list: Array<{ name: string; ms: number }>) => total(list.filter((p) => !names.includes(p.name)));
+  return [
+    ...names.map((n) => `| ${n} | ${of(cpu.embedded, n).toFixed(1)} | ${of(cpu.distributed, n).toFixed(1)} |`),
+    `| everything else (kernel threads, the machine's own agents) | ${rest(cpu.embedded).toFixed(1)} | ${rest(cpu.distributed).toFixed(1)} |`,
+    `| **total** | ${total(cpu.embedded).toFixed(1)} | ${total(cpu.distributed).toFixed(1)} |`,
   ];
 }

@@ -72,11 +72,11 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   redis?.on('error', () => {});
   const metrics = new ServerMetrics(options.role ?? 'all');
   const jobs = config.redisUrl
-    ? await bullmqConversionJobs({ redisUrl: config.redisUrl, queueName: config.queueName, objects, maxWaiting: config.clusterQueue })
+    ? await bullmqConversionJobs({ redisUrl: config.redisUrl, queueName: config.queueName, objects, maxWaiting: config.clusterQueue, inlineBytes: config.queueInlineBytes })
     : threadConversionJobs({ metrics });
   // `all` with a queue: this process also serves the queue, as a worker role would.
   const worker = config.redisUrl && (options.role ?? 'all') === 'all'
-    ? runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log, metrics })
+    ? runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log, metrics, inlineBytes: config.queueInlineBytes })
     : undefined;
   const orphans = await removeOrphans(sessions, paths);
   if (orphans.length > 0) log.warn({ removed: orphans.length }, 'removed files left by an interrupted run');

@@ -36,7 +36,7 @@ export async function startWorker(config: ServerConfig, options: { logger?: Logg
   // A worker has no HTTP of its own: Prometheus reaches it on the metrics port, when one is set.
   // Bound before the worker takes a job: a port that cannot be bound stops the start with nothing taken.
   const listener = config.metricsPort === undefined ? undefined : await startMetricsListener(metrics, config.host, config.metricsPort);
-  const worker = runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log, metrics });
+  const worker = runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log, metrics, inlineBytes: config.queueInlineBytes });
   log.info({ role: 'worker', objects: objects.engine, concurrency: config.workers, pid: process.pid, metrics: listener?.url ?? null, config: echoedConfig(config) }, 'arsession worker ready');
   return {
     ...(listener && { metricsUrl: listener.url }),

@@ -72,6 +72,8 @@ export interface ServerConfig {
   clusterQueue: number;
   /** The queue's name in Redis, which also names the claim counters: deployments sharing one Redis each take their own. */
   queueName: string;
+  /** Models and outputs up to this many bytes travel to and from workers in Redis beside the job; larger ones through the object store. */
+  queueInlineBytes: number;
   /** Bring delivered files within the AR budget below (false: deliver models as read). */
   arBudget: boolean;
   /** AR budget: triangles drawn at most. */
@@ -120,6 +122,7 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   jobLockSeconds: 30,
   clusterQueue: 64,
   queueName: 'arsession-conversions',
+  queueInlineBytes: 1024 * 1024,
   arBudget: true,
   budgetTriangles: AR_BUDGET_DEFAULTS.triangles,
   budgetMeshPrims: AR_BUDGET_DEFAULTS.meshPrims,
@@ -163,6 +166,7 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   jobLockSeconds: 'ARSESSION_JOB_LOCK_S',
   clusterQueue: 'ARSESSION_CLUSTER_QUEUE',
   queueName: 'ARSESSION_QUEUE_NAME',
+  queueInlineBytes: 'ARSESSION_QUEUE_INLINE_BYTES',
   arBudget: 'ARSESSION_AR_BUDGET',
   budgetTriangles: 'ARSESSION_BUDGET_TRIANGLES',
   budgetMeshPrims: 'ARSESSION_BUDGET_MESH_PRIMS',
@@ -243,6 +247,7 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('jobLockSeconds', 1);
   int('clusterQueue', 1);
   text('queueName', /^[A-Za-z0-9_-]{1,100}$/);
+  int('queueInlineBytes', 0);
   flag('s3ForcePathStyle');
   flag('s3Redirect');
   flag('arBudget');

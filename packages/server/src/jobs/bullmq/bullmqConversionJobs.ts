@@ -1,8 +1,10 @@
 import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
 import { reviveError } from '@arsession/convert';
 import { ApiError } from '../../errors/ApiError.js';
 import type { ObjectStore } from '../../objects/ObjectStore.js';
 import type { ConversionJobs } from '../ConversionJobs.js';
+import { JobFiles, type JobFile } from './JobFiles.js';
 import type { QueuedConversion, QueuedConversionResult } from './queueProtocol.js';
 
 /** Options of {@link bullmqConversionJobs}. */
@@ -13,6 +15,8 @@ export interface BullmqConversionJobsOptions {
   objects: ObjectStore;
   /** Jobs waiting beyond which a new request answers 503 (`saturated`), cluster-wide. */
   maxWaiting: number;
+  /** Models and outputs up to this many bytes travel in Redis beside the job, larger ones through the object store (default 1 MiB). */
+  inlineBytes?: number;
 }
 
 /** Seconds a client is asked to wait when the queue is out of reach or too deep. */
@@ -20,10 +24,11 @@ const RETRY_AFTER_S = '5';
 
 /**
  * Conversions through a BullMQ queue on Redis, run by `arsession serve --role worker` processes on
- * any number of machines. The model goes to the object store (a scratch key), the job names it;
- * a worker converts it with its own thread pool and puts the USDZ and GLB back; this node waits for the
- * job's completion event (no polling) and fetches them into the session's staged files, so the
- * rest of the request is the same as with threads. A worker killed mid-job leaves its job stalled:
+ * any number of machines. The model goes beside the job ({@link JobFiles}: in Redis when small, else
+ * through the object store's scratch); a worker converts it with its own thread pool and sends the
+ * USDZ and GLB back the same way; this node learns of the job's completion from the queue's event
+ * stream (a blocking read, no polling) and writes them into the session's staged files, so the
+ * rest of the request is the same as with threads. A small model's job makes no object-store request. A worker killed mid-job leaves its job stalled:
  * BullMQ moves it back to the queue once its lock lapses and another worker takes it (one retry).
  * A refused model comes back as the typed error it was in the worker; Redis out of reach, or more
  * jobs waiting than `maxWaiting`, is a 503 with Retry-After.
@@ -41,8 +46,11 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
   const events = new QueueEvents(options.queueName, { connection: { ...connection, maxRetriesPerRequest: null, enableOfflineQueue: true } });
   queue.on('error', () => {});
   events.on('error', () => {});
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 });
+  redis.on('error', () => {});
   // Ready before the first request: without an offline queue, a command sent while connecting fails.
-  await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+  await Promise.all([queue.waitUntilReady(), events.waitUntilReady(), redis.status === 'ready' ? undefined : new Promise((resolve) => redis.once('ready', resolve))]);
+  const files = new JobFiles({ redis, objects: options.objects, queueName: options.queueName, ...(options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes }) });
   const unavailable = (err: unknown) => (err instanceof ApiError ? err
     : new ApiError(503, 'queue_unavailable', 'the conversion queue cannot be reached; retry shortly', [], { 'Retry-After': RETRY_AFTER_S }));
 
@@ -54,7 +62,8 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
     },
     async run(job) {
       const base = `${job.sessionId}/${job.order}`;
-      const modelKey = `${base}/model`, usdzKey = `${base}/usdz`, glbKey = `${base}/glb`;
+      // Long enough for a conversion, a stalled worker's lock to lapse, and a second try.
+      const waitMs = job.timeoutMs * 2 + 120_000;
       // Refused before the model is put anywhere: a saturated cluster costs the client no upload.
       // (Nodes adding at the same moment may pass the limit by a few: it bounds the queue, not exactly.)
       try {
@@ -64,29 +73,32 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
       } catch (err) {
         throw unavailable(err);
       }
-      await options.objects.putScratch(modelKey, job.upload.path);
+      const sent: JobFile[] = [];
       try {
+        // An object store out of reach is its own 503 (an ApiError, passed through); Redis is the queue's.
+        sent.push(...await files.send([[`${base}/model`, job.upload.path]], waitMs).catch((err: unknown) => {
+          throw unavailable(err);
+        }));
         let queued;
         try {
           // Finished jobs stay a while: waitUntilFinished reads a job's outcome back, and one
           // removed the moment it completed (a fast conversion) would be lost to it.
           queued = await queue.add('convert', {
-            modelKey, usdzKey, glbKey, fileName: job.upload.name, field: job.upload.field, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, ...(job.detectDoor && { detectDoor: job.detectDoor }),
+            model: sent[0]!, usdzKey: `${base}/usdz`, glbKey: `${base}/glb`, fileName: job.upload.name, field: job.upload.field, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, ...(job.detectDoor && { detectDoor: job.detectDoor }),
           }, { attempts: 2, removeOnComplete: { age: 600, count: 10_000 }, removeOnFail: { age: 600, count: 10_000 } });
         } catch (err) {
           throw unavailable(err);
         }
-        // Long enough for a conversion, a stalled worker's lock to lapse, and a second try.
-        const answer = await queued.waitUntilFinished(events, job.timeoutMs * 2 + 120_000).catch((err: unknown) => {
+        const answer = await queued.waitUntilFinished(events, waitMs).catch((err: unknown) => {
           throw new ApiError(503, 'conversion_failed', `the conversion of ${job.upload.name} did not complete (${(err as Error).message}); retry`, [], { 'Retry-After': RETRY_AFTER_S });
         });
         if (!answer.ok) throw reviveError(answer.error);
-        await options.objects.fetchScratch(usdzKey, job.usdzPath);
-        await options.objects.fetchScratch(glbKey, job.glbPath);
+        sent.push(answer.usdz, answer.glb);
+        await files.receive([[answer.usdz, job.usdzPath], [answer.glb, job.glbPath]]);
         const { usdzFileBytes, usdzFileSha256, glbFileBytes, glbFileSha256 } = answer.result;
         return { ...answer.result, usdzFileBytes: usdzFileBytes!, usdzFileSha256: usdzFileSha256!, glbFileBytes: glbFileBytes!, glbFileSha256: glbFileSha256! };
       } finally {
-        await options.objects.deleteScratch([modelKey, usdzKey, glbKey]).catch(() => undefined);
+        await files.remove(sent).catch(() => undefined);
       }
     },
     async ping() {
@@ -97,7 +109,7 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
       }
     },
     async close() {
-      await Promise.all([queue.close(), events.close()]);
+      await Promise.all([queue.close(), events.close(), redis.quit().catch(() => redis.disconnect())]);
     },
   };
 }

@@ -1,8 +1,9 @@
 import type { ArBudget, ConversionResult, DoorQuery, SerializedConvertError } from '@arsession/convert';
+import type { JobFile } from './JobFiles.js';
 
-/** What a job carries: where the model is in the object store, where its USDZ goes, what to do. */
+/** What a job carries: where the model is (Redis or the object store), the keys its outputs go under, what to do. */
 export interface QueuedConversion {
-  modelKey: string;
+  model: JobFile;
   usdzKey: string;
   glbKey: string;
   fileName: string;
@@ -13,9 +14,11 @@ export interface QueuedConversion {
   budget: ArBudget | false;
   /** Bytes of geometry the model may need, from the API node's conversion memory bound. */
   maxGeometryBytes: number;
+  /** The W3C trace context of the session that queued it (`traceparent`, `tracestate`), when traces are on. */
+  trace?: Record<string, string>;
 }
 
-/** What a job returns: the conversion (its USDZ put at `usdzKey`, its GLB at `glbKey`), or why the model was refused. */
+/** What a job returns: the conversion and where its USDZ and GLB were put, or why the model was refused. */
 export type QueuedConversionResult =
-  | { ok: true; result: Omit<ConversionResult, 'usdz' | 'glb'> }
+  | { ok: true; result: Omit<ConversionResult, 'usdz' | 'glb'>; usdz: JobFile; glb: JobFile }
   | { ok: false; error: SerializedConvertError };

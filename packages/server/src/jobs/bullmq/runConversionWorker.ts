@@ -2,11 +2,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { convertModel, serializeError } from '@arsession/convert';
 import type { Logger } from 'pino';
 import { observeConversion } from '../../metrics/observeConversion.js';
 import type { ServerMetrics } from '../../metrics/ServerMetrics.js';
 import type { ObjectStore } from '../../objects/ObjectStore.js';
+import { JobFiles } from './JobFiles.js';
 import type { QueuedConversion, QueuedConversionResult } from './queueProtocol.js';
 
 /** Options of {@link runConversionWorker}. */
@@ -21,6 +23,8 @@ export interface ConversionWorkerOptions {
   log: Logger;
   /** Where the worker's conversions are counted and timed. */
   metrics?: ServerMetrics;
+  /** Outputs up to this many bytes go back in Redis beside the job, larger ones through the object store (default 1 MiB). */
+  inlineBytes?: number;
 }
 
 /** A running worker role. */
@@ -30,9 +34,10 @@ export interface RunningConversionWorker {
 }
 
 /**
- * The worker role (`arsession serve --role worker`): takes conversion jobs from the queue, fetches
- * each model from the object store, converts it on the process's conversion pool (contained,
- * with the job's deadline), puts the USDZ and the GLB back, and answers the result or the typed refusal. Only
+ * The worker role (`arsession serve --role worker`): takes conversion jobs from the queue, takes
+ * each model from where the API node put it (Redis or the object store: {@link JobFiles}), converts it on the
+ * process's conversion pool (contained, with the job's deadline), sends the USDZ and the GLB back
+ * the same way, and answers the result or the typed refusal. Only
  * faults of its own (the store or Redis failing) fail a job, which BullMQ then gives to another try.
  *
  * @example
@@ -41,19 +46,22 @@ export interface RunningConversionWorker {
  * ```
  */
 export function runConversionWorker(options: ConversionWorkerOptions): RunningConversionWorker {
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  redis.on('error', () => {});
+  const files = new JobFiles({ redis, objects: options.objects, queueName: options.queueName, ...(options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes }) });
   const worker = new Worker<QueuedConversion, QueuedConversionResult>(options.queueName, async (job) => {
     const dir = await mkdtemp(join(tmpdir(), 'arsession-job-'));
     try {
       const modelPath = join(dir, 'model'), usdzPath = join(dir, 'out.usdz'), glbPath = join(dir, 'out.glb');
-      await options.objects.fetchScratch(job.data.modelKey, modelPath);
+      await files.receive([[job.data.model, modelPath]]);
       const { fileName, field, timeoutMs, detectDoor, budget, maxGeometryBytes } = job.data;
       try {
         const bytes = new Uint8Array(await readFile(modelPath));
         const result = await observeConversion(options.metrics, fileName, () => convertModel(bytes, { fileName, field, outputs: ['usdz', 'glb'], usdzPath, glbPath, timeoutMs, budget, maxGeometryBytes, ...(detectDoor && { detectDoor }) }));
-        await options.objects.putScratch(job.data.usdzKey, usdzPath);
-        await options.objects.putScratch(job.data.glbKey, glbPath);
+        // Kept as long as the API node waits for a job (see bullmqConversionJobs): it takes them at once.
+        const [usdz, glb] = await files.send([[job.data.usdzKey, usdzPath], [job.data.glbKey, glbPath]], timeoutMs * 2 + 120_000);
         const { usdz: _usdz, glb: _glb, ...rest } = result;
-        return { ok: true, result: rest };
+        return { ok: true, result: rest, usdz: usdz!, glb: glb! };
       } catch (err) {
         const error = serializeError(err);
         if (!error) throw err;
@@ -71,5 +79,10 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
   });
   worker.on('error', (err) => options.log.error({ err }, 'conversion worker: queue error'));
   worker.on('failed', (job, err) => options.log.warn({ job: job?.id, err }, 'conversion job failed'));
-  return { close: () => worker.close() };
+  return {
+    async close() {
+      await worker.close();
+      redis.disconnect();
+    },
+  };
 }

@@ -1,9 +1,9 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+import { readFile, stat, unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  CopyObjectCommand, CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, NoSuchKey, S3Client, S3ServiceException,
+  CopyObjectCommand, CreateBucketCommand, PutObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, NoSuchKey, S3Client, S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -67,7 +67,12 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
       throw unavailable(err);
     }
   };
-  const put = (key: string, path: string) => call(() => new Upload({ client: s3, params: { Bucket, Key: key, Body: createReadStream(path) }, partSize: PART_BYTES, queueSize: 4 }).done());
+  // A file within one part goes in a single PUT from memory; the multipart machinery (streams,
+  // part bookkeeping) would cost more CPU than the request itself.
+  const put = (key: string, path: string) => call(async () => {
+    if ((await stat(path)).size <= PART_BYTES) await s3.send(new PutObjectCommand({ Bucket, Key: key, Body: await readFile(path) }));
+    else await new Upload({ client: s3, params: { Bucket, Key: key, Body: createReadStream(path) }, partSize: PART_BYTES, queueSize: 4 }).done();
+  });
   const remove = (keys: readonly string[]) => call(async () => {
     for (const key of keys) await s3.send(new DeleteObjectCommand({ Bucket, Key: key }));
   });
@@ -100,14 +105,12 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
     async commitSession(sessionId, staged, kept, writeRows) {
       const keys: string[] = [];
       try {
-        for (const file of staged) {
-          await put(sessionKey(sessionId, file.name), file.from);
-          keys.push(sessionKey(sessionId, file.name));
-        }
-        for (const upload of kept) {
-          await put(modelKey(upload.storedAs), upload.path);
-          keys.push(modelKey(upload.storedAs));
-        }
+        // All at once, each settled before a failure is thrown: the clean-up then removes every one
+        // that arrived, none still on its way.
+        const puts = [...staged.map((f) => [sessionKey(sessionId, f.name), f.from] as const), ...kept.map((k) => [modelKey(k.storedAs), k.path] as const)];
+        keys.push(...puts.map(([key]) => key));
+        const failed = (await Promise.allSettled(puts.map(([key, path]) => put(key, path)))).find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
         // The store has the files: the rows are written with none left to place locally.
         const result = await writeRows([]);
         await removeLocal([...staged, ...kept.map((k) => ({ from: k.path, name: '' }))]);

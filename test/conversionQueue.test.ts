@@ -1,0 +1,153 @@
+// The conversion queue between an API node and a worker (BullMQ on a private Redis, OpenStack
+// Swift as the object store): how a job's model and outputs travel, what each costs the object
+// store, and that nothing stays behind.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AR_BUDGET_DEFAULTS } from '@arsession/convert';
+import { startRedis, startSwift, type RedisServer, type SwiftServer } from '@arsession/bench/services';
+import { bullmqConversionJobs } from '../packages/server/src/jobs/bullmq/bullmqConversionJobs.js';
+import { runConversionWorker, type RunningConversionWorker } from '../packages/server/src/jobs/bullmq/runConversionWorker.js';
+import { threadConversionJobs } from '../packages/server/src/jobs/threads/threadConversionJobs.js';
+import type { ConversionJob, ConversionJobs } from '../packages/server/src/jobs/ConversionJobs.js';
+import { openS3ObjectStore } from '../packages/server/src/objects/s3/openS3ObjectStore.js';
+import type { ObjectStore } from '../packages/server/src/objects/ObjectStore.js';
+import { ApiError } from '../packages/server/src/errors/ApiError.js';
+import { corpusPath } from './support/corpus.js';
+
+let redis: RedisServer, swift: SwiftServer, client: Redis, dir: string;
+const closing: Array<{ close(): Promise<void> }> = [];
+
+beforeAll(async () => {
+  [redis, swift] = await Promise.all([startRedis(), startSwift()]);
+  client = new Redis(redis.url);
+  dir = mkdtempSync(join(tmpdir(), 'arsession-queue-'));
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of closing.reverse()) await c.close();
+  client.disconnect();
+  await Promise.all([redis.stop(), swift.stop()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every object-store call made through it, by method (each is one request or more). */
+function counted(objects: ObjectStore): { objects: ObjectStore; calls: string[] } {
+  const calls: string[] = [];
+  const proxy = new Proxy(objects, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push(String(name));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { objects: proxy, calls };
+}
+
+/** An API side and (unless `worker: false`) a worker on queue `name`, both counting their object-store calls. */
+async function queueNamed(name: string, options: { inlineBytes?: number; worker?: boolean } = {}) {
+  const store = await openS3ObjectStore({ endpoint: swift.endpoint, region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true, bucket: name, redirect: false });
+  const api = counted(store), work = counted(store);
+  const jobs = await bullmqConversionJobs({ redisUrl: redis.url, queueName: name, objects: api.objects, maxWaiting: 100, ...options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes } });
+  closing.push(jobs);
+  const startWorker = (): RunningConversionWorker => {
+    const worker = runConversionWorker({ redisUrl: redis.url, queueName: name, objects: work.objects, concurrency: 1, lockSeconds: 2, log: pino({ level: 'silent' }), ...options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes } });
+    closing.push(worker);
+    return worker;
+  };
+  if (options.worker !== false) startWorker();
+  return { store, jobs, apiCalls: api.calls, workerCalls: work.calls, startWorker };
+}
+
+/** A conversion job of a corpus model, its outputs written under `dir` with `tag`. */
+function jobOf(kind: 'glb' | 'ifc' | 'usdz', name: string, tag: string): ConversionJob {
+  const path = join(dir, `${tag}.model`);
+  writeFileSync(path, readFileSync(corpusPath(kind, name)));
+  return {
+    sessionId: tag, order: 0, upload: { path, name, field: 'model_file' },
+    usdzPath: join(dir, `${tag}.usdz`), glbPath: join(dir, `${tag}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS, maxGeometryBytes: 2 ** 31,
+  };
+}
+
+/** The same job converted on this process's threads: what the queue must hand back, byte for byte. */
+async function convertedHere(job: ConversionJob): Promise<{ usdz: Buffer; glb: Buffer }> {
+  const here: ConversionJobs = threadConversionJobs();
+  await here.run({ ...job, usdzPath: `${job.usdzPath}.here`, glbPath: `${job.glbPath}.here` });
+  return { usdz: readFileSync(`${job.usdzPath}.here`), glb: readFileSync(`${job.glbPath}.here`) };
+}
+
+const jobFileKeys = (queue: string) => client.keys(`${queue}:job-files:*`);
+
+describe('a model within the inline bound', () => {
+  it('travels beside the job in Redis: no object-store request either side, the outputs the threads engine makes, nothing left in Redis', async () => {
+    const { jobs, apiCalls, workerCalls } = await queueNamed('inline');
+    const job = jobOf('glb', 'Box.glb', 'inline');
+    const result = await jobs.run(job);
+    expect(apiCalls).toEqual([]);
+    expect(workerCalls).toEqual([]);
+    const here = await convertedHere(job);
+    expect(readFileSync(job.usdzPath).equals(here.usdz)).toBe(true);
+    expect(readFileSync(job.glbPath).equals(here.glb)).toBe(true);
+    expect(result.usdzFileBytes).toBe(here.usdz.length);
+    expect(await jobFileKeys('inline')).toEqual([]);
+  });
+
+  it('waits in Redis with an expiry no longer than the API node waits for its job', async () => {
+    const { jobs, startWorker } = await queueNamed('waiting', { worker: false });
+    const job = jobOf('glb', 'Box.glb', 'waiting');
+    const running = jobs.run(job);
+    let keys: string[] = [];
+    while (keys.length === 0) keys = await jobFileKeys('waiting');
+    expect(keys).toEqual(['waiting:job-files:waiting/0/model']);
+    const ttl = await client.pttl(keys[0]!);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(job.timeoutMs * 2 + 120_000);
+    startWorker();
+    await running;
+    expect(readFileSync(job.usdzPath).length).toBeGreaterThan(0);
+    expect(await jobFileKeys('waiting')).toEqual([]);
+  });
+
+  it('gone from Redis before a worker takes it: the job fails and the request gets 503 conversion_failed, not a hang', async () => {
+    const { jobs, startWorker } = await queueNamed('expired', { worker: false });
+    const running = jobs.run(jobOf('glb', 'Box.glb', 'expired')).then(() => undefined, (err: unknown) => err);
+    let keys: string[] = [];
+    while (keys.length === 0) keys = await jobFileKeys('expired');
+    await client.del(...keys);
+    startWorker();
+    const err = await running;
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(503);
+    expect((err as ApiError).code).toBe('conversion_failed');
+  });
+});
+
+describe('a model over the inline bound', () => {
+  it('travels through the object store\'s scratch, its outputs too; the scratch is empty after, Redis holds nothing', async () => {
+    const { store, jobs, apiCalls, workerCalls } = await queueNamed('scratch', { inlineBytes: 100 });
+    const job = jobOf('glb', 'Box.glb', 'scratch');
+    await jobs.run(job);
+    expect(apiCalls).toEqual(['putScratch', 'fetchScratch', 'fetchScratch', 'deleteScratch']);
+    expect(workerCalls).toEqual(['fetchScratch', 'putScratch', 'putScratch']);
+    const here = await convertedHere(job);
+    expect(readFileSync(job.usdzPath).equals(here.usdz)).toBe(true);
+    expect(readFileSync(job.glbPath).equals(here.glb)).toBe(true);
+    expect((await store.scratchObjects()).size).toBe(0);
+    expect(await jobFileKeys('scratch')).toEqual([]);
+  });
+
+  it('a refused model answers its typed error, and leaves no scratch behind', async () => {
+    const { store, jobs } = await queueNamed('refused', { inlineBytes: 10 });
+    const job = jobOf('glb', 'Box.glb', 'refused');
+    writeFileSync(job.upload.path, 'glTF but not really, only text');
+    const err = await jobs.run(job).then(() => undefined, (e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('model_unreadable');
+    expect((await store.scratchObjects()).size).toBe(0);
+  });
+});
