@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-import { main } from '../dist/main.js';
+// Traces, when the OTEL_* environment asks for them, start before the server's modules load: the
+// instrumentation sees only what is imported after it. Without them nothing of OpenTelemetry loads.
+const tracing = process.argv[2] === 'serve'
+  ? await (await import('@arsession/server/tracing')).startTracingIfRequested(process.argv.slice(3), process.env)
+  : undefined;
+const { main } = await import('../dist/main.js');
 
 process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+// The spans of the last requests are exported before the process leaves.
+await tracing?.shutdown().catch(() => undefined);
 // Done: leave now rather than wait for idle conversion workers (each holding a WASM heap) to be
 // torn down one by one, which costs more than converting a small model. What was written to
 // stdout and stderr is flushed first (pipes are asynchronous on some systems).

@@ -16,6 +16,9 @@ export const serveCommand: Command = {
   Settings come from the environment (defaults in brackets):
 ${Object.entries(CONFIG_ENV).map(([k, env]) => `    ${env.padEnd(36)} [${String(SERVER_CONFIG_DEFAULTS[k as keyof typeof SERVER_CONFIG_DEFAULTS] ?? 'unset')}]`).join('\n')}
 
+  Traces: set OTEL_EXPORTER_OTLP_ENDPOINT (and the other standard OTEL_* variables) to send
+  OpenTelemetry traces over OTLP; without them none are made.
+
   Logs are JSON lines on stdout. SIGTERM or SIGINT stops accepting, lets requests finish, then exits.`,
   async run(args, io) {
     const { values } = parseArgs({ args, options: { role: { type: 'string' } }, strict: true });

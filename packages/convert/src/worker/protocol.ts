@@ -61,8 +61,12 @@ export interface ConversionResult {
    * when it can, which a converted model always can.
    */
   anchorRefusal?: { rule: string; message: string };
-  /** Time spent in the worker (ms): reading the model into scene data (door detection included), then merging and writing the outputs. */
-  timings: { readMs: number; writeMs: number };
+  /**
+   * Time spent in the worker (ms): reading the model into scene data (door detection included,
+   * `detectMs` of it, present when a door was asked for), then merging and writing the outputs;
+   * `startedAt`: when reading began (ms since the epoch), so the steps can be placed on a trace.
+   */
+  timings: { readMs: number; writeMs: number; detectMs?: number; startedAt: number };
   /** What the AR budget did: source and delivered figures (bytes: the upload's and the USDZ's), steps, deviation. Absent with `budget: false`. */
   budget?: BudgetReport;
   doorOpenings?: DoorOpeningRecord[];

@@ -41,7 +41,9 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
     ...(reduction && { reduction }),
   });
   // Before anything is written: a by_scan without a door must cost no conversion.
+  const detecting = performance.now();
   const door = request.detectDoor && (await import('../model/detectDoorInScene.js')).detectDoorInScene(scene, request.detectDoor);
+  const detected = performance.now();
   const outputs = request.outputs ?? ['usdz'];
   const read = performance.now();
   // What the phone draws: thousands of elements merged per storey and material, then brought
@@ -71,7 +73,7 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
     warnings: delivered.warnings,
     delivery: !arkit ? 'converted' : arkit.repacked ? 'repacked' : 'as_uploaded',
     ...(refusal && { anchorRefusal: { rule: refusal.rule, message: refusal.message } }),
-    timings: { readMs: round(read - started), writeMs: round(written - read) },
+    timings: { readMs: round(read - started), writeMs: round(written - read), startedAt: Math.round(performance.timeOrigin + started), ...(request.detectDoor && { detectMs: round(detected - detecting) }) },
     ...(budget && { budget: budgetReport(scene, delivered, fitted, budget, request.bytes.length, usdzFile?.bytes ?? usdz?.length) }),
     ...(scene.doorOpenings && { doorOpenings: scene.doorOpenings }),
     ...(door && { door }),

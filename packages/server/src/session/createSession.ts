@@ -24,6 +24,7 @@ import type { StoredPlacement } from '../records/Placement.js';
 import { SessionStaging } from './SessionStaging.js';
 import { arBudgetOnWire } from '../records/ArBudgetOnWire.js';
 import { arBudgetOf } from '../config/ServerConfig.js';
+import { inSpan } from '../tracing/spans.js';
 
 /** The body of every 201 (interface-spec.md, SessionResponse). */
 export interface SessionResponse {
@@ -53,9 +54,11 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
   const sessionId = newSessionId();
   const staging = new SessionStaging(ctx.paths.uploads, sessionId);
   try {
-    const request = await readRequest(ctx, method, req, res, { sessionId, account, staging });
+    const scope = { sessionId, account, staging };
+    const traced = { 'arsession.session': sessionId, 'arsession.method': method.path };
+    const request = await inSpan('arsession.read_request', traced, () => readRequest(ctx, method, req, res, scope));
     const models = await convertModels(ctx, method, request, staging);
-    const { code, expiresAt } = await commitSession(ctx, method, request, models, { sessionId, account, staging });
+    const { code, expiresAt } = await inSpan('arsession.store', traced, () => commitSession(ctx, method, request, models, scope));
     const body: SessionResponse = { deeplink: deeplinkOf(ctx.config.deeplinkScheme, sessionId), expires_at: new Date(expiresAt).toISOString(), onetime_code: code };
     (res.locals.log as ServerContext['log']).info({ session: sessionId, method: method.path, models: request.uploads.length, account: account?.name }, 'session created');
     res.status(201).location(`/api/vision/v1/session/${sessionId}/`).json(body);
@@ -115,10 +118,15 @@ async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, 
     const detectDoor = order === 0 ? method.doorQuery?.(request.input) : undefined;
     // The same bytes converted before give the same files: they are placed from the cache, unless
     // a door is asked for (detection depends on the request, so it always runs on the model itself).
-    const cached = detectDoor ? undefined : await ctx.conversionCache.reuse(upload.sha256, { 'model.usdz': usdz.from, 'model.glb': glb.from });
-    if (!detectDoor) ctx.metrics.cacheLookup(cached ? 'hit' : 'miss');
-    const result = cached ?? await convertUpload(ctx, { sessionId: staging.sessionId, order, upload, usdzPath: usdz.from, glbPath: glb.from, detectDoor });
-    models.push({ upload, result, usdz, glb, converted: !cached });
+    const traced = { 'arsession.model.order': order, 'arsession.model.name': upload.name, 'arsession.model.bytes': upload.bytes };
+    const model = await inSpan('arsession.model', traced, async (span) => {
+      const cached = detectDoor ? undefined : await ctx.conversionCache.reuse(upload.sha256, { 'model.usdz': usdz.from, 'model.glb': glb.from });
+      if (!detectDoor) ctx.metrics.cacheLookup(cached ? 'hit' : 'miss');
+      span.setAttribute('arsession.cache', detectDoor ? 'skipped' : cached ? 'hit' : 'miss');
+      const result = cached ?? await convertUpload(ctx, { sessionId: staging.sessionId, order, upload, usdzPath: usdz.from, glbPath: glb.from, detectDoor });
+      return { upload, result, usdz, glb, converted: !cached };
+    });
+    models.push(model);
   }
   return models;
 }

@@ -1,10 +1,12 @@
+import { SpanKind } from '@opentelemetry/api';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { reviveError } from '@arsession/convert';
 import { ApiError } from '../../errors/ApiError.js';
 import type { ObjectStore } from '../../objects/ObjectStore.js';
-import type { ConversionJobs } from '../ConversionJobs.js';
+import type { ConversionJob, ConversionJobs, ConvertedModel } from '../ConversionJobs.js';
 import { JobFiles, type JobFile } from './JobFiles.js';
+import { inSpan, traceCarrier } from '../../tracing/spans.js';
 import type { QueuedConversion, QueuedConversionResult } from './queueProtocol.js';
 
 /** Options of {@link bullmqConversionJobs}. */
@@ -54,52 +56,59 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
   const unavailable = (err: unknown) => (err instanceof ApiError ? err
     : new ApiError(503, 'queue_unavailable', 'the conversion queue cannot be reached; retry shortly', [], { 'Retry-After': RETRY_AFTER_S }));
 
+  /** One job: its model sent, queued and waited for, its outputs taken into the session's staged files. */
+  const runQueued = async (job: ConversionJob): Promise<ConvertedModel> => {
+    const base = `${job.sessionId}/${job.order}`;
+    // Long enough for a conversion, a stalled worker's lock to lapse, and a second try.
+    const waitMs = job.timeoutMs * 2 + 120_000;
+    // Refused before the model is put anywhere: a saturated cluster costs the client no upload.
+    // (Nodes adding at the same moment may pass the limit by a few: it bounds the queue, not exactly.)
+    try {
+      if ((await queue.getWaitingCount()) >= options.maxWaiting) {
+        throw new ApiError(503, 'saturated', `the cluster has ${options.maxWaiting} conversions waiting; retry shortly`, [], { 'Retry-After': RETRY_AFTER_S });
+      }
+    } catch (err) {
+      throw unavailable(err);
+    }
+    const sent: JobFile[] = [];
+    try {
+      // An object store out of reach is its own 503 (an ApiError, passed through); Redis is the queue's.
+      sent.push(...await files.send([[`${base}/model`, job.upload.path]], waitMs).catch((err: unknown) => {
+        throw unavailable(err);
+      }));
+      let queued;
+      const trace = traceCarrier();
+      try {
+        // Finished jobs stay a while: waitUntilFinished reads a job's outcome back, and one
+        // removed the moment it completed (a fast conversion) would be lost to it.
+        queued = await queue.add('convert', {
+          ...(trace && { trace }), model: sent[0]!, usdzKey: `${base}/usdz`, glbKey: `${base}/glb`, fileName: job.upload.name, field: job.upload.field, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, ...(job.detectDoor && { detectDoor: job.detectDoor }),
+        }, { attempts: 2, removeOnComplete: { age: 600, count: 10_000 }, removeOnFail: { age: 600, count: 10_000 } });
+      } catch (err) {
+        throw unavailable(err);
+      }
+      const answer = await queued.waitUntilFinished(events, waitMs).catch((err: unknown) => {
+        throw new ApiError(503, 'conversion_failed', `the conversion of ${job.upload.name} did not complete (${(err as Error).message}); retry`, [], { 'Retry-After': RETRY_AFTER_S });
+      });
+      if (!answer.ok) throw reviveError(answer.error);
+      sent.push(answer.usdz, answer.glb);
+      await files.receive([[answer.usdz, job.usdzPath], [answer.glb, job.glbPath]]);
+      const { usdzFileBytes, usdzFileSha256, glbFileBytes, glbFileSha256 } = answer.result;
+      return { ...answer.result, usdzFileBytes: usdzFileBytes!, usdzFileSha256: usdzFileSha256!, glbFileBytes: glbFileBytes!, glbFileSha256: glbFileSha256! };
+    } finally {
+      await files.remove(sent).catch(() => undefined);
+    }
+  };
+
   return {
     engine: 'bullmq',
     async queueCounts() {
       const [counts, [oldest]] = await Promise.all([queue.getJobCounts('waiting', 'active', 'failed'), queue.getJobs(['waiting'], 0, 0, true)]);
       return { waiting: counts['waiting'] ?? 0, active: counts['active'] ?? 0, failed: counts['failed'] ?? 0, oldestWaitingSince: oldest?.timestamp };
     },
-    async run(job) {
-      const base = `${job.sessionId}/${job.order}`;
-      // Long enough for a conversion, a stalled worker's lock to lapse, and a second try.
-      const waitMs = job.timeoutMs * 2 + 120_000;
-      // Refused before the model is put anywhere: a saturated cluster costs the client no upload.
-      // (Nodes adding at the same moment may pass the limit by a few: it bounds the queue, not exactly.)
-      try {
-        if ((await queue.getWaitingCount()) >= options.maxWaiting) {
-          throw new ApiError(503, 'saturated', `the cluster has ${options.maxWaiting} conversions waiting; retry shortly`, [], { 'Retry-After': RETRY_AFTER_S });
-        }
-      } catch (err) {
-        throw unavailable(err);
-      }
-      const sent: JobFile[] = [];
-      try {
-        // An object store out of reach is its own 503 (an ApiError, passed through); Redis is the queue's.
-        sent.push(...await files.send([[`${base}/model`, job.upload.path]], waitMs).catch((err: unknown) => {
-          throw unavailable(err);
-        }));
-        let queued;
-        try {
-          // Finished jobs stay a while: waitUntilFinished reads a job's outcome back, and one
-          // removed the moment it completed (a fast conversion) would be lost to it.
-          queued = await queue.add('convert', {
-            model: sent[0]!, usdzKey: `${base}/usdz`, glbKey: `${base}/glb`, fileName: job.upload.name, field: job.upload.field, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, ...(job.detectDoor && { detectDoor: job.detectDoor }),
-          }, { attempts: 2, removeOnComplete: { age: 600, count: 10_000 }, removeOnFail: { age: 600, count: 10_000 } });
-        } catch (err) {
-          throw unavailable(err);
-        }
-        const answer = await queued.waitUntilFinished(events, waitMs).catch((err: unknown) => {
-          throw new ApiError(503, 'conversion_failed', `the conversion of ${job.upload.name} did not complete (${(err as Error).message}); retry`, [], { 'Retry-After': RETRY_AFTER_S });
-        });
-        if (!answer.ok) throw reviveError(answer.error);
-        sent.push(answer.usdz, answer.glb);
-        await files.receive([[answer.usdz, job.usdzPath], [answer.glb, job.glbPath]]);
-        const { usdzFileBytes, usdzFileSha256, glbFileBytes, glbFileSha256 } = answer.result;
-        return { ...answer.result, usdzFileBytes: usdzFileBytes!, usdzFileSha256: usdzFileSha256!, glbFileBytes: glbFileBytes!, glbFileSha256: glbFileSha256! };
-      } finally {
-        await files.remove(sent).catch(() => undefined);
-      }
+    run(job) {
+      // One span from the model sent to the result taken; the job carries its context to the worker.
+      return inSpan('arsession.queue', { 'arsession.queue': options.queueName }, () => runQueued(job), SpanKind.PRODUCER);
     },
     async ping() {
       try {

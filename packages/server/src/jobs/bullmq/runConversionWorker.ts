@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'bullmq';
+import { SpanKind } from '@opentelemetry/api';
+import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { convertModel, serializeError } from '@arsession/convert';
 import type { Logger } from 'pino';
@@ -9,6 +10,7 @@ import { observeConversion } from '../../metrics/observeConversion.js';
 import type { ServerMetrics } from '../../metrics/ServerMetrics.js';
 import type { ObjectStore } from '../../objects/ObjectStore.js';
 import { JobFiles } from './JobFiles.js';
+import { inSpan, recordConversionSteps, withCarriedContext } from '../../tracing/spans.js';
 import type { QueuedConversion, QueuedConversionResult } from './queueProtocol.js';
 
 /** Options of {@link runConversionWorker}. */
@@ -49,7 +51,8 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   redis.on('error', () => {});
   const files = new JobFiles({ redis, objects: options.objects, queueName: options.queueName, ...(options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes }) });
-  const worker = new Worker<QueuedConversion, QueuedConversionResult>(options.queueName, async (job) => {
+  /** One job: the model taken, converted, the outputs sent back; a refusal is an answer, not a failure. */
+  const convertJob = async (job: Job<QueuedConversion, QueuedConversionResult>): Promise<QueuedConversionResult> => {
     const dir = await mkdtemp(join(tmpdir(), 'arsession-job-'));
     try {
       const modelPath = join(dir, 'model'), usdzPath = join(dir, 'out.usdz'), glbPath = join(dir, 'out.glb');
@@ -58,6 +61,7 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
       try {
         const bytes = new Uint8Array(await readFile(modelPath));
         const result = await observeConversion(options.metrics, fileName, () => convertModel(bytes, { fileName, field, outputs: ['usdz', 'glb'], usdzPath, glbPath, timeoutMs, budget, maxGeometryBytes, ...(detectDoor && { detectDoor }) }));
+        recordConversionSteps(result.timings);
         // Kept as long as the API node waits for a job (see bullmqConversionJobs): it takes them at once.
         const [usdz, glb] = await files.send([[job.data.usdzKey, usdzPath], [job.data.glbKey, glbPath]], timeoutMs * 2 + 120_000);
         const { usdz: _usdz, glb: _glb, ...rest } = result;
@@ -70,7 +74,11 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, {
+  };
+  // The job's spans join the trace of the session that queued it.
+  const worker = new Worker<QueuedConversion, QueuedConversionResult>(options.queueName, (job) => withCarriedContext(job.data.trace, () => inSpan(
+    'arsession.conversion_job', { 'arsession.queue': options.queueName, 'arsession.model.name': job.data.fileName, 'arsession.job.attempt': job.attemptsMade + 1 }, () => convertJob(job), SpanKind.CONSUMER,
+  )), {
     connection: { url: options.redisUrl, maxRetriesPerRequest: null },
     concurrency: options.concurrency,
     lockDuration: options.lockSeconds * 1000,
