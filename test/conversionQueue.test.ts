@@ -1,7 +1,7 @@
 // The conversion queue between an API node and a worker (BullMQ on a private Redis, OpenStack
 // Swift as the object store): how a job's model and outputs travel, what each costs the object
 // store, and that nothing stays behind.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AR_BUDGET_DEFAULTS } from '@arsession/convert';
 import { startRedis, startSwift, type RedisServer, type SwiftServer } from '@arsession/bench/services';
 import { bullmqConversionJobs } from '../packages/server/src/jobs/bullmq/bullmqConversionJobs.js';
+import { JobFileMissingError, JobFiles } from '../packages/server/src/jobs/bullmq/JobFiles.js';
 import { runConversionWorker, type RunningConversionWorker } from '../packages/server/src/jobs/bullmq/runConversionWorker.js';
 import { threadConversionJobs } from '../packages/server/src/jobs/threads/threadConversionJobs.js';
 import type { ConversionJob, ConversionJobs } from '../packages/server/src/jobs/ConversionJobs.js';
@@ -83,6 +84,14 @@ async function convertedHere(job: ConversionJob): Promise<{ usdz: Buffer; glb: B
 }
 
 const jobFileKeys = (queue: string) => client.keys(`${queue}:job-files:*`);
+/** The job files of `queue` once there are some (a job was sent), failing after 10 s. */
+async function awaitJobFiles(queue: string): Promise<string[]> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 5))) {
+    const keys = await jobFileKeys(queue);
+    if (keys.length > 0) return keys;
+  }
+  throw new Error(`no job files of ${queue} within 10 s`);
+}
 
 describe('a model within the inline bound', () => {
   it('travels beside the job in Redis: no object-store request either side, the outputs the threads engine makes, nothing left in Redis', async () => {
@@ -102,8 +111,7 @@ describe('a model within the inline bound', () => {
     const { jobs, startWorker } = await queueNamed('waiting', { worker: false });
     const job = jobOf('glb', 'Box.glb', 'waiting');
     const running = jobs.run(job);
-    let keys: string[] = [];
-    while (keys.length === 0) keys = await jobFileKeys('waiting');
+    const keys = await awaitJobFiles('waiting');
     expect(keys).toEqual(['waiting:job-files:waiting/0/model']);
     const ttl = await client.pttl(keys[0]!);
     expect(ttl).toBeGreaterThan(0);
@@ -117,14 +125,29 @@ describe('a model within the inline bound', () => {
   it('gone from Redis before a worker takes it: the job fails and the request gets 503 conversion_failed, not a hang', async () => {
     const { jobs, startWorker } = await queueNamed('expired', { worker: false });
     const running = jobs.run(jobOf('glb', 'Box.glb', 'expired')).then(() => undefined, (err: unknown) => err);
-    let keys: string[] = [];
-    while (keys.length === 0) keys = await jobFileKeys('expired');
+    const keys = await awaitJobFiles('expired');
     await client.del(...keys);
     startWorker();
     const err = await running;
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(503);
     expect((err as ApiError).code).toBe('conversion_failed');
+  });
+});
+
+describe('job files', () => {
+  it('one gone from Redis is named when taken: JobFileMissingError with its key, nothing written', async () => {
+    const store = await openS3ObjectStore({ endpoint: swift.endpoint, region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true, bucket: 'files', redirect: false });
+    const files = new JobFiles({ redis: client, objects: store, queueName: 'files' });
+    const source = join(dir, 'files.model');
+    writeFileSync(source, 'a small model');
+    const [sent] = await files.send([['s/0/model', source]], 60_000);
+    expect(sent).toEqual({ key: 's/0/model', via: 'redis' });
+    await files.remove([sent!]);
+    const err = await files.receive([[sent!, join(dir, 'files.taken')]]).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(JobFileMissingError);
+    expect((err as JobFileMissingError).key).toBe('s/0/model');
+    expect(existsSync(join(dir, 'files.taken'))).toBe(false);
   });
 });
 

@@ -56,6 +56,12 @@ async function traceOf(span: ReceivedSpan, ...last: string[]): Promise<ReceivedS
 }
 
 const named = (spans: ReceivedSpan[], name: string) => spans.filter((s) => s.name === name);
+/** Whether `span` lies under `ancestor` in `spans` (its parent, its parent's parent, …). */
+function isUnder(spans: ReceivedSpan[], span: ReceivedSpan, ancestor: ReceivedSpan): boolean {
+  for (let s: ReceivedSpan | undefined = span; s; s = spans.find((p) => p.spanId === s!.parentSpanId)) if (s.parentSpanId === ancestor.spanId) return true;
+  return false;
+}
+const isRedis = (s: ReceivedSpan) => s.attributes['db.system'] === 'redis' || s.attributes['db.system.name'] === 'redis';
 
 describe('a distributed session', () => {
   it('is one trace from the upload on the API node, through the queue, to the worker\'s conversion and back', async () => {
@@ -79,6 +85,7 @@ describe('a distributed session', () => {
     expect(job?.kind).toBe(CONSUMER);
     expect(job?.resource['arsession.role']).toBe('worker');
     expect(job?.resource['process.pid']).not.toBe(queue?.resource['process.pid']);
+    expect([job?.resource['service.name'], queue?.resource['service.name']]).toEqual(['arsession-test', 'arsession-test']);
     expect(job?.parentSpanId).toBe(queue?.spanId);
     // The steps: the request read, the model's conversion in the worker (read, door detection,
     // conversion) under the job, the session stored; with the services each waited on.
@@ -90,9 +97,15 @@ describe('a distributed session', () => {
     const store = named(spans, 'arsession.store')[0]!;
     expect(store.attributes['arsession.session']).toBe(id);
     expect(spans.some((s) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql')).toBe(true);
-    expect(spans.some((s) => s.resource['arsession.role'] === 'worker' && (s.attributes['db.system'] === 'redis' || s.attributes['db.system.name'] === 'redis'))).toBe(true);
+    const redisSpans = spans.filter(isRedis);
+    expect(redisSpans.some((s) => s.resource['arsession.role'] === 'worker')).toBe(true);
+    // Redis spans name the command, never its arguments (BullMQ's carry whole jobs).
+    for (const s of redisSpans) expect(String(s.attributes['db.statement'] ?? s.attributes['db.query.text'] ?? '')).toMatch(/^[a-z]*$/);
     // The object store's requests are the API node's outgoing HTTP, inside the store step.
-    expect(spans.some((s) => s.kind === 3 && s.resource['arsession.role'] === 'api' && String(s.attributes['url.full'] ?? s.attributes['http.url'] ?? '').startsWith(swift.endpoint))).toBe(true);
+    const puts = spans.filter((s) => s.kind === 3 && String(s.attributes['url.full'] ?? s.attributes['http.url'] ?? '').startsWith(swift.endpoint));
+    expect(puts.length).toBeGreaterThan(0);
+    expect(puts.some((s) => isUnder(spans, s, store))).toBe(true);
+    expect(spans.every((s) => s.status !== 2)).toBe(true);
   });
 });
 
@@ -102,7 +115,8 @@ describe('an embedded server', () => {
     const server = await startCliServer(dir, otelEnv(), 'all');
     processes.push(server);
     await fetch(`${server.url}/healthz`);
-    await postScan(server, createKeyWithCli(dir, 'embedded'));
+    const key = createKeyWithCli(dir, 'embedded');
+    await postScan(server, key);
     const request = await otlp.waitFor((s) => s.kind === SERVER && s.resource['arsession.role'] === 'all');
     const spans = await traceOf(request, 'arsession.store', 'arsession.convert');
     expect(request.attributes['url.path'] ?? request.attributes['http.target']).toBe('/api/vision/v1/session/by_scan/');
@@ -111,6 +125,14 @@ describe('an embedded server', () => {
       expect(named(spans, step).map((s) => s.parentSpanId), step).toEqual([model!.spanId]);
     }
     expect(named(spans, 'arsession.queue')).toEqual([]);
+    // A model refused is the service working: its span names the refusal and is not marked failed.
+    const garbage = form({ 'alignment.point_1': '[0, 1.6, 2]', 'alignment.point_2': '[0, 0, -1]' });
+    garbage.append('model_file', new Blob(['ISO-10303-21; not really']), 'broken.ifc');
+    const refused = await fetch(`${server.url}/api/vision/v1/session/by_scan/`, { method: 'POST', body: garbage, headers: { 'X-API-Key': key } });
+    expect(refused.status).toBe(422);
+    const refusal = await otlp.waitFor((s) => s.name === 'arsession.model' && s.attributes['arsession.model.name'] === 'broken.ifc');
+    expect(refusal.attributes['arsession.refused']).toBe('model_unreadable');
+    expect(refusal.status).not.toBe(2);
     expect(otlp.spans.some((s) => s.resource['arsession.role'] === 'all' && String(s.attributes['url.path'] ?? s.attributes['http.target'] ?? '').startsWith('/healthz'))).toBe(false);
   });
 });

@@ -46,7 +46,7 @@ export interface QueueStages {
   finishToAnswer: Percentiles;
   /** Everything but the conversion: what the queue adds to a request. */
   overhead: Percentiles;
-  /** Object-store requests a job made, both sides together (the most of any job). */
+  /** Object-store calls a job made, both sides together (the most of any job; each call is one request or more). */
   objectStoreRequests: number;
 }
 

@@ -37,7 +37,15 @@ export function processCpu(named: Readonly<Record<string, number>> = {}): Map<st
   return used;
 }
 
-/** What each process used between two {@link processCpu} snapshots, per unit of work (`per`), the largest first. */
+/**
+ * What each process used between two {@link processCpu} snapshots, per unit of work (`per`), the
+ * largest first (a process that exited between them is not counted).
+ *
+ * @example
+ * ```ts
+ * const perSession = cpuPer(before, processCpu({ server: pid }), sessions); // → [{ name: 'swift', ms: 17 }, …]
+ * ```
+ */
 export function cpuPer(before: Map<string, number>, after: Map<string, number>, per: number): Array<{ name: string; ms: number }> {
   return [...after].map(([name, ms]) => ({ name, ms: (ms - (before.get(name) ?? 0)) / per })).filter((p) => p.ms > 0).sort((a, b) => b.ms - a.ms);
 }

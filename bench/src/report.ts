@@ -303,7 +303,7 @@ export function writeReport(): void {
       stage('worker done → the API side has the result (completion event, outputs taken, job files removed)', r.jobs.finishToAnswer),
       stage('**everything the queue adds** (all but the conversion)', r.jobs.overhead),
       '',
-      `Object-store requests of a job, both sides, at most: ${r.jobs.objectStoreRequests} (a model and outputs within \`ARSESSION_QUEUE_INLINE_BYTES\` travel in Redis).`,
+      `Object-store calls of a job, both sides, at most: ${r.jobs.objectStoreRequests} (each a request or more; a model and outputs within \`ARSESSION_QUEUE_INLINE_BYTES\` travel in Redis).`,
       '',
       'After that the API side commits the session (its USDZ and GLB put in the object store, two requests; its rows in one PostgreSQL',
       'transaction) and answers 201; with the cache on, a converted model is kept by two copies inside the store (no bytes through the node).',

@@ -11,6 +11,8 @@ export interface ReceivedSpan {
   kind: number;
   attributes: Record<string, string | number | boolean>;
   resource: Record<string, string | number | boolean>;
+  /** OTLP's status code: 0 unset, 1 ok, 2 error. */
+  status: number;
 }
 
 /** A collector's OTLP/HTTP traces endpoint (JSON encoding), on a loopback port. */
@@ -51,12 +53,12 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: KeyValue[] }> }> }> };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: KeyValue[]; status?: { code?: number } }> }> }> };
       for (const rs of body.resourceSpans ?? []) {
         const resource = attributesOf(rs.resource?.attributes);
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
-            spans.push({ traceId: idOf(s.traceId), spanId: idOf(s.spanId), parentSpanId: idOf(s.parentSpanId), name: s.name, kind: s.kind, attributes: attributesOf(s.attributes), resource });
+            spans.push({ traceId: idOf(s.traceId), spanId: idOf(s.spanId), parentSpanId: idOf(s.parentSpanId), name: s.name, kind: s.kind, attributes: attributesOf(s.attributes), resource, status: s.status?.code ?? 0 });
           }
         }
       }

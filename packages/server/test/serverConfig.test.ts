@@ -36,3 +36,15 @@ describe('the AR budget settings', () => {
     expect(versions.size).toBe(4);
   });
 });
+
+describe('the queue\'s inline bound', () => {
+  it('is 1 MiB by default, any size from 0 to 64 MiB from ARSESSION_QUEUE_INLINE_BYTES, refused beyond or below by name', () => {
+    expect(readServerConfig({}).queueInlineBytes).toBe(1024 * 1024);
+    fc.assert(fc.property(fc.integer({ min: 0, max: 64 * 1024 * 1024 }), (bytes) => {
+      expect(readServerConfig({ ARSESSION_QUEUE_INLINE_BYTES: String(bytes) }).queueInlineBytes).toBe(bytes);
+    }));
+    for (const value of [String(64 * 1024 * 1024 + 1), '-1', '1e3.5', 'lots']) {
+      expect(() => readServerConfig({ ARSESSION_QUEUE_INLINE_BYTES: value })).toThrow(/^ARSESSION_QUEUE_INLINE_BYTES: /);
+    }
+  });
+});

@@ -130,6 +130,9 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   budgetPackageBytes: AR_BUDGET_DEFAULTS.packageBytes,
 };
 
+/** The largest `queueInlineBytes`: beyond it files belong in the object store, not in the queue's Redis. */
+const MAX_QUEUE_INLINE_BYTES = 64 * 1024 * 1024;
+
 /** Environment variable of each setting. */
 export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   port: 'PORT',
@@ -248,6 +251,8 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('clusterQueue', 1);
   text('queueName', /^[A-Za-z0-9_-]{1,100}$/);
   int('queueInlineBytes', 0);
+  // Every inline copy shares Redis's memory with the queue itself (which must never be evicted).
+  if (c.queueInlineBytes > MAX_QUEUE_INLINE_BYTES) throw new ConfigError(CONFIG_ENV.queueInlineBytes, `expected at most ${MAX_QUEUE_INLINE_BYTES} (64 MiB), got ${c.queueInlineBytes}`);
   flag('s3ForcePathStyle');
   flag('s3Redirect');
   flag('arBudget');

@@ -1,12 +1,18 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
-import type { ConversionResult } from '@arsession/convert';
-
-/** The server's own spans come from this tracer; without an SDK started it records nothing, at the cost of a few calls. */
-const tracer = () => trace.getTracer('arsession');
+import { ConvertError, type ConversionResult } from '@arsession/convert';
+import { ApiError } from '../errors/ApiError.js';
 
 /**
- * Runs `work` in a span `name` (active for what it calls: queries, Redis commands, child spans),
- * marks the span failed with the error when `work` throws, and ends it either way.
+ * The server's own spans come from this tracer. Taken once: it is a proxy that starts recording
+ * when an SDK is registered; without one each span is a non-recording object and a few calls.
+ */
+const tracer = trace.getTracer('arsession');
+
+/**
+ * Runs `work` in a span `name` (active for what it calls: queries, Redis commands, child spans)
+ * and ends it either way. A fault (a 5xx, anything unexpected) marks the span failed; a refusal of
+ * the client's input (a model that cannot be read, a 4xx) is the service working, so it is only
+ * named (`arsession.refused`: its code).
  *
  * @example
  * ```ts
@@ -14,13 +20,18 @@ const tracer = () => trace.getTracer('arsession');
  * ```
  */
 export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
-  return tracer().startActiveSpan(name, { kind, attributes }, async (span) => {
+  return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
     try {
       return await work(span);
     } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
-      span.recordException(error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+      const refused = refusalCode(err);
+      if (refused) {
+        span.setAttribute('arsession.refused', refused);
+      } else {
+        const error = err instanceof Error ? err : new Error(String(err));
+        span.recordException(error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+      }
       throw err;
     } finally {
       span.end();
@@ -45,7 +56,7 @@ export function traceCarrier(): Record<string, string> | undefined {
 
 /**
  * Runs `work` in the trace context a job carried ({@link traceCarrier}), so the worker's spans
- * join the session's trace; with none, in a context of its own.
+ * join the session's trace; with none, in a trace of its own (never in whatever happened to be active).
  *
  * @example
  * ```ts
@@ -53,7 +64,7 @@ export function traceCarrier(): Record<string, string> | undefined {
  * ```
  */
 export function withCarriedContext<T>(carrier: Readonly<Record<string, string>> | undefined, work: () => T): T {
-  return carrier ? context.with(propagation.extract(ROOT_CONTEXT, carrier), work) : work();
+  return context.with(carrier ? propagation.extract(ROOT_CONTEXT, carrier) : ROOT_CONTEXT, work);
 }
 
 /**
@@ -70,10 +81,15 @@ export function withCarriedContext<T>(carrier: Readonly<Record<string, string>> 
 export function recordConversionSteps(timings: ConversionResult['timings']): void {
   if (!trace.getActiveSpan()?.isRecording()) return;
   const read = timings.startedAt + timings.readMs, detectMs = timings.detectMs ?? 0;
-  const steps: Array<[name: string, start: number, end: number]> = [
-    ['arsession.read', timings.startedAt, read - detectMs],
-    ...(timings.detectMs === undefined ? [] : [['arsession.detect', read - detectMs, read] as [string, number, number]]),
-    ['arsession.convert', read, read + timings.writeMs],
-  ];
-  for (const [name, start, end] of steps) tracer().startSpan(name, { startTime: start }).end(end);
+  const step = (name: string, start: number, end: number) => tracer.startSpan(name, { startTime: start }).end(end);
+  step('arsession.read', timings.startedAt, read - detectMs);
+  if (timings.detectMs !== undefined) step('arsession.detect', read - detectMs, read);
+  step('arsession.convert', read, read + timings.writeMs);
+}
+
+/** The code of an error that refuses the client's input (a model's ConvertError, a 4xx), or undefined for a fault. */
+function refusalCode(err: unknown): string | undefined {
+  if (err instanceof ConvertError) return err.code;
+  if (err instanceof ApiError && err.status < 500) return err.code;
+  return undefined;
 }

@@ -35,14 +35,15 @@ export interface RunningTracing {
 export async function startTracing(options: TracingOptions): Promise<RunningTracing> {
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
   const sdk = new NodeSDK({
-    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES still win (the SDK merges them over this).
-    resource: resourceFromAttributes({ 'service.name': process.env['OTEL_SERVICE_NAME'] ?? 'arsession', 'arsession.role': options.role }),
+    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES still win: the SDK merges what it detects over this.
+    resource: resourceFromAttributes({ 'service.name': 'arsession', 'arsession.role': options.role }),
     instrumentations: [
       // Probes and scrapes are not what a trace is for.
       new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)\b/.test(req.url ?? '') }),
       new ExpressInstrumentation(),
       new PgInstrumentation(),
-      new IORedisInstrumentation(),
+      // The command's name only: BullMQ's scripts carry whole jobs (file names included) as arguments.
+      new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
     ],
   });
   sdk.start();

@@ -23,6 +23,15 @@ export interface JobFilesOptions {
   inlineBytes: number;
 }
 
+/** A job's file was not where it was sent: expired (its job waited past its time), or removed. */
+export class JobFileMissingError extends Error {
+  readonly code = 'job_file_missing';
+  constructor(readonly key: string) {
+    super(`job file ${key} is no longer in Redis (expired, or removed)`);
+    this.name = 'JobFileMissingError';
+  }
+}
+
 /** Defaults of {@link JobFiles}. */
 export const JOB_FILES_DEFAULTS: Readonly<Pick<JobFilesOptions, 'inlineBytes'>> = { inlineBytes: 1024 * 1024 };
 
@@ -49,26 +58,35 @@ export class JobFiles {
     this.options = { ...JOB_FILES_DEFAULTS, ...options };
   }
 
-  /** Puts local files (`[key, path]`) where the other side can take them; the small ones in one Redis round trip. */
+  /**
+   * Puts local files (`[key, path]`) where the other side can take them, the small ones in one
+   * Redis round trip; when any fails, those already put are removed before the error is thrown.
+   */
   async send(files: ReadonlyArray<readonly [key: string, path: string]>, ttlMs: number): Promise<JobFile[]> {
     const sizes = await Promise.all(files.map(([, path]) => stat(path).then((s) => s.size)));
     const sent = files.map(([key], i): JobFile => ({ key, via: sizes[i]! <= this.options.inlineBytes ? 'redis' : 'objects' }));
     const inline = this.options.redis.pipeline();
-    for (const [i, [key, path]] of files.entries()) {
-      if (sent[i]!.via === 'redis') inline.set(this.redisKey(key), await readFile(path), 'PX', Math.ceil(ttlMs));
-      else await this.options.objects.putScratch(key, path);
+    const put: JobFile[] = [];
+    try {
+      for (const [i, [key, path]] of files.entries()) {
+        if (sent[i]!.via === 'redis') inline.set(this.redisKey(key), await readFile(path), 'PX', Math.ceil(ttlMs));
+        else put.push(await this.options.objects.putScratch(key, path).then(() => sent[i]!));
+      }
+      if (inline.length > 0) failed(await inline.exec());
+      return sent;
+    } catch (err) {
+      await this.remove([...put, ...sent.filter((f) => f.via === 'redis')]).catch(() => undefined);
+      throw err;
     }
-    if (inline.length > 0) failed(await inline.exec());
-    return sent;
   }
 
-  /** Writes files sent by the other side (`[file, path]`) to local paths; throws when one is gone (expired, or never sent). */
+  /** Writes files sent by the other side (`[file, path]`) to local paths; {@link JobFileMissingError} when one is gone from Redis. */
   async receive(files: ReadonlyArray<readonly [file: JobFile, path: string]>): Promise<void> {
     const inline = files.filter(([file]) => file.via === 'redis');
     const bytes = inline.length ? await this.options.redis.mgetBuffer(...inline.map(([file]) => this.redisKey(file.key))) : [];
     for (const [i, [file, path]] of inline.entries()) {
       const content = bytes[i];
-      if (!content) throw new Error(`job file ${file.key} is no longer in Redis (expired?)`);
+      if (!content) throw new JobFileMissingError(file.key);
       await writeFile(path, content);
     }
     for (const [file, path] of files) if (file.via === 'objects') await this.options.objects.fetchScratch(file.key, path);

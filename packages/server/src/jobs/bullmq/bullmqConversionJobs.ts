@@ -5,7 +5,7 @@ import { reviveError } from '@arsession/convert';
 import { ApiError } from '../../errors/ApiError.js';
 import type { ObjectStore } from '../../objects/ObjectStore.js';
 import type { ConversionJob, ConversionJobs, ConvertedModel } from '../ConversionJobs.js';
-import { JobFiles, type JobFile } from './JobFiles.js';
+import { JobFileMissingError, JobFiles, type JobFile } from './JobFiles.js';
 import { inSpan, traceCarrier } from '../../tracing/spans.js';
 import type { QueuedConversion, QueuedConversionResult } from './queueProtocol.js';
 
@@ -56,43 +56,54 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
   const unavailable = (err: unknown) => (err instanceof ApiError ? err
     : new ApiError(503, 'queue_unavailable', 'the conversion queue cannot be reached; retry shortly', [], { 'Retry-After': RETRY_AFTER_S }));
 
+  const retry = { 'Retry-After': RETRY_AFTER_S };
+
+  /** Refused before the model is put anywhere: a saturated cluster costs the client no upload. */
+  const refuseWhenSaturated = async (): Promise<void> => {
+    // (Nodes adding at the same moment may pass the limit by a few: it bounds the queue, not exactly.)
+    const waiting = await queue.getWaitingCount().catch((err: unknown) => {
+      throw unavailable(err);
+    });
+    if (waiting >= options.maxWaiting) throw new ApiError(503, 'saturated', `the cluster has ${options.maxWaiting} conversions waiting; retry shortly`, [], retry);
+  };
+
+  /** Queues the job naming its sent model; waits for its outcome (a worker's answer, or the wait's end). */
+  const queueAndWait = async (job: ConversionJob, model: JobFile, waitMs: number): Promise<QueuedConversionResult> => {
+    const base = `${job.sessionId}/${job.order}`;
+    const trace = traceCarrier();
+    // Finished jobs stay a while: waitUntilFinished reads a job's outcome back, and one removed
+    // the moment it completed (a fast conversion) would be lost to it.
+    const queued = await queue.add('convert', {
+      ...(trace && { trace }), model, usdzKey: `${base}/usdz`, glbKey: `${base}/glb`, fileName: job.upload.name, field: job.upload.field,
+      timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, ...(job.detectDoor && { detectDoor: job.detectDoor }),
+    }, { attempts: 2, removeOnComplete: { age: 600, count: 10_000 }, removeOnFail: { age: 600, count: 10_000 } }).catch((err: unknown) => {
+      throw unavailable(err);
+    });
+    return queued.waitUntilFinished(events, waitMs).catch(async (err: unknown) => {
+      // Given up on: no worker should take it later, against a model already removed.
+      await queued.remove().catch(() => undefined);
+      throw new ApiError(503, 'conversion_failed', `the conversion of ${job.upload.name} did not complete (${(err as Error).message}); retry`, [], retry);
+    });
+  };
+
   /** One job: its model sent, queued and waited for, its outputs taken into the session's staged files. */
   const runQueued = async (job: ConversionJob): Promise<ConvertedModel> => {
-    const base = `${job.sessionId}/${job.order}`;
+    await refuseWhenSaturated();
     // Long enough for a conversion, a stalled worker's lock to lapse, and a second try.
     const waitMs = job.timeoutMs * 2 + 120_000;
-    // Refused before the model is put anywhere: a saturated cluster costs the client no upload.
-    // (Nodes adding at the same moment may pass the limit by a few: it bounds the queue, not exactly.)
-    try {
-      if ((await queue.getWaitingCount()) >= options.maxWaiting) {
-        throw new ApiError(503, 'saturated', `the cluster has ${options.maxWaiting} conversions waiting; retry shortly`, [], { 'Retry-After': RETRY_AFTER_S });
-      }
-    } catch (err) {
-      throw unavailable(err);
-    }
     const sent: JobFile[] = [];
     try {
-      // An object store out of reach is its own 503 (an ApiError, passed through); Redis is the queue's.
-      sent.push(...await files.send([[`${base}/model`, job.upload.path]], waitMs).catch((err: unknown) => {
-        throw unavailable(err);
+      // An object store out of reach is its own 503 (an ApiError, passed through); Redis is the
+      // queue's; a local file that cannot be read is this node's own fault, thrown as it is.
+      sent.push(...await files.send([[`${job.sessionId}/${job.order}/model`, job.upload.path]], waitMs).catch((err: unknown) => {
+        throw isLocalFileError(err) ? err : unavailable(err);
       }));
-      let queued;
-      const trace = traceCarrier();
-      try {
-        // Finished jobs stay a while: waitUntilFinished reads a job's outcome back, and one
-        // removed the moment it completed (a fast conversion) would be lost to it.
-        queued = await queue.add('convert', {
-          ...(trace && { trace }), model: sent[0]!, usdzKey: `${base}/usdz`, glbKey: `${base}/glb`, fileName: job.upload.name, field: job.upload.field, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, ...(job.detectDoor && { detectDoor: job.detectDoor }),
-        }, { attempts: 2, removeOnComplete: { age: 600, count: 10_000 }, removeOnFail: { age: 600, count: 10_000 } });
-      } catch (err) {
-        throw unavailable(err);
-      }
-      const answer = await queued.waitUntilFinished(events, waitMs).catch((err: unknown) => {
-        throw new ApiError(503, 'conversion_failed', `the conversion of ${job.upload.name} did not complete (${(err as Error).message}); retry`, [], { 'Retry-After': RETRY_AFTER_S });
-      });
+      const answer = await queueAndWait(job, sent[0]!, waitMs);
       if (!answer.ok) throw reviveError(answer.error);
       sent.push(answer.usdz, answer.glb);
-      await files.receive([[answer.usdz, job.usdzPath], [answer.glb, job.glbPath]]);
+      await files.receive([[answer.usdz, job.usdzPath], [answer.glb, job.glbPath]]).catch((err: unknown) => {
+        throw err instanceof JobFileMissingError ? new ApiError(503, 'conversion_failed', `the converted files of ${job.upload.name} were gone before they were taken; retry`, [], retry) : unavailable(err);
+      });
       const { usdzFileBytes, usdzFileSha256, glbFileBytes, glbFileSha256 } = answer.result;
       return { ...answer.result, usdzFileBytes: usdzFileBytes!, usdzFileSha256: usdzFileSha256!, glbFileBytes: glbFileBytes!, glbFileSha256: glbFileSha256! };
     } finally {
@@ -121,4 +132,9 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
       await Promise.all([queue.close(), events.close(), redis.quit().catch(() => redis.disconnect())]);
     },
   };
+}
+
+/** A failure of this node's own file system (the upload unreadable), as opposed to a service out of reach. */
+function isLocalFileError(err: unknown): boolean {
+  return err instanceof Error && 'syscall' in err && 'path' in err;
 }

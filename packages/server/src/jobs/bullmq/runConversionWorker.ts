@@ -77,7 +77,7 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
   };
   // The job's spans join the trace of the session that queued it.
   const worker = new Worker<QueuedConversion, QueuedConversionResult>(options.queueName, (job) => withCarriedContext(job.data.trace, () => inSpan(
-    'arsession.conversion_job', { 'arsession.queue': options.queueName, 'arsession.model.name': job.data.fileName, 'arsession.job.attempt': job.attemptsMade + 1 }, () => convertJob(job), SpanKind.CONSUMER,
+    'arsession.conversion_job', { 'arsession.queue': options.queueName, 'arsession.model.name': job.data.fileName, 'arsession.job.attempt': job.attemptsStarted }, () => convertJob(job), SpanKind.CONSUMER,
   )), {
     connection: { url: options.redisUrl, maxRetriesPerRequest: null },
     concurrency: options.concurrency,
