@@ -2,6 +2,15 @@ import { MeshoptSimplifier } from 'meshoptimizer';
 import type { SceneElementRange, SceneMesh } from '../scene/SceneData.js';
 
 /**
+ * Triangles simplified in one call at most. meshoptimizer works in a WASM heap that grows to the
+ * largest call and never shrinks: a merged mesh of 800 k triangles grows it by about 100 MB, which
+ * would stay for the thread's life. Larger meshes are simplified in runs of this many (their
+ * triangles in the order the merge laid them, element by element, so a run is a compact region);
+ * the vertices two runs share are borders to each, locked, so no crack opens between them.
+ */
+const TRIANGLES_PER_CALL = 200_000;
+
+/**
  * One mesh on its way down in detail: {@link tighten} simplifies it further at a larger error,
  * {@link result} makes the delivered mesh. Kept between rounds so each round starts from the last
  * one's result, not from the full mesh (rounds get cheaper as the mesh shrinks).
@@ -58,15 +67,32 @@ export class MeshSimplification {
    */
   tighten(error: number): void {
     if (this.indices.length === 0) return;
-    let [indices] = MeshoptSimplifier.simplify(this.indices, this.source.positions, 3, 0, error, ['LockBorder', 'ErrorAbsolute', 'Prune', 'Sparse']);
+    let indices = this.simplifyInRuns(error, ['LockBorder', 'ErrorAbsolute', 'Prune', 'Sparse']);
     if (indices.length === 0 && this.mayVanish) {
       this.indices = indices;
       return;
     }
     // Pruning takes parts smaller than the error; a mesh made only of such parts keeps its shape.
-    if (indices.length === 0) [indices] = MeshoptSimplifier.simplify(this.indices, this.source.positions, 3, 0, error, ['LockBorder', 'ErrorAbsolute', 'Sparse']);
+    if (indices.length === 0) indices = this.simplifyInRuns(error, ['LockBorder', 'ErrorAbsolute', 'Sparse']);
     // Only degenerate triangles (no area) would leave nothing: keep them, the mesh is not dropped.
     if (indices.length > 0) this.indices = indices;
+  }
+
+  /** The current triangles simplified at `error`, in runs of at most {@link TRIANGLES_PER_CALL}. */
+  private simplifyInRuns(error: number, flags: Parameters<typeof MeshoptSimplifier.simplify>[5]): Uint32Array {
+    const run = TRIANGLES_PER_CALL * 3;
+    if (this.indices.length <= run) return MeshoptSimplifier.simplify(this.indices, this.source.positions, 3, 0, error, flags)[0];
+    const parts: Uint32Array[] = [];
+    for (let start = 0; start < this.indices.length; start += run) {
+      parts.push(MeshoptSimplifier.simplify(this.indices.subarray(start, start + run), this.source.positions, 3, 0, error, flags)[0]);
+    }
+    const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
   }
 
   /**
