@@ -27,8 +27,6 @@ export interface S3ObjectStoreOptions {
 export const OBJECTS_RETRY_AFTER_S = 5;
 // Parts of a multipart upload: S3's smallest allowed, so a 12 MB model already goes in parallel parts.
 const PART_BYTES = 5 * 1024 * 1024;
-// A session's files put at once at its commit: its USDZ, GLB and Reality file go together.
-const PUTS_AT_ONCE = 4;
 
 /** The key of a session's file, and of a saved model. */
 const sessionKey = (sessionId: string, name: string) => `sessions/${sessionId}/${name}`;
@@ -107,13 +105,11 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
     async commitSession(sessionId, staged, kept, writeRows) {
       const keys: string[] = [];
       try {
-        // A few at once (each small one is read whole), each batch settled before a failure is
-        // thrown: the clean-up then removes every one that arrived, none still on its way.
-        const puts = [...staged.map((f) => [sessionKey(sessionId, f.name), f.from] as const), ...kept.map((k) => [modelKey(k.storedAs), k.path] as const)];
-        keys.push(...puts.map(([key]) => key));
-        for (let i = 0; i < puts.length; i += PUTS_AT_ONCE) {
-          const failed = (await Promise.allSettled(puts.slice(i, i + PUTS_AT_ONCE).map(([key, path]) => put(key, path)))).find((r) => r.status === 'rejected');
-          if (failed) throw failed.reason;
+        // One after another: a large file already goes in parallel parts, and several files at
+        // once measured no faster on a busy store while making its refusals (503) likelier.
+        for (const [key, path] of [...staged.map((f) => [sessionKey(sessionId, f.name), f.from] as const), ...kept.map((k) => [modelKey(k.storedAs), k.path] as const)]) {
+          await put(key, path);
+          keys.push(key);
         }
         // The store has the files: the rows are written with none left to place locally.
         const result = await writeRows([]);
