@@ -8,14 +8,13 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AR_BUDGET_DEFAULTS } from '@arsession/convert';
-import { startRedis, startSwift, type RedisServer, type SwiftServer } from '@arsession/bench/services';
+import { countedCalls, startRedis, startSwift, type RedisServer, type SwiftServer } from '@arsession/bench/services';
 import { bullmqConversionJobs } from '../packages/server/src/jobs/bullmq/bullmqConversionJobs.js';
 import { JobFileMissingError, JobFiles } from '../packages/server/src/jobs/bullmq/JobFiles.js';
 import { runConversionWorker, type RunningConversionWorker } from '../packages/server/src/jobs/bullmq/runConversionWorker.js';
 import { threadConversionJobs } from '../packages/server/src/jobs/threads/threadConversionJobs.js';
 import type { ConversionJob, ConversionJobs } from '../packages/server/src/jobs/ConversionJobs.js';
 import { openS3ObjectStore } from '../packages/server/src/objects/s3/openS3ObjectStore.js';
-import type { ObjectStore } from '../packages/server/src/objects/ObjectStore.js';
 import { ApiError } from '../packages/server/src/errors/ApiError.js';
 import { corpusPath } from './support/corpus.js';
 
@@ -35,30 +34,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Every object-store call made through it, by method (each is one request or more). */
-function counted(objects: ObjectStore): { objects: ObjectStore; calls: string[] } {
-  const calls: string[] = [];
-  const proxy = new Proxy(objects, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push(String(name));
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { objects: proxy, calls };
-}
-
 /** An API side and (unless `worker: false`) a worker on queue `name`, both counting their object-store calls. */
 async function queueNamed(name: string, options: { inlineBytes?: number; worker?: boolean } = {}) {
   const store = await openS3ObjectStore({ endpoint: swift.endpoint, region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true, bucket: name, redirect: false });
-  const api = counted(store), work = counted(store);
-  const jobs = await bullmqConversionJobs({ redisUrl: redis.url, queueName: name, objects: api.objects, maxWaiting: 100, ...options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes } });
+  const api = countedCalls(store), work = countedCalls(store);
+  const jobs = await bullmqConversionJobs({ redisUrl: redis.url, queueName: name, objects: api.proxy, maxWaiting: 100, ...options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes } });
   closing.push(jobs);
   const startWorker = (): RunningConversionWorker => {
-    const worker = runConversionWorker({ redisUrl: redis.url, queueName: name, objects: work.objects, concurrency: 1, lockSeconds: 2, log: pino({ level: 'silent' }), ...options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes } });
+    const worker = runConversionWorker({ redisUrl: redis.url, queueName: name, objects: work.proxy, concurrency: 1, lockSeconds: 2, log: pino({ level: 'silent' }), ...options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes } });
     closing.push(worker);
     return worker;
   };

@@ -12,7 +12,7 @@ import { CORPUS_DIR } from './corpus.js';
 import { percentiles, summarize, type Percentiles, type Sample } from './sample.js';
 import { cpuPer, processCpu } from './processCpu.js';
 import { load, type LoadRun } from './serverBench.js';
-import { startPostgres, startRedis, startSwift } from './services/index.js';
+import { countedCalls, startPostgres, startRedis, startSwift } from './services/index.js';
 import { startTarget } from './startTarget.js';
 
 /** Session creation in both modes, and the queue's cost per job. */
@@ -121,14 +121,7 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
  * worker's own timestamps (BullMQ's processedOn, finishedOn; the same clock) split each job's time.
  */
 async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean }, count: number): Promise<QueueStages> {
-  const store = await openS3ObjectStore({ ...s3, bucket: 'overhead', redirect: false });
-  let requests = 0;
-  const objects = new Proxy(store, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver) as unknown;
-      return typeof value === 'function' ? (...args: unknown[]) => (requests++, (value as (...a: unknown[]) => unknown).apply(target, args)) : value;
-    },
-  });
+  const { proxy: objects, calls } = countedCalls(await openS3ObjectStore({ ...s3, bucket: 'overhead', redirect: false }));
   const jobs = await bullmqConversionJobs({ redisUrl, queueName: 'overhead', objects, maxWaiting: 1000 });
   const worker = runConversionWorker({ redisUrl, queueName: 'overhead', objects, concurrency: 1, lockSeconds: 30, log: pino({ level: 'silent' }) });
   const queue = new Queue('overhead', { connection: { url: redisUrl } });
@@ -145,12 +138,12 @@ async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region
       const model = join(scratch, `m${i}.glb`);
       writeFileSync(model, box);
       const before = taken.length;
-      requests = 0;
+      calls.length = 0;
       const t0 = Date.now();
       const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), glbPath: join(scratch, `o${i}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS, maxGeometryBytes: Number.MAX_SAFE_INTEGER });
       const t1 = Date.now();
       if (i < 0) continue; // warm-up: the worker thread and its readers load
-      mostRequests = Math.max(mostRequests, requests);
+      mostRequests = Math.max(mostRequests, calls.length);
       // The active event may trail the answer by a moment: wait for it, then read the job's own times.
       while (taken.length === before) await new Promise((r) => setTimeout(r, 1));
       const job = await Job.fromId(queue, taken[before]!);

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { AR_BUDGET_DEFAULTS, type ArBudget } from '@arsession/convert';
+import { JOB_FILES_DEFAULTS } from '../jobs/bullmq/JobFiles.js';
 
 /** Everything an operator can set; each field has an environment variable (see {@link CONFIG_ENV}). */
 export interface ServerConfig {
@@ -122,7 +123,7 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   jobLockSeconds: 30,
   clusterQueue: 64,
   queueName: 'arsession-conversions',
-  queueInlineBytes: 1024 * 1024,
+  queueInlineBytes: JOB_FILES_DEFAULTS.inlineBytes,
   arBudget: true,
   budgetTriangles: AR_BUDGET_DEFAULTS.triangles,
   budgetMeshPrims: AR_BUDGET_DEFAULTS.meshPrims,

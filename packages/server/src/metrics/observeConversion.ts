@@ -1,10 +1,13 @@
 import { ConvertError, type ConversionResult } from '@arsession/convert';
 import type { ServerMetrics } from './ServerMetrics.js';
+import { recordConversionSteps } from '../tracing/spans.js';
 
 /**
  * Runs a conversion and tells `metrics` how it went: its source format (the result's, or for a
  * refusal the file name's), its outcome (`converted`, or the refusal's code), its time, and the
- * AR budget's triangles. The conversion's own result or error passes through untouched.
+ * AR budget's triangles; a conversion done also places its steps on the active trace
+ * (`recordConversionSteps`). The one place every engine observes a conversion; its own result or
+ * error passes through untouched.
  *
  * @example
  * ```ts
@@ -18,6 +21,7 @@ export async function observeConversion<T extends ConversionResult>(metrics: Ser
     const result = await run();
     const budget = result.budget && { source: result.budget.source.triangles, delivered: result.budget.delivered.triangles };
     metrics?.conversion(result.format, 'converted', seconds(), budget);
+    recordConversionSteps(result.timings);
     return result;
   } catch (err) {
     // Only the converter's own codes label a series: anything else is one outcome, `error`.

@@ -121,8 +121,9 @@ async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, 
     const traced = { 'arsession.model.order': order, 'arsession.model.name': upload.name, 'arsession.model.bytes': upload.bytes };
     const model = await inSpan('arsession.model', traced, async (span) => {
       const cached = detectDoor ? undefined : await ctx.conversionCache.reuse(upload.sha256, { 'model.usdz': usdz.from, 'model.glb': glb.from });
-      if (!detectDoor) ctx.metrics.cacheLookup(cached ? 'hit' : 'miss');
-      span.setAttribute('arsession.cache', detectDoor ? 'skipped' : cached ? 'hit' : 'miss');
+      const lookup = detectDoor ? 'skipped' : cached ? 'hit' : 'miss';
+      if (lookup !== 'skipped') ctx.metrics.cacheLookup(lookup);
+      span.setAttribute('arsession.cache', lookup);
       const result = cached ?? await convertUpload(ctx, { sessionId: staging.sessionId, order, upload, usdzPath: usdz.from, glbPath: glb.from, detectDoor });
       return { upload, result, usdz, glb, converted: !cached };
     });

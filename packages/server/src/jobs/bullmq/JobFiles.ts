@@ -100,7 +100,7 @@ export class JobFiles {
   }
 
   /** The Redis key of job file `key` (under the queue's name, apart from BullMQ's own `bull:` keys). */
-  redisKey(key: string): string {
+  private redisKey(key: string): string {
     return `${this.options.queueName}:job-files:${key}`;
   }
 }

@@ -7,7 +7,7 @@ import type { ObjectStore } from '../../objects/ObjectStore.js';
 import type { ConversionJob, ConversionJobs, ConvertedModel } from '../ConversionJobs.js';
 import { JobFileMissingError, JobFiles, type JobFile } from './JobFiles.js';
 import { inSpan, traceCarrier } from '../../tracing/spans.js';
-import type { QueuedConversion, QueuedConversionResult } from './queueProtocol.js';
+import { jobWaitMs, type QueuedConversion, type QueuedConversionResult } from './queueProtocol.js';
 
 /** Options of {@link bullmqConversionJobs}. */
 export interface BullmqConversionJobsOptions {
@@ -89,8 +89,7 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
   /** One job: its model sent, queued and waited for, its outputs taken into the session's staged files. */
   const runQueued = async (job: ConversionJob): Promise<ConvertedModel> => {
     await refuseWhenSaturated();
-    // Long enough for a conversion, a stalled worker's lock to lapse, and a second try.
-    const waitMs = job.timeoutMs * 2 + 120_000;
+    const waitMs = jobWaitMs(job.timeoutMs);
     const sent: JobFile[] = [];
     try {
       // An object store out of reach is its own 503 (an ApiError, passed through); Redis is the

@@ -1,6 +1,19 @@
 import type { ArBudget, ConversionResult, DoorQuery, SerializedConvertError } from '@arsession/convert';
 import type { JobFile } from './JobFiles.js';
 
+/**
+ * How long an API node waits for a job, and so how long the job's files are kept: long enough
+ * for the conversion, a stalled worker's lock to lapse, and a second try.
+ *
+ * @example
+ * ```ts
+ * jobWaitMs(120_000); // → 360000
+ * ```
+ */
+export function jobWaitMs(timeoutMs: number): number {
+  return timeoutMs * 2 + 120_000;
+}
+
 /** What a job carries: where the model is (Redis or the object store), the keys its outputs go under, what to do. */
 export interface QueuedConversion {
   model: JobFile;

@@ -10,8 +10,8 @@ import { observeConversion } from '../../metrics/observeConversion.js';
 import type { ServerMetrics } from '../../metrics/ServerMetrics.js';
 import type { ObjectStore } from '../../objects/ObjectStore.js';
 import { JobFiles } from './JobFiles.js';
-import { inSpan, recordConversionSteps, withCarriedContext } from '../../tracing/spans.js';
-import type { QueuedConversion, QueuedConversionResult } from './queueProtocol.js';
+import { inSpan, withCarriedContext } from '../../tracing/spans.js';
+import { jobWaitMs, type QueuedConversion, type QueuedConversionResult } from './queueProtocol.js';
 
 /** Options of {@link runConversionWorker}. */
 export interface ConversionWorkerOptions {
@@ -61,9 +61,8 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
       try {
         const bytes = new Uint8Array(await readFile(modelPath));
         const result = await observeConversion(options.metrics, fileName, () => convertModel(bytes, { fileName, field, outputs: ['usdz', 'glb'], usdzPath, glbPath, timeoutMs, budget, maxGeometryBytes, ...(detectDoor && { detectDoor }) }));
-        recordConversionSteps(result.timings);
-        // Kept as long as the API node waits for a job (see bullmqConversionJobs): it takes them at once.
-        const [usdz, glb] = await files.send([[job.data.usdzKey, usdzPath], [job.data.glbKey, glbPath]], timeoutMs * 2 + 120_000);
+        // Kept as long as the API node waits for a job: it takes them at once.
+        const [usdz, glb] = await files.send([[job.data.usdzKey, usdzPath], [job.data.glbKey, glbPath]], jobWaitMs(timeoutMs));
         const { usdz: _usdz, glb: _glb, ...rest } = result;
         return { ok: true, result: rest, usdz: usdz!, glb: glb! };
       } catch (err) {

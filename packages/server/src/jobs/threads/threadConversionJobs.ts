@@ -3,7 +3,6 @@ import { convertModel } from '@arsession/convert';
 import type { ConversionJobs } from '../ConversionJobs.js';
 import { observeConversion } from '../../metrics/observeConversion.js';
 import type { ServerMetrics } from '../../metrics/ServerMetrics.js';
-import { recordConversionSteps } from '../../tracing/spans.js';
 
 /**
  * Conversions on this process's worker threads (the shared conversion pool): the embedded default.
@@ -23,7 +22,6 @@ export function threadConversionJobs(options: { metrics?: ServerMetrics } = {}):
         field: job.upload.field, fileName: job.upload.name, outputs: ['usdz', 'glb'], usdzPath: job.usdzPath, glbPath: job.glbPath, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes,
         ...(job.detectDoor && { detectDoor: job.detectDoor }),
       }));
-      recordConversionSteps(result.timings);
       // The worker hashed the files as it wrote them.
       return { ...result, usdzFileBytes: result.usdzFileBytes!, usdzFileSha256: result.usdzFileSha256!, glbFileBytes: result.glbFileBytes!, glbFileSha256: result.glbFileSha256! };
     },
