@@ -62,9 +62,10 @@ export {
 export { budgetFigures, estimatePackageBytes, fitArBudget, type FittedScene } from './budget/fitArBudget.js';
 export { mergeToPrimBudget, type MergedToBudget } from './budget/mergeToPrimBudget.js';
 export { drawnCentres, spatialCells } from './budget/spatialCells.js';
-export { simplifyToBudget, SIMPLIFY_TO_BUDGET_DEFAULTS, type SimplifiedScene, type SimplifyToBudgetOptions } from './budget/simplifyToBudget.js';
+export { simplifyToBudget, SIMPLIFY_TO_BUDGET_DEFAULTS, STRAY_PER_ERROR, type SimplifiedScene, type SimplifyToBudgetOptions } from './budget/simplifyToBudget.js';
 export { MeshSimplification } from './budget/MeshSimplification.js';
 export { measureDeviation, MEASURE_DEVIATION_DEFAULTS, type Deviation, type MeasureDeviationOptions } from './budget/measureDeviation.js';
+export { DeviationProbe } from './budget/DeviationProbe.js';
 export { resizeTextures, type ResizedTextures } from './budget/resizeTextures.js';
 export { imageSize } from './image/imageSize.js';
 export { CONVERSION_BASE_BYTES, geometryBytesWithin, MEMORY_PER_GEOMETRY_BYTE } from './model/geometryBytesWithin.js';

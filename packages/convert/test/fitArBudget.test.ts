@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   AR_BUDGET_DEFAULTS, budgetFigures, drawCalls, drawnCentres, fitArBudget, mergeToPrimBudget, sceneBounds, sceneStats, spatialCells, imageSize, measureDeviation, mergeByMaterial, readGlb, readIfc, readModel,
-  simplifyToBudget, type ArBudget, type SceneData, type SceneMaterial,
+  simplifyToBudget, SIMPLIFY_TO_BUDGET_DEFAULTS, type ArBudget, type SceneData, type SceneMaterial,
 } from '../src/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
@@ -75,7 +75,8 @@ describe('fitArBudget', () => {
     // Not thrown away: the simplifier keeps most of what the budget allows.
     expect(report.delivered.triangles).toBeGreaterThan(50_000);
     expect(report.maxDeviation).toBeGreaterThan(0);
-    expect(report.maxDeviation).toBeLessThan(0.05);
+    // Its pipes would stray 3 cm at the error that fits; they are kept finer, within 2 cm.
+    expect(report.maxDeviation).toBeLessThanOrEqual(SIMPLIFY_TO_BUDGET_DEFAULTS.maxDeviation);
     expect(report.maxUncovered).toBeGreaterThan(0);
     // The report's deviation is what an independent measurement of any one mesh finds, at most.
     for (const [m, mesh] of delivered.meshes.entries()) {

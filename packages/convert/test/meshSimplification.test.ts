@@ -2,6 +2,7 @@ import { MeshoptSimplifier } from 'meshoptimizer';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MeshSimplification } from '../src/budget/MeshSimplification.js';
+import { measureDeviation } from '../src/budget/measureDeviation.js';
 import type { SceneMesh } from '../src/scene/SceneData.js';
 
 beforeAll(async () => {
@@ -53,5 +54,83 @@ describe('MeshSimplification of a mesh larger than one simplifier call takes', (
       const onBorder = (p: number[]) => Math.abs(p[0]!) < 1e-4 || Math.abs(p[0]! - side) < 1e-3 || Math.abs(p[2]!) < 1e-4 || Math.abs(p[2]! - side) < 1e-3;
       for (const [a, b] of openEdges(work.result())) expect(onBorder(a) && onBorder(b), `open edge ${a} – ${b} inside the terrain`).toBe(true);
     }), { numRuns: 3 });
+  });
+});
+
+/**
+ * `count` pipe elbows (a quarter torus each: bend radius 0.3 m, pipe radius 3 cm, 24 × 40 quads),
+ * flat-shaded as BIM exports them (every triangle its own corners), one merged mesh, one element each.
+ */
+function elbows(count: number): SceneMesh {
+  const positions: number[] = [], indices: number[] = [];
+  const elements = [];
+  for (let k = 0; k < count; k++) {
+    const firstTriangle = indices.length / 3;
+    const at = (i: number, j: number) => {
+      const a = (Math.PI / 2) * (i / 40), b = (2 * Math.PI * j) / 24, r = 0.3 + 0.03 * Math.cos(b);
+      return [r * Math.cos(a), k * 0.5 + 0.03 * Math.sin(b), r * Math.sin(a)];
+    };
+    for (let i = 0; i < 40; i++) {
+      for (let j = 0; j < 24; j++) {
+        const quad = [at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)];
+        for (const c of [0, 1, 2, 0, 2, 3]) {
+          indices.push(positions.length / 3);
+          positions.push(...quad[c]!);
+        }
+      }
+    }
+    elements.push({ firstTriangle, triangleCount: indices.length / 3 - firstTriangle, metadata: { name: `elbow ${k}` } });
+  }
+  return { name: 'elbows', positions: new Float32Array(positions), indices: new Uint32Array(indices), material: 0, elements };
+}
+
+describe('MeshSimplification bounding how far its parts stray', () => {
+  it('keeps an elbow whose chords stray beyond the cap finer: the stray it reports is within the cap, and no independent measurement finds more', () => {
+    const mesh = elbows(3);
+    fc.assert(fc.property(fc.double({ min: 0.004, max: 0.03, noNaN: true }), fc.double({ min: 0.004, max: 0.02, noNaN: true }), (error, cap) => {
+      const work = new MeshSimplification(mesh);
+      work.tighten(error);
+      const stray = work.boundStray(cap, error);
+      expect(stray).toBeLessThanOrEqual(cap);
+      const result = work.result();
+      expect(measureDeviation(mesh, result, { samples: 1e9 }).simplifiedToFull).toBeLessThanOrEqual(stray + 1e-6);
+      // Every elbow is still there, whole or simplified.
+      expect(result.elements!.map((e) => e.metadata['name'])).toEqual(['elbow 0', 'elbow 1', 'elbow 2']);
+    }), { numRuns: 12 });
+  });
+
+  it('leaves a mesh within the cap as it is, and says how far it strays', () => {
+    const mesh = elbows(2);
+    const work = new MeshSimplification(mesh);
+    work.tighten(0.004);
+    const before = work.triangles;
+    const unbound = measureDeviation(mesh, work.result(), { samples: 1e9 }).simplifiedToFull;
+    expect(work.boundStray(1, 0.004)).toBeCloseTo(unbound, 6);
+    expect(work.triangles).toBe(before);
+  });
+
+  it('never welds two elements: however far it is simplified, every triangle stays within one element', () => {
+    // Two elbows in one place: every position of one is a position of the other.
+    const one = elbows(1);
+    const mesh: SceneMesh = {
+      ...one,
+      positions: new Float32Array([...one.positions, ...one.positions]),
+      indices: new Uint32Array([...one.indices, ...one.indices.map((v) => v + one.positions.length / 3)]),
+      elements: [one.elements![0]!, { ...one.elements![0]!, firstTriangle: one.indices.length / 3, metadata: { name: 'twin' } }],
+    };
+    for (const error of [0.002, 0.01, 0.05]) {
+      const work = new MeshSimplification(mesh);
+      work.tighten(error);
+      const result = work.result();
+      const elementOf = new Map<number, number>();
+      result.elements!.forEach((e, k) => {
+        for (let i = e.firstTriangle * 3; i < (e.firstTriangle + e.triangleCount) * 3; i++) {
+          const v = result.indices[i]!;
+          expect(elementOf.get(v) ?? k, `vertex ${v} in two elements`).toBe(k);
+          elementOf.set(v, k);
+        }
+      });
+      expect(result.elements!.map((e) => e.triangleCount)).toEqual([result.elements![0]!.triangleCount, result.elements![0]!.triangleCount]);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { SceneElementRange, SceneMesh } from '../scene/SceneData.js';
+import { DeviationProbe } from './DeviationProbe.js';
 
 /**
  * Triangles simplified in one call at most. meshoptimizer works in a WASM heap that grows to the
@@ -10,6 +11,9 @@ import type { SceneElementRange, SceneMesh } from '../scene/SceneData.js';
  */
 const TRIANGLES_PER_CALL = 200_000;
 
+/** Finer versions of a part tried before its full triangles: at half the error, then a quarter. */
+const FINER_TRIES = 2;
+
 /**
  * One mesh on its way down in detail: {@link tighten} simplifies it further at a larger error,
  * {@link result} makes the delivered mesh. Kept between rounds so each round starts from the last
@@ -17,21 +21,34 @@ const TRIANGLES_PER_CALL = 200_000;
  *
  * BIM geometry is mostly flat-shaded: every face has its own vertices, so a simplifier that
  * respects attribute seams can collapse almost nothing. Meshes without texture coordinates are
- * therefore simplified on their positions alone (vertices at one position welded), and each
- * corner of the result takes back the original vertex whose normal is closest to its face's:
- * creases stay sharp, smooth surfaces stay smooth. Textured meshes keep meshoptimizer's own seam
- * handling, so no texture is torn.
+ * therefore simplified on their positions alone (vertices at one position welded, within each
+ * element of a merged mesh), and each corner of the result takes back the original vertex whose
+ * normal is closest to its face's: creases stay sharp, smooth surfaces stay smooth. Textured
+ * meshes keep meshoptimizer's own seam handling, so no texture is torn.
+ *
+ * meshoptimizer bounds its error at the vertices it keeps; the chords between them can cut across
+ * a thin tube several times farther. {@link boundStray} measures that and keeps the parts (the
+ * elements of a merged mesh; all of any other) that strayed too far at a finer version of
+ * themselves, out of later rounds.
  *
  * Call `await MeshoptSimplifier.ready` (from 'meshoptimizer') once before the first instance.
  */
 export class MeshSimplification {
   readonly source: SceneMesh;
-  /** Original vertex standing for each vertex: one per position when welded, itself otherwise. */
+  /** Original vertex standing for each vertex: one per position and element when welded, itself otherwise. */
   private readonly weld: Uint32Array;
-  /** Current triangles, in welded vertices. */
+  /** The element run of each original vertex; undefined when the mesh is one part. */
+  private readonly partOfVertex: Int32Array | undefined;
+  /** Current triangles, in welded vertices, that later rounds simplify further. */
   private indices: Uint32Array;
   /** Triangles as they were at the last {@link mark}. */
   private marked: Uint32Array;
+  /** Triangles of parts kept at a finer version: no round touches them. */
+  private kept: Uint32Array = new Uint32Array(0);
+  /** Farthest the kept triangles stray from the full surface. */
+  private keptStray = 0;
+  /** Farthest the current triangles stray from the full surface, once measured since they last changed. */
+  private measured: number | undefined = 0;
 
   /**
    * `mayVanish`: the mesh may be simplified away entirely when all of it is smaller than the error
@@ -39,10 +56,21 @@ export class MeshSimplification {
    */
   constructor(source: SceneMesh, private readonly mayVanish = false) {
     this.source = source;
-    this.weld = source.uvs ? identity(source.positions.length / 3) : MeshoptSimplifier.generatePositionRemap(source.positions, 3);
-    this.indices = new Uint32Array(source.indices.length);
-    for (let i = 0; i < source.indices.length; i++) this.indices[i] = this.weld[source.indices[i]!]!;
+    this.partOfVertex = source.elements && vertexElements(source);
+    const byPosition = source.uvs ? identity(source.positions.length / 3) : MeshoptSimplifier.generatePositionRemap(source.positions, 3);
+    this.weld = this.partOfVertex ? weldWithinParts(byPosition, this.partOfVertex) : byPosition;
+    this.indices = this.welded(source.indices);
     this.marked = this.indices;
+  }
+
+  /** Triangles the mesh has now. */
+  get triangles(): number {
+    return (this.indices.length + this.kept.length) / 3;
+  }
+
+  /** Whether any triangle differs from the full mesh's. */
+  get changed(): boolean {
+    return this.triangles !== this.source.indices.length / 3;
   }
 
   /** Remembers the current triangles, to come back to them with {@link rewind}. */
@@ -52,12 +80,7 @@ export class MeshSimplification {
 
   /** Back to the triangles of the last {@link mark} (a round that took too many). */
   rewind(): void {
-    this.indices = this.marked;
-  }
-
-  /** Triangles the mesh has now. */
-  get triangles(): number {
-    return this.indices.length / 3;
+    this.replace(this.marked);
   }
 
   /**
@@ -68,14 +91,14 @@ export class MeshSimplification {
   tighten(error: number): void {
     if (this.indices.length === 0) return;
     let indices = this.simplifyInRuns(error, ['LockBorder', 'ErrorAbsolute', 'Prune', 'Sparse']);
-    if (indices.length === 0 && this.mayVanish) {
-      this.indices = indices;
+    if (indices.length === 0 && this.mayVanish && this.kept.length === 0) {
+      this.replace(indices);
       return;
     }
     // Pruning takes parts smaller than the error; a mesh made only of such parts keeps its shape.
     if (indices.length === 0) indices = this.simplifyInRuns(error, ['LockBorder', 'ErrorAbsolute', 'Sparse']);
     // Only degenerate triangles (no area) would leave nothing: keep them, the mesh is not dropped.
-    if (indices.length > 0) this.indices = indices;
+    if (indices.length > 0) this.replace(indices);
   }
 
   /** The current triangles simplified at `error`, in runs of at most {@link TRIANGLES_PER_CALL}. */
@@ -102,6 +125,10 @@ export class MeshSimplification {
    */
   reduceTo(targetTriangles: number): void {
     if (this.triangles <= targetTriangles) return;
+    // The budget comes before the deviation: parts kept finer are simplified with the rest.
+    this.replace(concat([this.indices, this.kept]));
+    this.kept = new Uint32Array(0);
+    this.keptStray = 0;
     const target = Math.max(0, Math.floor(targetTriangles)) * 3;
     const [coarse] = MeshoptSimplifier.simplify(this.indices, this.source.positions, 3, target, Number.MAX_VALUE, ['ErrorAbsolute', 'Sparse']);
     let best = coarse.length > 0 ? coarse : this.indices;
@@ -111,14 +138,103 @@ export class MeshSimplification {
       if (sloppy.length > 0 || this.mayVanish) best = sloppy;
     }
     // Never all of it (unless it may vanish): a mesh reduced to nothing is a part missing, not a coarser one.
-    if (best.length > 0 || this.mayVanish) this.indices = best;
+    if (best.length > 0 || this.mayVanish) this.replace(best);
+  }
+
+  /**
+   * Farthest the current triangles stray from the full surface (the mesh's units), measured
+   * afresh only when they changed since the last measurement; 0 for the full mesh.
+   */
+  stray(): number {
+    if (this.measured === undefined) this.measured = Math.max(this.keptStray, new DeviationProbe(this.full()).farthest(this.indices, Infinity));
+    return this.measured;
+  }
+
+  /**
+   * Measures the current triangles, and keeps each part with a point farther than `cap` from the
+   * full surface at the coarsest of: its full triangles simplified at half `error`, at a quarter,
+   * or its full triangles, whichever is first within `cap`. Kept parts are out of later rounds.
+   * Returns the farthest stray after.
+   */
+  boundStray(cap: number, error: number): number {
+    if (this.measured !== undefined) return this.measured;
+    const probe = new DeviationProbe(this.full());
+    const partOf = (t: number) => (this.partOfVertex ? this.partOfVertex[this.indices[t * 3]!]! : 0);
+    const strayed = new Set<number>();
+    const farthest = new Float64Array(this.indices.length / 3);
+    probe.farthest(this.indices, cap, (t, d) => {
+      farthest[t] = d;
+      if (d > cap) strayed.add(partOf(t));
+    });
+    let remaining = 0;
+    for (let t = 0; t < farthest.length; t++) if (!strayed.has(partOf(t))) remaining = Math.max(remaining, farthest[t]!);
+    if (strayed.size > 0) {
+      this.replace(this.indices.filter((_, i) => !strayed.has(partOf(Math.floor(i / 3)))));
+      this.mark();
+      this.kept = concat([this.kept, ...[...strayed].map((part) => this.finerPart(part, error, cap, probe))]);
+    }
+    this.measured = Math.max(remaining, this.keptStray);
+    return this.measured;
+  }
+
+  /**
+   * The coarsest version of a part within `cap` of the full surface: its full triangles simplified
+   * at half `error`, at a quarter (…), else its full triangles. Raises {@link keptStray}.
+   */
+  private finerPart(part: number, error: number, cap: number, probe: DeviationProbe): Uint32Array {
+    const full = this.welded(this.sourceTrianglesOf(part));
+    for (let k = 1, e = error / 2; k <= FINER_TRIES; k++, e /= 2) {
+      const [candidate] = MeshoptSimplifier.simplify(full, this.source.positions, 3, 0, e, ['LockBorder', 'ErrorAbsolute', 'Sparse']);
+      const stray = candidate.length > 0 ? probe.farthest(candidate, cap) : Infinity;
+      if (stray <= cap) {
+        this.keptStray = Math.max(this.keptStray, stray);
+        return candidate;
+      }
+    }
+    return full;
+  }
+
+  /**
+   * Farthest the full surface is from the current one (the mesh's units), sampled at the corners
+   * and centroid of about `samples` full triangles: parts taken away show here.
+   */
+  uncovered(samples: number): number {
+    const full = this.welded(this.source.indices);
+    const current = { positions: this.source.positions, indices: this.kept.length > 0 ? concat([this.indices, this.kept]) : this.indices };
+    if (current.indices.length === 0) return Infinity;
+    return new DeviationProbe(current).farthestCorners(full, Math.max(1, Math.floor(full.length / 3 / samples)));
+  }
+
+  /** New current triangles: what was measured of the old ones no longer holds. */
+  private replace(indices: Uint32Array): void {
+    // A collapse always takes a triangle away: as many triangles as before are the same ones.
+    if (indices.length !== this.indices.length) this.measured = undefined;
+    this.indices = indices;
+  }
+
+  /** The full mesh in welded vertices: what every version is measured against. */
+  private full(): { positions: Float32Array; indices: Uint32Array } {
+    return { positions: this.source.positions, indices: this.welded(this.source.indices) };
+  }
+
+  private welded(indices: Uint32Array): Uint32Array {
+    const out = new Uint32Array(indices.length);
+    for (let i = 0; i < indices.length; i++) out[i] = this.weld[indices[i]!]!;
+    return out;
+  }
+
+  /** The source triangles of one part: an element's run, or all of a mesh without elements. */
+  private sourceTrianglesOf(part: number): Uint32Array {
+    const range = this.source.elements?.[part];
+    return range ? this.source.indices.subarray(range.firstTriangle * 3, (range.firstTriangle + range.triangleCount) * 3) : this.source.indices;
   }
 
   /** The delivered mesh: only the vertices still used, element runs regrouped to tile its triangles. */
   result(): SceneMesh {
     const src = this.source;
-    const corners = this.source.uvs || !src.normals ? this.indices : unweldByNormal(this.indices, this.weld, src.positions, src.normals);
-    const elementOfVertex = src.elements && vertexElements(src);
+    const current = this.kept.length > 0 ? concat([this.indices, this.kept]) : this.indices;
+    const corners = src.uvs || !src.normals ? current : unweldByNormal(current, this.weld, src.positions, src.normals);
+    const elementOfVertex = this.partOfVertex;
     const order = elementOfVertex ? trianglesByElement(corners, elementOfVertex, src.elements!.length) : undefined;
 
     const newIndex = new Int32Array(src.positions.length / 3).fill(-1);
@@ -146,6 +262,41 @@ export class MeshSimplification {
     if (order) mesh.elements = order.ranges(src.elements!);
     return mesh;
   }
+}
+
+function concat(arrays: Uint32Array[]): Uint32Array {
+  const out = new Uint32Array(arrays.reduce((n, a) => n + a.length, 0));
+  let at = 0;
+  for (const a of arrays) {
+    out.set(a, at);
+    at += a.length;
+  }
+  return out;
+}
+
+/**
+ * A position weld that never joins two elements: a vertex whose position is first met in another
+ * element stands for itself's first vertex at that position in its own element. Elements of a
+ * merged mesh are separate solids; welded together, a collapse could carry one into another,
+ * and a triangle could belong to two.
+ */
+function weldWithinParts(byPosition: Uint32Array, partOf: Int32Array): Uint32Array {
+  const out = new Uint32Array(byPosition.length);
+  const firstInPart = new Map<number, number>();
+  let parts = 0;
+  for (let v = 0; v < partOf.length; v++) parts = Math.max(parts, partOf[v]! + 2);
+  for (let v = 0; v < byPosition.length; v++) {
+    const at = byPosition[v]!;
+    if (partOf[at] === partOf[v]) {
+      out[v] = at;
+      continue;
+    }
+    const key = at * parts + partOf[v]! + 1;
+    const first = firstInPart.get(key);
+    if (first === undefined) firstInPart.set(key, v);
+    out[v] = first ?? v;
+  }
+  return out;
 }
 
 function identity(count: number): Uint32Array {

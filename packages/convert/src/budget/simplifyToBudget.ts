@@ -3,7 +3,6 @@ import type { SceneData, SceneMesh } from '../scene/SceneData.js';
 import { sceneStats, worldMatrices } from '../scene/sceneStats.js';
 import { pointBounds } from '../scene/pointBounds.js';
 import { MeshSimplification } from './MeshSimplification.js';
-import { measureDeviation } from './measureDeviation.js';
 
 /** Options of {@link simplifyToBudget}. */
 export interface SimplifyToBudgetOptions {
@@ -15,8 +14,13 @@ export interface SimplifyToBudgetOptions {
   growth: number;
   /** Halvings of the last step when it went far below the budget. */
   refinements: number;
-  /** Triangles sampled on each side to measure the deviation, over the whole scene. */
+  /** Triangles sampled on each side to measure what was taken away, over the whole scene. */
   samples: number;
+  /**
+   * Farthest (m) a part may stray from the full model, when the triangles allow: parts that stray
+   * farther (and farther than {@link STRAY_PER_ERROR} times the error) are kept finer.
+   */
+  maxDeviation: number;
 }
 
 /** Parts smaller than this (m) may be left out whole when the budget needs it. */
@@ -25,8 +29,18 @@ const VANISH_BELOW_METRES = 0.5;
 /** Every simplified mesh is sampled at least this much, however small. */
 const MIN_SAMPLES = 200;
 
+/**
+ * How far beyond its error bound a part may stray before it is kept finer, whatever
+ * `maxDeviation`: a model simplified hard (a rail at half a metre) keeps its outliers in line
+ * without keeping everything beyond 2 cm at full detail.
+ */
+export const STRAY_PER_ERROR = 4;
+
+/** Rounds after parts were kept finer, to take back the triangles that cost. */
+const BOUND_PASSES = 3;
+
 /** Defaults of {@link simplifyToBudget}. */
-export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = { triangles: 100_000, firstError: 0.002, growth: 2, refinements: 1, samples: 20_000 };
+export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = { triangles: 100_000, firstError: 0.002, growth: 2, refinements: 1, samples: 20_000, maxDeviation: 0.02 };
 
 /** A simplified scene and what it cost. */
 export interface SimplifiedScene {
@@ -44,9 +58,10 @@ export interface SimplifiedScene {
  * simplified with one error bound in metres (meshoptimizer, borders locked, parts smaller than
  * the error pruned), and the bound grows round by round until the drawn triangles fit. One bound
  * for all keeps walls as they are and takes the triangles where detail is finest (bolts, pipes,
- * curved rails). If the bound reaches the model's own size first, meshes are reduced in
- * proportion whatever the error. The deviation is then measured, mesh by mesh, against the full
- * model, both ways. Nodes, materials, textures and bounds are the scene's own.
+ * curved rails). Every simplified triangle is then measured against the full model; parts that
+ * strayed beyond `maxDeviation` are kept finer, and the rest simplified further if that cost
+ * the budget. If the bound reaches the model's own size first, meshes are reduced in
+ * proportion whatever the error. Nodes, materials, textures and bounds are the scene's own.
  *
  * @example
  * ```ts
@@ -56,64 +71,116 @@ export interface SimplifiedScene {
 export async function simplifyToBudget(scene: SceneData, options: Partial<SimplifyToBudgetOptions> = {}): Promise<SimplifiedScene> {
   const opts = { ...SIMPLIFY_TO_BUDGET_DEFAULTS, ...options };
   await MeshoptSimplifier.ready;
-  const { uses, scale } = drawsOfMeshes(scene);
-  const size = Math.hypot(...scene.bounds.max.map((v, k) => v - scene.bounds.min[k]!));
-  // Small parts (bolts, fixings: under half a metre and a thousandth of the model) may be simplified
-  // away entirely; anything larger keeps a shape, however coarse.
-  const vanishBelow = Math.min(VANISH_BELOW_METRES, size / 1000);
-  const work = scene.meshes.map((mesh, m) => (uses[m]! > 0 && mesh.indices.length > 0 ? new MeshSimplification(mesh, extent(mesh) * scale[m]! < vanishBelow) : undefined));
-  const drawn = () => work.reduce((n, w, m) => n + (w ? w.triangles * uses[m]! : 0), 0);
-
-  const round = (e: number) => work.forEach((w, m) => w?.tighten(e / scale[m]!));
-  let error = opts.firstError, below = 0;
-  while (drawn() > opts.triangles && error < size) {
-    work.forEach((w) => w?.mark());
-    round(error);
-    if (drawn() <= opts.triangles) break;
-    below = error;
+  const simplification = new SceneSimplification(scene);
+  let error = simplification.fitError(opts);
+  for (let pass = 1; error < simplification.size; pass++) {
+    simplification.boundStray(Math.max(opts.maxDeviation, STRAY_PER_ERROR * error), error);
+    if (simplification.drawn <= opts.triangles || pass === BOUND_PASSES) break;
     error *= opts.growth;
+    simplification.round(error);
   }
-  // A round that went far below the budget is taken again with less error, between the last
-  // two bounds, so no more is lost than the budget asks.
-  for (let step = 0; step < opts.refinements && drawn() < opts.triangles * 0.9 && below > 0; step++) {
-    const between = (below + error) / 2;
-    work.forEach((w) => w?.rewind());
-    round(between);
-    if (drawn() <= opts.triangles) {
-      error = between;
-      continue;
-    }
-    below = between;
-    work.forEach((w) => w?.rewind());
-    round(error);
-  }
-  if (drawn() > opts.triangles) {
-    const ratio = opts.triangles / drawn();
-    for (const w of work) w?.reduceTo(w.triangles * ratio);
+  if (simplification.drawn > opts.triangles) simplification.reduceInProportion(opts.triangles);
+  return simplification.deliver(opts.samples, error);
+}
+
+/**
+ * A scene's meshes on their way down in detail together: one error bound in metres for all
+ * (each mesh's in its own units, by the largest scale it is drawn at), counted as drawn.
+ */
+class SceneSimplification {
+  /** The model's diagonal (m): no error bound needs to exceed it. */
+  readonly size: number;
+  private readonly work: Array<MeshSimplification | undefined>;
+  private readonly uses: Uint32Array;
+  private readonly scale: Float64Array;
+
+  constructor(private readonly scene: SceneData) {
+    ({ uses: this.uses, scale: this.scale } = drawsOfMeshes(scene));
+    this.size = Math.hypot(...scene.bounds.max.map((v, k) => v - scene.bounds.min[k]!));
+    // Small parts (bolts, fixings: under half a metre and a thousandth of the model) may be simplified
+    // away entirely; anything larger keeps a shape, however coarse.
+    const vanishBelow = Math.min(VANISH_BELOW_METRES, this.size / 1000);
+    this.work = scene.meshes.map((mesh, m) => (this.uses[m]! > 0 && mesh.indices.length > 0 ? new MeshSimplification(mesh, extent(mesh) * this.scale[m]! < vanishBelow) : undefined));
   }
 
-  let maxDeviation = 0, maxUncovered = 0;
-  // One sampling allowance for the scene, shared by the meshes in proportion to their triangles.
-  const total = scene.meshes.reduce((n, mesh) => n + mesh.indices.length / 3, 0);
-  const meshes: SceneMesh[] = scene.meshes.map((mesh, m) => {
-    const w = work[m];
-    if (!w || w.triangles === mesh.indices.length / 3) return mesh;
-    const simplified = w.result();
-    if (simplified.indices.length === 0) {
-      // Left out whole (smaller than the error): it counts its own size, not a distance to elsewhere.
-      maxUncovered = Math.max(maxUncovered, extent(mesh) * scale[m]!);
-      return simplified;
+  /** Triangles drawn now. */
+  get drawn(): number {
+    return this.work.reduce((n, w, m) => n + (w ? w.triangles * this.uses[m]! : 0), 0);
+  }
+
+  /** Every mesh simplified further at `error` metres. */
+  round(error: number): void {
+    this.work.forEach((w, m) => w?.tighten(error / this.scale[m]!));
+  }
+
+  /**
+   * Rounds at a growing error until the triangles fit (or the error reaches the model's size), a
+   * round that went far below the budget taken again between the last two bounds. Returns the
+   * error of the last round kept.
+   */
+  fitError(opts: SimplifyToBudgetOptions): number {
+    let error = opts.firstError, below = 0;
+    while (this.drawn > opts.triangles && error < this.size) {
+      this.work.forEach((w) => w?.mark());
+      this.round(error);
+      if (this.drawn <= opts.triangles) break;
+      below = error;
+      error *= opts.growth;
     }
-    const samples = Math.max(MIN_SAMPLES, Math.round(opts.samples * (mesh.indices.length / 3) / total));
-    const deviation = measureDeviation(mesh, simplified, { samples });
-    maxDeviation = Math.max(maxDeviation, deviation.simplifiedToFull * scale[m]!);
-    maxUncovered = Math.max(maxUncovered, deviation.fullToSimplified * scale[m]!);
-    return simplified;
-  });
-  // A mesh pruned away entirely is drawn nowhere.
-  const nodes = scene.nodes.map((n) => (n.meshes.some((m) => meshes[m]!.indices.length === 0) ? { ...n, meshes: n.meshes.filter((m) => meshes[m]!.indices.length > 0) } : n));
-  const base = { nodes, meshes, materials: scene.materials, textures: scene.textures };
-  return { scene: { ...scene, ...base, stats: sceneStats(base) }, error, maxDeviation, maxUncovered };
+    // So no more is lost than the budget asks.
+    for (let step = 0; step < opts.refinements && this.drawn < opts.triangles * 0.9 && below > 0; step++) {
+      const between = (below + error) / 2;
+      this.work.forEach((w) => w?.rewind());
+      this.round(between);
+      if (this.drawn <= opts.triangles) {
+        error = between;
+        continue;
+      }
+      below = between;
+      this.work.forEach((w) => w?.rewind());
+      this.round(error);
+    }
+    return error;
+  }
+
+  /** Parts of every changed mesh that stray beyond `cap` metres kept finer (see {@link MeshSimplification.boundStray}). */
+  boundStray(cap: number, error: number): void {
+    this.work.forEach((w, m) => {
+      if (w?.changed) w.boundStray(cap / this.scale[m]!, error / this.scale[m]!);
+    });
+  }
+
+  /** The last resort: every mesh reduced in proportion to the budget, whatever the error. */
+  reduceInProportion(triangles: number): void {
+    const ratio = triangles / this.drawn;
+    for (const w of this.work) w?.reduceTo(w.triangles * ratio);
+  }
+
+  /** The delivered scene, and how far it strays from the full model each way. */
+  deliver(samples: number, error: number): SimplifiedScene {
+    const { scene, work, scale } = this;
+    let maxDeviation = 0, maxUncovered = 0;
+    // One sampling allowance for the scene, shared by the meshes in proportion to their triangles.
+    const total = scene.meshes.reduce((n, mesh) => n + mesh.indices.length / 3, 0);
+    const meshes: SceneMesh[] = scene.meshes.map((mesh, m) => {
+      const w = work[m];
+      if (!w?.changed) return mesh;
+      const simplified = w.result();
+      if (simplified.indices.length === 0) {
+        // Left out whole (smaller than the error): it counts its own size, not a distance to elsewhere.
+        maxUncovered = Math.max(maxUncovered, extent(mesh) * scale[m]!);
+        return simplified;
+      }
+      maxDeviation = Math.max(maxDeviation, w.stray() * scale[m]!);
+      const meshSamples = Math.max(MIN_SAMPLES, Math.round(samples * (mesh.indices.length / 3) / total));
+      maxUncovered = Math.max(maxUncovered, w.uncovered(meshSamples) * scale[m]!);
+      return simplified;
+    });
+    // A mesh pruned away entirely is drawn nowhere.
+    const nodes = scene.nodes.map((n) => (n.meshes.some((m) => meshes[m]!.indices.length === 0) ? { ...n, meshes: n.meshes.filter((m) => meshes[m]!.indices.length > 0) } : n));
+    const base = { nodes, meshes, materials: scene.materials, textures: scene.textures };
+    return { scene: { ...scene, ...base, stats: sceneStats(base) }, error, maxDeviation, maxUncovered };
+  }
 }
 
 /** Diagonal of a mesh's own bounding box. */
