@@ -84,6 +84,19 @@ function elbows(count: number): SceneMesh {
   return { name: 'elbows', positions: new Float32Array(positions), indices: new Uint32Array(indices), material: 0, elements };
 }
 
+describe('MeshSimplification reduced whatever the error (the last resort)', () => {
+  it('reaches about its target on a mesh larger than one simplifier call takes, in runs, without leaving nothing', () => {
+    const mesh = terrain(350, 0.3, 4);
+    for (const target of [50_000, 5_000, 100]) {
+      const work = new MeshSimplification(mesh);
+      work.reduceTo(target);
+      expect(work.triangles).toBeGreaterThan(0);
+      expect(work.triangles).toBeLessThanOrEqual(target);
+      expect(work.triangles).toBeGreaterThan(target / 2);
+    }
+  });
+});
+
 describe('MeshSimplification bounding how far its parts stray', () => {
   it('keeps an elbow whose chords stray beyond the cap finer: the stray it reports is within the cap, and no independent measurement finds more', () => {
     const mesh = elbows(3);

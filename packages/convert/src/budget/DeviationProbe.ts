@@ -3,10 +3,9 @@ import { buildBvh, nearestDistance, type Bvh, type TriangleMesh } from '@arsessi
 /**
  * One surface of a mesh, to measure how far another version of the same mesh (triangles over the
  * same vertices) is from it: a simplified version measured against the full surface, or the full
- * one against the simplified. Points are measured with a BVH, but first against the triangles
- * the surface has at the point's own corners: a point of a version that changed little is within
- * reach of those, and needs no search. A triangle the surface has as it is lies on it, and a
- * vertex it uses is on it: neither is measured.
+ * one against the simplified. Points are measured with a BVH, with what is known for free first:
+ * a triangle or an edge the surface has, or a vertex it uses, lies on it; a point is no farther
+ * from the surface than from a corner on it.
  *
  * @example
  * ```ts
@@ -16,19 +15,11 @@ import { buildBvh, nearestDistance, type Bvh, type TriangleMesh } from '@arsessi
  */
 export class DeviationProbe {
   private readonly bvh: Bvh;
-  /** The surface's triangles at each vertex (compressed rows). */
-  private readonly rowStart: Uint32Array;
-  private readonly rowTriangles: Uint32Array;
+  /** The surface's triangles at each vertex (compressed rows), once a measurement is large enough to repay them. */
+  private rows: Rows | undefined;
 
   constructor(private readonly surface: TriangleMesh) {
     this.bvh = buildBvh(surface);
-    const idx = surface.indices, vertices = surface.positions.length / 3;
-    this.rowStart = new Uint32Array(vertices + 1);
-    for (let i = 0; i < idx.length; i++) this.rowStart[idx[i]! + 1]!++;
-    for (let v = 0; v < vertices; v++) this.rowStart[v + 1]! += this.rowStart[v]!;
-    const fill = this.rowStart.slice(0, vertices);
-    this.rowTriangles = new Uint32Array(idx.length);
-    for (let i = 0; i < idx.length; i++) this.rowTriangles[fill[idx[i]!]!++] = Math.floor(i / 3);
   }
 
   /**
@@ -39,6 +30,7 @@ export class DeviationProbe {
    */
   farthest(indices: Uint32Array, cap: number, each?: (triangle: number, farthest: number) => void): number {
     const p = this.surface.positions;
+    const rows = this.rowsFor(indices.length / 3);
     // Points within `cap` only raise `below`: a query may stop once it is sure a point is no
     // farther than that. Points beyond `cap` are measured in full, so each is exact.
     let below = 0, above = 0;
@@ -50,11 +42,11 @@ export class DeviationProbe {
       else if (d > below) below = d;
     };
     for (let t = 0; t < indices.length; t += 3) {
-      if (this.hasTriangle(indices, t)) continue;
+      if (rows && hasTriangle(rows, this.surface.indices, indices, t)) continue;
       triangle = 0;
       for (let k = 0; k < 3; k++) {
         const a = indices[t + k]!, b = indices[t + ((k + 1) % 3)]!;
-        if (this.hasEdge(a, b)) continue;
+        if (rows && hasEdge(rows, this.surface.indices, a, b)) continue;
         // A midpoint is no farther from the surface than from the edge's ends, which are on it.
         const x = (p[a * 3]! + p[b * 3]!) / 2, y = (p[a * 3 + 1]! + p[b * 3 + 1]!) / 2, z = (p[a * 3 + 2]! + p[b * 3 + 2]!) / 2;
         sample(x, y, z, distanceTo(p, a, x, y, z));
@@ -73,15 +65,16 @@ export class DeviationProbe {
    */
   farthestCorners(indices: Uint32Array, stride: number): number {
     const p = this.surface.positions;
+    const rows = this.rowsFor(indices.length / 3 / stride);
     let worst = 0;
     for (let t = 0; t < indices.length; t += 3 * stride) {
-      if (this.hasTriangle(indices, t)) continue;
+      if (rows && hasTriangle(rows, this.surface.indices, indices, t)) continue;
       const [x, y, z] = centroid(p, indices, t);
       let bound = Infinity;
       for (let k = 0; k < 3; k++) {
         const v = indices[t + k]!;
         // A vertex the surface still uses is on it, and bounds the centroid's distance.
-        if (this.uses(v)) bound = Math.min(bound, distanceTo(p, v, x, y, z));
+        if (rows && rows.start[v + 1]! > rows.start[v]!) bound = Math.min(bound, distanceTo(p, v, x, y, z));
         else worst = Math.max(worst, this.distance(p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!, Infinity, worst));
       }
       worst = Math.max(worst, this.distance(x, y, z, bound, worst));
@@ -98,32 +91,49 @@ export class DeviationProbe {
     return Math.min(bound, nearestDistance(this.bvh, this.surface, x, y, z, within));
   }
 
-  /** Whether the surface uses vertex `v`. */
-  private uses(v: number): boolean {
-    return this.rowStart[v + 1]! > this.rowStart[v]!;
-  }
-
-  /** Whether the surface has an edge from `a` to `b`. */
-  private hasEdge(a: number, b: number): boolean {
+  /**
+   * The rows, built when `measured` triangles will use them enough: they cost a pass over the
+   * surface and four bytes per vertex of it, which a few thousand points on a large merged mesh
+   * (a rail's 600 k triangles simplified to 4 k) would not repay.
+   */
+  private rowsFor(measured: number): Rows | undefined {
+    const vertices = this.surface.positions.length / 3;
+    if (this.rows || measured * ROWS_REPAID_PER_TRIANGLE < vertices) return this.rows;
     const idx = this.surface.indices;
-    for (let r = this.rowStart[a]!; r < this.rowStart[a + 1]!; r++) {
-      const f = this.rowTriangles[r]! * 3;
-      if (idx[f] === b || idx[f + 1] === b || idx[f + 2] === b) return true;
-    }
-    return false;
+    const start = new Uint32Array(vertices + 1);
+    for (let i = 0; i < idx.length; i++) start[idx[i]! + 1]!++;
+    for (let v = 0; v < vertices; v++) start[v + 1]! += start[v]!;
+    const fill = start.slice(0, vertices);
+    const triangles = new Uint32Array(idx.length);
+    for (let i = 0; i < idx.length; i++) triangles[fill[idx[i]!]!++] = Math.floor(i / 3);
+    this.rows = { start, triangles };
+    return this.rows;
   }
+}
 
-  /** Whether the surface has triangle `t` of `indices` (its corners in any order). */
-  private hasTriangle(indices: Uint32Array, t: number): boolean {
-    const a = indices[t]!, b = indices[t + 1]!, c = indices[t + 2]!;
-    const idx = this.surface.indices;
-    for (let r = this.rowStart[a]!; r < this.rowStart[a + 1]!; r++) {
-      const f = this.rowTriangles[r]! * 3;
-      const fa = idx[f]!, fb = idx[f + 1]!, fc = idx[f + 2]!;
-      if ((fa === b || fb === b || fc === b) && (fa === c || fb === c || fc === c)) return true;
-    }
-    return false;
+/** Vertices of the surface one measured triangle repays in rows: each saves a few searches. */
+const ROWS_REPAID_PER_TRIANGLE = 16;
+
+type Rows = { start: Uint32Array; triangles: Uint32Array };
+
+/** Whether the surface (`surface` indices, its `rows`) has an edge from `a` to `b`. */
+function hasEdge(rows: Rows, surface: Uint32Array, a: number, b: number): boolean {
+  for (let r = rows.start[a]!; r < rows.start[a + 1]!; r++) {
+    const f = rows.triangles[r]! * 3;
+    if (surface[f] === b || surface[f + 1] === b || surface[f + 2] === b) return true;
   }
+  return false;
+}
+
+/** Whether the surface has triangle `t` of `indices` (its corners in any order). */
+function hasTriangle(rows: Rows, surface: Uint32Array, indices: Uint32Array, t: number): boolean {
+  const a = indices[t]!, b = indices[t + 1]!, c = indices[t + 2]!;
+  for (let r = rows.start[a]!; r < rows.start[a + 1]!; r++) {
+    const f = rows.triangles[r]! * 3;
+    const fa = surface[f]!, fb = surface[f + 1]!, fc = surface[f + 2]!;
+    if ((fa === b || fb === b || fc === b) && (fa === c || fb === c || fc === c)) return true;
+  }
+  return false;
 }
 
 function centroid(p: Float32Array, indices: Uint32Array, t: number): [number, number, number] {

@@ -129,16 +129,26 @@ export class MeshSimplification {
     this.replace(concat([this.indices, this.kept]));
     this.kept = new Uint32Array(0);
     this.keptStray = 0;
-    const target = Math.max(0, Math.floor(targetTriangles)) * 3;
-    const [coarse] = MeshoptSimplifier.simplify(this.indices, this.source.positions, 3, target, Number.MAX_VALUE, ['ErrorAbsolute', 'Sparse']);
-    let best = coarse.length > 0 ? coarse : this.indices;
+    const ratio = Math.max(0, targetTriangles) / this.triangles;
+    // In runs, as the rounds: one call over a rail's whole merge would grow meshoptimizer's heap for good.
+    const runs: Uint32Array[] = [];
+    for (let start = 0; start < this.indices.length; start += TRIANGLES_PER_CALL * 3) runs.push(this.reduceRun(this.indices.subarray(start, start + TRIANGLES_PER_CALL * 3), ratio));
+    const best = concat(runs);
+    // Never all of it (unless it may vanish): a mesh reduced to nothing is a part missing, not a coarser one.
+    if (best.length > 0 || this.mayVanish) this.replace(best);
+  }
+
+  /** One run of triangles down to `ratio` of them, whatever the error. */
+  private reduceRun(run: Uint32Array, ratio: number): Uint32Array {
+    const target = Math.floor((run.length / 3) * ratio) * 3;
+    const [coarse] = MeshoptSimplifier.simplify(run, this.source.positions, 3, target, Number.MAX_VALUE, ['ErrorAbsolute', 'Sparse']);
+    let best = coarse.length > 0 ? coarse : run;
     if (best.length > target) {
       // Sloppy collapses ignore topology: it reaches counts the other cannot, or leaves nothing.
       const [sloppy] = MeshoptSimplifier.simplifySloppy(best, this.source.positions, 3, null, target, Number.MAX_VALUE);
       if (sloppy.length > 0 || this.mayVanish) best = sloppy;
     }
-    // Never all of it (unless it may vanish): a mesh reduced to nothing is a part missing, not a coarser one.
-    if (best.length > 0 || this.mayVanish) this.replace(best);
+    return best;
   }
 
   /**

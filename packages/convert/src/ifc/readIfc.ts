@@ -20,7 +20,7 @@ import { StepFile } from './step/StepFile.js';
 import { stepNumber, stepReferences, stepText } from './step/StepValue.js';
 import { unzipIfc } from './unzipIfc.js';
 import { loadWebIfc } from './loadWebIfc.js';
-import { webIfcApi } from './webIfcApi.js';
+import { finishWebIfcRead, startWebIfcRead } from './webIfcApi.js';
 import { geometryViews } from './webIfcHeap.js';
 import { InstancedPlacements } from './InstancedPlacements.js';
 import type { SharedGeometry, StreamReduction } from '../budget/StreamReduction.js';
@@ -110,23 +110,33 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   const syntax = checkStepSyntax(bytes, {}, offsets);
   if (syntax !== undefined) throw fail(`not a well-formed STEP file: ${syntax}`);
 
-  const api = await webIfcApi();
+  const api = await startWebIfcRead();
+  try {
+    const model = openModel(api, bytes, header.schema, opts, fail);
+    try {
+      return await buildScene(api, model, header.schema, new StepFile(bytes, offsets), opts, fail);
+    } catch (err) {
+      if (err instanceof ModelUnreadableError) throw err;
+      if (err instanceof GeometryOverBound) throw new ModelTooLargeError(err.held, opts.maxGeometryBytes, opts.fileName === undefined ? {} : { fileName: opts.fileName });
+      throw fail(`web-ifc failed while reading its geometry (${err instanceof Error ? err.message : String(err)})`, err);
+    } finally {
+      api.CloseModel(model);
+    }
+  } finally {
+    finishWebIfcRead(api, bytes.length);
+  }
+}
+
+/** Opens the model in web-ifc, or refuses the file by name. */
+function openModel(api: IfcAPI, bytes: Uint8Array, schema: string, opts: ReadIfcOptions, fail: (why: string, cause?: unknown) => Error): number {
   let model: number;
   try {
     model = api.OpenModel(bytes, { COORDINATE_TO_ORIGIN: false, CIRCLE_SEGMENTS: opts.circleSegments });
   } catch (err) {
     throw fail(`web-ifc cannot parse it (${(err as Error).message})`, err);
   }
-  if (model < 0) throw fail(`web-ifc could not open this ${header.schema} model (it stops at values it cannot parse, such as some binary literals)`);
-  try {
-    return await buildScene(api, model, header.schema, new StepFile(bytes, offsets), opts, fail);
-  } catch (err) {
-    if (err instanceof ModelUnreadableError) throw err;
-    if (err instanceof GeometryOverBound) throw new ModelTooLargeError(err.held, opts.maxGeometryBytes, opts.fileName === undefined ? {} : { fileName: opts.fileName });
-    throw fail(`web-ifc failed while reading its geometry (${err instanceof Error ? err.message : String(err)})`, err);
-  } finally {
-    api.CloseModel(model);
-  }
+  if (model < 0) throw fail(`web-ifc could not open this ${schema} model (it stops at values it cannot parse, such as some binary literals)`);
+  return model;
 }
 
 async function buildScene(
