@@ -52,7 +52,9 @@ describe('DeviationProbe', () => {
       const surface = heightfield(N, heights, padded);
       const version = versionIndices(surface, picks);
       const beyond: number[] = [];
+      const reported = new Map<number, number>();
       const found = new DeviationProbe(surface).farthest(version, cap, (t, d) => {
+        reported.set(t, d);
         if (d > cap) beyond.push(t);
       });
       let farthest = 0;
@@ -64,6 +66,11 @@ describe('DeviationProbe', () => {
         farthest = Math.max(farthest, worstOf[t]!);
       }
       expect(found).toBeCloseTo(farthest, 6);
+      // Each triangle's figure is never nearer than the truth (a bound within the cap), and never beyond the largest.
+      for (const [t, d] of reported) {
+        expect(d).toBeGreaterThanOrEqual(worstOf[t]! - 1e-6);
+        expect(d).toBeLessThanOrEqual(found + 1e-9);
+      }
       // A point within rounding of the cap may fall either side of it.
       const clear = (t: number) => Math.abs(worstOf[t]! - cap) > 1e-6;
       expect(beyond.filter(clear)).toEqual(worstOf.map((_, t) => t).filter((t) => clear(t) && worstOf[t]! > cap));

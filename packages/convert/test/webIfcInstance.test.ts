@@ -39,12 +39,15 @@ describe("a thread's web-ifc instance", () => {
     expect((await readIfc(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'))).stats).toEqual(small.stats);
   });
 
-  it('is not let go while another read in the thread still uses it', async () => {
+  it('is not let go while another read in the thread still uses it, but once that one ends', async () => {
     const smallBytes = corpusBytes('ifc', 'Office_A_20110811.ifc');
     const expected = await readIfc(smallBytes);
+    const shared = await webIfcApi();
     // Both start on one instance; the large one ends while the other is still reading.
     const [large, small] = await Promise.all([readIfc(paddedAc20()), readIfc(smallBytes)]);
     expect(large.stats.triangles).toBeGreaterThan(0);
     expect(small.stats).toEqual(expected.stats);
+    expect(shared.wasmModule).toBeUndefined();
+    expect(await webIfcApi()).not.toBe(shared);
   });
 });

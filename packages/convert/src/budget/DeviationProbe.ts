@@ -93,8 +93,8 @@ export class DeviationProbe {
 
   /**
    * The rows, built when `measured` triangles will use them enough: they cost a pass over the
-   * surface and four bytes per vertex of it, which a few thousand points on a large merged mesh
-   * (a rail's 600 k triangles simplified to 4 k) would not repay.
+   * surface, 4 bytes per vertex and 12 per triangle of it, which a few thousand points on a large
+   * merged mesh (a rail's 600 k triangles simplified to 4 k) would not repay.
    */
   private rowsFor(measured: number): Rows | undefined {
     const vertices = this.surface.positions.length / 3;

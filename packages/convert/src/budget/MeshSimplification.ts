@@ -6,8 +6,10 @@ import { DeviationProbe } from './DeviationProbe.js';
  * Triangles simplified in one call at most. meshoptimizer works in a WASM heap that grows to the
  * largest call and never shrinks: a merged mesh of 800 k triangles grows it by about 100 MB, which
  * would stay for the thread's life. Larger meshes are simplified in runs of this many (their
- * triangles in the order the merge laid them, element by element, so a run is a compact region);
- * the vertices two runs share are borders to each, locked, so no crack opens between them.
+ * triangles in the order the merge laid them, element by element, so a run is a compact region).
+ * In the error-bounded rounds the vertices two runs share are borders to each, locked, so no crack
+ * opens between them; the last resort ({@link MeshSimplification.reduceTo}) frees borders, and
+ * may open one.
  */
 const TRIANGLES_PER_CALL = 200_000;
 
@@ -101,21 +103,9 @@ export class MeshSimplification {
     if (indices.length > 0) this.replace(indices);
   }
 
-  /** The current triangles simplified at `error`, in runs of at most {@link TRIANGLES_PER_CALL}. */
-  private simplifyInRuns(error: number, flags: Parameters<typeof MeshoptSimplifier.simplify>[5]): Uint32Array {
-    const run = TRIANGLES_PER_CALL * 3;
-    if (this.indices.length <= run) return MeshoptSimplifier.simplify(this.indices, this.source.positions, 3, 0, error, flags)[0];
-    const parts: Uint32Array[] = [];
-    for (let start = 0; start < this.indices.length; start += run) {
-      parts.push(MeshoptSimplifier.simplify(this.indices.subarray(start, start + run), this.source.positions, 3, 0, error, flags)[0]);
-    }
-    const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const part of parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
+  /** The current triangles simplified at `error`, in runs (see {@link TRIANGLES_PER_CALL}). */
+  private simplifyInRuns(error: number, flags: SimplifierFlags): Uint32Array {
+    return simplifyRuns(this.indices, this.source.positions, error, flags);
   }
 
   /**
@@ -127,6 +117,7 @@ export class MeshSimplification {
     if (this.triangles <= targetTriangles) return;
     // The budget comes before the deviation: parts kept finer are simplified with the rest.
     this.replace(concat([this.indices, this.kept]));
+    this.mark();
     this.kept = new Uint32Array(0);
     this.keptStray = 0;
     const ratio = Math.max(0, targetTriangles) / this.triangles;
@@ -153,7 +144,9 @@ export class MeshSimplification {
 
   /**
    * Farthest the current triangles stray from the full surface (the mesh's units), measured
-   * afresh only when they changed since the last measurement; 0 for the full mesh.
+   * afresh only when they changed since the last measurement; 0 for the full mesh. After
+   * {@link boundStray} kept parts finer, a bound: never nearer than the truth, never farther
+   * than the farthest point it measured.
    */
   stray(): number {
     if (this.measured === undefined) this.measured = Math.max(this.keptStray, new DeviationProbe(this.full()).farthest(this.indices, Infinity));
@@ -167,7 +160,8 @@ export class MeshSimplification {
    * Returns the farthest stray after.
    */
   boundStray(cap: number, error: number): number {
-    if (this.measured !== undefined) return this.measured;
+    // Measured since the triangles last changed, and within the cap: nothing to keep finer.
+    if (this.measured !== undefined && this.measured <= cap) return this.measured;
     const probe = new DeviationProbe(this.full());
     const partOf = (t: number) => (this.partOfVertex ? this.partOfVertex[this.indices[t * 3]!]! : 0);
     const strayed = new Set<number>();
@@ -194,7 +188,7 @@ export class MeshSimplification {
   private finerPart(part: number, error: number, cap: number, probe: DeviationProbe): Uint32Array {
     const full = this.welded(this.sourceTrianglesOf(part));
     for (let k = 1, e = error / 2; k <= FINER_TRIES; k++, e /= 2) {
-      const [candidate] = MeshoptSimplifier.simplify(full, this.source.positions, 3, 0, e, ['LockBorder', 'ErrorAbsolute', 'Sparse']);
+      const candidate = simplifyRuns(full, this.source.positions, e, ['LockBorder', 'ErrorAbsolute', 'Sparse']);
       const stray = candidate.length > 0 ? probe.farthest(candidate, cap) : Infinity;
       if (stray <= cap) {
         this.keptStray = Math.max(this.keptStray, stray);
@@ -274,6 +268,17 @@ export class MeshSimplification {
   }
 }
 
+type SimplifierFlags = Parameters<typeof MeshoptSimplifier.simplify>[5];
+
+/** `indices` simplified at `error`, in runs of at most {@link TRIANGLES_PER_CALL} triangles. */
+function simplifyRuns(indices: Uint32Array, positions: Float32Array, error: number, flags: SimplifierFlags): Uint32Array {
+  const runs: Uint32Array[] = [];
+  for (let start = 0; start < indices.length; start += TRIANGLES_PER_CALL * 3) {
+    runs.push(MeshoptSimplifier.simplify(indices.subarray(start, start + TRIANGLES_PER_CALL * 3), positions, 3, 0, error, flags)[0]);
+  }
+  return runs.length === 1 ? runs[0]! : concat(runs);
+}
+
 function concat(arrays: Uint32Array[]): Uint32Array {
   const out = new Uint32Array(arrays.reduce((n, a) => n + a.length, 0));
   let at = 0;
@@ -286,7 +291,7 @@ function concat(arrays: Uint32Array[]): Uint32Array {
 
 /**
  * A position weld that never joins two elements: a vertex whose position is first met in another
- * element stands for itself's first vertex at that position in its own element. Elements of a
+ * element stands for the first vertex at that position in its own element. Elements of a
  * merged mesh are separate solids; welded together, a collapse could carry one into another,
  * and a triangle could belong to two.
  */

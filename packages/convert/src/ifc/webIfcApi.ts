@@ -5,7 +5,8 @@ let api: Promise<IfcAPI> | undefined;
 
 /**
  * One web-ifc instance per thread: its WASM module takes ~25 ms to start and holds every open
- * model, so it starts once and models are closed after each read.
+ * model, so it starts once and models are closed after each read; after a large file it is let
+ * go (see {@link finishWebIfcRead}) and the next read starts another.
  */
 export function webIfcApi(): Promise<IfcAPI> {
   api ??= (async () => {
@@ -28,6 +29,8 @@ export const RELEASE_WEB_IFC_FROM_BYTES = 8 * 1024 * 1024;
 
 /** Reads in this thread between {@link startWebIfcRead} and {@link finishWebIfcRead}. */
 let reading = 0;
+/** A large file was read while another read was under way: the instance goes when the last ends. */
+let releasePending = false;
 
 /**
  * The thread's web-ifc instance for one read, which must end with {@link finishWebIfcRead}.
@@ -49,16 +52,22 @@ export async function startWebIfcRead(): Promise<IfcAPI> {
 }
 
 /**
- * Ends a read of a file of `bytes` (its model closed). After a large one, and no other read
- * under way, the instance is disposed: web-ifc's heap grows to the largest model it has read and
- * never shrinks, so a worker thread would hold it for its life, and the AR budget's work on the
- * model just read would stack on it once V8 next collects. The next read starts a fresh instance
- * (about 25 ms, nothing beside such a read).
+ * Ends a read of a file of `bytes` (its model closed). After a large one, once no read is under
+ * way, the instance is disposed: web-ifc's heap grows to the largest model it has read and never
+ * shrinks, so a worker thread would hold it for its life, beside the AR budget's work on the
+ * model just read. Disposed, it is returned at V8's next full collection. The next read starts a
+ * fresh instance (about 25 ms, nothing beside such a read).
  */
 export function finishWebIfcRead(instance: IfcAPI, bytes: number): void {
   reading--;
-  if (bytes < RELEASE_WEB_IFC_FROM_BYTES || reading > 0) return;
+  releasePending ||= bytes >= RELEASE_WEB_IFC_FROM_BYTES;
+  if (!releasePending || reading > 0) return;
+  releasePending = false;
   api = undefined;
-  // Dropped from the instance itself: whatever still holds the instance then holds no WASM memory.
-  instance.Dispose();
+  try {
+    // Dropped from the instance itself: whatever still holds the instance then holds no WASM memory.
+    instance.Dispose();
+  } catch {
+    // Its models are closed already; an instance that cannot say so is dropped all the same.
+  }
 }
