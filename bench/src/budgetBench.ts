@@ -48,6 +48,24 @@ function run<T>(tool: string, ...args: string[]): (Run & T) | undefined {
   return { ...out, peakMb: out.peakRssMb };
 }
 
+/**
+ * Runs a tool `times` times in fresh processes: the first run's output, with the median time and
+ * the median peak (one process's peak varies by ±20 MB with when V8 happens to collect).
+ */
+function runMedian<T>(times: number, tool: string, ...args: string[]): (Run & T) | undefined {
+  const runs: Array<Run & T> = [];
+  for (let i = 0; i < times; i++) {
+    const r = run<T>(tool, ...args);
+    if (!r) return undefined;
+    runs.push(r);
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return { ...runs[0]!, ms: median(runs.map((r) => r.ms)), peakMb: median(runs.map((r) => r.peakMb)) };
+}
+
+/** Runs of each measurement: three, but one of a large model's conversion without the budget (tens of seconds, gigabytes). */
+const REPEATS = 3;
+
 /** Large models present in {@link LARGE_MODELS_DIR} (none when the folder is absent). */
 export function largeModels(): string[] {
   if (!existsSync(LARGE_MODELS_DIR)) return [];
@@ -55,8 +73,8 @@ export function largeModels(): string[] {
 }
 
 /**
- * Every corpus IFC and GLB and every large model, each in fresh processes: ours within the
- * default AR budget, ours as before it, and the peer. Figures: source → delivered triangles, prims,
+ * Every corpus IFC and GLB and every large model, each in fresh processes (medians of
+ * {@link REPEATS}): ours within the default AR budget, ours as before it, and the peer. Figures: source → delivered triangles, prims,
  * bytes, the deviation, time and peak memory.
  */
 export async function benchBudget(only?: (file: string) => boolean): Promise<BudgetRow[]> {
@@ -70,8 +88,8 @@ export async function benchBudget(only?: (file: string) => boolean): Promise<Bud
     const file = path.split('/').pop()!;
     const kind = /\.ifc$/i.test(file) ? 'ifc' : 'glb';
     console.error(`  ${file}`);
-    const ours = run<{ report: BudgetReport }>('ours-budget', path);
-    const today = run<{ bytes: number }>(kind === 'ifc' ? 'ours-ifc' : 'ours-glb', path);
+    const ours = runMedian<{ report: BudgetReport }>(REPEATS, 'ours-budget', path);
+    const today = runMedian<{ bytes: number }>(large ? 1 : REPEATS, kind === 'ifc' ? 'ours-ifc' : 'ours-glb', path);
     const peer = kind === 'ifc' ? webIfc(path) : await gltfpack(path, ours?.report);
     if (!ours || !today) continue;
     // A peer that cannot read the model (gltfpack and Draco input) leaves its cells empty (null in the JSON).
@@ -81,7 +99,7 @@ export async function benchBudget(only?: (file: string) => boolean): Promise<Bud
 }
 
 function webIfc(path: string): BudgetRow['peer'] | undefined {
-  const r = run<object>('web-ifc', path);
+  const r = runMedian<object>(REPEATS, 'web-ifc', path);
   return r && { ...r, name: 'web-ifc' };
 }
 
@@ -92,7 +110,7 @@ async function gltfpack(path: string, report: BudgetReport | undefined): Promise
   try {
     const out = join(dir, 'out.glb');
     const ratio = Math.min(1, AR_BUDGET_DEFAULTS.triangles / Math.max(1, report.source.triangles));
-    const r = run<object>('gltfpack', path, out, String(ratio));
+    const r = runMedian<object>(REPEATS, 'gltfpack', path, out, String(ratio));
     if (!r) return undefined;
     return { ...r, name: 'gltfpack', ...(await figuresOf(readFileSync(path), readFileSync(out))) };
   } finally {
