@@ -102,6 +102,46 @@ describe('MeshSimplification reduced whatever the error (the last resort)', () =
   });
 });
 
+/** A flat-shaded box (every face its own corners), each face split into `n` × `n` quads. */
+function box(size: [number, number, number], n: number): SceneMesh {
+  const positions: number[] = [], indices: number[] = [];
+  for (const [a, b, c] of [[0, 1, 2], [1, 2, 0], [2, 0, 1]] as const) {
+    for (const side of [0, 1]) {
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          const base = positions.length / 3;
+          for (const [u, w] of [[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]] as const) {
+            const v = [0, 0, 0];
+            v[a] = (u / n) * size[a];
+            v[b] = (w / n) * size[b];
+            v[c] = side * size[c];
+            positions.push(...v);
+          }
+          indices.push(base, base + 1, base + 2, base, base + 2, base + 3);
+        }
+      }
+    }
+  }
+  return { name: 'box', positions: new Float32Array(positions), indices: new Uint32Array(indices), material: 0 };
+}
+
+describe('MeshSimplification reduced below what its shape allows', () => {
+  it('a part that may not vanish, asked for fewer triangles than any collapse leaves, keeps a few, not its whole shape', () => {
+    // A rail fastening's size, its faces split as an exporter might: 216 triangles.
+    const fastening = box([0.16, 1.9, 0.04], 3);
+    for (const target of [1, 2, 3]) {
+      const work = new MeshSimplification(fastening);
+      work.reduceTo(target);
+      expect(work.triangles).toBeGreaterThan(0);
+      expect(work.triangles).toBeLessThanOrEqual(24);
+    }
+    // One that may vanish may come to nothing.
+    const small = new MeshSimplification(fastening, true);
+    small.reduceTo(1);
+    expect(small.triangles).toBeLessThanOrEqual(24);
+  });
+});
+
 describe('MeshSimplification bounding how far its parts stray', () => {
   it('keeps an elbow whose chords stray beyond the cap finer, and only that one: the stray it reports is within the cap, and no independent measurement finds more', () => {
     // A thin pipe (3 cm) strays far beyond the error at which it is simplified; a flat one (1 mm) cannot stray much.
