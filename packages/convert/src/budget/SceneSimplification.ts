@@ -77,10 +77,28 @@ export class SceneSimplification {
     });
   }
 
-  /** The last resort: every mesh reduced in proportion to the budget, whatever the error. */
-  reduceInProportion(triangles: number): void {
-    const ratio = triangles / this.drawn;
-    for (const w of this.work) w?.reduceTo(w.triangles * ratio);
+  /**
+   * The last resort, whatever the error: every mesh keeps at most as many triangles per draw as
+   * lets the drawn total fit, the most that does. Small meshes are kept whole and the largest
+   * give up what the budget needs; in proportion, a rail's 5 km of track in 504 triangles, merged
+   * beside 100 k of sleepers, came down to 2.
+   */
+  reduceToFit(triangles: number): void {
+    const perDraw = this.trianglesPerDraw(triangles);
+    for (const w of this.work) if (w && w.triangles > perDraw) w.reduceTo(perDraw);
+  }
+
+  /** The most triangles per draw for which every mesh's min(triangles, that) × draws totals at most `budget`. */
+  private trianglesPerDraw(budget: number): number {
+    const meshes = this.work.flatMap((w, m) => (w && this.uses[m]! > 0 ? [{ triangles: w.triangles, uses: this.uses[m]! }] : [])).sort((a, b) => a.triangles - b.triangles);
+    let left = budget, draws = meshes.reduce((n, m) => n + m.uses, 0);
+    for (const m of meshes) {
+      // Every mesh from here on is at least this large: if all keep it, does it fit?
+      if (m.triangles * draws > left) return left / draws;
+      left -= m.triangles * m.uses;
+      draws -= m.uses;
+    }
+    return Number.POSITIVE_INFINITY;
   }
 
   /** The delivered scene, and how far it strays from the full model each way. */

@@ -52,8 +52,8 @@ export interface SimplifiedScene {
  * for all keeps walls as they are and takes the triangles where detail is finest (bolts, pipes,
  * curved rails). Every simplified triangle is then measured against the full model; parts that
  * strayed beyond `maxDeviation` are kept finer, and the rest simplified further if that cost
- * the budget. If the bound reaches the model's own size first, meshes are reduced in
- * proportion whatever the error. Nodes, materials, textures and bounds are the scene's own.
+ * the budget. If the bound reaches the model's own size first, meshes are reduced whatever the
+ * error, the largest first (see `SceneSimplification.reduceToFit`). Nodes, materials, textures and bounds are the scene's own.
  *
  * @example
  * ```ts
@@ -71,6 +71,6 @@ export async function simplifyToBudget(scene: SceneData, options: Partial<Simpli
     error *= opts.growth;
     simplification.round(error);
   }
-  if (simplification.drawn > opts.triangles) simplification.reduceInProportion(opts.triangles);
+  if (simplification.drawn > opts.triangles) simplification.reduceToFit(opts.triangles);
   return simplification.deliver(opts.samples, error);
 }
