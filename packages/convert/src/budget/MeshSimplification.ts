@@ -60,7 +60,7 @@ export class MeshSimplification {
     this.source = source;
     this.partOfVertex = source.elements && vertexElements(source);
     const byPosition = source.uvs ? identity(source.positions.length / 3) : MeshoptSimplifier.generatePositionRemap(source.positions, 3);
-    this.weld = this.partOfVertex ? weldWithinParts(byPosition, this.partOfVertex) : byPosition;
+    this.weld = this.partOfVertex ? weldWithinParts(byPosition, this.partOfVertex, source.elements!.length) : byPosition;
     this.indices = this.welded(source.indices);
     this.marked = this.indices;
   }
@@ -116,15 +116,12 @@ export class MeshSimplification {
   reduceTo(targetTriangles: number): void {
     if (this.triangles <= targetTriangles) return;
     // The budget comes before the deviation: parts kept finer are simplified with the rest.
-    this.replace(concat([this.indices, this.kept]));
+    this.replace(this.allTriangles());
     this.mark();
     this.kept = new Uint32Array(0);
     this.keptStray = 0;
     const ratio = Math.max(0, targetTriangles) / this.triangles;
-    // In runs, as the rounds: one call over a rail's whole merge would grow meshoptimizer's heap for good.
-    const runs: Uint32Array[] = [];
-    for (let start = 0; start < this.indices.length; start += TRIANGLES_PER_CALL * 3) runs.push(this.reduceRun(this.indices.subarray(start, start + TRIANGLES_PER_CALL * 3), ratio));
-    const best = concat(runs);
+    const best = inRuns(this.indices, (run) => this.reduceRun(run, ratio));
     // Never all of it (unless it may vanish): a mesh reduced to nothing is a part missing, not a coarser one.
     if (best.length > 0 || this.mayVanish) this.replace(best);
   }
@@ -212,10 +209,15 @@ export class MeshSimplification {
    * and centroid of about `samples` full triangles: parts taken away show here.
    */
   uncovered(samples: number): number {
-    const full = this.welded(this.source.indices);
-    const current = { positions: this.source.positions, indices: this.kept.length > 0 ? concat([this.indices, this.kept]) : this.indices };
-    if (current.indices.length === 0) return Infinity;
-    return new DeviationProbe(current).farthestCorners(full, Math.max(1, Math.floor(full.length / 3 / samples)));
+    const current = this.allTriangles();
+    if (current.length === 0) return Infinity;
+    const full = this.full().indices;
+    return new DeviationProbe({ positions: this.source.positions, indices: current }).farthestCorners(full, Math.max(1, Math.floor(full.length / 3 / samples)));
+  }
+
+  /** The current triangles and those of the parts kept finer. */
+  private allTriangles(): Uint32Array {
+    return this.kept.length > 0 ? concat([this.indices, this.kept]) : this.indices;
   }
 
   /** New current triangles: what was measured of the old ones no longer holds. */
@@ -245,7 +247,7 @@ export class MeshSimplification {
   /** The delivered mesh: only the vertices still used, element runs regrouped to tile its triangles. */
   result(): SceneMesh {
     const src = this.source;
-    const current = this.kept.length > 0 ? concat([this.indices, this.kept]) : this.indices;
+    const current = this.allTriangles();
     const corners = src.uvs || !src.normals ? current : unweldByNormal(current, this.weld, src.positions, src.normals);
     const elementOfVertex = this.partOfVertex;
     const order = elementOfVertex ? trianglesByElement(corners, elementOfVertex, src.elements!.length) : undefined;
@@ -279,12 +281,15 @@ export class MeshSimplification {
 
 type SimplifierFlags = Parameters<typeof MeshoptSimplifier.simplify>[5];
 
-/** `indices` simplified at `error`, in runs of at most {@link TRIANGLES_PER_CALL} triangles. */
+/** `indices` simplified at `error`, in runs (see {@link inRuns}). */
 function simplifyRuns(indices: Uint32Array, positions: Float32Array, error: number, flags: SimplifierFlags): Uint32Array {
+  return inRuns(indices, (run) => MeshoptSimplifier.simplify(run, positions, 3, 0, error, flags)[0]);
+}
+
+/** `simplify` applied to `indices` in runs of at most {@link TRIANGLES_PER_CALL} triangles, the results one after another. */
+function inRuns(indices: Uint32Array, simplify: (run: Uint32Array) => Uint32Array): Uint32Array {
   const runs: Uint32Array[] = [];
-  for (let start = 0; start < indices.length; start += TRIANGLES_PER_CALL * 3) {
-    runs.push(MeshoptSimplifier.simplify(indices.subarray(start, start + TRIANGLES_PER_CALL * 3), positions, 3, 0, error, flags)[0]);
-  }
+  for (let start = 0; start < indices.length; start += TRIANGLES_PER_CALL * 3) runs.push(simplify(indices.subarray(start, start + TRIANGLES_PER_CALL * 3)));
   return runs.length === 1 ? runs[0]! : concat(runs);
 }
 
@@ -304,18 +309,17 @@ function concat(arrays: Uint32Array[]): Uint32Array {
  * merged mesh are separate solids; welded together, a collapse could carry one into another,
  * and a triangle could belong to two.
  */
-function weldWithinParts(byPosition: Uint32Array, partOf: Int32Array): Uint32Array {
+function weldWithinParts(byPosition: Uint32Array, partOf: Int32Array, parts: number): Uint32Array {
   const out = new Uint32Array(byPosition.length);
   const firstInPart = new Map<number, number>();
-  let parts = 0;
-  for (let v = 0; v < partOf.length; v++) parts = Math.max(parts, partOf[v]! + 2);
   for (let v = 0; v < byPosition.length; v++) {
     const at = byPosition[v]!;
     if (partOf[at] === partOf[v]) {
       out[v] = at;
       continue;
     }
-    const key = at * parts + partOf[v]! + 1;
+    // Vertices in no element (-1) are a part of their own.
+    const key = at * (parts + 1) + partOf[v]! + 1;
     const first = firstInPart.get(key);
     if (first === undefined) firstInPart.set(key, v);
     out[v] = first ?? v;
