@@ -48,7 +48,7 @@ describe('the AR budget through the server', () => {
     expect(asset.warnings.map((w: { code: string }) => w.code)).toEqual(expect.arrayContaining(['budget_merged', 'budget_simplified']));
     // The session page says it too.
     const page = await (await fetch(detail.page_url)).text();
-    expect(page).toContain(`<dt>Made lighter for AR</dt><dd>261,069 → ${asset.triangles.toLocaleString('en-US')} triangles, 2,636 → 13 meshes; surfaces within ${(b.max_deviation_m * 1000).toFixed(1)} mm of the model</dd>`);
+    expect(page).toContain(`<dt>Made lighter for AR</dt><dd>261,069 → ${asset.triangles.toLocaleString('en-US')} triangles, 2,636 → ${asset.draw_calls} meshes; surfaces within ${(b.max_deviation_m * 1000).toFixed(1)} mm of the model</dd>`);
     // The USDZ served is the simplified one.
     const usdz = new Uint8Array(await (await fetch(asset.usdz_url)).arrayBuffer());
     expect((await readUsdz(usdz)).stats.triangles).toBe(asset.triangles);

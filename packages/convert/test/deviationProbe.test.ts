@@ -46,35 +46,53 @@ function versionIndices(surface: { indices: Uint32Array }, picks: Array<[number,
   return new Uint32Array(picks.flatMap((pick) => (typeof pick === 'number' ? [...surface.indices.subarray(pick * 3, pick * 3 + 3)] : pick)));
 }
 
+/** Each triangle's farthest edge midpoint or centroid from the surface, every triangle of it tried. */
+function truthOf(surface: { positions: Float32Array; indices: Uint32Array }, version: Uint32Array): number[] {
+  const worst: number[] = [];
+  for (let t = 0; t < version.length / 3; t++) {
+    const [a, b, c] = [version[t * 3]!, version[t * 3 + 1]!, version[t * 3 + 2]!];
+    const points = [point(surface.positions, [a, b], [0.5, 0.5]), point(surface.positions, [b, c], [0.5, 0.5]), point(surface.positions, [a, c], [0.5, 0.5]), point(surface.positions, [a, b, c], [1 / 3, 1 / 3, 1 / 3])];
+    worst[t] = Math.max(...points.map(([x, y, z]) => bruteDistance(surface, x, y, z)));
+  }
+  return worst;
+}
+
 describe('DeviationProbe', () => {
-  it('finds the farthest edge midpoint or centroid of another version exactly, and names the triangles beyond the cap', () => {
-    fc.assert(fc.property(surfaceArb, versionArb, fc.double({ min: 0, max: 0.4, noNaN: true }), fc.boolean(), (heights, picks, cap, padded) => {
+  it('bounds every triangle of another version, exactly beyond the cap, and finds the farthest of any subset exactly', () => {
+    fc.assert(fc.property(surfaceArb, versionArb, fc.double({ min: 0, max: 0.4, noNaN: true }), fc.boolean(), fc.array(fc.boolean(), { minLength: 1 }), (heights, picks, cap, padded, subset) => {
       const surface = heightfield(N, heights, padded);
       const version = versionIndices(surface, picks);
-      const beyond: number[] = [];
-      const reported = new Map<number, number>();
-      const found = new DeviationProbe(surface).farthest(version, cap, (t, d) => {
-        reported.set(t, d);
-        if (d > cap) beyond.push(t);
+      const measured = new DeviationProbe(surface).measure(version, cap);
+      const truth = truthOf(surface, version);
+      truth.forEach((d, t) => {
+        // Never nearer than the truth; beyond the cap, the truth.
+        expect(measured.triangles[t]).toBeGreaterThanOrEqual(d - 1e-6);
+        if (d > cap + 1e-6) expect(measured.triangles[t]).toBeCloseTo(d, 6);
       });
-      let farthest = 0;
-      const worstOf: number[] = [];
-      for (let t = 0; t < version.length / 3; t++) {
-        const [a, b, c] = [version[t * 3]!, version[t * 3 + 1]!, version[t * 3 + 2]!];
-        const points = [point(surface.positions, [a, b], [0.5, 0.5]), point(surface.positions, [b, c], [0.5, 0.5]), point(surface.positions, [a, c], [0.5, 0.5]), point(surface.positions, [a, b, c], [1 / 3, 1 / 3, 1 / 3])];
-        worstOf[t] = Math.max(...points.map(([x, y, z]) => bruteDistance(surface, x, y, z)));
-        farthest = Math.max(farthest, worstOf[t]!);
-      }
-      expect(found).toBeCloseTo(farthest, 6);
-      // Each triangle's figure is never nearer than the truth (a bound within the cap), and never beyond the largest.
-      for (const [t, d] of reported) {
-        expect(d).toBeGreaterThanOrEqual(worstOf[t]! - 1e-6);
-        expect(d).toBeLessThanOrEqual(found + 1e-9);
-      }
       // A point within rounding of the cap may fall either side of it.
-      const clear = (t: number) => Math.abs(worstOf[t]! - cap) > 1e-6;
-      expect(beyond.filter(clear)).toEqual(worstOf.map((_, t) => t).filter((t) => clear(t) && worstOf[t]! > cap));
+      const clear = (t: number) => Math.abs(truth[t]! - cap) > 1e-6;
+      expect(truth.map((_, t) => t).filter((t) => clear(t) && measured.triangles[t]! > cap)).toEqual(truth.map((_, t) => t).filter((t) => clear(t) && truth[t]! > cap));
+      const included = (t: number) => subset[t % subset.length]!;
+      expect(measured.max(included)).toBeCloseTo(Math.max(0, ...truth.filter((_, t) => included(t))), 6);
+      expect(measured.max()).toBeCloseTo(Math.max(...truth), 6);
+      expect(new DeviationProbe(surface).farthest(version)).toBeCloseTo(Math.max(...truth), 6);
     }), { numRuns: 200 });
+  });
+
+  it('measures each part against its own part of the surface only', () => {
+    fc.assert(fc.property(surfaceArb, surfaceArb, versionArb, versionArb, fc.double({ min: 0, max: 0.4, noNaN: true }), (heightsA, heightsB, picksA, picksB, cap) => {
+      // Two heightfields over one another, their vertices apart: part 0 and part 1.
+      const a = heightfield(N, heightsA), b = heightfield(N, heightsB);
+      const positions = new Float32Array([...a.positions, ...b.positions]);
+      const partOfVertex = new Int32Array(VERTICES * 2).fill(1, VERTICES);
+      const surface = { positions, indices: new Uint32Array([...a.indices, ...b.indices.map((v) => v + VERTICES)]) };
+      const versionA = versionIndices(a, picksA), versionB = versionIndices(b, picksB).map((v) => v + VERTICES);
+      const version = new Uint32Array([...versionA, ...versionB]);
+      const truth = [...truthOf({ positions, indices: surface.indices.subarray(0, a.indices.length) }, versionA), ...truthOf({ positions, indices: surface.indices.subarray(a.indices.length) }, versionB)];
+      const measured = new DeviationProbe(surface, partOfVertex).measure(version, cap);
+      truth.forEach((d, t) => expect(measured.triangles[t]).toBeGreaterThanOrEqual(d - 1e-6));
+      expect(measured.max()).toBeCloseTo(Math.max(...truth), 6);
+    }), { numRuns: 100 });
   });
 
   it('finds the farthest corner or centroid of every stride-th triangle of another version exactly', () => {

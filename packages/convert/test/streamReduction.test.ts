@@ -37,7 +37,7 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
   it('under its start a model is placed exactly as without it, array for array', async () => {
     for (const name of ['AC20-FZK-Haus.ifc', 'ISSUE_021_Mini_Project.ifc', 'tested_sample_project.ifc']) {
       const full = await readIfc(corpusBytes('ifc', name));
-      const read = await readIfc(corpusBytes('ifc', name), { reduction: new StreamReduction() });
+      const read = await readIfc(corpusBytes('ifc', name), { reduction: new StreamReduction({ startTriangles: 1_000_000 }) });
       expect(read.streamReduced).toBeUndefined();
       expect(read.stats).toEqual(full.stats);
       expect(read.bounds).toEqual(full.bounds);
@@ -46,6 +46,20 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
         expect(Array.from(m.indices)).toEqual(Array.from(full.meshes[i]!.indices));
       });
     }
+  });
+
+  it('a model over the budget is reduced as it is read: each repeated geometry simplified once, the source counted in full, within 2 cm', async () => {
+    const result = await runConversion({ bytes: corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'), fileName: 'mini.ifc', outputs: ['usdz'] });
+    const full = await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'));
+    const budget = result.budget!;
+    expect(budget.source).toMatchObject({ triangles: full.stats.triangles, meshPrims: full.stats.meshNodes });
+    expect(budget.withinBudget).toBe(true);
+    expect(budget.delivered.triangles).toBeLessThanOrEqual(100_000);
+    expect(budget.maxDeviation).toBeGreaterThan(0);
+    expect(budget.maxDeviation).toBeLessThanOrEqual(0.02);
+    expect(result.warnings.find((w) => w.code === 'budget_simplified')!.message).toMatch(/geometries already as they streamed in/);
+    expect(result.offset).toEqual(full.offset);
+    expect(result.bounds).toEqual(full.bounds);
   });
 
   it('with a budget, a model whose placed geometry is over the memory bound but whose shared geometry fits is delivered; without one it is refused', async () => {

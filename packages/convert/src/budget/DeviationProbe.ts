@@ -1,67 +1,63 @@
-import { buildBvh, nearestDistance, type Bvh, type TriangleMesh } from '@arsession/geometry';
+import { buildBvh, nearestDistance, triangleDistanceSquared, type Bvh, type TriangleMesh } from '@arsession/geometry';
 
 /**
  * One surface of a mesh, to measure how far another version of the same mesh (triangles over the
  * same vertices) is from it: a simplified version measured against the full surface, or the full
- * one against the simplified. Points are measured with a BVH, with what is known for free first:
- * a triangle or an edge the surface has, or a vertex it uses, lies on it; a point is no farther
- * from the surface than from a corner on it.
+ * one against the simplified. What is known for free comes first: a triangle or an edge the
+ * surface has, or a vertex it uses, lies on it; a point is no farther from the surface than from
+ * a corner on it, nor than from the surface's triangles at that corner. Only points those leave
+ * in doubt are searched for in a BVH, built the first time one is.
  *
  * @example
  * ```ts
  * const probe = new DeviationProbe(full);
- * probe.farthest(simplified.indices, 0.02, (t, d) => d > 0.02 && strayed.push(t)); // → 0.004
+ * const measured = probe.measure(simplified.indices, 0.02);
+ * measured.triangles[t] > 0.02; // triangle t strays beyond 2 cm (exact there)
+ * measured.max(); // → 0.004, the farthest point, exact
  * ```
  */
 export class DeviationProbe {
-  private readonly bvh: Bvh;
+  private readonly parts: SurfaceParts;
   /** The surface's triangles at each vertex (compressed rows), once a measurement is large enough to repay them. */
   private rows: Rows | undefined;
 
-  constructor(private readonly surface: TriangleMesh) {
-    this.bvh = buildBvh(surface);
+  /**
+   * `partOfVertex`: the part each vertex belongs to (an element of a merged mesh; -1 for none),
+   * when a point is to be measured against its own part of the surface only: how far an element
+   * strays from its own full surface, not from a neighbour's. Every triangle's corners, of the
+   * surface and of the versions measured, lie in one part (a merged mesh welded within its
+   * elements). Without it the surface is one part.
+   */
+  constructor(private readonly surface: TriangleMesh, partOfVertex?: Int32Array) {
+    this.parts = new SurfaceParts(surface, partOfVertex);
   }
 
   /**
-   * Largest distance from the triangles `indices` to the surface, sampled at each triangle's edge
+   * Farthest point of the triangles `indices` from the surface, sampled at each triangle's edge
    * midpoints and centroid (its corners are the surface's own vertices when it is simplified from
-   * it). `each` hears of every triangle measured, with its farthest point: exact beyond `cap`,
-   * within it a bound no smaller than the truth and no larger than the largest returned.
+   * it): exact.
    */
-  farthest(indices: Uint32Array, cap: number, each?: (triangle: number, farthest: number) => void): number {
-    const p = this.surface.positions;
-    const rows = this.rowsFor(indices.length / 3);
-    // Points within `cap` only raise `below`: a query may stop once it is sure a point is no
-    // farther than that. Points beyond `cap` are measured in full, so each is exact.
-    let below = 0, above = 0;
-    let triangle = 0;
-    const sample = (x: number, y: number, z: number, bound: number): void => {
-      const d = this.distance(x, y, z, bound, below);
-      if (d > triangle) triangle = d;
-      if (d > cap) above = Math.max(above, d);
-      else if (d > below) below = d;
-    };
-    for (let t = 0; t < indices.length; t += 3) {
-      if (rows && hasTriangle(rows, this.surface.indices, indices, t)) continue;
-      triangle = 0;
-      for (let k = 0; k < 3; k++) {
-        const a = indices[t + k]!, b = indices[t + ((k + 1) % 3)]!;
-        if (rows && hasEdge(rows, this.surface.indices, a, b)) continue;
-        // A midpoint is no farther from the surface than from the edge's ends, which are on it.
-        const x = (p[a * 3]! + p[b * 3]!) / 2, y = (p[a * 3 + 1]! + p[b * 3 + 1]!) / 2, z = (p[a * 3 + 2]! + p[b * 3 + 2]!) / 2;
-        sample(x, y, z, distanceTo(p, a, x, y, z));
-      }
-      const [x, y, z] = centroid(p, indices, t);
-      sample(x, y, z, Math.min(distanceTo(p, indices[t]!, x, y, z), distanceTo(p, indices[t + 1]!, x, y, z), distanceTo(p, indices[t + 2]!, x, y, z)));
-      each?.(t / 3, triangle);
-    }
-    return Math.max(below, above);
+  farthest(indices: Uint32Array): number {
+    return this.measure(indices, Infinity).max();
+  }
+
+  /**
+   * The triangles `indices` measured at their edge midpoints and centroid: each triangle's
+   * farthest point exact beyond `cap` and bounded within it, so what strays is known at the cost
+   * of what does; the exact farthest of any subset follows on request ({@link DeviationMeasurement.max}).
+   */
+  measure(indices: Uint32Array, cap: number): DeviationMeasurement {
+    const points = new SamplePoints(this.surface.positions, indices, this.rowsFor(indices.length / 3), this.surface.indices);
+    // Beyond the cap every point is tightened until it is sure to be within it, or exact.
+    for (let i = 0; i < points.count; i++) if (points.bound[i]! > cap) this.tighten(points, i, cap);
+    return new DeviationMeasurement(points, (i, within) => this.tighten(points, i, within));
   }
 
   /**
    * Largest distance from every `stride`th triangle of `indices` to the surface, sampled at its
    * corners and centroid: the full mesh measured against a simplified surface, where what was
-   * taken away shows.
+   * taken away shows. Triangles of a part the surface has nothing of are left out: a part
+   * simplified away is the caller's to count (by its size, not by the distance to another).
    */
   farthestCorners(indices: Uint32Array, stride: number): number {
     const p = this.surface.positions;
@@ -69,26 +65,60 @@ export class DeviationProbe {
     let worst = 0;
     for (let t = 0; t < indices.length; t += 3 * stride) {
       if (rows && hasTriangle(rows, this.surface.indices, indices, t)) continue;
+      const first = indices[t]!;
+      if (!this.parts.has(first)) continue;
       const [x, y, z] = centroid(p, indices, t);
       let bound = Infinity;
       for (let k = 0; k < 3; k++) {
         const v = indices[t + k]!;
         // A vertex the surface still uses is on it, and bounds the centroid's distance.
         if (rows && rows.start[v + 1]! > rows.start[v]!) bound = Math.min(bound, distanceTo(p, v, x, y, z));
-        else worst = Math.max(worst, this.distance(p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!, Infinity, worst));
+        else worst = Math.max(worst, this.distance(first, p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!, Infinity, worst));
       }
-      worst = Math.max(worst, this.distance(x, y, z, bound, worst));
+      worst = Math.max(worst, this.distance(first, x, y, z, bound, worst));
     }
     return worst;
   }
 
   /**
-   * Distance from a point to the surface, knowing it is at most `bound`; or a bound on it no
-   * larger than `within` when it is within that.
+   * Brings point `i`'s bound to `within` or below, or makes it exact: first the surface's
+   * triangles at its corners, then the BVH.
    */
-  private distance(x: number, y: number, z: number, bound: number, within: number): number {
+  private tighten(points: SamplePoints, i: number, within: number): void {
+    if (points.state[i] === EXACT) return;
+    const [x, y, z] = points.at(i);
+    if (points.state[i] === TRIVIAL && this.rows) {
+      points.bound[i] = Math.min(points.bound[i]!, this.nearCorners(points, i, x, y, z));
+      points.state[i] = LOCAL;
+    }
+    if (points.bound[i]! <= within) return;
+    const d = this.parts.nearest(points.corners(i)[0]!, x, y, z, within);
+    // Beyond `within` the search went to the end: the distance is exact.
+    if (d > within) points.state[i] = EXACT;
+    points.bound[i] = Math.min(points.bound[i]!, d);
+  }
+
+  /** Distance from a point of triangle `i >> 2` to the surface's triangles at the corners it lies between. */
+  private nearCorners(points: SamplePoints, i: number, x: number, y: number, z: number): number {
+    const rows = this.rows!, idx = this.surface.indices, p = this.surface.positions;
+    let best = Infinity;
+    for (const v of points.corners(i)) {
+      for (let r = rows.start[v]!; r < rows.start[v + 1]!; r++) {
+        const f = rows.triangles[r]! * 3;
+        const d = triangleDistanceSquared(p, idx[f]! * 3, idx[f + 1]! * 3, idx[f + 2]! * 3, x, y, z);
+        if (d < best) best = d;
+      }
+    }
+    return Math.sqrt(best);
+  }
+
+  /**
+   * Distance from a point to the surface (the part of vertex `of`), knowing it is at most
+   * `bound`; or a bound on it no larger than `within` when it is within that.
+   */
+  private distance(of: number, x: number, y: number, z: number, bound: number, within: number): number {
     if (bound <= within) return bound;
-    return Math.min(bound, nearestDistance(this.bvh, this.surface, x, y, z, within));
+    return Math.min(bound, this.parts.nearest(of, x, y, z, within));
   }
 
   /**
@@ -110,6 +140,194 @@ export class DeviationProbe {
     return this.rows;
   }
 }
+
+/**
+ * A version's triangles measured against a surface ({@link DeviationProbe.measure}): each
+ * triangle's farthest sample point, and the exact farthest over any subset of them.
+ */
+export class DeviationMeasurement {
+  /**
+   * Per triangle, its farthest sample point from the surface: exact beyond the cap measured
+   * with, within it a bound never nearer than the truth (0 for a triangle the surface has).
+   */
+  readonly triangles: Float64Array;
+
+  /** @internal */
+  constructor(private readonly points: SamplePoints, private readonly tighten: (point: number, within: number) => void) {
+    this.triangles = new Float64Array(points.count / POINTS_PER_TRIANGLE);
+    for (let i = 0; i < points.count; i++) {
+      const t = i >> 2;
+      if (points.bound[i]! > this.triangles[t]!) this.triangles[t] = points.bound[i]!;
+    }
+  }
+
+  /**
+   * The farthest sample point of the triangles `include` accepts (all by default), exact. Points
+   * are tightened largest bound first, and only while a bound could still exceed the farthest
+   * found: on a surface simplified little, most never need a search.
+   */
+  max(include: (triangle: number) => boolean = () => true): number {
+    const { points } = this;
+    let best = 0;
+    const buckets = points.bucketsByBound((i) => include(i >> 2));
+    for (const bucket of buckets) {
+      if (bucket.upTo <= best) break;
+      for (const i of bucket.points) {
+        if (points.bound[i]! <= best) continue;
+        this.tighten(i, best);
+        if (points.bound[i]! > best) best = points.bound[i]!;
+      }
+    }
+    return best;
+  }
+}
+
+/** Sample points per triangle: three edge midpoints and the centroid. */
+const POINTS_PER_TRIANGLE = 4;
+/** How a point's bound was found: its distance to a corner, to the surface's triangles at its corners, or the surface's nearest (exact). */
+const TRIVIAL = 0, LOCAL = 1, EXACT = 2;
+/**
+ * Bounds are ordered in steps of {@link BOUND_STEP} from the largest, this many; the rest share
+ * the last. Fine steps stop the search soon after the farthest point is found.
+ */
+const BOUND_BUCKETS = 160;
+/** Ratio of one bucket's largest bound to the next's: an eighth of a halving. */
+const BOUND_STEP = 2 ** (1 / 8);
+
+/**
+ * The sample points of a version's triangles (point `4t + k`: the midpoint of edge k, or the
+ * centroid for k = 3), each with an upper bound on its distance to the surface; 0 for a point
+ * known to lie on it (a triangle or an edge the surface has).
+ */
+class SamplePoints {
+  readonly count: number;
+  readonly bound: Float64Array;
+  readonly state: Uint8Array;
+
+  constructor(private readonly p: Float32Array, private readonly indices: Uint32Array, rows: Rows | undefined, surface: Uint32Array) {
+    this.count = (indices.length / 3) * POINTS_PER_TRIANGLE;
+    this.bound = new Float64Array(this.count);
+    this.state = new Uint8Array(this.count);
+    for (let t = 0; t < indices.length / 3; t++) {
+      if (rows && hasTriangle(rows, surface, indices, t * 3)) continue;
+      for (let k = 0; k < 3; k++) {
+        const a = indices[t * 3 + k]!, b = indices[t * 3 + ((k + 1) % 3)]!;
+        if (rows && hasEdge(rows, surface, a, b)) continue;
+        // A midpoint is no farther from the surface than from the edge's ends, which are on it.
+        this.bound[t * 4 + k] = distance(p, a, b) / 2;
+      }
+      const [x, y, z] = centroid(p, indices, t * 3);
+      this.bound[t * 4 + 3] = Math.min(distanceTo(p, indices[t * 3]!, x, y, z), distanceTo(p, indices[t * 3 + 1]!, x, y, z), distanceTo(p, indices[t * 3 + 2]!, x, y, z));
+    }
+  }
+
+  /** Where point `i` is. */
+  at(i: number): [number, number, number] {
+    const t = (i >> 2) * 3, k = i & 3;
+    if (k === 3) return centroid(this.p, this.indices, t);
+    const a = this.indices[t + k]! * 3, b = this.indices[t + ((k + 1) % 3)]! * 3, p = this.p;
+    return [(p[a]! + p[b]!) / 2, (p[a + 1]! + p[b + 1]!) / 2, (p[a + 2]! + p[b + 2]!) / 2];
+  }
+
+  /** The corners point `i` lies between: an edge's two ends, or all three for the centroid. */
+  corners(i: number): number[] {
+    const t = (i >> 2) * 3, k = i & 3;
+    return k === 3 ? [this.indices[t]!, this.indices[t + 1]!, this.indices[t + 2]!] : [this.indices[t + k]!, this.indices[t + ((k + 1) % 3)]!];
+  }
+
+  /**
+   * The points with a bound above 0 that `include` accepts, in buckets of falling bounds from
+   * the largest (each with the largest bound it may hold): a counting sort, two passes.
+   */
+  bucketsByBound(include: (point: number) => boolean): Array<{ upTo: number; points: Uint32Array }> {
+    let top = 0;
+    for (let i = 0; i < this.count; i++) if (this.bound[i]! > top && include(i)) top = this.bound[i]!;
+    if (top === 0) return [];
+    const bucketOf = new Uint8Array(this.count).fill(BOUND_BUCKETS);
+    const start = new Uint32Array(BOUND_BUCKETS + 1);
+    for (let i = 0; i < this.count; i++) {
+      if (!(this.bound[i]! > 0) || !include(i)) continue;
+      let b = Math.min(BOUND_BUCKETS - 1, Math.floor(-Math.log2(this.bound[i]! / top) * 8));
+      // log2 may round a bound just above a step into the bucket below it.
+      while (b > 0 && this.bound[i]! > top / BOUND_STEP ** b) b--;
+      bucketOf[i] = b;
+      start[b + 1]!++;
+    }
+    for (let b = 0; b < BOUND_BUCKETS; b++) start[b + 1]! += start[b]!;
+    const fill = start.slice(0, BOUND_BUCKETS);
+    const order = new Uint32Array(start[BOUND_BUCKETS]!);
+    for (let i = 0; i < this.count; i++) if (bucketOf[i]! < BOUND_BUCKETS) order[fill[bucketOf[i]!]!++] = i;
+    return Array.from({ length: BOUND_BUCKETS }, (_, b) => ({ upTo: top / BOUND_STEP ** b, points: order.subarray(start[b]!, start[b + 1]!) }));
+  }
+}
+
+/**
+ * The surface's triangles grouped by part (of their first corner), each part searched on its own:
+ * a BVH built for a part the first time it is searched, only when it is large enough to repay
+ * one (smaller parts are tried triangle by triangle). A measurement the free bounds settle
+ * builds none.
+ */
+class SurfaceParts {
+  /** Triangles of the surface ordered by part, and where each part's begin (part p at p + 1; -1, in none, at 0). */
+  private readonly order: Uint32Array | undefined;
+  private readonly start: Uint32Array | undefined;
+  private readonly searched = new Map<number, { mesh: TriangleMesh; bvh: Bvh | undefined }>();
+
+  constructor(private readonly surface: TriangleMesh, private readonly partOfVertex: Int32Array | undefined) {
+    if (!partOfVertex) return;
+    const idx = surface.indices, count = idx.length / 3;
+    let parts = 0;
+    for (let v = 0; v < partOfVertex.length; v++) parts = Math.max(parts, partOfVertex[v]! + 1);
+    this.start = new Uint32Array(parts + 2);
+    for (let t = 0; t < count; t++) this.start[partOfVertex[idx[t * 3]!]! + 2]!++;
+    for (let k = 0; k <= parts; k++) this.start[k + 1]! += this.start[k]!;
+    const fill = this.start.slice(0, parts + 1);
+    this.order = new Uint32Array(count);
+    for (let t = 0; t < count; t++) this.order[fill[partOfVertex[idx[t * 3]!]! + 1]!++] = t;
+  }
+
+  /** Whether the surface has any triangle in the part of vertex `of`. */
+  has(of: number): boolean {
+    if (!this.partOfVertex) return this.surface.indices.length > 0;
+    const k = this.partOfVertex[of]! + 1;
+    return this.start![k + 1]! > this.start![k]!;
+  }
+
+  /** Distance from a point to the part of vertex `of` (see `nearestDistance` for `within`); Infinity when the part has none. */
+  nearest(of: number, x: number, y: number, z: number, within: number): number {
+    const part = this.partOfVertex ? this.partOfVertex[of]! : 0;
+    let searched = this.searched.get(part);
+    if (!searched) {
+      const mesh = this.meshOf(part);
+      searched = { mesh, bvh: mesh.indices.length / 3 > BRUTE_FORCE_TRIANGLES ? buildBvh(mesh) : undefined };
+      this.searched.set(part, searched);
+    }
+    const { mesh, bvh } = searched;
+    if (bvh) return nearestDistance(bvh, mesh, x, y, z, within);
+    let best = Infinity;
+    const p = mesh.positions, idx = mesh.indices;
+    for (let f = 0; f < idx.length; f += 3) best = Math.min(best, triangleDistanceSquared(p, idx[f]! * 3, idx[f + 1]! * 3, idx[f + 2]! * 3, x, y, z));
+    return Math.sqrt(best);
+  }
+
+  /** One part's triangles as a mesh of their own (the surface itself when it is one part). */
+  private meshOf(part: number): TriangleMesh {
+    if (!this.order) return this.surface;
+    const from = this.start![part + 1]!, to = this.start![part + 2]!;
+    const indices = new Uint32Array((to - from) * 3);
+    const all = this.surface.indices, order = this.order;
+    for (let k = from, o = 0; k < to; k++, o += 3) {
+      const t = order[k]! * 3;
+      indices[o] = all[t]!;
+      indices[o + 1] = all[t + 1]!;
+      indices[o + 2] = all[t + 2]!;
+    }
+    return { positions: this.surface.positions, indices };
+  }
+}
+
+/** Parts of up to this many triangles are searched triangle by triangle: a BVH would not repay its build. */
+const BRUTE_FORCE_TRIANGLES = 32;
 
 /** Vertices of the surface one measured triangle repays in rows: each saves a few searches. */
 const ROWS_REPAID_PER_TRIANGLE = 16;
@@ -143,4 +361,8 @@ function centroid(p: Float32Array, indices: Uint32Array, t: number): [number, nu
 
 function distanceTo(p: Float32Array, v: number, x: number, y: number, z: number): number {
   return Math.hypot(p[v * 3]! - x, p[v * 3 + 1]! - y, p[v * 3 + 2]! - z);
+}
+
+function distance(p: Float32Array, a: number, b: number): number {
+  return Math.hypot(p[a * 3]! - p[b * 3]!, p[a * 3 + 1]! - p[b * 3 + 1]!, p[a * 3 + 2]! - p[b * 3 + 2]!);
 }

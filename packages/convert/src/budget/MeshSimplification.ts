@@ -155,7 +155,7 @@ export class MeshSimplification {
    * than the farthest point it measured.
    */
   stray(): number {
-    if (this.measured === undefined) this.measured = Math.max(this.keptStray, new DeviationProbe(this.full()).farthest(this.indices, Infinity));
+    if (this.measured === undefined) this.measured = Math.max(this.keptStray, new DeviationProbe(this.full(), this.partOfVertex).farthest(this.indices));
     return this.measured;
   }
 
@@ -168,16 +168,12 @@ export class MeshSimplification {
   boundStray(cap: number, error: number): number {
     // Measured since the triangles last changed, and within the cap: nothing to keep finer.
     if (this.measured !== undefined && this.measured <= cap) return this.measured;
-    const probe = new DeviationProbe(this.full());
+    const probe = new DeviationProbe(this.full(), this.partOfVertex);
     const partOf = (t: number) => (this.partOfVertex ? this.partOfVertex[this.indices[t * 3]!]! : 0);
+    const measured = probe.measure(this.indices, cap);
     const strayed = new Set<number>();
-    const farthest = new Float64Array(this.indices.length / 3);
-    probe.farthest(this.indices, cap, (t, d) => {
-      farthest[t] = d;
-      if (d > cap) strayed.add(partOf(t));
-    });
-    let remaining = 0;
-    for (let t = 0; t < farthest.length; t++) if (!strayed.has(partOf(t))) remaining = Math.max(remaining, farthest[t]!);
+    measured.triangles.forEach((d, t) => d > cap && strayed.add(partOf(t)));
+    const remaining = measured.max((t) => !strayed.has(partOf(t)));
     if (strayed.size > 0) {
       this.replace(this.indices.filter((_, i) => !strayed.has(partOf(Math.floor(i / 3)))));
       this.mark();
@@ -195,7 +191,7 @@ export class MeshSimplification {
     const full = this.welded(this.sourceTrianglesOf(part));
     for (let k = 1, e = error / 2; k <= FINER_TRIES; k++, e /= 2) {
       const candidate = simplifyRuns(full, this.source.positions, e, ['LockBorder', 'ErrorAbsolute', 'Sparse']);
-      const stray = candidate.length > 0 ? probe.farthest(candidate, cap) : Infinity;
+      const stray = candidate.length > 0 ? probe.measure(candidate, cap).max() : Infinity;
       if (stray <= cap) {
         this.keptStray = Math.max(this.keptStray, stray);
         return candidate;
@@ -206,13 +202,28 @@ export class MeshSimplification {
 
   /**
    * Farthest the full surface is from the current one (the mesh's units), sampled at the corners
-   * and centroid of about `samples` full triangles: parts taken away show here.
+   * and centroid of about `samples` full triangles, each against its own part: a part taken away
+   * whole counts its own size.
    */
   uncovered(samples: number): number {
     const current = this.allTriangles();
     if (current.length === 0) return Infinity;
     const full = this.full().indices;
-    return new DeviationProbe({ positions: this.source.positions, indices: current }).farthestCorners(full, Math.max(1, Math.floor(full.length / 3 / samples)));
+    const probe = new DeviationProbe({ positions: this.source.positions, indices: current }, this.partOfVertex);
+    return Math.max(probe.farthestCorners(full, Math.max(1, Math.floor(full.length / 3 / samples))), this.largestPartGone(current));
+  }
+
+  /** Diagonal of the largest part the triangles `current` have nothing of (0 for a mesh that is one part). */
+  private largestPartGone(current: Uint32Array): number {
+    const partOf = this.partOfVertex, elements = this.source.elements;
+    if (!partOf || !elements) return 0;
+    const kept = new Uint8Array(elements.length);
+    for (let i = 0; i < current.length; i += 3) if (partOf[current[i]!]! >= 0) kept[partOf[current[i]!]!] = 1;
+    let largest = 0;
+    elements.forEach((e, k) => {
+      if (!kept[k] && e.triangleCount > 0) largest = Math.max(largest, diagonal(this.source.positions, this.source.indices.subarray(e.firstTriangle * 3, (e.firstTriangle + e.triangleCount) * 3)));
+    });
+    return largest;
   }
 
   /** The current triangles and those of the parts kept finer. */
@@ -291,6 +302,18 @@ function inRuns(indices: Uint32Array, simplify: (run: Uint32Array) => Uint32Arra
   const runs: Uint32Array[] = [];
   for (let start = 0; start < indices.length; start += TRIANGLES_PER_CALL * 3) runs.push(simplify(indices.subarray(start, start + TRIANGLES_PER_CALL * 3)));
   return runs.length === 1 ? runs[0]! : concat(runs);
+}
+
+/** Diagonal of the box around the vertices `indices` use. */
+function diagonal(p: Float32Array, indices: Uint32Array): number {
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (const v of indices) {
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k]!, p[v * 3 + k]!);
+      max[k] = Math.max(max[k]!, p[v * 3 + k]!);
+    }
+  }
+  return Math.hypot(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!);
 }
 
 function concat(arrays: Uint32Array[]): Uint32Array {

@@ -36,7 +36,7 @@ export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = 
   // defaults); a scene that is within budget so is delivered exactly so.
   const today = !streamed && withinBudget({ ...budgetFigures(scene), meshPrims: mergedDrawCalls(scene) }, limits) ? mergeByMaterial(scene) : undefined;
   const read = budgetFigures(today ?? scene);
-  const source = streamed ? { ...read, triangles: streamed.sourceTriangles, meshPrims: drawCalls(scene) } : { ...read, meshPrims: drawCalls(scene) };
+  const source = streamed ? { ...read, triangles: streamed.sourceTriangles, meshPrims: streamed.sourceDrawCalls } : { ...read, meshPrims: drawCalls(scene) };
   const report = (delivered: SceneData, steps: BudgetStep[], deviation = { maxDeviation: 0, maxUncovered: 0 }): BudgetReport => {
     const figures = delivered === today ? read : budgetFigures(delivered);
     // The stream's deviation and this stage's add up to a bound (Hausdorff's triangle inequality).

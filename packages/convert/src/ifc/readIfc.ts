@@ -294,7 +294,7 @@ async function buildScene(
     warnings,
     doorOpenings,
     ...(reduction && reduction.reduced > 0 && {
-      streamReduced: { sourceTriangles: reduction.sourceTriangles, reducedGeometries: reduction.reduced, maxDeviation: reduction.maxDeviation, maxUncovered: reduction.maxUncovered },
+      streamReduced: { sourceTriangles: reduction.sourceTriangles, sourceDrawCalls: reduction.sourceDrawCalls, reducedGeometries: reduction.reduced, maxDeviation: reduction.maxDeviation, maxUncovered: reduction.maxUncovered },
     }),
   };
 }

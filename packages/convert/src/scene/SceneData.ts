@@ -24,8 +24,8 @@ export interface SceneData {
   warnings: SceneWarning[];
   /**
    * Set when the reader simplified geometry as it streamed in, to hold a huge model in bounded
-   * memory (the AR budget's first stage, `StreamReduction`): the full model's triangle count and
-   * what the reduction moved, in metres.
+   * memory, or simplified it before placing it (the AR budget's first stage, `StreamReduction`):
+   * the full model's triangles and draw calls, and what the reduction moved, in metres.
    */
   streamReduced?: StreamReducedFigures;
 }
@@ -33,6 +33,8 @@ export interface SceneData {
 /** What a reader's stream reduction did (see {@link SceneData.streamReduced}). */
 export interface StreamReducedFigures {
   sourceTriangles: number;
+  /** Draw calls the full model makes (placements of geometry): some may be simplified away. */
+  sourceDrawCalls: number;
   reducedGeometries: number;
   maxDeviation: number;
   maxUncovered: number;

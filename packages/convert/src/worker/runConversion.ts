@@ -7,7 +7,7 @@ import { drawCalls } from '../scene/sceneStats.js';
 import { usdzAnchorRefusal } from '../usdz/anchor/anchorUsdz.js';
 import { AR_BUDGET_DEFAULTS, withinBudget } from '../budget/ArBudget.js';
 import { budgetFigures, fitArBudget } from '../budget/fitArBudget.js';
-import { STREAM_REDUCTION_DEFAULTS, StreamReduction } from '../budget/StreamReduction.js';
+import { StreamReduction } from '../budget/StreamReduction.js';
 import type { ConversionRequest, ConversionResult } from './protocol.js';
 import type { SceneData } from '../scene/SceneData.js';
 import type { ArBudget, BudgetReport } from '../budget/ArBudget.js';
@@ -27,11 +27,12 @@ import type { FittedScene } from '../budget/fitArBudget.js';
 export async function runConversion(request: ConversionRequest): Promise<ConversionResult> {
   const started = performance.now();
   const budget = request.budget === false ? undefined : { ...AR_BUDGET_DEFAULTS, ...request.budget };
-  // With a budget, an IFC far over it has its shared geometry simplified before it is placed:
-  // memory follows the unique geometry and the budget, not the drawn model.
+  // With a budget, an IFC over it has its shared geometry simplified before it is placed: each
+  // repeated geometry is simplified once, not at every placement, and memory follows the unique
+  // geometry and the budget, not the drawn model.
   const maxGeometryBytes = request.maxGeometryBytes ?? Number.POSITIVE_INFINITY;
   const reduction = budget && new StreamReduction({
-    triangles: budget.triangles, startTriangles: Math.max(STREAM_REDUCTION_DEFAULTS.startTriangles, 10 * budget.triangles), maxBytes: maxGeometryBytes,
+    triangles: budget.triangles, startTriangles: budget.triangles, maxBytes: maxGeometryBytes,
   });
   const scene = await readModel(request.bytes, {
     ...(request.fileName !== undefined && { fileName: request.fileName }),
