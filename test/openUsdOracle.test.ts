@@ -6,6 +6,7 @@ import { corpusBytes, corpusFiles } from './support/corpus.js';
 import { rawZipEntries } from './support/usdReader.js';
 import { zipArchive } from './support/zipArchive.js';
 import { inMetresYUp, startOpenUsd, type OpenUsd } from './support/openUsd/openUsd.js';
+import { repeatedColumnsIfc } from './support/movedIfc.js';
 
 let usd: OpenUsd;
 beforeAll(async () => { usd = await startOpenUsd(); });
@@ -95,9 +96,9 @@ describe('OpenUSD and instanced deliveries', () => {
   });
 
   it('an IFC reduced as it streamed keeps its repeated geometry (mapped items) shared: OpenUSD composes the instances cleanly', async () => {
-    const name = 'ISSUE_021_Mini_Project.ifc';
-    // Held to a memory bound its placed geometry would pass, it is reduced before it is placed.
-    const result = await convertModel(corpusBytes('ifc', name), { fileName: name, maxGeometryBytes: 8 * 2 ** 20 });
+    // Twenty more of a Revit column (a mapped item): most of what the model draws is one geometry.
+    const result = await convertModel(repeatedColumnsIfc(20), { fileName: 'columns.ifc', budget: { triangles: 10_000, meshPrims: 25 } });
+    expect(result.budget!.steps).toEqual(['merged', 'simplified']);
     const kept = Number(/(\d+) repeated mesh(?:es)? kept as instances/.exec(result.warnings.find((w) => w.code === 'budget_merged')!.message)![1]);
     expect(kept).toBeGreaterThan(0);
     const back = await readUsdz(result.usdz!);

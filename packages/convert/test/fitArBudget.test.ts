@@ -206,6 +206,9 @@ describe('fitArBudget', () => {
     // Room in the budget, but not below 50 prims: merged.
     expect(mergeToPrimBudget(repeatedParts(45, 10, 250), 200).grouping).not.toMatch(/kept as instances/);
     expect(mergeToPrimBudget(repeatedParts(40, 10, 250), 20).grouping).not.toMatch(/kept as instances/);
+    // Room to spare, but two copies among 5,000 other triangles save too little of the package: merged.
+    expect(mergeToPrimBudget(repeatedParts(2, 10, 5000), 120).grouping).not.toMatch(/kept as instances/);
+    expect(mergeToPrimBudget(repeatedParts(2, 10, 250), 120).grouping).toMatch(/kept as instances/);
   });
 
   it('simplifyToBudget reaches any triangle budget on a tessellated sphere and says how far it moved it', async () => {

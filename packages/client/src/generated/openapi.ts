@@ -536,9 +536,9 @@ export interface components {
             };
             source: components["schemas"]["ArBudgetFigures"];
             delivered: components["schemas"]["ArBudgetFigures"];
-            /** @description largest distance from the delivered surface to the full model's (metres), measured at every simplified triangle's edge midpoints and centroid; 0 when no vertex moved. Elements that would stray more than 2 cm (and more than four times the simplifier's error) are delivered finer, unless the triangle limit cannot be met otherwise */
+            /** @description largest distance from the delivered surface to the full model's (metres), measured at every simplified triangle's edge midpoints and centroid, each element against its own full surface; 0 when no vertex moved. Elements that would stray more than 2 cm (and more than four times the simplifier's error) are delivered finer, unless the triangle limit cannot be met otherwise */
             max_deviation_m: number;
-            /** @description largest distance from the full surface to the delivered one (metres): parts simplified away count here */
+            /** @description largest distance from the full surface to the delivered one (metres), sampled, each element against its own delivered surface: an element simplified away whole counts its own size */
             max_uncovered_m: number;
         };
         SessionDetail: {

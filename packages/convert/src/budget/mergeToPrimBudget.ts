@@ -38,7 +38,7 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedTo
   for (const grouping of groupings(scene)) {
     const merged = mergedDrawCalls(scene, { minDrawCalls: 0, ...grouping.options });
     if (merged > meshPrims) continue;
-    const keep = instancedWithin(candidates, Math.min(meshPrims, INSTANCED_PRIMS_TARGET) - merged);
+    const keep = worthInstancing(scene, instancedWithin(candidates, Math.min(meshPrims, INSTANCED_PRIMS_TARGET) - merged));
     const label = keep.size ? `${grouping.label}, ${keep.size} repeated mesh${keep.size > 1 ? 'es' : ''} kept as instances` : grouping.label;
     return { scene: mergeByMaterial(scene, { minDrawCalls: 0, ...grouping.options, keep }), steps: ['merged'], grouping: label };
   }
@@ -107,6 +107,24 @@ function instancingCandidates(scene: SceneData): Repeated[] {
   });
   const triangles = (r: Repeated) => scene.meshes[r.mesh]!.indices.length;
   return repeated.sort((a, b) => triangles(b) - triangles(a) || a.mesh - b.mesh);
+}
+
+/**
+ * Instancing is worth its prims only when it makes the package markedly smaller: the triangles
+ * the kept meshes would add copied into merged meshes, at least this share of the drawn ones.
+ */
+const INSTANCING_MIN_SAVING = 0.25;
+
+/**
+ * The meshes to keep shared, or none when sharing them saves less than {@link INSTANCING_MIN_SAVING}
+ * of the scene's triangles: each instance is a prim the device loads, and a few per cent of the
+ * bytes (ISSUE_021's pipe fittings: 4 %, for 24 prims) do not pay for them.
+ */
+function worthInstancing(scene: SceneData, keep: Set<number>): Set<number> {
+  let saved = 0;
+  for (const node of scene.nodes) for (const m of node.meshes) if (keep.has(m)) saved += scene.meshes[m]!.indices.length / 3;
+  for (const m of keep) saved -= scene.meshes[m]!.indices.length / 3;
+  return saved >= INSTANCING_MIN_SAVING * scene.stats.triangles ? keep : new Set();
 }
 
 /**

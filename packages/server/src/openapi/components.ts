@@ -120,8 +120,8 @@ export const SCHEMAS = {
     limits: record({ triangles: integer, mesh_prims: integer, texture_px: integer, package_bytes: integer }, [], 'the budget the server holds delivered files to (ARSESSION_BUDGET_*)'),
     source: { $ref: '#/components/schemas/ArBudgetFigures' },
     delivered: { $ref: '#/components/schemas/ArBudgetFigures' },
-    max_deviation_m: { ...number, minimum: 0, description: "largest distance from the delivered surface to the full model's (metres), measured at every simplified triangle's edge midpoints and centroid; 0 when no vertex moved. Elements that would stray more than 2 cm (and more than four times the simplifier's error) are delivered finer, unless the triangle limit cannot be met otherwise" },
-    max_uncovered_m: { ...number, minimum: 0, description: 'largest distance from the full surface to the delivered one (metres): parts simplified away count here' },
+    max_deviation_m: { ...number, minimum: 0, description: "largest distance from the delivered surface to the full model's (metres), measured at every simplified triangle's edge midpoints and centroid, each element against its own full surface; 0 when no vertex moved. Elements that would stray more than 2 cm (and more than four times the simplifier's error) are delivered finer, unless the triangle limit cannot be met otherwise" },
+    max_uncovered_m: { ...number, minimum: 0, description: 'largest distance from the full surface to the delivered one (metres), sampled, each element against its own delivered surface: an element simplified away whole counts its own size' },
   }, [], 'placement, door detection and footprints are computed on the full model whatever the budget did'),
   SessionDetail: record({
     session_id: text, deeplink: url,
