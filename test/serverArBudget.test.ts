@@ -95,6 +95,8 @@ describe('the AR budget through the server', () => {
     for (const [path, model, fields] of cases) {
       const [a, b, c] = await Promise.all([budgeted, unbudgeted, tight].map((t) => detailOf(t, path, model, fields)));
       expect(a.model_assets[0].ar_budget.steps.length, `${path} ${model}`).toBeGreaterThan(0);
+      // Over the tight budget's triangles, AC20 is simplified as it is read; a door is still looked for on the full model.
+      if (model === AC20) expect(c.model_assets[0].warnings.find((w: { code: string }) => w.code === 'budget_simplified')?.message, path).toMatch(/as they streamed in/);
       expect(withoutUrls(a.placement), `${path} ${model}`).toEqual(withoutUrls(b.placement));
       expect(withoutUrls(c.placement), `${path} ${model}`).toEqual(withoutUrls(b.placement));
       expect(a.model_frame).toEqual(b.model_frame);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelTooLargeError, readIfc, readUsdz, sceneBounds, StreamReduction } from '../src/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
-import { repeatedColumnsIfc } from '../../../test/support/movedIfc.js';
+import { farAwayIfcOpenHouse, repeatedColumnsIfc } from '../../../test/support/movedIfc.js';
 
 describe('StreamReduction: the AR budget before an IFC is placed', () => {
   it('a model far over the budget has its shared geometry simplified once, weighted by its draws; the full count, frame, bounds and door index stay', async () => {
@@ -61,6 +61,19 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
     expect(result.warnings.find((w) => w.code === 'budget_simplified')!.message).toMatch(/geometries already as they streamed in/);
     expect(result.offset).toEqual(full.offset);
     expect(result.bounds).toEqual(full.bounds);
+    expect(result.stats.elements).toBe(full.stats.meshNodes);
+  });
+
+  it('a georeferenced model reduced hard as it is read keeps the full model\'s frame: the same offset, bounds and door index', async () => {
+    const bytes = farAwayIfcOpenHouse();
+    const full = await readIfc(bytes);
+    expect(full.offset.some((v) => v !== 0)).toBe(true);
+    const reduced = await readIfc(bytes, { reduction: new StreamReduction({ triangles: 200, startTriangles: 0 }) });
+    expect(reduced.streamReduced!.reducedGeometries).toBeGreaterThan(0);
+    expect(reduced.offset).toEqual(full.offset);
+    expect(reduced.bounds).toEqual(full.bounds);
+    expect(reduced.doorOpenings.map((d) => d.door.globalId)).toEqual(full.doorOpenings.map((d) => d.door.globalId));
+    expect(reduced.streamReduced!.sourceElements).toBe(full.stats.meshNodes);
   });
 
   it('repeated geometry stays shared through the merge, delivered once and instanced, when that makes the package markedly smaller', async () => {

@@ -64,6 +64,11 @@ export class StreamReduction {
   maxUncovered = 0;
   /** Bounds of the full model as placed (float64, Y-up metres), once it has been reduced. */
   fullBounds: Bounds | undefined;
+  /**
+   * Centre of each placement's box as placed in full (x y z, float64), once it has been reduced:
+   * what the reader chooses the model's offset from, so the frame is the full model's.
+   */
+  fullCentres: number[] = [];
 
   constructor(options: Partial<StreamReductionOptions> = {}) {
     this.opts = { ...STREAM_REDUCTION_DEFAULTS, ...options };
@@ -81,7 +86,19 @@ export class StreamReduction {
     const placedBytes = geometries.reduce((n, g) => n + (g.vertices.byteLength + g.indices.byteLength) * g.transforms.length, 0);
     if (this.sourceTriangles <= this.opts.startTriangles && placedBytes <= this.opts.maxBytes) return;
     const bounds = emptyBounds();
-    for (const g of geometries) if (g.indices.length >= 3) for (const t of g.transforms) growBounds(bounds, g.vertices, 6, t);
+    for (const g of geometries) {
+      if (g.indices.length < 3) continue;
+      for (const t of g.transforms) {
+        // The same float64 arithmetic as placing the geometry: the same box, the same centre.
+        const { min, max } = growBounds(emptyBounds(), g.vertices, 6, t);
+        if (!(min[0] <= max[0])) continue;
+        for (let k = 0; k < 3; k++) {
+          bounds.min[k] = Math.min(bounds.min[k]!, min[k]!);
+          bounds.max[k] = Math.max(bounds.max[k]!, max[k]!);
+        }
+        this.fullCentres.push((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2);
+      }
+    }
     this.fullBounds = bounds;
     const meshes: SceneMesh[] = geometries.map((g) => sharedGeometryMesh(g));
     const nodes: SceneNode[] = geometries.flatMap((g, i) => g.transforms.map((matrix) => ({ name: '', parent: -1, matrix, meshes: [i], metadata: {} })));

@@ -155,6 +155,7 @@ async function buildScene(
     if (target.held > opts.maxGeometryBytes) throw new GeometryOverBound(target.held);
   };
   const instanced = new InstancedPlacements(opts.recentreBeyond);
+  let sourceElements = 0;
   if (opts.reduction) {
     // Every geometry copied once and its placements noted; placed only once the model's size is
     // known, from the reduced geometry when it is far over the budget. Placed in stream order with
@@ -166,6 +167,8 @@ async function buildScene(
       // Thrown through web-ifc's stream, which stops it (the model is closed after, as always).
       bound();
     });
+    // Elements as a full read counts them: products that draw a geometry with triangles.
+    sourceElements = new Set(shared.placements.filter((p) => p.geometry.indices.length >= 3).map((p) => p.product)).size;
     await opts.reduction.reduce(shared.geometries());
     target.held = 0;
     // A reduced model is the budget's to deliver: its repeated geometry stays shared (the budget's
@@ -188,7 +191,10 @@ async function buildScene(
   // float32 points: it is placed again from its local vertices, into the same arrays, with the
   // offset removed in float64, so the delivered points are as fine as near the origin. One near
   // the origin (a stray element) has fine points already, and is moved by the offset.
-  const offset = chooseOffset(Float64Array.from(centres), opts.recentreBeyond);
+  // A model reduced before placing is framed as placed in full: pruned or simplified geometry
+  // must not move its offset.
+  const fullCentres = opts.reduction?.reduced ? opts.reduction.fullCentres : centres;
+  const offset = chooseOffset(Float64Array.from(fullCentres), opts.recentreBeyond);
   if (offset.some((v) => v !== 0)) {
     warnings.push({ code: 'recentred', message: `geometry was ${Math.round(Math.hypot(...offset))} m from the origin and was re-centred; model_frame.offset states the shift` });
     bounds = emptyBounds();
@@ -294,7 +300,7 @@ async function buildScene(
     warnings,
     doorOpenings,
     ...(reduction && reduction.reduced > 0 && {
-      streamReduced: { sourceTriangles: reduction.sourceTriangles, sourceDrawCalls: reduction.sourceDrawCalls, reducedGeometries: reduction.reduced, maxDeviation: reduction.maxDeviation, maxUncovered: reduction.maxUncovered },
+      streamReduced: { sourceTriangles: reduction.sourceTriangles, sourceDrawCalls: reduction.sourceDrawCalls, sourceElements, reducedGeometries: reduction.reduced, maxDeviation: reduction.maxDeviation, maxUncovered: reduction.maxUncovered },
     }),
   };
 }

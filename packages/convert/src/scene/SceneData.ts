@@ -35,6 +35,8 @@ export interface StreamReducedFigures {
   sourceTriangles: number;
   /** Draw calls the full model makes (placements of geometry): some may be simplified away. */
   sourceDrawCalls: number;
+  /** Elements (products with geometry) the full model draws: its mesh nodes when read in full. */
+  sourceElements: number;
   reducedGeometries: number;
   maxDeviation: number;
   maxUncovered: number;

@@ -1,5 +1,6 @@
 import { writeHashedFile } from '../io/writeHashedFile.js';
-import { readModel } from '../model/readModel.js';
+import { readModel, type ModelScene, type ReadModelOptions } from '../model/readModel.js';
+import { ModelTooLargeError } from '../errors/ConvertError.js';
 import { writeUsdz } from '../usdz/writeUsdz.js';
 import { writeUsdzBytesFile, writeUsdzFile } from '../usdz/writeUsdzFile.js';
 import { mergeByMaterial } from '../scene/mergeByMaterial.js';
@@ -34,16 +35,17 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
   const reduction = budget && new StreamReduction({
     triangles: budget.triangles, startTriangles: budget.triangles, maxBytes: maxGeometryBytes,
   });
-  const scene = await readModel(request.bytes, {
+  const readOptions = {
     ...(request.fileName !== undefined && { fileName: request.fileName }),
     ...(request.field !== undefined && { field: request.field }),
     ...(request.meshNodeLimit !== undefined && { meshNodeLimit: request.meshNodeLimit }),
     maxGeometryBytes,
-    ...(reduction && { reduction }),
-  });
+  };
+  const scene = await readModel(request.bytes, { ...readOptions, ...(reduction && { reduction }) });
   // Before anything is written: a by_scan without a door must cost no conversion.
   const detecting = performance.now();
-  const door = request.detectDoor && (await import('../model/detectDoorInScene.js')).detectDoorInScene(scene, request.detectDoor);
+  const full = request.detectDoor ? await fullScene(scene, request.bytes, readOptions, budget?.triangles ?? 0) : scene;
+  const door = request.detectDoor && (await import('../model/detectDoorInScene.js')).detectDoorInScene(full, request.detectDoor);
   const detected = performance.now();
   const outputs = request.outputs ?? ['usdz'];
   const read = performance.now();
@@ -68,7 +70,7 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
   return {
     format: scene.source.format,
     source: scene.source,
-    stats: { ...delivered.stats, drawCalls: drawCalls(delivered), elements: scene.stats.meshNodes },
+    stats: { ...delivered.stats, drawCalls: drawCalls(delivered), elements: scene.streamReduced?.sourceElements ?? scene.stats.meshNodes },
     bounds: delivered.bounds,
     offset: delivered.offset,
     warnings: delivered.warnings,
@@ -76,13 +78,36 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
     ...(refusal && { anchorRefusal: { rule: refusal.rule, message: refusal.message } }),
     timings: { readMs: round(read - started), writeMs: round(written - read), startedAt: Math.round(performance.timeOrigin + started), ...(request.detectDoor && { detectMs: round(detected - detecting) }) },
     ...(budget && { budget: budgetReport(scene, delivered, fitted, budget, request.bytes.length, usdzFile?.bytes ?? usdz?.length) }),
-    ...(scene.doorOpenings && { doorOpenings: scene.doorOpenings }),
+    ...(full.doorOpenings && { doorOpenings: full.doorOpenings }),
     ...(door && { door }),
     ...(usdz && { usdz }),
     ...(usdzFile && { usdzFileBytes: usdzFile.bytes, usdzFileSha256: usdzFile.sha256 }),
     ...(glb && { glb }),
     ...(glbFile && { glbFileBytes: glbFile.bytes, glbFileSha256: glbFile.sha256 }),
   };
+}
+
+/**
+ * Triangles up to which a model reduced as it was read is read again in full for door
+ * detection: what was always read in full before reduction started at the budget (1 M, or ten
+ * times a larger budget).
+ */
+const fullReadTriangles = (budgetTriangles: number) => Math.max(1_000_000, 10 * budgetTriangles);
+
+/**
+ * The model as read in full, for door detection: a model reduced as it was read (over the
+ * budget) is read again without the reduction, so a door is found on the full geometry (walls
+ * and openings measured in full) whatever the budget; one too large for that, or for the memory
+ * bound, is searched as reduced.
+ */
+async function fullScene(scene: ModelScene, bytes: Uint8Array, options: Partial<ReadModelOptions>, budgetTriangles: number): Promise<ModelScene> {
+  if (!scene.streamReduced || scene.streamReduced.sourceTriangles > fullReadTriangles(budgetTriangles)) return scene;
+  try {
+    return await readModel(bytes, options);
+  } catch (err) {
+    if (err instanceof ModelTooLargeError) return scene;
+    throw err;
+  }
 }
 
 /** Whether an ARKit-ready upload can be delivered as it came: its scene and its bytes within budget. */
