@@ -38,7 +38,7 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedTo
   for (const grouping of groupings(scene)) {
     const merged = mergedDrawCalls(scene, { minDrawCalls: 0, ...grouping.options });
     if (merged > meshPrims) continue;
-    const keep = worthInstancing(scene, instancedWithin(candidates, Math.min(meshPrims, INSTANCED_PRIMS_TARGET) - merged));
+    const keep = worthInstancing(scene, candidates, instancedWithin(candidates, Math.min(meshPrims, INSTANCED_PRIMS_TARGET) - merged));
     const label = keep.size ? `${grouping.label}, ${keep.size} repeated mesh${keep.size > 1 ? 'es' : ''} kept as instances` : grouping.label;
     return { scene: mergeByMaterial(scene, { minDrawCalls: 0, ...grouping.options, keep }), steps: ['merged'], grouping: label };
   }
@@ -120,10 +120,9 @@ const INSTANCING_MIN_SAVING = 0.25;
  * of the scene's triangles: each instance is a prim the device loads, and a few per cent of the
  * bytes (ISSUE_021's pipe fittings: 4 %, for 24 prims) do not pay for them.
  */
-function worthInstancing(scene: SceneData, keep: Set<number>): Set<number> {
-  let saved = 0;
-  for (const node of scene.nodes) for (const m of node.meshes) if (keep.has(m)) saved += scene.meshes[m]!.indices.length / 3;
-  for (const m of keep) saved -= scene.meshes[m]!.indices.length / 3;
+function worthInstancing(scene: SceneData, candidates: readonly Repeated[], keep: Set<number>): Set<number> {
+  // Each kept mesh is written once instead of at each of its draws.
+  const saved = candidates.reduce((n, c) => n + (keep.has(c.mesh) ? (c.draws - 1) * (scene.meshes[c.mesh]!.indices.length / 3) : 0), 0);
   return saved >= INSTANCING_MIN_SAVING * scene.stats.triangles ? keep : new Set();
 }
 
