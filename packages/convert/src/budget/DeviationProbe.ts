@@ -1,5 +1,4 @@
 import { buildBvh, nearestDistance, triangleDistanceSquared, type Bvh, type TriangleMesh } from '@arsession/geometry';
-import { groupBy } from './groupBy.js';
 
 /**
  * One surface of a mesh, to measure how far another version of the same mesh (triangles over the
@@ -93,7 +92,7 @@ export class DeviationProbe {
       points.state[i] = LOCAL;
     }
     if (points.bound[i]! <= within) return;
-    const d = this.parts.nearest(points.firstCorner(i), x, y, z, within);
+    const d = this.parts.nearest(points.corners(i)[0]!, x, y, z, within);
     // Beyond `within` the search went to the end: the distance is exact.
     if (d > within) points.state[i] = EXACT;
     points.bound[i] = Math.min(points.bound[i]!, d);
@@ -130,9 +129,13 @@ export class DeviationProbe {
   private rowsFor(measured: number): Rows | undefined {
     const vertices = this.surface.positions.length / 3;
     if (this.rows || measured * ROWS_REPAID_PER_TRIANGLE < vertices) return this.rows;
-    // The corners at each vertex, made the triangles they are corners of.
-    const { start, order: triangles } = groupBy(this.surface.indices, vertices);
-    for (let r = 0; r < triangles.length; r++) triangles[r] = Math.floor(triangles[r]! / 3);
+    const idx = this.surface.indices;
+    const start = new Uint32Array(vertices + 1);
+    for (let i = 0; i < idx.length; i++) start[idx[i]! + 1]!++;
+    for (let v = 0; v < vertices; v++) start[v + 1]! += start[v]!;
+    const fill = start.slice(0, vertices);
+    const triangles = new Uint32Array(idx.length);
+    for (let i = 0; i < idx.length; i++) triangles[fill[idx[i]!]!++] = Math.floor(i / 3);
     this.rows = { start, triangles };
     return this.rows;
   }
@@ -226,12 +229,6 @@ class SamplePoints {
     return [(p[a]! + p[b]!) / 2, (p[a + 1]! + p[b + 1]!) / 2, (p[a + 2]! + p[b + 2]!) / 2];
   }
 
-  /** The first of the corners point `i` lies between (its part is the point's), without an array for them. */
-  firstCorner(i: number): number {
-    const k = i & 3;
-    return this.indices[(i >> 2) * 3 + (k === 3 ? 0 : k)]!;
-  }
-
   /** The corners point `i` lies between: an edge's two ends, or all three for the centroid. */
   corners(i: number): number[] {
     const t = (i >> 2) * 3, k = i & 3;
@@ -240,22 +237,26 @@ class SamplePoints {
 
   /**
    * The points with a bound above 0 that `include` accepts, in buckets of falling bounds from
-   * the largest (each with the largest bound it may hold).
+   * the largest (each with the largest bound it may hold): a counting sort, two passes.
    */
   bucketsByBound(include: (point: number) => boolean): Array<{ upTo: number; points: Uint32Array }> {
     let top = 0;
     for (let i = 0; i < this.count; i++) if (this.bound[i]! > top && include(i)) top = this.bound[i]!;
     if (top === 0) return [];
-    // Points left out stay in no bucket (BOUND_BUCKETS is past the last).
     const bucketOf = new Uint8Array(this.count).fill(BOUND_BUCKETS);
+    const start = new Uint32Array(BOUND_BUCKETS + 1);
     for (let i = 0; i < this.count; i++) {
       if (!(this.bound[i]! > 0) || !include(i)) continue;
       let b = Math.min(BOUND_BUCKETS - 1, Math.floor(-Math.log2(this.bound[i]! / top) * 8));
       // log2 may round a bound just above a step into the bucket below it.
       while (b > 0 && this.bound[i]! > top / BOUND_STEP ** b) b--;
       bucketOf[i] = b;
+      start[b + 1]!++;
     }
-    const { start, order } = groupBy(bucketOf, BOUND_BUCKETS);
+    for (let b = 0; b < BOUND_BUCKETS; b++) start[b + 1]! += start[b]!;
+    const fill = start.slice(0, BOUND_BUCKETS);
+    const order = new Uint32Array(start[BOUND_BUCKETS]!);
+    for (let i = 0; i < this.count; i++) if (bucketOf[i]! < BOUND_BUCKETS) order[fill[bucketOf[i]!]!++] = i;
     return Array.from({ length: BOUND_BUCKETS }, (_, b) => ({ upTo: top / BOUND_STEP ** b, points: order.subarray(start[b]!, start[b + 1]!) }));
   }
 }
@@ -274,13 +275,15 @@ class SurfaceParts {
 
   constructor(private readonly surface: TriangleMesh, private readonly partOfVertex: Int32Array | undefined) {
     if (!partOfVertex) return;
-    const idx = surface.indices;
+    const idx = surface.indices, count = idx.length / 3;
     let parts = 0;
     for (let v = 0; v < partOfVertex.length; v++) parts = Math.max(parts, partOfVertex[v]! + 1);
-    // Keyed one up, so the triangles in no part (-1) come first.
-    const keys = new Uint32Array(idx.length / 3);
-    for (let t = 0; t < keys.length; t++) keys[t] = partOfVertex[idx[t * 3]!]! + 1;
-    ({ start: this.start, order: this.order } = groupBy(keys, parts + 1));
+    this.start = new Uint32Array(parts + 2);
+    for (let t = 0; t < count; t++) this.start[partOfVertex[idx[t * 3]!]! + 2]!++;
+    for (let k = 0; k <= parts; k++) this.start[k + 1]! += this.start[k]!;
+    const fill = this.start.slice(0, parts + 1);
+    this.order = new Uint32Array(count);
+    for (let t = 0; t < count; t++) this.order[fill[partOfVertex[idx[t * 3]!]! + 1]!++] = t;
   }
 
   /** Whether the surface has any triangle in the part of vertex `of`. */

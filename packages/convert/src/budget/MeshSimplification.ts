@@ -1,7 +1,6 @@
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { SceneElementRange, SceneMesh } from '../scene/SceneData.js';
 import { DeviationProbe } from './DeviationProbe.js';
-import { groupBy } from './groupBy.js';
 
 /**
  * Triangles simplified in one call at most. meshoptimizer works in a WASM heap that grows to the
@@ -362,8 +361,13 @@ function identity(count: number): Uint32Array {
  * closest to the triangle's own facing.
  */
 function unweldByNormal(indices: Uint32Array, weld: Uint32Array, p: Float32Array, n: Float32Array): Uint32Array {
-  // Original vertices grouped by the vertex they were welded to.
-  const { start, order: twins } = groupBy(weld, weld.length);
+  // Original vertices grouped by the vertex they were welded to (compressed rows).
+  const start = new Uint32Array(weld.length + 1);
+  for (let v = 0; v < weld.length; v++) start[weld[v]! + 1]!++;
+  for (let v = 0; v < weld.length; v++) start[v + 1]! += start[v]!;
+  const fill = start.slice(0, weld.length);
+  const twins = new Uint32Array(weld.length);
+  for (let v = 0; v < weld.length; v++) twins[fill[weld[v]!]!++] = v;
 
   const out = new Uint32Array(indices.length);
   for (let t = 0; t < indices.length; t += 3) {
@@ -402,13 +406,19 @@ function vertexElements(mesh: SceneMesh): Int32Array {
  * form one run again; elements left with none drop out.
  */
 function trianglesByElement(corners: Uint32Array, elementOf: Int32Array, elements: number) {
-  const elementOfTriangle = new Int32Array(corners.length / 3);
-  for (let t = 0; t < elementOfTriangle.length; t++) {
+  const count = corners.length / 3;
+  const runStart = new Uint32Array(elements + 2);
+  const elementOfTriangle = new Int32Array(count);
+  for (let t = 0; t < count; t++) {
     // A vertex welded in from outside every run (cannot happen for merged meshes) goes last.
     const e = elementOf[corners[t * 3]!]!;
     elementOfTriangle[t] = e < 0 ? elements : e;
+    runStart[elementOfTriangle[t]! + 1]!++;
   }
-  const { start: runStart, order: triangles } = groupBy(elementOfTriangle, elements + 1);
+  for (let e = 0; e <= elements; e++) runStart[e + 1]! += runStart[e]!;
+  const fill = runStart.slice(0, elements + 1);
+  const triangles = new Uint32Array(count);
+  for (let t = 0; t < count; t++) triangles[fill[elementOfTriangle[t]!]!++] = t;
   return {
     triangles,
     ranges(source: readonly SceneElementRange[]): SceneElementRange[] {
