@@ -11,9 +11,10 @@ const file = (data: string) => encode(`${HEAD}${data}\n${TAIL}`);
 const lineOf = (text: string, needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length;
 
 // Parameters as IFC exporters write them, including the bytes the check must not be fooled by:
-// parentheses, semicolons, '#' and doubled quotes inside strings and comments, line breaks anywhere.
+// parentheses, semicolons, '#' and doubled quotes inside strings and comments, a quote taken by
+// \S\ as its character, line breaks anywhere.
 const blank = fc.constantFrom('', ' ', '\n', '\r\n', ' /* a ; ( # \' comment */ ');
-const text = fc.array(fc.constantFrom('a', 'Z', ' ', '(', ')', ';', '#', '12', "''", '\n', '"', '/*', '\\X\\E9'), { maxLength: 12 }).map((p) => p.join(''));
+const text = fc.array(fc.constantFrom('a', 'Z', ' ', '(', ')', ';', '#', '12', "''", '\n', '"', '/*', '\\X\\E9', "\\S\\'"), { maxLength: 12 }).map((p) => p.join(''));
 const leaf = fc.oneof(
   fc.constant('$'), fc.constant('*'), fc.constantFrom('.T.', '.NOTDEFINED.'),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((v) => String(v)),
@@ -86,6 +87,15 @@ describe('checkStepSyntax', () => {
     expect(checkStepSyntax(encode(`${HEAD}#1=IFCWALL($);\n`))).toBe('the file ends before END-ISO-10303-21;');
     expect(checkStepSyntax(encode(`${HEAD}#1=IFCWALL($)\n`))).toBe('line 7: entity #1 never ends (no ";" before the end of the file)');
     expect(checkStepSyntax(encode(`${HEAD}#1=IFCWALL('x`))).toBe('line 7: a string in entity #1 never ends');
+  });
+
+  it('passes a string whose \\S\\ takes its quote, and refuses one web-ifc would end elsewhere', () => {
+    expect(checkStepSyntax(file("#1=IFCWALL('\\S\\'',$);\n#2=IFCWALL('It''s \\S\\''' x',$);"))).toBeUndefined();
+    // ISO 10303-21 ends these strings at the last quote shown; web-ifc takes any quote after \S\ or \s\ as a character.
+    for (const string of ["'a\\\\S\\'", "'a\\s\\'", "'\\X2\\00E4\\X0\\S\\'", "'\\PA\\S\\'"]) {
+      const text = `${HEAD}#1=IFCWALL($);\n#2=IFCWALL(${string},'b');\n${TAIL}`;
+      expect(checkStepSyntax(encode(text)), string).toBe('line 8: a string in entity #2 ends differently for web-ifc, which takes any quote after "\\S\\" as a character; write a backslash before a closing quote as "\\\\"');
+    }
   });
 
   it('names a section keyword statement by its keyword, and skips a UTF-8 byte order mark', () => {

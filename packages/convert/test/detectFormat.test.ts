@@ -47,6 +47,13 @@ describe('inspectModel', () => {
     const step = (args: string) => new TextEncoder().encode(`ISO-10303-21;\nHEADER;\nFILE_NAME(${args});\nFILE_SCHEMA(('IFC4'));\nENDSEC;`);
     expect(inspectModel(step("'a','t',('x','y'),('o'),'pre','It''s, (ours)',$")).originatingSystem).toBe("It's, (ours)");
     expect(inspectModel(step("'a','t',(''),(''),'pre',$,$")).originatingSystem).toBeUndefined();
+    expect(inspectModel(step("'a);','t',('x'),('o'),'pre','Caf\\X\\E9 \\S\\'s tool);',$")).originatingSystem).toBe('Café §s tool);');
+  });
+  it('reads the header whatever its records hold, and nothing from a header that is not STEP', () => {
+    const header = (records: string) => new TextEncoder().encode(`ISO-10303-21;\nHEADER;\n${records}\nENDSEC;\nDATA;\n#1=IFCX('FILE_SCHEMA((''IFC2X3''))');`);
+    expect(inspectModel(header("FILE_DESCRIPTION(('FILE_SCHEMA((''X''));'),'2;1');\n/* FILE_SCHEMA(('Y')); */ FILE_SCHEMA (( 'ifc4' ));")).schema).toBe('IFC4');
+    expect(inspectModel(header("FILE_DESCRIPTION(('x'),'2;1');")).schema).toBeUndefined();
+    expect(inspectModel(header("FILE_SCHEMA(('IFC4'")).schema).toBeUndefined();
   });
   it('lists USDZ entries in package order', () => {
     expect(inspectModel(corpusBytes('usdz', 'first_file_not_usd.usdz')).entries).toEqual(['b.png', 'test.usda']);

@@ -58,6 +58,10 @@ describe('readStepEntity: every value form of ISO 10303-21', () => {
     ["'\\X2\\\\X0\\'", ''],
     ["''", ''],
     ["'a\\Q\\b'", 'a\\Q\\b'], // not an escape: kept as written
+    ["'\\S\\''", '§'], // \S\ takes the apostrophe (0x27 + 128) as its character: the next quote closes
+    ["'\\S\\\\'", 'Ü'], // … and the backslash (0x5C + 128)
+    ["'a\\\\S\\'", 'a\\S\\'], // an escaped backslash, S, then a lone backslash before the closing quote
+    ["'\\X2\\00E4\\X0\\'", 'ä'], // the \X0\ that closes a run does not start a \S\
   ])('decodes the string %s', (text, value) => {
     expect(attributesOf(`#7=IFCX(${text});`)).toEqual([{ kind: 'string', value }]);
   });
@@ -67,6 +71,13 @@ describe('readStepEntity: every value form of ISO 10303-21', () => {
     expect(readStepEntity(utf8, 0)?.attributes).toEqual([{ kind: 'string', value: 'Tür' }]);
     const latin1 = new Uint8Array([...encode("#7=IFCX('T"), 0xfc, ...encode("r');")]);
     expect(readStepEntity(latin1, 0)?.attributes).toEqual([{ kind: 'string', value: 'Tür' }]);
+  });
+
+  it('reads on past a string whose \\S\\ directive takes a quote as its character', () => {
+    expect(attributesOf("#7=IFCX('\\S\\'',#3,'It''s \\S\\'',$);")).toEqual([
+      { kind: 'string', value: '§' }, { kind: 'reference', id: 3 }, { kind: 'string', value: "It's §" }, { kind: 'unset' },
+    ]);
+    expect(readStepAttribute(encode("#7=IFCX('\\S\\'',#3);"), 0, 1)).toEqual({ kind: 'reference', id: 3 });
   });
 
   it('skips comments between tokens and never reads past its statement', () => {
@@ -152,8 +163,7 @@ describe('StepFile against web-ifc on the corpus', () => {
   });
   afterAll(() => api.Dispose());
 
-  const openFile = (name: string) => {
-    const bytes = corpusBytes('ifc', name);
+  const openFile = (name: string, bytes = corpusBytes('ifc', name)) => {
     const offsets = new StepEntityOffsets();
     expect(checkStepSyntax(bytes, {}, offsets)).toBeUndefined();
     return { bytes, file: new StepFile(bytes, offsets), model: api.OpenModel(bytes) };
@@ -163,8 +173,18 @@ describe('StepFile against web-ifc on the corpus', () => {
     return Array.from({ length: v.size() }, (_, i) => v.get(i));
   };
 
-  it.each(corpusFiles('ifc').filter((f) => f.endsWith('.ifc')))('%s: every product\'s GlobalId and Name read as web-ifc reads them', (name) => {
-    const { file, model } = openFile(name);
+  // Names written with every control directive, those taking a quote or a backslash among them.
+  const directiveNames = ["A\\S\\'B", "\\S\\'''x", 'x\\S\\\\', "It''s \\S\\'", 'T\\X2\\00FC\\X0\\r\\S\\|', '\\PB\\\\S\\!'];
+  const renamed = (name: string) => {
+    let k = 0;
+    const text = Buffer.from(corpusBytes('ifc', name)).toString('latin1')
+      .replace(/(=\s*IFC(?:WALL|WALLSTANDARDCASE|DOOR|WINDOW|SLAB|SPACE)\('[^']*',#\d+,)'(?:[^']|'')*'/g, (_, head: string) => `${head}'${directiveNames[k++ % directiveNames.length]}'`);
+    expect(k).toBeGreaterThan(directiveNames.length);
+    return new Uint8Array(Buffer.from(text, 'latin1'));
+  };
+
+  it.each([...corpusFiles('ifc').filter((f) => f.endsWith('.ifc')).map((f) => [f, false] as const), ['AC20-FZK-Haus.ifc', true] as const])('%s (names with control directives: %s): every product\'s GlobalId and Name read as web-ifc reads them', (name, directives) => {
+    const { file, model } = openFile(name, directives ? renamed(name) : undefined);
     try {
       const ids = [...idsOf(model, IFCPRODUCT, true), ...idsOf(model, IFCRELAGGREGATES)];
       expect(ids.length).toBeGreaterThan(10);

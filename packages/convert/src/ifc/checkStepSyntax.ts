@@ -1,3 +1,4 @@
+import { stepStringEnd } from './step/stepStringEnd.js';
 import { latin1Text } from './latin1Text.js';
 import type { StepEntityOffsets } from './StepEntityOffsets.js';
 
@@ -13,7 +14,7 @@ export interface CheckStepSyntaxOptions {
 export const CHECK_STEP_SYNTAX_DEFAULTS: Readonly<CheckStepSyntaxOptions> = { maxEntityId: 0xffffffff, maxNesting: 64 };
 
 const HASH = 0x23, EQUALS = 0x3d, SEMICOLON = 0x3b, OPEN = 0x28, CLOSE = 0x29, QUOTE = 0x27, DOUBLE_QUOTE = 0x22;
-const SLASH = 0x2f, STAR = 0x2a, NEWLINE = 0x0a;
+const SLASH = 0x2f, STAR = 0x2a, NEWLINE = 0x0a, BACKSLASH = 0x5c;
 
 /** 1 for the bytes an entity's body must look at; everything else is skipped in one step. */
 const BODY_BYTE = new Uint8Array(256);
@@ -26,8 +27,8 @@ for (const b of [QUOTE, DOUBLE_QUOTE, SLASH, HASH, OPEN, CLOSE, SEMICOLON]) BODY
  * `maxEntityId` (web-ifc truncates them and silently drops or rewires elements), unbalanced or
  * absurdly deep parentheses (web-ifc spins until its deadline on `#1=IFCWALL(((((;`), and
  * statements, strings or comments that never end. Linear in the file size; strings and comments
- * are skipped the way STEP defines them (`''` inside a string is a quote). When `offsets` is
- * given, it records where each entity statement starts.
+ * are skipped the way STEP defines them (`''` inside a string is a quote, `\S\'` one character:
+ * see stepStringEnd). When `offsets` is given, it records where each entity statement starts.
  *
  * @example
  * ```ts
@@ -76,9 +77,12 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
       if (BODY_BYTE[c] === 0) {
         i++;
       } else if (c === QUOTE || c === DOUBLE_QUOTE) {
-        const end = stringEnd(bytes, i);
+        const end = stepStringEnd(bytes, i);
         if (end < 0) return `line ${lineAt(bytes, i)}: a string in ${statementName(bytes, keywordAt, entityId)} never ends`;
-        i = end;
+        if (c === QUOTE && hasBackslash(bytes, i + 1, end) && webIfcStringEnd(bytes, i) !== end) {
+          return `line ${lineAt(bytes, i)}: a string in ${statementName(bytes, keywordAt, entityId)} ends differently for web-ifc, which takes any quote after "\\S\\" as a character; write a backslash before a closing quote as "\\\\"`;
+        }
+        i = end + 1;
       } else if (c === HASH) {
         const start = ++i;
         i = skipDigits(bytes, i);
@@ -129,25 +133,6 @@ function commentEnd(bytes: Uint8Array, i: number): number {
   const n = bytes.length;
   for (let k = i + 2; k + 1 < n; k++) if (bytes[k] === STAR && bytes[k + 1] === SLASH) return k + 2;
   return -1;
-}
-
-/** Just past the string whose quote is at `i` (a doubled quote is one quote character), or −1. */
-function stringEnd(bytes: Uint8Array, i: number): number {
-  const quote = bytes[i]!, n = bytes.length;
-  let k = i + 1;
-  for (;;) {
-    // Most IFC strings are short (GlobalIds, names): a plain scan beats a native call until the
-    // string turns out long, then the native search takes over.
-    const shortEnd = Math.min(n, k + 64);
-    while (k < shortEnd && bytes[k] !== quote) k++;
-    if (k === shortEnd && k < n) {
-      k = bytes.indexOf(quote, k);
-      if (k < 0) return -1;
-    }
-    if (k >= n) return -1;
-    if (k + 1 < n && bytes[k + 1] === quote) { k += 2; continue; }
-    return k + 1;
-  }
 }
 
 function skipDigits(bytes: Uint8Array, i: number): number {
@@ -203,4 +188,25 @@ function isKeywordByte(b: number): boolean {
 function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u00ff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+function hasBackslash(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (bytes[k] === BACKSLASH) return true;
+  return false;
+}
+
+/**
+ * Where web-ifc's tokenizer ends the `'…'` string at `open`: like ISO 10303-21, except that a
+ * quote right after `\S\` or `\s\` never ends it, whatever the backslash before the S closes
+ * (`\\`, `\X0\`, `\PA\`). Where the two disagree web-ifc reads the rest of the file shifted.
+ */
+function webIfcStringEnd(bytes: Uint8Array, open: number): number {
+  for (let k = open + 1; k < bytes.length; k++) {
+    if (bytes[k] !== QUOTE) continue;
+    const s = bytes[k - 2];
+    if (k - open > 3 && bytes[k - 1] === BACKSLASH && (s === 0x53 || s === 0x73) && bytes[k - 3] === BACKSLASH) continue;
+    if (bytes[k + 1] === QUOTE) { k++; continue; }
+    return k;
+  }
+  return -1;
 }

@@ -1,5 +1,6 @@
 import { decodeStepString } from './decodeStepString.js';
 import type { StepValue } from './StepValue.js';
+import { stepStringEnd } from './stepStringEnd.js';
 
 const OPEN = 0x28, CLOSE = 0x29, COMMA = 0x2c, QUOTE = 0x27, DOUBLE_QUOTE = 0x22, DOLLAR = 0x24, STAR = 0x2a;
 const HASH = 0x23, DOT = 0x2e, SLASH = 0x2f, EQUALS = 0x3d, SEMICOLON = 0x3b, MINUS = 0x2d, PLUS = 0x2b;
@@ -62,6 +63,32 @@ export function readStepAttribute(bytes: Uint8Array, at: number, index: number):
   return p.value(1);
 }
 
+/**
+ * The records of a STEP file's `HEADER;` section (`FILE_DESCRIPTION`, `FILE_NAME`, `FILE_SCHEMA`
+ * and any others) in file order, their attributes read like an entity's. Reading stops at
+ * `ENDSEC;` (or `DATA;`), at `limit`, or at the first statement that is not a record: a file
+ * with a broken header gives the records before the break. Never throws.
+ *
+ * @example
+ * ```ts
+ * readStepHeader(bytes).find((r) => r.type === 'FILE_SCHEMA')?.attributes;
+ * // → [{ kind: 'list', items: [{ kind: 'string', value: 'IFC4' }] }]
+ * ```
+ */
+export function readStepHeader(bytes: Uint8Array, limit = bytes.length): StepEntity[] {
+  const p = new StepParser(bytes.subarray(0, limit));
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) p.i = 3; // a UTF-8 BOM some exporters write
+  const records: StepEntity[] = [];
+  for (;;) {
+    const type = p.statementKeyword();
+    if (!type || type === 'ENDSEC' || type === 'DATA') return records;
+    if (p.semicolon()) continue; // ISO-10303-21; HEADER;
+    const attributes = p.parameters(1);
+    if (!attributes || !p.semicolon()) return records;
+    records.push({ type, attributes });
+  }
+}
+
 /** A cursor over STEP bytes: blanks and comments skipped between tokens, values read one by one. */
 class StepParser {
   i = 0;
@@ -111,13 +138,13 @@ class StepParser {
       case DOLLAR: this.i++; return { kind: 'unset' };
       case STAR: this.i++; return { kind: 'derived' };
       case QUOTE: {
-        const end = this.stringEnd(QUOTE);
+        const end = stepStringEnd(b, this.i);
         if (end < 0) return this.invalid(start);
         this.i = end + 1;
         return { kind: 'string', value: decodeStepString(b, start + 1, end) };
       }
       case DOUBLE_QUOTE: {
-        const end = this.stringEnd(DOUBLE_QUOTE);
+        const end = stepStringEnd(b, this.i);
         if (end < 0) return this.invalid(start);
         this.i = end + 1;
         return { kind: 'binary', value: ascii(b, start + 1, end) };
@@ -152,23 +179,43 @@ class StepParser {
         if (c === MINUS || c === PLUS || isDigit(c)) return this.number();
         if (c !== undefined && isKeywordStart(c)) {
           const type = this.keyword();
-          this.blank();
-          if (b[this.i] !== OPEN || depth >= MAX_DEPTH) return this.invalid(start);
-          this.i++;
-          const items: StepValue[] = [];
-          if (!this.endsList()) {
-            for (;;) {
-              items.push(this.value(depth + 1));
-              this.blank();
-              if (b[this.i] === COMMA) { this.i++; continue; }
-              if (b[this.i] === CLOSE) { this.i++; break; }
-              return this.invalid(start);
-            }
-          }
+          const items = depth < MAX_DEPTH ? this.parameters(depth + 1) : undefined;
+          if (!items) return this.invalid(start);
           return { kind: 'typed', type, value: items.length === 1 ? items[0]! : { kind: 'list', items } };
         }
         return this.invalid(start);
     }
+  }
+
+  /** `( value, … )` after a keyword, each value read at `depth`; `undefined` when it is not a parenthesised list. */
+  parameters(depth: number): StepValue[] | undefined {
+    const b = this.bytes;
+    this.blank();
+    if (b[this.i] !== OPEN) return undefined;
+    this.i++;
+    const items: StepValue[] = [];
+    if (this.endsList()) return items;
+    for (;;) {
+      items.push(this.value(depth));
+      this.blank();
+      if (b[this.i] === COMMA) { this.i++; continue; }
+      if (b[this.i] === CLOSE) { this.i++; return items; }
+      return undefined;
+    }
+  }
+
+  /** At `;` (consumed, after blanks): the statement ends here. */
+  semicolon(): boolean {
+    this.blank();
+    if (this.bytes[this.i] !== SEMICOLON) return false;
+    this.i++;
+    return true;
+  }
+
+  /** The keyword at the cursor, after blanks (`''` when none). */
+  statementKeyword(): string {
+    this.blank();
+    return this.keyword();
   }
 
   /** Moves past one value without building it (strings and lists skipped as wholes). */
@@ -179,7 +226,7 @@ class StepParser {
     for (; this.i < b.length; this.i++) {
       const c = b[this.i]!;
       if (c === QUOTE || c === DOUBLE_QUOTE) {
-        const end = this.stringEnd(c);
+        const end = stepStringEnd(b, this.i);
         if (end < 0) { this.i = b.length; return; }
         this.i = end;
       } else if (c === OPEN) depth++;
@@ -218,17 +265,6 @@ class StepParser {
     this.skipValue();
     if (this.i === start && this.i < this.bytes.length && this.bytes[this.i] !== COMMA && this.bytes[this.i] !== CLOSE) this.i++;
     return { kind: 'invalid', text: ascii(this.bytes, start, Math.min(this.i, start + 80)) };
-  }
-
-  /** Index of the quote closing the string opened at `i` (`''` inside is one quote), or −1. */
-  private stringEnd(quote: number): number {
-    const b = this.bytes;
-    for (let k = this.i + 1; k < b.length; k++) {
-      if (b[k] !== quote) continue;
-      if (quote === QUOTE && b[k + 1] === QUOTE) { k++; continue; }
-      return k;
-    }
-    return -1;
   }
 
   private digits(): number {
