@@ -41,8 +41,19 @@ describe('previewCamera', () => {
       const placement = { method: 'by_refimage', pose: { ...pose, position: [1, 2, 3], matrix }, physical_width: 0.3, correction_deg: 0, image_url: 'http://x/i.png', quick_look: null } as PlacementOnWire;
       const camera = previewCamera(placement)!;
       expect(camera.target).toEqual([1, 2, 3]);
-      expect(dot(cameraDirection(camera.thetaDeg, camera.phiDeg), normal)).toBeGreaterThan(0.35);
+      expect(dot(cameraDirection(camera.thetaDeg, camera.phiDeg), normal)).toBeGreaterThan(0.8);
+      expect(camera.phiDeg).toBeGreaterThanOrEqual(22.5);
+      expect(camera.phiDeg).toBeLessThanOrEqual(157.5);
     }));
+  });
+
+  it('looks at an image tilted well below level from below, not edge-on', () => {
+    const m = [...pose.matrix];
+    [m[4], m[5], m[6]] = [-0.504, -0.864, 0];
+    const camera = previewCamera({ method: 'by_refimage', pose: { ...pose, matrix: m }, physical_width: 0.3, correction_deg: 0, image_url: 'http://x/i.png', quick_look: null } as PlacementOnWire)!;
+    expect(camera.thetaDeg).toBe(-90);
+    expect(camera.phiDeg).toBeGreaterThan(140);
+    expect(dot(cameraDirection(camera.thetaDeg, camera.phiDeg), [-0.504, -0.864, 0])).toBeGreaterThan(0.95);
   });
 
   it('leaves a plane or an anchor to model-viewer\'s framing of the whole model', () => {

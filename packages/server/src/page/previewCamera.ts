@@ -10,8 +10,10 @@ export interface PreviewCamera {
   phiDeg: number;
 }
 
-/** Not quite level: a picture from eye height shows the floor the opening stands on. */
-const UPRIGHT_PHI_DEG = 78;
+/** Not quite level: a picture from eye height shows the floor an opening stands on (90° − this at a level normal). */
+const LOOK_DOWN_DEG = 12;
+/** model-viewer's default limits on phi: a camera beyond them is moved back inside. */
+const MIN_PHI_DEG = 22.5, MAX_PHI_DEG = 157.5;
 
 /**
  * The preview camera that shows a placement from the side it is meant to be seen from: a door
@@ -43,10 +45,13 @@ function facing(target: [number, number, number], normal: readonly number[]): Pr
   const [x, y, z] = normal as [number, number, number];
   const length = Math.hypot(x, y, z) || 1;
   const horizontal = Math.hypot(x, z) / length;
-  // Seen from its side (a wall, an upright image) or from above at a slant (an image on a floor or table).
   const thetaDeg = horizontal > 1e-6 ? (Math.atan2(x, z) * 180) / Math.PI : 0;
-  const phiDeg = horizontal > 0.5 ? UPRIGHT_PHI_DEG : y > 0 ? 35 : 145;
-  return { target, thetaDeg: round(thetaDeg), phiDeg };
+  // Along the normal, whatever way it faces (a wall, an image on a table or a sloping ceiling),
+  // tilted down the most where the normal is level; a step between an upright and a lying view
+  // would show an image tilted near the step almost edge-on.
+  const alongNormal = (Math.acos(Math.max(-1, Math.min(1, y / length))) * 180) / Math.PI;
+  const phiDeg = Math.min(MAX_PHI_DEG, Math.max(MIN_PHI_DEG, alongNormal - LOOK_DOWN_DEG * horizontal * horizontal));
+  return { target, thetaDeg: round(thetaDeg), phiDeg: round(phiDeg) };
 }
 
 const round = (v: number) => Math.round(v * 1000) / 1000 + 0;
