@@ -265,7 +265,10 @@ class SamplePoints {
  * The surface's triangles grouped by part (of their first corner), each part searched on its own:
  * a BVH built for a part the first time it is searched, only when it is large enough to repay
  * one (smaller parts are tried triangle by triangle). A measurement the free bounds settle
- * builds none.
+ * builds none. The last-resort (sloppy) reduction can leave a triangle whose corners lie in two
+ * parts; it counts for its first corner's part only, so a point of the other part is measured
+ * against fewer triangles than it could be: its distance can only come out larger, and the
+ * deviation stays an upper bound.
  */
 class SurfaceParts {
   /** Triangles of the surface ordered by part, and where each part's begin (part p at p + 1; -1, in none, at 0). */
