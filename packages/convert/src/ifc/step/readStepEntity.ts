@@ -116,8 +116,18 @@ class StepParser {
 
   /** At a `)` (consumed): the list is empty. */
   endsList(): boolean {
+    return this.takes(CLOSE);
+  }
+
+  /** At `;` (consumed): the statement ends here. */
+  semicolon(): boolean {
+    return this.takes(SEMICOLON);
+  }
+
+  /** Whether the next byte after blanks is `byte`, which is then consumed. */
+  private takes(byte: number): boolean {
     this.blank();
-    if (this.bytes[this.i] !== CLOSE) return false;
+    if (this.bytes[this.i] !== byte) return false;
     this.i++;
     return true;
   }
@@ -202,14 +212,6 @@ class StepParser {
       if (b[this.i] === CLOSE) { this.i++; return items; }
       return undefined;
     }
-  }
-
-  /** At `;` (consumed, after blanks): the statement ends here. */
-  semicolon(): boolean {
-    this.blank();
-    if (this.bytes[this.i] !== SEMICOLON) return false;
-    this.i++;
-    return true;
   }
 
   /** The keyword at the cursor, after blanks (`''` when none). */
