@@ -98,6 +98,13 @@ describe('checkStepSyntax', () => {
     }
   });
 
+  it('passes keywords before their "(", enumerations and exponents, and refuses a bare word where a value belongs', () => {
+    expect(checkStepSyntax(file("#1=IFCX(.T.,.NOTDEFINED.,1.E-5,2e3,-1.5E+2,IFCLABEL ('a'),IFCREAL/* c */(1.),(#2));\n#2=(IFCA()IFCB((.F.)));"))).toBeUndefined();
+    for (const [data, word] of [["#1=IFCX('a'X2,(#3));", 'X2'], ['#1=IFCX($,X2);', 'X2'], ['#1=IFCX((1.,NaN));', 'NaN'], ['#1=IFCX;', 'IFCX']]) {
+      expect(checkStepSyntax(file(data!)), data).toBe(`line 7: entity #1 has "${word}" where a value belongs (a keyword stands only before "(", as in IFCLABEL('x'))`);
+    }
+  });
+
   it('names a section keyword statement by its keyword, and skips a UTF-8 byte order mark', () => {
     expect(checkStepSyntax(encode("ISO-10303-21;\nHEADER;\nFILE_SCHEMA(('IFC4');\nENDSEC;\nEND-ISO-10303-21;\n"))).toBe('line 3: FILE_SCHEMA has 1 unclosed parenthesis');
     expect(checkStepSyntax(new Uint8Array([0xef, 0xbb, 0xbf, ...file('#1=IFCWALL($);')]))).toBeUndefined();

@@ -16,9 +16,15 @@ export const CHECK_STEP_SYNTAX_DEFAULTS: Readonly<CheckStepSyntaxOptions> = { ma
 const HASH = 0x23, EQUALS = 0x3d, SEMICOLON = 0x3b, OPEN = 0x28, CLOSE = 0x29, QUOTE = 0x27, DOUBLE_QUOTE = 0x22;
 const SLASH = 0x2f, STAR = 0x2a, NEWLINE = 0x0a, BACKSLASH = 0x5c;
 
-/** 1 for the bytes an entity's body must look at; everything else is skipped in one step. */
+const DOT = 0x2e, LETTER_E = 0x45, LETTER_e = 0x65;
+
+/** 1 for the bytes an entity's body must look at, 2 for a keyword's first letter; everything else is skipped in one step. */
 const BODY_BYTE = new Uint8Array(256);
 for (const b of [QUOTE, DOUBLE_QUOTE, SLASH, HASH, OPEN, CLOSE, SEMICOLON]) BODY_BYTE[b] = 1;
+for (let b = 0; b < 256; b++) if (isKeywordByte(b)) BODY_BYTE[b] = 2;
+/** 1 for the bytes a keyword continues with. */
+const KEYWORD_PART = new Uint8Array(256);
+for (let b = 0; b < 256; b++) if (isKeywordPart(b)) KEYWORD_PART[b] = 1;
 
 /**
  * Walks an IFC (STEP, ISO 10303-21) file statement by statement and returns a description of
@@ -76,6 +82,12 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
       const c = bytes[i]!;
       if (BODY_BYTE[c] === 0) {
         i++;
+      } else if (BODY_BYTE[c] === 2) {
+        const start = i;
+        while (i < n && KEYWORD_PART[bytes[i]!] === 1) i++;
+        if (bytes[i] !== OPEN && !valueKeywordOpens(bytes, start, i)) {
+          return `line ${lineAt(bytes, start)}: ${statementName(bytes, keywordAt, entityId)} has "${printable(latin1Text(bytes, start, Math.min(i, start + 40)))}" where a value belongs (a keyword stands only before "(", as in IFCLABEL('x'))`;
+        }
       } else if (c === QUOTE || c === DOUBLE_QUOTE) {
         const end = stepStringEnd(bytes, i);
         if (end < 0) return `line ${lineAt(bytes, i)}: a string in ${statementName(bytes, keywordAt, entityId)} never ends`;
@@ -106,6 +118,21 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
       }
     }
   }
+}
+
+/**
+ * Whether the run of letters, digits and `_` at `start`…`end` of a statement's body is sound:
+ * an enumeration (`.T.`), a number's exponent (`1.E-5`), or a keyword (an entity's type, a typed
+ * value) followed by its `(`. A bare word where a value belongs is not STEP, and web-ifc, which
+ * reads it as a type awaiting its parameters, spins on it until the conversion's deadline.
+ */
+function valueKeywordOpens(bytes: Uint8Array, start: number, end: number): boolean {
+  const before = start > 0 ? bytes[start - 1]! : 0;
+  const first = bytes[start]!;
+  if ((first === LETTER_E || first === LETTER_e) && (before === DOT || (before >= 0x30 && before <= 0x39))) return true;
+  if (before === DOT) return true;
+  const next = skipBlank(bytes, end);
+  return next < 0 || next >= bytes.length || bytes[next] === OPEN;
 }
 
 /** The statement as messages name it: its keyword, or its entity id. */
