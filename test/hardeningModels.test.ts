@@ -169,6 +169,7 @@ describe('IFC that web-ifc must not be handed', () => {
     ['a reference to #99999999999999999', (h: string) => h.replace(/(#40=IFCWALLSTANDARDCASE\('[^']*',#5,'South wall',\$,\$,)#65/, '$1#99999999999999999'), /#40 refers to #99999999999999999, out of range/],
     ['an id past 32 bits', (h: string) => h.replace('ENDSEC;\nEND-ISO', "#4294967296=IFCWALL('0000000000000000000000',#5,'x',$,$,#65,#42,$,$);\nENDSEC;\nEND-ISO"), /#4294967296, out of range/],
     ['a bare word where a value belongs (web-ifc would spin until the deadline)', (h: string) => h.replace("'MappedRepresentation',(", "'MappedRepresentation'X2,("), /entity #\d+ has "X2" where a value belongs/],
+    ['a dot after a reference (web-ifc would read the rest of the file as one enumeration)', (h: string) => h.replace(/(#40=IFCWALLSTANDARDCASE\('[^']*',#5)/, '$1.'), /entity #40 has "#5\." where a reference belongs/],
     ['a negative id', (h: string) => h.replace('ENDSEC;\nEND-ISO', "#-5=IFCWALL('0000000000000000000000',#5,'x',$,$,#65,#42,$,$);\nENDSEC;\nEND-ISO"), /"#" without a number/],
   ] as const)('%s', async (_what, edit, problem) => {
     const text = edit(house());

@@ -105,6 +105,14 @@ describe('checkStepSyntax', () => {
     }
   });
 
+  it('refuses what clings to a reference, and a dot that begins neither a number\'s fraction nor an enumeration', () => {
+    expect(checkStepSyntax(file('#1=IFCX(#6.,$);'))).toBe('line 7: entity #1 has "#6." where a reference belongs (# and digits only)');
+    expect(checkStepSyntax(file('#1=IFCX(#6E5);'))).toBe('line 7: entity #1 has "#6E5" where a reference belongs (# and digits only)');
+    for (const data of ['#1=IFCX(-.5);', '#1=IFCX(.T,$);', '#1=IFCX($.);', '#1=IFCX(. T.);']) {
+      expect(checkStepSyntax(file(data)), data).toMatch(/^line 7: entity #1 has ".*": a "\." that is neither in a number nor around an enumeration \(\.T\.\)$/);
+    }
+  });
+
   it('names a section keyword statement by its keyword, and skips a UTF-8 byte order mark', () => {
     expect(checkStepSyntax(encode("ISO-10303-21;\nHEADER;\nFILE_SCHEMA(('IFC4');\nENDSEC;\nEND-ISO-10303-21;\n"))).toBe('line 3: FILE_SCHEMA has 1 unclosed parenthesis');
     expect(checkStepSyntax(new Uint8Array([0xef, 0xbb, 0xbf, ...file('#1=IFCWALL($);')]))).toBeUndefined();

@@ -20,7 +20,7 @@ const DOT = 0x2e, LETTER_E = 0x45, LETTER_e = 0x65;
 
 /** 1 for the bytes an entity's body must look at, 2 for a keyword's first letter; everything else is skipped in one step. */
 const BODY_BYTE = new Uint8Array(256);
-for (const b of [QUOTE, DOUBLE_QUOTE, SLASH, HASH, OPEN, CLOSE, SEMICOLON]) BODY_BYTE[b] = 1;
+for (const b of [QUOTE, DOUBLE_QUOTE, SLASH, HASH, OPEN, CLOSE, SEMICOLON, DOT]) BODY_BYTE[b] = 1;
 for (let b = 0; b < 256; b++) if (isKeywordByte(b)) BODY_BYTE[b] = 2;
 /** 1 for the bytes a keyword continues with. */
 const KEYWORD_PART = new Uint8Array(256);
@@ -82,6 +82,10 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
       const c = bytes[i]!;
       if (BODY_BYTE[c] === 0) {
         i++;
+      } else if (c === DOT) { // the most frequent: every real number has one
+        const end = dotEnd(bytes, i);
+        if (end < 0) return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} has "${printable(latin1Text(bytes, i, Math.min(i + 12, bytes.length)))}": a "." that is neither in a number nor around an enumeration (.T.)`;
+        i = end;
       } else if (BODY_BYTE[c] === 2) {
         const start = i;
         while (i < n && KEYWORD_PART[bytes[i]!] === 1) i++;
@@ -99,6 +103,8 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
         const start = ++i;
         i = skipDigits(bytes, i);
         if (entityIdIn(bytes, start, i, maxEntityId) < 0) return idProblem(bytes, start, i, maxEntityId, `${statementName(bytes, keywordAt, entityId)} refers to`);
+        // web-ifc ends a reference at its digits and reads what clings to it as a token of its own.
+        if (bytes[i] === DOT || KEYWORD_PART[bytes[i]!] === 1) return `line ${lineAt(bytes, start)}: ${statementName(bytes, keywordAt, entityId)} has "${printable(latin1Text(bytes, start - 1, clingingEnd(bytes, i)))}" where a reference belongs (# and digits only)`;
       } else if (c === OPEN) {
         if (++depth > maxNesting) return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} nests parentheses deeper than ${maxNesting} levels`;
         i++;
@@ -133,6 +139,27 @@ function valueKeywordOpens(bytes: Uint8Array, start: number, end: number): boole
   if (before === DOT) return true;
   const next = skipBlank(bytes, end);
   return next < 0 || next >= bytes.length || bytes[next] === OPEN;
+}
+
+/** End of the letters, digits and dots clinging to a reference from `at` (at most 12). */
+function clingingEnd(bytes: Uint8Array, at: number): number {
+  let k = at;
+  while (k < bytes.length && k < at + 12 && (KEYWORD_PART[bytes[k]!] === 1 || bytes[k] === DOT)) k++;
+  return k;
+}
+
+/**
+ * Just past the `.` at `at` and what it begins: a number's point (after a digit), or a whole
+ * enumeration (`.NOTDEFINED.`); −1 for any other dot, where web-ifc would begin an enumeration
+ * and read everything up to the next dot in the file as its name.
+ */
+function dotEnd(bytes: Uint8Array, at: number): number {
+  const before = at > 0 ? bytes[at - 1]! : 0;
+  if (before >= 0x30 && before <= 0x39) return at + 1;
+  if (BODY_BYTE[bytes[at + 1]!] !== 2) return -1;
+  let k = at + 2;
+  while (k < bytes.length && KEYWORD_PART[bytes[k]!] === 1) k++;
+  return bytes[k] === DOT ? k + 1 : -1;
 }
 
 /** The statement as messages name it: its keyword, or its entity id. */
