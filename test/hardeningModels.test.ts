@@ -7,7 +7,7 @@ import { corpusBytes } from './support/corpus.js';
 import { diskLeftovers } from './support/diskLeftovers.js';
 import { expectProblem } from './support/problemResponse.js';
 import { rewriteGlbJson } from './support/rewriteGlbJson.js';
-import { flipBits, truncate } from './support/seededCorruption.js';
+import { flipBits, spliceTokens, truncate } from './support/seededCorruption.js';
 import { form, postSession, startTestServer, type TestServer } from './support/serverHarness.js';
 import { zipArchive } from './support/zipArchive.js';
 
@@ -72,6 +72,24 @@ describe('bit-flipped files convert or are refused with a typed error, nothing e
     } else {
       expect(outcome.error, String(outcome.error)).toBeInstanceOf(ConvertError);
       expect((outcome.error as ConvertError).message).toContain(name);
+    }
+  });
+});
+
+describe('STEP text edited by hand or by a careless exporter: converted, or refused by the check, never left to web-ifc', () => {
+  // Escapes and quotes spliced in (mostly just inside strings), and values written wrong: a bare
+  // word, a dot on its own or after a reference, an overflowing number.
+  const tokens = ["\\S\\'", '\\S\\', '\\\\', "''", '\\X2\\00E4\\X0\\', '\\PA\\', "\\s\\'", 'X2', ',X2', '.', '#6.', '$', '*', '1.E999', '-'];
+  const house = new TextDecoder('latin1').decode(corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc'));
+  it.each(Array.from({ length: 24 }, (_, k) => k + 1))('seed %i', async (seed) => {
+    const edited = spliceTokens(house, tokens, 1 + (seed % 2), seed);
+    const outcome = await outcomeOf(new Uint8Array(Buffer.from(edited, 'latin1')), 'edited.ifc');
+    if ('error' in outcome) {
+      expect(outcome.error, String(outcome.error)).toBeInstanceOf(ConvertError);
+      // Web-ifc spinning on what it cannot parse shows as the deadline's refusal: the check must have caught it first.
+      expect((outcome.error as ConvertError).message).not.toMatch(/did not finish/);
+    } else if (outcome.result.stats.triangles > 0) {
+      expect([...outcome.result.bounds.min, ...outcome.result.bounds.max].every(Number.isFinite)).toBe(true);
     }
   });
 });

@@ -28,3 +28,23 @@ export function flipBits(bytes: Uint8Array, flips: number, seed: number, from = 
 export function truncate(bytes: Uint8Array, fraction: number): Uint8Array {
   return bytes.slice(0, Math.floor(bytes.length * fraction));
 }
+
+/**
+ * `text` with `count` of `tokens` spliced in at seeded places, most of them just inside a string
+ * (where a reader's escapes and quotes are tried), some over up to three characters: the edits a
+ * careless exporter or a hand edit makes to a STEP file, which bit flips rarely reach.
+ */
+export function spliceTokens(text: string, tokens: readonly string[], count: number, seed: number): string {
+  const random = seededRandom(seed);
+  let out = text;
+  for (let i = 0; i < count; i++) {
+    let at = Math.floor(random() * out.length);
+    if (random() < 0.7) {
+      const quote = out.indexOf("'", at);
+      if (quote > 0) at = quote + 1 + Math.floor(random() * 3);
+    }
+    const replaced = random() < 0.3 ? Math.floor(random() * 4) : 0;
+    out = out.slice(0, at) + tokens[Math.floor(random() * tokens.length)] + out.slice(at + replaced);
+  }
+  return out;
+}
