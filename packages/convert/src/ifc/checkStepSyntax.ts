@@ -128,15 +128,16 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
 
 /**
  * Whether the run of letters, digits and `_` at `start`…`end` of a statement's body is sound:
- * an enumeration (`.T.`), a number's exponent (`1.E-5`), or a keyword (an entity's type, a typed
- * value) followed by its `(`. A bare word where a value belongs is not STEP, and web-ifc, which
- * reads it as a type awaiting its parameters, spins on it until the conversion's deadline.
+ * what follows a number's point (`1.E-5`), a number's exponent (`2e3`), or a keyword (an entity's
+ * type, a typed value) followed by its `(`. (An enumeration's name never comes here: `dotEnd`
+ * takes `.T.` whole.) A bare word where a value belongs is not STEP, and web-ifc, which reads it
+ * as a type awaiting its parameters, spins on it until the conversion's deadline.
  */
 function valueKeywordOpens(bytes: Uint8Array, start: number, end: number): boolean {
   const before = start > 0 ? bytes[start - 1]! : 0;
   const first = bytes[start]!;
-  if ((first === LETTER_E || first === LETTER_e) && (before === DOT || (before >= 0x30 && before <= 0x39))) return true;
   if (before === DOT) return true;
+  if ((first === LETTER_E || first === LETTER_e) && before >= 0x30 && before <= 0x39) return true;
   const next = skipBlank(bytes, end);
   return next < 0 || next >= bytes.length || bytes[next] === OPEN;
 }

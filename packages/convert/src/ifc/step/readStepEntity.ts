@@ -66,8 +66,8 @@ export function readStepAttribute(bytes: Uint8Array, at: number, index: number):
 /**
  * The records of a STEP file's `HEADER;` section (`FILE_DESCRIPTION`, `FILE_NAME`, `FILE_SCHEMA`
  * and any others) in file order, their attributes read like an entity's. Reading stops at
- * `ENDSEC;` (or `DATA;`), at `limit`, or at the first statement that is not a record: a file
- * with a broken header gives the records before the break. Never throws.
+ * `ENDSEC;` (or `DATA;`) or at the first statement that is not a record: a file with a broken
+ * header gives the records before the break. Never throws.
  *
  * @example
  * ```ts
@@ -75,8 +75,8 @@ export function readStepAttribute(bytes: Uint8Array, at: number, index: number):
  * // → [{ kind: 'list', items: [{ kind: 'string', value: 'IFC4' }] }]
  * ```
  */
-export function readStepHeader(bytes: Uint8Array, limit = bytes.length): StepEntity[] {
-  const p = new StepParser(bytes.subarray(0, limit));
+export function readStepHeader(bytes: Uint8Array): StepEntity[] {
+  const p = new StepParser(bytes);
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) p.i = 3; // a UTF-8 BOM some exporters write
   const records: StepEntity[] = [];
   for (;;) {
@@ -165,17 +165,8 @@ class StepParser {
         return id < 0 ? this.invalid(start) : { kind: 'reference', id };
       }
       case OPEN: {
-        if (depth >= MAX_DEPTH) return this.invalid(start);
-        this.i++;
-        const items: StepValue[] = [];
-        if (this.endsList()) return { kind: 'list', items };
-        for (;;) {
-          items.push(this.value(depth + 1));
-          this.blank();
-          if (b[this.i] === COMMA) { this.i++; continue; }
-          if (b[this.i] === CLOSE) { this.i++; return { kind: 'list', items }; }
-          return this.invalid(start);
-        }
+        const items = depth < MAX_DEPTH ? this.parameters(depth + 1) : undefined;
+        return items ? { kind: 'list', items } : this.invalid(start);
       }
       case DOT: {
         if (isDigit(b[this.i + 1])) return this.number();
@@ -197,7 +188,7 @@ class StepParser {
     }
   }
 
-  /** `( value, … )` after a keyword, each value read at `depth`; `undefined` when it is not a parenthesised list. */
+  /** `( value, … )`, a list or a keyword's parameters, each value read at `depth`; `undefined` when it is not a parenthesised list. */
   parameters(depth: number): StepValue[] | undefined {
     const b = this.bytes;
     this.blank();
