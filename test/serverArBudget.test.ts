@@ -46,6 +46,12 @@ describe('the AR budget through the server', () => {
     expect(b.delivered.triangles).toBeLessThanOrEqual(100_000);
     expect(b.max_deviation_m).toBeGreaterThan(0);
     expect(asset.warnings.map((w: { code: string }) => w.code)).toEqual(expect.arrayContaining(['budget_merged', 'budget_simplified']));
+    // What each category gave up: rows that add up to the model, the envelope first and nearly as read.
+    const rows = b.categories as Array<{ category: string; source_triangles: number; delivered_triangles: number; max_deviation_m: number }>;
+    expect(rows[0]!.category).toBe('envelope');
+    expect(rows.reduce((n, c) => n + c.source_triangles, 0)).toBe(261_069);
+    expect(rows.reduce((n, c) => n + c.delivered_triangles, 0)).toBe(asset.triangles);
+    expect(Math.max(...rows.map((c) => c.max_deviation_m))).toBe(b.max_deviation_m);
     // The session page says it too.
     const page = await (await fetch(detail.page_url)).text();
     expect(page).toContain(`<dt>Made lighter for AR</dt><dd>261,069 → ${asset.triangles.toLocaleString('en-US')} triangles, 2,636 → ${asset.draw_calls} meshes; surfaces within ${(b.max_deviation_m * 1000).toFixed(1)} mm of the model</dd>`);

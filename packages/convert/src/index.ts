@@ -57,13 +57,17 @@ export { anchorUsdz, ANCHORED_PRIMS, usdzAnchorRefusal, type AnchorUsdzOptions, 
 export { appendToGlb, APPEND_TO_GLB_DEFAULTS, type AppendToGlbOptions } from './glb/overlay/appendToGlb.js';
 export { overlayMeshes, type OverlayColor, type OverlayMesh, type OverlayShapes } from './glb/overlay/overlayShapes.js';
 export {
-  AR_BUDGET_DEFAULTS, NO_AR_BUDGET, withinBudget, type ArBudget, type BudgetFigures, type BudgetReport, type BudgetStep,
+  AR_BUDGET_DEFAULTS, NO_AR_BUDGET, withinBudget, type ArBudget, type BudgetFigures, type BudgetReport, type BudgetStep, type CategoryFigures,
 } from './budget/ArBudget.js';
 export { budgetFigures, estimatePackageBytes, fitArBudget, type FittedScene } from './budget/fitArBudget.js';
 export { mergeToPrimBudget, type MergedToBudget } from './budget/mergeToPrimBudget.js';
 export { drawnCentres, spatialCells } from './budget/spatialCells.js';
 export { simplifyToBudget, SIMPLIFY_TO_BUDGET_DEFAULTS, STRAY_PER_ERROR, type SimplifiedScene, type SimplifyToBudgetOptions } from './budget/simplifyToBudget.js';
 export { MeshSimplification } from './budget/MeshSimplification.js';
+export { BUDGET_CATEGORIES, categoryOfIfcClass, categoryOfShape, CATEGORY_OF_SHAPE_DEFAULTS, type BudgetCategory, type CategoryOfShapeOptions } from './budget/BudgetCategory.js';
+export { boxProxy, BOX_PROXY_TRIANGLES } from './budget/boxProxy.js';
+export { chainCategories } from './budget/chainCategories.js';
+export { ifcClassOfNode, meshCategories } from './budget/meshCategories.js';
 export { measureDeviation, MEASURE_DEVIATION_DEFAULTS, type Deviation, type MeasureDeviationOptions } from './budget/measureDeviation.js';
 export { DeviationProbe } from './budget/DeviationProbe.js';
 export { resizeTextures, type ResizedTextures } from './budget/resizeTextures.js';

@@ -540,6 +540,32 @@ export interface components {
             max_deviation_m: number;
             /** @description largest distance from the full surface to the delivered one (metres), sampled, each element against its own delivered surface: an element simplified away whole counts its own size */
             max_uncovered_m: number;
+            /** @description what each category of element gave up, envelope first (one row per category the model draws); empty when no triangle was simplified; absent for sessions made before it was reported. The budget takes triangles from clutter first (furniture, MEP, other: coarsened at a share of their own size, then drawn as boxes, then left out) and from the envelope last */
+            categories?: components["schemas"]["ArBudgetCategory"][];
+        };
+        /** @description what one category of element gave up to the AR budget */
+        ArBudgetCategory: {
+            /**
+             * @description envelope: walls, slabs, roofs, curtain walls, windows, doors, columns, beams, stairs, ramps, railings, plates, members, coverings (by IFC class; in a GLB or USDZ, meshes 2 m across or more with flat faces); furniture: IfcFurnishingElement and its kin; mep: flow and distribution elements; other: everything else (proxies among them)
+             * @enum {string}
+             */
+            category: "envelope" | "furniture" | "mep" | "other";
+            /** @description triangles its elements draw in the full model */
+            source_triangles: number;
+            /** @description triangles its elements draw as delivered, boxes counted */
+            delivered_triangles: number;
+            /** @description largest distance from its delivered surface to its full one (metres), measured as max_deviation_m is; an element drawn as a box counts its box's largest face diagonal */
+            max_deviation_m: number;
+            /** @description largest distance from its full surface to its delivered one (metres); an element left out counts its own size */
+            max_uncovered_m: number;
+            /** @description elements drawn as the box around them in place of their shape */
+            proxied_elements: number;
+            /** @description elements left out, by class, most first (the budget_left_out warning names them too) */
+            left_out: {
+                /** @description the IFC class, or mesh for a model that names none */
+                ifc_class: string;
+                elements: number;
+            }[];
         };
         SessionDetail: {
             session_id: string;

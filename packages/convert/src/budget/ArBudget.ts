@@ -1,3 +1,5 @@
+import type { BudgetCategory } from './BudgetCategory.js';
+
 /**
  * What an AR client can draw smoothly: the limits a delivered model is brought within. Figures
  * from Apple's guidance for AR Quick Look and RealityKit (WWDC23 10274, "Creating USD files for
@@ -41,6 +43,26 @@ export interface BudgetFigures {
   bytes?: number;
 }
 
+/**
+ * What one budget category (see `BudgetCategory`) gave up: triangles drawn before and after, how
+ * far its delivered surface strays from its full one each way, and the elements it lost.
+ */
+export interface CategoryFigures {
+  category: BudgetCategory;
+  /** Triangles its elements draw in the full model. */
+  sourceTriangles: number;
+  /** Triangles its elements draw as delivered (boxes counted). */
+  deliveredTriangles: number;
+  /** Farthest (m) its delivered surface lies from its full one (a box: the box's diagonal); 0 when untouched. */
+  maxDeviation: number;
+  /** Farthest (m) its full surface lies from its delivered one (an element left out: its own size). */
+  maxUncovered: number;
+  /** Elements drawn as the box around them in place of their shape. */
+  proxiedElements: number;
+  /** Elements left out, counted by IFC class (`mesh` for a model that names none), most first. */
+  leftOut: Array<{ ifcClass: string; elements: number }>;
+}
+
 /** What was done to bring a model within its budget, cheapest loss first. */
 export type BudgetStep = 'merged' | 'materials_merged' | 'simplified' | 'textures_resized';
 
@@ -64,6 +86,8 @@ export interface BudgetReport {
   maxUncovered: number;
   /** Whether the delivered figures are all within the budget. */
   withinBudget: boolean;
+  /** What each category gave up, envelope first; empty when no triangle was simplified. */
+  categories: CategoryFigures[];
 }
 
 /** Whether a scene's figures are within a budget (package bytes are checked once written). */

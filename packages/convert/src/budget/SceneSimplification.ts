@@ -1,7 +1,11 @@
 import type { SceneData, SceneMesh } from '../scene/SceneData.js';
 import { sceneStats, worldMatrices } from '../scene/sceneStats.js';
 import { pointBounds } from '../scene/pointBounds.js';
+import { BUDGET_CATEGORIES, type BudgetCategory } from './BudgetCategory.js';
+import { BOX_PROXY_TRIANGLES, boxProxy } from './boxProxy.js';
+import { ifcClassOfNode, meshCategories } from './meshCategories.js';
 import { MeshSimplification } from './MeshSimplification.js';
+import type { CategoryFigures } from './ArBudget.js';
 import type { SimplifiedScene, SimplifyToBudgetOptions } from './simplifyToBudget.js';
 
 /** Parts smaller than this (m) may be left out whole when the budget needs it. */
@@ -11,33 +15,176 @@ const VANISH_BELOW_METRES = 0.5;
 const MIN_SAMPLES = 200;
 
 /**
- * A scene's meshes on their way down in detail together: one error bound in metres for all
- * (each mesh's in its own units, by the largest scale it is drawn at), counted as drawn.
+ * Clutter is coarsened at an error relative to its own size, from this share of its diagonal
+ * (half a centimetre on a chair: what curved parts tessellated finely give up unseen)...
+ */
+const CLUTTER_FIRST_SHARE = 0.005;
+
+/** ...doubling up to this share (5 cm on a chair), past which a box says as much. */
+const CLUTTER_LAST_SHARE = 0.04;
+
+/**
+ * Clutter too large for a box is coarsened on, to this share of its size, before anything is left
+ * out: a 10 m tree at 2.5 m is still where a tree stands.
+ */
+const LARGE_CLUTTER_LAST_SHARE = 0.25;
+
+/** Clutter at most this large (m) may stand as a box: a chair, a cubicle, a shrub, not a 20 m duct run. */
+const PROXY_MAX_METRES = 5;
+
+/**
+ * Clutter is boxed or left out only while it is at most this share of the model's size: a chair
+ * in a restaurant is clutter, the chair that is the whole model (a GLB of one object) is not.
+ */
+const CLUTTER_MAX_SHARE_OF_MODEL = 0.25;
+
+/**
+ * The envelope's first error (m): what its triangles give up when nothing else is enough is only
+ * what adds no shape (a door handle's facets); a wall, a slab, a pane has nothing to give at it.
+ */
+const ENVELOPE_NO_SHAPE_ERROR = 0.001;
+
+/** What a mesh is drawn as once the budget took it out of simplification. */
+type StandIn = 'box' | 'left_out';
+
+/**
+ * A scene's meshes on their way down in detail together, counted as drawn, each in the order a
+ * person misses it least: clutter (furniture, MEP, anything outside the envelope) coarsened at an
+ * error relative to its own size, then drawn as boxes, then left out, and only then the envelope,
+ * at one error bound in metres for all (each mesh's in its own units, by the largest scale it is
+ * drawn at). Each step is a verb; `simplifyToBudget` says in which order they run.
  */
 export class SceneSimplification {
   /** The model's diagonal (m): no error bound needs to exceed it. */
   readonly size: number;
+  /** The budget category of each mesh. */
+  readonly categories: readonly BudgetCategory[];
   private readonly work: Array<MeshSimplification | undefined>;
+  private readonly standIn: Array<StandIn | undefined>;
   private readonly uses: Uint32Array;
   private readonly scale: Float64Array;
+  /** Diagonal of each mesh's own box, in its own units. */
+  private readonly extent: Float64Array;
+  /** The error each mesh was last simplified at, in metres (0: as read). */
+  private readonly errorOf: Float64Array;
 
   constructor(private readonly scene: SceneData) {
     ({ uses: this.uses, scale: this.scale } = drawsOfMeshes(scene));
     this.size = Math.hypot(...scene.bounds.max.map((v, k) => v - scene.bounds.min[k]!));
+    this.extent = Float64Array.from(scene.meshes, extent);
+    this.errorOf = new Float64Array(scene.meshes.length);
+    this.categories = meshCategories(scene, this.scale);
     // Small parts (bolts, fixings: under half a metre and a thousandth of the model) may be simplified
     // away entirely; anything larger keeps a shape, however coarse.
     const vanishBelow = Math.min(VANISH_BELOW_METRES, this.size / 1000);
-    this.work = scene.meshes.map((mesh, m) => (this.uses[m]! > 0 && mesh.indices.length > 0 ? new MeshSimplification(mesh, extent(mesh) * this.scale[m]! < vanishBelow) : undefined));
+    this.work = scene.meshes.map((mesh, m) => (this.uses[m]! > 0 && mesh.indices.length > 0 ? new MeshSimplification(mesh, this.extent[m]! * this.scale[m]! < vanishBelow) : undefined));
+    this.standIn = scene.meshes.map(() => undefined);
   }
 
   /** Triangles drawn now. */
   get drawn(): number {
-    return this.work.reduce((n, w, m) => n + (w ? w.triangles * this.uses[m]! : 0), 0);
+    let n = 0;
+    for (let m = 0; m < this.work.length; m++) n += this.trianglesOf(m) * this.uses[m]!;
+    return n;
   }
 
-  /** Every mesh simplified further at `error` metres. */
+  /** Triangles mesh `m` has now (0 left out). */
+  private trianglesOf(m: number): number {
+    const standIn = this.standIn[m];
+    if (standIn) return standIn === 'box' ? BOX_PROXY_TRIANGLES : 0;
+    return this.work[m]?.triangles ?? this.scene.meshes[m]!.indices.length / 3;
+  }
+
+  /** Diagonal of mesh `m` in metres, at the largest scale it is drawn at. */
+  private sizeOf(m: number): number {
+    return this.extent[m]! * this.scale[m]!;
+  }
+
+  /** Whether mesh `m` is small enough to stand as a box: see {@link PROXY_MAX_METRES} and {@link CLUTTER_MAX_SHARE_OF_MODEL}. */
+  private boxable(m: number): boolean {
+    return this.sizeOf(m) <= Math.min(PROXY_MAX_METRES, this.size * CLUTTER_MAX_SHARE_OF_MODEL);
+  }
+
+  /** Meshes still simplified (not standing in) outside the envelope. */
+  private clutter(): number[] {
+    return this.work.flatMap((w, m) => (w && !this.standIn[m] && this.categories[m] !== 'envelope' ? [m] : []));
+  }
+
+  /** Mesh `m` simplified further at `error` metres. */
+  private tighten(m: number, error: number): void {
+    this.work[m]!.tighten(error / this.scale[m]!);
+    this.errorOf[m] = Math.max(this.errorOf[m]!, error);
+  }
+
+  /** Every mesh still simplified (clutter and envelope alike) further at `error` metres. */
   round(error: number): void {
-    this.work.forEach((w, m) => w?.tighten(error / this.scale[m]!));
+    this.work.forEach((w, m) => {
+      if (w && !this.standIn[m]) this.tighten(m, error);
+    });
+  }
+
+  /**
+   * The envelope's triangles that add no shape taken: every envelope mesh simplified at
+   * {@link ENVELOPE_NO_SHAPE_ERROR}, planar faces staying planar.
+   */
+  envelopeWithoutShape(): void {
+    this.work.forEach((w, m) => {
+      if (w && !this.standIn[m] && this.categories[m] === 'envelope') this.tighten(m, ENVELOPE_NO_SHAPE_ERROR);
+    });
+  }
+
+  /**
+   * Clutter coarsened, the envelope untouched: each mesh outside it simplified at a growing share
+   * of its own size (never below `firstError`), until the triangles fit or the share reaches
+   * {@link CLUTTER_LAST_SHARE}; then each one that strays more than a few times its error along a
+   * chord kept finer, as {@link boundStray} does for all. With `large`, only clutter too large for
+   * a box, from there on up to {@link LARGE_CLUTTER_LAST_SHARE}.
+   */
+  coarsenClutter(opts: Pick<SimplifyToBudgetOptions, 'triangles' | 'firstError' | 'maxDeviation'>, strayPerError: number, large = false): void {
+    const clutter = this.clutter().filter((m) => !large || !this.boxable(m));
+    if (clutter.length === 0) return;
+    const errorAt = (m: number, share: number) => Math.max(opts.firstError, share * this.sizeOf(m));
+    const last = large ? LARGE_CLUTTER_LAST_SHARE : CLUTTER_LAST_SHARE;
+    let share = large ? CLUTTER_LAST_SHARE * 2 : CLUTTER_FIRST_SHARE;
+    for (;;) {
+      for (const m of clutter) this.tighten(m, errorAt(m, share));
+      if (this.drawn <= opts.triangles || share >= last) break;
+      share *= 2;
+    }
+    for (const m of clutter) {
+      const w = this.work[m]!;
+      if (!w.changed) continue;
+      const error = this.errorOf[m]! / this.scale[m]!;
+      w.boundStray(Math.max(opts.maxDeviation / this.scale[m]!, strayPerError * error), error);
+    }
+  }
+
+  /**
+   * Clutter up to {@link PROXY_MAX_METRES} across drawn as boxes ({@link boxProxy}), the one whose
+   * box saves the most drawn triangles first, until the triangles fit.
+   */
+  proxyClutter(triangles: number): void {
+    const saving = (m: number) => (this.work[m]!.triangles - BOX_PROXY_TRIANGLES) * this.uses[m]!;
+    const candidates = this.clutter().filter((m) => this.boxable(m) && saving(m) > 0).sort((a, b) => saving(b) - saving(a) || a - b);
+    let drawn = this.drawn;
+    for (const m of candidates) {
+      if (drawn <= triangles) return;
+      drawn -= saving(m);
+      this.standIn[m] = 'box';
+    }
+  }
+
+  /** Clutter (as it stands, boxes included) left out, the smallest first, until the triangles fit. */
+  leaveOutClutter(triangles: number): void {
+    const small = (m: number) => this.sizeOf(m) <= this.size * CLUTTER_MAX_SHARE_OF_MODEL;
+    const candidates = this.work.flatMap((w, m) => (w && this.standIn[m] !== 'left_out' && this.categories[m] !== 'envelope' && small(m) ? [m] : []));
+    candidates.sort((a, b) => this.sizeOf(a) - this.sizeOf(b) || a - b);
+    let drawn = this.drawn;
+    for (const m of candidates) {
+      if (drawn <= triangles) return;
+      drawn -= this.trianglesOf(m) * this.uses[m]!;
+      this.standIn[m] = 'left_out';
+    }
   }
 
   /**
@@ -46,9 +193,10 @@ export class SceneSimplification {
    * error of the last round kept.
    */
   fitError(opts: Pick<SimplifyToBudgetOptions, 'triangles' | 'firstError' | 'growth' | 'refinements'>): number {
+    const active = () => this.work.filter((w, m): w is MeshSimplification => w !== undefined && !this.standIn[m]);
     let error = opts.firstError, below = 0;
     while (this.drawn > opts.triangles && error < this.size) {
-      this.work.forEach((w) => w?.mark());
+      for (const w of active()) w.mark();
       this.round(error);
       if (this.drawn <= opts.triangles) break;
       below = error;
@@ -57,14 +205,14 @@ export class SceneSimplification {
     // So no more is lost than the budget asks.
     for (let step = 0; step < opts.refinements && this.drawn < opts.triangles * 0.9 && below > 0; step++) {
       const between = (below + error) / 2;
-      this.work.forEach((w) => w?.rewind());
+      for (const w of active()) w.rewind();
       this.round(between);
       if (this.drawn <= opts.triangles) {
         error = between;
         continue;
       }
       below = between;
-      this.work.forEach((w) => w?.rewind());
+      for (const w of active()) w.rewind();
       this.round(error);
     }
     return error;
@@ -73,7 +221,7 @@ export class SceneSimplification {
   /** Parts of every changed mesh that stray beyond `cap` metres kept finer (see {@link MeshSimplification.boundStray}). */
   boundStray(cap: number, error: number): void {
     this.work.forEach((w, m) => {
-      if (w?.changed) w.boundStray(cap / this.scale[m]!, error / this.scale[m]!);
+      if (w?.changed && !this.standIn[m]) w.boundStray(cap / this.scale[m]!, error / this.scale[m]!);
     });
   }
 
@@ -84,54 +232,151 @@ export class SceneSimplification {
    * beside 100 k of sleepers, came down to 2.
    */
   reduceToFit(triangles: number): void {
-    const perDraw = this.trianglesPerDraw(triangles);
-    for (const w of this.work) if (w && w.triangles > perDraw) w.reduceTo(perDraw);
+    const standing = this.work.reduce((n, _, m) => n + (this.standIn[m] ? this.trianglesOf(m) * this.uses[m]! : 0), 0);
+    const perDraw = this.trianglesPerDraw(triangles - standing);
+    this.work.forEach((w, m) => {
+      if (w && !this.standIn[m] && w.triangles > perDraw) w.reduceTo(perDraw);
+    });
   }
 
   /** The most triangles per draw for which every mesh's min(triangles, that) × draws totals at most `budget`. */
   private trianglesPerDraw(budget: number): number {
-    const meshes = this.work.flatMap((w, m) => (w && this.uses[m]! > 0 ? [{ triangles: w.triangles, uses: this.uses[m]! }] : [])).sort((a, b) => a.triangles - b.triangles);
+    const meshes = this.work.flatMap((w, m) => (w && !this.standIn[m] && this.uses[m]! > 0 ? [{ triangles: w.triangles, uses: this.uses[m]! }] : [])).sort((a, b) => a.triangles - b.triangles);
     let left = budget, draws = meshes.reduce((n, m) => n + m.uses, 0);
     for (const m of meshes) {
       // Every mesh from here on is at least this large: if all keep it, does it fit?
-      if (m.triangles * draws > left) return left / draws;
+      if (m.triangles * draws > left) return Math.max(0, left) / draws;
       left -= m.triangles * m.uses;
       draws -= m.uses;
     }
     return Number.POSITIVE_INFINITY;
   }
 
-  /** The delivered scene, and how far it strays from the full model each way. */
+  /** The delivered scene, how far it strays from the full model each way, and what each category gave. */
   deliver(samples: number, error: number): SimplifiedScene {
     const { scene, work, scale } = this;
-    let maxDeviation = 0, maxUncovered = 0;
+    const figures = new CategoryLedger();
     // One sampling allowance for the scene, shared by the meshes in proportion to their triangles.
     const total = scene.meshes.reduce((n, mesh) => n + mesh.indices.length / 3, 0);
     const meshes: SceneMesh[] = scene.meshes.map((mesh, m) => {
-      const w = work[m];
-      if (!w?.changed) return mesh;
-      const simplified = w.result();
-      if (simplified.indices.length === 0) {
-        // Left out whole (smaller than the error): it counts its own size, not a distance to elsewhere.
-        maxUncovered = Math.max(maxUncovered, extent(mesh) * scale[m]!);
-        return simplified;
+      const w = work[m], standIn = this.standIn[m], category = this.categories[m]!, size = this.sizeOf(m);
+      const delivered = standIn === 'left_out' ? { ...mesh, indices: new Uint32Array(0) } : standIn === 'box' ? boxProxy(mesh) : w?.changed ? w.result() : mesh;
+      figures.count(category, mesh.indices.length / 3, delivered.indices.length / 3, this.uses[m]!);
+      if (!w || (!w.changed && !standIn)) return delivered;
+      if (standIn === 'box') {
+        // The mesh touches every face of its box and lies inside it: a point of the box is within
+        // its face's diagonal of the mesh, a point of the mesh within half the thinnest side of the box.
+        const box = boxSides(mesh);
+        figures.strayed(category, Math.hypot(box[1], box[2]) * scale[m]!, (box[0] / 2) * scale[m]!);
+      } else if (delivered.indices.length === 0) {
+        // Left out whole (smaller than the error, or by the budget): it counts its own size, not a distance to elsewhere.
+        figures.strayed(category, 0, size);
+      } else {
+        const meshSamples = Math.max(MIN_SAMPLES, Math.round(samples * (mesh.indices.length / 3) / total));
+        figures.strayed(category, w.stray() * scale[m]!, w.uncovered(meshSamples) * scale[m]!);
       }
-      maxDeviation = Math.max(maxDeviation, w.stray() * scale[m]!);
-      const meshSamples = Math.max(MIN_SAMPLES, Math.round(samples * (mesh.indices.length / 3) / total));
-      maxUncovered = Math.max(maxUncovered, w.uncovered(meshSamples) * scale[m]!);
-      return simplified;
+      return delivered;
     });
-    // A mesh pruned away entirely is drawn nowhere.
+    // A mesh left out entirely is drawn nowhere; the elements that drew only such meshes are named.
+    const elements = new Map<string, { category: BudgetCategory; ifcClass: string; drew: boolean; drawn: boolean; boxed: boolean }>();
+    scene.nodes.forEach((n, i) => {
+      if (n.meshes.length === 0) return;
+      const key = elementKey(scene, i);
+      const e = elements.get(key) ?? { category: this.categories[n.meshes[0]!]!, ifcClass: ifcClassOfNode(scene.nodes, i) ?? 'mesh', drew: false, drawn: false, boxed: false };
+      for (const m of n.meshes) {
+        e.drew ||= scene.meshes[m]!.indices.length > 0;
+        e.drawn ||= meshes[m]!.indices.length > 0;
+        e.boxed ||= this.standIn[m] === 'box';
+      }
+      elements.set(key, e);
+    });
+    for (const [key, e] of elements) {
+      if (e.drew && !e.drawn) figures.leftOut(e.category, e.ifcClass, key);
+      else if (e.boxed) figures.proxied(e.category, key);
+    }
     const nodes = scene.nodes.map((n) => (n.meshes.some((m) => meshes[m]!.indices.length === 0) ? { ...n, meshes: n.meshes.filter((m) => meshes[m]!.indices.length > 0) } : n));
     const base = { nodes, meshes, materials: scene.materials, textures: scene.textures };
-    return { scene: { ...scene, ...base, stats: sceneStats(base) }, error, maxDeviation, maxUncovered };
+    const categories = figures.result();
+    return {
+      scene: { ...scene, ...base, stats: sceneStats(base) },
+      error,
+      maxDeviation: Math.max(0, ...categories.map((c) => c.maxDeviation)),
+      maxUncovered: Math.max(0, ...categories.map((c) => c.maxUncovered)),
+      categories,
+    };
   }
+}
+
+/**
+ * What each budget category gave up, gathered mesh by mesh as a scene is delivered: triangles
+ * drawn before and after, the farthest each way, and the elements drawn as boxes or left out.
+ */
+class CategoryLedger {
+  private readonly rows = new Map<BudgetCategory, CategoryFigures & { proxiedKeys: Set<string>; leftOutKeys: Map<string, Set<string>> }>();
+
+  private row(category: BudgetCategory) {
+    let row = this.rows.get(category);
+    if (!row) {
+      row = { category, sourceTriangles: 0, deliveredTriangles: 0, maxDeviation: 0, maxUncovered: 0, proxiedElements: 0, leftOut: [], proxiedKeys: new Set(), leftOutKeys: new Map() };
+      this.rows.set(category, row);
+    }
+    return row;
+  }
+
+  count(category: BudgetCategory, source: number, delivered: number, draws: number): void {
+    const row = this.row(category);
+    row.sourceTriangles += source * draws;
+    row.deliveredTriangles += delivered * draws;
+  }
+
+  strayed(category: BudgetCategory, deviation: number, uncovered: number): void {
+    const row = this.row(category);
+    row.maxDeviation = Math.max(row.maxDeviation, deviation);
+    row.maxUncovered = Math.max(row.maxUncovered, uncovered);
+  }
+
+  proxied(category: BudgetCategory, element: string): void {
+    this.row(category).proxiedKeys.add(element);
+  }
+
+  leftOut(category: BudgetCategory, ifcClass: string, element: string): void {
+    const byClass = this.row(category).leftOutKeys;
+    byClass.set(ifcClass, (byClass.get(ifcClass) ?? new Set()).add(element));
+  }
+
+  /** One row per category the scene draws, envelope first. */
+  result(): CategoryFigures[] {
+    return BUDGET_CATEGORIES.flatMap((c) => {
+      const row = this.rows.get(c);
+      if (!row) return [];
+      const { proxiedKeys, leftOutKeys, ...figures } = row;
+      const leftOut = [...leftOutKeys].map(([ifcClass, keys]) => ({ ifcClass, elements: keys.size })).sort((a, b) => b.elements - a.elements || a.ifcClass.localeCompare(b.ifcClass));
+      return [{ ...figures, proxiedElements: proxiedKeys.size, leftOut }];
+    });
+  }
+}
+
+/** What names an element: its GlobalId, the product it places, else the node itself. */
+function elementKey(scene: SceneData, node: number): string {
+  for (let n = node; n >= 0; n = scene.nodes[n]!.parent) {
+    const meta = scene.nodes[n]!.metadata;
+    const key = meta['globalId'] || meta['product'];
+    if (key) return key;
+    if (meta['ifcClass']) break;
+  }
+  return `node ${node}`;
 }
 
 /** Diagonal of a mesh's own bounding box. */
 function extent(mesh: SceneMesh): number {
   const { min, max } = pointBounds(mesh.positions);
   return Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+}
+
+/** The sides of a mesh's own bounding box, shortest first. */
+function boxSides(mesh: SceneMesh): [number, number, number] {
+  const { min, max } = pointBounds(mesh.positions);
+  return [max[0] - min[0], max[1] - min[1], max[2] - min[2]].sort((a, b) => a - b) as [number, number, number];
 }
 
 /** How many times each mesh is drawn, and the largest scale any of its nodes gives it (metres per mesh unit). */

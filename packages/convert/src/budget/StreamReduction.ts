@@ -3,6 +3,7 @@ import type { SceneData, SceneMesh, SceneNode } from '../scene/SceneData.js';
 import { sceneStats } from '../scene/sceneStats.js';
 import { emptyBounds, growBounds } from '../scene/growBounds.js';
 import { simplifyToBudget } from './simplifyToBudget.js';
+import type { CategoryFigures } from './ArBudget.js';
 
 /** Options of {@link StreamReduction}. */
 export interface StreamReductionOptions {
@@ -32,6 +33,8 @@ export interface SharedGeometry {
   indices: Uint32Array;
   /** Column-major 4×4 of each placement, to Y-up metres. */
   transforms: Float64Array[];
+  /** The product each placement draws and its IFC class (parallel to `transforms`); absent: unknown. */
+  owners?: Array<{ product: number; ifcClass: string }>;
 }
 
 /**
@@ -62,6 +65,8 @@ export class StreamReduction {
   maxDeviation = 0;
   /** Largest distance from a full surface to its reduced one (m): pruned parts count here. */
   maxUncovered = 0;
+  /** What each budget category gave up, once reduced. */
+  categories: CategoryFigures[] = [];
   /** Bounds of the full model as placed (float64, Y-up metres), once it has been reduced. */
   fullBounds: Bounds | undefined;
   /**
@@ -101,7 +106,8 @@ export class StreamReduction {
     }
     this.fullBounds = bounds;
     const meshes: SceneMesh[] = geometries.map((g) => sharedGeometryMesh(g));
-    const nodes: SceneNode[] = geometries.flatMap((g, i) => g.transforms.map((matrix) => ({ name: '', parent: -1, matrix, meshes: [i], metadata: {} })));
+    // Each placement tells its product's class: the budget takes clutter first and the envelope last.
+    const nodes: SceneNode[] = geometries.flatMap((g, i) => g.transforms.map((matrix, k) => ({ name: '', parent: -1, matrix, meshes: [i], metadata: classOf(g, k) })));
     const base = { nodes, meshes, materials: [], textures: [] };
     const asDrawn: SceneData = { source: { format: 'ifc' }, ...base, offset: [0, 0, 0], bounds, stats: sceneStats(base), warnings: [] };
     const simplified = await simplifyToBudget(asDrawn, { triangles: this.opts.triangles });
@@ -114,7 +120,14 @@ export class StreamReduction {
     });
     this.maxDeviation = simplified.maxDeviation;
     this.maxUncovered = simplified.maxUncovered;
+    this.categories = simplified.categories;
   }
+}
+
+/** What a placement's node says of its product: its class and id, so the budget can name what it left out. */
+function classOf(g: SharedGeometry, placement: number): Record<string, string> {
+  const owner = g.owners?.[placement];
+  return owner ? { ifcClass: owner.ifcClass, product: `#${owner.product}` } : {};
 }
 
 /** A shared geometry as a mesh in its own frame: positions and normals apart, its triangles as they are, no name, material 0. */

@@ -1,6 +1,7 @@
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { SceneData } from '../scene/SceneData.js';
 import { SceneSimplification } from './SceneSimplification.js';
+import type { CategoryFigures } from './ArBudget.js';
 
 /** Options of {@link simplifyToBudget}. */
 export interface SimplifyToBudgetOptions {
@@ -43,34 +44,52 @@ export interface SimplifiedScene {
   maxDeviation: number;
   /** Largest measured distance from the full model's surface to the delivered one (parts taken away count), in metres. */
   maxUncovered: number;
+  /** What each budget category gave up, envelope first. */
+  categories: CategoryFigures[];
 }
 
 /**
- * Brings a scene's triangles within a budget with the least error that does it: every mesh is
- * simplified with one error bound in metres (meshoptimizer, borders locked, parts smaller than
- * the error pruned), and the bound grows round by round until the drawn triangles fit. One bound
- * for all keeps walls as they are and takes the triangles where detail is finest (bolts, pipes,
- * curved rails). Every simplified triangle is then measured against the full model; parts that
- * strayed beyond `maxDeviation` are kept finer, and the rest simplified further if that cost
- * the budget. If the bound reaches the model's own size first, meshes are reduced whatever the
- * error, the largest first (see `SceneSimplification.reduceToFit`). Nodes, materials, textures and bounds are the scene's own.
+ * Brings a scene's triangles within a budget, taking them from what a person misses least, in
+ * this order: what adds no shape to the envelope (facets within a millimetre); clutter (furniture, MEP, anything outside the envelope; by IFC class, or for a model
+ * without classes anything small or not flat-faced) simplified per mesh at an error relative to its
+ * own size, growing until the triangles fit (the finely tessellated curves of a chair give up most
+ * of theirs unseen); then clutter up to 5 m drawn as boxes, heaviest first, and larger clutter
+ * coarsened on to a quarter of its size; then clutter left out, smallest first;
+ * and only then the envelope (walls, slabs, roofs, openings, structure, stairs, railings), every
+ * mesh at one error bound in metres (meshoptimizer, borders locked, parts smaller than the error
+ * pruned) growing round by round. Every simplified triangle is measured against the full mesh;
+ * parts that strayed beyond `maxDeviation` are kept finer, and the rest simplified further if
+ * that cost the budget. If the bound reaches the model's own size first, meshes are reduced
+ * whatever the error, the largest first (see `SceneSimplification.reduceToFit`). A model whose
+ * clutter is enough keeps its envelope exactly as read. Nodes, materials, textures and bounds
+ * are the scene's own.
  *
  * @example
  * ```ts
- * const { scene: delivered, maxDeviation } = await simplifyToBudget(scene, { triangles: 100_000 });
+ * const { scene: delivered, maxDeviation, categories } = await simplifyToBudget(scene, { triangles: 100_000 });
+ * categories[0]; // → { category: 'envelope', sourceTriangles: 83_000, deliveredTriangles: 83_000, … }
  * ```
  */
 export async function simplifyToBudget(scene: SceneData, options: Partial<SimplifyToBudgetOptions> = {}): Promise<SimplifiedScene> {
   const opts = { ...SIMPLIFY_TO_BUDGET_DEFAULTS, ...options };
   await MeshoptSimplifier.ready;
   const simplification = new SceneSimplification(scene);
-  let error = simplification.fitError(opts);
-  for (let pass = 1; ; pass++) {
-    simplification.boundStray(Math.max(opts.maxDeviation, STRAY_PER_ERROR * error), error);
-    if (simplification.drawn <= opts.triangles || pass === BOUND_PASSES || error >= simplification.size) break;
-    error *= opts.growth;
-    simplification.round(error);
+  const over = () => simplification.drawn > opts.triangles;
+  if (over()) simplification.envelopeWithoutShape();
+  if (over()) simplification.coarsenClutter(opts, STRAY_PER_ERROR);
+  if (over()) simplification.proxyClutter(opts.triangles);
+  if (over()) simplification.coarsenClutter(opts, STRAY_PER_ERROR, true);
+  if (over()) simplification.leaveOutClutter(opts.triangles);
+  let error = 0;
+  if (over()) {
+    error = simplification.fitError(opts);
+    for (let pass = 1; ; pass++) {
+      simplification.boundStray(Math.max(opts.maxDeviation, STRAY_PER_ERROR * error), error);
+      if (simplification.drawn <= opts.triangles || pass === BOUND_PASSES || error >= simplification.size) break;
+      error *= opts.growth;
+      simplification.round(error);
+    }
   }
-  if (simplification.drawn > opts.triangles) simplification.reduceToFit(opts.triangles);
+  if (over()) simplification.reduceToFit(opts.triangles);
   return simplification.deliver(opts.samples, error);
 }

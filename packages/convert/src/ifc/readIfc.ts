@@ -300,7 +300,7 @@ async function buildScene(
     warnings,
     doorOpenings,
     ...(reduction && reduction.reduced > 0 && {
-      streamReduced: { sourceTriangles: reduction.sourceTriangles, sourceDrawCalls: reduction.sourceDrawCalls, sourceElements, reducedGeometries: reduction.reduced, maxDeviation: reduction.maxDeviation, maxUncovered: reduction.maxUncovered },
+      streamReduced: { sourceTriangles: reduction.sourceTriangles, sourceDrawCalls: reduction.sourceDrawCalls, sourceElements, reducedGeometries: reduction.reduced, maxDeviation: reduction.maxDeviation, maxUncovered: reduction.maxUncovered, categories: reduction.categories },
     }),
   };
 }
@@ -358,6 +358,7 @@ function keep(
  */
 class SharedGeometries {
   private readonly byId = new Map<number, SharedGeometry>();
+  private readonly classes = new Map<number, string>();
   readonly placements: Array<{ product: number; geometry: SharedGeometry; transform: Float64Array; color: [number, number, number, number] }> = [];
   private bytes = 0;
 
@@ -371,7 +372,7 @@ class SharedGeometries {
         const g = api.GetGeometry(model, pg.geometryExpressID);
         try {
           const { vertices, indices } = geometryViews(api, g);
-          geometry = { vertices: vertices.slice(), indices: indices.slice(), transforms: [] };
+          geometry = { vertices: vertices.slice(), indices: indices.slice(), transforms: [], owners: [] };
         } finally {
           g.delete();
         }
@@ -380,6 +381,7 @@ class SharedGeometries {
       }
       const transform = Float64Array.from(pg.flatTransformation);
       geometry.transforms.push(transform);
+      geometry.owners!.push({ product: mesh.expressID, ifcClass: this.classOf(api, model, mesh.expressID) });
       this.placements.push({ product: mesh.expressID, geometry, transform, color: [pg.color.x, pg.color.y, pg.color.z, pg.color.w] });
       this.bytes += 160;
     }
@@ -388,6 +390,13 @@ class SharedGeometries {
 
   geometries(): SharedGeometry[] {
     return [...this.byId.values()];
+  }
+
+  /** The IFC class of a product, as web-ifc names it, asked once per product. */
+  private classOf(api: IfcAPI, model: number, product: number): string {
+    let ifcClass = this.classes.get(product);
+    if (ifcClass === undefined) this.classes.set(product, (ifcClass = api.GetNameFromTypeCode(api.GetLineType(model, product))));
+    return ifcClass;
   }
 }
 

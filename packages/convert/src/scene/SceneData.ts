@@ -1,5 +1,6 @@
 import type { Bounds, Vec3 } from '@arsession/geometry';
 import type { ModelFormat } from '../format/detectFormat.js';
+import type { CategoryFigures } from '../budget/ArBudget.js';
 
 /**
  * The one plain-data intermediate between readers and writers. Everything is in the delivered
@@ -40,6 +41,8 @@ export interface StreamReducedFigures {
   reducedGeometries: number;
   maxDeviation: number;
   maxUncovered: number;
+  /** What each budget category gave up in the reduction, envelope first. */
+  categories: CategoryFigures[];
 }
 
 /** What the scene was read from. */

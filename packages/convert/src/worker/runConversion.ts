@@ -117,7 +117,7 @@ function arkitWithinBudget(scene: SceneData, bytes: number, budget: ArBudget): b
 
 /** The budget's report with the bytes in and out; the package's own size decides whether it fits. */
 function budgetReport(scene: SceneData, delivered: SceneData, fitted: FittedScene | undefined, budget: ArBudget, sourceBytes: number, usdzBytes: number | undefined): BudgetReport {
-  const base = fitted?.report ?? { budget, source: budgetFigures(scene), delivered: budgetFigures(delivered), steps: [], maxDeviation: 0, maxUncovered: 0, withinBudget: true };
+  const base = fitted?.report ?? { budget, source: budgetFigures(scene), delivered: budgetFigures(delivered), steps: [], maxDeviation: 0, maxUncovered: 0, withinBudget: true, categories: [] };
   const bytesWithin = usdzBytes === undefined || usdzBytes <= budget.packageBytes;
   return {
     ...base,

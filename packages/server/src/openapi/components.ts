@@ -122,7 +122,20 @@ export const SCHEMAS = {
     delivered: { $ref: '#/components/schemas/ArBudgetFigures' },
     max_deviation_m: { ...number, minimum: 0, description: "largest distance from the delivered surface to the full model's (metres), measured at every simplified triangle's edge midpoints and centroid, each element against its own full surface; 0 when no vertex moved. Elements that would stray more than 2 cm (and more than four times the simplifier's error) are delivered finer, unless the triangle limit cannot be met otherwise" },
     max_uncovered_m: { ...number, minimum: 0, description: 'largest distance from the full surface to the delivered one (metres), sampled, each element against its own delivered surface: an element simplified away whole counts its own size' },
-  }, [], 'placement, door detection and footprints are computed on the full model whatever the budget did'),
+    categories: {
+      type: 'array', items: { $ref: '#/components/schemas/ArBudgetCategory' },
+      description: 'what each category of element gave up, envelope first (one row per category the model draws); empty when no triangle was simplified; absent for sessions made before it was reported. The budget takes triangles from clutter first (furniture, MEP, other: coarsened at a share of their own size, then drawn as boxes, then left out) and from the envelope last',
+    },
+  }, ['categories'], 'placement, door detection and footprints are computed on the full model whatever the budget did'),
+  ArBudgetCategory: record({
+    category: { type: 'string', enum: ['envelope', 'furniture', 'mep', 'other'], description: 'envelope: walls, slabs, roofs, curtain walls, windows, doors, columns, beams, stairs, ramps, railings, plates, members, coverings (by IFC class; in a GLB or USDZ, meshes 2 m across or more with flat faces); furniture: IfcFurnishingElement and its kin; mep: flow and distribution elements; other: everything else (proxies among them)' },
+    source_triangles: { ...integer, description: 'triangles its elements draw in the full model' },
+    delivered_triangles: { ...integer, description: 'triangles its elements draw as delivered, boxes counted' },
+    max_deviation_m: { ...number, minimum: 0, description: "largest distance from its delivered surface to its full one (metres), measured as max_deviation_m is; an element drawn as a box counts its box's largest face diagonal" },
+    max_uncovered_m: { ...number, minimum: 0, description: 'largest distance from its full surface to its delivered one (metres); an element left out counts its own size' },
+    proxied_elements: { ...integer, description: 'elements drawn as the box around them in place of their shape' },
+    left_out: { type: 'array', items: record({ ifc_class: { ...text, description: 'the IFC class, or mesh for a model that names none' }, elements: integer }), description: 'elements left out, by class, most first (the budget_left_out warning names them too)' },
+  }, [], 'what one category of element gave up to the AR budget'),
   SessionDetail: record({
     session_id: text, deeplink: url,
     created_at: { type: 'string', format: 'date-time' }, expires_at: { type: 'string', format: 'date-time' },

@@ -1,4 +1,4 @@
-import type { BudgetFigures, BudgetReport, BudgetStep } from '@arsession/convert';
+import type { BudgetCategory, BudgetFigures, BudgetReport, BudgetStep, CategoryFigures } from '@arsession/convert';
 
 /** Figures of a model the AR budget limits, as the detail record states them. */
 export interface BudgetFiguresOnWire {
@@ -22,6 +22,21 @@ export interface ArBudgetOnWire {
   max_deviation_m: number;
   /** Largest distance from the full model's surface to the delivered one (m): parts simplified away count here. */
   max_uncovered_m: number;
+  /** What each category of element gave up, envelope first; absent for sessions made before it was reported. */
+  categories?: CategoryOnWire[];
+}
+
+/** What one category of element (envelope, furniture, MEP, other) gave up to the AR budget. */
+export interface CategoryOnWire {
+  category: BudgetCategory;
+  source_triangles: number;
+  delivered_triangles: number;
+  max_deviation_m: number;
+  max_uncovered_m: number;
+  /** Elements drawn as the box around them. */
+  proxied_elements: number;
+  /** Elements left out, by IFC class. */
+  left_out: Array<{ ifc_class: string; elements: number }>;
 }
 
 /**
@@ -44,5 +59,14 @@ export function arBudgetOnWire(report: BudgetReport): ArBudgetOnWire {
     delivered: figures(report.delivered),
     max_deviation_m: metres(report.maxDeviation),
     max_uncovered_m: metres(report.maxUncovered),
+    categories: report.categories.map((c: CategoryFigures) => ({
+      category: c.category,
+      source_triangles: c.sourceTriangles,
+      delivered_triangles: c.deliveredTriangles,
+      max_deviation_m: metres(c.maxDeviation),
+      max_uncovered_m: metres(c.maxUncovered),
+      proxied_elements: c.proxiedElements,
+      left_out: c.leftOut.map((l) => ({ ifc_class: l.ifcClass, elements: l.elements })),
+    })),
   };
 }

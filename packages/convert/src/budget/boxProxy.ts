@@ -1,0 +1,47 @@
+import type { SceneMesh } from '../scene/SceneData.js';
+import { pointBounds } from '../scene/pointBounds.js';
+
+/** Triangles of a {@link boxProxy}. */
+export const BOX_PROXY_TRIANGLES = 12;
+
+/** Each face of a box: the axis it faces along, its side, and its four corners as bits (x, y, z). */
+const FACES: ReadonlyArray<{ axis: 0 | 1 | 2; side: 0 | 1; corners: readonly [number, number, number, number] }> = [
+  { axis: 0, side: 0, corners: [0b000, 0b001, 0b011, 0b010] },
+  { axis: 0, side: 1, corners: [0b100, 0b110, 0b111, 0b101] },
+  { axis: 1, side: 0, corners: [0b000, 0b100, 0b101, 0b001] },
+  { axis: 1, side: 1, corners: [0b010, 0b011, 0b111, 0b110] },
+  { axis: 2, side: 0, corners: [0b000, 0b010, 0b110, 0b100] },
+  { axis: 2, side: 1, corners: [0b001, 0b101, 0b111, 0b011] },
+];
+
+/**
+ * A mesh's simplest stand-in: the box around its vertices, in its own frame (so a placed chair's
+ * box turns with it), 12 triangles facing out with flat normals, its material and name. What the
+ * AR budget draws for a piece of clutter once coarsening it is not enough: where it stands and how
+ * big it is, in one draw of 12 triangles. Every point of the mesh lies inside the box, so the box
+ * is no farther from the mesh than its diagonal, and the mesh no farther from the box than half
+ * its thinnest side.
+ *
+ * @example
+ * ```ts
+ * boxProxy(chair).indices.length / 3; // → 12
+ * ```
+ */
+export function boxProxy(mesh: SceneMesh): SceneMesh {
+  const { min, max } = pointBounds(mesh.positions);
+  const positions = new Float32Array(24 * 3), normals = new Float32Array(24 * 3);
+  const indices = new Uint32Array(BOX_PROXY_TRIANGLES * 3);
+  FACES.forEach(({ axis, side, corners }, f) => {
+    corners.forEach((bits, c) => {
+      const v = f * 4 + c;
+      positions[v * 3] = bits & 0b100 ? max[0] : min[0];
+      positions[v * 3 + 1] = bits & 0b010 ? max[1] : min[1];
+      positions[v * 3 + 2] = bits & 0b001 ? max[2] : min[2];
+      normals[v * 3 + axis] = side ? 1 : -1;
+    });
+    indices.set([f * 4, f * 4 + 1, f * 4 + 2, f * 4, f * 4 + 2, f * 4 + 3], f * 6);
+  });
+  const proxy: SceneMesh = { name: mesh.name, positions, normals, indices, material: mesh.material };
+  if (mesh.uvs) proxy.uvs = new Float32Array(24 * 2);
+  return proxy;
+}
