@@ -9,16 +9,24 @@ export interface WrittenFile {
 }
 
 /**
+ * Bytes handed to one `writeSync` at most: Node refuses a single write of 2 GiB or more with a
+ * RangeError, and a model delivered without a budget (a rail of 37 M triangles) makes a merged
+ * mesh's array that large.
+ */
+export const WRITE_CHUNK_BYTES = 1 << 30;
+
+/**
  * Writes what `fill` produces to `path` atomically (written aside, then renamed into place),
  * counting and hashing it on the way out: servers need the size and SHA-256 for ETags and
- * integrity, and reading the file back to hash it would be a second pass.
+ * integrity, and reading the file back to hash it would be a second pass. Any piece is written
+ * in writes of at most `chunkBytes` ({@link WRITE_CHUNK_BYTES}), so a piece of any size is written.
  *
  * @example
  * ```ts
  * const { bytes, sha256 } = writeHashedFile('out/house.glb', (write) => write(glb));
  * ```
  */
-export function writeHashedFile(path: string, fill: (write: (data: Uint8Array, length?: number) => void) => void): WrittenFile {
+export function writeHashedFile(path: string, fill: (write: (data: Uint8Array, length?: number) => void) => void, chunkBytes = WRITE_CHUNK_BYTES): WrittenFile {
   const partial = `${path}.${process.pid}.partial`;
   try {
     const out = openSync(partial, 'w');
@@ -26,7 +34,7 @@ export function writeHashedFile(path: string, fill: (write: (data: Uint8Array, l
     let bytes = 0;
     try {
       fill((data, length = data.length) => {
-        writeSync(out, data, 0, length);
+        for (let at = 0; at < length;) at += writeSync(out, data, at, Math.min(chunkBytes, length - at));
         hash.update(data.subarray(0, length));
         bytes += length;
       });
