@@ -65,7 +65,7 @@ export { drawnCentres, spatialCells } from './budget/spatialCells.js';
 export { simplifyToBudget, SIMPLIFY_TO_BUDGET_DEFAULTS, STRAY_PER_ERROR, type SimplifiedScene, type SimplifyToBudgetOptions } from './budget/simplifyToBudget.js';
 export { MeshSimplification } from './budget/MeshSimplification.js';
 export { BUDGET_CATEGORIES, categoryOfIfcClass, categoryOfShape, CATEGORY_OF_SHAPE_DEFAULTS, type BudgetCategory, type CategoryOfShapeOptions } from './budget/BudgetCategory.js';
-export { boxProxy, BOX_PROXY_TRIANGLES } from './budget/boxProxy.js';
+export { boxProxy, BOX_PROXY_TRIANGLES, topProxy, TOP_PROXY_TRIANGLES, type UpAxis } from './budget/boxProxy.js';
 export { chainCategories } from './budget/chainCategories.js';
 export { ifcClassOfNode, meshCategories } from './budget/meshCategories.js';
 export { measureDeviation, MEASURE_DEVIATION_DEFAULTS, type Deviation, type MeasureDeviationOptions } from './budget/measureDeviation.js';

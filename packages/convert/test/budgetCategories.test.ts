@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  BOX_PROXY_TRIANGLES, boxProxy, categoryOfIfcClass, categoryOfShape, fitArBudget, readIfc, sceneBounds, sceneStats, StreamReduction, worldMatrices,
+  BOX_PROXY_TRIANGLES, boxProxy, categoryOfIfcClass, TOP_PROXY_TRIANGLES, topProxy, categoryOfShape, fitArBudget, readIfc, sceneBounds, sceneStats, StreamReduction, worldMatrices,
   type SceneData, type SceneMesh, type SceneNode,
 } from '../src/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
@@ -118,7 +118,7 @@ describe('the AR budget takes triangles from what a person misses least', () => 
     expect(delivered.warnings.find((w) => w.code === 'budget_simplified')!.message).toMatch(/envelope 84 → 84 triangles \(as read\), furniture \d+ → \d+ triangles \(within \d/);
   });
 
-  it('when coarsening is not enough, furniture stands as boxes, then is left out and named; the envelope still as read', async () => {
+  it('when coarsening is not enough, furniture stands as boxes, then as their top faces, then is left out and named; the envelope still as read', async () => {
     const room = furnishedRoom(40);
     const boxed = await fitArBudget(room, { triangles: 1_000 });
     expect(boxed.report.withinBudget).toBe(true);
@@ -128,7 +128,16 @@ describe('the AR budget takes triangles from what a person misses least', () => 
     expect(boxed.report.categories[1]).toMatchObject({ category: 'furniture', deliveredTriangles: 40 * BOX_PROXY_TRIANGLES, proxiedElements: 40, leftOut: [] });
     expect(boxed.scene.warnings.find((w) => w.code === 'budget_proxied')!.message).toMatch(/^40 elements drawn as the box around them .*furniture 40/);
 
-    const bare = await fitArBudget(room, { triangles: 200 });
+    // 40 boxes are too many for 200: each chair is the top face of its box, facing up.
+    const tops = await fitArBudget(room, { triangles: 200 });
+    expect(tops.report.withinBudget).toBe(true);
+    for (let i = 0; i < 7; i++) expect(trianglesByElement(tops.scene).get(`E${i}`)).toEqual(read.get(`E${i}`));
+    expect(tops.report.categories[1]).toMatchObject({ category: 'furniture', deliveredTriangles: 40 * TOP_PROXY_TRIANGLES, proxiedElements: 40, leftOut: [] });
+    const chairTop = trianglesByElement(tops.scene).get('F0')!.map((t) => t.split(' | ').map((c) => Number(c.split(' ')[1])));
+    // At the chair's top (0.4 m above its centre, placed 0.4 m up), level.
+    for (const corners of chairTop) for (const y of corners) expect(y).toBeCloseTo(0.8, 3);
+
+    const bare = await fitArBudget(room, { triangles: 100 });
     expect(bare.report.withinBudget).toBe(true);
     for (let i = 0; i < 7; i++) expect(trianglesByElement(bare.scene).get(`E${i}`)).toEqual(read.get(`E${i}`));
     expect(bare.report.categories[1]).toMatchObject({ category: 'furniture', deliveredTriangles: 0, leftOut: [{ ifcClass: 'IfcFurnishingElement', elements: 40 }] });
@@ -182,6 +191,23 @@ describe('categoryOfShape', () => {
     expect(categoryOfShape(box([0, 0, 0], [1, 0.5, 0.5]), 1)).toBe('other');
     expect(categoryOfShape(box([0, 0, 0], [1, 0.5, 0.5]), 10)).toBe('envelope');
     expect(categoryOfShape(ball(2, 48), 1)).toBe('other');
+  });
+});
+
+describe('topProxy', () => {
+  it('is the top face of the box along the axis named up, two triangles facing that way', () => {
+    const mesh = box([1, 2, 3], [4, 5, 7]);
+    for (const axis of [0, 1, 2] as const) {
+      for (const side of [0, 1] as const) {
+        const top = topProxy(mesh, { axis, side });
+        expect(top.indices.length / 3).toBe(TOP_PROXY_TRIANGLES);
+        const level = side ? [4, 5, 7][axis]! : [1, 2, 3][axis]!;
+        for (let v = 0; v < top.positions.length / 3; v++) {
+          expect(top.positions[v * 3 + axis]).toBe(level);
+          expect(top.normals![v * 3 + axis]).toBe(side ? 1 : -1);
+        }
+      }
+    }
   });
 });
 

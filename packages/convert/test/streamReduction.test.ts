@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelTooLargeError, readIfc, readUsdz, sceneBounds, StreamReduction } from '../src/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
-import { corpusBytes } from '../../../test/support/corpus.js';
+import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
 import { farAwayIfcOpenHouse, repeatedColumnsIfc } from '../../../test/support/movedIfc.js';
 
 describe('StreamReduction: the AR budget before an IFC is placed', () => {
@@ -35,8 +35,9 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
     }
   });
 
-  it('under its start a model is placed exactly as without it, array for array', async () => {
-    for (const name of ['AC20-FZK-Haus.ifc', 'ISSUE_021_Mini_Project.ifc', 'tested_sample_project.ifc']) {
+  it('under its start every corpus IFC is placed exactly as without it, array for array (one geometry id web-ifc cuts differently per product included)', async () => {
+    // IfcOpenHouse's walls share a body that web-ifc cuts by each wall's own openings.
+    for (const name of corpusFiles('ifc')) {
       const full = await readIfc(corpusBytes('ifc', name));
       const read = await readIfc(corpusBytes('ifc', name), { reduction: new StreamReduction({ startTriangles: 1_000_000 }) });
       expect(read.streamReduced).toBeUndefined();

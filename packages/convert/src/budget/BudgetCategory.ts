@@ -13,12 +13,16 @@ export const BUDGET_CATEGORIES: readonly BudgetCategory[] = ['envelope', 'furnit
 
 /**
  * IFC classes (and their `…StandardCase` / `…ElementedCase` subtypes) that make up the building:
- * the issue's list, plus the few other building elements that carry its outline.
+ * walls, slabs, roofs, openings, structure, stairs and railings, the few other building elements
+ * that carry its outline, and the long elements of infrastructure that are its shape (rails, courses,
+ * pavements, kerbs, earthworks: a 5 km rail must never be taken for clutter). Sleepers and other
+ * track elements are not: thousands of them, each the size of a box.
  */
 const ENVELOPE_CLASSES = new Set([
   'IFCWALL', 'IFCCURTAINWALL', 'IFCSLAB', 'IFCROOF', 'IFCWINDOW', 'IFCDOOR', 'IFCCOLUMN', 'IFCBEAM', 'IFCSTAIR',
   'IFCSTAIRFLIGHT', 'IFCRAMP', 'IFCRAMPFLIGHT', 'IFCRAILING', 'IFCPLATE', 'IFCMEMBER', 'IFCCOVERING', 'IFCFOOTING',
-  'IFCPILE', 'IFCCHIMNEY', 'IFCSHADINGDEVICE',
+  'IFCPILE', 'IFCCHIMNEY', 'IFCSHADINGDEVICE', 'IFCRAIL', 'IFCCOURSE', 'IFCPAVEMENT', 'IFCKERB', 'IFCEARTHWORKSFILL',
+  'IFCBEARING', 'IFCDEEPFOUNDATION', 'IFCCAISSONFOUNDATION', 'IFCREINFORCEDSOIL',
 ]);
 
 const FURNITURE_CLASSES = new Set(['IFCFURNISHINGELEMENT', 'IFCFURNITURE', 'IFCSYSTEMFURNITUREELEMENT']);

@@ -2,7 +2,7 @@ import type { SceneData, SceneMesh } from '../scene/SceneData.js';
 import { sceneStats, worldMatrices } from '../scene/sceneStats.js';
 import { pointBounds } from '../scene/pointBounds.js';
 import { BUDGET_CATEGORIES, type BudgetCategory } from './BudgetCategory.js';
-import { BOX_PROXY_TRIANGLES, boxProxy } from './boxProxy.js';
+import { BOX_PROXY_TRIANGLES, boxProxy, TOP_PROXY_TRIANGLES, topProxy, type UpAxis } from './boxProxy.js';
 import { ifcClassOfNode, meshCategories } from './meshCategories.js';
 import { MeshSimplification } from './MeshSimplification.js';
 import type { CategoryFigures } from './ArBudget.js';
@@ -23,12 +23,6 @@ const CLUTTER_FIRST_SHARE = 0.005;
 /** ...doubling up to this share (5 cm on a chair), past which a box says as much. */
 const CLUTTER_LAST_SHARE = 0.04;
 
-/**
- * Clutter too large for a box is coarsened on, to this share of its size, before anything is left
- * out: a 10 m tree at 2.5 m is still where a tree stands.
- */
-const LARGE_CLUTTER_LAST_SHARE = 0.25;
-
 /** Clutter at most this large (m) may stand as a box: a chair, a cubicle, a shrub, not a 20 m duct run. */
 const PROXY_MAX_METRES = 5;
 
@@ -44,8 +38,10 @@ const CLUTTER_MAX_SHARE_OF_MODEL = 0.25;
  */
 const ENVELOPE_NO_SHAPE_ERROR = 0.001;
 
-/** What a mesh is drawn as once the budget took it out of simplification. */
-type StandIn = 'box' | 'left_out';
+/** What a mesh is drawn as once the budget took it out of simplification: its box, its box's top face, nothing. */
+type StandIn = 'box' | 'top' | 'left_out';
+
+const STAND_IN_TRIANGLES: Readonly<Record<StandIn, number>> = { box: BOX_PROXY_TRIANGLES, top: TOP_PROXY_TRIANGLES, left_out: 0 };
 
 /**
  * A scene's meshes on their way down in detail together, counted as drawn, each in the order a
@@ -63,13 +59,15 @@ export class SceneSimplification {
   private readonly standIn: Array<StandIn | undefined>;
   private readonly uses: Uint32Array;
   private readonly scale: Float64Array;
+  /** Which axis of each mesh's own frame is drawn upwards (at the first node that draws it). */
+  private readonly up: UpAxis[];
   /** Diagonal of each mesh's own box, in its own units. */
   private readonly extent: Float64Array;
   /** The error each mesh was last simplified at, in metres (0: as read). */
   private readonly errorOf: Float64Array;
 
   constructor(private readonly scene: SceneData) {
-    ({ uses: this.uses, scale: this.scale } = drawsOfMeshes(scene));
+    ({ uses: this.uses, scale: this.scale, up: this.up } = drawsOfMeshes(scene));
     this.size = Math.hypot(...scene.bounds.max.map((v, k) => v - scene.bounds.min[k]!));
     this.extent = Float64Array.from(scene.meshes, extent);
     this.errorOf = new Float64Array(scene.meshes.length);
@@ -91,7 +89,7 @@ export class SceneSimplification {
   /** Triangles mesh `m` has now (0 left out). */
   private trianglesOf(m: number): number {
     const standIn = this.standIn[m];
-    if (standIn) return standIn === 'box' ? BOX_PROXY_TRIANGLES : 0;
+    if (standIn) return STAND_IN_TRIANGLES[standIn];
     return this.work[m]?.triangles ?? this.scene.meshes[m]!.indices.length / 3;
   }
 
@@ -137,18 +135,18 @@ export class SceneSimplification {
    * Clutter coarsened, the envelope untouched: each mesh outside it simplified at a growing share
    * of its own size (never below `firstError`), until the triangles fit or the share reaches
    * {@link CLUTTER_LAST_SHARE}; then each one that strays more than a few times its error along a
-   * chord kept finer, as {@link boundStray} does for all. With `large`, only clutter too large for
-   * a box, from there on up to {@link LARGE_CLUTTER_LAST_SHARE}.
+   * chord kept finer, as {@link boundStray} does for all. Clutter larger than a box may be is
+   * coarsened as if it were that size (a share of a 20 m duct run's length would be no error at
+   * all); what more it must give, it gives with the envelope, at one error in metres for all.
    */
-  coarsenClutter(opts: Pick<SimplifyToBudgetOptions, 'triangles' | 'firstError' | 'maxDeviation'>, strayPerError: number, large = false): void {
-    const clutter = this.clutter().filter((m) => !large || !this.boxable(m));
+  coarsenClutter(opts: Pick<SimplifyToBudgetOptions, 'triangles' | 'firstError' | 'maxDeviation'>, strayPerError: number): void {
+    const clutter = this.clutter();
     if (clutter.length === 0) return;
-    const errorAt = (m: number, share: number) => Math.max(opts.firstError, share * this.sizeOf(m));
-    const last = large ? LARGE_CLUTTER_LAST_SHARE : CLUTTER_LAST_SHARE;
-    let share = large ? CLUTTER_LAST_SHARE * 2 : CLUTTER_FIRST_SHARE;
+    const errorAt = (m: number, share: number) => Math.max(opts.firstError, share * Math.min(this.sizeOf(m), PROXY_MAX_METRES));
+    let share = CLUTTER_FIRST_SHARE;
     for (;;) {
       for (const m of clutter) this.tighten(m, errorAt(m, share));
-      if (this.drawn <= opts.triangles || share >= last) break;
+      if (this.drawn <= opts.triangles || share >= CLUTTER_LAST_SHARE) break;
       share *= 2;
     }
     for (const m of clutter) {
@@ -161,16 +159,20 @@ export class SceneSimplification {
 
   /**
    * Clutter up to {@link PROXY_MAX_METRES} across drawn as boxes ({@link boxProxy}), the one whose
-   * box saves the most drawn triangles first, until the triangles fit.
+   * box saves the most drawn triangles first, until the triangles fit; if all those boxes are still
+   * too many, boxes drawn as their top face ({@link topProxy}), the most drawn first.
    */
   proxyClutter(triangles: number): void {
-    const saving = (m: number) => (this.work[m]!.triangles - BOX_PROXY_TRIANGLES) * this.uses[m]!;
-    const candidates = this.clutter().filter((m) => this.boxable(m) && saving(m) > 0).sort((a, b) => saving(b) - saving(a) || a - b);
+    const saving = (m: number, to: StandIn) => (this.trianglesOf(m) - STAND_IN_TRIANGLES[to]) * this.uses[m]!;
+    const candidates = this.clutter().filter((m) => this.boxable(m) && saving(m, 'box') > 0).sort((a, b) => saving(b, 'box') - saving(a, 'box') || a - b);
     let drawn = this.drawn;
-    for (const m of candidates) {
-      if (drawn <= triangles) return;
-      drawn -= saving(m);
-      this.standIn[m] = 'box';
+    for (const to of ['box', 'top'] as const) {
+      const from = to === 'box' ? candidates : this.standIn.flatMap((s, m) => (s === 'box' ? [m] : [])).sort((a, b) => saving(b, 'top') - saving(a, 'top') || a - b);
+      for (const m of from) {
+        if (drawn <= triangles) return;
+        drawn -= saving(m, to);
+        this.standIn[m] = to;
+      }
     }
   }
 
@@ -260,7 +262,7 @@ export class SceneSimplification {
     const total = scene.meshes.reduce((n, mesh) => n + mesh.indices.length / 3, 0);
     const meshes: SceneMesh[] = scene.meshes.map((mesh, m) => {
       const w = work[m], standIn = this.standIn[m], category = this.categories[m]!, size = this.sizeOf(m);
-      const delivered = standIn === 'left_out' ? { ...mesh, indices: new Uint32Array(0) } : standIn === 'box' ? boxProxy(mesh) : w?.changed ? w.result() : mesh;
+      const delivered = standIn === 'left_out' ? { ...mesh, indices: new Uint32Array(0) } : standIn === 'box' ? boxProxy(mesh) : standIn === 'top' ? topProxy(mesh, this.up[m]!) : w?.changed ? w.result() : mesh;
       figures.count(category, mesh.indices.length / 3, delivered.indices.length / 3, this.uses[m]!);
       if (!w || (!w.changed && !standIn)) return delivered;
       if (standIn === 'box') {
@@ -268,6 +270,12 @@ export class SceneSimplification {
         // its face's diagonal of the mesh, a point of the mesh within half the thinnest side of the box.
         const box = boxSides(mesh);
         figures.strayed(category, Math.hypot(box[1], box[2]) * scale[m]!, (box[0] / 2) * scale[m]!);
+      } else if (standIn === 'top') {
+        // The mesh touches its box's top face, and lies within the box: a point of the face is
+        // within the face's diagonal of the mesh, a point of the mesh within the box's diagonal of the face.
+        const { min, max } = pointBounds(mesh.positions);
+        const sides = [0, 1, 2].filter((k) => k !== this.up[m]!.axis).map((k) => max[k]! - min[k]!);
+        figures.strayed(category, Math.hypot(...sides) * scale[m]!, size);
       } else if (delivered.indices.length === 0) {
         // Left out whole (smaller than the error, or by the budget): it counts its own size, not a distance to elsewhere.
         figures.strayed(category, 0, size);
@@ -286,7 +294,7 @@ export class SceneSimplification {
       for (const m of n.meshes) {
         e.drew ||= scene.meshes[m]!.indices.length > 0;
         e.drawn ||= meshes[m]!.indices.length > 0;
-        e.boxed ||= this.standIn[m] === 'box';
+        e.boxed ||= this.standIn[m] === 'box' || this.standIn[m] === 'top';
       }
       elements.set(key, e);
     });
@@ -379,20 +387,28 @@ function boxSides(mesh: SceneMesh): [number, number, number] {
   return [max[0] - min[0], max[1] - min[1], max[2] - min[2]].sort((a, b) => a - b) as [number, number, number];
 }
 
-/** How many times each mesh is drawn, and the largest scale any of its nodes gives it (metres per mesh unit). */
-function drawsOfMeshes(scene: SceneData): { uses: Uint32Array; scale: Float64Array } {
+/**
+ * How many times each mesh is drawn, the largest scale any of its nodes gives it (metres per mesh
+ * unit), and which axis of its own frame the first of them draws upwards (world +Y, Y-up).
+ */
+function drawsOfMeshes(scene: SceneData): { uses: Uint32Array; scale: Float64Array; up: UpAxis[] } {
   const uses = new Uint32Array(scene.meshes.length);
   const scale = new Float64Array(scene.meshes.length);
+  const up: UpAxis[] = scene.meshes.map(() => ({ axis: 1, side: 1 }));
   const world = worldMatrices(scene.nodes);
   scene.nodes.forEach((node, i) => {
     const w = world[i]!;
     const s = Math.max(Math.hypot(w[0]!, w[1]!, w[2]!), Math.hypot(w[4]!, w[5]!, w[6]!), Math.hypot(w[8]!, w[9]!, w[10]!));
+    // The local axis whose image leans most towards world +Y, or away from it.
+    const lean = [0, 1, 2].map((k) => w[k * 4 + 1]! / (Math.hypot(w[k * 4]!, w[k * 4 + 1]!, w[k * 4 + 2]!) || 1));
+    const axis = [0, 1, 2].reduce((best, k) => (Math.abs(lean[k]!) > Math.abs(lean[best]!) ? k : best), 1) as 0 | 1 | 2;
     for (const m of node.meshes) {
+      if (uses[m] === 0) up[m] = { axis, side: lean[axis]! >= 0 ? 1 : 0 };
       uses[m]!++;
       scale[m] = Math.max(scale[m]!, s);
     }
   });
   // Undrawn meshes are not simplified; a zero scale would divide by zero.
   for (let m = 0; m < scale.length; m++) if (!(scale[m]! > 0)) scale[m] = 1;
-  return { uses, scale };
+  return { uses, scale, up };
 }

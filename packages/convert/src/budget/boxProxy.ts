@@ -28,10 +28,40 @@ const FACES: ReadonlyArray<{ axis: 0 | 1 | 2; side: 0 | 1; corners: readonly [nu
  * ```
  */
 export function boxProxy(mesh: SceneMesh): SceneMesh {
+  return boxFaces(mesh, FACES);
+}
+
+/** Triangles of a {@link topProxy}. */
+export const TOP_PROXY_TRIANGLES = 2;
+
+/** Which face of a mesh's own box is its top: the axis of its frame that points up, and which way. */
+export interface UpAxis {
+  axis: 0 | 1 | 2;
+  /** 1: up is +axis; 0: up is −axis. */
+  side: 0 | 1;
+}
+
+/**
+ * A mesh's barest stand-in, when thousands of boxes are still too many (a rail's 9,238
+ * sleepers): the top face of its box, 2 triangles facing up. Seen from above, where a person
+ * looks at a track or a room's furniture from, it shows where each one is and how much ground it
+ * takes. `up` names the mesh's own axis that is drawn upwards.
+ *
+ * @example
+ * ```ts
+ * topProxy(sleeper, { axis: 2, side: 1 }).indices.length / 3; // → 2
+ * ```
+ */
+export function topProxy(mesh: SceneMesh, up: UpAxis): SceneMesh {
+  return boxFaces(mesh, FACES.filter((f) => f.axis === up.axis && f.side === up.side));
+}
+
+/** The given faces of a mesh's own box, facing out, with flat normals. */
+function boxFaces(mesh: SceneMesh, faces: typeof FACES): SceneMesh {
   const { min, max } = pointBounds(mesh.positions);
-  const positions = new Float32Array(24 * 3), normals = new Float32Array(24 * 3);
-  const indices = new Uint32Array(BOX_PROXY_TRIANGLES * 3);
-  FACES.forEach(({ axis, side, corners }, f) => {
+  const positions = new Float32Array(faces.length * 4 * 3), normals = new Float32Array(faces.length * 4 * 3);
+  const indices = new Uint32Array(faces.length * 6);
+  faces.forEach(({ axis, side, corners }, f) => {
     corners.forEach((bits, c) => {
       const v = f * 4 + c;
       positions[v * 3] = bits & 0b100 ? max[0] : min[0];
@@ -42,6 +72,6 @@ export function boxProxy(mesh: SceneMesh): SceneMesh {
     indices.set([f * 4, f * 4 + 1, f * 4 + 2, f * 4, f * 4 + 2, f * 4 + 3], f * 6);
   });
   const proxy: SceneMesh = { name: mesh.name, positions, normals, indices, material: mesh.material };
-  if (mesh.uvs) proxy.uvs = new Float32Array(24 * 2);
+  if (mesh.uvs) proxy.uvs = new Float32Array(faces.length * 4 * 2);
   return proxy;
 }

@@ -99,7 +99,7 @@ function categoryWarnings(categories: readonly CategoryFigures[]): SceneWarning[
   const proxied = categories.filter((c) => c.proxiedElements > 0);
   if (proxied.length) {
     const count = proxied.reduce((n, c) => n + c.proxiedElements, 0);
-    warnings.push({ code: 'budget_proxied', message: `${count} element${count > 1 ? 's' : ''} drawn as the box around ${count > 1 ? 'them' : 'it'} to fit the AR budget (${proxied.map((c) => `${c.category} ${c.proxiedElements}`).join(', ')})` });
+    warnings.push({ code: 'budget_proxied', message: `${count} element${count > 1 ? 's' : ''} drawn as the box around ${count > 1 ? 'them' : 'it'} (or as its top face, where boxes were still too many) to fit the AR budget (${proxied.map((c) => `${c.category} ${c.proxiedElements}`).join(', ')})` });
   }
   const leftOut = categories.flatMap((c) => c.leftOut);
   if (leftOut.length) {

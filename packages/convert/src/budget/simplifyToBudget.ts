@@ -53,8 +53,8 @@ export interface SimplifiedScene {
  * this order: what adds no shape to the envelope (facets within a millimetre); clutter (furniture, MEP, anything outside the envelope; by IFC class, or for a model
  * without classes anything small or not flat-faced) simplified per mesh at an error relative to its
  * own size, growing until the triangles fit (the finely tessellated curves of a chair give up most
- * of theirs unseen); then clutter up to 5 m drawn as boxes, heaviest first, and larger clutter
- * coarsened on to a quarter of its size; then clutter left out, smallest first;
+ * of theirs unseen); then clutter up to 5 m drawn as boxes, heaviest first; then clutter left
+ * out, smallest first;
  * and only then the envelope (walls, slabs, roofs, openings, structure, stairs, railings), every
  * mesh at one error bound in metres (meshoptimizer, borders locked, parts smaller than the error
  * pruned) growing round by round. Every simplified triangle is measured against the full mesh;
@@ -78,7 +78,6 @@ export async function simplifyToBudget(scene: SceneData, options: Partial<Simpli
   if (over()) simplification.envelopeWithoutShape();
   if (over()) simplification.coarsenClutter(opts, STRAY_PER_ERROR);
   if (over()) simplification.proxyClutter(opts.triangles);
-  if (over()) simplification.coarsenClutter(opts, STRAY_PER_ERROR, true);
   if (over()) simplification.leaveOutClutter(opts.triangles);
   let error = 0;
   if (over()) {

@@ -354,30 +354,37 @@ function keep(
 
 /**
  * Every geometry of a model once, with the placements that draw it, as web-ifc streams them:
- * what {@link StreamReduction} reduces before anything is placed.
+ * what {@link StreamReduction} reduces before anything is placed. web-ifc may give one geometry
+ * id different triangles for different products (a wall type's body cut by each wall's own
+ * openings: IfcOpenHouse's walls all came out as the first wall's), so a geometry met again is
+ * read again and shared only with placements whose triangles are the same, byte for byte.
  */
 class SharedGeometries {
-  private readonly byId = new Map<number, SharedGeometry>();
+  /** The variants of each geometry id: one, unless web-ifc gave products different triangles under it. */
+  private readonly byId = new Map<number, SharedGeometry[]>();
   private readonly classes = new Map<number, string>();
   readonly placements: Array<{ product: number; geometry: SharedGeometry; transform: Float64Array; color: [number, number, number, number] }> = [];
   private bytes = 0;
 
-  /** Notes a product's placed geometries, copying each geometry the first time; returns the bytes held. */
+  /** Notes a product's placed geometries, copying each geometry the first time its triangles are met; returns the bytes held. */
   add(api: IfcAPI, model: number, mesh: FlatMesh): number {
     const placed = mesh.geometries;
     for (let i = 0; i < placed.size(); i++) {
       const pg = placed.get(i);
-      let geometry = this.byId.get(pg.geometryExpressID);
-      if (!geometry) {
-        const g = api.GetGeometry(model, pg.geometryExpressID);
-        try {
-          const { vertices, indices } = geometryViews(api, g);
+      const variants = this.byId.get(pg.geometryExpressID) ?? [];
+      this.byId.set(pg.geometryExpressID, variants);
+      const g = api.GetGeometry(model, pg.geometryExpressID);
+      let geometry: SharedGeometry | undefined;
+      try {
+        const { vertices, indices } = geometryViews(api, g);
+        geometry = variants.find((v) => sameArray(v.vertices, vertices) && sameArray(v.indices, indices));
+        if (!geometry) {
           geometry = { vertices: vertices.slice(), indices: indices.slice(), transforms: [], owners: [] };
-        } finally {
-          g.delete();
+          variants.push(geometry);
+          this.bytes += geometry.vertices.byteLength + geometry.indices.byteLength;
         }
-        this.byId.set(pg.geometryExpressID, geometry);
-        this.bytes += geometry.vertices.byteLength + geometry.indices.byteLength;
+      } finally {
+        g.delete();
       }
       const transform = Float64Array.from(pg.flatTransformation);
       geometry.transforms.push(transform);
@@ -389,7 +396,7 @@ class SharedGeometries {
   }
 
   geometries(): SharedGeometry[] {
-    return [...this.byId.values()];
+    return [...this.byId.values()].flat();
   }
 
   /** The IFC class of a product, as web-ifc names it, asked once per product. */
@@ -398,6 +405,11 @@ class SharedGeometries {
     if (ifcClass === undefined) this.classes.set(product, (ifcClass = api.GetNameFromTypeCode(api.GetLineType(model, product))));
     return ifcClass;
   }
+}
+
+/** Whether two arrays hold the same bytes (a copy against web-ifc's memory). */
+function sameArray(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array): boolean {
+  return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
 }
 
 const NO_OFFSET: Readonly<Vec3> = [0, 0, 0];
