@@ -155,13 +155,35 @@ ${a.warnings.length ? `<ul class="warnings">${a.warnings.map((w) => `<li>${text(
 </div>`;
 }
 
-/** What the AR budget did to a model, in a row, when it did anything. */
+/**
+ * What the AR budget did to a model, in a row, when it did anything: the counts, then how far the
+ * building's own elements moved apart from the clutter (furniture, MEP, details), and how much of
+ * the clutter stands as boxes or was left out; a person reads there what is missing.
+ */
 function arBudgetRow(a: AssetOnWire): Array<[string, string]> {
   const b = a.ar_budget;
   if (!b || b.steps.length === 0) return [];
   const n = (v: number) => v.toLocaleString('en-US');
-  const moved = b.max_deviation_m > 0 ? `; surfaces within ${(b.max_deviation_m * 1000).toFixed(1)} mm of the model` : '';
-  return [['Made lighter for AR', `${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ${n(b.source.mesh_prims)} → ${n(b.delivered.mesh_prims)} meshes${moved}`]];
+  const counts = `${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ${n(b.source.mesh_prims)} → ${n(b.delivered.mesh_prims)} meshes`;
+  const categories = b.categories ?? [];
+  if (categories.length === 0) return [['Made lighter for AR', `${counts}${b.max_deviation_m > 0 ? `; surfaces within ${metres(b.max_deviation_m)} of the model` : ''}`]];
+  const envelope = categories.find((c) => c.category === 'envelope');
+  const clutter = categories.filter((c) => c.category !== 'envelope' && c.source_triangles > 0);
+  const parts = [counts];
+  if (envelope) parts.push(envelope.max_deviation_m > 0 ? `the building itself (walls, slabs, roofs, openings, structure) within ${metres(envelope.max_deviation_m)} of the model` : 'the building itself (walls, slabs, roofs, openings, structure) as modelled');
+  if (clutter.length) {
+    const deviation = Math.max(...clutter.map((c) => c.max_deviation_m));
+    const boxed = clutter.reduce((k, c) => k + c.proxied_elements, 0);
+    const leftOut = clutter.reduce((k, c) => k + c.left_out.reduce((j, l) => j + l.elements, 0), 0);
+    const what = clutter.map((c) => (c.category === 'mep' ? 'MEP' : c.category === 'other' ? 'other details' : c.category)).join(', ');
+    parts.push(`${what} ${deviation > 0 ? `within ${metres(deviation)}` : 'as modelled'}${boxed ? `, ${n(boxed)} shown as boxes` : ''}${leftOut ? `, ${n(leftOut)} left out` : ''}`);
+  }
+  return [['Made lighter for AR', parts.join('; ')]];
+}
+
+/** A distance as a person reads it: 2.0 mm, 4.2 cm, 1.25 m. */
+function metres(m: number): string {
+  return m < 0.01 ? `${(m * 1000).toFixed(1)} mm` : m < 1 ? `${(m * 100).toFixed(1)} cm` : `${m.toFixed(2)} m`;
 }
 
 function anchoringSentence(placement: PlacementOnWire): string {
