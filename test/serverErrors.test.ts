@@ -129,6 +129,9 @@ describe('404', () => {
     expectProblem(await get(`/api/vision/v1/session/${sessionIdOf(r.body.deeplink)}/files/1.usdz`), 404, 'name', 'file_not_found');
     expectProblem(await get('/api/vision/v1/nothing'), 404, 'path', 'not_found');
   });
+  it('a page asset named like a property every object has is not found, never a 500', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) expectProblem(await get(`/s/assets/${name}`), 404, 'name', 'not_found');
+  });
 });
 
 describe('413: over a limit', () => {

@@ -61,8 +61,10 @@ export const PAGE_ASSET_NAMES = Object.keys(ASSETS);
 /** `GET /s/assets/{name}`: the session page's scripts, style sheet and icon, cached for a day. */
 export function pageAssetsRoute() {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const asset = ASSETS[String(req.params.name)];
-    if (!asset) throw new ApiError(404, 'not_found', `no page asset ${String(req.params.name)}`, [{ field: 'name', message: 'unknown asset' }]);
+    // An own property only: `constructor` or `__proto__` is a name like any other, not found.
+    const name = String(req.params.name);
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (!asset) throw new ApiError(404, 'not_found', `no page asset ${name}`, [{ field: 'name', message: 'unknown asset' }]);
     // The paths are ours (a fixed list); pnpm keeps packages under .pnpm/, which sendFile would hide.
     res.sendFile(asset.path, { dotfiles: 'allow', headers: { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=86400' } }, (err?: Error) => {
       if (err && !res.headersSent) next(err);
