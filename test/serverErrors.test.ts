@@ -118,6 +118,15 @@ describe('401: keys', () => {
   });
 });
 
+describe('400: values no client would send', () => {
+  it('an array nested 32,000 deep where a point belongs is refused naming the field, never a 500', async () => {
+    const deep = `${'['.repeat(32_000)}${']'.repeat(32_000)}`;
+    const r = await postSession(t, 'by_scan', form({ model_file: filePart(AC20), 'alignment.point_1': deep, 'alignment.point_2': '[0, 0, -1]' }));
+    expectProblem(r, 400, 'alignment.point_1', 'wrong_type');
+    expect(r.body.detail).toMatch(/nested too deeply/);
+  });
+});
+
 describe('404', () => {
   const get = async (path: string) => {
     const res = await fetch(`${t.url}${path}`);

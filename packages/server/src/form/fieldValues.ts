@@ -95,7 +95,12 @@ function asVector(name: string, value: unknown, parent = name): [number, number,
 }
 
 function describe(value: unknown): string {
-  return preview(JSON.stringify(value) ?? String(value));
+  try {
+    return preview(JSON.stringify(value) ?? String(value));
+  } catch {
+    // JSON.parse reads any depth; JSON.stringify recurses, and 32,000 nested arrays overflow its stack.
+    return Array.isArray(value) ? 'an array nested too deeply to show' : 'a value nested too deeply to show';
+  }
 }
 
 function preview(text: string): string {
