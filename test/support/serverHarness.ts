@@ -19,12 +19,14 @@ export interface TestServer {
 
 /**
  * Starts the real server (Express, SQLite file, worker pool) on 127.0.0.1:0. Logs are silenced
- * unless `ARSESSION_TEST_LOG` is set (then they go to stderr).
+ * unless `ARSESSION_TEST_LOG` is set (then they go to stderr), or go to the `logger` given.
  */
-export async function startTestServer(overrides: Partial<ServerConfig> = {}, dataDir = mkdtempSync(join(tmpdir(), 'arsession-server-'))): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<ServerConfig> = {}, dataDir = mkdtempSync(join(tmpdir(), 'arsession-server-')),
+  logger = pino({ level: process.env.ARSESSION_TEST_LOG ? 'info' : 'silent' }, pino.destination(2)),
+): Promise<TestServer> {
   const distributed = await distributedSettings(dataDir);
   const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 8, ...distributed, ...overrides });
-  const logger = pino({ level: process.env.ARSESSION_TEST_LOG ? 'info' : 'silent' }, pino.destination(2));
   const server = await startServer(config, { logger });
   const key = await server.context.sessions.createApiKey('tester');
   return {

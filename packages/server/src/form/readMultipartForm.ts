@@ -55,11 +55,7 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
   }
   // A client that left while the request waited (for its key check) has no body left to send: a
   // pipe from the destroyed request would never end, and its admission slot would never free.
-  if (req.destroyed) {
-    throw new ApiError(400, 'request_aborted', 'the client closed the connection before the form was read', [
-      { field: 'body', message: 'the connection closed before the body arrived' },
-    ]);
-  }
+  if (req.destroyed) throw requestAborted();
   const writing: Array<Promise<void>> = [];
   const overLimit: { reject(err: Error): void } = { reject: () => {} };
   const upload = multer({
@@ -84,7 +80,9 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
       // multer reports a file over its limit only once the whole body has arrived; answering at
       // the limit (the error handler then closes the connection) spares reading the rest.
       overLimit.reject = reject;
-      upload(req, res, (err: unknown) => (err ? reject(err) : resolve()));
+      // A client that drops its upload is the client's doing: multer says 'Request aborted' as a
+      // plain Error, which would be logged as our failure, with its stack.
+      upload(req, res, (err: unknown) => (err ? reject(req.destroyed && !req.complete ? requestAborted() : err) : resolve()));
     });
   } finally {
     // multer can report an error (a client gone mid-file) while a file's stream is still opening;
@@ -111,6 +109,13 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
     if (fields.has(f.field)) throw badField(f.field, 'sent both as a file and as a text field', 'duplicate_field');
   }
   return { fields, files };
+}
+
+/** The refusal of a request whose client closed the connection before its form arrived. */
+function requestAborted(): ApiError {
+  return new ApiError(400, 'request_aborted', 'the client closed the connection before the form was read', [
+    { field: 'body', message: 'the connection closed before the body arrived' },
+  ]);
 }
 
 /**
