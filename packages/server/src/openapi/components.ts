@@ -155,7 +155,7 @@ export const SCHEMAS = {
   Health: record({ status: { const: 'ok' } }),
   Readiness: record({
     status: { type: 'string', enum: ['ready', 'not_ready'] },
-    checks: { type: 'object', additionalProperties: text, description: "each dependency (database, jobs, objects, data_dir, accepting): 'ok', or why not" },
+    checks: { type: 'object', additionalProperties: text, description: "each dependency (database, jobs, objects, data_dir, accepting): 'ok', or which way it failed ('cannot be reached', 'is not writable', 'shutting down'); the error itself is in the server's log, never here" },
     in_flight: integer, capacity: integer,
   }),
   Problem: record({

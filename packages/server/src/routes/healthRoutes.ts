@@ -10,20 +10,22 @@ export function healthz(_req: Request, res: Response): void {
 /** `GET /readyz`: the session store, the queue and the object store answer, the data directory is writable, and the server is not shutting down. */
 export function readyz(ctx: ServerContext) {
   return async (_req: Request, res: Response): Promise<void> => {
-    // Each dependency answers 'ok' or the reason it does not; all are asked, one after the other.
+    // Each dependency answers 'ok' or which way it failed; all are asked, one after the other. The
+    // error itself (hosts, paths, database messages) goes to the log only: anyone can ask /readyz.
     const checks: Record<string, string> = {};
-    const check = async (name: string, ask: () => unknown) => {
+    const check = async (name: string, failed: string, ask: () => unknown) => {
       try {
         await ask();
         checks[name] = 'ok';
       } catch (err) {
-        checks[name] = (err as Error).message;
+        checks[name] = failed;
+        ctx.log.warn({ check: name, err }, `readiness: ${name} ${failed}`);
       }
     };
-    await check('database', () => ctx.sessions.ping());
-    await check('jobs', () => ctx.jobs.ping());
-    await check('objects', () => ctx.objects.ping());
-    await check('data_dir', () => accessSync(ctx.paths.uploads, constants.W_OK));
+    await check('database', 'cannot be reached', () => ctx.sessions.ping());
+    await check('jobs', 'cannot be reached', () => ctx.jobs.ping());
+    await check('objects', 'cannot be reached', () => ctx.objects.ping());
+    await check('data_dir', 'is not writable', () => accessSync(ctx.paths.uploads, constants.W_OK));
     checks.accepting = ctx.draining ? 'shutting down' : 'ok';
     const ready = Object.values(checks).every((v) => v === 'ok');
     res.status(ready ? 200 : 503).set('Cache-Control', 'no-store').json({
