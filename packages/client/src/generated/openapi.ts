@@ -616,7 +616,7 @@ export interface components {
         Readiness: {
             /** @enum {string} */
             status: "ready" | "not_ready";
-            /** @description each dependency (database, jobs, objects, data_dir, accepting): 'ok', or why not */
+            /** @description each dependency (database, jobs, objects, data_dir, accepting): 'ok', or which way it failed ('cannot be reached', 'is not writable', 'shutting down'); the error itself is in the server's log, never here */
             checks: {
                 [key: string]: string;
             };
