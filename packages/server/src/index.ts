@@ -4,6 +4,7 @@
  * interface in interface-spec.md; sessions, keys and saved models in a SessionStore (SQLite embedded).
  */
 export { arBudgetOf, readServerConfig, SERVER_CONFIG_DEFAULTS, CONFIG_ENV, ConfigError, type ServerConfig } from './config/ServerConfig.js';
+export { echoedConfig, maskUrlSecrets } from './config/echoedConfig.js';
 export { startServer, type RunningServer, type StartServerOptions } from './app/startServer.js';
 export { startWorker, type RunningWorker } from './app/startWorker.js';
 export type { ObjectStore } from './objects/ObjectStore.js';
