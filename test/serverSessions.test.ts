@@ -40,6 +40,8 @@ describe('by_plane', () => {
   it('IFC without a key: 201, then a detail whose USDZ fetches and passes the package rules', async () => {
     const r = await postSession(t, 'by_plane', form({ model_file: filePart(AC20) }), null);
     expect(r.status).toBe(201);
+    // It carries the one-time code: no cache may keep it.
+    expect(r.headers.get('cache-control')).toBe('no-store');
     const id = expectSessionResponse(r.body);
     const detail = await getDetail(t, id);
     expect(detail.status).toBe(200);

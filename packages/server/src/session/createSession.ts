@@ -61,7 +61,8 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
     const { code, expiresAt } = await inSpan('arsession.store', traced, () => commitSession(ctx, method, request, models, scope));
     const body: SessionResponse = { deeplink: deeplinkOf(ctx.config.deeplinkScheme, sessionId), expires_at: new Date(expiresAt).toISOString(), onetime_code: code };
     (res.locals.log as ServerContext['log']).info({ session: sessionId, method: method.path, models: request.uploads.length, account: account?.name }, 'session created');
-    res.status(201).location(`/api/vision/v1/session/${sessionId}/`).json(body);
+    // The body carries the one-time code: no cache on the way may keep it.
+    res.status(201).location(`/api/vision/v1/session/${sessionId}/`).set('Cache-Control', 'no-store').json(body);
     ctx.metrics.sessionCreated(method.path);
   } finally {
     leave();
