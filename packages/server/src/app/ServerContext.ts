@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { FileDeriver } from '../derived/createFileDeriver.js';
@@ -47,9 +48,19 @@ export interface ServerContext {
   draining: boolean;
 }
 
-/** The data directory's layout, created if missing. */
+/**
+ * The data directory's layout, created if missing, and private to the user the process runs as:
+ * it holds customers' building models. Its folders are made (or made again) 0700, and the process's
+ * umask becomes 077, so every file created from then on is 0600 — uploads as multer writes them,
+ * SQLite's database, journal and WAL, delivered files, the cache — with no mode to get right at
+ * each call. (A worker thread cannot set the umask; the process it runs in has.)
+ */
 export function dataPaths(root: string): DataPaths {
   const paths = { root, database: join(root, 'arsession.sqlite'), uploads: join(root, 'uploads'), sessions: join(root, 'sessions'), models: join(root, 'models'), cache: join(root, 'cache') };
-  for (const dir of [paths.root, paths.uploads, paths.sessions, paths.models, paths.cache]) mkdirSync(dir, { recursive: true });
+  if (isMainThread) process.umask(0o077);
+  for (const dir of [paths.root, paths.uploads, paths.sessions, paths.models, paths.cache]) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  }
   return paths;
 }
