@@ -48,3 +48,19 @@ describe('the queue\'s inline bound', () => {
     }
   });
 });
+
+describe('ARSESSION_TRUST_PROXY', () => {
+  it('is off by default; takes a hop count, or addresses, CIDR ranges and range names', () => {
+    expect(readServerConfig({}).trustProxy).toBe(false);
+    expect(readServerConfig({ ARSESSION_TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(readServerConfig({ ARSESSION_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(readServerConfig({ ARSESSION_TRUST_PROXY: '10.0.0.0/8, fd00::/8,loopback,192.0.2.7' }).trustProxy).toEqual(['10.0.0.0/8', 'fd00::/8', 'loopback', '192.0.2.7']);
+  });
+
+  it('an entry that is no address, range or name stops the start, naming the variable and the entry', () => {
+    for (const bad of ['10.0.0.0/33', 'fd00::/129', 'proxy.internal', '10.0.0.1/8/2', 'yes', '-1']) {
+      expect(() => readServerConfig({ ARSESSION_TRUST_PROXY: bad }), bad).toThrow(ConfigError);
+      expect(() => readServerConfig({ ARSESSION_TRUST_PROXY: bad }), bad).toThrow(/ARSESSION_TRUST_PROXY/);
+    }
+  });
+});

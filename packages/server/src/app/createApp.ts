@@ -48,7 +48,9 @@ export function createApp(ctx: ServerContext): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', false);
+  // Who the client is (req.ip: per-address limits) and what it called (req.protocol, req.host:
+  // the links in every answer) come from X-Forwarded-* only when a trusted proxy wrote them.
+  app.set('trust proxy', ctx.config.trustProxy);
   app.use((req, res, next) => {
     const given = req.get('X-Request-Id');
     const id = given && REQUEST_ID.test(given) ? given : randomUUID();

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { AR_BUDGET_DEFAULTS, type ArBudget } from '@arsession/convert';
@@ -42,6 +43,13 @@ export interface ServerConfig {
   headersTimeoutSeconds: number;
   /** Base of the file URLs in the detail record; default: from the request's Host header. */
   publicUrl: string | undefined;
+  /**
+   * Which proxies in front are trusted to say who the client is (`X-Forwarded-For`) and what it
+   * called (`X-Forwarded-Proto`, `X-Forwarded-Host`): `false` (none: the default, the headers are
+   * ignored), a hop count (the last N proxies), or addresses and CIDR ranges (also `loopback`,
+   * `linklocal`, `uniquelocal`). Behind a load balancer without it, every client is the balancer.
+   */
+  trustProxy: false | number | string[];
   /** `<command> <input.usdz> <output.reality>` makes Reality files; without it none are offered. */
   realityCompiler: string | undefined;
   /** One-time-code claims allowed per client address per minute. */
@@ -106,6 +114,7 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   requestTimeoutSeconds: 600,
   headersTimeoutSeconds: 20,
   publicUrl: undefined,
+  trustProxy: false,
   realityCompiler: undefined,
   claimsPerClientPerMinute: 10,
   failedClaimsPerMinute: 300,
@@ -153,6 +162,7 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   requestTimeoutSeconds: 'ARSESSION_REQUEST_TIMEOUT_S',
   headersTimeoutSeconds: 'ARSESSION_HEADERS_TIMEOUT_S',
   publicUrl: 'ARSESSION_PUBLIC_URL',
+  trustProxy: 'ARSESSION_TRUST_PROXY',
   realityCompiler: 'ARSESSION_REALITY_COMPILER',
   claimsPerClientPerMinute: 'ARSESSION_CLAIMS_PER_CLIENT_PER_MIN',
   failedClaimsPerMinute: 'ARSESSION_FAILED_CLAIMS_PER_MIN',
@@ -184,6 +194,33 @@ export class ConfigError extends Error {
     super(`${variable}: ${message}`);
     this.name = 'ConfigError';
   }
+}
+
+/** Names Express (proxy-addr) knows for address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `ARSESSION_TRUST_PROXY`: `false`/`0`/empty (none), a hop count, or a comma-separated list of
+ * addresses, CIDR ranges and range names. Refused by name when an entry is none of these: a typo
+ * would otherwise trust nobody (or, worse, Express would throw at the first request).
+ */
+function trustProxy(raw: string | undefined, c: ServerConfig): void {
+  if (raw === undefined || raw.trim() === '' || /^(false|0)$/i.test(raw.trim())) return;
+  if (/^\d+$/.test(raw.trim())) {
+    c.trustProxy = Number(raw.trim());
+    return;
+  }
+  const entries = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.has(entry)) continue;
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (family === 0 || !validPrefix || rest.length > 0) {
+      throw new ConfigError(CONFIG_ENV.trustProxy, `${JSON.stringify(entry)} is not an address, a CIDR range (10.0.0.0/8, fd00::/8), loopback, linklocal or uniquelocal; expected those comma-separated, a hop count, or false`);
+    }
+  }
+  c.trustProxy = entries;
 }
 
 /**
@@ -230,6 +267,7 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('requestTimeoutSeconds', 1);
   int('headersTimeoutSeconds', 1);
   text('publicUrl', /^https?:\/\/[^\s]+$/);
+  trustProxy(env[CONFIG_ENV.trustProxy], c);
   text('realityCompiler');
   int('claimsPerClientPerMinute', 1);
   int('failedClaimsPerMinute', 1);

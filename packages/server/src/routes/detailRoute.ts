@@ -7,9 +7,13 @@ import type { SessionRecord } from '../store/SessionStore.js';
 import { liveSession } from './sessionLookup.js';
 import { derivedFileOf, PREVIEW_FILE } from '../derived/derivedFiles.js';
 
-/** Base of absolute URLs: the configured public URL, else what the client called. */
+/**
+ * Base of absolute URLs: the configured public URL, else what the client called — through a
+ * trusted proxy (ARSESSION_TRUST_PROXY) its X-Forwarded-Proto and X-Forwarded-Host, so links stay
+ * https behind a TLS-terminating balancer; from anyone else, the connection's own.
+ */
 export function baseUrl(ctx: ServerContext, req: Request): string {
-  return ctx.config.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  return ctx.config.publicUrl ?? `${req.protocol}://${req.host || 'localhost'}`;
 }
 
 /** `GET /api/vision/v1/session/{id}/`: the detail record (contract.md). */
