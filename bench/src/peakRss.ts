@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mergeByMaterial, readGlb, readIfc, runConversion, writeUsdz } from '@arsession/convert';
 import { bytesOf } from './corpus.js';
+import { peakRssMb } from './peakRssMb.js';
 import { webIfcStreamAllMeshes } from './webIfcStream.js';
 
 const [tool, path, ...rest] = process.argv.slice(2);
@@ -35,17 +36,3 @@ switch (tool) {
 }
 process.stdout.write(JSON.stringify({ ms: performance.now() - started, peakRssMb: peakRssMb(), ...extra }));
 
-/**
- * Peak resident memory of this process. On Linux from VmHWM, which belongs to the address space
- * and starts afresh at exec; getrusage's maxRSS survives fork+exec, so a child spawned by a big
- * parent would report the parent's peak.
- */
-function peakRssMb(): number {
-  try {
-    const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (hwm) return Number(hwm[1]) / 1024;
-  } catch {
-    // not Linux: fall through
-  }
-  return process.resourceUsage().maxRSS / 1024;
-}

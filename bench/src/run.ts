@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--section conversion|cli|detection|memory|budget|scaling|server|distributed]`: runs the measurements, writes
+// `pnpm bench [--quick] [--section conversion|cli|detection|memory|budget|fidelity|render|scaling|server|distributed]`: runs the measurements, writes
 // bench/results/*.json and regenerates bench/RESULTS.md from every results file present.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +8,8 @@ import { benchBudget } from './budgetBench.js';
 import { benchCli } from './cliBench.js';
 import { benchGlb, benchIfc } from './conversionBench.js';
 import { benchDetection } from './detectionBench.js';
+import { benchFidelity } from './fidelity/fidelityBench.js';
+import { benchRender } from './render/renderBench.js';
 import { benchDistributed } from './distributedBench.js';
 import { benchDetectionLatency } from './detectionLatency.js';
 import { BENCH_DIR } from './corpus.js';
@@ -19,8 +21,9 @@ import { writeReport } from './report.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, section: { type: 'string', multiple: true } }, strict: true });
 const quick = values.quick === true;
-// The scaling run (files up to ~57 MB) is left out of --quick.
-const sections = values.section ?? (quick ? ['conversion', 'cli', 'detection', 'memory', 'budget', 'server', 'distributed'] : ['conversion', 'cli', 'detection', 'memory', 'budget', 'scaling', 'server', 'distributed']);
+// The scaling run (files up to ~57 MB), the fidelity run (a large model's full read and tree) and the render run
+// (the same full read, pictures rewritten) are left out of --quick.
+const sections = values.section ?? (quick ? ['conversion', 'cli', 'detection', 'memory', 'budget', 'server', 'distributed'] : ['conversion', 'cli', 'detection', 'memory', 'budget', 'fidelity', 'render', 'scaling', 'server', 'distributed']);
 const rounds = quick ? 3 : 7;
 const small = (f: string) => /IfcOpenHouse|wall_door|AC20|Box|DamagedHelmet\.glb/.test(f);
 const only = quick ? small : undefined;
@@ -54,6 +57,14 @@ if (sections.includes('memory')) {
 if (sections.includes('budget')) {
   console.error('budget: source → delivered within the AR budget, beside web-ifc (IFC) and gltfpack (GLB)');
   save('budget', await benchBudget(only));
+}
+if (sections.includes('fidelity')) {
+  console.error('fidelity: the budgeted delivery against the full model, both ways, by IFC class (three-mesh-bvh nearest points)');
+  save('fidelity', benchFidelity(only));
+}
+if (sections.includes('render')) {
+  console.error('render: pictures of each model as read beside its delivery within the AR budget, three fixed views (bench/renders/)');
+  save('render', benchRender(only));
 }
 if (sections.includes('scaling')) {
   console.error('scaling: Office_A repeated 1, 4 and 13 times (≈57 MB) against web-ifc');

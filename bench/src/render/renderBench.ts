@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { basename, join } from 'node:path';
+import { largeModels } from '../budgetBench.js';
+import { BENCH_DIR, CORPUS_DIR, corpusFiles } from '../corpus.js';
+import type { RenderedModel } from './renderModel.js';
+
+/** One model's pictures, rendered in a process of its own, with that process's peak memory. */
+export interface RenderRow extends RenderedModel {
+  large: boolean;
+  peakRssMb: number;
+}
+
+const CLI = new URL('./renderCli.js', import.meta.url).pathname;
+
+/**
+ * Large models not rendered: the ACCA rail tracks draw 23–37 M triangles as read (minutes and
+ * tens of GB for the full side alone), and a 5 km line seen whole is a thread across the picture.
+ */
+export const SKIPPED_LARGE = /^ACCA/i;
+
+/**
+ * Every large model (but {@link SKIPPED_LARGE}) and every corpus IFC, large models first: each
+ * rendered in full and as delivered within the default AR budget from the three fixed views
+ * (`renderCli`, one fresh process a model: a large model's full read takes gigabytes), the PNGs
+ * in bench/renders/. A model the CLI fails on is left out, with its error on stderr.
+ *
+ * @example
+ * ```ts
+ * const rows = benchRender((f) => f.startsWith('revit2012'));
+ * rows[0]!.views.map((v) => v.image); // → ['renders/revit2012_janesville_restaurant-outside.png', …]
+ * ```
+ */
+export function benchRender(only?: (file: string) => boolean): RenderRow[] {
+  const files = [
+    ...largeModels().filter((path) => !SKIPPED_LARGE.test(basename(path))).map((path) => ({ path, large: true })),
+    ...corpusFiles('ifc').filter((f) => f.endsWith('.ifc')).map((f) => ({ path: join(CORPUS_DIR, 'ifc', f), large: false })),
+  ].filter((f) => !only || only(basename(f.path)));
+  const skipped = largeModels().map((path) => basename(path)).filter((f) => SKIPPED_LARGE.test(f));
+  if (skipped.length) console.error(`  not rendered (rail, tens of millions of triangles): ${skipped.join(', ')}`);
+  const rows: RenderRow[] = [];
+  for (const { path, large } of files) {
+    console.error(`  ${basename(path)}`);
+    const r = spawnSync(process.execPath, ['--max-old-space-size=16384', CLI, '--out', join(BENCH_DIR, 'renders'), path], { encoding: 'utf8', timeout: 1_800_000, maxBuffer: 1 << 26 });
+    if (r.status !== 0) {
+      console.error(`  render failed: ${r.stderr.slice(-400)}`);
+      continue;
+    }
+    const [result] = JSON.parse(r.stdout) as Array<RenderedModel & { peakRssMb: number }>;
+    rows.push({ ...result!, large });
+  }
+  return rows;
+}
