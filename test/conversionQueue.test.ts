@@ -55,7 +55,7 @@ function jobOf(kind: 'glb' | 'ifc' | 'usdz', name: string, tag: string): Convers
   writeFileSync(path, readFileSync(corpusPath(kind, name)));
   return {
     sessionId: tag, order: 0, upload: { path, name, field: 'model_file' },
-    usdzPath: join(dir, `${tag}.usdz`), glbPath: join(dir, `${tag}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS, maxGeometryBytes: 2 ** 31,
+    usdzPath: join(dir, `${tag}.usdz`), glbPath: join(dir, `${tag}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS, maxGeometryBytes: 2 ** 31, maxUnpackedBytes: 200 * 2 ** 20,
   };
 }
 

@@ -136,6 +136,20 @@ describe('node graphs that are not a tree of sane depth', () => {
   });
 });
 
+describe('.ifczip archives: bombs', () => {
+  it('an IFC that inflates past the size its headers declare is refused as a zip bomb', async () => {
+    const bomb = zipArchive([{ name: 'house.ifc', data: corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc'), deflate: true, declaredSize: 1000 }]);
+    await expectRefused(bomb, 'bomb.ifczip', /house\.ifc unpacks to more than the 1000 bytes the zip declares for it \(a zip bomb\?\)/);
+  });
+  it('an IFC larger than the caller allows archives to unpack to (a server: its upload limit) is refused before inflating, with the figures', async () => {
+    const zipped = zipArchive([{ name: 'haus.ifc', data: corpusBytes('ifc', 'AC20-FZK-Haus.ifc'), deflate: true }]);
+    expect(zipped.length).toBeLessThan(1 << 20);
+    const error = await convertModel(zipped, { fileName: 'haus.ifczip', timeoutMs: TIMEOUT_MS, maxUnpackedBytes: 1 << 20 }).then(() => undefined, (err: unknown) => err);
+    expect(error).toBeInstanceOf(ConvertError);
+    expect((error as Error).message).toMatch(/haus\.ifczip: haus\.ifc unpacks to 2570803 bytes, over the 1048576 bytes an archive may unpack to/);
+  });
+});
+
 describe('USDZ packages: zip bombs and entries escaping the package', () => {
   const layer = new TextEncoder().encode('#usda 1.0\n(\n    upAxis = "Y"\n    metersPerUnit = 1\n)\ndef Mesh "M"\n{\n    point3f[] points = [(0,0,0),(1,0,0),(0,1,0)]\n    int[] faceVertexCounts = [3]\n    int[] faceVertexIndices = [0,1,2]\n}\n');
   const spaces = new Uint8Array(64 * 1024 * 1024).fill(0x20);
@@ -150,6 +164,21 @@ describe('USDZ packages: zip bombs and entries escaping the package', () => {
     const error = await expectRefused(bomb, 'bomb.usdz', /"b\.png" unpacks to more than the 1000 bytes .* zip bomb/);
     expect(error).toBeInstanceOf(UsdzPackageError);
     expect((error as UsdzPackageError).rule).toBe('too_large');
+  });
+  it('an entry of a kind nothing loads is never inflated: a 1 GiB junk.bin whose stream is no deflate at all does not stop the package', async () => {
+    const junk = zipArchive([{ name: 'a.usda', data: layer }, { name: 'junk.bin', data: new Uint8Array(0), deflate: true, stream: new Uint8Array(4096).fill(0xff), declaredSize: 2 ** 30 }]);
+    const outcome = await outcomeOf(junk, 'junk.usdz');
+    expect('result' in outcome, 'error' in outcome ? String(outcome.error) : '').toBe(true);
+    const result = (outcome as { result: ConversionResult }).result;
+    expect(result.stats.triangles).toBe(1);
+    expect(result.warnings.find((w) => w.code === 'entries_left_out')?.message).toMatch(/junk\.bin/);
+  });
+  it('the entries read may unpack to no more than the caller allows (a server: its upload limit), named with the figure', async () => {
+    const big = zipArchive([{ name: 'a.usda', data: layer }, { name: 'big.png', data: new Uint8Array(2 << 20), deflate: true }]);
+    const outcome = await convertModel(big, { fileName: 'big.usdz', timeoutMs: TIMEOUT_MS, maxUnpackedBytes: 1 << 20 }).then(() => undefined, (err: unknown) => err);
+    expect(outcome).toBeInstanceOf(UsdzPackageError);
+    expect((outcome as UsdzPackageError).rule).toBe('too_large');
+    expect((outcome as Error).message).toMatch(/big\.usdz: the package unpacks to more than the 1048576 bytes it may \(entry "big\.png" declares 2097152 bytes/);
   });
   it('entries whose declared sizes add up past the unpacking limit', async () => {
     const bomb = zipArchive([{ name: 'a.usda', data: layer }, ...[1, 2, 3].map((i) => ({ name: `${i}.png`, data: new Uint8Array(8), declaredSize: 0xfffffff0 }))]);
@@ -224,6 +253,9 @@ describe('a sample through the server: 4xx problem+json naming model_file and th
     ['lying.glb', () => rewriteGlbJson(glb.box(), (j) => { j.accessors[0].count *= 100; }), 422, 'model_unreadable', /claims 3600 elements/],
     ['escape.usdz', () => zipArchive([{ name: '../x.usda', data: new TextEncoder().encode('#usda 1.0\n') }]), 422, 'usdz_package_invalid', /points outside the package/],
     ['bomb.usdz', () => zipArchive([{ name: 'a.usda', data: new TextEncoder().encode('#usda 1.0\n') }, { name: 'b.png', data: new Uint8Array(32 << 20), deflate: true, declaredSize: 100 }]), 422, 'usdz_package_invalid', /zip bomb/],
+    // Archives unpack to no more than the upload limit (200 MB by default): what a plain file could be.
+    ['past-upload-limit.usdz', () => zipArchive([{ name: 'a.usda', data: new TextEncoder().encode('#usda 1.0\n') }, { name: 'b.png', data: new Uint8Array(1000), deflate: true, declaredSize: 300 * 2 ** 20 }]), 422, 'usdz_package_invalid', /unpacks to more than the 209715200 bytes it may/],
+    ['past-upload-limit.ifczip', () => zipArchive([{ name: 'm.ifc', data: new Uint8Array(1000), deflate: true, declaredSize: 300 * 2 ** 20 }]), 422, 'model_unreadable', /m\.ifc unpacks to 314572800 bytes, over the 209715200 bytes an archive may unpack to/],
     ['absurd.ifc', () => new Uint8Array(Buffer.from(new TextDecoder('latin1').decode(corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc')).replace('#40=', '#99999999999999999='), 'latin1')), 422, 'model_unreadable', /out of range/],
     ['spin.ifc', () => new TextEncoder().encode("ISO-10303-21;\nHEADER;\nFILE_SCHEMA(('IFC4'));\nENDSEC;\nDATA;\n#1=IFCWALL(((((;\nENDSEC;\nEND-ISO-10303-21;\n"), 422, 'model_unreadable', /unclosed parentheses/],
     ['flipped-magic.glb', () => flipBits(corpusBytes('glb', 'Box.glb'), 1, 7, 0).fill(0x00, 0, 4), 415, 'unsupported_format', /not an IFC/],

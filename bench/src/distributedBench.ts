@@ -140,7 +140,7 @@ async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region
       const before = taken.length;
       calls.length = 0;
       const t0 = Date.now();
-      const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), glbPath: join(scratch, `o${i}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS, maxGeometryBytes: Number.MAX_SAFE_INTEGER });
+      const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), glbPath: join(scratch, `o${i}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS, maxGeometryBytes: Number.MAX_SAFE_INTEGER, maxUnpackedBytes: 200 * 2 ** 20 });
       const t1 = Date.now();
       if (i < 0) continue; // warm-up: the worker thread and its readers load
       mostRequests = Math.max(mostRequests, calls.length);

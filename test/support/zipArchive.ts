@@ -8,6 +8,8 @@ export interface ZipArchiveEntry {
   deflate?: boolean;
   /** The uncompressed size the headers claim; default the truth. A zip bomb claims little. */
   declaredSize?: number;
+  /** With `deflate`: the bytes written as the entry's deflate stream, as they are (none of `data` is compressed). */
+  stream?: Uint8Array;
 }
 
 /**
@@ -20,7 +22,7 @@ export function zipArchive(entries: readonly ZipArchiveEntry[]): Uint8Array {
   let offset = 0;
   for (const e of entries) {
     const name = Buffer.from(e.name);
-    const data = e.deflate ? deflateRawSync(e.data) : Buffer.from(e.data);
+    const data = e.deflate ? (e.stream ? Buffer.from(e.stream) : deflateRawSync(e.data)) : Buffer.from(e.data);
     const method = e.deflate ? 8 : 0, crc = crc32(e.data), size = e.declaredSize ?? e.data.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);

@@ -18,7 +18,7 @@ import { readIfcHeader } from './readIfcHeader.js';
 import { StepEntityOffsets } from './StepEntityOffsets.js';
 import { StepFile } from './step/StepFile.js';
 import { stepNumber, stepReferences, stepText } from './step/StepValue.js';
-import { unzipIfc } from './unzipIfc.js';
+import { UNZIP_IFC_DEFAULTS, unzipIfc } from './unzipIfc.js';
 import { loadWebIfc } from './loadWebIfc.js';
 import { finishWebIfcRead, startWebIfcRead } from './webIfcApi.js';
 import { geometryViews } from './webIfcHeap.js';
@@ -46,6 +46,8 @@ export interface ReadIfcOptions {
    * runs short of memory.
    */
   maxGeometryBytes: number;
+  /** An `.ifczip`: bytes its IFC may unpack to (see `unzipIfc`). */
+  maxUnpackedBytes: number;
   /**
    * The AR budget's first stage: every geometry is kept once with its placements while web-ifc
    * streams, and a model far over the budget has its shared geometry simplified before anything is
@@ -56,7 +58,7 @@ export interface ReadIfcOptions {
 }
 
 /** Defaults of {@link readIfc}. */
-export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = { circleSegments: 12, recentreBeyond: 1000, doorIndex: true, maxGeometryBytes: Number.POSITIVE_INFINITY };
+export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = { circleSegments: 12, recentreBeyond: 1000, doorIndex: true, maxGeometryBytes: Number.POSITIVE_INFINITY, maxUnpackedBytes: UNZIP_IFC_DEFAULTS.maxBytes };
 
 /** Scene data of an IFC model, with its door index. */
 export interface IfcSceneData extends SceneData {
@@ -99,7 +101,7 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   const fail = (why: string, cause?: unknown) =>
     new ModelUnreadableError(`${label}: ${why}`, { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(cause !== undefined && { cause }) });
 
-  const bytes = detectFormat(input) === 'ifczip' ? unzipIfc(input, opts.fileName === undefined ? {} : { fileName: opts.fileName }) : input;
+  const bytes = detectFormat(input) === 'ifczip' ? unzipIfc(input, { maxBytes: opts.maxUnpackedBytes, ...(opts.fileName !== undefined && { fileName: opts.fileName }) }) : input;
   const header = readIfcHeader(bytes);
   if (!header.schema) throw fail('no FILE_SCHEMA in the STEP header');
   // web-ifc half-reads a truncated file without complaint; the STEP terminator says it is whole.

@@ -18,12 +18,18 @@ export interface ReadModelOptions {
    * is refused as web-ifc streams past it, a GLB or USDZ once read ({@link ModelTooLargeError}).
    */
   maxGeometryBytes: number;
+  /**
+   * Bytes an archive may unpack to, all its entries together: a USDZ's loaded entries (those left
+   * out are never inflated), an `.ifczip`'s IFC. Declared sizes are checked before anything is
+   * inflated, and inflating stops at the declared size (a zip bomb lies about it).
+   */
+  maxUnpackedBytes: number;
   /** IFC: the AR budget's first stage, simplifying a huge model's geometry as it streams (see `readIfc`). */
   reduction?: StreamReduction;
 }
 
 /** Defaults of {@link readModel}. */
-export const READ_MODEL_DEFAULTS: Readonly<ReadModelOptions> = { meshNodeLimit: MESH_NODE_LIMIT, maxGeometryBytes: Number.POSITIVE_INFINITY };
+export const READ_MODEL_DEFAULTS: Readonly<ReadModelOptions> = { meshNodeLimit: MESH_NODE_LIMIT, maxGeometryBytes: Number.POSITIVE_INFINITY, maxUnpackedBytes: 1024 * 1024 * 1024 };
 
 /** A model read into scene data, with the IFC door index when the model has semantics. */
 export interface ModelScene extends SceneData {
@@ -69,10 +75,10 @@ async function readByFormat(format: ModelFormat | undefined, bytes: Uint8Array, 
     case 'ifc':
     case 'ifczip':
       // web-ifc takes ~0.15 s to load even from its code cache: a worker that only ever sees GLB never pays it.
-      return (await import('../ifc/readIfc.js')).readIfc(bytes, { ...named, maxGeometryBytes: opts.maxGeometryBytes, ...(opts.reduction && { reduction: opts.reduction }) });
+      return (await import('../ifc/readIfc.js')).readIfc(bytes, { ...named, maxGeometryBytes: opts.maxGeometryBytes, maxUnpackedBytes: opts.maxUnpackedBytes, ...(opts.reduction && { reduction: opts.reduction }) });
     case 'usdz':
       // Each reader loads with its first model, so a worker's start-up holds only what it is asked for.
-      return (await import('../usdz/readUsdz.js')).readUsdz(bytes, named);
+      return (await import('../usdz/readUsdz.js')).readUsdz(bytes, { ...named, maxUnpackedBytes: opts.maxUnpackedBytes });
     default:
       throw new UnsupportedFormatError(`${opts.fileName ?? 'the file'} is not an IFC (STEP), GLB (binary glTF 2.0) or USDZ model`, named);
   }

@@ -9,6 +9,8 @@ import { fromUsdError, withConvertErrors } from './fromUsdError.js';
 export interface ReadUsdzOptions {
   fileName?: string;
   field?: string;
+  /** Bytes the package's loaded entries may unpack to, together (default: `CHECK_USDZ_PACKAGE_DEFAULTS`). */
+  maxUnpackedBytes?: number;
 }
 
 /** A USDZ read into scene data, with the package itself when ARKit can take it as it is. */
@@ -49,9 +51,10 @@ export async function readUsdz(input: Uint8Array, options: ReadUsdzOptions = {})
 
 function readPackage(input: Uint8Array, options: ReadUsdzOptions, named: { fileName?: string; field?: string }): UsdzScene {
   const label = options.fileName ?? 'the USDZ';
-  const pkg = checkUsdzPackage(input, named);
+  const pkg = checkUsdzPackage(input, { ...named, ...(options.maxUnpackedBytes !== undefined && { maxUnpackedBytes: options.maxUnpackedBytes }) });
   const warnings: SceneWarning[] = [];
-  const layers = new PackageLayers(pkg.entries, { label, ...named });
+  // Nested packages share the package's unpacking allowance.
+  const layers = new PackageLayers(pkg.entries, { label, ...named, ...(options.maxUnpackedBytes !== undefined && { maxUnpackedBytes: options.maxUnpackedBytes }) }, pkg.leftOut);
   const stage = withLabel(label, named, () => UsdStage.open(layers, pkg.entries[0]!.name));
   const dangling = layers.danglingAssets();
   if (dangling.length) {

@@ -31,6 +31,12 @@ export interface ConversionRequest {
    * `ModelTooLargeError` while it is read. Default: no bound.
    */
   maxGeometryBytes?: number;
+  /**
+   * Bytes an archive (a USDZ, an `.ifczip`) may unpack to, all its entries together (see
+   * `readModel`); a server passes its upload limit, so a bomb is held to what it would take as a
+   * plain file. Default: 1 GiB.
+   */
+  maxUnpackedBytes?: number;
 }
 
 /** Where a viewer stands and looks, as by_scan mode 1 sends it. */

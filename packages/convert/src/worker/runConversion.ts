@@ -39,6 +39,7 @@ export async function runConversion(request: ConversionRequest): Promise<Convers
     ...(request.fileName !== undefined && { fileName: request.fileName }),
     ...(request.field !== undefined && { field: request.field }),
     ...(request.meshNodeLimit !== undefined && { meshNodeLimit: request.meshNodeLimit }),
+    ...(request.maxUnpackedBytes !== undefined && { maxUnpackedBytes: request.maxUnpackedBytes }),
     maxGeometryBytes,
   };
   const scene = await readModel(request.bytes, { ...readOptions, ...(reduction && { reduction }) });

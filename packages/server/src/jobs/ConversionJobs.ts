@@ -17,6 +17,8 @@ export interface ConversionJob {
   budget: ArBudget | false;
   /** Bytes of geometry the model may need (from the conversion memory bound, `geometryBytesWithin`). */
   maxGeometryBytes: number;
+  /** Bytes an archive upload may unpack to: the upload limit, so a bomb is held to what a plain file could be. */
+  maxUnpackedBytes: number;
 }
 
 /** Jobs of the conversion queue by state, as the engine that holds them counts them. */

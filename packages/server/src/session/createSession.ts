@@ -215,7 +215,7 @@ async function convertUpload(ctx: ServerContext, { sessionId, order, upload, usd
   // The worker recognises the format (415 for anything else) as part of reading the model.
   const converted = await ctx.admission.withWorker(() => ctx.jobs.run({
     sessionId, order, upload: { path: upload.path, name: upload.name, field: upload.field }, usdzPath, glbPath,
-    timeoutMs: ctx.config.conversionTimeoutSeconds * 1000, budget: arBudgetOf(ctx.config), maxGeometryBytes: geometryBytesWithin(ctx.config.conversionMemoryBytes), ...(detectDoor && { detectDoor }),
+    timeoutMs: ctx.config.conversionTimeoutSeconds * 1000, budget: arBudgetOf(ctx.config), maxGeometryBytes: geometryBytesWithin(ctx.config.conversionMemoryBytes), maxUnpackedBytes: ctx.config.maxFileBytes, ...(detectDoor && { detectDoor }),
   }));
   if (converted.stats.triangles === 0) throw new ModelUnreadableError(`${upload.name} has no geometry to show or place (0 triangles)`, named);
   return converted;

@@ -32,7 +32,8 @@ export function arkitRulesBroken(pkg: CheckedUsdzPackage, stage: UsdStage, layer
   const first = pkg.entries[0]!.name;
   if (!/\.usdc$/i.test(first)) add('root_layer_not_usdc', `the root layer ${first} is not a .usdc file`);
   if (layersUsed.length > 1) add('several_layers', `the stage uses ${layersUsed.length} layers (${layersUsed.join(', ')}); ARKit takes one`);
-  for (const e of pkg.entries) if (!FILE_TYPES.test(e.name)) add('file_type', `${e.name} is neither a USD layer nor a PNG or JPEG image`);
+  // Entries left out were never read, but the package as uploaded still holds them.
+  for (const name of [...pkg.entries.map((e) => e.name), ...pkg.leftOut]) if (!FILE_TYPES.test(name)) add('file_type', `${name} is neither a USD layer nor a PNG or JPEG image`);
   if (stage.upAxis !== 'Y') add('up_axis', stage.upAxis === undefined ? 'the stage does not state its upAxis' : `the stage's upAxis is ${stage.upAxis}, not Y`);
   if (stage.metersPerUnit === undefined) add('meters_per_unit', 'the stage does not state its metersPerUnit');
   for (const prim of stage.traverse()) {

@@ -7,7 +7,11 @@ import { zipStored, type ZipEntry } from '../zip/zipStored.js';
 export interface CheckUsdzPackageOptions {
   fileName?: string;
   field?: string;
-  /** Largest total unpacked size (bytes): a zip bomb stops here. */
+  /**
+   * Largest total unpacked size (bytes) of the entries read (those left out are never inflated):
+   * declared sizes are counted before anything is inflated, and no entry inflates past its own.
+   * A server passes its upload limit: a bomb is held to what a plain file could be.
+   */
   maxUnpackedBytes: number;
 }
 
@@ -18,14 +22,15 @@ export const CHECK_USDZ_PACKAGE_DEFAULTS: Readonly<CheckUsdzPackageOptions> = { 
 export interface CheckedUsdzPackage {
   /** The package bytes: the input, or a repacked copy when entries were compressed or misaligned. */
   bytes: Uint8Array;
-  /** Entries in package order, with their (uncompressed) data. */
+  /** Entries in package order, with their (uncompressed) data; those in `leftOut` are not among them. */
   entries: ZipEntry[];
   /** What the repack fixed, if anything (rule codes). */
   repaired: string[];
   /**
    * Entries of kinds neither ARKit nor we load (an `.obj` beside the layers, a GIF, a UDIM tile
-   * named oddly): OpenUSD opens such packages, so they are read, and these are never delivered.
-   * A layer that refers to one as a layer is refused when the stage is composed.
+   * named oddly): OpenUSD opens such packages, so they are read, and these are never inflated nor
+   * delivered (a repack leaves them out). A layer that refers to one as a layer is refused when
+   * the stage is composed.
    */
   leftOut: string[];
 }
@@ -55,21 +60,26 @@ export function checkUsdzPackage(input: Uint8Array, options: Partial<CheckUsdzPa
   const directory = readZipDirectory(input, opts.fileName);
   if (directory.length === 0) throw refuse('empty_package', 'the package has no entries');
 
-  let unpacked = 0;
   for (const e of directory) {
     if (e.name.startsWith('/') || e.name.includes('\\') || e.name.split('/').includes('..') || /^[a-z]:/i.test(e.name)) {
       throw refuse('entry_escapes_package', `entry "${e.name}" points outside the package`);
     }
+  }
+  const files = directory.filter((e) => !e.name.endsWith('/'));
+  const loaded = files.filter((e) => LOADED.test(e.name));
+  // Counted as declared before anything is inflated; an entry that inflates past its declaration is refused on the way.
+  let unpacked = 0;
+  for (const e of loaded) {
     unpacked += e.size;
-    if (unpacked > opts.maxUnpackedBytes) throw refuse('too_large', `the package unpacks to more than ${opts.maxUnpackedBytes} bytes`);
+    if (unpacked > opts.maxUnpackedBytes) throw refuse('too_large', `the package unpacks to more than the ${opts.maxUnpackedBytes} bytes it may (entry "${e.name}" declares ${e.size} bytes, ${unpacked} with those before it)`);
   }
   const first = directory[0]!;
   // A package may stand first for its own root layer, as OpenUSD reads it.
   if (!LAYER.test(first.name) && !/\.usdz$/i.test(first.name)) throw refuse('first_entry_not_usd', `the first entry, "${first.name}", is not a USD layer; the root layer must come first`);
 
-  const leftOut = directory.filter((e) => !e.name.endsWith('/') && !LOADED.test(e.name)).map((e) => e.name);
+  const leftOut = files.filter((e) => !LOADED.test(e.name)).map((e) => e.name);
   const repaired = new Set<string>();
-  const entries = directory.filter((e) => !e.name.endsWith('/')).map((e) => ({ name: e.name, data: entryData(input, e, opts, refuse, repaired) }));
+  const entries = loaded.map((e) => ({ name: e.name, data: entryData(input, e, opts, refuse, repaired) }));
   for (const e of directory) if (e.method === 0 && e.dataOffset % 64 !== 0) repaired.add('misaligned_entry');
   if (repaired.size === 0) return { bytes: input, entries, repaired: [], leftOut };
   const bytes = new Uint8Array(Buffer.concat(zipStored(entries)));

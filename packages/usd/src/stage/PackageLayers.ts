@@ -30,8 +30,13 @@ export class PackageLayers {
   /** What every crate layer of the package, nested ones included, may decode to together. */
   private readonly decoding: DecodeBudget;
 
-  constructor(entries: readonly ZipEntry[], private readonly named: { label: string; fileName?: string; field?: string; maxUnpackedBytes?: number }) {
-    this.byName = new Map(entries.map((e) => [e.name, e]));
+  /**
+   * `leftOut`: names of entries the package holds but that were never inflated (kinds no one here
+   * loads, see `checkUsdzPackage`): they resolve, with no bytes, so a layer that uses one as a
+   * layer is refused naming what it is, not as missing.
+   */
+  constructor(entries: readonly ZipEntry[], private readonly named: { label: string; fileName?: string; field?: string; maxUnpackedBytes?: number }, leftOut: readonly string[] = []) {
+    this.byName = new Map([...leftOut.map((name): [string, ZipEntry] => [name, { name, data: new Uint8Array(0) }]), ...entries.map((e): [string, ZipEntry] => [e.name, e])]);
     const bytes = entries.reduce((n, e) => n + e.data.length, 0);
     this.unpackedLeft = (named.maxUnpackedBytes ?? CHECK_USDZ_PACKAGE_DEFAULTS.maxUnpackedBytes) - bytes;
     this.decoding = decodeBudgetFor(bytes);
@@ -88,8 +93,9 @@ export class PackageLayers {
     const known = this.nested.get(pkg.name);
     if (known) return known;
     if (pkg.name.includes('[')) throw this.packageError('unsupported_reference', `${this.named.label}: ${pkg.name} is a package inside a package inside the package; one level of nesting is read`);
-    const { entries } = checkUsdzPackage(pkg.data, { fileName: `${this.named.label}: ${pkg.name}`, maxUnpackedBytes: Math.max(0, this.unpackedLeft) });
+    const { entries, leftOut } = checkUsdzPackage(pkg.data, { fileName: `${this.named.label}: ${pkg.name}`, maxUnpackedBytes: Math.max(0, this.unpackedLeft) });
     this.unpackedLeft -= entries.reduce((n, e) => n + e.data.length, 0);
+    for (const name of leftOut) this.byName.set(`${pkg.name}[${name}]`, { name: `${pkg.name}[${name}]`, data: new Uint8Array(0) });
     for (const e of entries) this.byName.set(`${pkg.name}[${e.name}]`, { name: `${pkg.name}[${e.name}]`, data: e.data });
     const names = entries.map((e) => e.name);
     this.nested.set(pkg.name, names);

@@ -75,7 +75,7 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
     // the moment it completed (a fast conversion) would be lost to it.
     const queued = await queue.add('convert', {
       ...(trace && { trace }), model, usdzKey: `${base}/usdz`, glbKey: `${base}/glb`, fileName: job.upload.name, field: job.upload.field,
-      timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, ...(job.detectDoor && { detectDoor: job.detectDoor }),
+      timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, maxUnpackedBytes: job.maxUnpackedBytes, ...(job.detectDoor && { detectDoor: job.detectDoor }),
     }, { attempts: 2, removeOnComplete: { age: 600, count: 10_000 }, removeOnFail: { age: 600, count: 10_000 } }).catch((err: unknown) => {
       throw unavailable(err);
     });

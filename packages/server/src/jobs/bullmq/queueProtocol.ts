@@ -27,6 +27,8 @@ export interface QueuedConversion {
   budget: ArBudget | false;
   /** Bytes of geometry the model may need, from the API node's conversion memory bound. */
   maxGeometryBytes: number;
+  /** Bytes an archive upload may unpack to (the API node's upload limit). */
+  maxUnpackedBytes: number;
   /** The W3C trace context of the session that queued it (`traceparent`, `tracestate`), when traces are on. */
   trace?: Record<string, string>;
 }

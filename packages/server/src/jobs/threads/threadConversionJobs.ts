@@ -19,7 +19,7 @@ export function threadConversionJobs(options: { metrics?: ServerMetrics } = {}):
     async run(job) {
       const bytes = new Uint8Array(await readFile(job.upload.path));
       const result = await observeConversion(options.metrics, job.upload.name, () => convertModel(bytes, {
-        field: job.upload.field, fileName: job.upload.name, outputs: ['usdz', 'glb'], usdzPath: job.usdzPath, glbPath: job.glbPath, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes,
+        field: job.upload.field, fileName: job.upload.name, outputs: ['usdz', 'glb'], usdzPath: job.usdzPath, glbPath: job.glbPath, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, maxUnpackedBytes: job.maxUnpackedBytes,
         ...(job.detectDoor && { detectDoor: job.detectDoor }),
       }));
       // The worker hashed the files as it wrote them.
