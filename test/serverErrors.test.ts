@@ -127,6 +127,25 @@ describe('400: values no client would send', () => {
   });
 });
 
+describe('names that are markup', () => {
+  it('a file name full of markup is shown on the session page as text, never as markup', async () => {
+    // No slash: a name is cut to its base name.
+    const name = `<img src=x onerror="alert(1)">&<b onclick='alert(2)'>.glb`;
+    const r = await postSession(t, 'by_plane', form({ model_file: filePart(BOX, name) }));
+    expect(r.status).toBe(201);
+    const id = sessionIdOf(r.body.deeplink);
+    expect((await getDetail(t, id)).body.model_assets[0].source_name).toBe(name);
+    const res = await fetch(`${t.url}/s/${id}`);
+    // Were anything to slip through, no inline script would run.
+    expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'( 'wasm-unsafe-eval')?;/);
+    const page = await res.text();
+    expect(page).not.toContain('<img src=x');
+    expect(page).not.toContain('<b onclick');
+    // As text, every markup character a character reference.
+    expect(page).toContain('<h3>&#60;img src=x onerror=&#34;alert(1)&#34;&#62;&#38;&#60;b onclick=&#39;alert(2)&#39;&#62;.glb</h3>');
+  });
+});
+
 describe('404', () => {
   const get = async (path: string) => {
     const res = await fetch(`${t.url}${path}`);
