@@ -275,6 +275,38 @@ describe('slow clients (slowloris)', () => {
   });
 });
 
+describe('slow clients cost only themselves', () => {
+  it('50 stalled uploads from 20 addresses hold no conversion slot: 20 ordinary sessions meanwhile are all 201; a fifth upload from one address is 429; each stalled body is cut 408 body_too_slow', async () => {
+    // A server whose request timeout would let a stalled body sit for a minute: the body rate cuts it first.
+    const s = await startTestServer({ requestTimeoutSeconds: 60, workers: 2, queue: 2 });
+    try {
+      const url = `${s.url}${API}/session/by_plane/`;
+      const stalled = Array.from({ length: 50 }, (_, i) => startManualUpload(url, { field: 'model_file', fileName: `slow${i}.glb`, declaredFileBytes: 1_000_000, localAddress: `127.0.0.${10 + (i % 20)}` }));
+      await Promise.all(stalled.map((u) => u.send(new Uint8Array(1000).fill(7))));
+      const fifth = Array.from({ length: 2 }, (_, i) => startManualUpload(url, { field: 'model_file', fileName: `more${i}.glb`, declaredFileBytes: 1_000_000, localAddress: '127.0.0.10' }));
+      // 127.0.0.10 has 3 stalled: one more is let in, the next is refused.
+      const [, over] = await Promise.all([fifth[0]!.send(new Uint8Array(1000)), fifth[1]!.send(new Uint8Array(1000))]);
+      void over;
+      const refused = await Promise.race([fifth[0]!.answer, fifth[1]!.answer]);
+      expect(refused?.status).toBe(429);
+      expect(refused?.headers['retry-after']).toMatch(/^\d+$/);
+      expect(JSON.parse(refused!.body)).toMatchObject({ code: 'too_many_uploads' });
+      // Every conversion slot is free for clients that send their models.
+      const started = performance.now();
+      for (let i = 0; i < 20; i++) expect((await postSession(s, 'by_plane', form({ model_file: filePart(BOX) }), null)).status).toBe(201);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      // Stalled bodies are cut once a 10 s window brought under 8 KB/s: long before the minute.
+      const answers = await Promise.all([...stalled, fifth[0]!, fifth[1]!].map((u) => u.answer));
+      const codes = answers.map((a) => (a && a.status !== 429 ? `${a.status} ${(JSON.parse(a.body) as { code: string }).code}` : a?.status));
+      expect(codes.filter((c) => c === '408 body_too_slow')).toHaveLength(51);
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(await eventually(() => readdirSync(join(s.dataDir, 'uploads'), { recursive: true }), (l) => l.length === 0)).toEqual([]);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
 describe('size limits while streaming', () => {
   it('a request declaring more than any acceptable body is refused 413 before a byte of its body is read, and the connection closed', async () => {
     const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, { field: 'model_file', fileName: 'huge.glb', declaredFileBytes: 64 * 2 ** 30 });

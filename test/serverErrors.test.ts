@@ -258,20 +258,18 @@ describe('503: saturated', () => {
   it('answers at once with Retry-After while every slot is taken, and serves again after', async () => {
     const busy = await startTestServer({ workers: 1, queue: 0 });
     try {
-      // A request whose body is still arriving holds the only slot.
-      const { port } = new URL(busy.url);
-      const held = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/vision/v1/session/by_plane/', headers: { 'Content-Type': 'multipart/form-data; boundary=B', 'Content-Length': '100000' } });
-      held.on('error', () => {});
-      held.write('--B\r\nContent-Disposition: form-data; name="model_file"; filename="a.glb"\r\n\r\n');
-      await new Promise((r) => setTimeout(r, 300));
+      // A request whose body has arrived, converting a model of some seconds, holds the only slot
+      // (one whose body is still arriving holds none: see the slow-client tests).
+      const converting = postSession(busy, 'by_plane', form({ model_file: filePart(corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc')) }), null);
+      const inFlight = async () => ((await (await fetch(`${busy.url}/readyz`)).json()) as { in_flight: number }).in_flight;
+      for (let i = 0; i < 200 && (await inFlight()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
       const r = await postSession(busy, 'by_plane', form({ model_file: filePart(BOX) }), null);
       expect(r.status).toBe(503);
       expect(r.headers.get('retry-after')).toBe('5');
       expect(r.body.code).toBe('saturated');
       // A request the key already refuses hears 401, not 503: it never competes for a slot.
       expect((await postSession(busy, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...ANCHOR }), null)).status).toBe(401);
-      held.destroy();
-      await new Promise((r) => setTimeout(r, 300));
+      expect((await converting).status).toBe(201);
       expect((await postSession(busy, 'by_plane', form({ model_file: filePart(BOX) }), null)).status).toBe(201);
     } finally {
       await busy.stop();

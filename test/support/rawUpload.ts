@@ -27,13 +27,14 @@ export interface ManualUpload {
  * sends the envelope up to the file's first byte; the caller then sends the file as it likes.
  * `declaredFileBytes` sets Content-Length as if the whole file will follow.
  */
-export function startManualUpload(url: string, options: { field: string; fileName: string; declaredFileBytes: number; fields?: Record<string, string>; headers?: Record<string, string> }): ManualUpload {
+export function startManualUpload(url: string, options: { field: string; fileName: string; declaredFileBytes: number; fields?: Record<string, string>; headers?: Record<string, string>; localAddress?: string }): ManualUpload {
   const boundary = `----hardening${Date.now().toString(36)}`;
   const fieldParts = Object.entries(options.fields ?? {}).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('');
   const head = Buffer.from(`${fieldParts}--${boundary}\r\nContent-Disposition: form-data; name="${options.field}"; filename="${options.fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const req = request(url, {
     method: 'POST',
+    ...(options.localAddress && { localAddress: options.localAddress }),
     headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + options.declaredFileBytes + tail.length), ...options.headers },
   });
   let sent = 0;

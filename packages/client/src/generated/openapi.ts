@@ -713,12 +713,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the request (or its headers) did not arrive within its time limit; the connection is closed */
+            /** @description the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
             413: {
@@ -741,6 +743,17 @@ export interface operations {
             /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -843,12 +856,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the request (or its headers) did not arrive within its time limit; the connection is closed */
+            /** @description the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
             413: {
@@ -871,6 +886,17 @@ export interface operations {
             /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -978,12 +1004,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the request (or its headers) did not arrive within its time limit; the connection is closed */
+            /** @description the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
             413: {
@@ -1006,6 +1034,17 @@ export interface operations {
             /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1118,12 +1157,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the request (or its headers) did not arrive within its time limit; the connection is closed */
+            /** @description the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
             413: {
@@ -1146,6 +1187,17 @@ export interface operations {
             /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1253,12 +1305,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the request (or its headers) did not arrive within its time limit; the connection is closed */
+            /** @description the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
             413: {
@@ -1281,6 +1335,17 @@ export interface operations {
             /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1389,12 +1454,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the request (or its headers) did not arrive within its time limit; the connection is closed */
+            /** @description the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
             413: {
@@ -1417,6 +1484,17 @@ export interface operations {
             /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1524,12 +1602,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description the request (or its headers) did not arrive within its time limit; the connection is closed */
+            /** @description the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed */
             408: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
             413: {
@@ -1552,6 +1632,17 @@ export interface operations {
             /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { FileDeriver } from '../derived/createFileDeriver.js';
 import type { Admission } from '../admission/Admission.js';
+import type { UploadGate } from '../admission/UploadGate.js';
 import type { ConversionCache } from '../cache/ConversionCache.js';
 import type { ServerConfig } from '../config/ServerConfig.js';
 import type { ConversionJobs } from '../jobs/ConversionJobs.js';
@@ -36,7 +37,10 @@ export interface ServerContext {
   objects: ObjectStore;
   /** Where conversions run (this process's worker threads, or a BullMQ queue served by worker processes). */
   jobs: ConversionJobs;
+  /** Conversion slots: taken once a session request's body has arrived. */
   admission: Admission;
+  /** Bodies arriving at once, per client. */
+  uploads: UploadGate;
   conversionCache: ConversionCache;
   /** The files sessions gain on first request: AR Quick Look packages, the page's preview. */
   derivedFiles: FileDeriver;

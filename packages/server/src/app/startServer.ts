@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { closeConversionPool, configureConversionPool } from '@arsession/convert';
 import { pino, type Logger } from 'pino';
 import { createAdmission } from '../admission/Admission.js';
+import { createUploadGate } from '../admission/UploadGate.js';
 import { conversionCacheVersion, openConversionCache } from '../cache/ConversionCache.js';
 import { memoryCacheIndex } from '../cache/memory/memoryCacheIndex.js';
 import { postgresCacheIndex } from '../cache/postgres/postgresCacheIndex.js';
@@ -96,6 +97,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const ctx: ServerContext = {
     config, paths, sessions, objects, jobs, log, metrics, draining: false,
     admission,
+    uploads: createUploadGate({ perClient: config.uploadsPerClient }),
     conversionCache,
     derivedFiles: createFileDeriver({ sessions, objects, uploadsDir: paths.uploads, log }),
     // With a queue, Redis is shared by every node: claims are counted there, cluster-wide.

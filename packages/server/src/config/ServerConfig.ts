@@ -52,6 +52,10 @@ export interface ServerConfig {
   trustProxy: false | number | string[];
   /** `<command> <input.usdz> <output.reality>` makes Reality files; without it none are offered. */
   realityCompiler: string | undefined;
+  /** Session requests one client (address, or IPv6 /64) may have sending their bodies at once. */
+  uploadsPerClient: number;
+  /** Bytes a second a request body must keep bringing over every 10 s (0: no minimum). */
+  minBodyBytesPerSecond: number;
   /** One-time-code claims allowed per client address per minute. */
   claimsPerClientPerMinute: number;
   /** Failed claims allowed across all clients per minute (guards the 10⁶ code space). */
@@ -116,6 +120,8 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   publicUrl: undefined,
   trustProxy: false,
   realityCompiler: undefined,
+  uploadsPerClient: 4,
+  minBodyBytesPerSecond: 8 * 1024,
   claimsPerClientPerMinute: 10,
   failedClaimsPerMinute: 300,
   sweepIntervalSeconds: 60,
@@ -164,6 +170,8 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   publicUrl: 'ARSESSION_PUBLIC_URL',
   trustProxy: 'ARSESSION_TRUST_PROXY',
   realityCompiler: 'ARSESSION_REALITY_COMPILER',
+  uploadsPerClient: 'ARSESSION_UPLOADS_PER_CLIENT',
+  minBodyBytesPerSecond: 'ARSESSION_MIN_BODY_KBPS',
   claimsPerClientPerMinute: 'ARSESSION_CLAIMS_PER_CLIENT_PER_MIN',
   failedClaimsPerMinute: 'ARSESSION_FAILED_CLAIMS_PER_MIN',
   sweepIntervalSeconds: 'ARSESSION_SWEEP_INTERVAL_S',
@@ -269,6 +277,8 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   text('publicUrl', /^https?:\/\/[^\s]+$/);
   trustProxy(env[CONFIG_ENV.trustProxy], c);
   text('realityCompiler');
+  int('uploadsPerClient', 1);
+  int('minBodyBytesPerSecond', 0, 1024);
   int('claimsPerClientPerMinute', 1);
   int('failedClaimsPerMinute', 1);
   int('sweepIntervalSeconds', 1);

@@ -37,7 +37,16 @@ export interface MultipartOptions {
   maxFiles: number;
   /** Field names that may carry files; any other file part is refused by name before it is stored. */
   fileFields: readonly string[];
+  /**
+   * Bytes a second the body must keep bringing, over every stretch of {@link BODY_RATE_WINDOW_S}
+   * seconds (like a reverse proxy's body timeout, but a trickle does not reset it); slower, the
+   * request is refused 408 `body_too_slow` and its connection closed. 0: no minimum.
+   */
+  minBytesPerSecond?: number;
 }
+
+/** The stretch (s) over which a body's rate is judged, and the grace before it first is. */
+export const BODY_RATE_WINDOW_S = 10;
 
 const MAX_FIELDS = 100;
 const MAX_FIELD_BYTES = 64 * 1024;
@@ -58,8 +67,10 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
   if (req.destroyed) throw requestAborted();
   const writing: Array<Promise<void>> = [];
   const overLimit: { reject(err: Error): void } = { reject: () => {} };
+  // File streams still being written: a body refused midway ends them, so their files close.
+  const open = new Set<{ destroy(): void }>();
   const upload = multer({
-    storage: hashingDiskStorage(options, writing, overLimit),
+    storage: hashingDiskStorage(options, writing, overLimit, open),
     defParamCharset: 'utf8',
     limits: {
       fileSize: options.maxFileBytes,
@@ -75,6 +86,7 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
       else cb(new multer.MulterError('LIMIT_UNEXPECTED_FILE', file.fieldname));
     },
   }).any();
+  let unwatch = () => {};
   try {
     await new Promise<void>((resolve, reject) => {
       // multer reports a file over its limit only once the whole body has arrived; answering at
@@ -83,8 +95,13 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
       // A client that drops its upload is the client's doing: multer says 'Request aborted' as a
       // plain Error, which would be logged as our failure, with its stack.
       upload(req, res, (err: unknown) => (err ? reject(req.destroyed && !req.complete ? requestAborted() : err) : resolve()));
+      unwatch = watchBodyRate(req, options.minBytesPerSecond ?? 0, (err) => {
+        reject(err);
+        for (const stream of open) stream.destroy();
+      });
     });
   } finally {
+    unwatch();
     // multer can report an error (a client gone mid-file) while a file's stream is still opening;
     // waiting for every write to settle lets the caller's clean-up find each file it removes.
     await Promise.allSettled(writing);
@@ -111,6 +128,33 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
   return { fields, files };
 }
 
+/**
+ * Watches the bytes a request's connection brings, a second at a time, from the socket's own count
+ * (no listener on the body, which multer reads): once {@link BODY_RATE_WINDOW_S} seconds have
+ * passed, a window that brought fewer than `minBytesPerSecond` a second calls `tooSlow` with the
+ * refusal. Returns the function that stops watching (the body arrived, or was refused).
+ */
+function watchBodyRate(req: Request, minBytesPerSecond: number, tooSlow: (err: ApiError) => void): () => void {
+  if (!(minBytesPerSecond > 0)) return () => {};
+  const socket = req.socket;
+  const seconds: number[] = [];
+  let last = socket.bytesRead;
+  const timer = setInterval(() => {
+    if (req.complete) return;
+    seconds.push(socket.bytesRead - last);
+    last = socket.bytesRead;
+    if (seconds.length > BODY_RATE_WINDOW_S) seconds.shift();
+    const brought = seconds.reduce((n, b) => n + b, 0);
+    if (seconds.length < BODY_RATE_WINDOW_S || brought >= minBytesPerSecond * BODY_RATE_WINDOW_S) return;
+    clearInterval(timer);
+    tooSlow(new ApiError(408, 'body_too_slow', `the request body brought ${brought} bytes in the last ${BODY_RATE_WINDOW_S} s, under the ${minBytesPerSecond} bytes a second it must keep (ARSESSION_MIN_BODY_KBPS)`, [
+      { field: 'body', message: `slower than ${minBytesPerSecond} bytes a second` },
+    ]));
+  }, 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** The refusal of a request whose client closed the connection before its form arrived. */
 function requestAborted(): ApiError {
   return new ApiError(400, 'request_aborted', 'the client closed the connection before the form was read', [
@@ -123,7 +167,7 @@ function requestAborted(): ApiError {
  * hash (conversion cache, saved models), and reading the file back to get it would cost a second
  * pass over bytes that were just in memory.
  */
-function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<void>>, overLimit: { reject(err: Error): void }): multer.StorageEngine {
+function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<void>>, overLimit: { reject(err: Error): void }, open: Set<{ destroy(): void }>): multer.StorageEngine {
   // A destination function, not a string: with a string multer mkdirSync()s it on every request.
   const disk = multer.diskStorage({
     destination: (_req, file, cb) => cb(null, options.dirFor(file.fieldname)),
@@ -136,6 +180,9 @@ function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<vo
   return {
     _handleFile(req, file, cb) {
       const hash = createHash('sha256');
+      open.add(file.stream);
+      file.stream.once('close', () => open.delete(file.stream));
+      file.stream.once('end', () => open.delete(file.stream));
       // A second 'data' listener sees every chunk the disk pipe sees, and leaves its backpressure alone.
       file.stream.on('data', (chunk: Buffer) => hash.update(chunk));
       file.stream.once('limit', () => {

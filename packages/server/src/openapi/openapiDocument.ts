@@ -36,10 +36,11 @@ const timedOut = { description: 'the request (or its headers) did not arrive wit
 const sessionErrors: Schema = {
   400: problem('the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported'),
   401: problem('X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid'),
-  408: timedOut,
+  408: problem('the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed'),
   413: problem('a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large'),
   415: problem('a model that is not IFC, GLB or USDZ, or a reference image that is not PNG or JPEG: unsupported_format, unsupported_image'),
   422: problem('readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid'),
+  429: { ...problem('this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT)'), headers: retryAfter },
   503: unavailable,
 };
 

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { clientKey } from '../admission/UploadGate.js';
 import type { ServerContext } from '../app/ServerContext.js';
 import { ApiError, badField } from '../errors/ApiError.js';
 import { deeplinkOf } from '../session/createSession.js';
@@ -21,7 +22,8 @@ export function claimRoute(ctx: ServerContext) {
 }
 
 async function claim(ctx: ServerContext, req: Request, res: Response): Promise<void> {
-  const client = req.ip ?? 'unknown';
+  // An IPv6 host holds a whole /64: it is one client however many of its addresses it uses.
+  const client = clientKey(req.ip);
   const { perClient, failures } = ctx.claimThrottle;
   const wait = Math.max(await perClient.hit(client), await failures.blockedFor('all'));
   if (wait > 0) {

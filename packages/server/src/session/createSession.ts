@@ -6,6 +6,7 @@ import type { ConvertedModel } from '../jobs/ConversionJobs.js';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
+import { clientKey } from '../admission/UploadGate.js';
 import { quickLookFileOf } from '../derived/derivedFiles.js';
 import { contentDisposition, deliveredName } from '../files/downloadName.js';
 import { hashFile } from '../files/hashFile.js';
@@ -48,15 +49,20 @@ export function deeplinkOf(scheme: string, sessionId: string): string {
  * {@link SessionStaging} holds everything until then).
  */
 export async function createSession<I>(ctx: ServerContext, method: PlacementMethod<I>, req: Request, res: Response): Promise<void> {
-  // The key first: a request that will be refused anyway must not take a slot from those that won't.
+  // The key first: a request that will be refused anyway must not take a place from those that won't.
   const account = await authenticate(ctx.sessions, req, method.requiresKey);
-  const leave = ctx.admission.admit();
+  // While its body arrives a request holds only one of its client's upload places; a conversion
+  // slot is taken once the body is in, so clients sending slowly cost only themselves.
+  const received = ctx.uploads.enter(clientKey(req.ip));
+  let leave = () => {};
   const sessionId = newSessionId();
   const staging = new SessionStaging(ctx.paths.uploads, sessionId);
   try {
     const scope = { sessionId, account, staging };
     const traced = { 'arsession.session': sessionId, 'arsession.method': method.path };
     const request = await inSpan('arsession.read_request', traced, () => readRequest(ctx, method, req, res, scope));
+    received();
+    leave = ctx.admission.admit();
     const models = await convertModels(ctx, method, request, staging);
     const { code, expiresAt } = await inSpan('arsession.store', traced, () => commitSession(ctx, method, request, models, scope));
     const body: SessionResponse = { deeplink: deeplinkOf(ctx.config.deeplinkScheme, sessionId), expires_at: new Date(expiresAt).toISOString(), onetime_code: code };
@@ -65,6 +71,7 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
     res.status(201).location(`/api/vision/v1/session/${sessionId}/`).set('Cache-Control', 'no-store').json(body);
     ctx.metrics.sessionCreated(method.path);
   } finally {
+    received();
     leave();
     await staging.close();
   }
@@ -94,6 +101,7 @@ async function readRequest<I>(ctx: ServerContext, method: PlacementMethod<I>, re
     maxFileBytes: ctx.config.maxFileBytes,
     maxFiles: ctx.config.maxFiles,
     fileFields: [...modelFields, ...method.fileFields],
+    minBytesPerSecond: ctx.config.minBodyBytesPerSecond,
   });
   refuseUnknownFields(form, new Set([...method.fields, 'conversion']), ['conversion.']);
   readConversion(form);
