@@ -50,7 +50,7 @@ describe('@arsession/client on a real server', () => {
     ];
     for (const a of answers) {
       expect(a.response.status, JSON.stringify(a.error)).toBe(201);
-      expect(a.data!.onetime_code).toMatch(/^\d{6}$/);
+      expect(a.data!.onetime_code).toMatch(/^\d{12}$/);
     }
     const methods = await Promise.all(answers.map(async (a) => {
       const { data } = await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: sessionIdOf(a.data!.deeplink) } } });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkResponse, ResponseContractError } from './support/responseContract.js';
 
-const SESSION = { deeplink: 'arsession://session/3q2-7wEjS0mZ1T2V0X9dQg', expires_at: '2026-11-25T10:00:00.000Z', onetime_code: '123456' };
+const SESSION = { deeplink: 'arsession://session/3q2-7wEjS0mZ1T2V0X9dQg', expires_at: '2026-11-25T10:00:00.000Z', onetime_code: '012345678901' };
 const json = (body: unknown, status: number, type = 'application/json') => new Response(JSON.stringify(body), { status, headers: { 'content-type': `${type}; charset=utf-8` } });
 const at = (path: string) => new URL(`http://127.0.0.1:1${path}`);
 

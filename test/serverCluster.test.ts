@@ -181,7 +181,7 @@ describe('shared state across nodes', () => {
     const limited = { ...env, ARSESSION_QUEUE_NAME: 'throttled', ARSESSION_CLAIMS_PER_CLIENT_PER_MIN: '4' };
     const nodes = await Promise.all([startCliServer(dataDir(), limited, 'api'), startCliServer(dataDir(), limited, 'api')]);
     try {
-      const claim = (api: CliServer) => fetch(`${api.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ onetime_code: '000000' }) });
+      const claim = (api: CliServer) => fetch(`${api.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ onetime_code: '000000000000' }) });
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) statuses.push((await claim(nodes[i % 2]!)).status);
       expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);

@@ -244,7 +244,7 @@ describe('422: readable but unusable', () => {
 
 describe('429: one-time-code guessing is throttled', () => {
   it('after the per-client budget, with Retry-After', async () => {
-    const claim = () => fetch(`${t.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: '000000' }) });
+    const claim = () => fetch(`${t.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: '000000000000' }) });
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await claim()).status);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);

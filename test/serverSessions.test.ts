@@ -30,7 +30,7 @@ function expectSessionResponse(body: Record<string, unknown>): string {
   expect(body.deeplink).toMatch(/^arsession:\/\/session\/[A-Za-z0-9_-]{22}$/);
   expect(body.expires_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
   expect(Date.parse(body.expires_at as string) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
-  expect(body.onetime_code).toMatch(/^\d{6}$/);
+  expect(body.onetime_code).toMatch(/^\d{12}$/);
   return sessionIdOf(body.deeplink as string);
 }
 

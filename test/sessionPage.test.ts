@@ -112,7 +112,7 @@ describe.each(METHODS)('the page of a %s session', (_, make) => {
       // box seen from the reference image above it) to 1200.
       expect(pixelVariance(preview)).toBeGreaterThan(150);
       expect(decodeQr(await page.locator('#qr').screenshot())).toBe(detail.deeplink);
-      expect(await page.locator('#onetime-code').textContent()).toBe(code);
+      expect(await page.locator('#onetime-code').textContent()).toBe(code.replace(/(\d{4})(?=\d)/g, '$1 '));
       expect(await page.locator('#deeplink').getAttribute('href')).toBe(detail.deeplink);
       // AR on both platforms: iOS's Quick Look link to the package that anchors itself, Android's Scene Viewer to the GLB.
       expect(await page.locator('#ar-quick-look').getAttribute('href')).toBe(detail.model_assets[0].quick_look.usdz_url);
@@ -136,7 +136,7 @@ describe('the page without a browser\'s extras', () => {
     try {
       expect(status).toBe(200);
       const body = await page.locator('body').innerText();
-      expect(body).toContain(code);
+      expect(body).toContain(code.replace(/(\d{4})(?=\d)/g, "$1 "));
       expect(body).toContain(detail.deeplink);
       expect(body).toMatch(/in 23 h 59 min|in 1 d 0 h/);
       expect(body).toContain(detail.model_assets[0].triangles.toLocaleString('en-US'));

@@ -59,7 +59,7 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
   it('commits a session: its file placed, its record read back as written, its code 6 digits', async () => {
     const commit = sessionOf('aaaaaaaaaaaaaaaaaaaaa1');
     const code = await store.commit(commit);
-    expect(code).toMatch(/^\d{6}$/);
+    expect(code).toMatch(/^\d{12}$/);
     expect(readFileSync(sessionFilePath(sessionsDir, 'aaaaaaaaaaaaaaaaaaaaa1', '0.usdz'), 'utf8')).toBe('usdz of aaaaaaaaaaaaaaaaaaaaa1');
     expect(existsSync(commit.files[0]!.from)).toBe(false);
     const found = await store.find('aaaaaaaaaaaaaaaaaaaaa1');

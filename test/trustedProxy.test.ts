@@ -22,6 +22,9 @@ async function pageUrl(t: TestServer, id: string, from: string, headers: Record<
   return (JSON.parse(r.body) as { page_url: string }).page_url;
 }
 
+/** A twelve-digit code no session holds. */
+const wrong = (i: number) => String(100_000_000_000 + i);
+
 /** A claim of `code` from `from`, as a JSON body. */
 function claim(t: TestServer, from: string, code: string, headers: Record<string, string> = {}) {
   return requestFrom(from, t.url, '/api/vision/v1/session/claim/', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ onetime_code: code }) });
@@ -40,7 +43,6 @@ describe('a trusted proxy (ARSESSION_TRUST_PROXY)', () => {
   });
 
   it('per-address claim limits count each client behind the proxy apart, and a direct client cannot pose as another', async () => {
-    const wrong = (i: number) => String(100_000 + i);
     for (let i = 0; i < 3; i++) expect((await claim(behind, '127.0.0.1', wrong(i), { 'X-Forwarded-For': '203.0.113.1' })).status).toBe(404);
     expect((await claim(behind, '127.0.0.1', wrong(3), { 'X-Forwarded-For': '203.0.113.1' })).status).toBe(429);
     // Another client through the same balancer is not held back.
@@ -48,5 +50,11 @@ describe('a trusted proxy (ARSESSION_TRUST_PROXY)', () => {
     // A client that reached the server directly is itself, whatever it says.
     for (let i = 0; i < 3; i++) expect((await claim(behind, '127.0.0.2', wrong(10 + i), { 'X-Forwarded-For': `198.51.100.${i}` })).status).toBe(404);
     expect((await claim(behind, '127.0.0.2', wrong(20), { 'X-Forwarded-For': '198.51.100.99' })).status).toBe(429);
+  });
+
+  it('an IPv6 client is its /64: another address in it is held with it, one in the next /64 is not', async () => {
+    for (let i = 0; i < 3; i++) expect((await claim(behind, '127.0.0.1', wrong(30 + i), { 'X-Forwarded-For': `2001:db8:1:2::${i + 1}` })).status).toBe(404);
+    expect((await claim(behind, '127.0.0.1', wrong(40), { 'X-Forwarded-For': '2001:db8:1:2:ffff:ffff:ffff:fffe' })).status).toBe(429);
+    expect((await claim(behind, '127.0.0.1', wrong(41), { 'X-Forwarded-For': '2001:db8:1:3::1' })).status).toBe(404);
   });
 });

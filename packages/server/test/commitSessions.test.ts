@@ -49,12 +49,12 @@ function session(id: string, options: { shared?: string; accountId?: number | nu
 }
 
 describe('commitSessions', () => {
-  it('gives every session of a batch its files and row, with distinct six-digit codes', () => {
+  it('gives every session of a batch its files and row, with distinct twelve-digit codes', () => {
     const shared = join(root, 'cached.usdz');
     writeFileSync(shared, 'cached usdz');
     const outcomes = commitSessions(db, sessionsDir, [session('a', { shared }), session('b', { shared })]);
     const codes = outcomes.map((o) => ('code' in o ? o.code : o.error.message));
-    expect(codes).toEqual([expect.stringMatching(/^\d{6}$/), expect.stringMatching(/^\d{6}$/)]);
+    expect(codes).toEqual([expect.stringMatching(/^\d{12}$/), expect.stringMatching(/^\d{12}$/)]);
     expect(new Set(codes).size).toBe(2);
     for (const [i, id] of ['a', 'b'].entries()) {
       expect(readFileSync(sessionFilePath(sessionsDir, id, '0.usdz'), 'utf8')).toBe(`usdz of ${id}`);

@@ -50,7 +50,7 @@ describe('createStoreThread', () => {
 
   it('commits sessions sent together, each readable from another connection once answered', async () => {
     const codes = await Promise.all(['s1', 's2', 's3'].map((id) => store.commit(commitOf(id))));
-    expect(codes).toEqual([expect.stringMatching(/^\d{6}$/), expect.stringMatching(/^\d{6}$/), expect.stringMatching(/^\d{6}$/)]);
+    expect(codes).toEqual([expect.stringMatching(/^\d{12}$/), expect.stringMatching(/^\d{12}$/), expect.stringMatching(/^\d{12}$/)]);
     for (const [i, id] of ['s1', 's2', 's3'].entries()) {
       expect(findSession(db, id)?.onetimeCode).toBe(codes[i]);
       expect(readFileSync(sessionFilePath(join(root, 'sessions'), id, '0.usdz'), 'utf8')).toBe(id);
@@ -62,13 +62,13 @@ describe('createStoreThread', () => {
     rmSync(broken.files[0]!.from);
     await expect(store.commit(broken)).rejects.toThrow(/ENOENT/);
     expect(readdirSync(join(root, 'sessions'))).toEqual([]);
-    await expect(store.commit(commitOf('next'))).resolves.toMatch(/^\d{6}$/);
+    await expect(store.commit(commitOf('next'))).resolves.toMatch(/^\d{12}$/);
   });
 
   it('close answers what was sent first, then refuses', async () => {
     const pending = store.commit(commitOf('last'));
     await store.close();
-    await expect(pending).resolves.toMatch(/^\d{6}$/);
+    await expect(pending).resolves.toMatch(/^\d{12}$/);
     expect(findSession(db, 'last')).toBeDefined();
     await expect(store.commit(commitOf('late'))).rejects.toThrow(/closed/);
   });
@@ -89,7 +89,7 @@ describe('a store thread that fails', () => {
       expect(alongside).toMatchObject({ status: 'rejected' });
       expect(findSession(db, 'alongside')).toBeUndefined();
       expect(await faulty.authenticate(key)).toEqual({ id: expect.any(Number), name: 'acme' });
-      await expect(faulty.commit(commitOf('after'))).resolves.toMatch(/^\d{6}$/);
+      await expect(faulty.commit(commitOf('after'))).resolves.toMatch(/^\d{12}$/);
     } finally {
       await faulty.close();
     }

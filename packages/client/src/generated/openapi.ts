@@ -330,6 +330,7 @@ export interface components {
             deeplink: string;
             /** Format: date-time */
             expires_at: string;
+            /** @description twelve digits (leading zeros kept), claimable once while it lives (ARSESSION_CODE_TTL_S, an hour by default, at most the session): POST /api/vision/v1/session/claim/ */
             onetime_code: string;
         };
         /** @description The session a one-time code belonged to. */
@@ -1672,12 +1673,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description the twelve digits, as given or in groups with spaces or dashes (0421 9937 1180) */
                     onetime_code: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description the twelve digits, as given or in groups with spaces or dashes (0421 9937 1180) */
                     onetime_code: string;
                 };
                 "multipart/form-data": {
+                    /** @description the twelve digits, as given or in groups with spaces or dashes (0421 9937 1180) */
                     onetime_code: string;
                 };
             };
@@ -1701,7 +1705,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unknown, used or expired code (code_not_found) */
+            /** @description unknown, used or expired code, or one past its own lifetime (code_not_found) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1719,7 +1723,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description too many attempts (too_many_claims) */
+            /** @description too many attempts from this client (too_many_claims): 10 a minute, or 20 failed an hour, or 50 failed a day (its address, or its IPv6 /64); never for a client that has not itself failed */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */

@@ -105,9 +105,14 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
       ? {
         // Named after the deployment's queue: deployments sharing one Redis count apart.
         perClient: createRedisThrottle(redis, `${config.queueName}:claims-per-client`, config.claimsPerClientPerMinute, 60_000),
-        failures: createRedisThrottle(redis, `${config.queueName}:failed-claims`, config.failedClaimsPerMinute, 60_000),
+        failedPerHour: createRedisThrottle(redis, `${config.queueName}:failed-claims-hour`, config.failedClaimsPerClientPerHour, 3_600_000),
+        failedPerDay: createRedisThrottle(redis, `${config.queueName}:failed-claims-day`, config.failedClaimsPerClientPerDay, 86_400_000),
       }
-      : { perClient: createThrottle(config.claimsPerClientPerMinute, 60_000), failures: createThrottle(config.failedClaimsPerMinute, 60_000) },
+      : {
+        perClient: createThrottle(config.claimsPerClientPerMinute, 60_000),
+        failedPerHour: createThrottle(config.failedClaimsPerClientPerHour, 3_600_000),
+        failedPerDay: createThrottle(config.failedClaimsPerClientPerDay, 86_400_000),
+      },
   };
   // One node at a time sweeps (the session store elects it); the others skip the round.
   const sweep = () => sessions.leadSweep(async () => {

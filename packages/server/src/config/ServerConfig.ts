@@ -58,8 +58,12 @@ export interface ServerConfig {
   minBodyBytesPerSecond: number;
   /** One-time-code claims allowed per client address per minute. */
   claimsPerClientPerMinute: number;
-  /** Failed claims allowed across all clients per minute (guards the 10⁶ code space). */
-  failedClaimsPerMinute: number;
+  /** Failed one-time-code claims allowed per client (address, or IPv6 /64) per hour. */
+  failedClaimsPerClientPerHour: number;
+  /** Failed one-time-code claims allowed per client per day: with the code's 12 digits, what makes guessing not pay. */
+  failedClaimsPerClientPerDay: number;
+  /** Seconds a one-time code can be claimed after its session is made (at most the session's own lifetime). */
+  codeTtlSeconds: number;
   /** How often the expiry sweeper runs (s). */
   sweepIntervalSeconds: number;
   /** pino level. */
@@ -123,7 +127,9 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   uploadsPerClient: 4,
   minBodyBytesPerSecond: 8 * 1024,
   claimsPerClientPerMinute: 10,
-  failedClaimsPerMinute: 300,
+  failedClaimsPerClientPerHour: 20,
+  failedClaimsPerClientPerDay: 50,
+  codeTtlSeconds: 3600,
   sweepIntervalSeconds: 60,
   logLevel: 'info',
   databaseUrl: undefined,
@@ -173,7 +179,9 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   uploadsPerClient: 'ARSESSION_UPLOADS_PER_CLIENT',
   minBodyBytesPerSecond: 'ARSESSION_MIN_BODY_KBPS',
   claimsPerClientPerMinute: 'ARSESSION_CLAIMS_PER_CLIENT_PER_MIN',
-  failedClaimsPerMinute: 'ARSESSION_FAILED_CLAIMS_PER_MIN',
+  failedClaimsPerClientPerHour: 'ARSESSION_FAILED_CLAIMS_PER_CLIENT_PER_HOUR',
+  failedClaimsPerClientPerDay: 'ARSESSION_FAILED_CLAIMS_PER_CLIENT_PER_DAY',
+  codeTtlSeconds: 'ARSESSION_CODE_TTL_S',
   sweepIntervalSeconds: 'ARSESSION_SWEEP_INTERVAL_S',
   logLevel: 'LOG_LEVEL',
   databaseUrl: 'ARSESSION_DATABASE_URL',
@@ -280,7 +288,9 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('uploadsPerClient', 1);
   int('minBodyBytesPerSecond', 0, 1024);
   int('claimsPerClientPerMinute', 1);
-  int('failedClaimsPerMinute', 1);
+  int('failedClaimsPerClientPerHour', 1);
+  int('failedClaimsPerClientPerDay', 1);
+  int('codeTtlSeconds', 1);
   int('sweepIntervalSeconds', 1);
   text('logLevel', /^(fatal|error|warn|info|debug|trace|silent)$/);
   text('databaseUrl', /^postgres(ql)?:\/\/\S+$/);

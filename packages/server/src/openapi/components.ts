@@ -31,7 +31,7 @@ export const SCHEMAS = {
   SessionResponse: record({
     deeplink: { ...url, examples: ['arsession://session/3q2-7wEjS0mZ1T2V0X9dQg'] },
     expires_at: { type: 'string', format: 'date-time', pattern: 'Z$' },
-    onetime_code: { type: 'string', pattern: '^[0-9]{6}$' },
+    onetime_code: { type: 'string', pattern: '^[0-9]{12}$', description: 'twelve digits (leading zeros kept), claimable once while it lives (ARSESSION_CODE_TTL_S, an hour by default, at most the session): POST /api/vision/v1/session/claim/' },
   }, [], 'The body of every 201: the deep link the app opens, when the session expires, and its one-time code.'),
   ClaimResponse: record({ session_id: text, deeplink: url, expires_at: { type: 'string', format: 'date-time' } }, [], 'The session a one-time code belonged to.'),
   Pose: record({

@@ -126,14 +126,14 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           operationId: 'claimSession', summary: 'Trade a one-time code for its session (once)', tags: ['sessions'], security: [],
           requestBody: {
             required: true,
-            content: Object.fromEntries(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'].map((t) => [t, { schema: { type: 'object', required: ['onetime_code'], properties: { onetime_code: { type: 'string', pattern: '^[0-9]{6}$' } } } }])),
+            content: Object.fromEntries(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'].map((t) => [t, { schema: { type: 'object', required: ['onetime_code'], properties: { onetime_code: { type: 'string', pattern: '^ *[0-9]([ -]*[0-9]){11} *$', description: 'the twelve digits, as given or in groups with spaces or dashes (0421 9937 1180)' } } } }])),
           },
           responses: {
             200: { description: 'the session', content: { 'application/json': { schema: ref('ClaimResponse') } } },
             400: problem('no or malformed onetime_code (missing_field, wrong_type, malformed_json)'),
-            404: problem('unknown, used or expired code (code_not_found)'),
+            404: problem('unknown, used or expired code, or one past its own lifetime (code_not_found)'),
             413: problem('a body over 4 kB (request_too_large)'),
-            429: { ...problem('too many attempts (too_many_claims)'), headers: retryAfter },
+            429: { ...problem('too many attempts from this client (too_many_claims): 10 a minute, or 20 failed an hour, or 50 failed a day (its address, or its IPv6 /64); never for a client that has not itself failed'), headers: retryAfter },
             503: unavailable,
           },
         },

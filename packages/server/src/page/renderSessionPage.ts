@@ -1,4 +1,5 @@
 import type { AssetOnWire } from '../records/AssetInfo.js';
+import { groupedOnetimeCode } from '../session/onetimeCode.js';
 import type { PlacementOnWire } from '../records/Placement.js';
 import type { SessionDetail } from '../records/SessionDetail.js';
 import { previewCamera } from './previewCamera.js';
@@ -9,6 +10,8 @@ export interface SessionPageData {
   onetimeCode: string;
   /** Whether the code was used already (then it is shown as used). */
   codeClaimed: boolean;
+  /** Whether the code's own lifetime is over (then it is shown as expired; the session lives on). */
+  codeExpired?: boolean;
   /** The deep link as an SVG QR code. */
   qrSvg: string;
   /** Where the page's own assets are served (`/s/assets`). */
@@ -85,7 +88,7 @@ ${first.glb_url ? `<a class="button" id="ar-scene-viewer" href="${attr(sceneView
 <div class="qr" id="qr" role="img" aria-label="QR code of the deep link">${data.qrSvg}</div>
 <dl>
 <dt>Deep link</dt><dd><a id="deeplink" href="${attr(detail.deeplink)}">${text(detail.deeplink)}</a></dd>
-<dt>One-time code</dt><dd><span class="code" id="onetime-code">${text(data.onetimeCode)}</span>${data.codeClaimed ? ' (used)' : ''}</dd>
+<dt>One-time code</dt><dd><span class="code" id="onetime-code">${text(groupedOnetimeCode(data.onetimeCode))}</span>${data.codeClaimed ? ' (used)' : data.codeExpired ? ' (expired; the link still works)' : ''}</dd>
 <dt>Expires</dt><dd><time id="expires" datetime="${attr(detail.expires_at)}" data-countdown>${text(countdown(expires.getTime() - data.now))}</time> (${text(expires.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))})</dd>
 </dl>
 </section>

@@ -3,11 +3,14 @@ import { clientKey } from '../admission/UploadGate.js';
 import type { ServerContext } from '../app/ServerContext.js';
 import { ApiError, badField } from '../errors/ApiError.js';
 import { deeplinkOf } from '../session/createSession.js';
+import { ONETIME_CODE_DIGITS, readOnetimeCode } from '../session/onetimeCode.js';
 
 /**
- * `POST /api/vision/v1/session/claim/`: trades a one-time code (form or JSON) for its session,
- * once. Guessing is throttled twice: per client address, and across all clients on failures, so a
- * botnet cannot sweep the 10⁶ codes either.
+ * `POST /api/vision/v1/session/claim/`: trades a one-time code (form or JSON; twelve digits,
+ * spaces or dashes between groups allowed) for its session, once, while the code lives
+ * (ARSESSION_CODE_TTL_S). Guessing is held per client (its address, or its IPv6 /64): attempts a
+ * minute, failures an hour and a day. Nothing is counted across clients: failures by others
+ * never make a valid code fail (docs/SECURITY.md has the figure that makes guessing not pay).
  */
 export function claimRoute(ctx: ServerContext) {
   return async (req: Request, res: Response): Promise<void> => {
@@ -24,18 +27,20 @@ export function claimRoute(ctx: ServerContext) {
 async function claim(ctx: ServerContext, req: Request, res: Response): Promise<void> {
   // An IPv6 host holds a whole /64: it is one client however many of its addresses it uses.
   const client = clientKey(req.ip);
-  const { perClient, failures } = ctx.claimThrottle;
-  const wait = Math.max(await perClient.hit(client), await failures.blockedFor('all'));
+  const { perClient, failedPerHour, failedPerDay } = ctx.claimThrottle;
+  const wait = Math.max(await perClient.hit(client), await failedPerHour.blockedFor(client), await failedPerDay.blockedFor(client));
   if (wait > 0) {
-    throw new ApiError(429, 'too_many_claims', `too many one-time-code attempts; retry in ${wait} s`, [{ field: 'onetime_code', message: 'throttled' }], { 'Retry-After': String(wait) });
+    throw new ApiError(429, 'too_many_claims', `too many one-time-code attempts from this client; retry in ${wait} s`, [{ field: 'onetime_code', message: 'throttled' }], { 'Retry-After': String(wait) });
   }
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const code = body.onetime_code;
-  if (code === undefined) throw badField('onetime_code', 'is required', 'missing_field');
-  if (typeof code !== 'string' || !/^\d{6}$/.test(code)) throw badField('onetime_code', 'must be 6 digits as a string, e.g. "042917"', 'wrong_type');
-  const outcome = await ctx.sessions.claim(code);
+  const given = body.onetime_code;
+  if (given === undefined) throw badField('onetime_code', 'is required', 'missing_field');
+  const code = typeof given === 'string' ? readOnetimeCode(given) : undefined;
+  if (code === undefined) throw badField('onetime_code', `must be the ${ONETIME_CODE_DIGITS} digits of the code as a string, e.g. "042199371180" or "0421 9937 1180"`, 'wrong_type');
+  const now = Date.now();
+  const outcome = await ctx.sessions.claim(code, now, now - Math.min(ctx.config.codeTtlSeconds, ctx.config.sessionTtlSeconds) * 1000);
   if (!outcome.ok) {
-    await failures.hit('all');
+    await Promise.all([failedPerHour.hit(client), failedPerDay.hit(client)]);
     throw new ApiError(404, 'code_not_found', 'no live session has this one-time code (unknown, already used, or expired)', [{ field: 'onetime_code', message: 'unknown, used or expired' }]);
   }
   const { id, expiresAt } = outcome.session;

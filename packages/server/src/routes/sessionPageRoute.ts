@@ -42,7 +42,7 @@ export function sessionPageRoute(ctx: ServerContext) {
     }
     const detail = sessionDetail(ctx, req, session);
     const qrSvg = await QRCode.toString(detail.deeplink, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-    res.type('html').send(renderSessionPage({ detail, onetimeCode: session.onetimeCode, codeClaimed: session.codeClaimed, qrSvg, assets: PAGE_ASSETS, now: Date.now() }));
+    res.type('html').send(renderSessionPage({ detail, onetimeCode: session.onetimeCode, codeClaimed: session.codeClaimed, codeExpired: session.createdAt + Math.min(ctx.config.codeTtlSeconds, ctx.config.sessionTtlSeconds) * 1000 <= Date.now(), qrSvg, assets: PAGE_ASSETS, now: Date.now() }));
   };
 }
 

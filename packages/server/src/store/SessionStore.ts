@@ -136,8 +136,11 @@ export interface SessionStore {
   addFile(id: string, file: SessionFile, staged: readonly StagedFile[], now?: number): Promise<AddFileOutcome>;
   /** A session by id with its assets in upload order, or `undefined`. */
   find(id: string): Promise<SessionRecord | undefined>;
-  /** Uses a one-time code: the live, unclaimed session holding it, marked claimed in the same step. */
-  claim(code: string, now?: number): Promise<ClaimOutcome>;
+  /**
+   * Uses a one-time code: the live, unclaimed session holding it, made after `issuedAfter` (a code
+   * lives less than its session: ARSESSION_CODE_TTL_S), marked claimed in the same step.
+   */
+  claim(code: string, now?: number, issuedAfter?: number): Promise<ClaimOutcome>;
   /** An account's saved models, newest first. */
   savedModels(accountId: number): Promise<SavedModel[]>;
   /** Issues a key for an account (created on first use); the key is shown only this once. */

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { newOnetimeCode } from '../../session/onetimeCode.js';
 import { rmSync } from 'node:fs';
 import { placeStagedFiles, removeFiles } from '../../files/placeStagedFiles.js';
 import { sessionFilePath } from '../../files/sessionFiles.js';
@@ -75,11 +75,12 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
         return await transaction(async (client) => {
           let code = '';
           for (let attempt = 0; ; attempt++) {
-            code = String(randomInt(1_000_000)).padStart(6, '0');
-            await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CODE, Number(code)]);
+            code = newOnetimeCode();
+            // The lock's key is an int4: the code's last nine digits (codes alike there wait for each other, harmlessly).
+            await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CODE, Number(code.slice(-9))]);
             const taken = await client.query('SELECT 1 FROM sessions WHERE onetime_code = $1 AND expires_at > $2', [code, record.createdAt]);
             if (taken.rowCount === 0) break;
-            if (attempt > 1000) throw new Error('no free one-time code: more than 10⁶ live sessions');
+            if (attempt > 1000) throw new Error('no free one-time code after 1,000 draws');
           }
           await client.query(
             `INSERT INTO sessions (id, method, created_at, expires_at, onetime_code, account_id, placement, model_frame, files)
@@ -131,9 +132,10 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
         accountId: row.account_id, placement: row.placement, modelFrame: row.model_frame, files: row.files, filesDeleted: row.files_deleted, assets,
       };
     },
-    async claim(code, now = Date.now()) {
+    async claim(code, now = Date.now(), issuedAfter = -1) {
       const row = (await query<{ id: string; expires_at: number }>(
-        'UPDATE sessions SET code_claimed = TRUE WHERE onetime_code = $1 AND NOT code_claimed AND expires_at > $2 RETURNING id, expires_at', [code, now])).rows[0];
+        'UPDATE sessions SET code_claimed = TRUE WHERE onetime_code = $1 AND NOT code_claimed AND expires_at > $2 AND created_at > $3 RETURNING id, expires_at',
+        [code, now, Number.isFinite(issuedAfter) ? issuedAfter : -1])).rows[0];
       return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
     },
     async savedModels(accountId) {

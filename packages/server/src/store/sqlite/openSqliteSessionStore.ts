@@ -64,7 +64,7 @@ export function openSqliteSessionStore(options: SqliteSessionStoreOptions): Sqli
     // Rare (a page's first visit): on this connection, beside the store thread's.
     addFile: async (id, file, staged, now) => addSessionFile(db, options.sessionsDir, id, file, staged, now),
     find: async (id) => findSession(db, id),
-    claim: async (code, now) => claimOnetimeCode(db, code, now),
+    claim: async (code, now, issuedAfter) => claimOnetimeCode(db, code, now, issuedAfter),
     savedModels: async (accountId) => listSavedModels(db, accountId),
     createApiKey: async (accountName) => createApiKey(db, accountName),
     revokeApiKey: async (keyOrId) => revokeApiKey(db, keyOrId),

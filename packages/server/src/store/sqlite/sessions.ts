@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { newOnetimeCode } from '../../session/onetimeCode.js';
 import { rmSync } from 'node:fs';
 import { placeStagedFiles, removeFiles } from '../../files/placeStagedFiles.js';
 import { sessionFilePath } from '../../files/sessionFiles.js';
@@ -12,16 +12,16 @@ import { prepared } from './prepared.js';
  * Stores a finished session with its assets (and the account's saved models) in one transaction,
  * drawing its one-time code there too so that two live sessions never share one.
  *
- * @returns the one-time code (6 digits, leading zeros kept)
+ * @returns the one-time code (`newOnetimeCode`: 12 digits, leading zeros kept)
  */
 export function insertSession(db: Db, record: NewSession, saved: readonly SavedModelInput[]): string {
   return db.transaction(() => {
     const taken = prepared(db, 'SELECT 1 FROM sessions WHERE onetime_code = ? AND expires_at > ?');
     let code = '';
     for (let attempt = 0; ; attempt++) {
-      code = String(randomInt(1_000_000)).padStart(6, '0');
+      code = newOnetimeCode();
       if (!taken.get(code, record.createdAt)) break;
-      if (attempt > 1000) throw new Error('no free one-time code: more than 10⁶ live sessions');
+      if (attempt > 1000) throw new Error('no free one-time code after 1,000 draws');
     }
     prepared(db, `INSERT INTO sessions (id, method, created_at, expires_at, onetime_code, account_id, placement, model_frame, files)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
@@ -56,13 +56,14 @@ export function findSession(db: Db, id: string): SessionRecord | undefined {
 }
 
 /**
- * Uses a one-time code: the live, unclaimed session holding it is marked claimed in the same
- * statement that finds it, so two concurrent claims cannot both win.
+ * Uses a one-time code: the live, unclaimed session holding it, made after `issuedAfter` (its
+ * code still alive), is marked claimed in the same statement that finds it, so two concurrent
+ * claims cannot both win.
  */
-export function claimOnetimeCode(db: Db, code: string, now = Date.now()): ClaimOutcome {
-  const row = prepared(db, 
-    'UPDATE sessions SET code_claimed = 1 WHERE onetime_code = ? AND code_claimed = 0 AND expires_at > ? RETURNING id, expires_at',
-  ).get(code, now) as { id: string; expires_at: number } | undefined;
+export function claimOnetimeCode(db: Db, code: string, now = Date.now(), issuedAfter = -Infinity): ClaimOutcome {
+  const row = prepared(db,
+    'UPDATE sessions SET code_claimed = 1 WHERE onetime_code = ? AND code_claimed = 0 AND expires_at > ? AND created_at > ? RETURNING id, expires_at',
+  ).get(code, now, Number.isFinite(issuedAfter) ? issuedAfter : -1) as { id: string; expires_at: number } | undefined;
   return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
 }
 
