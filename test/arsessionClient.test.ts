@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { createArsessionClient, sessionIdOf, type ArsessionClient, type SessionDetail } from '@arsession/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusBytes, REPO_ROOT } from './support/corpus.js';
-import { startTestServer, type TestServer } from './support/serverHarness.js';
+import { startTestServer, TEST_METRICS_TOKEN, type TestServer } from './support/serverHarness.js';
 
 const CLIENT = join(REPO_ROOT, 'packages', 'client');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -91,7 +91,7 @@ describe('@arsession/client on a real server', () => {
     expect(doc.data).toMatchObject({ openapi: '3.1.0' });
     expect((await ar.GET('/healthz')).data).toEqual({ status: 'ok' });
     expect((await ar.GET('/readyz')).data!.status).toBe('ready');
-    const metrics = await ar.GET('/metrics', { parseAs: 'text' });
+    const metrics = await ar.GET('/metrics', { parseAs: 'text', headers: { Authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
     expect(metrics.data).toMatch(/^# HELP arsession_sessions_created_total /m);
   });
 

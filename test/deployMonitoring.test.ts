@@ -45,15 +45,16 @@ describe('the rules and the dashboard against a real server and a real Prometheu
   let prometheus: PrometheusServer;
   let scrape: string;
   beforeAll(async () => {
-    t = await startTestServer();
+    // Prometheus scrapes a metrics port of the server's own, as a deployment would.
+    t = await startTestServer({ metricsPort: 0 });
     const created = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('glb', 'Box.glb')) }));
     expect(created.status).toBe(201);
     // The same model again: placed from the conversion cache.
     expect((await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('glb', 'Box.glb')) }))).status).toBe(201);
     const claim = await fetch(`${t.url}/api/vision/v1/session/claim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: created.body.onetime_code }) });
     expect(claim.status).toBe(200);
-    prometheus = await startPrometheus([t.server.metricsUrl]);
-    scrape = await (await fetch(t.server.metricsUrl)).text();
+    prometheus = await startPrometheus([t.server.metricsUrl!]);
+    scrape = await (await fetch(t.server.metricsUrl!)).text();
   });
   afterAll(async () => {
     await prometheus?.stop();

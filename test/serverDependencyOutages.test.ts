@@ -13,12 +13,12 @@ import { corpusPath } from './support/corpus.js';
 import { startPostgres, type PostgresServer } from '@arsession/bench/services';
 import { startRedis, type RedisServer } from '@arsession/bench/services';
 import { startSwift, type SwiftServer } from '@arsession/bench/services';
-import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { filePart, form, getDetail, postSession, sessionIdOf, scrapeMetrics, startTestServer, type TestServer } from './support/serverHarness.js';
 import { sampleValue } from './support/prometheusText.js';
 
 /** How many requests the server counts as failed by a backing service (its /metrics). */
 async function serviceErrors(t: TestServer, service: string, kind: string): Promise<number> {
-  return sampleValue(await (await fetch(`${t.url}/metrics`)).text(), 'arsession_backing_service_errors_total', { service, kind }) ?? 0;
+  return sampleValue(await (await scrapeMetrics(t)).text(), 'arsession_backing_service_errors_total', { service, kind }) ?? 0;
 }
 
 const BOX = corpusPath('glb', 'Box.glb');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { glbOf } from './support/glbOf.js';
 import { corpusPath } from './support/corpus.js';
 import { sampleValue } from './support/prometheusText.js';
-import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, TEST_METRICS_TOKEN, type TestServer } from './support/serverHarness.js';
 
 const BOX = corpusPath('glb', 'Box.glb');
 const PLANE = {};
@@ -19,8 +19,9 @@ function statusOf(url: string): Promise<number | undefined> {
   });
 }
 
+/** A scrape as Prometheus makes it: of a metrics port, or of the public port with the bearer token. */
 async function scrape(url: string): Promise<string> {
-  const r = await fetch(url);
+  const r = await fetch(url, { headers: { Authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
   expect(r.status).toBe(200);
   expect(r.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   return r.text();
@@ -31,9 +32,27 @@ describe('GET /metrics on the public port', () => {
   beforeAll(async () => { t = await startTestServer(); });
   afterAll(async () => { await t?.stop(); });
 
-  it('is listed in the OpenAPI document', async () => {
+  it('is not served by default: its figures are the operator\'s, not the internet\'s', async () => {
+    const plain = await startTestServer({ metricsToken: undefined });
+    try {
+      expect(plain.server.metricsUrl).toBeUndefined();
+      expect(await statusOf(`${plain.url}/metrics`)).toBe(404);
+      const doc = await (await fetch(`${plain.url}/api/vision/v1/openapi.json`)).json() as { paths: Record<string, unknown> };
+      expect(doc.paths['/metrics']).toBeUndefined();
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it('with ARSESSION_METRICS_TOKEN, only to a scrape that sends it as a bearer token, and the document says so', async () => {
     const doc = await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json() as { paths: Record<string, { get?: { security?: unknown[] } }> };
-    expect(doc.paths['/metrics']?.get?.security).toEqual([]);
+    expect(doc.paths['/metrics']?.get?.security).toEqual([{ MetricsToken: [] }]);
+    for (const headers of [{} as Record<string, string>, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: TEST_METRICS_TOKEN }, { Authorization: `Basic ${TEST_METRICS_TOKEN}` }]) {
+      const r = await fetch(`${t.url}/metrics`, { headers });
+      expect(r.status).toBe(401);
+      expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(await r.json()).toMatchObject({ code: 'metrics_token_invalid', errors: [{ field: 'Authorization' }] });
+    }
   });
 
   it('counts sessions by method, requests by route template and status, conversions by format and outcome, cache lookups and claims', async () => {
@@ -95,7 +114,7 @@ describe('ARSESSION_METRICS_PORT', () => {
     const doc = await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json() as { paths: Record<string, unknown> };
     expect(doc.paths['/metrics']).toBeUndefined();
     expect((await postSession(t, 'by_plane', form({ model_file: filePart(BOX), ...PLANE }))).status).toBe(201);
-    expect(sampleValue(await scrape(t.server.metricsUrl), 'arsession_sessions_created_total', { method: 'by_plane' })).toBe(1);
-    expect(await statusOf(t.server.metricsUrl.replace(/\/metrics$/, '/healthz'))).toBe(404);
+    expect(sampleValue(await scrape(t.server.metricsUrl!), 'arsession_sessions_created_total', { method: 'by_plane' })).toBe(1);
+    expect(await statusOf(t.server.metricsUrl!.replace(/\/metrics$/, '/healthz'))).toBe(404);
   });
 });

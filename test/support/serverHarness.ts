@@ -7,6 +7,14 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { createHash } from 'node:crypto';
 
+/** The metrics token test servers serve `/metrics` on their public port with (see {@link scrapeMetrics}). */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
+
+/** A test server's `/metrics` on its public port, as Prometheus scrapes it: with the bearer token. */
+export function scrapeMetrics(t: TestServer): Promise<Response> {
+  return fetch(`${t.url}/metrics`, { headers: { Authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
+}
+
 /** A real server on a random loopback port with its own data directory. */
 export interface TestServer {
   server: RunningServer;
@@ -26,7 +34,7 @@ export async function startTestServer(
   logger = pino({ level: process.env.ARSESSION_TEST_LOG ? 'info' : 'silent' }, pino.destination(2)),
 ): Promise<TestServer> {
   const distributed = await distributedSettings(dataDir);
-  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 8, ...distributed, ...overrides });
+  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 8, metricsToken: TEST_METRICS_TOKEN, ...distributed, ...overrides });
   const server = await startServer(config, { logger });
   const key = await server.context.sessions.createApiKey('tester');
   return {

@@ -273,7 +273,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics of this process (text format 0.0.4); served on ARSESSION_METRICS_PORT instead when that is set */
+        /** Prometheus metrics of this process (text format 0.0.4); on the public port only with ARSESSION_METRICS_TOKEN, sent as a bearer token; served on ARSESSION_METRICS_PORT instead when that is set */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -2066,6 +2066,15 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description no or wrong metrics token (metrics_token_invalid) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description the request (or its headers) did not arrive within its time limit; the connection is closed */

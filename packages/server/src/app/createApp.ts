@@ -1,3 +1,4 @@
+import type { ServerConfig } from '../config/ServerConfig.js';
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
@@ -92,13 +93,13 @@ export function createApp(ctx: ServerContext): express.Express {
   app.get(`${API}/session/:id`, detailRoute(ctx));
   app.get(`${API}/session/:id/files/:name`, filesRoute(ctx));
   app.get(`${API}/models`, modelsRoute(ctx));
-  app.get(`${API}/openapi.json`, (_req, res) => void res.json(openapiDocument({ serverUrl: ctx.config.publicUrl, metrics: ctx.config.metricsPort === undefined })));
+  app.get(`${API}/openapi.json`, (_req, res) => void res.json(openapiDocument({ serverUrl: ctx.config.publicUrl, metrics: publicMetrics(ctx.config) })));
   app.get(`${PAGE_ASSETS}/:name`, pageAssetsRoute());
   app.get('/s/:id', sessionPageRoute(ctx));
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(ctx));
-  // Prometheus' scrape, on the public port unless a metrics port keeps it apart; never behind keys.
-  if (ctx.config.metricsPort === undefined) app.get(METRICS_PATH, metricsRoute(ctx.metrics));
+  // Prometheus' scrape: on its own port when there is one; on the public port only behind its token.
+  if (publicMetrics(ctx.config)) app.get(METRICS_PATH, metricsRoute(ctx.metrics, ctx.config.metricsToken));
 
   app.use((req: Request) => {
     throw new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.path}`, [{ field: 'path', message: 'unknown endpoint' }]);
@@ -121,4 +122,9 @@ export function createApp(ctx: ServerContext): express.Express {
     res.status(problem.status).set(headers).type('application/problem+json').send(JSON.stringify({ ...problem, request_id: res.locals.requestId }));
   });
   return app;
+}
+
+/** Whether the public port serves `/metrics`: with no metrics port of its own, and a token to ask for. */
+export function publicMetrics(config: Pick<ServerConfig, 'metricsPort' | 'metricsToken'>): boolean {
+  return config.metricsPort === undefined && config.metricsToken !== undefined;
 }

@@ -21,7 +21,7 @@ import { createThrottle } from '../throttle/Throttle.js';
 import { Redis } from 'ioredis';
 import { ServerMetrics } from '../metrics/ServerMetrics.js';
 import { startMetricsListener, type MetricsListener } from '../metrics/startMetricsListener.js';
-import { createApp } from './createApp.js';
+import { createApp, publicMetrics } from './createApp.js';
 import { dataPaths, type ServerContext } from './ServerContext.js';
 
 /** A running server. */
@@ -29,8 +29,11 @@ export interface RunningServer {
   /** `http://host:port` it listens on. */
   url: string;
   port: number;
-  /** Where Prometheus scrapes it: `<url>/metrics`, or its metrics port's listener. */
-  metricsUrl: string;
+  /**
+   * Where Prometheus scrapes it: its metrics port's listener, or `<url>/metrics` (with the metrics
+   * token); undefined when neither is set up.
+   */
+  metricsUrl: string | undefined;
   context: ServerContext;
   /** Stops accepting, lets requests in flight finish (up to `graceMs`), then closes the database. */
   close(graceMs?: number): Promise<void>;
@@ -167,11 +170,12 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log.info({ url, metrics: metricsListener?.url ?? `${url}/metrics`, role: options.role ?? 'all', store: sessions.engine, objects: objects.engine, jobs: jobs.engine, cache: conversionCache.engine, config: echoedConfig(config) }, 'arsession listening');
+  const metricsUrl = metricsListener?.url ?? (publicMetrics(config) ? `${url}/metrics` : undefined);
+  log.info({ url, metrics: metricsUrl ?? 'not served (set ARSESSION_METRICS_PORT, or ARSESSION_METRICS_TOKEN for the public port)', role: options.role ?? 'all', store: sessions.engine, objects: objects.engine, jobs: jobs.engine, cache: conversionCache.engine, config: echoedConfig(config) }, 'arsession listening');
 
   let closing: Promise<void> | undefined;
   return {
-    url, port, context: ctx, metricsUrl: metricsListener?.url ?? `${url}/metrics`,
+    url, port, context: ctx, metricsUrl,
     close(graceMs = 30_000) {
       closing ??= (async () => {
         ctx.draining = true;

@@ -13,6 +13,12 @@ export interface ServerConfig {
    * Unset: API nodes serve `/metrics` on their public port, and worker processes serve none.
    */
   metricsPort: number | undefined;
+  /**
+   * With no metrics port, the bearer token `/metrics` on the public port asks for; unset, the
+   * public port serves no `/metrics` at all (its figures help time an attack and tell whether a
+   * file was uploaded before).
+   */
+  metricsToken: string | undefined;
   /** Interface to listen on. */
   host: string;
   /** Holds the SQLite database, uploads in progress, session files and saved models. */
@@ -107,6 +113,7 @@ export interface ServerConfig {
 export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   port: 8080,
   metricsPort: undefined,
+  metricsToken: undefined,
   host: '0.0.0.0',
   dataDir: './data',
   deeplinkScheme: 'arsession',
@@ -159,6 +166,7 @@ const MAX_QUEUE_INLINE_BYTES = 64 * 1024 * 1024;
 export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   port: 'PORT',
   metricsPort: 'ARSESSION_METRICS_PORT',
+  metricsToken: 'ARSESSION_METRICS_TOKEN',
   host: 'HOST',
   dataDir: 'ARSESSION_DATA_DIR',
   deeplinkScheme: 'ARSESSION_DEEPLINK_SCHEME',
@@ -268,6 +276,8 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   };
   int('port', 0);
   int('metricsPort', 0);
+  // Long enough not to be guessed; printable, as it travels in a header.
+  text('metricsToken', /^[\x21-\x7e]{16,}$/);
   text('host');
   text('dataDir');
   text('deeplinkScheme', /^[a-z][a-z0-9+.-]*$/);

@@ -191,8 +191,8 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
       ...(metrics && {
         '/metrics': {
           get: {
-            operationId: 'getMetrics', summary: 'Prometheus metrics of this process (text format 0.0.4); served on ARSESSION_METRICS_PORT instead when that is set', tags: ['service'], security: [],
-            responses: { 200: { description: 'every metric: requests, sessions, conversions, cache, claims, queue, backing-service errors, Node\'s process metrics', content: { 'text/plain': { schema: { type: 'string' } } } }, 408: timedOut },
+            operationId: 'getMetrics', summary: 'Prometheus metrics of this process (text format 0.0.4); on the public port only with ARSESSION_METRICS_TOKEN, sent as a bearer token; served on ARSESSION_METRICS_PORT instead when that is set', tags: ['service'], security: [{ MetricsToken: [] }],
+            responses: { 200: { description: 'every metric: requests, sessions, conversions, cache, claims, queue, backing-service errors, Node\'s process metrics', content: { 'text/plain': { schema: { type: 'string' } } } }, 401: problem('no or wrong metrics token (metrics_token_invalid)'), 408: timedOut },
           },
         },
       }),
@@ -211,7 +211,10 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
       { name: 'service', description: 'health and this document' },
     ],
     components: {
-      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'issued by `arsession keys create --account NAME`' } },
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'issued by `arsession keys create --account NAME`' },
+        MetricsToken: { type: 'http', scheme: 'bearer', description: 'ARSESSION_METRICS_TOKEN: what Prometheus sends to scrape /metrics on the public port' },
+      },
       schemas: SCHEMAS,
     },
   };
