@@ -1,5 +1,6 @@
 // The seven session endpoints end to end: a real server on loopback, real corpus models, real
 // SQLite, and the delivered files fetched back and checked as a USDZ package by TinyUSDZ.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { checkUsdzPackage, convertModel } from '@arsession/convert';
 import {
@@ -9,7 +10,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ac20DoorView } from './support/ac20DoorView.js';
 import { corpusBytes, corpusPath } from './support/corpus.js';
-import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { filePart, form, getDetail, postSession, scrapeMetrics, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { sampleValue } from './support/prometheusText.js';
+import { uniqueGlb } from './support/uniqueModel.js';
 import { farAwayIfcOpenHouse } from './support/movedIfc.js';
 import { readUsdzBack } from './support/usdReader.js';
 
@@ -109,6 +112,23 @@ describe('by_scan', () => {
     expect(d.placement.width).toBeCloseTo(expected.width, 6);
     d.placement.corners.forEach((c: number[], i: number) => close(c, expected.corners[i]!));
     close(d.placement.frame.matrix, Array.from(expected.frame.matrix));
+  });
+});
+
+describe('the same file several times in one request', () => {
+  it('is converted once: each asset has the same delivered files, the conversion counted once', async () => {
+    const glb = uniqueGlb(corpusPath('glb', 'BoxTextured.glb'), `twins-${Date.now()}`);
+    const count = async () => sampleValue(await (await scrapeMetrics(t)).text(), 'arsession_conversion_duration_seconds_count', { format: 'glb', outcome: 'converted' }) ?? 0;
+    const before = await count();
+    const r = await postSession(t, 'by_plane', form({ model_files: [[new Blob([glb]), 'a.glb'], [new Blob([glb]), 'b.glb'], [new Blob([glb]), 'c.glb']] }), null);
+    expect(r.status).toBe(201);
+    expect(await count() - before).toBe(1);
+    const assets = (await getDetail(t, sessionIdOf(r.body.deeplink))).body.model_assets as Array<{ source_name: string; usdz_sha256: string; glb_sha256: string; usdz_url: string; triangles: number }>;
+    expect(assets.map((a) => a.source_name)).toEqual(['a.glb', 'b.glb', 'c.glb']);
+    expect(new Set(assets.map((a) => a.usdz_sha256)).size).toBe(1);
+    expect(new Set(assets.map((a) => a.glb_sha256)).size).toBe(1);
+    // Each asset serves its own file, whole.
+    for (const a of assets) expect(createHash('sha256').update(new Uint8Array(await (await fetch(a.usdz_url)).arrayBuffer())).digest('hex')).toBe(a.usdz_sha256);
   });
 });
 

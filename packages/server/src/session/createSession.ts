@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { copyFile, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { geometryBytesWithin, ModelUnreadableError, type ConversionResult, type DoorQuery } from '@arsession/convert';
 import type { ConvertedModel } from '../jobs/ConversionJobs.js';
@@ -128,6 +128,14 @@ async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, 
     // The same bytes converted before give the same files: they are placed from the cache, unless
     // a door is asked for (detection depends on the request, so it always runs on the model itself).
     const traced = { 'arsession.model.order': order, 'arsession.model.name': upload.name, 'arsession.model.bytes': upload.bytes };
+    // The same file twice in one request is converted once: its files are copied from the first.
+    const twin = models.find((m) => m.upload.sha256 === upload.sha256 && m.upload.bytes === upload.bytes);
+    if (twin && !detectDoor) {
+      await Promise.all([copyFile(twin.usdz.from, usdz.from), copyFile(twin.glb.from, glb.from)]);
+      const { door: _door, ...result } = twin.result;
+      models.push({ upload, result, usdz, glb, converted: false });
+      continue;
+    }
     const model = await inSpan('arsession.model', traced, async (span) => {
       const cached = detectDoor ? undefined : await ctx.conversionCache.reuse(upload.sha256, { 'model.usdz': usdz.from, 'model.glb': glb.from });
       const lookup = detectDoor ? 'skipped' : cached ? 'hit' : 'miss';
