@@ -328,6 +328,34 @@ describe('slow clients cost only themselves', () => {
   });
 });
 
+describe('session allowances', () => {
+  it('a client without a key makes its hourly sessions, then 429 too_many_sessions; another client is not held; a key has its own, larger allowance', async () => {
+    const s = await startTestServer({ sessionsPerClientPerHour: 3, sessionsPerKeyPerHour: 5 });
+    try {
+      const box = readFileSync(BOX);
+      const post = async (from: string, headers: Record<string, string> = {}) => {
+        const upload = startManualUpload(`${s.url}${API}/session/by_plane/`, { field: 'model_file', fileName: 'Box.glb', declaredFileBytes: box.length, localAddress: from, headers });
+        await upload.send(box);
+        upload.finish();
+        return (await upload.answer)!;
+      };
+      for (let i = 0; i < 3; i++) expect((await post('127.0.0.5')).status).toBe(201);
+      const over = await post('127.0.0.5');
+      expect(over.status).toBe(429);
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      expect(JSON.parse(over.body)).toMatchObject({ code: 'too_many_sessions', errors: [{ field: 'model_file' }] });
+      expect((await post('127.0.0.6')).status).toBe(201);
+      // With a key, from the address that is held: the key's own allowance counts.
+      for (let i = 0; i < 5; i++) expect((await post('127.0.0.5', { 'X-API-Key': s.key })).status).toBe(201);
+      const keyed = await post('127.0.0.5', { 'X-API-Key': s.key });
+      expect(keyed.status).toBe(429);
+      expect(JSON.parse(keyed.body)).toMatchObject({ code: 'too_many_sessions', errors: [{ field: 'X-API-Key' }] });
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
 describe('size limits while streaming', () => {
   it('a request declaring more than any acceptable body is refused 413 before a byte of its body is read, and the connection closed', async () => {
     const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, { field: 'model_file', fileName: 'huge.glb', declaredFileBytes: 64 * 2 ** 30 });

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { readServerConfig, startServer } from '@arsession/server';
 import express from 'express';
 import multer from 'multer';
+
+/** Per-client allowances out of the way: the bench is one client making thousands of requests. */
+const UNLIMITED = { sessionsPerClientPerHour: 1e9, sessionsPerKeyPerHour: 1e9, uploadsPerClient: 1e9, claimsPerClientPerMinute: 1e9 };
 import { pino } from 'pino';
 
 const [kind, dataDir] = process.argv.slice(2);
@@ -11,7 +14,8 @@ if (!dataDir || !['ours', 'ours-uncached', 'distributed', 'distributed-uncached'
 
 if (kind === 'soak') {
   // The embedded defaults (workers = cores − 1), with the queue the soak asks for.
-  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, queue: Number(process.argv[4] ?? 8), logLevel: 'silent' });
+  // A load from one address: the per-client allowances would be all the bench measures.
+  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, queue: Number(process.argv[4] ?? 8), logLevel: 'silent', ...UNLIMITED });
   const server = await startServer(config, { logger: pino({ level: 'silent' }) });
   const key = await server.context.sessions.createApiKey('soak');
   console.log(JSON.stringify({ url: server.url, key, pid: process.pid }));
@@ -20,7 +24,7 @@ if (kind === 'soak') {
   // Workers = cores and a queue deep enough for the 32 clients: the bench measures throughput, not
   // refusals. The distributed kinds take PostgreSQL, S3 and Redis from the environment.
   const env = kind.startsWith('distributed') ? process.env : {};
-  const config = readServerConfig(env, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 64, logLevel: 'silent', ...(kind.endsWith('-uncached') && { cacheEntries: 0 }) });
+  const config = readServerConfig(env, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 64, logLevel: 'silent', ...UNLIMITED, ...(kind.endsWith('-uncached') && { cacheEntries: 0 }) });
   const server = await startServer(config, { logger: pino({ level: 'silent' }) });
   const key = await server.context.sessions.createApiKey('bench');
   console.log(JSON.stringify({ url: `${server.url}/api/vision/v1/session/by_virtual_anchor/rectangle-short-side/`, key, pid: process.pid }));

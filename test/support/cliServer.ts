@@ -25,7 +25,8 @@ export interface CliServer {
 export async function startCliServer(dataDir: string, env: Record<string, string> = {}, role: 'all' | 'api' | 'worker' = 'all'): Promise<CliServer> {
   const distributed = await distributedEnv(dataDir);
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [CLI, 'serve', '--role', role], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ARSESSION_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...distributed, ...env },
+    // Suites make many sessions from one address; the allowances themselves are tested apart.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ARSESSION_DATA_DIR: dataDir, LOG_LEVEL: 'info', ARSESSION_SESSIONS_PER_CLIENT_PER_HOUR: '100000', ARSESSION_SESSIONS_PER_KEY_PER_HOUR: '100000', ...distributed, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

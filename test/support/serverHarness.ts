@@ -34,7 +34,9 @@ export async function startTestServer(
   logger = pino({ level: process.env.ARSESSION_TEST_LOG ? 'info' : 'silent' }, pino.destination(2)),
 ): Promise<TestServer> {
   const distributed = await distributedSettings(dataDir);
-  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 8, metricsToken: TEST_METRICS_TOKEN, ...distributed, ...overrides });
+  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 8, metricsToken: TEST_METRICS_TOKEN,
+    // Suites make hundreds of sessions from one address; the allowance itself is tested apart.
+    sessionsPerClientPerHour: 100_000, sessionsPerKeyPerHour: 100_000, ...distributed, ...overrides });
   const server = await startServer(config, { logger });
   const key = await server.context.sessions.createApiKey('tester');
   return {

@@ -750,7 +750,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -893,7 +893,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -1041,7 +1041,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -1194,7 +1194,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -1342,7 +1342,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -1491,7 +1491,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -1639,7 +1639,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */

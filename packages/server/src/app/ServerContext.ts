@@ -44,6 +44,8 @@ export interface ServerContext {
   conversionCache: ConversionCache;
   /** The files sessions gain on first request: AR Quick Look packages, the page's preview. */
   derivedFiles: FileDeriver;
+  /** Sessions asked for an hour: per client without a key, per key. */
+  sessionThrottle: { perClient: Throttle; perKey: Throttle };
   /** Claims per client a minute, and failed claims per client an hour and a day (no global limit: others' failures never stop a valid code). */
   claimThrottle: { perClient: Throttle; failedPerHour: Throttle; failedPerDay: Throttle };
   log: Logger;

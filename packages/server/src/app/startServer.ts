@@ -103,6 +103,12 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     uploads: createUploadGate({ perClient: config.uploadsPerClient }),
     conversionCache,
     derivedFiles: createFileDeriver({ sessions, objects, uploadsDir: paths.uploads, log }),
+    sessionThrottle: redis
+      ? {
+        perClient: createRedisThrottle(redis, `${config.queueName}:sessions-per-client`, config.sessionsPerClientPerHour, 3_600_000),
+        perKey: createRedisThrottle(redis, `${config.queueName}:sessions-per-key`, config.sessionsPerKeyPerHour, 3_600_000),
+      }
+      : { perClient: createThrottle(config.sessionsPerClientPerHour, 3_600_000), perKey: createThrottle(config.sessionsPerKeyPerHour, 3_600_000) },
     // With a queue, Redis is shared by every node: claims are counted there, cluster-wide.
     claimThrottle: redis
       ? {

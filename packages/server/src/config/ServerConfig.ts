@@ -62,6 +62,10 @@ export interface ServerConfig {
   uploadsPerClient: number;
   /** Bytes a second a request body must keep bringing over every 10 s (0: no minimum). */
   minBodyBytesPerSecond: number;
+  /** Sessions a client without a key (its address, or IPv6 /64) may ask for an hour. */
+  sessionsPerClientPerHour: number;
+  /** Sessions one API key may ask for an hour. */
+  sessionsPerKeyPerHour: number;
   /** One-time-code claims allowed per client address per minute. */
   claimsPerClientPerMinute: number;
   /** Failed one-time-code claims allowed per client (address, or IPv6 /64) per hour. */
@@ -132,6 +136,8 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   trustProxy: false,
   realityCompiler: undefined,
   uploadsPerClient: 4,
+  sessionsPerClientPerHour: 20,
+  sessionsPerKeyPerHour: 600,
   minBodyBytesPerSecond: 8 * 1024,
   claimsPerClientPerMinute: 10,
   failedClaimsPerClientPerHour: 20,
@@ -185,6 +191,8 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   trustProxy: 'ARSESSION_TRUST_PROXY',
   realityCompiler: 'ARSESSION_REALITY_COMPILER',
   uploadsPerClient: 'ARSESSION_UPLOADS_PER_CLIENT',
+  sessionsPerClientPerHour: 'ARSESSION_SESSIONS_PER_CLIENT_PER_HOUR',
+  sessionsPerKeyPerHour: 'ARSESSION_SESSIONS_PER_KEY_PER_HOUR',
   minBodyBytesPerSecond: 'ARSESSION_MIN_BODY_KBPS',
   claimsPerClientPerMinute: 'ARSESSION_CLAIMS_PER_CLIENT_PER_MIN',
   failedClaimsPerClientPerHour: 'ARSESSION_FAILED_CLAIMS_PER_CLIENT_PER_HOUR',
@@ -296,6 +304,8 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   trustProxy(env[CONFIG_ENV.trustProxy], c);
   text('realityCompiler');
   int('uploadsPerClient', 1);
+  int('sessionsPerClientPerHour', 1);
+  int('sessionsPerKeyPerHour', 1);
   int('minBodyBytesPerSecond', 0, 1024);
   int('claimsPerClientPerMinute', 1);
   int('failedClaimsPerClientPerHour', 1);

@@ -40,7 +40,7 @@ const sessionErrors: Schema = {
   413: problem('a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large'),
   415: problem('a model that is not IFC, GLB or USDZ, or a reference image that is not PNG or JPEG: unsupported_format, unsupported_image'),
   422: problem('readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid'),
-  429: { ...problem('this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT)'), headers: retryAfter },
+  429: { ...problem('over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key)'), headers: retryAfter },
   503: unavailable,
 };
 

@@ -6,6 +6,7 @@ import type { ConvertedModel } from '../jobs/ConversionJobs.js';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
+import { ApiError } from '../errors/ApiError.js';
 import { clientKey } from '../admission/UploadGate.js';
 import { quickLookFileOf } from '../derived/derivedFiles.js';
 import { contentDisposition, deliveredName } from '../files/downloadName.js';
@@ -51,6 +52,7 @@ export function deeplinkOf(scheme: string, sessionId: string): string {
 export async function createSession<I>(ctx: ServerContext, method: PlacementMethod<I>, req: Request, res: Response): Promise<void> {
   // The key first: a request that will be refused anyway must not take a place from those that won't.
   const account = await authenticate(ctx.sessions, req, method.requiresKey);
+  await countSession(ctx, account, req);
   // While its body arrives a request holds only one of its client's upload places; a conversion
   // slot is taken once the body is in, so clients sending slowly cost only themselves.
   const received = ctx.uploads.enter(clientKey(req.ip));
@@ -75,6 +77,23 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
     leave();
     await staging.close();
   }
+}
+
+/**
+ * Counts a session asked for against its key's hourly allowance, or without a key against its
+ * client's (stricter: anyone can be anonymous); over it, 429 `too_many_sessions` with Retry-After,
+ * before a byte of the body is read. Every storage quota starts here: disk fills one session at a time.
+ */
+async function countSession(ctx: ServerContext, account: Account | undefined, req: Request): Promise<void> {
+  const { perClient, perKey } = ctx.sessionThrottle;
+  const wait = account ? await perKey.hit(account.name) : await perClient.hit(clientKey(req.ip));
+  if (wait === 0) return;
+  const [limit, who, setting] = account
+    ? [ctx.config.sessionsPerKeyPerHour, `the key's account ${account.name}`, 'ARSESSION_SESSIONS_PER_KEY_PER_HOUR']
+    : [ctx.config.sessionsPerClientPerHour, 'a client without a key', 'ARSESSION_SESSIONS_PER_CLIENT_PER_HOUR'];
+  throw new ApiError(429, 'too_many_sessions', `${who} may make ${limit} sessions an hour (${setting}); retry in ${wait} s`, [
+    { field: account ? 'X-API-Key' : 'model_file', message: `over ${limit} sessions an hour` },
+  ], { 'Retry-After': String(wait) });
 }
 
 /** Who is asking, and where the request's files are held. */
