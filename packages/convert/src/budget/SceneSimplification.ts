@@ -298,9 +298,9 @@ export class SceneSimplification {
       }
       elements.set(key, e);
     });
-    for (const [key, e] of elements) {
-      if (e.drew && !e.drawn) figures.leftOut(e.category, e.ifcClass, key);
-      else if (e.boxed) figures.proxied(e.category, key);
+    for (const e of elements.values()) {
+      if (e.drew && !e.drawn) figures.leftOut(e.category, e.ifcClass);
+      else if (e.boxed) figures.proxied(e.category);
     }
     const nodes = scene.nodes.map((n) => (n.meshes.some((m) => meshes[m]!.indices.length === 0) ? { ...n, meshes: n.meshes.filter((m) => meshes[m]!.indices.length > 0) } : n));
     const base = { nodes, meshes, materials: scene.materials, textures: scene.textures };
@@ -320,12 +320,12 @@ export class SceneSimplification {
  * drawn before and after, the farthest each way, and the elements drawn as boxes or left out.
  */
 class CategoryLedger {
-  private readonly rows = new Map<BudgetCategory, CategoryFigures & { proxiedKeys: Set<string>; leftOutKeys: Map<string, Set<string>> }>();
+  private readonly rows = new Map<BudgetCategory, CategoryFigures & { leftOutByClass: Map<string, number> }>();
 
   private row(category: BudgetCategory) {
     let row = this.rows.get(category);
     if (!row) {
-      row = { category, sourceTriangles: 0, deliveredTriangles: 0, maxDeviation: 0, maxUncovered: 0, proxiedElements: 0, leftOut: [], proxiedKeys: new Set(), leftOutKeys: new Map() };
+      row = { category, sourceTriangles: 0, deliveredTriangles: 0, maxDeviation: 0, maxUncovered: 0, proxiedElements: 0, leftOut: [], leftOutByClass: new Map() };
       this.rows.set(category, row);
     }
     return row;
@@ -343,13 +343,15 @@ class CategoryLedger {
     row.maxUncovered = Math.max(row.maxUncovered, uncovered);
   }
 
-  proxied(category: BudgetCategory, element: string): void {
-    this.row(category).proxiedKeys.add(element);
+  /** One element drawn as a box (or its top face). */
+  proxied(category: BudgetCategory): void {
+    this.row(category).proxiedElements++;
   }
 
-  leftOut(category: BudgetCategory, ifcClass: string, element: string): void {
-    const byClass = this.row(category).leftOutKeys;
-    byClass.set(ifcClass, (byClass.get(ifcClass) ?? new Set()).add(element));
+  /** One element left out whole. */
+  leftOut(category: BudgetCategory, ifcClass: string): void {
+    const byClass = this.row(category).leftOutByClass;
+    byClass.set(ifcClass, (byClass.get(ifcClass) ?? 0) + 1);
   }
 
   /** One row per category the scene draws, envelope first. */
@@ -357,9 +359,9 @@ class CategoryLedger {
     return BUDGET_CATEGORIES.flatMap((c) => {
       const row = this.rows.get(c);
       if (!row) return [];
-      const { proxiedKeys, leftOutKeys, ...figures } = row;
-      const leftOut = [...leftOutKeys].map(([ifcClass, keys]) => ({ ifcClass, elements: keys.size })).sort((a, b) => b.elements - a.elements || a.ifcClass.localeCompare(b.ifcClass));
-      return [{ ...figures, proxiedElements: proxiedKeys.size, leftOut }];
+      const { leftOutByClass, ...figures } = row;
+      const leftOut = [...leftOutByClass].map(([ifcClass, elements]) => ({ ifcClass, elements })).sort((a, b) => b.elements - a.elements || a.ifcClass.localeCompare(b.ifcClass));
+      return [{ ...figures, leftOut }];
     });
   }
 }
