@@ -1,4 +1,5 @@
 import type { SceneMesh } from '../scene/SceneData.js';
+import { pointBounds } from '../scene/pointBounds.js';
 
 /**
  * What part of a building an element is, as far as the AR budget cares: the order in which it
@@ -90,14 +91,8 @@ const FLAT_DIRECTIONS = 8;
 export function categoryOfShape(mesh: Pick<SceneMesh, 'positions' | 'indices'>, scale: number, options: Partial<CategoryOfShapeOptions> = {}): BudgetCategory {
   const opts = { ...CATEGORY_OF_SHAPE_DEFAULTS, ...options };
   const p = mesh.positions, idx = mesh.indices;
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (let v = 0; v < p.length; v += 3) {
-    for (let k = 0; k < 3; k++) {
-      min[k] = Math.min(min[k]!, p[v + k]!);
-      max[k] = Math.max(max[k]!, p[v + k]!);
-    }
-  }
-  if (Math.hypot(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!) * scale < opts.minEnvelopeSize) return 'other';
+  const { min, max } = pointBounds(p);
+  if (Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) * scale < opts.minEnvelopeSize) return 'other';
   // Area by facing direction, quantised to about 3° (both sides of a plane are one direction).
   const byDirection = new Map<number, number>();
   let total = 0;

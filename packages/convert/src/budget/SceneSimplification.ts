@@ -63,14 +63,11 @@ export class SceneSimplification {
   private readonly up: UpAxis[];
   /** Diagonal of each mesh's own box, in its own units. */
   private readonly extent: Float64Array;
-  /** The error each mesh was last simplified at, in metres (0: as read). */
-  private readonly errorOf: Float64Array;
 
   constructor(private readonly scene: SceneData) {
     ({ uses: this.uses, scale: this.scale, up: this.up } = drawsOfMeshes(scene));
     this.size = Math.hypot(...scene.bounds.max.map((v, k) => v - scene.bounds.min[k]!));
     this.extent = Float64Array.from(scene.meshes, extent);
-    this.errorOf = new Float64Array(scene.meshes.length);
     this.categories = meshCategories(scene, this.scale);
     // Small parts (bolts, fixings: under half a metre and a thousandth of the model) may be simplified
     // away entirely; anything larger keeps a shape, however coarse.
@@ -111,7 +108,6 @@ export class SceneSimplification {
   /** Mesh `m` simplified further at `error` metres. */
   private tighten(m: number, error: number): void {
     this.work[m]!.tighten(error / this.scale[m]!);
-    this.errorOf[m] = Math.max(this.errorOf[m]!, error);
   }
 
   /** Every mesh still simplified (clutter and envelope alike) further at `error` metres. */
@@ -149,10 +145,11 @@ export class SceneSimplification {
       if (this.drawn <= opts.triangles || share >= CLUTTER_LAST_SHARE) break;
       share *= 2;
     }
+    // Each was last simplified at the final share's error.
     for (const m of clutter) {
       const w = this.work[m]!;
       if (!w.changed) continue;
-      const error = this.errorOf[m]! / this.scale[m]!;
+      const error = errorAt(m, share) / this.scale[m]!;
       w.boundStray(Math.max(opts.maxDeviation / this.scale[m]!, strayPerError * error), error);
     }
   }

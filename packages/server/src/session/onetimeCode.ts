@@ -8,6 +8,9 @@ import { randomInt } from 'node:crypto';
  */
 export const ONETIME_CODE_DIGITS = 12;
 
+/** A code as it is stored and handed out: the digits alone. */
+const CODE = new RegExp(`^\\d{${ONETIME_CODE_DIGITS}}$`);
+
 /**
  * A fresh one-time code: twelve decimal digits from the system's CSPRNG, leading zeros kept.
  *
@@ -32,7 +35,7 @@ export function newOnetimeCode(): string {
  */
 export function readOnetimeCode(text: string): string | undefined {
   const digits = text.trim().replace(/[ -]/g, '');
-  return new RegExp(`^\\d{${ONETIME_CODE_DIGITS}}$`).test(digits) ? digits : undefined;
+  return CODE.test(digits) ? digits : undefined;
 }
 
 /**
