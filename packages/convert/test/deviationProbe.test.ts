@@ -109,4 +109,31 @@ describe('DeviationProbe', () => {
       expect(new DeviationProbe(coarse).farthestCorners(surface.indices, stride)).toBeCloseTo(farthest, 6);
     }), { numRuns: 200 });
   });
+
+  it('bounds whole triangles: no dense sample of another version is farther from the surface, and the bound is near the farthest', () => {
+    fc.assert(fc.property(surfaceArb, versionArb, fc.boolean(), fc.double({ min: 0, max: 0.2, noNaN: true }), (heights, picks, padded, enough) => {
+      const surface = heightfield(N, heights, padded);
+      const version = versionIndices(surface, picks);
+      const steps = 12;
+      let dense = 0, spacing = 0;
+      for (let t = 0; t < version.length / 3; t++) {
+        const corners = [...version.subarray(t * 3, t * 3 + 3)];
+        const [a, b, c] = corners.map((v) => point(surface.positions, [v], [1]));
+        spacing = Math.max(spacing, Math.hypot(a![0] - b![0], a![1] - b![1], a![2] - b![2]), Math.hypot(b![0] - c![0], b![1] - c![1], b![2] - c![2]), Math.hypot(a![0] - c![0], a![1] - c![1], a![2] - c![2]));
+        for (let i = 0; i <= steps; i++) {
+          for (let j = 0; i + j <= steps; j++) {
+            const [x, y, z] = point(surface.positions, corners, [1 - (i + j) / steps, i / steps, j / steps]);
+            dense = Math.max(dense, bruteDistance(surface, x, y, z));
+          }
+        }
+      }
+      const bound = new DeviationProbe(surface).bound(version, 0, 1e-9);
+      expect(dense).toBeLessThanOrEqual(bound + 1e-9);
+      // Within 2% of the farthest point, which is within one grid step of a sample.
+      expect(bound).toBeLessThanOrEqual((dense + spacing / steps) * 1.02 + 1e-6);
+      // Told of a larger distance elsewhere, it may stop refining there, never come out below the truth.
+      const told = new DeviationProbe(surface).bound(version, enough);
+      expect(told).toBeGreaterThanOrEqual(Math.max(dense, enough) - 1e-9);
+    }), { numRuns: 120 });
+  });
 });

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MeshSimplification } from '../src/budget/MeshSimplification.js';
 import { measureDeviation } from '../src/budget/measureDeviation.js';
 import type { SceneMesh } from '../src/scene/SceneData.js';
+import { buildBvh, nearestDistance, type TriangleMesh } from '@arsession/geometry';
 
 beforeAll(async () => {
   await MeshoptSimplifier.ready;
@@ -208,5 +209,38 @@ describe('MeshSimplification bounding how far its parts stray', () => {
       });
       expect(result.elements!.map((e) => e.triangleCount)).toEqual([result.elements![0]!.triangleCount, result.elements![0]!.triangleCount]);
     }
+  });
+});
+
+/** Farthest point of a dense barycentric grid on every triangle of `from` from the surface `to`. */
+function denseFarthest(from: TriangleMesh, to: TriangleMesh, steps: number): number {
+  const bvh = buildBvh(to), p = from.positions, idx = from.indices;
+  let worst = 0;
+  for (let t = 0; t < idx.length; t += 3) {
+    const [a, b, c] = [idx[t]! * 3, idx[t + 1]! * 3, idx[t + 2]! * 3];
+    for (let i = 0; i <= steps; i++) {
+      for (let j = 0; i + j <= steps; j++) {
+        const u = i / steps, v = j / steps, w = 1 - u - v;
+        const at = (k: number) => w * p[a + k]! + u * p[b + k]! + v * p[c + k]!;
+        worst = Math.max(worst, nearestDistance(bvh, to, at(0), at(1), at(2), worst));
+      }
+    }
+  }
+  return worst;
+}
+
+describe('MeshSimplification reporting how far it strays', () => {
+  it('reports upper bounds both ways: no dense sample of the delivered surface, nor of the full one, is farther from the other', () => {
+    fc.assert(fc.property(fc.double({ min: 0.002, max: 0.05, noNaN: true }), fc.double({ min: 0.02, max: 0.2, noNaN: true }), (error, amplitude) => {
+      const mesh = terrain(24, amplitude, 0.3);
+      const work = new MeshSimplification(mesh);
+      work.tighten(error);
+      const delivered = work.result();
+      const stray = work.stray(), uncovered = work.uncovered(200);
+      expect(denseFarthest(delivered, mesh, 10)).toBeLessThanOrEqual(stray + 1e-6);
+      expect(denseFarthest(mesh, delivered, 6)).toBeLessThanOrEqual(uncovered + 1e-6);
+      // Bounds, not guesses: near what the densest sampling finds.
+      expect(stray).toBeLessThanOrEqual(denseFarthest(delivered, mesh, 24) * 1.1 + 1e-3);
+    }), { numRuns: 8 });
   });
 });

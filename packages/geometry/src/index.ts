@@ -43,7 +43,8 @@ export { INNER_NODE, type Bvh, type TriangleMesh } from './bvh/Bvh.js';
 export { buildBvh, BUILD_BVH_DEFAULTS, type BuildBvhOptions } from './bvh/buildBvh.js';
 export { raycastFirst, type RayHit } from './bvh/raycastFirst.js';
 export { triangleNormal } from './bvh/triangleNormal.js';
-export { nearestDistance, triangleDistanceSquared } from './bvh/nearestDistance.js';
+export { nearestDistance, nearestTriangle, triangleDistanceSquared } from './bvh/nearestDistance.js';
+export { farthestOnTriangle, FARTHEST_ON_TRIANGLE_DEFAULTS, type FarthestOnTriangleOptions, type FarthestBound } from './bvh/farthestOnTriangle.js';
 export { DoorNotFoundError, type DoorNotFoundReason } from './detection/DoorNotFoundError.js';
 export { readViewerAndGaze } from './detection/readViewerAndGaze.js';
 export {

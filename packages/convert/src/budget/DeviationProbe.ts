@@ -1,4 +1,4 @@
-import { buildBvh, nearestDistance, triangleDistanceSquared, type Bvh, type TriangleMesh } from '@arsession/geometry';
+import { buildBvh, farthestOnTriangle, nearestDistance, nearestTriangle, triangleDistanceSquared, type Bvh, type TriangleMesh } from '@arsession/geometry';
 
 /**
  * One surface of a mesh, to measure how far another version of the same mesh (triangles over the
@@ -51,6 +51,100 @@ export class DeviationProbe {
     // Beyond the cap every point is tightened until it is sure to be within it, or exact.
     for (let i = 0; i < points.count; i++) if (points.bound[i]! > cap) this.tighten(points, i, cap);
     return new DeviationMeasurement(points, (i, within) => this.tighten(points, i, within));
+  }
+
+  /**
+   * An upper bound on the distance from every point of the triangles `indices` (not only chosen
+   * points) to the surface, each against its own part; triangles of a part the surface has
+   * nothing of are left out (the caller counts such a part by its size). Tight to a few percent
+   * (see `farthestOnTriangle`), and to `absolute` (the surface's units) for triangles lying on it.
+   * A triangle sure to be within `enough` is not refined further: the caller knows a larger
+   * distance elsewhere, so the bound may come out anywhere up to it.
+   */
+  bound(indices: Uint32Array, enough = 0, absolute = 0): number {
+    let worst = enough;
+    // Each triangle's bound raises the line the next ones settle at.
+    this.boundEach(indices, () => worst, absolute, (_, upper) => (worst = Math.max(worst, upper)));
+    return worst;
+  }
+
+  /**
+   * Which triangles of `indices` may have a point farther than `cap` from the surface (1), by
+   * the bound over whole triangles of {@link bound}: those sure to be within it are 0.
+   */
+  exceeding(indices: Uint32Array, cap: number): Uint8Array {
+    const over = new Uint8Array(indices.length / 3);
+    this.boundEach(indices, () => cap, 0, (t, upper) => (over[t] = upper > cap ? 1 : 0));
+    return over;
+  }
+
+  /**
+   * Bounds each triangle of `indices` the surface does not have, of a part it has, and tells
+   * `visit` those that may exceed `line()` (their bound; the rest settle under the line).
+   */
+  private boundEach(indices: Uint32Array, line: () => number, absolute: number, visit: (triangle: number, upper: number) => void): void {
+    // Rows always repay here: each triangle they settle or seed spares a refinement.
+    const rows = this.rowsFor(Infinity)!;
+    const p = this.surface.positions;
+    const corners = new Float64Array(9);
+    const known = new CornerDistances(this.surface.positions.length / 3);
+    for (let t = 0; t < indices.length; t += 3) {
+      if (hasTriangle(rows, this.surface.indices, indices, t)) continue;
+      const first = indices[t]!;
+      if (!this.parts.has(first)) continue;
+      const candidates: number[] = [];
+      const distances: [number, number, number] = [0, 0, 0];
+      for (let k = 0; k < 3; k++) {
+        const v = indices[t + k]!;
+        for (let c = 0; c < 3; c++) corners[k * 3 + c] = p[v * 3 + c]!;
+        distances[k] = this.cornerDistance(v, first, rows, known, candidates);
+      }
+      const enough = line();
+      // Every point of the triangle is within its covering radius of a corner; and within its
+      // farthest corner's distance of any one surface triangle (the distance to it is convex).
+      if (Math.max(...distances) + longestSide(corners) / Math.sqrt(3) <= enough) continue;
+      if (candidates.some((f) => this.farthestCornerFrom(f, corners, enough) <= enough)) continue;
+      const { upper } = farthestOnTriangle(corners, this.surface, (x, y, z) => this.parts.nearestTriangle(first, x, y, z), { enough, absolute, candidates, cornerDistances: distances });
+      visit(t / 3, upper);
+    }
+  }
+
+  /** Farthest of the corners `q` from surface triangle `f`, or a value above `stop` as soon as one is. */
+  private farthestCornerFrom(f: number, q: Float64Array, stop: number): number {
+    const p = this.surface.positions, idx = this.surface.indices;
+    const a = idx[f * 3]! * 3, b = idx[f * 3 + 1]! * 3, c = idx[f * 3 + 2]! * 3, limit = stop * stop;
+    let worst = 0;
+    for (let k = 0; k < 9 && worst <= limit; k += 3) worst = Math.max(worst, triangleDistanceSquared(p, a, b, c, q[k]!, q[k + 1]!, q[k + 2]!));
+    return Math.sqrt(worst);
+  }
+
+  /**
+   * Distance from vertex `v` to the surface of the part of vertex `of`, its nearest triangles
+   * added to `candidates`: 0 for a corner of a triangle of that part, else searched (once per
+   * vertex of that part, kept in `known`).
+   */
+  private cornerDistance(v: number, of: number, rows: Rows, known: CornerDistances, candidates: number[]): number {
+    let on = false;
+    for (let r = rows.start[v]!; r < rows.start[v + 1]!; r++) {
+      const f = rows.triangles[r]!;
+      if (!this.parts.samePart(this.surface.indices[f * 3]!, of)) continue;
+      on = true;
+      if (candidates.length < MAX_CANDIDATES) candidates.push(f);
+    }
+    if (on) return 0;
+    const own = this.parts.samePart(v, of);
+    if (!own || !known.has(v)) {
+      const p = this.surface.positions, idx = this.surface.indices;
+      const f = this.parts.nearestTriangle(of, p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!);
+      const d = f < 0 ? Infinity : Math.sqrt(triangleDistanceSquared(p, idx[f * 3]! * 3, idx[f * 3 + 1]! * 3, idx[f * 3 + 2]! * 3, p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!));
+      if (!own) {
+        if (f >= 0) candidates.push(f);
+        return d;
+      }
+      known.set(v, d, f);
+    }
+    if (known.nearest[v]! >= 0 && !candidates.includes(known.nearest[v]!)) candidates.push(known.nearest[v]!);
+    return known.distance[v]!;
   }
 
   /**
@@ -274,7 +368,7 @@ class SurfaceParts {
   /** Triangles of the surface ordered by part, and where each part's begin (part p at p + 1; -1, in none, at 0). */
   private readonly order: Uint32Array | undefined;
   private readonly start: Uint32Array | undefined;
-  private readonly searched = new Map<number, { mesh: TriangleMesh; bvh: Bvh | undefined }>();
+  private readonly searched = new Map<number, { part: number; mesh: TriangleMesh; bvh: Bvh | undefined }>();
 
   constructor(private readonly surface: TriangleMesh, private readonly partOfVertex: Int32Array | undefined) {
     if (!partOfVertex) return;
@@ -289,6 +383,11 @@ class SurfaceParts {
     for (let t = 0; t < count; t++) this.order[fill[partOfVertex[idx[t * 3]!]! + 1]!++] = t;
   }
 
+  /** Whether vertices `a` and `b` lie in one part. */
+  samePart(a: number, b: number): boolean {
+    return !this.partOfVertex || this.partOfVertex[a] === this.partOfVertex[b];
+  }
+
   /** Whether the surface has any triangle in the part of vertex `of`. */
   has(of: number): boolean {
     if (!this.partOfVertex) return this.surface.indices.length > 0;
@@ -298,19 +397,40 @@ class SurfaceParts {
 
   /** Distance from a point to the part of vertex `of` (see `nearestDistance` for `within`); Infinity when the part has none. */
   nearest(of: number, x: number, y: number, z: number, within: number): number {
-    const part = this.partOfVertex ? this.partOfVertex[of]! : 0;
-    let searched = this.searched.get(part);
-    if (!searched) {
-      const mesh = this.meshOf(part);
-      searched = { mesh, bvh: mesh.indices.length / 3 > BRUTE_FORCE_TRIANGLES ? buildBvh(mesh) : undefined };
-      this.searched.set(part, searched);
-    }
-    const { mesh, bvh } = searched;
+    const { mesh, bvh } = this.searchedPart(of);
     if (bvh) return nearestDistance(bvh, mesh, x, y, z, within);
     let best = Infinity;
     const p = mesh.positions, idx = mesh.indices;
     for (let f = 0; f < idx.length; f += 3) best = Math.min(best, triangleDistanceSquared(p, idx[f]! * 3, idx[f + 1]! * 3, idx[f + 2]! * 3, x, y, z));
     return Math.sqrt(best);
+  }
+
+  /** The part of vertex `of`, its triangles as a mesh and their BVH, built the first time. */
+  private searchedPart(of: number): { part: number; mesh: TriangleMesh; bvh: Bvh | undefined } {
+    const part = this.partOfVertex ? this.partOfVertex[of]! : 0;
+    let searched = this.searched.get(part);
+    if (!searched) {
+      const mesh = this.meshOf(part);
+      searched = { part, mesh, bvh: mesh.indices.length / 3 > BRUTE_FORCE_TRIANGLES ? buildBvh(mesh) : undefined };
+      this.searched.set(part, searched);
+    }
+    return searched;
+  }
+
+  /** The surface's triangle (its index in the whole surface) nearest a point, of the part of vertex `of`; -1 when the part has none. */
+  nearestTriangle(of: number, x: number, y: number, z: number): number {
+    const { mesh, bvh, part } = this.searchedPart(of);
+    let local = -1;
+    if (bvh) local = nearestTriangle(bvh, mesh, x, y, z);
+    else {
+      let best = Infinity;
+      const p = mesh.positions, idx = mesh.indices;
+      for (let f = 0; f < idx.length; f += 3) {
+        const d = triangleDistanceSquared(p, idx[f]! * 3, idx[f + 1]! * 3, idx[f + 2]! * 3, x, y, z);
+        if (d < best) [best, local] = [d, f / 3];
+      }
+    }
+    return local < 0 || !this.order ? local : this.order[this.start![part + 1]! + local]!;
   }
 
   /** One part's triangles as a mesh of their own (the surface itself when it is one part). */
@@ -326,6 +446,29 @@ class SurfaceParts {
       indices[o + 2] = all[t + 2]!;
     }
     return { positions: this.surface.positions, indices };
+  }
+}
+
+/** Surface triangles at a measured triangle's corners tried as its first convex pieces, at most. */
+const MAX_CANDIDATES = 6;
+
+/** Each vertex's distance to the surface and nearest triangle, once searched (NaN before). */
+class CornerDistances {
+  readonly distance: Float64Array;
+  readonly nearest: Int32Array;
+
+  constructor(vertices: number) {
+    this.distance = new Float64Array(vertices).fill(Number.NaN);
+    this.nearest = new Int32Array(vertices).fill(-1);
+  }
+
+  has(v: number): boolean {
+    return !Number.isNaN(this.distance[v]!);
+  }
+
+  set(v: number, distance: number, nearest: number): void {
+    this.distance[v] = distance;
+    this.nearest[v] = nearest;
   }
 }
 
@@ -355,6 +498,15 @@ function hasTriangle(rows: Rows, surface: Uint32Array, indices: Uint32Array, t: 
     if ((fa === b || fb === b || fc === b) && (fa === c || fb === c || fc === c)) return true;
   }
   return false;
+}
+
+/**
+ * Longest side of the triangle `q` (x y z per corner): over √3, no point of the triangle is
+ * farther than that from its nearest corner (the circumradius of an acute triangle, half the
+ * longest side of any other).
+ */
+function longestSide(q: Float64Array): number {
+  return Math.max(Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!), Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!), Math.hypot(q[0]! - q[6]!, q[1]! - q[7]!, q[2]! - q[8]!));
 }
 
 function centroid(p: Float32Array, indices: Uint32Array, t: number): [number, number, number] {

@@ -149,14 +149,16 @@ export class MeshSimplification {
   }
 
   /**
-   * Farthest the current triangles stray from the full surface (the mesh's units), measured
-   * afresh only when they changed since the last measurement; 0 for the full mesh. After
-   * {@link boundStray} kept parts finer, a bound: never nearer than the truth, never farther
-   * than the farthest point it measured.
+   * An upper bound on how far any point of the delivered triangles (the current ones and the
+   * parts kept finer) strays from the full surface, in the mesh's units: over whole triangles,
+   * not at chosen points (see {@link DeviationProbe.bound}); 0 for the full mesh. `enough` and
+   * `absolute` as there: a distance the caller already has, and a tolerance for triangles lying
+   * on the surface.
    */
-  stray(): number {
-    if (this.measured === undefined) this.measured = Math.max(this.keptStray, new DeviationProbe(this.full(), this.partOfVertex).farthest(this.indices));
-    return this.measured;
+  stray(enough = 0, absolute = 0): number {
+    const delivered = this.allTriangles();
+    const probe = new DeviationProbe(this.full(), this.partOfVertex);
+    return probe.bound(delivered, Math.max(enough, probe.farthest(delivered)), absolute);
   }
 
   /**
@@ -170,10 +172,10 @@ export class MeshSimplification {
     if (this.measured !== undefined && this.measured <= cap) return this.measured;
     const probe = new DeviationProbe(this.full(), this.partOfVertex);
     const partOf = (t: number) => (this.partOfVertex ? this.partOfVertex[this.indices[t * 3]!]! : 0);
-    const measured = probe.measure(this.indices, cap);
+    // Which parts stray is decided over whole triangles; how far the rest stray, at the sample points.
     const strayed = new Set<number>();
-    measured.triangles.forEach((d, t) => d > cap && strayed.add(partOf(t)));
-    const remaining = measured.max((t) => !strayed.has(partOf(t)));
+    probe.exceeding(this.indices, cap).forEach((over, t) => over && strayed.add(partOf(t)));
+    const remaining = probe.measure(this.indices, cap).max((t) => !strayed.has(partOf(t)));
     if (strayed.size > 0) {
       this.replace(this.indices.filter((_, i) => !strayed.has(partOf(Math.floor(i / 3)))));
       this.mark();
@@ -191,7 +193,7 @@ export class MeshSimplification {
     const full = this.welded(this.sourceTrianglesOf(part));
     for (let k = 1, e = error / 2; k <= FINER_TRIES; k++, e /= 2) {
       const candidate = simplifyRuns(full, this.source.positions, e, ['LockBorder', 'ErrorAbsolute', 'Sparse']);
-      const stray = candidate.length > 0 ? probe.measure(candidate, cap).max() : Infinity;
+      const stray = candidate.length > 0 && !probe.exceeding(candidate, cap).includes(1) ? probe.measure(candidate, cap).max() : Infinity;
       if (stray <= cap) {
         this.keptStray = Math.max(this.keptStray, stray);
         return candidate;
@@ -201,16 +203,18 @@ export class MeshSimplification {
   }
 
   /**
-   * Farthest the full surface is from the current one (the mesh's units), sampled at the corners
-   * and centroid of about `samples` full triangles, each against its own part: a part taken away
-   * whole counts its own size.
+   * An upper bound on how far any point of the full surface is from the delivered one (the mesh's
+   * units), each part against its own, over whole triangles: a part taken away whole counts its
+   * own size. The corners and centroids of about `samples` full triangles are measured first, so
+   * triangles within the farthest of them settle at once; `enough` and `absolute` as for {@link stray}.
    */
-  uncovered(samples: number): number {
+  uncovered(samples: number, enough = 0, absolute = 0): number {
     const current = this.allTriangles();
     if (current.length === 0) return Infinity;
     const full = this.full().indices;
     const probe = new DeviationProbe({ positions: this.source.positions, indices: current }, this.partOfVertex);
-    return Math.max(probe.farthestCorners(full, Math.max(1, Math.floor(full.length / 3 / samples))), this.largestPartGone(current));
+    const sampled = probe.farthestCorners(full, Math.max(1, Math.floor(full.length / 3 / samples)));
+    return Math.max(probe.bound(full, Math.max(enough, sampled), absolute), this.largestPartGone(current));
   }
 
   /** Diagonal of the largest part the triangles `current` have nothing of (0 for a mesh that is one part). */

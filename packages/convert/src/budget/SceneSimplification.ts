@@ -13,6 +13,8 @@ const VANISH_BELOW_METRES = 0.5;
 
 /** Every simplified mesh is sampled at least this much, however small. */
 const MIN_SAMPLES = 200;
+/** Metres within which a delivered triangle lying on the full surface (or the other way) counts as on it: a tenth of a millimetre. */
+const SETTLED_ON_SURFACE = 1e-4;
 
 /**
  * Clutter is coarsened at an error relative to its own size, from this share of its diagonal
@@ -255,6 +257,7 @@ export class SceneSimplification {
   deliver(samples: number, error: number): SimplifiedScene {
     const { scene, work, scale } = this;
     const figures = new CategoryLedger();
+    const measured: Array<() => void> = [];
     // One sampling allowance for the scene, shared by the meshes in proportion to their triangles.
     const total = scene.meshes.reduce((n, mesh) => n + mesh.indices.length / 3, 0);
     const meshes: SceneMesh[] = scene.meshes.map((mesh, m) => {
@@ -277,11 +280,17 @@ export class SceneSimplification {
         // Left out whole (smaller than the error, or by the budget): it counts its own size, not a distance to elsewhere.
         figures.strayed(category, 0, size);
       } else {
+        // Measured once every stand-in has counted: a category's farthest so far spares refining
+        // what cannot change it.
         const meshSamples = Math.max(MIN_SAMPLES, Math.round(samples * (mesh.indices.length / 3) / total));
-        figures.strayed(category, w.stray() * scale[m]!, w.uncovered(meshSamples) * scale[m]!);
+        measured.push(() => {
+          const s = scale[m]!, sofar = figures.farthest(category);
+          figures.strayed(category, w.stray(sofar.deviation / s, SETTLED_ON_SURFACE / s) * s, w.uncovered(meshSamples, sofar.uncovered / s, SETTLED_ON_SURFACE / s) * s);
+        });
       }
       return delivered;
     });
+    for (const measure of measured) measure();
     // A mesh left out entirely is drawn nowhere; the elements that drew only such meshes are named.
     const elements = new Map<string, { category: BudgetCategory; ifcClass: string; drew: boolean; drawn: boolean; boxed: boolean }>();
     scene.nodes.forEach((n, i) => {
@@ -338,6 +347,12 @@ class CategoryLedger {
     const row = this.row(category);
     row.maxDeviation = Math.max(row.maxDeviation, deviation);
     row.maxUncovered = Math.max(row.maxUncovered, uncovered);
+  }
+
+  /** The farthest each way counted for a category so far. */
+  farthest(category: BudgetCategory): { deviation: number; uncovered: number } {
+    const row = this.row(category);
+    return { deviation: row.maxDeviation, uncovered: row.maxUncovered };
   }
 
   /** One element drawn as a box (or its top face). */

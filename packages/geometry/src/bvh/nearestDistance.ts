@@ -16,11 +16,40 @@ let stack = new Uint32Array(128);
  * ```
  */
 export function nearestDistance(bvh: Bvh, mesh: TriangleMesh, x: number, y: number, z: number, within = 0): number {
+  return Math.sqrt(searchNearest(bvh, mesh, x, y, z, within * within));
+}
+
+/**
+ * The nearest triangle of a mesh to a point (its index into the mesh's triangles), or -1 for an
+ * empty mesh: what a bound over a whole region needs, a convex piece of the surface to measure
+ * the region's corners against (see {@link farthestOnTriangle}).
+ *
+ * @example
+ * ```ts
+ * const t = nearestTriangle(bvh, mesh, 0, 2, 0); // a triangle of the cube's top face
+ * Math.sqrt(triangleDistanceSquared(mesh.positions, …t's corners…, 0, 2, 0)); // → 1
+ * ```
+ */
+export function nearestTriangle(bvh: Bvh, mesh: TriangleMesh, x: number, y: number, z: number): number {
+  if (bvh.links.length === 0) return -1;
+  searchNearest(bvh, mesh, x, y, z, 0);
+  return found;
+}
+
+/** The triangle the last {@link searchNearest} ended on. */
+let found = -1;
+
+/**
+ * Squared distance to the nearest triangle (setting {@link found}), or a squared distance no
+ * larger than `enough` once one is sure. Boxes farther than the best distance so far are
+ * skipped, nearer child first, so a point on the surface costs a handful of leaves.
+ */
+function searchNearest(bvh: Bvh, mesh: TriangleMesh, x: number, y: number, z: number, enough: number): number {
   const { bounds, links, triangles } = bvh;
+  found = -1;
   if (links.length === 0) return Infinity;
   const p = mesh.positions, idx = mesh.indices;
   let best = Infinity; // squared
-  const enough = within * within;
   let top = 0;
   stack[top++] = 0;
   while (top > 0) {
@@ -32,7 +61,10 @@ export function nearestDistance(bvh: Bvh, mesh: TriangleMesh, x: number, y: numb
       for (let k = first; k < first + count; k++) {
         const t = triangles[k]!;
         const d = triangleDistanceSquared(p, idx[t * 3]! * 3, idx[t * 3 + 1]! * 3, idx[t * 3 + 2]! * 3, x, y, z);
-        if (d < best) best = d;
+        if (d < best) {
+          best = d;
+          found = t;
+        }
       }
       if (best <= enough) break;
       continue;
@@ -51,7 +83,7 @@ export function nearestDistance(bvh: Bvh, mesh: TriangleMesh, x: number, y: numb
       stack[top++] = right;
     }
   }
-  return Math.sqrt(best);
+  return best;
 }
 
 function boxDistanceSquared(bounds: Float32Array, node: number, x: number, y: number, z: number): number {

@@ -110,7 +110,7 @@ export function openConversionCache(options: Omit<ConversionCacheOptions, 'conve
  *
  * @example
  * ```ts
- * conversionCacheVersion(false); // → '0.1.0+10.nobudget'
+ * conversionCacheVersion(false); // → '0.1.0+11.nobudget'
  * ```
  */
 export function conversionCacheVersion(budget: ArBudget | false): string {
