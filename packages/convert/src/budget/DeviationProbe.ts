@@ -85,45 +85,43 @@ export class DeviationProbe {
   private boundEach(indices: Uint32Array, line: () => number, absolute: number, visit: (triangle: number, upper: number) => void): void {
     // Rows always repay here: each triangle they settle or seed spares a refinement.
     const rows = this.rowsFor(Infinity)!;
-    const p = this.surface.positions;
-    const corners = new Float64Array(9);
     const known = new CornerDistances(this.surface.positions.length / 3);
-    for (let t = 0; t < indices.length; t += 3) {
-      if (hasTriangle(rows, this.surface.indices, indices, t)) continue;
-      const first = indices[t]!;
-      if (!this.parts.has(first)) continue;
-      const candidates: number[] = [];
-      const distances: [number, number, number] = [0, 0, 0];
-      for (let k = 0; k < 3; k++) {
-        const v = indices[t + k]!;
-        for (let c = 0; c < 3; c++) corners[k * 3 + c] = p[v * 3 + c]!;
-        distances[k] = this.cornerDistance(v, first, rows, known, candidates);
-      }
+    const corners = new Float64Array(9);
+    const distances: [number, number, number] = [0, 0, 0];
+    const candidates: number[] = [];
+    const at = (t: number) => {
+      candidates.length = 0;
+      for (let k = 0; k < 3; k++) distances[k] = this.cornerDistance(indices[t * 3 + k]!, indices[t * 3]!, rows, known, candidates, corners, k);
+      // Every point of the triangle is within its covering radius of a corner.
+      return Math.max(...distances) + longestSide(corners) / Math.sqrt(3);
+    };
+    // Triangles by that cheap bound, largest first: the farthest is met early, and once the cheap
+    // bound is under the line, so is every triangle after.
+    const open: number[] = [], cheap = new Float64Array(indices.length / 3);
+    for (let t = 0; t < indices.length / 3; t++) {
+      if (hasTriangle(rows, this.surface.indices, indices, t * 3) || !this.parts.has(indices[t * 3]!)) continue;
+      cheap[t] = at(t);
+      if (cheap[t]! > line()) open.push(t);
+    }
+    open.sort((a, b) => cheap[b]! - cheap[a]!);
+    for (const t of open) {
       const enough = line();
-      // Every point of the triangle is within its covering radius of a corner; and within its
-      // farthest corner's distance of any one surface triangle (the distance to it is convex).
-      if (Math.max(...distances) + longestSide(corners) / Math.sqrt(3) <= enough) continue;
-      if (candidates.some((f) => this.farthestCornerFrom(f, corners, enough) <= enough)) continue;
+      if (cheap[t]! <= enough) break;
+      at(t);
+      const first = indices[t * 3]!;
       const { upper } = farthestOnTriangle(corners, this.surface, (x, y, z) => this.parts.nearestTriangle(first, x, y, z), { enough, absolute, candidates, cornerDistances: distances });
-      visit(t / 3, upper);
+      visit(t, upper);
     }
   }
 
-  /** Farthest of the corners `q` from surface triangle `f`, or a value above `stop` as soon as one is. */
-  private farthestCornerFrom(f: number, q: Float64Array, stop: number): number {
-    const p = this.surface.positions, idx = this.surface.indices;
-    const a = idx[f * 3]! * 3, b = idx[f * 3 + 1]! * 3, c = idx[f * 3 + 2]! * 3, limit = stop * stop;
-    let worst = 0;
-    for (let k = 0; k < 9 && worst <= limit; k += 3) worst = Math.max(worst, triangleDistanceSquared(p, a, b, c, q[k]!, q[k + 1]!, q[k + 2]!));
-    return Math.sqrt(worst);
-  }
-
   /**
-   * Distance from vertex `v` to the surface of the part of vertex `of`, its nearest triangles
-   * added to `candidates`: 0 for a corner of a triangle of that part, else searched (once per
+   * Distance from vertex `v` (put in `corners` as corner `k`) to the surface of the part of
+   * vertex `of`, its nearest triangles added to `candidates`: 0 for a corner of a triangle of that part, else searched (once per
    * vertex of that part, kept in `known`).
    */
-  private cornerDistance(v: number, of: number, rows: Rows, known: CornerDistances, candidates: number[]): number {
+  private cornerDistance(v: number, of: number, rows: Rows, known: CornerDistances, candidates: number[], corners: Float64Array, k: number): number {
+    const p = this.surface.positions;
+    for (let c = 0; c < 3; c++) corners[k * 3 + c] = p[v * 3 + c]!;
     let on = false;
     for (let r = rows.start[v]!; r < rows.start[v + 1]!; r++) {
       const f = rows.triangles[r]!;
@@ -134,7 +132,7 @@ export class DeviationProbe {
     if (on) return 0;
     const own = this.parts.samePart(v, of);
     if (!own || !known.has(v)) {
-      const p = this.surface.positions, idx = this.surface.indices;
+      const idx = this.surface.indices;
       const f = this.parts.nearestTriangle(of, p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!);
       const d = f < 0 ? Infinity : Math.sqrt(triangleDistanceSquared(p, idx[f * 3]! * 3, idx[f * 3 + 1]! * 3, idx[f * 3 + 2]! * 3, p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!));
       if (!own) {

@@ -32,7 +32,7 @@ export interface FarthestBound {
 }
 
 /** Surface triangles a piece keeps to measure against: its own nearest and its parent's. */
-const CANDIDATES_PER_PIECE = 8;
+const CANDIDATES_PER_PIECE = 2;
 
 /** A convex piece of the triangle (its corners, x y z each) and the surface triangles near it. */
 interface Piece {
@@ -149,16 +149,21 @@ export function farthestOnTriangle(
   const near = [...candidates];
   let lower = cornerDistances ? Math.max(...cornerDistances) : 0;
   if (!cornerDistances) for (let k = 0; k < 9; k += 3) lower = Math.max(lower, probe(first[k]!, first[k + 1]!, first[k + 2]!, near));
+  // Below a distance the coordinates cannot tell apart, a bound is as settled as it gets.
+  let largest = 0;
+  for (const v of first) largest = Math.max(largest, Math.abs(v));
+  const settled = absolute + ROUNDING * (largest + lower);
+  const root = piece(first, near, -1);
+  // Most triangles settle whole: the rest of the set-up is for those that do not.
+  if (root.bound <= settledAt() || maxCuts === 0 || root.near.length === 0) return { upper: Math.max(root.bound, lower), lower };
   // Cuts along a piece's own edge leave slivers without area: their points lie on their
   // neighbours (within `slack`), which count them. A triangle without area is all sliver: its
   // pieces are segments, kept while they have length.
   const thin = THIN * span(first), degenerate = thickness(first) <= thin;
-  // Below a distance the coordinates cannot tell apart, a bound is as settled as it gets.
-  const settled = absolute + ROUNDING * (span(first) + Math.max(...first.map(Math.abs)) + lower);
   let cuts = 0, slack = 0;
   // The piece with the largest bound first: once it is settled, so is every other.
   const queue = new PieceQueue();
-  queue.push(piece(first, near, -1));
+  queue.push(root);
   let upper = 0;
   while (queue.size > 0) {
     const top = queue.pop();
@@ -183,7 +188,7 @@ export function farthestOnTriangle(
   return { upper: Math.max(upper + slack, lower), lower };
 }
 
-/** Share of a triangle's size below which distances are lost in rounding. */
+/** Share of a triangle's coordinates below which distances are lost in rounding. */
 const ROUNDING = 1e-10;
 
 /** Pieces thinner than this share of the triangle's span are slivers a cut left on an edge. */
