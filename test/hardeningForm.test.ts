@@ -19,7 +19,7 @@ import { byScan } from '../packages/server/src/placement/byScan.js';
 import { byVirtualAnchor } from '../packages/server/src/placement/byVirtualAnchor.js';
 import { corpusPath } from './support/corpus.js';
 import { diskLeftovers } from './support/diskLeftovers.js';
-import { hostileFieldText, isWellTyped, type FieldKind } from './support/fieldValueArbitraries.js';
+import { hostileFieldText, isWellTyped, MAX_COORDINATE, type FieldKind } from './support/fieldValueArbitraries.js';
 import { expectProblem } from './support/problemResponse.js';
 import { form, postSession, startTestServer, type TestServer } from './support/serverHarness.js';
 
@@ -101,16 +101,16 @@ describe('field readers: a valid value or a typed 400, decided by the value alon
   it('vectorField, numberField and pointsField accept exactly the well-typed values, and return them', () => {
     fc.assert(fc.property(hostileFieldText, (text) => {
       const f = formOf({ v: text });
-      const vector = typedOutcome(() => vectorField(f, 'v'));
+      const vector = typedOutcome(() => vectorField(f, 'v', MAX_COORDINATE));
       expect('value' in vector).toBe(isWellTyped('vector', text));
       if ('value' in vector) expect(vector.value).toEqual(JSON.parse(text));
       else expect((vector.error as ApiError).errors[0]!.field).toBe('v');
 
-      const number = typedOutcome(() => numberField(f, 'v'));
+      const number = typedOutcome(() => numberField(f, 'v', MAX_COORDINATE));
       expect('value' in number).toBe(isWellTyped('number', text));
       if ('value' in number) expect(number.value).toBe(JSON.parse(text));
 
-      const points = typedOutcome(() => pointsField(f, 'v', 4));
+      const points = typedOutcome(() => pointsField(f, 'v', 4, MAX_COORDINATE));
       expect('value' in points).toBe(isWellTyped('corners', text));
       if ('error' in points) expect((points.error as ApiError).errors[0]!.field).toBe('v');
 
@@ -123,7 +123,7 @@ describe('field readers: a valid value or a typed 400, decided by the value alon
 
   it('an absent field reads as absent, never as a value', () => {
     const f = formOf({});
-    expect([vectorField(f, 'v'), numberField(f, 'v'), pointsField(f, 'v', 4), enumField(f, 'v', ['a'] as const), textField(f, 'v')]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect([vectorField(f, 'v', MAX_COORDINATE), numberField(f, 'v', MAX_COORDINATE), pointsField(f, 'v', 4, MAX_COORDINATE), enumField(f, 'v', ['a'] as const), textField(f, 'v')]).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 
   it('readConversion: only auto (or nothing) passes; everything else is a 400 naming a conversion field', () => {
@@ -185,7 +185,7 @@ describe('placement methods read any form into a finite input or a typed error',
       const fields = fc.record(Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, fieldValue(kind)])), { requiredKeys: [] });
       fc.assert(fc.property(fields, fc.constantFrom(0, 1, 2, 3), (values, imagePick) => {
         const files = method === byRefimage ? [[image], [], [notImage], [image, image]][imagePick]! : [];
-        const outcome = typedOutcome(() => method.read(formOf(values as Record<string, string>, files)));
+        const outcome = typedOutcome(() => method.read(formOf(values as Record<string, string>, files), MAX_COORDINATE));
         const illTyped = Object.entries(values as Record<string, string>).filter(([name, text]) => !isWellTyped(kinds[name]!, text)).map(([name]) => name);
         // Absent required fields are a 400 of their own (listed before any value is judged).
         illTyped.push(...(REQUIRED[method.path] ?? []).filter((name) => !(name in (values as Record<string, string>))));

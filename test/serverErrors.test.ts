@@ -123,7 +123,41 @@ describe('400: values no client would send', () => {
     const deep = `${'['.repeat(32_000)}${']'.repeat(32_000)}`;
     const r = await postSession(t, 'by_scan', form({ model_file: filePart(AC20), 'alignment.point_1': deep, 'alignment.point_2': '[0, 0, -1]' }));
     expectProblem(r, 400, 'alignment.point_1', 'wrong_type');
-    expect(r.body.detail).toMatch(/nested too deeply/);
+    // Quoted as sent, cut short: never re-serialised (which would recurse as deep).
+    expect(r.body.detail).toContain(`"${'['.repeat(57)}..."`);
+  });
+
+  it('a coordinate beyond the sanity range is refused naming the field and the limit, so no pose ever holds null', async () => {
+    const huge = await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.center': '[1e300, 0, 0]' }));
+    expectProblem(huge, 400, 'virtual_anchor.center', 'out_of_range');
+    expect(huge.body.detail).toMatch(/±100000000 \(ARSESSION_MAX_COORDINATE_M\); got "\[1e300, 0, 0\]"/);
+    const corners = '[[1e300, 0, 0], [1e300, 0, 1], [1e300, 2, 1], [1e300, 2, 0]]';
+    expectProblem(await postSession(t, 'by_scan', form({ model_file: filePart(AC20), 'alignment.corners': corners, 'alignment.wall_normal': '[1, 0, 0]' })), 400, 'alignment.corners', 'out_of_range');
+    const width = await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.radius': '-2e9' }));
+    expectProblem(width, 400, 'virtual_anchor.radius', 'out_of_range');
+    // Within the range, as large as a georeferenced model's coordinates: the pose is numbers.
+    const far = await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.center': '[4.5e6, 0, 5.2e6]' }));
+    expect(far.status).toBe(201);
+    const matrix = (await getDetail(t, sessionIdOf(far.body.deeplink))).body.placement.pose.matrix as unknown[];
+    expect(matrix.every((x) => typeof x === 'number' && Number.isFinite(x))).toBe(true);
+  });
+
+  it('a number beyond a double is quoted as it was sent, never as null', async () => {
+    const r = await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.center': '[1e400, 0, 0]' }));
+    expectProblem(r, 400, 'virtual_anchor.center', 'wrong_type');
+    expect(r.body.detail).toContain('"[1e400, 0, 0]"');
+    expect(r.body.detail).not.toContain('null');
+  });
+
+  it('the sanity range is the operator\'s: ARSESSION_MAX_COORDINATE_M', async () => {
+    const tight = await startTestServer({ maxCoordinateMetres: 1000 });
+    try {
+      const r = await postSession(tight, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...ANCHOR, 'virtual_anchor.center': '[0, 0, 2000]' }));
+      expectProblem(r, 400, 'virtual_anchor.center', 'out_of_range');
+      expect(r.body.detail).toContain('±1000');
+    } finally {
+      await tight.stop();
+    }
   });
 });
 

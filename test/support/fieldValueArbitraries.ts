@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { SERVER_CONFIG_DEFAULTS } from '../../packages/server/src/config/ServerConfig.js';
 
 /** What a session endpoint expects in one text field; `one_of:a|b` is a closed set of words. */
 export type FieldKind = 'vector' | 'number' | 'corners' | 'up_axis' | 'text' | `one_of:${string}`;
@@ -32,7 +33,10 @@ export const hostileFieldText: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** A value that is a valid reading of its kind, by rules written here independently of the server. */
-export function isWellTyped(kind: FieldKind, text: string): boolean {
+/** The server's default sanity range for a number sent in a form (ARSESSION_MAX_COORDINATE_M). */
+export const MAX_COORDINATE = SERVER_CONFIG_DEFAULTS.maxCoordinateMetres;
+
+export function isWellTyped(kind: FieldKind, text: string, limit = MAX_COORDINATE): boolean {
   if (text.trim() === '') return false;
   if (kind === 'text') return true;
   if (kind === 'up_axis') return text === 'y-up' || text === 'z-up';
@@ -43,8 +47,9 @@ export function isWellTyped(kind: FieldKind, text: string): boolean {
   } catch {
     return false;
   }
-  const isVector = (v: unknown) => Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
-  if (kind === 'number') return typeof value === 'number' && Number.isFinite(value);
+  const isNumber = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= limit;
+  const isVector = (v: unknown) => Array.isArray(v) && v.length === 3 && v.every(isNumber);
+  if (kind === 'number') return isNumber(value);
   if (kind === 'vector') return isVector(value);
   return Array.isArray(value) && value.length === 4 && value.every(isVector);
 }

@@ -74,6 +74,12 @@ export interface ServerConfig {
   failedClaimsPerClientPerDay: number;
   /** Seconds a one-time code can be claimed after its session is made (at most the session's own lifetime). */
   codeTtlSeconds: number;
+  /**
+   * Largest magnitude (m) a coordinate, length or direction component sent in a form may have:
+   * beyond it the number is refused by name, so nothing overflows into a pose. Georeferenced
+   * models reach ~1e7 m (UTM northings); the default leaves ten times that.
+   */
+  maxCoordinateMetres: number;
   /** How often the expiry sweeper runs (s). */
   sweepIntervalSeconds: number;
   /** pino level. */
@@ -143,6 +149,7 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   failedClaimsPerClientPerHour: 20,
   failedClaimsPerClientPerDay: 50,
   codeTtlSeconds: 3600,
+  maxCoordinateMetres: 1e8,
   sweepIntervalSeconds: 60,
   logLevel: 'info',
   databaseUrl: undefined,
@@ -198,6 +205,7 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   failedClaimsPerClientPerHour: 'ARSESSION_FAILED_CLAIMS_PER_CLIENT_PER_HOUR',
   failedClaimsPerClientPerDay: 'ARSESSION_FAILED_CLAIMS_PER_CLIENT_PER_DAY',
   codeTtlSeconds: 'ARSESSION_CODE_TTL_S',
+  maxCoordinateMetres: 'ARSESSION_MAX_COORDINATE_M',
   sweepIntervalSeconds: 'ARSESSION_SWEEP_INTERVAL_S',
   logLevel: 'LOG_LEVEL',
   databaseUrl: 'ARSESSION_DATABASE_URL',
@@ -276,6 +284,13 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
     }
     (c as unknown as Record<string, number>)[key] = Math.round(v * scale);
   };
+  const positive = (key: keyof ServerConfig): void => {
+    const raw = env[CONFIG_ENV[key]];
+    if (raw === undefined || raw === '') return;
+    const v = Number(raw);
+    if (!Number.isFinite(v) || v <= 0) throw new ConfigError(CONFIG_ENV[key], `expected a number > 0, got ${JSON.stringify(raw)}`);
+    (c as unknown as Record<string, number>)[key] = v;
+  };
   const text = (key: keyof ServerConfig, pattern?: RegExp): void => {
     const raw = env[CONFIG_ENV[key]];
     if (raw === undefined || raw === '') return;
@@ -311,6 +326,7 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('failedClaimsPerClientPerHour', 1);
   int('failedClaimsPerClientPerDay', 1);
   int('codeTtlSeconds', 1);
+  positive('maxCoordinateMetres');
   int('sweepIntervalSeconds', 1);
   text('logLevel', /^(fatal|error|warn|info|debug|trace|silent)$/);
   text('databaseUrl', /^postgres(ql)?:\/\/\S+$/);

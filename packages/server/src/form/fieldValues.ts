@@ -35,30 +35,34 @@ function parseJson(name: string, text: string, what: string): unknown {
   }
 }
 
-/** A vector of three finite numbers sent as a JSON array. */
-export function vectorField(form: Form, name: string): [number, number, number] | undefined {
+/**
+ * A vector of three finite numbers sent as a JSON array, each within `limit` (m) of zero: larger
+ * ones are refused by name (`out_of_range`), so no product of them overflows into a pose.
+ */
+export function vectorField(form: Form, name: string, limit: number): [number, number, number] | undefined {
   const text = textField(form, name);
   if (text === undefined) return undefined;
-  return asVector(name, parseJson(name, text, 'an array of 3 numbers'));
+  return asVector(name, parseJson(name, text, 'an array of 3 numbers'), limit, text);
 }
 
-/** A list of `count` points, each three finite numbers (JSON). */
-export function pointsField(form: Form, name: string, count: number): Array<[number, number, number]> | undefined {
+/** A list of `count` points, each three finite numbers within `limit` (m) of zero (JSON). */
+export function pointsField(form: Form, name: string, count: number, limit: number): Array<[number, number, number]> | undefined {
   const text = textField(form, name);
   if (text === undefined) return undefined;
   const value = parseJson(name, text, `an array of ${count} points`);
   if (!Array.isArray(value) || value.length !== count) {
-    throw badField(name, `must be an array of ${count} points [x, y, z]; got ${describe(value)}`, 'wrong_type');
+    throw badField(name, `must be an array of ${count} points [x, y, z]; got ${describe(value, text)}`, 'wrong_type');
   }
-  return value.map((p, i) => asVector(`${name}[${i}]`, p, name));
+  return value.map((p, i) => asVector(`${name}[${i}]`, p, limit, text, name));
 }
 
-/** A finite number (JSON number text). */
-export function numberField(form: Form, name: string): number | undefined {
+/** A finite number (JSON number text) within `limit` of zero. */
+export function numberField(form: Form, name: string, limit: number): number | undefined {
   const text = textField(form, name);
   if (text === undefined) return undefined;
   const value = parseJson(name, text, 'a number');
   if (typeof value !== 'number' || !Number.isFinite(value)) throw badField(name, `must be a finite number; got ${preview(text)}`, 'wrong_type');
+  if (Math.abs(value) > limit) throw badField(name, `must be within ±${limit} (ARSESSION_MAX_COORDINATE_M); got ${preview(text)}`, 'out_of_range');
   return value;
 }
 
@@ -85,16 +89,26 @@ export function exclusive(form: Form, names: readonly string[]): void {
   if (present.length > 1) throw badField(present[1]!, `cannot be sent together with ${present[0]}`, 'mutually_exclusive');
 }
 
-function asVector(name: string, value: unknown, parent = name): [number, number, number] {
+/** `value` as three finite numbers within `limit`; `text`, the field as sent, is what an error quotes. */
+function asVector(name: string, value: unknown, limit: number, text: string, parent = name): [number, number, number] {
   if (!Array.isArray(value) || value.length !== 3 || !value.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-    throw new ApiError(400, 'wrong_type', `${name}: must be 3 finite numbers [x, y, z]; got ${describe(value)}`, [
-      { field: parent, message: `${name} must be 3 finite numbers [x, y, z]; got ${describe(value)}` },
+    throw new ApiError(400, 'wrong_type', `${name}: must be 3 finite numbers [x, y, z]; got ${describe(value, text)}`, [
+      { field: parent, message: `${name} must be 3 finite numbers [x, y, z]; got ${describe(value, text)}` },
     ]);
+  }
+  if (value.some((v: number) => Math.abs(v) > limit)) {
+    const message = `${name} must be 3 numbers within ±${limit} (ARSESSION_MAX_COORDINATE_M); got ${describe(value, text)}`;
+    throw new ApiError(400, 'out_of_range', message, [{ field: parent, message }]);
   }
   return [value[0], value[1], value[2]];
 }
 
-function describe(value: unknown): string {
+/**
+ * A value as an error quotes it: as sent when the field's text is at hand (re-serialised, a
+ * number beyond a double such as 1e400 would show as null), else re-serialised.
+ */
+function describe(value: unknown, text?: string): string {
+  if (text !== undefined) return preview(text);
   try {
     return preview(JSON.stringify(value) ?? String(value));
   } catch {

@@ -31,7 +31,8 @@ export interface PlacementMethod<Input, Result extends Placement = Placement> {
   fields: readonly string[];
   /** File fields it takes besides the models. */
   fileFields: readonly string[];
-  read(form: Form): Input;
+  /** The placement's fields read and judged; numbers beyond `maxCoordinate` (m) refused by name. */
+  read(form: Form, maxCoordinate: number): Input;
   /** by_scan mode 1: the door to find while the model is read. */
   doorQuery?(input: Input): DoorQuery | undefined;
   files?(input: Input): PlacementFile[];

@@ -23,7 +23,7 @@ export const byRefimage: PlacementMethod<RefimageInput, ByRefimagePlacement> = {
   requiresKey: true,
   fields: ['reference_image.physical_width', 'reference_image.center', 'reference_image.normal', 'reference_image.up', 'reference_image.coordinate_system'],
   fileFields: ['reference_image'],
-  read(form) {
+  read(form, limit) {
     const images = form.files.filter((f) => f.field === 'reference_image');
     if (images.length === 0) throw badField('reference_image', 'the reference image (PNG or JPEG file) is required', 'missing_field');
     if (images.length > 1) throw badField('reference_image', `sent ${images.length} times; send one image`, 'duplicate_field');
@@ -35,10 +35,10 @@ export const byRefimage: PlacementMethod<RefimageInput, ByRefimagePlacement> = {
     requireFields(form, ['reference_image.physical_width', 'reference_image.center', 'reference_image.normal', 'reference_image.up']);
     const coordinateSystem = enumField(form, 'reference_image.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up';
     const frame = referenceImageFrame({
-      center: vectorField(form, 'reference_image.center') as number[],
-      normal: vectorField(form, 'reference_image.normal') as number[],
-      up: vectorField(form, 'reference_image.up') as number[],
-      physicalWidth: numberField(form, 'reference_image.physical_width') as number,
+      center: vectorField(form, 'reference_image.center', limit) as number[],
+      normal: vectorField(form, 'reference_image.normal', limit) as number[],
+      up: vectorField(form, 'reference_image.up', limit) as number[],
+      physicalWidth: numberField(form, 'reference_image.physical_width', limit) as number,
     }, { coordinateSystem });
     return { frame, image, imageType };
   },

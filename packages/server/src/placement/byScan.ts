@@ -22,12 +22,12 @@ export const byScan: PlacementMethod<ScanInput, ByScanPlacement> = {
   requiresKey: true,
   fields: FIELDS,
   fileFields: [],
-  read(form) {
+  read(form, limit) {
     const coordinateSystem = enumField(form, 'alignment.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up';
-    const point1 = vectorField(form, 'alignment.point_1');
-    const point2 = vectorField(form, 'alignment.point_2');
-    const corners = pointsField(form, 'alignment.corners', 4);
-    const normal = vectorField(form, 'alignment.wall_normal');
+    const point1 = vectorField(form, 'alignment.point_1', limit);
+    const point2 = vectorField(form, 'alignment.point_2', limit);
+    const corners = pointsField(form, 'alignment.corners', 4, limit);
+    const normal = vectorField(form, 'alignment.wall_normal', limit);
     const detect = point1 !== undefined || point2 !== undefined;
     const given = corners !== undefined || normal !== undefined;
     if (detect && given) {

@@ -21,42 +21,42 @@ function common(form: Form, kind: Frame['kind']): { anchorType?: string; coordin
 }
 
 // Presence is checked first (400 listing every missing field); values are judged by the geometry builders (422).
-const v = (form: Form, name: string) => vectorField(form, `virtual_anchor.${name}`) as number[];
-const n = (form: Form, name: string) => numberField(form, `virtual_anchor.${name}`) as number;
+const v = (form: Form, name: string, limit: number) => vectorField(form, `virtual_anchor.${name}`, limit) as number[];
+const n = (form: Form, name: string, limit: number) => numberField(form, `virtual_anchor.${name}`, limit) as number;
 
 /** The four anchor kinds: endpoint path, fields, and the geometry builder that makes the frame. */
-const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form: Form) => Frame }> = {
+const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form: Form, limit: number) => Frame }> = {
   'rectangle-short-side': {
     fields: ['center', 'width', 'height', 'plane_normal', 'short_side_direction'],
     required: ['center', 'width', 'height', 'plane_normal', 'short_side_direction'],
-    frame: (f) => {
+    frame: (f, limit) => {
       const c = common(f, 'rectangle_short_side');
-      return rectangleShortSideFrame({ ...c, center: v(f, 'center'), width: n(f, 'width'), height: n(f, 'height'), planeNormal: v(f, 'plane_normal'), shortSideDirection: v(f, 'short_side_direction') }, c);
+      return rectangleShortSideFrame({ ...c, center: v(f, 'center', limit), width: n(f, 'width', limit), height: n(f, 'height', limit), planeNormal: v(f, 'plane_normal', limit), shortSideDirection: v(f, 'short_side_direction', limit) }, c);
     },
   },
   'segment-directional': {
     fields: ['segment_point_1', 'segment_point_2', 'plane_normal', 'placement_source'],
     required: ['segment_point_1', 'segment_point_2', 'plane_normal'],
-    frame: (f) => {
+    frame: (f, limit) => {
       const c = common(f, 'segment_directional');
       const source = enumField(f, 'virtual_anchor.placement_source', ['model_surface']);
-      return segmentDirectionalFrame({ ...c, segmentPoint1: v(f, 'segment_point_1'), segmentPoint2: v(f, 'segment_point_2'), planeNormal: v(f, 'plane_normal'), ...(source !== undefined && { placementSource: source }) }, c);
+      return segmentDirectionalFrame({ ...c, segmentPoint1: v(f, 'segment_point_1', limit), segmentPoint2: v(f, 'segment_point_2', limit), planeNormal: v(f, 'plane_normal', limit), ...(source !== undefined && { placementSource: source }) }, c);
     },
   },
   'circle-directional': {
     fields: ['center', 'radius', 'plane_normal', 'direction'],
     required: ['center', 'radius', 'plane_normal', 'direction'],
-    frame: (f) => {
+    frame: (f, limit) => {
       const c = common(f, 'circle_directional');
-      return circleDirectionalFrame({ ...c, center: v(f, 'center'), radius: n(f, 'radius'), planeNormal: v(f, 'plane_normal'), direction: v(f, 'direction') }, c);
+      return circleDirectionalFrame({ ...c, center: v(f, 'center', limit), radius: n(f, 'radius', limit), planeNormal: v(f, 'plane_normal', limit), direction: v(f, 'direction', limit) }, c);
     },
   },
   'corner-directional': {
     fields: ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'],
     required: ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'],
-    frame: (f) => {
+    frame: (f, limit) => {
       const c = common(f, 'corner_directional');
-      return cornerDirectionalFrame({ ...c, corner: v(f, 'corner'), edge1Direction: v(f, 'edge_1_direction'), edge2Direction: v(f, 'edge_2_direction'), planeNormal: v(f, 'plane_normal') }, c);
+      return cornerDirectionalFrame({ ...c, corner: v(f, 'corner', limit), edge1Direction: v(f, 'edge_1_direction', limit), edge2Direction: v(f, 'edge_2_direction', limit), planeNormal: v(f, 'plane_normal', limit) }, c);
     },
   },
 };
@@ -71,9 +71,9 @@ export const byVirtualAnchor: ReadonlyArray<PlacementMethod<Frame, VirtualAnchor
   requiresKey: true,
   fields: ['anchor_type', 'coordinate_system', ...spec.fields].map((f) => `virtual_anchor.${f}`),
   fileFields: [],
-  read(form) {
+  read(form, limit) {
     requireFields(form, spec.required.map((f) => `virtual_anchor.${f}`));
-    return spec.frame(form);
+    return spec.frame(form, limit);
   },
   place(frame, { primary }) {
     return { method: 'by_virtual_anchor', pose: deliveredPose(frame.pose, primary.offset), correction_deg: round([frame.correctionDeg], 1e4)[0]!, ...sizesOf(frame) };

@@ -125,7 +125,7 @@ async function readRequest<I>(ctx: ServerContext, method: PlacementMethod<I>, re
   refuseUnknownFields(form, new Set([...method.fields, 'conversion']), ['conversion.']);
   readConversion(form);
   const uploads = readModelUploads(form, ctx.config.maxFiles);
-  return { uploads, input: method.read(form) };
+  return { uploads, input: method.read(form, ctx.config.maxCoordinateMetres) };
 }
 
 /** One model of the session: its conversion, and the staged files it wrote (or the cache placed). */
