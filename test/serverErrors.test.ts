@@ -88,6 +88,14 @@ describe('400: the form breaks a rule', () => {
   });
   it('a file in a field that takes none', async () => {
     expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(BOX), 'alignment.corners': filePart(BOX) })), 400, 'alignment.corners', 'unexpected_file');
+    // A file under another name is told the names files go by.
+    const misnamed = await postSession(t, 'by_plane', form({ file: filePart(BOX) }));
+    expectProblem(misnamed, 400, 'file', 'unexpected_file');
+    expect(misnamed.body.detail).toContain('it takes files as "model_file", "model_files"');
+    // A file field sent as text (curl -F model_file=path, without the @) is told about the @.
+    const asText = await postSession(t, 'by_plane', form({ model_file: 'house.ifc' }));
+    expectProblem(asText, 400, 'model_file', 'file_sent_as_text');
+    expect(asText.body.detail).toContain('-F model_file=@path/to/file');
   });
   it('a body that is not multipart', async () => {
     const res = await fetch(`${t.url}/api/vision/v1/session/by_plane/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
@@ -191,6 +199,20 @@ describe('404', () => {
     expectProblem(await get(`/api/vision/v1/session/${sessionIdOf(r.body.deeplink)}/files/1.usdz`), 404, 'name', 'file_not_found');
     expectProblem(await get('/api/vision/v1/nothing'), 404, 'path', 'not_found');
   });
+  it('a mistyped endpoint is pointed at the one it most likely meant', async () => {
+    const r = await fetch(`${t.url}/api/vision/v1/session/by_virtual_anchor/rectangle_short_side/`, { method: 'POST' });
+    const body = await r.json() as Record<string, any>;
+    expectProblem({ status: r.status, body, headers: r.headers }, 404, 'path', 'not_found');
+    expect(body.detail).toContain('did you mean /api/vision/v1/session/by_virtual_anchor/rectangle-short-side/?');
+    expect((await get('/api/vision/v1/nothing')).body.detail).not.toContain('did you mean');
+  });
+  it('a session endpoint asked with GET says it takes POST (405), never that no such session exists', async () => {
+    for (const path of ['/api/vision/v1/session/by_plane/', '/api/vision/v1/session/by_plane', '/api/vision/v1/session/claim/']) {
+      const r = await get(path);
+      expectProblem(r, 405, 'method', 'method_not_allowed');
+      expect(r.headers.get('allow')).toBe('POST');
+    }
+  });
   it('a page asset named like a property every object has is not found, never a 500', async () => {
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) expectProblem(await get(`/s/assets/${name}`), 404, 'name', 'not_found');
   });
@@ -218,6 +240,8 @@ describe('413: over a limit', () => {
       upload.destroy();
       expect(r?.status).toBe(413);
       expect(JSON.parse(r!.body)).toMatchObject({ code: 'file_too_large', errors: [{ field: 'model_file' }] });
+      // The message says which file and what the limit is, and which setting makes it.
+      expect(JSON.parse(r!.body).detail).toBe('model_file "big.glb" is over the limit of 50000 bytes (ARSESSION_MAX_FILE_MB=0.0477) per file');
     } finally {
       await small.stop();
     }

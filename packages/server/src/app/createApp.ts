@@ -83,6 +83,10 @@ export function createApp(ctx: ServerContext): express.Express {
     }
     next();
   };
+  // Asked with another method, a session endpoint says it takes POST: a GET would otherwise reach
+  // the detail route and answer as if `by_plane` were a session id.
+  const postOnly = [...SESSION_ENDPOINTS.map((e) => `${API}/session/${e.path}`), `${API}/session/claim`];
+  for (const path of postOnly) app.all(path, (req, _res, next) => next(req.method === 'POST' ? undefined : methodNotAllowed(req)));
   for (const e of SESSION_ENDPOINTS) app.post(`${API}/session/${e.path}`, refuseOversizedBody, (req, res) => e.handle(ctx, req, res));
   const claimBody = [
     express.json({ limit: '4kb' }),
@@ -102,7 +106,9 @@ export function createApp(ctx: ServerContext): express.Express {
   if (publicMetrics(ctx.config)) app.get(METRICS_PATH, metricsRoute(ctx.metrics, ctx.config.metricsToken));
 
   app.use((req: Request) => {
-    throw new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.path}`, [{ field: 'path', message: 'unknown endpoint' }]);
+    const near = nearestEndpoint(req.path, postOnly);
+    const hint = near ? `; did you mean ${near}/?` : '';
+    throw new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.path}${hint}`, [{ field: 'path', message: `unknown endpoint${hint}` }]);
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const { problem, headers } = problemFromError(err);
@@ -127,4 +133,18 @@ export function createApp(ctx: ServerContext): express.Express {
 /** Whether the public port serves `/metrics`: with no metrics port of its own, and a token to ask for. */
 export function publicMetrics(config: Pick<ServerConfig, 'metricsPort' | 'metricsToken'>): boolean {
   return config.metricsPort === undefined && config.metricsToken !== undefined;
+}
+
+/** 405 for a method a POST-only endpoint does not take, with the `Allow` header. */
+function methodNotAllowed(req: Request): ApiError {
+  return new ApiError(405, 'method_not_allowed', `${req.path} takes POST, not ${req.method}`, [{ field: 'method', message: 'must be POST' }], { Allow: 'POST' });
+}
+
+/**
+ * The endpoint a mistyped session path most likely meant: the same letters once case, `_` against
+ * `-` and the trailing slash are set aside (`rectangle_short_side` for `rectangle-short-side`).
+ */
+function nearestEndpoint(path: string, endpoints: readonly string[]): string | undefined {
+  const plain = (p: string) => p.toLowerCase().replace(/_/g, '-').replace(/\/+$/, '');
+  return endpoints.find((e) => plain(e) === plain(path));
 }

@@ -18,7 +18,7 @@ export interface Problem {
 export const PROBLEM_TYPE_BASE = 'urn:arsession:problem:';
 
 const TITLES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 408: 'Request Timeout', 410: 'Gone', 413: 'Content Too Large',
+  400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 410: 'Gone', 413: 'Content Too Large',
   415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error',
   503: 'Service Unavailable',
 };

@@ -74,8 +74,17 @@ export function enumField<T extends string>(form: Form, name: string, values: re
   return text as T;
 }
 
-/** Refuses fields this endpoint does not read (a typo such as `alignment.point1` must not be ignored). */
-export function refuseUnknownFields(form: Form, known: ReadonlySet<string>, knownPrefixes: readonly string[] = []): void {
+/**
+ * Refuses fields this endpoint does not read (a typo such as `alignment.point1` must not be
+ * ignored). A text field named like one of its `fileFields` is a file sent as its path (curl's
+ * `-F model_file=house.ifc`, without the `@`): said so.
+ */
+export function refuseUnknownFields(form: Form, known: ReadonlySet<string>, knownPrefixes: readonly string[] = [], fileFields: readonly string[] = []): void {
+  const asText = [...form.fields.keys()].find((k) => fileFields.includes(k));
+  if (asText !== undefined) {
+    const message = `${asText} must be a file part, not text (got ${preview(form.fields.get(asText) ?? '')}); with curl, -F ${asText}=@path/to/file (the @ sends the file)`;
+    throw new ApiError(400, 'file_sent_as_text', message, [{ field: asText, message: 'must be a file part' }]);
+  }
   const unknown = [...form.fields.keys()].filter((k) => !known.has(k) && !knownPrefixes.some((p) => k.startsWith(p)));
   if (unknown.length > 0) {
     throw new ApiError(400, 'unknown_field', `this endpoint does not take ${unknown.map((u) => JSON.stringify(u)).join(', ')}`,

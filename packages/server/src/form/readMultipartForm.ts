@@ -83,7 +83,7 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
     },
     fileFilter: (_req, file, cb) => {
       if (options.fileFields.includes(file.fieldname)) cb(null, true);
-      else cb(new multer.MulterError('LIMIT_UNEXPECTED_FILE', file.fieldname));
+      else cb(unexpectedFile(file.fieldname, options.fileFields));
     },
   }).any();
   let unwatch = () => {};
@@ -162,6 +162,20 @@ function requestAborted(): ApiError {
   ]);
 }
 
+/** A file part under a name this endpoint takes no file by: 400 naming the fields it does take. */
+function unexpectedFile(field: string, fileFields: readonly string[]): ApiError {
+  const taken = fileFields.map((f) => JSON.stringify(f)).join(', ');
+  const message = `a file was sent as ${JSON.stringify(field)}, which this endpoint takes no file by; it takes files as ${taken} (e.g. curl -F model_file=@house.ifc)`;
+  return new ApiError(400, 'unexpected_file', message, [{ field, message: `not a file field here; file fields: ${taken}` }]);
+}
+
+/** A file past the per-file limit: 413 naming the file, the limit and the setting that makes it. */
+function fileTooLarge(field: string, name: string, maxFileBytes: number): ApiError {
+  const limit = `${maxFileBytes} bytes (ARSESSION_MAX_FILE_MB=${+(maxFileBytes / 1024 / 1024).toPrecision(3)})`;
+  const message = `${field} ${JSON.stringify(name)} is over the limit of ${limit} per file`;
+  return new ApiError(413, 'file_too_large', message, [{ field, message: `over ${limit}` }]);
+}
+
 /**
  * multer's disk storage with a SHA-256 taken from the same stream: the server needs every upload's
  * hash (conversion cache, saved models), and reading the file back to get it would cost a second
@@ -186,7 +200,7 @@ function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<vo
       // A second 'data' listener sees every chunk the disk pipe sees, and leaves its backpressure alone.
       file.stream.on('data', (chunk: Buffer) => hash.update(chunk));
       file.stream.once('limit', () => {
-        overLimit.reject(new multer.MulterError('LIMIT_FILE_SIZE', file.fieldname));
+        overLimit.reject(fileTooLarge(file.fieldname, file.originalname, options.maxFileBytes));
         // busboy would keep the part open until its boundary arrives; ending it here lets the
         // partial file close (and be removed) now.
         file.stream.destroy();

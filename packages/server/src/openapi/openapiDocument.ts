@@ -34,7 +34,7 @@ const unavailable = { ...problem('saturated, or a dependency out of reach: satur
 /** What any request whose headers or body arrive too slowly gets, whichever path it was for. */
 const timedOut = { description: 'the request (or its headers) did not arrive within its time limit; the connection is closed' };
 const sessionErrors: Schema = {
-  400: problem('the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported'),
+  400: problem('the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported'),
   401: problem('X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid'),
   408: problem('the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed'),
   413: problem('a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large'),
@@ -143,7 +143,7 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           operationId: 'getSession', summary: 'The session detail record', tags: ['sessions'], security: [],
           description: 'The session id is the capability: no key is needed.',
           parameters: [sessionId],
-          responses: { 200: { description: 'detail', content: { 'application/json': { schema: ref('SessionDetail') } } }, 404: problem('unknown session (session_not_found)'), 410: problem('expired session (session_expired)'), 503: unavailable },
+          responses: { 200: { description: 'detail', content: { 'application/json': { schema: ref('SessionDetail') } } }, 404: problem('unknown session (session_not_found)'), 405: problem('the path is a session endpoint (by_plane, by_scan, …, claim), which takes POST: method_not_allowed, with Allow: POST'), 410: problem('expired session (session_expired)'), 503: unavailable },
         },
       },
       [`${sessionPath}/{session_id}/files/{name}`]: {

@@ -122,7 +122,7 @@ async function readRequest<I>(ctx: ServerContext, method: PlacementMethod<I>, re
     fileFields: [...modelFields, ...method.fileFields],
     minBytesPerSecond: ctx.config.minBodyBytesPerSecond,
   });
-  refuseUnknownFields(form, new Set([...method.fields, 'conversion']), ['conversion.']);
+  refuseUnknownFields(form, new Set([...method.fields, 'conversion']), ['conversion.'], [...modelFields, ...method.fileFields]);
   readConversion(form);
   const uploads = readModelUploads(form, ctx.config.maxFiles);
   return { uploads, input: method.read(form, ctx.config.maxCoordinateMetres) };
