@@ -19,3 +19,14 @@ describe('maskUrlSecrets', () => {
     expect(echoed).toContain('postgres://app@db/arsession?password=***');
   });
 });
+
+describe('echoedConfig', () => {
+  it('echoes every size in its variable\'s unit: what was set reads back as set', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 4096 }), fc.integer({ min: 1, max: 10_000 }), (fileMb, memoryMb, kbps) => {
+      const echoed = echoedConfig(readServerConfig({ ARSESSION_MAX_FILE_MB: String(fileMb), ARSESSION_CONVERSION_MEMORY_MB: String(memoryMb), ARSESSION_MIN_BODY_KBPS: String(kbps) }, { dataDir: '/tmp/x' }));
+      expect(echoed).toMatchObject({ ARSESSION_MAX_FILE_MB: fileMb, ARSESSION_CONVERSION_MEMORY_MB: memoryMb, ARSESSION_MIN_BODY_KBPS: kbps });
+    }));
+    expect(echoedConfig(readServerConfig({ ARSESSION_MAX_FILE_MB: '0.5' }, { dataDir: '/tmp/x' })).ARSESSION_MAX_FILE_MB).toBe(0.5);
+    expect(echoedConfig(readServerConfig({ PORT: '9000' }, { dataDir: '/tmp/x' })).PORT).toBe(9000);
+  });
+});
