@@ -9,8 +9,8 @@ export interface WrittenFile {
 }
 
 /**
- * Bytes handed to one `writeSync` at most: Node refuses a single write of 2 GiB or more with a
- * RangeError, and a model delivered without a budget (a rail of 37 M triangles) makes a merged
+ * Bytes handed to one `writeSync` (and one hash update) at most: Node refuses either of 2 GiB or
+ * more with a RangeError, and a model delivered without a budget (a rail of 37 M triangles) makes a merged
  * mesh's array that large.
  */
 export const WRITE_CHUNK_BYTES = 1 << 30;
@@ -34,8 +34,12 @@ export function writeHashedFile(path: string, fill: (write: (data: Uint8Array, l
     let bytes = 0;
     try {
       fill((data, length = data.length) => {
-        for (let at = 0; at < length;) at += writeSync(out, data, at, Math.min(chunkBytes, length - at));
-        hash.update(data.subarray(0, length));
+        for (let at = 0; at < length;) {
+          const written = writeSync(out, data, at, Math.min(chunkBytes, length - at));
+          // Hashed chunk by chunk too: crypto refuses a single update of 2 GiB or more, as writeSync does.
+          hash.update(data.subarray(at, at + written));
+          at += written;
+        }
         bytes += length;
       });
     } finally {
