@@ -30,6 +30,8 @@ const anchorWithBox = (extra: Record<string, string | [Blob, string] | Array<[Bl
 describe('400: the form breaks a rule', () => {
   it('conversion.custom (dotted, with decimation) is refused as the spec says', async () => {
     expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(BOX), 'conversion.mode': 'custom', 'conversion.custom.decimation': '{}' })), 400, 'conversion.custom', 'conversion_custom_unsupported');
+    // Only the mode sent: the mode is named, never a field that was not sent.
+    expectProblem(await postSession(t, 'by_plane', form({ model_file: filePart(BOX), 'conversion.mode': 'custom' })), 400, 'conversion.mode', 'conversion_custom_unsupported');
   });
   it('conversion as one JSON field with custom', async () => {
     expectProblem(await postSession(t, 'by_scan', form({ model_file: filePart(BOX), conversion: '{"mode":"custom","custom":{"decimation":{}}}', 'alignment.point_1': '[0,1.6,3]', 'alignment.point_2': '[0,0,-1]' })), 400, 'conversion.custom');
@@ -282,6 +284,15 @@ describe('422: readable but unusable', () => {
   it('a degenerate vector (zero normal, zero gaze)', async () => {
     expectProblem(await postSession(t, 'by_virtual_anchor/circle-directional', anchorWithBox({ 'virtual_anchor.plane_normal': '[0,0,0]' })), 422, 'virtual_anchor.plane_normal', 'invalid_anchor');
     expectProblem(await postSession(t, 'by_scan', form({ model_file: filePart(BOX), 'alignment.point_1': '[0,1.6,3]', 'alignment.point_2': '[0,0,0]' })), 422, 'alignment.point_2');
+  });
+  it('a reference image whose up is its normal is called an invalid reference image, not a virtual anchor', async () => {
+    const image = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+    const r = await postSession(t, 'by_refimage', form({
+      model_file: filePart(BOX), reference_image: [new Blob([image]), 'marker.png'], 'reference_image.physical_width': '0.2',
+      'reference_image.center': '[0, 1, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 0, 1]',
+    }));
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toMatch(/^Invalid reference image: reference_image\./);
   });
   it('no door where the user looks: the reason says what to change', async () => {
     const r = await postSession(t, 'by_scan', form({ model_file: filePart(AC20), 'alignment.point_1': '[0, 1.6, 40]', 'alignment.point_2': '[0, 0, 1]' }));

@@ -38,10 +38,10 @@ export class OpeningValidationError extends GeometryValidationError {
   }
 }
 
-/** The fields of a virtual anchor are unusable. */
+/** The fields of a virtual anchor (or of a reference image, read the same way) are unusable. */
 export class AnchorValidationError extends GeometryValidationError {
-  constructor(problems: readonly Problem[]) {
-    super('invalid_anchor', 'Invalid virtual anchor', problems);
+  constructor(problems: readonly Problem[], summary = 'Invalid virtual anchor') {
+    super('invalid_anchor', summary, problems);
   }
 }
 

@@ -35,8 +35,10 @@ export function readConversion(form: Form): ConversionSettings {
     }
   }
   if ('custom' in block || block.mode === 'custom') {
-    throw new ApiError(400, 'conversion_custom_unsupported', 'conversion.custom (including decimation) is not supported yet; omit the conversion block or send conversion.mode=auto', [
-      { field: 'conversion.custom', message: 'custom conversion is in development and not supported; use mode auto' },
+    // The field sent is the one named: conversion.custom when a custom block came, else the mode asking for it.
+    const field = 'custom' in block ? 'conversion.custom' : 'conversion.mode';
+    throw new ApiError(400, 'conversion_custom_unsupported', `${field === 'conversion.mode' ? 'conversion.mode=custom' : 'conversion.custom (including decimation)'} is not supported yet; omit the conversion block or send conversion.mode=auto`, [
+      { field, message: 'custom conversion is in development and not supported; use mode auto' },
     ]);
   }
   for (const key of Object.keys(block)) {
