@@ -130,4 +130,26 @@ describe('arsession keys (the operator command)', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('run where there is no server database, list and revoke refuse by name instead of making an empty one; create says where it made one', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'arsession-keys-elsewhere-'));
+    const bin = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
+    const env: NodeJS.ProcessEnv = { ...process.env, ARSESSION_DATA_DIR: join(elsewhere, 'data') };
+    delete env['ARSESSION_DATABASE_URL'];
+    const run = (...args: string[]) => spawnSync(bin, args, { env, encoding: 'utf8' });
+    try {
+      for (const args of [['keys', 'list'], ['keys', 'revoke', 'ars_0000000000000000_x']]) {
+        const r = run(...args);
+        expect(r.status).toBe(1);
+        expect(r.stderr).toContain(`no server database at ${join(elsewhere, 'data', 'arsession.sqlite')}`);
+      }
+      expect(existsSync(join(elsewhere, 'data', 'arsession.sqlite'))).toBe(false);
+      const created = run('keys', 'create', '--account', 'acme');
+      expect(created.status).toBe(0);
+      expect(created.stderr).toContain(`created a new server database at ${join(elsewhere, 'data', 'arsession.sqlite')}`);
+      expect(run('keys', 'list').stdout).toContain('acme');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
 });

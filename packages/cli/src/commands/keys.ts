@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printJson } from '../print.js';
@@ -27,7 +29,16 @@ export const keysCommand: Command = {
       io.stderr.write(`arsession keys: ${err.message}\n`);
       return EXIT.refused;
     }
-    const store = await openSessionStore(config, dataPaths(config.dataDir), 'tool');
+    const paths = dataPaths(config.dataDir);
+    // An embedded server's database is a file: run from another folder, a read would silently make
+    // an empty one there and list no keys. Only `create` may start a database, and says where.
+    const fresh = config.databaseUrl === undefined && !existsSync(paths.database);
+    if (fresh && action !== 'create') {
+      io.stderr.write(`arsession keys: no server database at ${resolve(paths.database)}; run where the server keeps its data or set ARSESSION_DATA_DIR (or ARSESSION_DATABASE_URL)\n`);
+      return EXIT.refused;
+    }
+    const store = await openSessionStore(config, paths, 'tool');
+    if (fresh) io.stderr.write(`arsession keys: created a new server database at ${resolve(paths.database)}\n`);
     try {
       switch (action) {
         case 'create': {
