@@ -95,6 +95,15 @@ describe('arsession convert and inspect on real models', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('convert refuses a model with nothing to draw as the server does (model_unreadable, exit 1) and writes nothing', async () => {
+    const { existsSync } = await import('node:fs');
+    const out = join(REPO_ROOT, '.test-results', 'empty-stage.usdz');
+    const r = arsession('convert', corpusPath('usdz', 'single_usda.usdz'), '-o', out, '--json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error).toEqual({ code: 'model_unreadable', problems: [{ field: 'model_file', message: 'single_usda.usdz has no geometry to show or place (0 triangles)' }] });
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('convert of one model past --timeout is refused with exit 1 and writes nothing, even with the reader mid-way', async () => {
     const { existsSync, mkdtempSync, readdirSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');

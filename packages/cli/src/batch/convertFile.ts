@@ -57,7 +57,8 @@ export interface ConvertFileOptions {
 /**
  * Converts one model file with `engine` (a hang ends at the timeout either way), writes the USDZ
  * (streamed, atomic) and the GLB (atomic) where asked, creating their folders, and reports what
- * came out or why the model was refused. Only bugs of ours throw.
+ * came out or why the model was refused: as the server does, a model with nothing to draw is
+ * refused (`model_unreadable`) and leaves no file. Only bugs of ours throw.
  *
  * @example
  * ```ts
@@ -83,6 +84,11 @@ export async function convertFile(path: string, name: string, engine: Conversion
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       ...(options.budget !== undefined && { budget: options.budget }),
     });
+    if (result.stats.triangles === 0) {
+      // Nothing to show or place: the server refuses such a model (model_unreadable), and so does the CLI.
+      await rm(options.usdzPath, { force: true });
+      return { input: name, status: 'refused', error: { code: 'model_unreadable', message: `${name} has no geometry to show or place (0 triangles)` }, bytes: size, seconds: seconds() };
+    }
     if (options.glbPath) await writeAtomically(options.glbPath, result.glb!);
     return {
       input: name,
