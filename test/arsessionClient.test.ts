@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createArsessionClient, sessionIdOf, type ArsessionClient, type SessionDetail } from '@arsession/client';
+import { CONVERTER_VERSION } from '@arsession/convert';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusBytes, REPO_ROOT } from './support/corpus.js';
 import { startTestServer, TEST_METRICS_TOKEN, type TestServer } from './support/serverHarness.js';
@@ -89,7 +90,7 @@ describe('@arsession/client on a real server', () => {
     expect(style.response.headers.get('content-type')).toMatch(/^text\/css/);
     const doc = await ar.GET('/api/vision/v1/openapi.json');
     expect(doc.data).toMatchObject({ openapi: '3.1.0' });
-    expect((await ar.GET('/healthz')).data).toEqual({ status: 'ok' });
+    expect((await ar.GET('/healthz')).data).toEqual({ status: 'ok', version: CONVERTER_VERSION });
     expect((await ar.GET('/readyz')).data!.status).toBe('ready');
     const metrics = await ar.GET('/metrics', { parseAs: 'text', headers: { Authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
     expect(metrics.data).toMatch(/^# HELP arsession_sessions_created_total /m);

@@ -613,6 +613,8 @@ export interface components {
         Health: {
             /** @constant */
             status: "ok";
+            /** @description the converter's version, e.g. 0.1.0+11: the package version, and after the + the revision of what it writes (the conversion cache keys entries by it) */
+            version: string;
         };
         Readiness: {
             /** @enum {string} */
@@ -696,7 +698,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
-            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
+            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -839,7 +841,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
-            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
+            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -987,7 +989,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
-            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
+            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1140,7 +1142,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
-            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
+            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1288,7 +1290,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
-            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
+            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1437,7 +1439,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
-            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
+            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1585,7 +1587,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponse"];
                 };
             };
-            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
+            /** @description the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1770,6 +1772,15 @@ export interface operations {
             };
             /** @description unknown session (session_not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the path is a session endpoint (by_plane, by_scan, …, claim), which takes POST: method_not_allowed, with Allow: POST */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

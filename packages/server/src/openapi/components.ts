@@ -152,7 +152,7 @@ export const SCHEMAS = {
     account: text,
     models: { type: 'array', items: record({ id: text, session_id: text, source_name: text, format: text, bytes: integer, sha256, created_at: { type: 'string', format: 'date-time' } }) },
   }),
-  Health: record({ status: { const: 'ok' } }),
+  Health: record({ status: { const: 'ok' }, version: { type: 'string', description: "the converter's version, e.g. 0.1.0+11: the package version, and after the + the revision of what it writes (the conversion cache keys entries by it)" } }),
   Readiness: record({
     status: { type: 'string', enum: ['ready', 'not_ready'] },
     checks: { type: 'object', additionalProperties: text, description: "each dependency (database, jobs, objects, data_dir, accepting): 'ok', or which way it failed ('cannot be reached', 'is not writable', 'shutting down'); the error itself is in the server's log, never here" },

@@ -1,10 +1,11 @@
 import { accessSync, constants } from 'node:fs';
+import { CONVERTER_VERSION } from '@arsession/convert';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 
-/** `GET /healthz`: the process answers. */
+/** `GET /healthz`: the process answers, and says which version it runs (a rolling deploy shows in it). */
 export function healthz(_req: Request, res: Response): void {
-  res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+  res.set('Cache-Control', 'no-store').json({ status: 'ok', version: CONVERTER_VERSION });
 }
 
 /** `GET /readyz`: the session store, the queue and the object store answer, the data directory is writable, and the server is not shutting down. */
