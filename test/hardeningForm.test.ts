@@ -8,6 +8,7 @@ import {
   circleDirectionalFrame, cornerDirectionalFrame, GeometryValidationError, readViewerAndGaze, rectangleShortSideFrame,
   referenceImageFrame, segmentDirectionalFrame, validateOpening,
 } from '@arsession/geometry';
+import { CONVERTER_VERSION } from '@arsession/convert';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../packages/server/src/errors/ApiError.js';
 import { enumField, numberField, pointsField, textField, vectorField } from '../packages/server/src/form/fieldValues.js';
@@ -387,6 +388,6 @@ describe('the real server, fuzzed over loopback', () => {
     expect(await diskLeftovers(t)).toEqual([]);
     const health = await fetch(`${t.url}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(await health.json()).toEqual({ status: 'ok', version: CONVERTER_VERSION });
   });
 });

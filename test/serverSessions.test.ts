@@ -2,7 +2,7 @@
 // SQLite, and the delivered files fetched back and checked as a USDZ package by TinyUSDZ.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { checkUsdzPackage, convertModel } from '@arsession/convert';
+import { CONVERTER_VERSION, checkUsdzPackage, convertModel } from '@arsession/convert';
 import {
   circleDirectionalFrame, cornerDirectionalFrame, footprintPose, rectangleShortSideFrame, referenceImageFrame,
   segmentDirectionalFrame, validateOpening, yUpToZUp, type Vec3,
@@ -256,7 +256,7 @@ describe('files, paths and claim', () => {
   });
 
   it('health and readiness', async () => {
-    expect(await (await fetch(`${t.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${t.url}/healthz`)).json()).toEqual({ status: 'ok', version: CONVERTER_VERSION });
     const ready = await fetch(`${t.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(((await ready.json()) as { checks: unknown }).checks).toEqual({ database: 'ok', jobs: 'ok', objects: 'ok', data_dir: 'ok', accepting: 'ok' });

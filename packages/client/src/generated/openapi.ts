@@ -482,6 +482,7 @@ export interface components {
             usdz_delivery: "converted" | "as_uploaded" | "repacked";
             /** @enum {string} */
             preferred_format: "reality" | "usdz";
+            /** @description the Reality file, when the operator configured a compiler (ARSESSION_REALITY_COMPILER: Apple publishes no writer) and it succeeded; null otherwise — a configured compiler that failed adds the warning reality_failed */
             reality_url: string | null;
             /** Format: uri */
             usdz_url: string;

@@ -186,11 +186,15 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
       name: model.glb.name, contentType: 'model/gltf-binary', bytes: model.result.glbFileBytes, sha256: model.result.glbFileSha256,
       downloadName: contentDisposition(deliveredName(model.upload.name, 'glb')),
     };
-    const reality = await makeReality(ctx, model.usdz.from, scope.staging, order, model.upload.name);
+    const made = await makeReality(ctx, model.usdz.from, scope.staging, order, model.upload.name);
+    const reality = made && 'file' in made ? made.file : undefined;
     files.push(usdz, glb, ...(reality ? [reality] : []));
     // Its Quick Look package and the page's preview are made when first asked for (derived/).
     const quick = quickLookFileOf(order, usdz.name, quickLook, model.result.anchorRefusal);
-    assets.push({ order, sourceName: model.upload.name, info: { ...assetInfo(model, usdz, glb, reality), quick_look: quick } });
+    const info = assetInfo(model, usdz, glb, reality);
+    // A compiler configured but failing is said on the asset: reality_url null alone reads as "not configured".
+    if (made && 'failed' in made) info.warnings = [...info.warnings, { code: 'reality_failed', message: 'the Reality compiler (ARSESSION_REALITY_COMPILER) failed on this model; it is offered as USDZ only' }];
+    assets.push({ order, sourceName: model.upload.name, info: { ...info, quick_look: quick } });
   }
   for (const extra of extras) {
     scope.staging.adopt(extra.upload.path, extra.name);
@@ -257,10 +261,11 @@ async function convertUpload(ctx: ServerContext, { sessionId, order, upload, usd
 }
 
 /**
- * The Reality file of one asset, when an external compiler is configured and succeeds: compiled
- * from the asset's USDZ (`usdzPath`) into a staged file of its own.
+ * The Reality file of one asset, when an external compiler is configured: compiled from the
+ * asset's USDZ (`usdzPath`) into a staged file of its own; `failed` when the compiler did not
+ * make one; undefined when none is configured.
  */
-async function makeReality(ctx: ServerContext, usdzPath: string, staging: SessionStaging, order: number, sourceName: string): Promise<SessionFile | undefined> {
+async function makeReality(ctx: ServerContext, usdzPath: string, staging: SessionStaging, order: number, sourceName: string): Promise<{ file: SessionFile } | { failed: string } | undefined> {
   const command = ctx.config.realityCompiler;
   if (!command) return undefined;
   // Staged before it exists, so that a failure anywhere below still removes what the compiler left.
@@ -268,11 +273,12 @@ async function makeReality(ctx: ServerContext, usdzPath: string, staging: Sessio
   const done = await compileReality(command, usdzPath, file.from, { timeoutMs: ctx.config.conversionTimeoutSeconds * 1000 });
   const size = done.ok ? await stat(file.from).then((s) => s.size, () => 0) : 0;
   if (!done.ok || size === 0) {
-    ctx.log.warn({ sourceName, problem: done.ok ? 'empty output' : done.message }, 'reality compiler failed; the asset is offered as USDZ only');
+    const problem = done.ok ? 'empty output' : done.message;
+    ctx.log.warn({ sourceName, problem }, 'reality compiler failed; the asset is offered as USDZ only');
     await staging.unstage(file);
-    return undefined;
+    return { failed: problem };
   }
-  return { name: file.name, contentType: 'model/vnd.reality', bytes: size, sha256: await hashFile(file.from), downloadName: contentDisposition(deliveredName(sourceName, 'reality')) };
+  return { file: { name: file.name, contentType: 'model/vnd.reality', bytes: size, sha256: await hashFile(file.from), downloadName: contentDisposition(deliveredName(sourceName, 'reality')) } };
 }
 
 /** A model upload kept for the account, where it was written as it arrived. */
