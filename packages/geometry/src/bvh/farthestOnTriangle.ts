@@ -158,7 +158,7 @@ export function farthestOnTriangle(
   if (root.bound <= settledAt() || maxCuts === 0 || root.near.length === 0) return { upper: Math.max(root.bound, lower), lower };
   // Cuts along a piece's own edge leave slivers without area: their points lie on their
   // neighbours (within `slack`), which count them. A triangle without area is all sliver: its
-  // pieces are segments, kept while they have length.
+  // pieces are segments, halved and kept while they have length.
   const thin = THIN * span(first), degenerate = thickness(first) <= thin;
   let cuts = 0, slack = 0;
   // The piece with the largest bound first: once it is settled, so is every other.
@@ -173,7 +173,9 @@ export function farthestOnTriangle(
     }
     cuts++;
     const prism = top.near[0]!;
-    const byPrism = prism === top.within ? undefined : cutByPrism(top.corners, p, idx, prism);
+    // A segment lying along a prism's side would come out of the cut whole on both sides of it:
+    // a triangle without area is only ever halved.
+    const byPrism = degenerate || prism === top.within ? undefined : cutByPrism(top.corners, p, idx, prism);
     const [cut, cutSliver] = byPrism ? substantial([byPrism.inside, ...byPrism.outside], thin, degenerate) : [[], 0];
     if (cut.length > 1) {
       slack = Math.max(slack, cutSliver);
