@@ -366,7 +366,7 @@ class SurfaceParts {
   /** Triangles of the surface ordered by part, and where each part's begin (part p at p + 1; -1, in none, at 0). */
   private readonly order: Uint32Array | undefined;
   private readonly start: Uint32Array | undefined;
-  private readonly searched = new Map<number, { part: number; mesh: TriangleMesh; bvh: Bvh | undefined }>();
+  private readonly searched = new Map<number, { mesh: TriangleMesh; bvh: Bvh | undefined }>();
 
   constructor(private readonly surface: TriangleMesh, private readonly partOfVertex: Int32Array | undefined) {
     if (!partOfVertex) return;
@@ -397,19 +397,24 @@ class SurfaceParts {
   nearest(of: number, x: number, y: number, z: number, within: number): number {
     const { mesh, bvh } = this.searchedPart(of);
     if (bvh) return nearestDistance(bvh, mesh, x, y, z, within);
-    let best = Infinity;
-    const p = mesh.positions, idx = mesh.indices;
-    for (let f = 0; f < idx.length; f += 3) best = Math.min(best, triangleDistanceSquared(p, idx[f]! * 3, idx[f + 1]! * 3, idx[f + 2]! * 3, x, y, z));
-    return Math.sqrt(best);
+    const f = this.nearestTriangle(of, x, y, z);
+    if (f < 0) return Infinity;
+    const p = this.surface.positions, idx = this.surface.indices;
+    return Math.sqrt(triangleDistanceSquared(p, idx[f * 3]! * 3, idx[f * 3 + 1]! * 3, idx[f * 3 + 2]! * 3, x, y, z));
+  }
+
+  /** The part vertex `of` lies in (0 for a surface of one part). */
+  private partOf(of: number): number {
+    return this.partOfVertex ? this.partOfVertex[of]! : 0;
   }
 
   /** The part of vertex `of`, its triangles as a mesh and their BVH, built the first time. */
-  private searchedPart(of: number): { part: number; mesh: TriangleMesh; bvh: Bvh | undefined } {
-    const part = this.partOfVertex ? this.partOfVertex[of]! : 0;
+  private searchedPart(of: number): { mesh: TriangleMesh; bvh: Bvh | undefined } {
+    const part = this.partOf(of);
     let searched = this.searched.get(part);
     if (!searched) {
       const mesh = this.meshOf(part);
-      searched = { part, mesh, bvh: mesh.indices.length / 3 > BRUTE_FORCE_TRIANGLES ? buildBvh(mesh) : undefined };
+      searched = { mesh, bvh: mesh.indices.length / 3 > BRUTE_FORCE_TRIANGLES ? buildBvh(mesh) : undefined };
       this.searched.set(part, searched);
     }
     return searched;
@@ -417,7 +422,7 @@ class SurfaceParts {
 
   /** The surface's triangle (its index in the whole surface) nearest a point, of the part of vertex `of`; -1 when the part has none. */
   nearestTriangle(of: number, x: number, y: number, z: number): number {
-    const { mesh, bvh, part } = this.searchedPart(of);
+    const { mesh, bvh } = this.searchedPart(of);
     let local = -1;
     if (bvh) local = nearestTriangle(bvh, mesh, x, y, z);
     else {
@@ -428,7 +433,7 @@ class SurfaceParts {
         if (d < best) [best, local] = [d, f / 3];
       }
     }
-    return local < 0 || !this.order ? local : this.order[this.start![part + 1]! + local]!;
+    return local < 0 || !this.order ? local : this.order[this.start![this.partOf(of) + 1]! + local]!;
   }
 
   /** One part's triangles as a mesh of their own (the surface itself when it is one part). */

@@ -21,10 +21,10 @@ export function echoedConfig(config: ServerConfig): Record<string, unknown> {
 /** Bytes per unit of the variables whose unit their name ends in; the rest are as they are held. */
 const UNITS: ReadonlyArray<[RegExp, number]> = [[/_MB$/, 1024 * 1024], [/_KBPS$/, 1024]];
 
-/** A number held in bytes, in the unit of the variable `name` (to three significant digits past it). */
+/** A number held in bytes, in the unit of the variable `name`, to a millionth of it (set in that unit, it was rounded to whole bytes). */
 function inUnitOf(name: string, value: number): number {
   const unit = UNITS.find(([suffix]) => suffix.test(name))?.[1];
-  return unit ? +(value / unit).toPrecision(Math.max(3, Math.ceil(Math.log10(value / unit + 1)))) : value;
+  return unit ? Math.round((value / unit) * 1e6) / 1e6 : value;
 }
 
 /**
