@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /** The server suites that run twice: embedded (SQLite, the data directory) and distributed (PostgreSQL, an S3-compatible store). */
 const SERVER_SUITES = [
   'test/serverSessions.test.ts', 'test/serverErrors.test.ts', 'test/serverOpenapi.test.ts', 'test/serverModelInputs.test.ts',
-  'test/serverRestart.test.ts', 'test/serverConversionCache.test.ts', 'test/hardeningForm.test.ts', 'test/hardeningAbuse.test.ts', 'test/hardeningFaults.test.ts', 'test/serverQuickLook.test.ts', 'test/sessionPage.test.ts', 'test/arsessionClient.test.ts',
+  'test/serverRestart.test.ts', 'test/serverConversionCache.test.ts', 'test/hardeningForm.test.ts', 'test/hardeningAbuse.test.ts', 'test/hardeningFaults.test.ts', 'test/serverQuickLook.test.ts', 'test/sessionPage.test.ts', 'test/arsessionClient.test.ts', 'test/savedModels.test.ts',
 ];
 
 export default defineConfig({

@@ -81,6 +81,13 @@ describe('@arsession/client on a real server', () => {
     const again = await ar.POST('/api/vision/v1/session/claim/', { body: { onetime_code: onetimeCode } });
     expect(again.response.status).toBe(404);
     expect(again.error).toMatchObject({ code: 'code_not_found' });
+    // The key pages its saved models and deletes one.
+    // Seven sessions made from one file keep it once.
+    const page = await ar.GET('/api/vision/v1/models/', { params: { query: { limit: 5 } } });
+    expect(page.data!.models).toHaveLength(1);
+    expect(page.data!.next_cursor).toBeNull();
+    const gone = await ar.DELETE('/api/vision/v1/models/{model_id}', { params: { path: { model_id: page.data!.models[0]!.id } } });
+    expect(gone.response.status).toBe(204);
   });
 
   it('serves the session page, its assets, the document, health, readiness and metrics', async () => {
@@ -102,6 +109,12 @@ describe('@arsession/client on a real server', () => {
     expect(error!.errors.some((e) => e.field.startsWith('alignment.'))).toBe(true);
     const keyless = createArsessionClient({ baseUrl: t.url });
     expect((await keyless.GET('/api/vision/v1/models/')).error).toMatchObject({ status: 401, code: 'api_key_missing' });
+  });
+
+  it('ends the session its key made', async () => {
+    const ended = await ar.DELETE('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: detail.session_id } } });
+    expect(ended.response.status).toBe(204);
+    expect((await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: detail.session_id } } })).error).toMatchObject({ status: 410, code: 'session_expired' });
   });
 
   it('has driven every operation of the served document', async () => {

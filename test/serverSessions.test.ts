@@ -245,13 +245,15 @@ describe('files, paths and claim', () => {
   });
 
   it('saves the models of a keyed request to its account, listed with the key', async () => {
-    const r = await postSession(t, 'by_plane', form({ model_file: filePart(BOX, 'saved-box.glb') }));
+    // Bytes no request of this suite sent before (a model is saved once per content).
+    const bytes = uniqueGlb(BOX, 'saved-box');
+    const r = await postSession(t, 'by_plane', form({ model_file: [new Blob([bytes]), 'saved-box.glb'] }));
     expect(r.status).toBe(201);
     const list = await fetch(`${t.url}/api/vision/v1/models/`, { headers: { 'X-API-Key': t.key } });
-    const body = await list.json() as { account: string; models: Array<{ source_name: string; session_id: string; bytes: number }> };
+    const body = await list.json() as { account: string; models: Array<{ source_name: string; session_id: string; bytes: number; sha256: string }> };
     expect(body.account).toBe('tester');
     const saved = body.models.find((m) => m.source_name === 'saved-box.glb');
-    expect(saved).toMatchObject({ session_id: sessionIdOf(r.body.deeplink), bytes: readFileSync(BOX).length });
+    expect(saved).toMatchObject({ session_id: sessionIdOf(r.body.deeplink), bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
     expect(body.models.some((m) => m.session_id === id)).toBe(false); // the anonymous upload is not saved
   });
 

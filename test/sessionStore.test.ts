@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { openSqliteSessionStore, sessionFilePath, type SessionStore } from '@arsession/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresSessionStore } from '../packages/server/src/store/postgres/openPostgresSessionStore.js';
+import { openDatabase } from '../packages/server/src/store/sqlite/openDatabase.js';
 import type { NewSession, SessionCommit } from '../packages/server/src/store/SessionStore.js';
 import { boxAsset, MODEL_FRAME, PLACEMENT_AT_ORIGIN } from '../packages/server/test/support/storedSession.js';
 import { startPostgres, type PostgresServer } from '@arsession/bench/services';
@@ -121,21 +122,62 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
     await expect(store.createApiKey('no/slashes')).rejects.toBeInstanceOf(RangeError);
   });
 
-  it('saved models: listed per account, newest first; their files known to the clean-up', async () => {
+  it('saved models: listed per account, newest first, a page at a time; their files known to the clean-up', async () => {
     const key = await store.createApiKey('studio');
     const account = (await store.authenticate(key))!;
     const commit = sessionOf('eeeeeeeeeeeeeeeeeeeee1', { accountId: account.id });
     const saved = [
       { id: 'm1', sourceName: 'a.ifc', format: 'ifc', bytes: 10, sha256: '1'.repeat(64), storedAs: 'eeeeeeeeeeeeeeeeeeeee1-a.ifc' },
       { id: 'm2', sourceName: 'b.glb', format: 'glb', bytes: 20, sha256: '2'.repeat(64), storedAs: 'eeeeeeeeeeeeeeeeeeeee1-b.glb' },
+      { id: 'm3', sourceName: 'c.glb', format: 'glb', bytes: 30, sha256: '3'.repeat(64), storedAs: 'eeeeeeeeeeeeeeeeeeeee1-c.glb' },
     ];
     await store.commit({ ...commit, saved });
-    const models = await store.savedModels(account.id);
-    expect(models.map((m) => [m.id, m.sessionId, m.sourceName, m.format, m.bytes])).toEqual([
-      ['m1', 'eeeeeeeeeeeeeeeeeeeee1', 'a.ifc', 'ifc', 10], ['m2', 'eeeeeeeeeeeeeeeeeeeee1', 'b.glb', 'glb', 20],
+    const all = await store.savedModels(account.id, { limit: 10 });
+    expect(all.models.map((m) => [m.id, m.sessionId, m.sourceName, m.format, m.bytes])).toEqual([
+      ['m1', 'eeeeeeeeeeeeeeeeeeeee1', 'a.ifc', 'ifc', 10], ['m2', 'eeeeeeeeeeeeeeeeeeeee1', 'b.glb', 'glb', 20], ['m3', 'eeeeeeeeeeeeeeeeeeeee1', 'c.glb', 'glb', 30],
     ]);
-    expect(await store.savedModels(account.id + 1000)).toEqual([]);
+    expect(all.next).toBeUndefined();
+    const first = await store.savedModels(account.id, { limit: 2 });
+    expect(first.models.map((m) => m.id)).toEqual(['m1', 'm2']);
+    const second = await store.savedModels(account.id, { limit: 2, after: first.next! });
+    expect(second).toEqual({ models: [all.models[2]], next: undefined });
+    expect(await store.savedModels(account.id + 1000, { limit: 10 })).toEqual({ models: [], next: undefined });
     expect(await store.savedModelFiles()).toEqual(new Set(saved.map((m) => m.storedAs)));
+    expect(await store.savedModelUsage(account.id, ['2'.repeat(64), '9'.repeat(64)])).toEqual({ count: 3, bytes: 60, present: new Set(['2'.repeat(64)]) });
+    expect(await store.savedModelUsage(account.id + 1000, [])).toEqual({ count: 0, bytes: 0, present: new Set() });
+  });
+
+  it('a saved model is kept once per content and account; deleted by its account only', async () => {
+    const account = (await store.authenticate(await store.createApiKey('studio')))!;
+    const other = (await store.authenticate(await store.createApiKey('other')))!;
+    const model = (id: string, sha: string) => ({ id, sourceName: `${id}.glb`, format: 'glb', bytes: 5, sha256: sha.repeat(64), storedAs: `${id}.glb` });
+    await store.commit({ ...sessionOf('fffffffffffffffffffff1', { accountId: account.id }), saved: [model('x1', 'a')] });
+    // The same content again (a race the request's own check did not see) is not listed twice.
+    await store.commit({ ...sessionOf('fffffffffffffffffffff2', { accountId: account.id }), saved: [model('x2', 'a'), model('x3', 'b')] });
+    await store.commit({ ...sessionOf('fffffffffffffffffffff3', { accountId: other.id }), saved: [model('y1', 'a')] });
+    expect((await store.savedModels(account.id, { limit: 10 })).models.map((m) => m.id).sort()).toEqual(['x1', 'x3']);
+    expect((await store.savedModels(other.id, { limit: 10 })).models.map((m) => m.id)).toEqual(['y1']);
+    expect(await store.deleteSavedModel(other.id, 'x1')).toBeUndefined();
+    expect(await store.deleteSavedModel(account.id, 'x1')).toBe('x1.glb');
+    expect(await store.deleteSavedModel(account.id, 'x1')).toBeUndefined();
+    expect((await store.savedModels(account.id, { limit: 10 })).models.map((m) => m.id)).toEqual(['x3']);
+    expect(await store.savedModelFiles()).toEqual(new Set(['x3.glb', 'y1.glb']));
+  });
+
+  it('a session ends early by its own account only: then it is expired, its code dead, its files the caller\'s to delete', async () => {
+    const account = (await store.authenticate(await store.createApiKey('studio')))!;
+    const other = (await store.authenticate(await store.createApiKey('other')))!;
+    const commit = sessionOf('ggggggggggggggggggggg1', { accountId: account.id });
+    const code = await store.commit(commit);
+    await store.commit(sessionOf('ggggggggggggggggggggg2'));
+    expect(await store.endSession('ggggggggggggggggggggg2', account.id)).toEqual({ ended: false, reason: 'not_yours' });
+    expect(await store.endSession('ggggggggggggggggggggg1', other.id)).toEqual({ ended: false, reason: 'not_yours' });
+    expect(await store.endSession('ggggggggggggggggggggg9', account.id)).toEqual({ ended: false, reason: 'unknown' });
+    const now = Date.now();
+    expect(await store.endSession('ggggggggggggggggggggg1', account.id, now)).toEqual({ ended: true, files: ['0.usdz'] });
+    expect((await store.find('ggggggggggggggggggggg1'))!.expiresAt).toBe(now);
+    expect(await store.claim(code, now + 1)).toEqual({ ok: false });
+    expect(await store.endSession('ggggggggggggggggggggg1', account.id, now + 1)).toEqual({ ended: false, reason: 'expired' });
   });
 
   it('one sweep leader at a time: a second node skips the round while the first sweeps', async () => {
@@ -188,6 +230,30 @@ describe('PostgreSQL restarted under a running store', () => {
       expect(await a.authenticate(key)).toBeUndefined();
     } finally {
       await Promise.all([a.close(), b.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SQLite data directories from before saved models were kept once per content', () => {
+  it('are brought up to date: copies saved before are dropped, the first kept, the rest untouched', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arsession-migrate-'));
+    try {
+      const path = join(dir, 'arsession.sqlite');
+      const db = openDatabase(path);
+      const version = db.pragma('user_version', { simple: true }) as number;
+      // The database as the version before left it: no unique index, the same file saved twice.
+      db.exec('DROP INDEX saved_models_content');
+      db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (1, ?, 0), (2, ?, 0)').run('a', 'b');
+      const insert = db.prepare("INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at) VALUES (?, ?, 's', 'm.glb', 'glb', 1, ?, ?, ?)");
+      for (const [id, account, sha, at] of [['first', 1, 'x', 1], ['copy', 1, 'x', 2], ['own', 1, 'y', 3], ['theirs', 2, 'x', 4]] as const) insert.run(id, account, sha, `${id}.glb`, at);
+      db.pragma(`user_version = ${version - 1}`);
+      db.close();
+      const reopened = openDatabase(path);
+      expect((reopened.prepare('SELECT id FROM saved_models ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id)).toEqual(['first', 'own', 'theirs']);
+      expect(() => reopened.prepare("INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at) VALUES ('again', 1, 's', 'm', 'glb', 1, 'x', 'again.glb', 5)").run()).toThrow(/UNIQUE/);
+      reopened.close();
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -172,7 +172,11 @@ export interface paths {
         get: operations["getSession"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * End a session early (the key that made it)
+         * @description Its one-time code can no longer be claimed, its files are deleted, and its id answers 410 from then on. Only a key of the account that made the session can end it.
+         */
+        delete: operations["endSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -202,11 +206,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The key's saved models */
+        /**
+         * The key's saved models, a page at a time
+         * @description Every model sent with a key is saved to its account, once per content, up to ARSESSION_SAVED_MODELS_PER_ACCOUNT models and ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB; past either, session requests that would save more are refused (saved_models_count_quota, saved_models_bytes_quota) until some are deleted.
+         */
         get: operations["listSavedModels"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vision/v1/models/{model_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete one of the key's saved models */
+        delete: operations["deleteSavedModel"];
         options?: never;
         head?: never;
         patch?: never;
@@ -599,17 +623,33 @@ export interface components {
             preview_glb_url: string | null;
         };
         SavedModels: {
+            /** @description the key's account */
             account: string;
+            /** @description newest first; a model is kept once per content (the same file sent again is not stored twice) */
             models: {
+                /** @description its id, for DELETE /api/vision/v1/models/{model_id} */
                 id: string;
+                /** @description the session it was first sent with (which may have expired) */
                 session_id: string;
+                /** @description its file name as uploaded */
                 source_name: string;
-                format: string;
+                /**
+                 * @description the format it was read as
+                 * @enum {string}
+                 */
+                format: "ifc" | "glb" | "usdz";
+                /** @description its size as uploaded */
                 bytes: number;
+                /** @description SHA-256 of its bytes, hex */
                 sha256: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description when it was saved
+                 */
                 created_at: string;
             }[];
+            /** @description pass as cursor for the next page; null on the last page */
+            next_cursor: string | null;
         };
         Health: {
             /** @constant */
@@ -726,7 +766,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
+            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large; or the models would pass the bytes the key's account may keep (saved_models_bytes_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -753,7 +793,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key), or the key's account keeps as many saved models as it may (saved_models_count_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT: delete some; no Retry-After) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -869,7 +909,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
+            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large; or the models would pass the bytes the key's account may keep (saved_models_bytes_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -896,7 +936,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key), or the key's account keeps as many saved models as it may (saved_models_count_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT: delete some; no Retry-After) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -1017,7 +1057,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
+            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large; or the models would pass the bytes the key's account may keep (saved_models_bytes_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1044,7 +1084,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key), or the key's account keeps as many saved models as it may (saved_models_count_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT: delete some; no Retry-After) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -1170,7 +1210,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
+            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large; or the models would pass the bytes the key's account may keep (saved_models_bytes_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1197,7 +1237,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key), or the key's account keeps as many saved models as it may (saved_models_count_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT: delete some; no Retry-After) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -1318,7 +1358,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
+            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large; or the models would pass the bytes the key's account may keep (saved_models_bytes_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1345,7 +1385,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key), or the key's account keeps as many saved models as it may (saved_models_count_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT: delete some; no Retry-After) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -1467,7 +1507,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
+            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large; or the models would pass the bytes the key's account may keep (saved_models_bytes_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1494,7 +1534,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key), or the key's account keeps as many saved models as it may (saved_models_count_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT: delete some; no Retry-After) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -1615,7 +1655,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large */
+            /** @description a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large; or the models would pass the bytes the key's account may keep (saved_models_bytes_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1642,7 +1682,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key) */
+            /** @description over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key), or the key's account keeps as many saved models as it may (saved_models_count_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT: delete some; no Retry-After) */
             429: {
                 headers: {
                     /** @description seconds to wait before trying again */
@@ -1811,6 +1851,74 @@ export interface operations {
             };
         };
     };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id at the end of the deep link */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or invalid key (api_key_missing, api_key_invalid) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description made without a key, or by another account (not_your_session) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unknown session (session_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description expired or ended already (session_expired) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description saturated, or a dependency out of reach: saturated, store_unavailable, object_store_unavailable, queue_unavailable, conversion_failed */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getSessionFile: {
         parameters: {
             query?: never;
@@ -1912,14 +2020,19 @@ export interface operations {
     };
     listSavedModels: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description models on a page */
+                limit?: number;
+                /** @description next_cursor of the page before, unchanged */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description saved models, newest first */
+            /** @description a page of saved models, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1928,8 +2041,67 @@ export interface operations {
                     "application/json": components["schemas"]["SavedModels"];
                 };
             };
+            /** @description limit outside 1…1000 (out_of_range), or a cursor this endpoint did not make (invalid_cursor) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description missing or invalid key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description saturated, or a dependency out of reach: saturated, store_unavailable, object_store_unavailable, queue_unavailable, conversion_failed */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteSavedModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of a saved model of this account */
+                model_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted, with its file */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no saved model of this account has this id (model_not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -66,6 +66,10 @@ export interface ServerConfig {
   sessionsPerClientPerHour: number;
   /** Sessions one API key may ask for an hour. */
   sessionsPerKeyPerHour: number;
+  /** Saved models one account may keep (a model is kept once per content). */
+  savedModelsPerAccount: number;
+  /** Bytes of saved models one account may keep. */
+  savedModelBytesPerAccount: number;
   /** One-time-code claims allowed per client address per minute. */
   claimsPerClientPerMinute: number;
   /** Failed one-time-code claims allowed per client (address, or IPv6 /64) per hour. */
@@ -144,6 +148,8 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   uploadsPerClient: 4,
   sessionsPerClientPerHour: 20,
   sessionsPerKeyPerHour: 600,
+  savedModelsPerAccount: 1000,
+  savedModelBytesPerAccount: 10 * 1024 * 1024 * 1024,
   minBodyBytesPerSecond: 8 * 1024,
   claimsPerClientPerMinute: 10,
   failedClaimsPerClientPerHour: 20,
@@ -200,6 +206,8 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   uploadsPerClient: 'ARSESSION_UPLOADS_PER_CLIENT',
   sessionsPerClientPerHour: 'ARSESSION_SESSIONS_PER_CLIENT_PER_HOUR',
   sessionsPerKeyPerHour: 'ARSESSION_SESSIONS_PER_KEY_PER_HOUR',
+  savedModelsPerAccount: 'ARSESSION_SAVED_MODELS_PER_ACCOUNT',
+  savedModelBytesPerAccount: 'ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB',
   minBodyBytesPerSecond: 'ARSESSION_MIN_BODY_KBPS',
   claimsPerClientPerMinute: 'ARSESSION_CLAIMS_PER_CLIENT_PER_MIN',
   failedClaimsPerClientPerHour: 'ARSESSION_FAILED_CLAIMS_PER_CLIENT_PER_HOUR',
@@ -321,6 +329,8 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('uploadsPerClient', 1);
   int('sessionsPerClientPerHour', 1);
   int('sessionsPerKeyPerHour', 1);
+  int('savedModelsPerAccount', 1);
+  int('savedModelBytesPerAccount', 1, 1024 * 1024);
   int('minBodyBytesPerSecond', 0, 1024);
   int('claimsPerClientPerMinute', 1);
   int('failedClaimsPerClientPerHour', 1);

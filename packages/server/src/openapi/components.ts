@@ -150,8 +150,20 @@ export const SCHEMAS = {
     preview_glb_url: { ...nullable(url), description: 'the first model with the placement drawn (GLB), as the page shows it; made on its first request' },
   }),
   SavedModels: record({
-    account: text,
-    models: { type: 'array', items: record({ id: text, session_id: text, source_name: text, format: text, bytes: integer, sha256, created_at: { type: 'string', format: 'date-time' } }) },
+    account: { ...text, description: "the key's account" },
+    models: {
+      type: 'array', description: 'newest first; a model is kept once per content (the same file sent again is not stored twice)',
+      items: record({
+        id: { ...text, description: 'its id, for DELETE /api/vision/v1/models/{model_id}' },
+        session_id: { ...text, description: 'the session it was first sent with (which may have expired)' },
+        source_name: { ...text, description: 'its file name as uploaded' },
+        format: { type: 'string', enum: ['ifc', 'glb', 'usdz'], description: 'the format it was read as' },
+        bytes: { ...integer, description: 'its size as uploaded' },
+        sha256: { ...sha256, description: 'SHA-256 of its bytes, hex' },
+        created_at: { type: 'string', format: 'date-time', description: 'when it was saved' },
+      }),
+    },
+    next_cursor: { ...nullable(text), description: 'pass as cursor for the next page; null on the last page' },
   }),
   Health: record({ status: { const: 'ok' }, version: { type: 'string', description: "the converter's version, e.g. 0.1.0+11: the package version, and after the + the revision of what it writes (the conversion cache keys entries by it)" } }),
   Readiness: record({

@@ -37,10 +37,10 @@ const sessionErrors: Schema = {
   400: problem('the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported'),
   401: problem('X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid'),
   408: problem('the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed'),
-  413: problem('a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large'),
+  413: problem('a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large; or the models would pass the bytes the key\'s account may keep (saved_models_bytes_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB)'),
   415: problem('a model that is not IFC, GLB or USDZ, or a reference image that is not PNG or JPEG: unsupported_format, unsupported_image'),
   422: problem('readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid'),
-  429: { ...problem('over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key)'), headers: retryAfter },
+  429: { ...problem('over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key), or the key\'s account keeps as many saved models as it may (saved_models_count_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT: delete some; no Retry-After)'), headers: retryAfter },
   503: unavailable,
 };
 
@@ -145,6 +145,17 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           parameters: [sessionId],
           responses: { 200: { description: 'detail', content: { 'application/json': { schema: ref('SessionDetail') } } }, 404: problem('unknown session (session_not_found)'), 405: problem('the path is a session endpoint (by_plane, by_scan, …, claim), which takes POST: method_not_allowed, with Allow: POST'), 410: problem('expired session (session_expired)'), 503: unavailable },
         },
+        delete: {
+          operationId: 'endSession', summary: 'End a session early (the key that made it)', tags: ['sessions'], security: [{ ApiKey: [] }],
+          description: 'Its one-time code can no longer be claimed, its files are deleted, and its id answers 410 from then on. Only a key of the account that made the session can end it.',
+          parameters: [sessionId],
+          responses: {
+            204: { description: 'ended' },
+            401: problem('missing or invalid key (api_key_missing, api_key_invalid)'),
+            403: problem('made without a key, or by another account (not_your_session)'),
+            404: problem('unknown session (session_not_found)'), 410: problem('expired or ended already (session_expired)'), 503: unavailable,
+          },
+        },
       },
       [`${sessionPath}/{session_id}/files/{name}`]: {
         get: {
@@ -163,8 +174,24 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
       },
       '/api/vision/v1/models/': {
         get: {
-          operationId: 'listSavedModels', summary: "The key's saved models", tags: ['accounts'], security: [{ ApiKey: [] }],
-          responses: { 200: { description: 'saved models, newest first', content: { 'application/json': { schema: ref('SavedModels') } } }, 401: problem('missing or invalid key'), 503: unavailable },
+          operationId: 'listSavedModels', summary: "The key's saved models, a page at a time", tags: ['accounts'], security: [{ ApiKey: [] }],
+          description: 'Every model sent with a key is saved to its account, once per content, up to ARSESSION_SAVED_MODELS_PER_ACCOUNT models and ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB; past either, session requests that would save more are refused (saved_models_count_quota, saved_models_bytes_quota) until some are deleted.',
+          parameters: [
+            { name: 'limit', in: 'query', description: 'models on a page', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+            { name: 'cursor', in: 'query', description: 'next_cursor of the page before, unchanged', schema: { type: 'string' } },
+          ],
+          responses: {
+            200: { description: 'a page of saved models, newest first', content: { 'application/json': { schema: ref('SavedModels') } } },
+            400: problem('limit outside 1…1000 (out_of_range), or a cursor this endpoint did not make (invalid_cursor)'),
+            401: problem('missing or invalid key'), 503: unavailable,
+          },
+        },
+      },
+      '/api/vision/v1/models/{model_id}': {
+        delete: {
+          operationId: 'deleteSavedModel', summary: 'Delete one of the key\'s saved models', tags: ['accounts'], security: [{ ApiKey: [] }],
+          parameters: [{ name: 'model_id', in: 'path', required: true, description: 'id of a saved model of this account', schema: { type: 'string' } }],
+          responses: { 204: { description: 'deleted, with its file' }, 401: problem('missing or invalid key'), 404: problem("no saved model of this account has this id (model_not_found)"), 503: unavailable },
         },
       },
       '/api/vision/v1/openapi.json': {

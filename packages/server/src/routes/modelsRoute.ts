@@ -1,14 +1,91 @@
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
+import { ApiError } from '../errors/ApiError.js';
+import type { SavedModelCursor } from '../store/SessionStore.js';
 
-/** `GET /api/vision/v1/models/`: the models saved to the key's account, newest first. */
+/** Saved models a page holds when the request does not say. */
+export const SAVED_MODELS_PAGE = 100;
+/** The most a page may hold. */
+export const SAVED_MODELS_PAGE_MAX = 1000;
+
+/** One saved model on the wire. */
+export interface SavedModelOnWire {
+  id: string;
+  session_id: string;
+  source_name: string;
+  format: string;
+  bytes: number;
+  sha256: string;
+  created_at: string;
+}
+
+/** `GET /api/vision/v1/models/` (SavedModels). */
+export interface SavedModelsOnWire {
+  account: string;
+  models: SavedModelOnWire[];
+  /** Pass as `cursor` for the next page; null on the last. */
+  next_cursor: string | null;
+}
+
+/**
+ * `GET /api/vision/v1/models/?limit=&cursor=`: a page of the models saved to the key's account,
+ * newest first. The cursor is opaque to clients: where the page before ended.
+ */
 export function modelsRoute(ctx: ServerContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const account = (await authenticate(ctx.sessions, req, true))!;
-    const models = (await ctx.sessions.savedModels(account.id)).map((m) => ({
-      id: m.id, session_id: m.sessionId, source_name: m.sourceName, format: m.format, bytes: m.bytes, sha256: m.sha256, created_at: m.createdAt,
-    }));
-    res.set('Cache-Control', 'no-store').json({ account: account.name, models });
+    const limit = pageLimit(req.query.limit);
+    const after = cursorOf(req.query.cursor);
+    const page = await ctx.sessions.savedModels(account.id, { limit, ...(after && { after }) });
+    const body: SavedModelsOnWire = {
+      account: account.name,
+      models: page.models.map((m) => ({
+        id: m.id, session_id: m.sessionId, source_name: m.sourceName, format: m.format, bytes: m.bytes, sha256: m.sha256, created_at: m.createdAt,
+      })),
+      next_cursor: page.next ? Buffer.from(JSON.stringify([page.next.createdAt, page.next.id])).toString('base64url') : null,
+    };
+    res.set('Cache-Control', 'no-store').json(body);
   };
+}
+
+/**
+ * `DELETE /api/vision/v1/models/{model_id}`: forgets one of the key's saved models and deletes its
+ * file (204). Another account's model is as unknown as one that never was (404), so ids tell
+ * nothing about other accounts.
+ */
+export function deleteModelRoute(ctx: ServerContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const account = (await authenticate(ctx.sessions, req, true))!;
+    const storedAs = await ctx.sessions.deleteSavedModel(account.id, String(req.params.id));
+    if (storedAs === undefined) {
+      throw new ApiError(404, 'model_not_found', `the key's account ${account.name} has no saved model of this id`, [{ field: 'model_id', message: 'unknown saved model' }]);
+    }
+    // The row is gone first: a file left by a failure here is an orphan the clean-up removes.
+    await ctx.objects.deleteSavedModels([storedAs]);
+    res.status(204).end();
+  };
+}
+
+function pageLimit(raw: unknown): number {
+  if (raw === undefined) return SAVED_MODELS_PAGE;
+  const limit = typeof raw === 'string' && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+  if (!(limit >= 1 && limit <= SAVED_MODELS_PAGE_MAX)) {
+    throw new ApiError(400, 'out_of_range', `limit must be a whole number from 1 to ${SAVED_MODELS_PAGE_MAX}, got ${JSON.stringify(raw)}`, [{ field: 'limit', message: `expected 1…${SAVED_MODELS_PAGE_MAX}` }]);
+  }
+  return limit;
+}
+
+function cursorOf(raw: unknown): SavedModelCursor | undefined {
+  if (raw === undefined) return undefined;
+  const refused = () => new ApiError(400, 'invalid_cursor', 'cursor must be a next_cursor this endpoint returned, unchanged', [{ field: 'cursor', message: 'not a cursor this endpoint made' }]);
+  if (typeof raw !== 'string' || raw.length > 200) throw refused();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw refused();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || !Number.isSafeInteger(parsed[0]) || typeof parsed[1] !== 'string') throw refused();
+  return { createdAt: parsed[0] as number, id: parsed[1] as string };
 }

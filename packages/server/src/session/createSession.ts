@@ -24,6 +24,7 @@ import { newSessionId } from './newSessionId.js';
 import { quickLookOf } from '../placement/quickLookOf.js';
 import type { StoredPlacement } from '../records/Placement.js';
 import { SessionStaging } from './SessionStaging.js';
+import { modelsToSave } from './modelsToSave.js';
 import { arBudgetOnWire } from '../records/ArBudgetOnWire.js';
 import { arBudgetOf } from '../config/ServerConfig.js';
 import { inSpan } from '../tracing/spans.js';
@@ -107,6 +108,8 @@ interface RequestScope {
 interface ReadRequest<I> {
   uploads: UploadedFile[];
   input: I;
+  /** The uploads its account will keep (none without a key): one per content not kept already. */
+  saving: UploadedFile[];
 }
 
 /** Step 1: the form, streamed to disk, and every field judged before any model is converted. */
@@ -125,7 +128,8 @@ async function readRequest<I>(ctx: ServerContext, method: PlacementMethod<I>, re
   refuseUnknownFields(form, new Set([...method.fields, 'conversion']), ['conversion.'], [...modelFields, ...method.fileFields]);
   readConversion(form);
   const uploads = readModelUploads(form, ctx.config.maxFiles);
-  return { uploads, input: method.read(form, ctx.config.maxCoordinateMetres) };
+  const input = method.read(form, ctx.config.maxCoordinateMetres);
+  return { uploads, input, saving: scope.account ? await modelsToSave(ctx, scope.account, uploads) : [] };
 }
 
 /** One model of the session: its conversion, and the staged files it wrote (or the cache placed). */
@@ -203,8 +207,9 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
       downloadName: contentDisposition(extra.upload.name),
     });
   }
-  const saved = scope.account ? models.map((m) => savedModel(ctx, m.upload, m.result)) : [];
-  for (const [i, m] of (scope.account ? models : []).entries()) scope.staging.keep(m.upload.path, saved[i]!.storedAs);
+  const saving = models.filter((m) => request.saving.includes(m.upload));
+  const saved = saving.map((m) => savedModel(ctx, m.upload, m.result));
+  for (const [i, m] of saving.entries()) scope.staging.keep(m.upload.path, saved[i]!.storedAs);
   const now = Date.now();
   const expiresAt = now + ctx.config.sessionTtlSeconds * 1000;
   const modelFrame: ModelFrame = { up_axis: 'y', handedness: 'right', units: 'm', offset: results[0]!.offset };

@@ -26,6 +26,33 @@ export interface SavedModel {
   createdAt: string;
 }
 
+/** Where a page of an account's saved models starts: after this model (the last of the page before). */
+export interface SavedModelCursor {
+  /** Its creation time, in ms since the epoch. */
+  createdAt: number;
+  id: string;
+}
+
+/** One page of an account's saved models, newest first. */
+export interface SavedModelPage {
+  models: SavedModel[];
+  /** Where the next page starts; `undefined` on the last page. */
+  next: SavedModelCursor | undefined;
+}
+
+/** What an account keeps already, as a request that saves more is measured against its quota. */
+export interface SavedModelUsage {
+  count: number;
+  bytes: number;
+  /** Of the hashes asked about, those the account has saved already (a model is stored once per content). */
+  present: Set<string>;
+}
+
+/** What became of a key's request to end a session early. */
+export type EndSessionOutcome =
+  | { ended: true; files: string[] }
+  | { ended: false; reason: 'unknown' | 'not_yours' | 'expired' };
+
 /** A file served under a session. */
 export interface SessionFile {
   /** URL segment: `0.usdz`, `0.reality`, `reference_image.png`. */
@@ -123,7 +150,9 @@ export interface SessionStore {
   authenticate(key: string): Promise<Account | undefined>;
   /**
    * Makes a session exist: its staged files placed in the sessions directory under its id and its
-   * rows written, together; resolves to its one-time code. On failure nothing of it remains.
+   * rows written, together; resolves to its one-time code. On failure nothing of it remains. A
+   * saved model whose content its account keeps already (two requests racing with the same file)
+   * is not listed twice: the later row is dropped and its file left to the orphan clean-up.
    */
   commit(session: SessionCommit): Promise<string>;
   /**
@@ -141,8 +170,21 @@ export interface SessionStore {
    * lives less than its session: ARSESSION_CODE_TTL_S), marked claimed in the same step.
    */
   claim(code: string, now?: number, issuedAfter?: number): Promise<ClaimOutcome>;
-  /** An account's saved models, newest first. */
-  savedModels(accountId: number): Promise<SavedModel[]>;
+  /** A page of an account's saved models, newest first: at most `limit`, after `after`. */
+  savedModels(accountId: number, page: { limit: number; after?: SavedModelCursor }): Promise<SavedModelPage>;
+  /** How many models, and bytes, an account keeps, and which of `sha256s` it has saved already. */
+  savedModelUsage(accountId: number, sha256s: readonly string[]): Promise<SavedModelUsage>;
+  /**
+   * Forgets one of an account's saved models; resolves to its path under the models store (whose
+   * file the caller deletes), or `undefined` when the account has no model of that id.
+   */
+  deleteSavedModel(accountId: number, id: string): Promise<string | undefined>;
+  /**
+   * Ends a live session of this account now (it expires: its code can no longer be claimed, its id
+   * answers 410); resolves to the names of its files, which the caller deletes. Sessions made
+   * without a key, or by another account, are `not_yours`.
+   */
+  endSession(id: string, accountId: number, now?: number): Promise<EndSessionOutcome>;
   /** Issues a key for an account (created on first use); the key is shown only this once. */
   createApiKey(accountName: string): Promise<string>;
   /** Revokes a key (given whole, or by its id); false when no such live key exists. */

@@ -60,4 +60,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      used_at BIGINT NOT NULL
    );
    CREATE INDEX conversion_cache_used ON conversion_cache(used_at);`,
+  // A saved model is stored once per content and account: copies saved before are dropped (the
+  // oldest kept); their objects, which no row names any more, go with the orphan sweep.
+  `DELETE FROM saved_models a USING saved_models b
+     WHERE a.account_id = b.account_id AND a.sha256 = b.sha256 AND (a.created_at, a.id) > (b.created_at, b.id);
+   CREATE UNIQUE INDEX saved_models_content ON saved_models(account_id, sha256);`,
 ];

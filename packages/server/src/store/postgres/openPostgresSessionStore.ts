@@ -5,7 +5,8 @@ import { sessionFilePath } from '../../files/sessionFiles.js';
 import type { AssetInfo, ModelFrame } from '../../records/AssetInfo.js';
 import type { StoredPlacement } from '../../records/Placement.js';
 import { checkedAccountName, keyIdOf, newApiKey, presentedKeyId, secretMatches } from '../apiKeySecrets.js';
-import type { AddFileOutcome, SessionFile, SessionStore } from '../SessionStore.js';
+import { savedModelPage, type SavedModelRow } from '../savedModelPage.js';
+import type { AddFileOutcome, EndSessionOutcome, SessionFile, SessionStore } from '../SessionStore.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { openPostgresPool } from './postgresPool.js';
 
@@ -93,7 +94,7 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
           for (const m of saved) {
             await client.query(
               `INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (account_id, sha256) DO NOTHING`,
               [m.id, record.accountId, record.id, m.sourceName, m.format, m.bytes, m.sha256, m.storedAs, record.createdAt]);
           }
           return code;
@@ -138,10 +139,32 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
         [code, now, Number.isFinite(issuedAfter) ? issuedAfter : -1])).rows[0];
       return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
     },
-    async savedModels(accountId) {
-      const { rows } = await query<{ id: string; session_id: string; source_name: string; format: string; bytes: number; sha256: string; created_at: number }>(
-        'SELECT id, session_id, source_name, format, bytes, sha256, created_at FROM saved_models WHERE account_id = $1 ORDER BY created_at DESC, id', [accountId]);
-      return rows.map((r) => ({ id: r.id, sessionId: r.session_id, sourceName: r.source_name, format: r.format, bytes: r.bytes, sha256: r.sha256, createdAt: new Date(r.created_at).toISOString() }));
+    async savedModels(accountId, { limit, after }) {
+      const columns = 'id, session_id, source_name, format, bytes, sha256, created_at';
+      const { rows } = after
+        ? await query<SavedModelRow>(`SELECT ${columns} FROM saved_models WHERE account_id = $1 AND (created_at < $2 OR (created_at = $2 AND id > $3)) ORDER BY created_at DESC, id LIMIT $4`,
+          [accountId, after.createdAt, after.id, limit + 1])
+        : await query<SavedModelRow>(`SELECT ${columns} FROM saved_models WHERE account_id = $1 ORDER BY created_at DESC, id LIMIT $2`, [accountId, limit + 1]);
+      return savedModelPage(rows, limit);
+    },
+    async savedModelUsage(accountId, sha256s) {
+      const total = (await query<{ count: string; bytes: string }>('SELECT COUNT(*) AS count, COALESCE(SUM(bytes), 0) AS bytes FROM saved_models WHERE account_id = $1', [accountId])).rows[0]!;
+      const present = sha256s.length === 0 ? [] : (await query<{ sha256: string }>('SELECT sha256 FROM saved_models WHERE account_id = $1 AND sha256 = ANY($2::text[])', [accountId, sha256s])).rows;
+      return { count: Number(total.count), bytes: Number(total.bytes), present: new Set(present.map((r) => r.sha256)) };
+    },
+    async deleteSavedModel(accountId, id) {
+      return (await query<{ stored_as: string }>('DELETE FROM saved_models WHERE id = $1 AND account_id = $2 RETURNING stored_as', [id, accountId])).rows[0]?.stored_as;
+    },
+    async endSession(id, accountId, now = Date.now()) {
+      return transaction(async (client): Promise<EndSessionOutcome> => {
+        const row = (await client.query<{ account_id: number | null; expires_at: number; files: SessionFile[] }>(
+          'SELECT account_id, expires_at, files FROM sessions WHERE id = $1 FOR UPDATE', [id])).rows[0];
+        if (!row) return { ended: false, reason: 'unknown' };
+        if (row.account_id === null || Number(row.account_id) !== accountId) return { ended: false, reason: 'not_yours' };
+        if (Number(row.expires_at) <= now) return { ended: false, reason: 'expired' };
+        await client.query('UPDATE sessions SET expires_at = $2 WHERE id = $1', [id, now]);
+        return { ended: true, files: row.files.map((f) => f.name) };
+      });
     },
     async createApiKey(accountName) {
       const name = checkedAccountName(accountName);

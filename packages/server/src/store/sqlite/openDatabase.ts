@@ -55,6 +55,10 @@ const MIGRATIONS: readonly string[] = [
      created_at INTEGER NOT NULL
    );
    CREATE INDEX saved_models_account ON saved_models(account_id, created_at);`,
+  // A saved model is stored once per content and account: copies saved before are dropped (the
+  // first kept); their files, which no row names any more, go with the start-up clean-up.
+  `DELETE FROM saved_models WHERE rowid NOT IN (SELECT MIN(rowid) FROM saved_models GROUP BY account_id, sha256);
+   CREATE UNIQUE INDEX saved_models_content ON saved_models(account_id, sha256);`,
 ];
 
 /** How {@link openDatabase} opens the file. */

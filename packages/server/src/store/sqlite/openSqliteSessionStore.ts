@@ -3,7 +3,7 @@ import { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from './a
 import { commitSessions } from './commitSessions.js';
 import { openDatabase, type Db } from './openDatabase.js';
 import { prepared } from './prepared.js';
-import { listSavedModels } from './savedModels.js';
+import { deleteSavedModel, endSession, listSavedModels, savedModelUsage } from './savedModels.js';
 import { addSessionFile, claimOnetimeCode, expiredWithFiles, findSession, forgetOldSessions, markFilesDeleted } from './sessions.js';
 import { createStoreThread } from './storeThread.js';
 import { startWalCheckpointer, type WalCheckpointer } from './walCheckpointer.js';
@@ -65,7 +65,10 @@ export function openSqliteSessionStore(options: SqliteSessionStoreOptions): Sqli
     addFile: async (id, file, staged, now) => addSessionFile(db, options.sessionsDir, id, file, staged, now),
     find: async (id) => findSession(db, id),
     claim: async (code, now, issuedAfter) => claimOnetimeCode(db, code, now, issuedAfter),
-    savedModels: async (accountId) => listSavedModels(db, accountId),
+    savedModels: async (accountId, page) => listSavedModels(db, accountId, page),
+    savedModelUsage: async (accountId, sha256s) => savedModelUsage(db, accountId, sha256s),
+    deleteSavedModel: async (accountId, id) => deleteSavedModel(db, accountId, id),
+    endSession: async (id, accountId, now) => endSession(db, id, accountId, now),
     createApiKey: async (accountName) => createApiKey(db, accountName),
     revokeApiKey: async (keyOrId) => revokeApiKey(db, keyOrId),
     listApiKeys: async () => listApiKeys(db),

@@ -30,7 +30,7 @@ export function insertSession(db: Db, record: NewSession, saved: readonly SavedM
     const asset = prepared(db, 'INSERT INTO assets (session_id, ord, source_name, info) VALUES (?, ?, ?, ?)');
     for (const a of record.assets) asset.run(record.id, a.order, a.sourceName, JSON.stringify(a.info));
     const model = prepared(db, `INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at)
-                              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+                              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, sha256) DO NOTHING`);
     for (const m of saved) model.run(m.id, record.accountId, record.id, m.sourceName, m.format, m.bytes, m.sha256, m.storedAs, record.createdAt);
     return code;
   })();
