@@ -356,6 +356,25 @@ describe('session allowances', () => {
   });
 });
 
+describe('memory a conversion really allocates', () => {
+  it('a model past the conversion memory bound is refused by name in a worker process of its own; the server\'s memory stays its own and the next request is served', async () => {
+    // 350 MB holds a worker process and a small GLB, not the 261,069-triangle IFC (some 450 MB
+    // in all: its WASM heap and buffers, which a thread's heap limit never counted).
+    const s = await startTestServer({ conversionMemoryBytes: 350 * 2 ** 20 });
+    try {
+      const before = process.memoryUsage().rss;
+      const big = await postSession(s, 'by_plane', form({ model_file: filePart(corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc')) }));
+      expect(big.status).toBe(422);
+      expect(big.body).toMatchObject({ code: 'model_too_large', errors: [{ field: 'model_file' }] });
+      expect(big.body.detail).toMatch(/ISSUE_021_Mini_Project\.ifc: its conversion needed more than the 350 MB/);
+      expect(process.memoryUsage().rss - before).toBeLessThan(150 * 2 ** 20);
+      expect((await postSession(s, 'by_plane', form({ model_file: filePart(BOX) }))).status).toBe(201);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
 describe('size limits while streaming', () => {
   it('a request declaring more than any acceptable body is refused 413 before a byte of its body is read, and the connection closed', async () => {
     const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, { field: 'model_file', fileName: 'huge.glb', declaredFileBytes: 64 * 2 ** 30 });

@@ -4,7 +4,7 @@
  * recognition, limits, readers into plain scene data, and ARKit-ready writers.
  */
 export {
-  ConvertError, MeshNodeLimitError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
+  ConversionMemoryError, ConvertError, MeshNodeLimitError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
 } from './errors/ConvertError.js';
 export { detectFormat, zipEntryNames, type ModelFormat } from './format/detectFormat.js';
 export { readGlbJson, type GltfJson } from './glb/readGlbJson.js';
@@ -35,7 +35,7 @@ export { measureOpening, type MeasuredOpening, type MeasureOpeningInput } from '
 export { unzipIfc, UNZIP_IFC_DEFAULTS, type UnzipIfcOptions } from './ifc/unzipIfc.js';
 export { readModel, READ_MODEL_DEFAULTS, type ModelScene, type ReadModelOptions } from './model/readModel.js';
 export {
-  closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, warmConversionPool,
+  closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, warmConversionPool, type SharedPoolOptions,
 } from './worker/convertModel.js';
 export {
   createConversionPool, CONVERSION_POOL_DEFAULTS, CONVERT_MODEL_DEFAULTS, WARM_CONVERSION_POOL_DEFAULTS,

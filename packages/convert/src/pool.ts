@@ -8,7 +8,7 @@ export {
   ConvertError, MeshNodeLimitError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
 } from './errors/ConvertError.js';
 export {
-  closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, warmConversionPool,
+  closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, warmConversionPool, type SharedPoolOptions,
 } from './worker/convertModel.js';
 export {
   createConversionPool, CONVERSION_POOL_DEFAULTS, CONVERT_MODEL_DEFAULTS, WARM_CONVERSION_POOL_DEFAULTS,

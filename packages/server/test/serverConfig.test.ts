@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AR_BUDGET_DEFAULTS } from '@arsession/convert';
-import { arBudgetOf, ConfigError, readServerConfig } from '../src/config/ServerConfig.js';
+import { arBudgetOf, ConfigError, conversionPoolOf, readServerConfig } from '../src/config/ServerConfig.js';
 import { conversionCacheVersion } from '../src/cache/ConversionCache.js';
 
 describe('the AR budget settings', () => {
@@ -62,5 +62,14 @@ describe('ARSESSION_TRUST_PROXY', () => {
       expect(() => readServerConfig({ ARSESSION_TRUST_PROXY: bad }), bad).toThrow(ConfigError);
       expect(() => readServerConfig({ ARSESSION_TRUST_PROXY: bad }), bad).toThrow(/ARSESSION_TRUST_PROXY/);
     }
+  });
+});
+
+describe('where conversions run', () => {
+  it('in worker processes held whole to the conversion memory bound by default; in threads when asked; anything else stops the start', () => {
+    expect(conversionPoolOf(readServerConfig({}))).toEqual({ isolation: 'process', memoryLimitMb: 2048 });
+    expect(conversionPoolOf(readServerConfig({ ARSESSION_CONVERSION_MEMORY_MB: '512' }))).toEqual({ isolation: 'process', memoryLimitMb: 512 });
+    expect(conversionPoolOf(readServerConfig({ ARSESSION_CONVERSION_ISOLATION: 'thread' }))).toEqual({ isolation: 'thread' });
+    expect(() => readServerConfig({ ARSESSION_CONVERSION_ISOLATION: 'container' })).toThrow(/^ARSESSION_CONVERSION_ISOLATION: /);
   });
 });

@@ -784,7 +784,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
+            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (the model needs more memory than one conversion may use, ARSESSION_CONVERSION_MEMORY_MB: refused while its geometry is read, or when its worker process runs out), usdz_package_invalid */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -927,7 +927,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
+            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (the model needs more memory than one conversion may use, ARSESSION_CONVERSION_MEMORY_MB: refused while its geometry is read, or when its worker process runs out), usdz_package_invalid */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1075,7 +1075,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
+            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (the model needs more memory than one conversion may use, ARSESSION_CONVERSION_MEMORY_MB: refused while its geometry is read, or when its worker process runs out), usdz_package_invalid */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1228,7 +1228,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
+            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (the model needs more memory than one conversion may use, ARSESSION_CONVERSION_MEMORY_MB: refused while its geometry is read, or when its worker process runs out), usdz_package_invalid */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1376,7 +1376,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
+            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (the model needs more memory than one conversion may use, ARSESSION_CONVERSION_MEMORY_MB: refused while its geometry is read, or when its worker process runs out), usdz_package_invalid */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1525,7 +1525,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
+            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (the model needs more memory than one conversion may use, ARSESSION_CONVERSION_MEMORY_MB: refused while its geometry is read, or when its worker process runs out), usdz_package_invalid */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1673,7 +1673,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (its geometry needs more memory than one conversion may use), usdz_package_invalid */
+            /** @description readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (the model needs more memory than one conversion may use, ARSESSION_CONVERSION_MEMORY_MB: refused while its geometry is read, or when its worker process runs out), usdz_package_invalid */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -73,3 +73,20 @@ export class ModelTooLargeError extends ConvertError {
     this.limit = limit;
   }
 }
+
+/**
+ * A conversion that ran out of the memory its worker process may use (the operating system's
+ * bound, `ConversionPoolOptions.memoryLimitMb`): the worker was stopped mid-conversion, and only
+ * that model is refused. Everything the conversion allocated counts — WASM heaps, buffers and
+ * inflated entries as well as the JavaScript heap.
+ */
+export class ConversionMemoryError extends ConvertError {
+  /** The bytes one conversion's process may use. */
+  readonly limit: number;
+
+  constructor(limit: number, options: { field?: string; fileName?: string } = {}) {
+    const who = options.fileName ?? 'the model';
+    super('model_too_large', `${who}: its conversion needed more than the ${Math.round(limit / 2 ** 20)} MB of memory one conversion may use, and was stopped; split the model, or raise the conversion memory bound`, options);
+    this.limit = limit;
+  }
+}

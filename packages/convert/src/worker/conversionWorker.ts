@@ -6,22 +6,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 console.log = console.info = console.debug = console.warn;
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 import { webIfcApi } from '../ifc/webIfcApi.js';
-import { serializeError } from './crossingErrors.js';
-import type { ConversionReply, ConversionRequest, WorkerReady, WorkerStart } from './protocol.js';
-import { runConversion } from './runConversion.js';
-
-async function convert(request: ConversionRequest): Promise<ConversionReply> {
-  try {
-    return { ok: true, result: await runConversion(request) };
-  } catch (err) {
-    const error = serializeError(err);
-    if (error) return { ok: false, error };
-    throw err;
-  }
-}
+import { answerConversion } from './answerConversion.js';
+import type { ConversionRequest, WorkerReady, WorkerStart } from './protocol.js';
 
 parentPort!.on('message', async ({ id, request }: { id: number; request: ConversionRequest }) => {
-  const reply = await convert(request);
+  const reply = await answerConversion(request);
   const transfer = reply.ok ? [reply.result.usdz, reply.result.glb].filter((b) => b !== undefined).map((b) => b.buffer as ArrayBuffer) : [];
   parentPort!.postMessage({ id, reply }, transfer);
 });

@@ -1,12 +1,15 @@
 import {
-  createConversionPool, type ConversionPool, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
+  createConversionPool, type ConversionPool, type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
 } from './createConversionPool.js';
 import type { ConversionResult } from './protocol.js';
 
 // The process's own pool, for callers that need only one (the server, the CLI): made on first use.
 let shared: ConversionPool | undefined;
-let sharedScript: URL | undefined;
-const pool = () => (shared ??= createConversionPool(sharedScript ? { workerScript: sharedScript } : {}));
+let sharedOptions: SharedPoolOptions = {};
+const pool = () => (shared ??= createConversionPool(sharedOptions));
+
+/** What {@link configureConversionPool} may set of the shared pool. */
+export type SharedPoolOptions = Partial<Pick<ConversionPoolOptions, 'workerScript' | 'isolation' | 'memoryLimitMb'>>;
 
 /**
  * Converts model bytes to an ARKit-ready USDZ in a worker of the process's shared
@@ -37,17 +40,20 @@ export async function closeConversionPool(): Promise<void> {
 }
 
 /**
- * Sets the worker script of the shared pool (`undefined`: the real one): a new pool takes over and
- * the old one's idle workers stop, so no later job reaches them. Fault tests wrap the real worker.
+ * Sets how the shared pool runs its workers (the worker script, `undefined`: the real one; thread
+ * or process isolation; a process's memory bound). When that changes, a new pool takes over and
+ * the old one's idle workers stop, so no later job reaches them. Fault tests wrap the real worker;
+ * the server runs conversions in processes.
  *
  * @example
  * ```ts
- * configureConversionPool({ workerScript: new URL('./faultyConversionWorker.mjs', import.meta.url) });
+ * configureConversionPool({ isolation: 'process', memoryLimitMb: 2048 });
  * ```
  */
-export function configureConversionPool(options: { workerScript?: URL }): void {
-  if (shared && sharedScript?.href === options.workerScript?.href) return;
+export function configureConversionPool(options: SharedPoolOptions): void {
+  const same = sharedOptions.workerScript?.href === options.workerScript?.href && sharedOptions.isolation === options.isolation && sharedOptions.memoryLimitMb === options.memoryLimitMb;
+  if (shared && same) return;
   void shared?.close();
   shared = undefined;
-  sharedScript = options.workerScript;
+  sharedOptions = { ...options };
 }

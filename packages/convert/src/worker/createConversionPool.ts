@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { ModelUnreadableError } from '../errors/ConvertError.js';
+import { ConversionMemoryError, ModelUnreadableError } from '../errors/ConvertError.js';
 import { reviveError } from './crossingErrors.js';
+import { ProcessWorker } from './ProcessWorker.js';
 import type { ConversionReply, ConversionRequest, ConversionResult, WorkerReady, WorkerStart } from './protocol.js';
 
 /** What one conversion asks of the pool: the worker's job, and how long and large it may run. */
@@ -28,6 +29,18 @@ export interface ConversionPoolOptions {
   maxIdle: number;
   /** Jobs through web-ifc after which a worker retires (its WASM heap only grows). */
   jobsPerWorker: number;
+  /**
+   * Where a conversion runs: `'thread'`, a worker thread of this process (its JavaScript heap
+   * bounded, WASM memory and buffers not); `'process'`, a child process of its own, bounded whole
+   * by `memoryLimitMb`, so that no model can take the host's memory. `workerScript` must suit it.
+   */
+  isolation: 'thread' | 'process';
+  /**
+   * With `'process'`: the memory (MB) one conversion's process may use, enforced by the operating
+   * system (RLIMIT_DATA); a conversion past it is refused as a {@link ConversionMemoryError}.
+   * Include the process's own ~100 MB. None: unbounded.
+   */
+  memoryLimitMb?: number;
 }
 
 /** How the pool stands: for readiness figures and for tests that check workers are replaced, not leaked. */
@@ -70,7 +83,10 @@ export interface ConversionPool {
 
 // Tests run the TypeScript sources, but a worker thread needs JavaScript: it always runs the
 // built file (`pnpm test` builds first), next to this module in dist/.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../dist/worker/conversionWorker.js' : './conversionWorker.js', import.meta.url);
+const BUILT = import.meta.url.endsWith('.ts') ? '../../dist/worker/' : './';
+const WORKER_URL = new URL(`${BUILT}conversionWorker.js`, import.meta.url);
+/** The entry point of a conversion worker process (`isolation: 'process'`). */
+export const CONVERSION_PROCESS_URL = new URL(`${BUILT}conversionProcess.js`, import.meta.url);
 
 /** Longest a new worker may take to load before its job fails; far above the ~0.1–0.3 s it needs. */
 const WORKER_START_TIMEOUT_MS = 60_000;
@@ -82,11 +98,28 @@ export const CONVERSION_POOL_DEFAULTS: Readonly<ConversionPoolOptions> = {
   // GLB and USDZ jobs (JavaScript; the KTX2 transcoder keeps one fixed heap) do not count: retiring
   // a worker costs a start-up, which under a stream of small GLB sessions cost 10× the work.
   jobsPerWorker: 32,
+  isolation: 'thread',
 };
+
+/**
+ * What the pool needs of a worker, thread or process: `Worker` of worker_threads, or a
+ * {@link ProcessWorker}.
+ */
+interface ConversionWorker {
+  postMessage(message: unknown, transfer?: ArrayBuffer[]): void;
+  on(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): this;
+  once(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): this;
+  off(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): this;
+  terminate(): Promise<unknown>;
+  ref(): void;
+  unref(): void;
+  /** A process worker knows whether it died for want of memory. */
+  readonly outOfMemory?: boolean;
+}
 
 /** One worker thread of the pool. */
 interface PooledWorker {
-  worker: Worker;
+  worker: ConversionWorker;
   maxHeapMb: number;
   /** Jobs that ran web-ifc (WASM). */
   wasmJobs: number;
@@ -106,18 +139,21 @@ interface PooledWorker {
  * ```
  */
 export function createConversionPool(options: Partial<ConversionPoolOptions> = {}): ConversionPool {
-  const { workerScript, maxIdle, jobsPerWorker } = { ...CONVERSION_POOL_DEFAULTS, ...options };
+  const { maxIdle, jobsPerWorker, isolation, memoryLimitMb } = { ...CONVERSION_POOL_DEFAULTS, ...options };
+  const workerScript = options.workerScript ?? (isolation === 'process' ? CONVERSION_PROCESS_URL : WORKER_URL);
   const idle: PooledWorker[] = [];
   const counts = { busy: 0, started: 0, exited: 0 };
   let nextJob = 0;
 
   const spawn = (maxHeapMb: number, start: WorkerStart = {}): PooledWorker => {
-    const worker = new Worker(workerScript, {
-      workerData: start,
-      resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
-      // A clean start: the worker must not inherit loaders or flags of its host (test runners set some).
-      execArgv: [],
-    });
+    const worker: ConversionWorker = isolation === 'process'
+      ? new ProcessWorker({ script: workerScript, maxHeapMb, ...(memoryLimitMb !== undefined && { memoryLimitMb }), ...(start.preloadIfc && { preloadIfc: true }) })
+      : new Worker(workerScript, {
+        workerData: start,
+        resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
+        // A clean start: the worker must not inherit loaders or flags of its host (test runners set some).
+        execArgv: [],
+      });
     counts.started++;
     const ready = new Promise<void>((resolve) => {
       const onReady = (message: Partial<WorkerReady>) => {
@@ -191,7 +227,9 @@ export function createConversionPool(options: Partial<ConversionPoolOptions> = {
         finish(reply.ok || reply.error.problems !== undefined, () => (reply.ok ? resolve(reply.result) : reject(reviveError(reply.error))), usedWasm);
       };
       const onError = (err: Error) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser crashed (${err.message})`, { ...named, cause: err })));
-      const onExit = (code: number) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser stopped without an answer (exit code ${code})`, named)));
+      const onExit = (code: number) => finish(false, () => reject(worker.outOfMemory && memoryLimitMb !== undefined
+        ? new ConversionMemoryError(memoryLimitMb * 2 ** 20, named)
+        : new ModelUnreadableError(`${label}: the parser stopped without an answer (exit code ${code})`, named)));
       const onTimeout = () => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}; the file is malformed or too complex`, named)));
       // Not the model's fault, so not a ModelUnreadableError: the host cannot start workers.
       const onStartTimeout = () => finish(false, () => reject(new Error(`convertModel: the conversion worker did not start within ${WORKER_START_TIMEOUT_MS / 1000} s`)));

@@ -1,6 +1,6 @@
 import { DoorNotFoundError, GeometryValidationError, type DoorNotFoundReason } from '@arsession/geometry/errors';
 import {
-  ConvertError, MeshNodeLimitError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
+  ConversionMemoryError, ConvertError, MeshNodeLimitError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
 } from '../errors/ConvertError.js';
 import type { SerializedConvertError } from './protocol.js';
 
@@ -15,6 +15,7 @@ export type CrossingError = ConvertError | GeometryValidationError;
 const REVIVE: Record<string, (e: SerializedConvertError) => CrossingError> = {
   MeshNodeLimitError: (e) => new MeshNodeLimitError(e.count!, e.limit!, named(e)),
   ModelTooLargeError: (e) => new ModelTooLargeError(e.count!, e.limit!, named(e)),
+  ConversionMemoryError: (e) => new ConversionMemoryError(e.limit!, named(e)),
   UnsupportedFormatError: (e) => new UnsupportedFormatError(e.message, named(e)),
   ModelUnreadableError: (e) => new ModelUnreadableError(e.message, named(e)),
   UsdzPackageError: (e) => new UsdzPackageError(e.rule ?? 'unknown', e.message, named(e)),

@@ -7,6 +7,11 @@ import type { ArBudget, BudgetReport } from '../budget/ArBudget.js';
 /** What the conversion worker is asked to do. */
 export interface ConversionRequest {
   bytes: Uint8Array;
+  /**
+   * The model's file, read by the worker itself when `bytes` is empty: a worker process reads it
+   * there, so the bytes never cross the pipe nor sit in the host's memory.
+   */
+  inputPath?: string;
   fileName?: string;
   field?: string;
   meshNodeLimit?: number;

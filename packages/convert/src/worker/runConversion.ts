@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { writeHashedFile } from '../io/writeHashedFile.js';
 import { readModel, type ModelScene, type ReadModelOptions } from '../model/readModel.js';
 import { ModelTooLargeError } from '../errors/ConvertError.js';
@@ -25,8 +26,9 @@ import type { FittedScene } from '../budget/fitArBudget.js';
  * const { usdzFileBytes, stats } = await runConversion({ bytes, fileName: 'house.ifc', usdzPath: 'house.usdz' });
  * ```
  */
-export async function runConversion(request: ConversionRequest): Promise<ConversionResult> {
+export async function runConversion(asked: ConversionRequest): Promise<ConversionResult> {
   const started = performance.now();
+  const request = asked.bytes.length === 0 && asked.inputPath !== undefined ? { ...asked, bytes: new Uint8Array(readFileSync(asked.inputPath)) } : asked;
   const budget = request.budget === false ? undefined : { ...AR_BUDGET_DEFAULTS, ...request.budget };
   // With a budget, an IFC over it has its shared geometry simplified before it is placed: each
   // repeated geometry is simplified once, not at every placement, and memory follows the unique

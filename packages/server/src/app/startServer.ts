@@ -7,7 +7,7 @@ import { createUploadGate } from '../admission/UploadGate.js';
 import { conversionCacheVersion, openConversionCache } from '../cache/ConversionCache.js';
 import { memoryCacheIndex } from '../cache/memory/memoryCacheIndex.js';
 import { postgresCacheIndex } from '../cache/postgres/postgresCacheIndex.js';
-import { arBudgetOf, type ServerConfig } from '../config/ServerConfig.js';
+import { arBudgetOf, conversionPoolOf, type ServerConfig } from '../config/ServerConfig.js';
 import { echoedConfig } from '../config/echoedConfig.js';
 import { createFileDeriver } from '../derived/createFileDeriver.js';
 import { openSessionStore } from '../store/openSessionStore.js';
@@ -68,7 +68,7 @@ export interface StartServerOptions {
  */
 export async function startServer(config: ServerConfig, options: StartServerOptions = {}): Promise<RunningServer> {
   const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'arsession' } });
-  configureConversionPool({ ...(options.conversionWorker && { workerScript: options.conversionWorker }) });
+  configureConversionPool(conversionPoolOf(config, options.conversionWorker));
   const paths = dataPaths(config.dataDir);
   const sessions = await openSessionStore(config, paths, 'server', log);
   const objects = await openObjectStore(config, paths);

@@ -1,6 +1,7 @@
 import { closeConversionPool } from '@arsession/convert';
 import { pino, type Logger } from 'pino';
-import { CONFIG_ENV, ConfigError, type ServerConfig } from '../config/ServerConfig.js';
+import { configureConversionPool } from '@arsession/convert';
+import { CONFIG_ENV, ConfigError, conversionPoolOf, type ServerConfig } from '../config/ServerConfig.js';
 import { echoedConfig } from '../config/echoedConfig.js';
 import { runConversionWorker } from '../jobs/bullmq/runConversionWorker.js';
 import { openObjectStore } from '../objects/openObjectStore.js';
@@ -31,6 +32,7 @@ export async function startWorker(config: ServerConfig, options: { logger?: Logg
   const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'arsession', role: 'worker' } });
   if (!config.redisUrl) throw new ConfigError(CONFIG_ENV.redisUrl, 'the worker role takes its jobs from a queue: set it to redis://…');
   if (!config.s3Bucket) throw new ConfigError(CONFIG_ENV.s3Bucket, 'the worker role reads models from and writes files to the store the API nodes share: set it (and the other ARSESSION_S3_* settings)');
+  configureConversionPool(conversionPoolOf(config));
   const objects = await openObjectStore(config, dataPaths(config.dataDir));
   const metrics = new ServerMetrics('worker');
   // A worker has no HTTP of its own: Prometheus reaches it on the metrics port, when one is set.

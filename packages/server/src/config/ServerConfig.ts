@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { AR_BUDGET_DEFAULTS, type ArBudget } from '@arsession/convert';
+import { AR_BUDGET_DEFAULTS, type ArBudget, type SharedPoolOptions } from '@arsession/convert';
 import { JOB_FILES_DEFAULTS } from '../jobs/bullmq/JobFiles.js';
 
 /** Everything an operator can set; each field has an environment variable (see {@link CONFIG_ENV}). */
@@ -41,8 +41,14 @@ export interface ServerConfig {
   queue: number;
   /** Longest one model may take to read, detect and convert (s) before its worker is stopped. */
   conversionTimeoutSeconds: number;
-  /** Memory one conversion may use (bytes): a model whose geometry would need more is refused while it is read. */
+  /** Memory one conversion may use (bytes): a model whose geometry would need more is refused while it is read; with process isolation, the operating system holds the whole conversion to it. */
   conversionMemoryBytes: number;
+  /**
+   * Where conversions run: `process`, a worker process each, its memory bounded whole by the
+   * operating system (the default); `thread`, worker threads of the server (only their JavaScript
+   * heap bounded: WASM memory and buffers are not).
+   */
+  conversionIsolation: 'process' | 'thread';
   /** Longest a whole request may take to arrive (s); slow senders are cut off. */
   requestTimeoutSeconds: number;
   /** Longest a request's headers may take to arrive (s; at most the request timeout): slowloris clients are cut off. */
@@ -140,6 +146,7 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   queue: 8,
   conversionTimeoutSeconds: 120,
   conversionMemoryBytes: 2048 * 1024 * 1024,
+  conversionIsolation: 'process',
   requestTimeoutSeconds: 600,
   headersTimeoutSeconds: 20,
   publicUrl: undefined,
@@ -198,6 +205,7 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   queue: 'ARSESSION_QUEUE',
   conversionTimeoutSeconds: 'ARSESSION_CONVERSION_TIMEOUT_S',
   conversionMemoryBytes: 'ARSESSION_CONVERSION_MEMORY_MB',
+  conversionIsolation: 'ARSESSION_CONVERSION_ISOLATION',
   requestTimeoutSeconds: 'ARSESSION_REQUEST_TIMEOUT_S',
   headersTimeoutSeconds: 'ARSESSION_HEADERS_TIMEOUT_S',
   publicUrl: 'ARSESSION_PUBLIC_URL',
@@ -321,6 +329,7 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('queue', 0);
   int('conversionTimeoutSeconds', 1);
   int('conversionMemoryBytes', 1, 1024 * 1024);
+  text('conversionIsolation', /^(process|thread)$/);
   int('requestTimeoutSeconds', 1);
   int('headersTimeoutSeconds', 1);
   text('publicUrl', /^https?:\/\/[^\s]+$/);
@@ -383,4 +392,21 @@ export function arBudgetOf(config: ServerConfig): ArBudget | false {
   return config.arBudget
     ? { triangles: config.budgetTriangles, meshPrims: config.budgetMeshPrims, textureSize: config.budgetTexturePx, packageBytes: config.budgetPackageBytes }
     : false;
+}
+
+/**
+ * How this node's conversion pool runs its workers, from the configuration: in processes each held
+ * to the conversion memory bound by the operating system, or in threads. `workerScript` (fault
+ * tests) is a thread's.
+ *
+ * @example
+ * ```ts
+ * configureConversionPool(conversionPoolOf(config));
+ * ```
+ */
+export function conversionPoolOf(config: ServerConfig, workerScript?: URL): SharedPoolOptions {
+  if (workerScript) return { workerScript, isolation: 'thread' };
+  return config.conversionIsolation === 'process'
+    ? { isolation: 'process', memoryLimitMb: Math.ceil(config.conversionMemoryBytes / 2 ** 20) }
+    : { isolation: 'thread' };
 }

@@ -59,8 +59,8 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
       await files.receive([[job.data.model, modelPath]]);
       const { fileName, field, timeoutMs, detectDoor, budget, maxGeometryBytes, maxUnpackedBytes } = job.data;
       try {
-        const bytes = new Uint8Array(await readFile(modelPath));
-        const result = await observeConversion(options.metrics, fileName, () => convertModel(bytes, { fileName, field, outputs: ['usdz', 'glb'], usdzPath, glbPath, timeoutMs, budget, maxGeometryBytes, maxUnpackedBytes, ...(detectDoor && { detectDoor }) }));
+        // The worker reads the file itself: the model never sits in this process's memory.
+        const result = await observeConversion(options.metrics, fileName, () => convertModel(new Uint8Array(0), { inputPath: modelPath, fileName, field, outputs: ['usdz', 'glb'], usdzPath, glbPath, timeoutMs, budget, maxGeometryBytes, maxUnpackedBytes, ...(detectDoor && { detectDoor }) }));
         // Kept as long as the API node waits for a job: it takes them at once.
         const [usdz, glb] = await files.send([[job.data.usdzKey, usdzPath], [job.data.glbKey, glbPath]], jobWaitMs(timeoutMs));
         const { usdz: _usdz, glb: _glb, ...rest } = result;

@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { convertModel } from '@arsession/convert';
 import type { ConversionJobs } from '../ConversionJobs.js';
 import { observeConversion } from '../../metrics/observeConversion.js';
 import type { ServerMetrics } from '../../metrics/ServerMetrics.js';
 
 /**
- * Conversions on this process's worker threads (the shared conversion pool): the embedded default.
+ * Conversions on this node's conversion pool (worker processes, or threads: ARSESSION_CONVERSION_ISOLATION): the embedded default.
  *
  * @example
  * ```ts
@@ -17,8 +16,9 @@ export function threadConversionJobs(options: { metrics?: ServerMetrics } = {}):
   return {
     engine: 'threads',
     async run(job) {
-      const bytes = new Uint8Array(await readFile(job.upload.path));
-      const result = await observeConversion(options.metrics, job.upload.name, () => convertModel(bytes, {
+      // The worker reads the upload itself: the model never sits in this process's memory.
+      const result = await observeConversion(options.metrics, job.upload.name, () => convertModel(new Uint8Array(0), {
+        inputPath: job.upload.path,
         field: job.upload.field, fileName: job.upload.name, outputs: ['usdz', 'glb'], usdzPath: job.usdzPath, glbPath: job.glbPath, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, maxUnpackedBytes: job.maxUnpackedBytes,
         ...(job.detectDoor && { detectDoor: job.detectDoor }),
       }));
