@@ -31,6 +31,7 @@ export type { UsdAttribute, UsdLayer, UsdPrim, UsdProperty, UsdRelationship, Usd
 export { writeUsdz, WRITE_USDZ_DEFAULTS, type WriteUsdzOptions } from './usdz/writeUsdz.js';
 export { readIfc, READ_IFC_DEFAULTS, type IfcSceneData, type ReadIfcOptions } from './ifc/readIfc.js';
 export type { DoorOpeningRecord, IfcElementRef, OpeningFace } from './ifc/DoorOpeningRecord.js';
+export { doorApproaches, DOOR_APPROACH_DEFAULTS, type DoorApproach, type DoorApproachOptions } from './ifc/doorApproaches.js';
 export { measureOpening, type MeasuredOpening, type MeasureOpeningInput } from './ifc/measureOpening.js';
 export { unzipIfc, UNZIP_IFC_DEFAULTS, type UnzipIfcOptions } from './ifc/unzipIfc.js';
 export { readModel, READ_MODEL_DEFAULTS, type ModelScene, type ReadModelOptions } from './model/readModel.js';
@@ -46,6 +47,7 @@ export type { ConversionRequest, ConversionResult, DoorQuery, SerializedConvertE
 export { runConversion } from './worker/runConversion.js';
 export { doorCandidates } from './ifc/doorCandidates.js';
 export { detectDoorInScene } from './model/detectDoorInScene.js';
+export { findDoorApproaches, FIND_DOOR_APPROACHES_DEFAULTS, type FindDoorApproachesOptions } from './model/findDoorApproaches.js';
 export { writeGlb } from './glb/writeGlb.js';
 export { mergeByMaterial, mergedDrawCalls, MERGE_BY_MATERIAL_DEFAULTS, type MergeByMaterialOptions } from './scene/mergeByMaterial.js';
 export { readZipDirectory, type ZipDirectoryEntry } from '@arsession/usd';

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import type { DoorApproach } from '@arsession/convert';
+import type { UpAxis } from '@arsession/geometry';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printError, printJson } from '../print.js';
 import { startProgress } from '../progress.js';
@@ -12,7 +14,9 @@ export const inspectCommand: Command = {
 
   Recognises the format by content, never by name, then reads the model (contained, as convert
   does) for triangle, node and material counts, bounds, the IFC door → opening → wall index and
-  warnings. --headers stops after what the headers tell (GLB mesh nodes against the 5000 limit,
+  warnings. Each IFC door is given from both sides of its wall as a by_scan request takes it:
+  alignment.point_1 and point_2 (mode 1: where to stand and look) and alignment.corners and
+  wall_normal (mode 2), Y-up and Z-up, in the model's own frame (--json). --headers stops after what the headers tell (GLB mesh nodes against the 5000 limit,
   IFC schema, package entries) without decoding geometry.`,
   async run(args, io) {
     const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' }, headers: { type: 'boolean' } }, allowPositionals: true, strict: true });
@@ -21,7 +25,7 @@ export const inspectCommand: Command = {
     const input = await readModelFile(io, positionals[0]!, json);
     if (typeof input === 'number') return input;
     const { fileName } = input;
-    const { ConvertError, convertModel, inspectModel } = await import('@arsession/convert');
+    const { ConvertError, convertModel, doorApproaches, inspectModel } = await import('@arsession/convert');
     try {
       const summary = inspectModel(input.bytes, { fileName });
       let content;
@@ -29,7 +33,7 @@ export const inspectCommand: Command = {
         const stop = startProgress(io, `reading ${fileName}`, !json);
         try {
           // Inspection reports the mesh-node limit (from the headers) instead of enforcing it.
-          content = await convertModel(input.bytes, { fileName, outputs: [], meshNodeLimit: Number.POSITIVE_INFINITY });
+          content = await convertModel(input.bytes, { fileName, outputs: [], meshNodeLimit: Number.POSITIVE_INFINITY, approachDoors: true });
         } finally {
           stop();
         }
@@ -40,6 +44,8 @@ export const inspectCommand: Command = {
         storey: d.storey,
         wall: d.wall ? `${d.wall.ifcClass} ${d.wall.name || d.wall.globalId}` : null,
         width: round(d.width), height: round(d.height), wallThickness: round(d.thickness),
+        // Each side of the opening as by_scan takes it: the form fields to send, ready to paste.
+        bySide: d.faces.map((f, side) => ({ side, mode1Works: f.viewerDistance !== null, yUp: byScanFields(doorApproaches(d, content!.offset)[side]!, 'y-up'), zUp: byScanFields(doorApproaches(d, content!.offset, { coordinateSystem: 'z-up' })[side]!, 'z-up') })),
       }));
       if (json) {
         printJson(io, {
@@ -66,7 +72,13 @@ export const inspectCommand: Command = {
         if (content.offset.some((v) => v !== 0)) io.stdout.write(`  offset: ${content.offset.join(', ')} m\n`);
         if (doors) {
           io.stdout.write(`  doors: ${doors.length} (${doors.filter((d) => d.wall).length} hosted in a wall)\n`);
-          for (const d of doors.slice(0, 20)) io.stdout.write(`    ${d.door}: ${d.width} × ${d.height} m${d.wall ? ` in ${d.wall} (${d.wallThickness} m)` : ''}\n`);
+          for (const d of doors.slice(0, 20)) {
+            io.stdout.write(`    ${d.door}: ${d.width} × ${d.height} m${d.wall ? ` in ${d.wall} (${d.wallThickness} m)` : ''}\n`);
+            // Where to stand for by_scan mode 1, from a side it works from (--json: both sides, mode 2, Z-up).
+            const side = d.bySide.find((s) => s.mode1Works);
+            if (side) io.stdout.write(`      by_scan from side ${side.side} (y-up): alignment.point_1=${side.yUp.mode1['alignment.point_1']} alignment.point_2=${side.yUp.mode1['alignment.point_2']}\n`);
+            else if (d.bySide.length) io.stdout.write(`      by_scan: no spot in front of it from which mode 1 finds it; mode 2 (--json) places it\n`);
+          }
           if (doors.length > 20) io.stdout.write(`    … and ${doors.length - 20} more (--json lists all)\n`);
         }
         for (const w of content.warnings) io.stdout.write(`  warning: ${w.message}\n`);
@@ -81,6 +93,14 @@ export const inspectCommand: Command = {
     }
   },
 };
+
+/** A door side's by_scan form fields, mode 1 and mode 2, as text the way a form sends them. */
+function byScanFields(a: DoorApproach, system: UpAxis) {
+  return {
+    mode1: { 'alignment.point_1': JSON.stringify(a.viewer), 'alignment.point_2': JSON.stringify(a.gaze), 'alignment.coordinate_system': system },
+    mode2: { 'alignment.corners': JSON.stringify(a.corners), 'alignment.wall_normal': JSON.stringify(a.wallNormal), 'alignment.coordinate_system': system },
+  };
+}
 
 function round(v: number): number {
   return Math.round(v * 1000) / 1000;

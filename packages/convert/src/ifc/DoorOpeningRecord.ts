@@ -14,6 +14,12 @@ export interface OpeningFace {
   corners: [Vec3, Vec3, Vec3, Vec3];
   /** Unit, horizontal, pointing away from the wall on this face's side. */
   normal: Vec3;
+  /**
+   * How far in front of this face a viewer at eye height, looking at its centre, has by_scan
+   * mode 1 detect this door (m; `doorApproaches` places the viewer there); null when no distance
+   * tried does (another wall in the way): use mode 2. Found only when asked (`approachDoors`).
+   */
+  viewerDistance?: number | null;
 }
 
 /**

@@ -25,6 +25,11 @@ export interface ConversionRequest {
    * by_scan mode 1: find the door the viewer looks at (in the submitted model's own frame) once the
    * model is read, and write nothing when there is none.
    */
+  /**
+   * For `arsession inspect`: find, for each face of each IFC door opening, a viewer distance from
+   * which mode 1 detects that door ({@link OpeningFace.viewerDistance}), by running the detector.
+   */
+  approachDoors?: boolean;
   detectDoor?: DoorQuery;
   /**
    * The AR budget the delivered files are brought within (limits left out take their defaults,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { writeHashedFile } from '../io/writeHashedFile.js';
 import { readModel, type ModelScene, type ReadModelOptions } from '../model/readModel.js';
+import { findDoorApproaches } from '../model/findDoorApproaches.js';
 import { ModelTooLargeError } from '../errors/ConvertError.js';
 import { writeUsdz } from '../usdz/writeUsdz.js';
 import { writeUsdzBytesFile, writeUsdzFile } from '../usdz/writeUsdzFile.js';
@@ -47,7 +48,9 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
   const scene = await readModel(request.bytes, { ...readOptions, ...(reduction && { reduction }) });
   // Before anything is written: a by_scan without a door must cost no conversion.
   const detecting = performance.now();
-  const full = request.detectDoor ? await fullScene(scene, request.bytes, readOptions, budget?.triangles ?? 0) : scene;
+  const full = request.detectDoor || request.approachDoors ? await fullScene(scene, request.bytes, readOptions, budget?.triangles ?? 0) : scene;
+  // Where mode 1 detects each door from, found on the scene a request's detection would search.
+  const doorOpenings = request.approachDoors && full.doorOpenings ? findDoorApproaches(full) : full.doorOpenings;
   const door = request.detectDoor && (await import('../model/detectDoorInScene.js')).detectDoorInScene(full, request.detectDoor);
   const detected = performance.now();
   const outputs = request.outputs ?? ['usdz'];
@@ -81,7 +84,7 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
     ...(refusal && { anchorRefusal: { rule: refusal.rule, message: refusal.message } }),
     timings: { readMs: round(read - started), writeMs: round(written - read), startedAt: Math.round(performance.timeOrigin + started), ...(request.detectDoor && { detectMs: round(detected - detecting) }) },
     ...(budget && { budget: budgetReport(scene, delivered, fitted, budget, request.bytes.length, usdzFile?.bytes ?? usdz?.length) }),
-    ...(full.doorOpenings && { doorOpenings: full.doorOpenings }),
+    ...(doorOpenings && { doorOpenings }),
     ...(door && { door }),
     ...(usdz && { usdz }),
     ...(usdzFile && { usdzFileBytes: usdzFile.bytes, usdzFileSha256: usdzFile.sha256 }),
