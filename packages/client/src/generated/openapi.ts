@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Place the model by a door opening
-         * @description Mode 1: point_1 + point_2, the server detects the door. Mode 2: corners + wall_normal.
+         * @description Mode 1: point_1 + point_2, the server detects the door. Mode 2: corners + wall_normal. `arsession inspect --json FILE` prints both for every door of an IFC model, from both sides of its wall.
          */
         post: operations["createSessionByScan"];
         delete?: never;
@@ -841,25 +841,13 @@ export interface operations {
                      * @enum {string}
                      */
                     "conversion.mode"?: "auto";
-                    /**
-                     * @description where the user stands, metres, in the submitted model's frame (a JSON array sent as a string)
-                     * @example [0.0, 1.6, 2.0]
-                     */
+                    /** @description where the user stands: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
                     "alignment.point_1"?: string;
-                    /**
-                     * @description the direction of the gaze; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description the direction of the gaze: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "alignment.point_2"?: string;
-                    /**
-                     * @description four points [BL, BR, TR, TL] seen from the side wall_normal points to (a JSON array sent as a string)
-                     * @example [[-0.45,0,0],[0.45,0,0],[0.45,2.1,0],[-0.45,2.1,0]]
-                     */
+                    /** @description four points [BL, BR, TR, TL] of the clear opening, seen from the side wall_normal points to: [[x, y, z], …], metres, in the submitted model's frame (a JSON array sent as a string) */
                     "alignment.corners"?: string;
-                    /**
-                     * @description the wall normal, toward the viewer; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description the wall normal, toward the viewer: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "alignment.wall_normal"?: string;
                     /**
                      * @description axis convention of the coordinates sent; z-up (x, y, z) becomes (x, z, −y)
@@ -995,25 +983,13 @@ export interface operations {
                      * @enum {string}
                      */
                     "virtual_anchor.coordinate_system"?: "y-up" | "z-up";
-                    /**
-                     * @description circle centre, metres, in the submitted model's frame (a JSON array sent as a string)
-                     * @example [0.0, 1.6, 2.0]
-                     */
+                    /** @description circle centre: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
                     "virtual_anchor.center": string;
-                    /**
-                     * @description radius (m) (a JSON number)
-                     * @example 0.5
-                     */
+                    /** @description radius (m) (a JSON number) */
                     "virtual_anchor.radius": string;
-                    /**
-                     * @description normal of the circle plane; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description normal of the circle plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "virtual_anchor.plane_normal": string;
-                    /**
-                     * @description forward, in the plane; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description forward, in the plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "virtual_anchor.direction": string;
                 };
             };
@@ -1143,30 +1119,15 @@ export interface operations {
                      * @enum {string}
                      */
                     "virtual_anchor.coordinate_system"?: "y-up" | "z-up";
-                    /**
-                     * @description rectangle centre, metres, in the submitted model's frame (a JSON array sent as a string)
-                     * @example [0.0, 1.6, 2.0]
-                     */
+                    /** @description rectangle centre: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
                     "virtual_anchor.center": string;
-                    /**
-                     * @description width (m) (a JSON number)
-                     * @example 0.6
-                     */
+                    /** @description width (m) (a JSON number) */
                     "virtual_anchor.width": string;
-                    /**
-                     * @description height (m) (a JSON number)
-                     * @example 1.2
-                     */
+                    /** @description height (m) (a JSON number) */
                     "virtual_anchor.height": string;
-                    /**
-                     * @description normal of the plane; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description normal of the plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "virtual_anchor.plane_normal": string;
-                    /**
-                     * @description direction of the short side; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description direction of the short side: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "virtual_anchor.short_side_direction": string;
                 };
             };
@@ -1296,25 +1257,13 @@ export interface operations {
                      * @enum {string}
                      */
                     "virtual_anchor.coordinate_system"?: "y-up" | "z-up";
-                    /**
-                     * @description the corner, metres, in the submitted model's frame (a JSON array sent as a string)
-                     * @example [0.0, 1.6, 2.0]
-                     */
+                    /** @description the corner: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
                     "virtual_anchor.corner": string;
-                    /**
-                     * @description first edge leaving the corner; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description first edge leaving the corner: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "virtual_anchor.edge_1_direction": string;
-                    /**
-                     * @description second edge; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description second edge: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "virtual_anchor.edge_2_direction": string;
-                    /**
-                     * @description normal of the plane; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description normal of the plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "virtual_anchor.plane_normal": string;
                 };
             };
@@ -1444,20 +1393,11 @@ export interface operations {
                      * @enum {string}
                      */
                     "virtual_anchor.coordinate_system"?: "y-up" | "z-up";
-                    /**
-                     * @description segment start, metres, in the submitted model's frame (a JSON array sent as a string)
-                     * @example [0.0, 1.6, 2.0]
-                     */
+                    /** @description segment start: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
                     "virtual_anchor.segment_point_1": string;
-                    /**
-                     * @description segment end, metres, in the submitted model's frame (a JSON array sent as a string)
-                     * @example [0.0, 1.6, 2.0]
-                     */
+                    /** @description segment end: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
                     "virtual_anchor.segment_point_2": string;
-                    /**
-                     * @description normal of the plane; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description normal of the plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "virtual_anchor.plane_normal": string;
                     /**
                      * @description any other value: 400 unknown_value
@@ -1587,25 +1527,13 @@ export interface operations {
                      * @description PNG or JPEG
                      */
                     reference_image: Blob;
-                    /**
-                     * @description printed width (m) (a JSON number)
-                     * @example 0.3
-                     */
+                    /** @description printed width (m) (a JSON number) */
                     "reference_image.physical_width": string;
-                    /**
-                     * @description centre of the printed image on the model, metres, in the submitted model's frame (a JSON array sent as a string)
-                     * @example [0.0, 1.6, 2.0]
-                     */
+                    /** @description centre of the printed image on the model: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
                     "reference_image.center": string;
-                    /**
-                     * @description normal of the image face; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description normal of the image face: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "reference_image.normal": string;
-                    /**
-                     * @description up direction of the image, in its plane; need not be unit length (a JSON array sent as a string)
-                     * @example [0, 1, 0]
-                     */
+                    /** @description up direction of the image, in its plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
                     "reference_image.up": string;
                     /**
                      * @description axis convention of the coordinates sent; z-up (x, y, z) becomes (x, z, −y)

@@ -1,3 +1,4 @@
+import { REQUEST_EXAMPLES } from './requestExamples.js';
 import { CONFIG_ENV } from '../config/ServerConfig.js';
 import { PAGE_ASSET_NAMES } from '../routes/sessionPageRoute.js';
 import { ref, SCHEMAS, type Schema } from './components.js';
@@ -7,10 +8,12 @@ const FILE_TYPES: Schema = Object.fromEntries(['model/vnd.usdz+zip', 'model/gltf
   .map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]));
 const HTML: Schema = { 'text/html': { schema: { type: 'string' } } };
 
-const jsonArray = (description: string, example: string): Schema => ({ type: 'string', contentMediaType: 'application/json', description: `${description} (a JSON array sent as a string)`, examples: [example] });
-const jsonNumber = (description: string, example: string): Schema => ({ type: 'string', description: `${description} (a JSON number)`, examples: [example] });
-const vec3 = (description: string): Schema => jsonArray(`${description}, metres, in the submitted model's frame`, '[0.0, 1.6, 2.0]');
-const direction = (description: string): Schema => jsonArray(`${description}; need not be unit length`, '[0, 1, 0]');
+// No per-field examples: a field's example alone makes no request (a gaze straight up, a direction
+// along its own plane's normal); every endpoint has whole requests instead (requestExamples.ts).
+const jsonArray = (description: string): Schema => ({ type: 'string', contentMediaType: 'application/json', description: `${description} (a JSON array sent as a string)` });
+const jsonNumber = (description: string): Schema => ({ type: 'string', description: `${description} (a JSON number)` });
+const vec3 = (description: string): Schema => jsonArray(`${description}: [x, y, z], metres, in the submitted model's frame`);
+const direction = (description: string): Schema => jsonArray(`${description}: [x, y, z]; need not be unit length`);
 const upAxis: Schema = { type: 'string', enum: ['y-up', 'z-up'], default: 'y-up', description: 'axis convention of the coordinates sent; z-up (x, y, z) becomes (x, z, −y)' };
 
 const modelParts: Schema = {
@@ -20,10 +23,10 @@ const modelParts: Schema = {
   'conversion.mode': { type: 'string', enum: ['auto'], description: '`custom` (and any conversion.custom.*) is refused with 400' },
 };
 
-function multipart(properties: Schema, required: string[] = []): Schema {
+function multipart(path: string, properties: Schema, required: string[] = []): Schema {
   return {
     required: true,
-    content: { 'multipart/form-data': { schema: { type: 'object', properties: { ...modelParts, ...properties }, ...(required.length > 0 && { required }) } } },
+    content: { 'multipart/form-data': { schema: { type: 'object', properties: { ...modelParts, ...properties }, ...(required.length > 0 && { required }) }, examples: REQUEST_EXAMPLES[path] } },
   };
 }
 
@@ -54,7 +57,7 @@ function sessionEndpoint(operationId: string, summary: string, description: stri
   };
 }
 
-const anchor = (kind: string, fields: Record<string, Schema>, required: string[]) => multipart({
+const anchor = (kind: string, fields: Record<string, Schema>, required: string[]) => multipart(`by_virtual_anchor/${kind.replaceAll('_', '-')}`, {
   'virtual_anchor.anchor_type': { type: 'string', enum: [kind], description: 'optional; when sent it must name this endpoint\'s kind (any other value: 400 unknown_value)' },
   'virtual_anchor.coordinate_system': upAxis,
   ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [`virtual_anchor.${k}`, v])),
@@ -93,19 +96,19 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
     // A relative URL resolves against where the document was fetched, which is right for any host.
     servers: [{ url: options.serverUrl ?? '/', description: options.serverUrl ? 'this server' : 'the host that served this document' }],
     paths: {
-      [`${sessionPath}/by_plane/`]: sessionEndpoint('createSessionByPlane', 'Place the model on a plane', 'The placement is the footprint anchor (bottom centre of the bounds). X-API-Key is optional; with a valid key the models are saved to its account.', multipart({}), true),
-      [`${sessionPath}/by_scan/`]: sessionEndpoint('createSessionByScan', 'Place the model by a door opening', 'Mode 1: point_1 + point_2, the server detects the door. Mode 2: corners + wall_normal.', multipart({
+      [`${sessionPath}/by_plane/`]: sessionEndpoint('createSessionByPlane', 'Place the model on a plane', 'The placement is the footprint anchor (bottom centre of the bounds). X-API-Key is optional; with a valid key the models are saved to its account.', multipart('by_plane', {}), true),
+      [`${sessionPath}/by_scan/`]: sessionEndpoint('createSessionByScan', 'Place the model by a door opening', 'Mode 1: point_1 + point_2, the server detects the door. Mode 2: corners + wall_normal. `arsession inspect --json FILE` prints both for every door of an IFC model, from both sides of its wall.', multipart('by_scan', {
         'alignment.point_1': vec3('where the user stands'),
         'alignment.point_2': direction('the direction of the gaze'),
-        'alignment.corners': jsonArray('four points [BL, BR, TR, TL] seen from the side wall_normal points to', '[[-0.45,0,0],[0.45,0,0],[0.45,2.1,0],[-0.45,2.1,0]]'),
+        'alignment.corners': jsonArray('four points [BL, BR, TR, TL] of the clear opening, seen from the side wall_normal points to: [[x, y, z], …], metres, in the submitted model\'s frame'),
         'alignment.wall_normal': direction('the wall normal, toward the viewer'),
         'alignment.coordinate_system': upAxis,
       })),
       [`${sessionPath}/by_virtual_anchor/circle-directional/`]: sessionEndpoint('createSessionByCircleAnchor', 'Anchor: circle with direction', 'Frame: origin at center, y along plane_normal, x along direction.', anchor('circle_directional',
-        { center: vec3('circle centre'), radius: jsonNumber('radius (m)', '0.5'), plane_normal: direction('normal of the circle plane'), direction: direction('forward, in the plane') },
+        { center: vec3('circle centre'), radius: jsonNumber('radius (m)'), plane_normal: direction('normal of the circle plane'), direction: direction('forward, in the plane') },
         ['center', 'radius', 'plane_normal', 'direction'])),
       [`${sessionPath}/by_virtual_anchor/rectangle-short-side/`]: sessionEndpoint('createSessionByRectangleAnchor', 'Anchor: rectangle by its short side', 'Frame: origin at center, y along plane_normal, x along short_side_direction.', anchor('rectangle_short_side',
-        { center: vec3('rectangle centre'), width: jsonNumber('width (m)', '0.6'), height: jsonNumber('height (m)', '1.2'), plane_normal: direction('normal of the plane'), short_side_direction: direction('direction of the short side') },
+        { center: vec3('rectangle centre'), width: jsonNumber('width (m)'), height: jsonNumber('height (m)'), plane_normal: direction('normal of the plane'), short_side_direction: direction('direction of the short side') },
         ['center', 'width', 'height', 'plane_normal', 'short_side_direction'])),
       [`${sessionPath}/by_virtual_anchor/corner-directional/`]: sessionEndpoint('createSessionByCornerAnchor', 'Anchor: corner', 'Frame: origin at the corner, y along plane_normal, x bisecting the two edges.', anchor('corner_directional',
         { corner: vec3('the corner'), edge_1_direction: direction('first edge leaving the corner'), edge_2_direction: direction('second edge'), plane_normal: direction('normal of the plane') },
@@ -113,9 +116,9 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
       [`${sessionPath}/by_virtual_anchor/segment-directional/`]: sessionEndpoint('createSessionBySegmentAnchor', 'Anchor: segment with direction', 'Frame: origin at the midpoint, y along plane_normal, x from point 1 to point 2.', anchor('segment_directional',
         { segment_point_1: vec3('segment start'), segment_point_2: vec3('segment end'), plane_normal: direction('normal of the plane'), placement_source: { type: 'string', enum: ['model_surface'], default: 'model_surface', description: 'any other value: 400 unknown_value' } },
         ['segment_point_1', 'segment_point_2', 'plane_normal'])),
-      [`${sessionPath}/by_refimage/`]: sessionEndpoint('createSessionByRefimage', 'Place by a reference image', 'Frame of the printed image in ARKit image-anchor convention: y along normal, x to the image right, z to its bottom.', multipart({
+      [`${sessionPath}/by_refimage/`]: sessionEndpoint('createSessionByRefimage', 'Place by a reference image', 'Frame of the printed image in ARKit image-anchor convention: y along normal, x to the image right, z to its bottom.', multipart('by_refimage', {
         reference_image: { type: 'string', format: 'binary', description: 'PNG or JPEG' },
-        'reference_image.physical_width': jsonNumber('printed width (m)', '0.3'),
+        'reference_image.physical_width': jsonNumber('printed width (m)'),
         'reference_image.center': vec3('centre of the printed image on the model'),
         'reference_image.normal': direction('normal of the image face'),
         'reference_image.up': direction('up direction of the image, in its plane'),
