@@ -13,6 +13,8 @@ command -v redis-server > /dev/null || need+=(redis-server)
 command -v prometheus > /dev/null || need+=(prometheus)
 # Chromium for the session page's tests in a real browser (driven by playwright-core).
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# curl, as the README's first-session walkthrough uses it (run as written by a test).
+command -v curl > /dev/null || need+=(curl)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
   echo "the tests need these Debian packages: ${need[*]} (install them as root: apt-get install ${need[*]})" >&2
