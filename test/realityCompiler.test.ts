@@ -27,6 +27,7 @@ describe('the Reality compiler', () => {
     const { asset, realityStatus, realityType } = await assetWith('cp');
     expect(asset.preferred_format).toBe('reality');
     expect(asset.reality_url).toMatch(/\/files\/0\.reality$/);
+    expect(asset.reality_status).toBe('made');
     expect(realityStatus).toBe(200);
     expect(realityType).toBe('model/vnd.reality');
     expect(asset.warnings.map((w: { code: string }) => w.code)).not.toContain('reality_failed');
@@ -35,6 +36,7 @@ describe('the Reality compiler', () => {
   it('configured and failing: reality_url null, and a warning says the compiler failed', async () => {
     const { asset } = await assetWith('false');
     expect(asset.reality_url).toBeNull();
+    expect(asset.reality_status).toBe('failed');
     expect(asset.preferred_format).toBe('usdz');
     expect(asset.warnings).toContainEqual({ code: 'reality_failed', message: expect.stringContaining('ARSESSION_REALITY_COMPILER') });
   });
@@ -42,6 +44,7 @@ describe('the Reality compiler', () => {
   it('not configured: reality_url null without a warning', async () => {
     const { asset } = await assetWith(undefined);
     expect(asset.reality_url).toBeNull();
+    expect(asset.reality_status).toBe('not_configured');
     expect(asset.warnings.map((w: { code: string }) => w.code)).not.toContain('reality_failed');
   });
 });

@@ -92,3 +92,16 @@ describe('arsession serve', () => {
     expect(err).toMatch(/PORT: expected an integer/);
   });
 });
+
+describe('warning codes', () => {
+  it('the document lists every code an asset can carry as an enum, each described', async () => {
+    const { ASSET_WARNING_CODES } = await import('../packages/server/src/records/warningCodes.js');
+    const { openapiDocument } = await import('../packages/server/src/openapi/openapiDocument.js');
+    const doc = openapiDocument({}) as { components: { schemas: { ModelAsset: { properties: { warnings: { items: { properties: { code: { enum: string[]; description: string } } } } } } } } };
+    const code = doc.components.schemas.ModelAsset.properties.warnings.items.properties.code;
+    expect(code.enum.sort()).toEqual(Object.keys(ASSET_WARNING_CODES).sort());
+    for (const c of code.enum) expect(code.description).toContain(`${c}: `);
+    expect(code.enum).toContain('budget_simplified');
+    expect(code.enum).toContain('reality_failed');
+  });
+});

@@ -31,6 +31,7 @@ export type { UsdAttribute, UsdLayer, UsdPrim, UsdProperty, UsdRelationship, Usd
 export { writeUsdz, WRITE_USDZ_DEFAULTS, type WriteUsdzOptions } from './usdz/writeUsdz.js';
 export { readIfc, READ_IFC_DEFAULTS, type IfcSceneData, type ReadIfcOptions } from './ifc/readIfc.js';
 export type { DoorOpeningRecord, IfcElementRef, OpeningFace } from './ifc/DoorOpeningRecord.js';
+export { WARNING_CODES, type WarningCode } from './scene/warningCodes.js';
 export { doorApproaches, DOOR_APPROACH_DEFAULTS, type DoorApproach, type DoorApproachOptions } from './ifc/doorApproaches.js';
 export { measureOpening, type MeasuredOpening, type MeasureOpeningInput } from './ifc/measureOpening.js';
 export { unzipIfc, UNZIP_IFC_DEFAULTS, type UnzipIfcOptions } from './ifc/unzipIfc.js';

@@ -508,6 +508,11 @@ export interface components {
             preferred_format: "reality" | "usdz";
             /** @description the Reality file, when the operator configured a compiler (ARSESSION_REALITY_COMPILER: Apple publishes no writer) and it succeeded; null otherwise — a configured compiler that failed adds the warning reality_failed */
             reality_url: string | null;
+            /**
+             * @description why reality_url is what it is: made; not_configured (the server has no ARSESSION_REALITY_COMPILER: Apple publishes no Reality writer, so a macOS build host with Reality Composer Pro's tools provides one); failed (the compiler failed on this model, with the warning reality_failed). The client rule holds either way: Reality when there is one, else USDZ
+             * @enum {string}
+             */
+            reality_status: "made" | "not_configured" | "failed";
             /** Format: uri */
             usdz_url: string;
             /** @description the same scene as GLB (null for sessions made before GLBs were delivered) */
@@ -530,8 +535,14 @@ export interface components {
             };
             /** @description this model's own re-centring (Y-up, m) */
             offset: number[];
+            /** @description what the conversion changed or dropped, never silently; the model was delivered */
             warnings: {
-                code: string;
+                /**
+                 * @description recentred: the geometry lay far from the origin and was moved near it; model_frame.offset (and the asset's offset) state the shift; far_outliers: some elements lie kilometres from the rest of the model (stray placements); they are delivered where the file puts them; no_geometry: the model has nothing to draw; budget_merged: mesh prims were merged (by storey and material) to fit the mesh-prim limit; budget_simplified: triangles were simplified to fit the triangle limit; ar_budget.max_deviation_m bounds how far the delivered surface strays; budget_proxied: small clutter (furniture, fittings) was drawn as boxes to fit the triangle limit; budget_left_out: elements were left out to fit the triangle limit; ar_budget.categories names them by class; budget_textures_resized: textures were scaled down to the texture-size limit; extra_scenes: the file has several scenes; only the default one is delivered; animation_dropped: animations were dropped; the model is delivered in its rest pose; skin_rest_pose: skinned meshes are delivered in their rest pose; morph_rest_pose: morph targets were applied at their default weights and dropped; mirrored_node_baked: nodes with a mirroring (negative) scale were baked into world space, faces kept the right way out; instancing_expanded: GPU instancing (EXT_mesh_gpu_instancing) was expanded into separate nodes; non_triangle_primitive: points and lines were dropped: AR clients draw triangles only; extra_uv_sets: only the first UV set is delivered; texcoord_1_ignored: textures mapped through a second UV set were mapped through the first; texture_transform_ignored: KHR_texture_transform (offset, rotation, tiling) was not applied; material_extensions_dropped: material extensions UsdPreviewSurface cannot express were dropped; texture_transcoded_webp: WebP textures were transcoded to PNG (ARKit cannot load WebP); prims_dropped: prims with no surface ARKit can draw were dropped from the converted model; composition_incomplete: composition could not follow every reference of the package; mesh_skipped: meshes with inconsistent topology were skipped; instances_expanded: point instancers were expanded into one node per instance; assets_missing: asset paths name files the package does not hold; entries_left_out: package entries of kinds ARKit cannot load were left out; stage_defaults: the stage does not state its up axis or units; USD's defaults were used; repacked: the package broke ARKit's packaging rules only; it is delivered repacked, its entries untouched; rewritten: the package breaks ARKit's rules; it is delivered converted; material_without_surface: materials without UsdPreviewSurface were given USD's default grey; specular_workflow: specular-workflow materials were delivered in the metallic workflow; several_uv_sets: materials reading textures through several UV sets read them through one; texture_dropped: textures of a kind ARKit cannot load were dropped; their materials keep constant values; texture_transcoded_tga: TGA textures were transcoded to PNG (ARKit cannot load TGA); texture_unreadable: a texture could not be decoded; its material keeps constant values; reality_failed: the configured Reality compiler (ARSESSION_REALITY_COMPILER) failed on this model; it is offered as USDZ only
+                 * @enum {string}
+                 */
+                code: "recentred" | "far_outliers" | "no_geometry" | "budget_merged" | "budget_simplified" | "budget_proxied" | "budget_left_out" | "budget_textures_resized" | "extra_scenes" | "animation_dropped" | "skin_rest_pose" | "morph_rest_pose" | "mirrored_node_baked" | "instancing_expanded" | "non_triangle_primitive" | "extra_uv_sets" | "texcoord_1_ignored" | "texture_transform_ignored" | "material_extensions_dropped" | "texture_transcoded_webp" | "prims_dropped" | "composition_incomplete" | "mesh_skipped" | "instances_expanded" | "assets_missing" | "entries_left_out" | "stage_defaults" | "repacked" | "rewritten" | "material_without_surface" | "specular_workflow" | "several_uv_sets" | "texture_dropped" | "texture_transcoded_tga" | "texture_unreadable" | "reality_failed";
+                /** @description the same in words, with this model's figures and names */
                 message: string;
             }[];
             door_openings?: number;
@@ -562,9 +573,9 @@ export interface components {
             };
             source: components["schemas"]["ArBudgetFigures"];
             delivered: components["schemas"]["ArBudgetFigures"];
-            /** @description largest distance from the delivered surface to the full model's (metres), measured at every simplified triangle's edge midpoints and centroid, each element against its own full surface; 0 when no vertex moved. Elements that would stray more than 2 cm (and more than four times the simplifier's error) are delivered finer, unless the triangle limit cannot be met otherwise */
+            /** @description an upper bound on the distance from any point of the delivered surface to the full model's (metres), over whole triangles (not at sample points), each element against its own full surface; 0 when no vertex moved. Elements that may stray more than 2 cm are delivered finer, unless the triangle limit cannot be met otherwise */
             max_deviation_m: number;
-            /** @description largest distance from the full surface to the delivered one (metres), sampled, each element against its own delivered surface: an element simplified away whole counts its own size */
+            /** @description an upper bound on the distance from any point of the full surface to the delivered one (metres), over whole triangles, each element against its own delivered surface: an element simplified away whole counts its own size */
             max_uncovered_m: number;
             /** @description what each category of element gave up, envelope first (one row per category the model draws); empty when no triangle was simplified; absent for sessions made before it was reported. The budget takes triangles from clutter first (furniture, MEP, other: coarsened at a share of their own size, then drawn as boxes, then left out) and from the envelope last */
             categories?: components["schemas"]["ArBudgetCategory"][];

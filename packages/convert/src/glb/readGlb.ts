@@ -1,3 +1,4 @@
+import type { WarningCode } from '../scene/warningCodes.js';
 import type { Accessor, Document, Material, Mesh, Node as GltfNode, Primitive, Texture, TextureInfo } from '@gltf-transform/core';
 import type { EmissiveStrength, InstancedMesh } from '@gltf-transform/extensions';
 import { mat4 } from 'gl-matrix';
@@ -315,13 +316,13 @@ class GlbSceneBuilder {
       index = this.textures.length;
       this.textures.push({ name: texture.getName() || `texture_${index}`, mimeType: mime, data });
     } else {
-      this.warn(`texture_dropped_${mime.replace('image/', '')}`, `${mime} textures cannot be delivered to ARKit and were dropped (materials keep their constant factors)`);
+      this.warn('texture_dropped', `${mime} textures cannot be delivered to ARKit and were dropped (materials keep their constant factors)`);
     }
     this.textureCache.set(texture, index);
     return index;
   }
 
-  private warn(code: string, message: string): void {
+  private warn(code: WarningCode, message: string): void {
     if (!this.warnings.has(code)) this.warnings.set(code, { code, message });
   }
 }

@@ -1,3 +1,4 @@
+import type { WarningCode } from './warningCodes.js';
 import type { Bounds, Vec3 } from '@arsession/geometry';
 import type { ModelFormat } from '../format/detectFormat.js';
 import type { CategoryFigures } from '../budget/ArBudget.js';
@@ -155,6 +156,6 @@ export interface SceneStats {
 
 /** Something the reader changed or dropped; never silent. */
 export interface SceneWarning {
-  code: string;
+  code: WarningCode;
   message: string;
 }

@@ -118,7 +118,7 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
   const offset: Vec3 = [scene.offset[0] + shift[0], scene.offset[1] + shift[1], scene.offset[2] + shift[2]];
   const bounds = { min: b.min.map((v, k) => v - shift[k]!) as Vec3, max: b.max.map((v, k) => v - shift[k]!) as Vec3 };
   const warnings = shift.some((v) => v !== 0)
-    ? [...scene.warnings, { code: 'recentred', message: `geometry was ${Math.round(Math.hypot(...shift))} m from the origin and was re-centred; model_frame.offset states the shift` }]
+    ? [...scene.warnings, { code: 'recentred' as const, message: `geometry was ${Math.round(Math.hypot(...shift))} m from the origin and was re-centred; model_frame.offset states the shift` }]
     : scene.warnings;
   return { ...scene, ...base, offset, bounds, stats: sceneStats(base), warnings };
 }

@@ -1,3 +1,4 @@
+import type { WarningCode } from '../scene/warningCodes.js';
 import { mat4, quat } from 'gl-matrix';
 import { ModelUnreadableError } from '../errors/ConvertError.js';
 import { newIdentityMatrix } from '../scene/identityMatrix.js';
@@ -222,7 +223,7 @@ class StageSceneBuilder {
     return v?.kind === 'bool' ? v.value : fallback;
   }
 
-  private warn(code: string, message: string): void {
+  private warn(code: WarningCode, message: string): void {
     if (!this.warnings.has(code)) this.warnings.set(code, { code, message });
   }
 }

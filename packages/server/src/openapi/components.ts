@@ -1,3 +1,4 @@
+import { ASSET_WARNING_CODES } from '../records/warningCodes.js';
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
 export type Schema = Record<string, unknown>;
 
@@ -98,6 +99,7 @@ export const SCHEMAS = {
     usdz_delivery: { type: 'string', enum: ['converted', 'as_uploaded', 'repacked'], description: 'converted: written from the model; as_uploaded: an ARKit-ready USDZ upload delivered byte for byte; repacked: one whose only faults were compression or alignment, its entries untouched' },
     preferred_format: { type: 'string', enum: ['reality', 'usdz'] },
     reality_url: { ...nullable(url), description: 'the Reality file, when the operator configured a compiler (ARSESSION_REALITY_COMPILER: Apple publishes no writer) and it succeeded; null otherwise — a configured compiler that failed adds the warning reality_failed' },
+    reality_status: { type: 'string', enum: ['made', 'not_configured', 'failed'], description: 'why reality_url is what it is: made; not_configured (the server has no ARSESSION_REALITY_COMPILER: Apple publishes no Reality writer, so a macOS build host with Reality Composer Pro\'s tools provides one); failed (the compiler failed on this model, with the warning reality_failed). The client rule holds either way: Reality when there is one, else USDZ' },
     usdz_url: url,
     glb_url: { ...nullable(url), description: 'the same scene as GLB (null for sessions made before GLBs were delivered)' },
     source_bytes: integer, usdz_bytes: integer, usdz_sha256: sha256,
@@ -105,7 +107,13 @@ export const SCHEMAS = {
     triangles: integer, mesh_nodes: integer, draw_calls: integer, elements: integer,
     bounds: record({ min: vec3('lowest corner'), max: vec3('highest corner') }, [], 'in this model\'s delivered frame, of the full model (placement is computed on it; a simplified delivery lies within ar_budget.max_deviation_m of it)'),
     offset: vec3("this model's own re-centring (Y-up, m)"),
-    warnings: { type: 'array', items: record({ code: text, message: text }) },
+    warnings: {
+      type: 'array', description: 'what the conversion changed or dropped, never silently; the model was delivered',
+      items: record({
+        code: { type: 'string', enum: Object.keys(ASSET_WARNING_CODES), description: Object.entries(ASSET_WARNING_CODES).map(([code, meaning]) => `${code}: ${meaning}`).join('; ') },
+        message: { ...text, description: 'the same in words, with this model\'s figures and names' },
+      }),
+    },
     door_openings: integer,
     quick_look: nullable({ $ref: '#/components/schemas/QuickLookPackage' }),
     ar_budget: { ...nullable({ $ref: '#/components/schemas/ArBudget' }), description: 'what the AR budget did to this model; null when the server runs without one (ARSESSION_AR_BUDGET=false) or for sessions made before it' },
@@ -121,8 +129,8 @@ export const SCHEMAS = {
     limits: record({ triangles: integer, mesh_prims: integer, texture_px: integer, package_bytes: integer }, [], 'the budget the server holds delivered files to (ARSESSION_BUDGET_*)'),
     source: { $ref: '#/components/schemas/ArBudgetFigures' },
     delivered: { $ref: '#/components/schemas/ArBudgetFigures' },
-    max_deviation_m: { ...number, minimum: 0, description: "largest distance from the delivered surface to the full model's (metres), measured at every simplified triangle's edge midpoints and centroid, each element against its own full surface; 0 when no vertex moved. Elements that would stray more than 2 cm (and more than four times the simplifier's error) are delivered finer, unless the triangle limit cannot be met otherwise" },
-    max_uncovered_m: { ...number, minimum: 0, description: 'largest distance from the full surface to the delivered one (metres), sampled, each element against its own delivered surface: an element simplified away whole counts its own size' },
+    max_deviation_m: { ...number, minimum: 0, description: "an upper bound on the distance from any point of the delivered surface to the full model's (metres), over whole triangles (not at sample points), each element against its own full surface; 0 when no vertex moved. Elements that may stray more than 2 cm are delivered finer, unless the triangle limit cannot be met otherwise" },
+    max_uncovered_m: { ...number, minimum: 0, description: 'an upper bound on the distance from any point of the full surface to the delivered one (metres), over whole triangles, each element against its own delivered surface: an element simplified away whole counts its own size' },
     categories: {
       type: 'array', items: { $ref: '#/components/schemas/ArBudgetCategory' },
       description: 'what each category of element gave up, envelope first (one row per category the model draws); empty when no triangle was simplified; absent for sessions made before it was reported. The budget takes triangles from clutter first (furniture, MEP, other: coarsened at a share of their own size, then drawn as boxes, then left out) and from the envelope last',

@@ -1,6 +1,7 @@
 import type { ConversionResult } from '@arsession/convert';
 import type { QuickLook } from './Placement.js';
 import type { ArBudgetOnWire } from './ArBudgetOnWire.js';
+import type { AssetWarning } from './warningCodes.js';
 
 /** One delivered model as stored with its session (the detail record adds its URLs). */
 export interface AssetInfo {
@@ -29,7 +30,7 @@ export interface AssetInfo {
   elements: number;
   bounds: { min: number[]; max: number[] };
   offset: number[];
-  warnings: Array<{ code: string; message: string }>;
+  warnings: AssetWarning[];
   /** What the AR budget did (`null` when it was off, or for sessions made before there was one). */
   ar_budget?: ArBudgetOnWire | null;
   /** IFC door openings the model lists. */
@@ -59,6 +60,8 @@ export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'glb_file' | 'reality_fi
   usdz_url: string;
   glb_url: string | null;
   reality_url: string | null;
+  /** Why `reality_url` is what it is: made; no compiler configured; or the compiler failed (with the warning reality_failed). */
+  reality_status: 'made' | 'not_configured' | 'failed';
   /** Its size and SHA-256 are those of the session's file, `null` until a package made on request has been made. */
   quick_look: (Omit<QuickLookFile, 'file'> & { usdz_url: string; bytes: number | null; sha256: string | null }) | null;
 };

@@ -41,7 +41,9 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
       const quick = quickLook && { usdz_url: files + quickLook.file, bytes: made?.bytes ?? null, sha256: made?.sha256 ?? null, anchoring: quickLook.anchoring, reason: quickLook.reason };
       return {
         order: a.order, source_name: a.sourceName, ...info, glb_bytes: info.glb_bytes ?? null, glb_sha256: info.glb_sha256 ?? null, ar_budget: info.ar_budget ?? null,
-        reality_url: reality === null ? null : files + reality, usdz_url: files + usdz, glb_url: glb ? files + glb : null,
+        reality_url: reality === null ? null : files + reality,
+        reality_status: reality !== null ? 'made' as const : info.warnings.some((w) => w.code === 'reality_failed') ? 'failed' as const : 'not_configured' as const,
+        usdz_url: files + usdz, glb_url: glb ? files + glb : null,
         quick_look: quick ?? null,
       };
     }),

@@ -1,3 +1,4 @@
+import type { WarningCode } from '../../scene/warningCodes.js';
 import { decodeTga, TgaError } from '../../image/decodeTga.js';
 import { encodePng } from '../../image/encodePng.js';
 import type { ChannelTextureRef, SceneMaterial, SceneTexture, SceneWarning, TextureRef } from '../../scene/SceneData.js';
@@ -251,7 +252,7 @@ export class UsdMaterials {
     return tokenOf(this.stage.value(shader, 'info:id'));
   }
 
-  private warn(code: string, message: string): void {
+  private warn(code: WarningCode, message: string): void {
     if (!this.warnings.has(code)) this.warnings.set(code, { code, message });
   }
 }
