@@ -56,6 +56,8 @@ describe('the OpenAPI request examples', () => {
       const method = path.split('/')[5]!;
       expect(detail.placement.method, `${path} ${name}`).toBe(method);
       if (method === 'by_scan') expect(detail.placement.found).toBe(name);
+      // A sensible request draws no plausibility warning.
+      expect(detail.placement.warnings, `${path} ${name}`).toEqual([]);
     }
   });
 });

@@ -392,12 +392,23 @@ export interface components {
             anchoring: "none";
             reason: string;
         };
+        /** @description numbers the request sent that are valid but look like mistakes (a frame or unit mix-up); the session was made. Empty when none */
+        PlacementWarnings: {
+            /**
+             * @description opening_outside_model: the door opening lies well outside the model (corners in another frame or unit?); anchor_far_from_model: the anchor lies far from the model (a point in another frame or unit?); implausible_image_width: the reference image's physical_width is not a printable size in metres (centimetres sent as metres?); short_side_longer: the rectangle's width (along short_side_direction) is larger than its height: the direction runs along the long side
+             * @enum {string}
+             */
+            code: "opening_outside_model" | "anchor_far_from_model" | "implausible_image_width" | "short_side_longer";
+            /** @description the same in words, with the figures sent */
+            message: string;
+        }[];
         ByPlanePlacement: {
             /** @constant */
             method: "by_plane";
             /** @description the footprint anchor: bottom centre of every model's bounds */
             anchor: components["schemas"]["Pose"];
             quick_look: components["schemas"]["QuickLook"] | null;
+            warnings: components["schemas"]["PlacementWarnings"];
         };
         ByScanPlacement: {
             /** @constant */
@@ -423,6 +434,7 @@ export interface components {
                 } | null;
             };
             quick_look: components["schemas"]["QuickLook"] | null;
+            warnings: components["schemas"]["PlacementWarnings"];
         };
         /** @description The anchor's frame (origin and axes per kind: y along plane_normal) and its sizes. */
         VirtualAnchorPlacement: {
@@ -436,6 +448,7 @@ export interface components {
             width: number;
             height: number;
             quick_look: components["schemas"]["QuickLook"] | null;
+            warnings: components["schemas"]["PlacementWarnings"];
         } | {
             /** @constant */
             method: "by_virtual_anchor";
@@ -448,6 +461,7 @@ export interface components {
             /** @enum {string} */
             placement_source: "model_surface";
             quick_look: components["schemas"]["QuickLook"] | null;
+            warnings: components["schemas"]["PlacementWarnings"];
         } | {
             /** @constant */
             method: "by_virtual_anchor";
@@ -458,6 +472,7 @@ export interface components {
             correction_deg: number;
             radius: number;
             quick_look: components["schemas"]["QuickLook"] | null;
+            warnings: components["schemas"]["PlacementWarnings"];
         } | {
             /** @constant */
             method: "by_virtual_anchor";
@@ -468,6 +483,7 @@ export interface components {
             correction_deg: number;
             opening_angle_deg: number;
             quick_look: components["schemas"]["QuickLook"] | null;
+            warnings: components["schemas"]["PlacementWarnings"];
         };
         ByRefimagePlacement: {
             /** @constant */
@@ -479,6 +495,7 @@ export interface components {
             /** Format: uri */
             image_url: string;
             quick_look: components["schemas"]["QuickLook"] | null;
+            warnings: components["schemas"]["PlacementWarnings"];
         };
         QuickLookPackage: {
             /**

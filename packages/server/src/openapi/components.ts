@@ -1,4 +1,4 @@
-import { ASSET_WARNING_CODES } from '../records/warningCodes.js';
+import { ASSET_WARNING_CODES, PLACEMENT_WARNING_CODES } from '../records/warningCodes.js';
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
 export type Schema = Record<string, unknown>;
 
@@ -48,10 +48,17 @@ export const SCHEMAS = {
       record({ anchoring: { const: 'none' }, reason: text }),
     ],
   },
+  PlacementWarnings: {
+    type: 'array', description: 'numbers the request sent that are valid but look like mistakes (a frame or unit mix-up); the session was made. Empty when none',
+    items: record({
+      code: { type: 'string', enum: Object.keys(PLACEMENT_WARNING_CODES), description: Object.entries(PLACEMENT_WARNING_CODES).map(([code, meaning]) => `${code}: ${meaning}`).join('; ') },
+      message: { type: 'string', description: 'the same in words, with the figures sent' },
+    }),
+  },
   ByPlanePlacement: record({
     method: { const: 'by_plane' },
     anchor: { $ref: '#/components/schemas/Pose', description: "the footprint anchor: bottom centre of every model's bounds" },
-    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }), warnings: { $ref: '#/components/schemas/PlacementWarnings' },
   }),
   ByScanPlacement: record({
     method: { const: 'by_scan' },
@@ -65,7 +72,7 @@ export const SCHEMAS = {
       confidence: { type: 'number', minimum: 0, maximum: 1 },
       source: nullable(record({ id: text, name: text }, ['name'])),
     }, [], 'how mode 1 found the door'),
-    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }), warnings: { $ref: '#/components/schemas/PlacementWarnings' },
   }, ['detection']),
   VirtualAnchorPlacement: {
     description: "The anchor's frame (origin and axes per kind: y along plane_normal) and its sizes.",
@@ -77,14 +84,14 @@ export const SCHEMAS = {
     ] as const).map(([kind, sizes]) => record({
       method: { const: 'by_virtual_anchor' }, anchor_type: { const: kind }, pose: { $ref: '#/components/schemas/Pose' },
       correction_deg: { type: 'number', description: 'how far the sent direction was turned into the anchor\'s plane (degrees)' },
-      ...sizes, quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+      ...sizes, quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }), warnings: { $ref: '#/components/schemas/PlacementWarnings' },
     })),
   },
   ByRefimagePlacement: record({
     method: { const: 'by_refimage' },
     pose: { $ref: '#/components/schemas/Pose', description: "the printed image's frame in ARKit's image-anchor convention: y out of the image, x to its right, z to its bottom" },
     physical_width: number, correction_deg: number, image_url: url,
-    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }), warnings: { $ref: '#/components/schemas/PlacementWarnings' },
   }),
   QuickLookPackage: record({
     usdz_url: { ...url, description: 'the USDZ that places itself in AR Quick Look (the plain USDZ when anchoring is none); made on its first request' },

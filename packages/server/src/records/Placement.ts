@@ -1,3 +1,4 @@
+import type { PlacementWarning } from './warningCodes.js';
 import type { PoseJson } from '../placement/poseJson.js';
 
 /**
@@ -73,13 +74,13 @@ export type Placement = ByPlanePlacement | ByScanPlacement | VirtualAnchorPlacem
  * A session's placement as stored: the method's record and how AR Quick Look anchors it
  * (`quick_look`; absent for sessions made before packages anchored themselves).
  */
-export type StoredPlacement = Placement & { quick_look?: QuickLook };
+export type StoredPlacement = Placement & { quick_look?: QuickLook; warnings?: PlacementWarning[] };
 
 /** A placement as the detail record shows it: the reference image as a URL instead of a file name, and always its `quick_look` (`null` when unknown). */
 export type PlacementOnWire = (
   | Exclude<Placement, ByRefimagePlacement>
   | (Omit<ByRefimagePlacement, 'image_file'> & { image_url: string })
-) & { quick_look: QuickLook | null };
+) & { quick_look: QuickLook | null; warnings: PlacementWarning[] };
 
 /**
  * The placement of the detail record: the stored one, with the reference image's file name made
@@ -91,8 +92,9 @@ export type PlacementOnWire = (
  * ```
  */
 export function placementOnWire(placement: StoredPlacement, filesUrl: string): PlacementOnWire {
-  const quickLook = placement.quick_look ?? null;
-  if (placement.method !== 'by_refimage') return { ...placement, quick_look: quickLook };
+  // Sessions made before placements were checked for plausibility have no warnings: none, not absent.
+  const quickLook = placement.quick_look ?? null, warnings = placement.warnings ?? [];
+  if (placement.method !== 'by_refimage') return { ...placement, quick_look: quickLook, warnings };
   const { image_file: imageFile, ...rest } = placement;
-  return { ...rest, image_url: filesUrl + imageFile, quick_look: quickLook };
+  return { ...rest, image_url: filesUrl + imageFile, quick_look: quickLook, warnings };
 }

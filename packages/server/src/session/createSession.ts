@@ -22,6 +22,7 @@ import type { Account, SavedModelInput, SessionFile, StagedFile, StoredAsset } f
 import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
 import { newSessionId } from './newSessionId.js';
 import { quickLookOf } from '../placement/quickLookOf.js';
+import { plausibilityWarnings } from '../placement/plausibilityWarnings.js';
 import type { StoredPlacement } from '../records/Placement.js';
 import { SessionStaging } from './SessionStaging.js';
 import { modelsToSave } from './modelsToSave.js';
@@ -177,7 +178,7 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
   const results = models.map((m) => m.result);
   const placed = method.place(request.input, { primary: results[0]!, all: results });
   const quickLook = quickLookOf(placed);
-  const placement: StoredPlacement = { ...placed, quick_look: quickLook };
+  const placement: StoredPlacement = { ...placed, quick_look: quickLook, warnings: plausibilityWarnings(placed, results[0]!.bounds) };
   const extras = method.files?.(request.input) ?? [];
   const files: SessionFile[] = [];
   const assets: StoredAsset[] = [];
