@@ -105,3 +105,22 @@ describe('warning codes', () => {
     expect(code.enum).toContain('reality_failed');
   });
 });
+
+describe('schema descriptions', () => {
+  it('every property of every schema in the document says what it is', async () => {
+    const { openapiDocument } = await import('../packages/server/src/openapi/openapiDocument.js');
+    const doc = openapiDocument({}) as { components: { schemas: Record<string, unknown> } };
+    const undescribed: string[] = [];
+    const walk = (schema: unknown, path: string): void => {
+      if (!schema || typeof schema !== 'object') return;
+      const s = schema as Record<string, unknown>;
+      for (const [field, p] of Object.entries((s.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+        if (typeof p.description !== 'string' || p.description.length < 3) undescribed.push(`${path}.${field}`);
+        walk(p, `${path}.${field}`);
+      }
+      for (const key of ['items', 'oneOf', 'anyOf', 'allOf']) [s[key]].flat().forEach((x) => walk(x, path));
+    };
+    for (const [name, schema] of Object.entries(doc.components.schemas)) walk(schema, name);
+    expect(undescribed).toEqual([]);
+  });
+});

@@ -349,20 +349,31 @@ export interface components {
         SessionResponse: {
             /**
              * Format: uri
+             * @description the link the app opens: <scheme>://session/<session_id> (ARSESSION_DEEPLINK_SCHEME)
              * @example arsession://session/3q2-7wEjS0mZ1T2V0X9dQg
              */
             deeplink: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the session expires (ISO 8601, UTC); after it, its id answers 410 and its files are deleted
+             */
             expires_at: string;
             /** @description twelve digits (leading zeros kept), claimable once while it lives (ARSESSION_CODE_TTL_S, an hour by default, at most the session): POST /api/vision/v1/session/claim/ */
             onetime_code: string;
         };
         /** @description The session a one-time code belonged to. */
         ClaimResponse: {
+            /** @description the session's id: 128 random bits, URL-safe; the capability to read it */
             session_id: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description the link the app opens: <scheme>://session/<session_id> (ARSESSION_DEEPLINK_SCHEME)
+             */
             deeplink: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the session expires (ISO 8601, UTC); after it, its id answers 410 and its files are deleted
+             */
             expires_at: string;
         };
         /** @description A rigid frame in the delivered frame (right-handed, Y-up, metres). */
@@ -376,20 +387,35 @@ export interface components {
         };
         /** @description How AR Quick Look anchors the session's packages (each asset's quick_look file): Apple's anchoring schema, with the anchor's frame in the delivered frame (origin at the anchor's centre, +Y its normal; on an upright plane or an image +X level to the right and +Z down); or none, with the reason. */
         QuickLook: {
-            /** @constant */
+            /**
+             * @description plane, image, or none (AR Quick Look cannot anchor it: reason says why)
+             * @constant
+             */
             anchoring: "plane";
-            /** @enum {string} */
+            /**
+             * @description horizontal (floor, table) or vertical (wall) plane
+             * @enum {string}
+             */
             alignment: "horizontal" | "vertical";
+            /** @description the anchor's frame in the delivered frame */
             frame: components["schemas"]["Pose"];
         } | {
-            /** @constant */
+            /**
+             * @description plane, image, or none (AR Quick Look cannot anchor it: reason says why)
+             * @constant
+             */
             anchoring: "image";
+            /** @description the anchor's frame in the delivered frame */
             frame: components["schemas"]["Pose"];
             /** @description printed width of the reference image (m) */
             physical_width: number;
         } | {
-            /** @constant */
+            /**
+             * @description plane, image, or none (AR Quick Look cannot anchor it: reason says why)
+             * @constant
+             */
             anchoring: "none";
+            /** @description why, in words */
             reason: string;
         };
         /** @description numbers the request sent that are valid but look like mistakes (a frame or unit mix-up); the session was made. Empty when none */
@@ -403,98 +429,174 @@ export interface components {
             message: string;
         }[];
         ByPlanePlacement: {
-            /** @constant */
+            /**
+             * @description how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 found the door (semantic: from the IFC door elements; geometric: from the surfaces)
+             * @constant
+             */
             method: "by_plane";
             /** @description the footprint anchor: bottom centre of every model's bounds */
             anchor: components["schemas"]["Pose"];
+            /** @description how AR Quick Look anchors the session's packages (null for sessions made before) */
             quick_look: components["schemas"]["QuickLook"] | null;
+            /** @description numbers the request sent that are valid but look like mistakes, by code; empty when none */
             warnings: components["schemas"]["PlacementWarnings"];
         };
         ByScanPlacement: {
-            /** @constant */
+            /**
+             * @description how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 found the door (semantic: from the IFC door elements; geometric: from the surfaces)
+             * @constant
+             */
             method: "by_scan";
-            /** @enum {string} */
+            /**
+             * @description detected (mode 1: the server found the door from point_1 and point_2) or given (mode 2: the corners sent)
+             * @enum {string}
+             */
             found: "detected" | "given";
             /** @description the opening [BL, BR, TR, TL] on the viewer's face of the wall */
             corners: number[][];
             /** @description the wall normal, toward the viewer */
             wall_normal: number[];
+            /** @description clear width of the opening (m): the mean of its bottom and top edges */
             width: number;
+            /** @description clear height of the opening (m): the mean of its sides */
             height: number;
             /** @description origin at the bottom centre, x to the right, y up, z along the wall normal */
             frame: components["schemas"]["Pose"];
             /** @description how mode 1 found the door */
             detection?: {
-                /** @enum {string} */
+                /**
+                 * @description how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 found the door (semantic: from the IFC door elements; geometric: from the surfaces)
+                 * @enum {string}
+                 */
                 method: "semantic" | "geometric";
+                /** @description how sure the detection is, 0–1 */
                 confidence: number;
+                /** @description the model element the opening belongs to (its IFC GlobalId and name), when the model names it */
                 source: {
+                    /** @description its id */
                     id: string;
+                    /** @description its name in the model */
                     name?: string;
                 } | null;
             };
+            /** @description how AR Quick Look anchors the session's packages (null for sessions made before) */
             quick_look: components["schemas"]["QuickLook"] | null;
+            /** @description numbers the request sent that are valid but look like mistakes, by code; empty when none */
             warnings: components["schemas"]["PlacementWarnings"];
         };
         /** @description The anchor's frame (origin and axes per kind: y along plane_normal) and its sizes. */
         VirtualAnchorPlacement: {
-            /** @constant */
+            /**
+             * @description how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 found the door (semantic: from the IFC door elements; geometric: from the surfaces)
+             * @constant
+             */
             method: "by_virtual_anchor";
-            /** @constant */
+            /**
+             * @description the anchor kind: the endpoint it was made by
+             * @constant
+             */
             anchor_type: "rectangle_short_side";
+            /** @description the anchor's frame in the delivered frame */
             pose: components["schemas"]["Pose"];
             /** @description how far the sent direction was turned into the anchor's plane (degrees) */
             correction_deg: number;
+            /** @description width (m) */
             width: number;
+            /** @description height (m) */
             height: number;
+            /** @description how AR Quick Look anchors the session's packages (null for sessions made before) */
             quick_look: components["schemas"]["QuickLook"] | null;
+            /** @description numbers the request sent that are valid but look like mistakes, by code; empty when none */
             warnings: components["schemas"]["PlacementWarnings"];
         } | {
-            /** @constant */
+            /**
+             * @description how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 found the door (semantic: from the IFC door elements; geometric: from the surfaces)
+             * @constant
+             */
             method: "by_virtual_anchor";
-            /** @constant */
+            /**
+             * @description the anchor kind: the endpoint it was made by
+             * @constant
+             */
             anchor_type: "segment_directional";
+            /** @description the anchor's frame in the delivered frame */
             pose: components["schemas"]["Pose"];
             /** @description how far the sent direction was turned into the anchor's plane (degrees) */
             correction_deg: number;
+            /** @description the segment's length (m) */
             length: number;
-            /** @enum {string} */
+            /**
+             * @description model_surface: the segment lies on the model's surface
+             * @enum {string}
+             */
             placement_source: "model_surface";
+            /** @description how AR Quick Look anchors the session's packages (null for sessions made before) */
             quick_look: components["schemas"]["QuickLook"] | null;
+            /** @description numbers the request sent that are valid but look like mistakes, by code; empty when none */
             warnings: components["schemas"]["PlacementWarnings"];
         } | {
-            /** @constant */
+            /**
+             * @description how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 found the door (semantic: from the IFC door elements; geometric: from the surfaces)
+             * @constant
+             */
             method: "by_virtual_anchor";
-            /** @constant */
+            /**
+             * @description the anchor kind: the endpoint it was made by
+             * @constant
+             */
             anchor_type: "circle_directional";
+            /** @description the anchor's frame in the delivered frame */
             pose: components["schemas"]["Pose"];
             /** @description how far the sent direction was turned into the anchor's plane (degrees) */
             correction_deg: number;
+            /** @description the circle's radius (m) */
             radius: number;
+            /** @description how AR Quick Look anchors the session's packages (null for sessions made before) */
             quick_look: components["schemas"]["QuickLook"] | null;
+            /** @description numbers the request sent that are valid but look like mistakes, by code; empty when none */
             warnings: components["schemas"]["PlacementWarnings"];
         } | {
-            /** @constant */
+            /**
+             * @description how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 found the door (semantic: from the IFC door elements; geometric: from the surfaces)
+             * @constant
+             */
             method: "by_virtual_anchor";
-            /** @constant */
+            /**
+             * @description the anchor kind: the endpoint it was made by
+             * @constant
+             */
             anchor_type: "corner_directional";
+            /** @description the anchor's frame in the delivered frame */
             pose: components["schemas"]["Pose"];
             /** @description how far the sent direction was turned into the anchor's plane (degrees) */
             correction_deg: number;
+            /** @description the angle between the corner's two edges (degrees) */
             opening_angle_deg: number;
+            /** @description how AR Quick Look anchors the session's packages (null for sessions made before) */
             quick_look: components["schemas"]["QuickLook"] | null;
+            /** @description numbers the request sent that are valid but look like mistakes, by code; empty when none */
             warnings: components["schemas"]["PlacementWarnings"];
         };
         ByRefimagePlacement: {
-            /** @constant */
+            /**
+             * @description how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 found the door (semantic: from the IFC door elements; geometric: from the surfaces)
+             * @constant
+             */
             method: "by_refimage";
             /** @description the printed image's frame in ARKit's image-anchor convention: y out of the image, x to its right, z to its bottom */
             pose: components["schemas"]["Pose"];
+            /** @description the printed image's width (m) */
             physical_width: number;
+            /** @description how far a sent direction was turned to be perpendicular to its normal (degrees) */
             correction_deg: number;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description the reference image as uploaded, for ARReferenceImage
+             */
             image_url: string;
+            /** @description how AR Quick Look anchors the session's packages (null for sessions made before) */
             quick_look: components["schemas"]["QuickLook"] | null;
+            /** @description numbers the request sent that are valid but look like mistakes, by code; empty when none */
             warnings: components["schemas"]["PlacementWarnings"];
         };
         QuickLookPackage: {
@@ -507,21 +609,33 @@ export interface components {
             bytes: number | null;
             /** @description null until the package has been made (its first request) */
             sha256: string | null;
-            /** @enum {string} */
+            /**
+             * @description plane, image, or none (AR Quick Look cannot anchor it: reason says why)
+             * @enum {string}
+             */
             anchoring: "plane" | "image" | "none";
+            /** @description why, in words */
             reason: string | null;
         };
         ModelAsset: {
+            /** @description its place in the upload order, from 0 */
             order: number;
+            /** @description its file name as uploaded */
             source_name: string;
-            /** @enum {string} */
+            /**
+             * @description the format it was read as, by content
+             * @enum {string}
+             */
             format: "ifc" | "ifczip" | "glb" | "usdz";
             /**
              * @description converted: written from the model; as_uploaded: an ARKit-ready USDZ upload delivered byte for byte; repacked: one whose only faults were compression or alignment, its entries untouched
              * @enum {string}
              */
             usdz_delivery: "converted" | "as_uploaded" | "repacked";
-            /** @enum {string} */
+            /**
+             * @description reality when there is a Reality file, else usdz: the file the client should take first
+             * @enum {string}
+             */
             preferred_format: "reality" | "usdz";
             /** @description the Reality file, when the operator configured a compiler (ARSESSION_REALITY_COMPILER: Apple publishes no writer) and it succeeded; null otherwise — a configured compiler that failed adds the warning reality_failed */
             reality_url: string | null;
@@ -530,18 +644,30 @@ export interface components {
              * @enum {string}
              */
             reality_status: "made" | "not_configured" | "failed";
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description the delivered USDZ
+             */
             usdz_url: string;
             /** @description the same scene as GLB (null for sessions made before GLBs were delivered) */
             glb_url: string | null;
+            /** @description size of the upload (bytes) */
             source_bytes: number;
+            /** @description size of the delivered USDZ (bytes) */
             usdz_bytes: number;
+            /** @description SHA-256 of the delivered USDZ, hex (also its ETag) */
             usdz_sha256: string;
+            /** @description size of the delivered GLB (bytes); null for sessions made before GLBs were delivered */
             glb_bytes: number | null;
+            /** @description SHA-256 of the delivered GLB, hex; null for sessions made before GLBs were delivered */
             glb_sha256: string | null;
+            /** @description triangles drawn */
             triangles: number;
+            /** @description prims (nodes) with a mesh, as delivered */
             mesh_nodes: number;
+            /** @description draw calls a renderer makes for it: mesh prims times their materials */
             draw_calls: number;
+            /** @description elements of the source model before merging (IFC products, GLB mesh nodes, USD mesh prims) */
             elements: number;
             /** @description in this model's delivered frame, of the full model (placement is computed on it; a simplified delivery lies within ar_budget.max_deviation_m of it) */
             bounds: {
@@ -562,13 +688,17 @@ export interface components {
                 /** @description the same in words, with this model's figures and names */
                 message: string;
             }[];
+            /** @description door openings the IFC model lists (IfcDoor in an IfcOpeningElement), absent for other formats */
             door_openings?: number;
+            /** @description how AR Quick Look anchors the session's packages (null for sessions made before) */
             quick_look: components["schemas"]["QuickLookPackage"] | null;
             /** @description what the AR budget did to this model; null when the server runs without one (ARSESSION_AR_BUDGET=false) or for sessions made before it */
             ar_budget: components["schemas"]["ArBudget"] | null;
         };
         ArBudgetFigures: {
+            /** @description triangles drawn */
             triangles: number;
+            /** @description mesh prims */
             mesh_prims: number;
             /** @description longest side of the largest texture; 0 without textures */
             largest_texture_px: number;
@@ -583,12 +713,18 @@ export interface components {
             steps: ("merged" | "materials_merged" | "simplified" | "textures_resized")[];
             /** @description the budget the server holds delivered files to (ARSESSION_BUDGET_*) */
             limits: {
+                /** @description the triangle limit (ARSESSION_BUDGET_TRIANGLES) */
                 triangles: number;
+                /** @description mesh prims */
                 mesh_prims: number;
+                /** @description longest texture side (pixels) */
                 texture_px: number;
+                /** @description USDZ package size (bytes) */
                 package_bytes: number;
             };
+            /** @description the figures of the model as read */
             source: components["schemas"]["ArBudgetFigures"];
+            /** @description the figures of the delivered model */
             delivered: components["schemas"]["ArBudgetFigures"];
             /** @description an upper bound on the distance from any point of the delivered surface to the full model's (metres), over whole triangles (not at sample points), each element against its own full surface; 0 when no vertex moved. Elements that may stray more than 2 cm are delivered finer, unless the triangle limit cannot be met otherwise */
             max_deviation_m: number;
@@ -618,29 +754,51 @@ export interface components {
             left_out: {
                 /** @description the IFC class, or mesh for a model that names none */
                 ifc_class: string;
+                /** @description elements of this class left out */
                 elements: number;
             }[];
         };
         SessionDetail: {
+            /** @description the session's id: 128 random bits, URL-safe; the capability to read it */
             session_id: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description the link the app opens: <scheme>://session/<session_id> (ARSESSION_DEEPLINK_SCHEME)
+             */
             deeplink: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the session was made (ISO 8601, UTC)
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the session expires (ISO 8601, UTC); after it, its id answers 410 and its files are deleted
+             */
             expires_at: string;
             /** @description what the AR client needs to place the model, in the delivered frame of the first model */
             placement: components["schemas"]["ByPlanePlacement"] | components["schemas"]["ByScanPlacement"] | components["schemas"]["VirtualAnchorPlacement"] | components["schemas"]["ByRefimagePlacement"];
+            /** @description the frame every delivered file and every pose is in: Y-up, right-handed, metres, shifted by offset */
             model_frame: {
-                /** @constant */
+                /**
+                 * @description always y: the delivered files are Y-up
+                 * @constant
+                 */
                 up_axis: "y";
-                /** @constant */
+                /**
+                 * @description always right
+                 * @constant
+                 */
                 handedness: "right";
-                /** @constant */
+                /**
+                 * @description always m (metres)
+                 * @constant
+                 */
                 units: "m";
                 /** @description a submitted point p lands at to_y_up(p) − offset */
                 offset: number[];
             };
+            /** @description the delivered models, in upload order */
             model_assets: components["schemas"]["ModelAsset"][];
             /**
              * Format: uri
@@ -680,19 +838,27 @@ export interface components {
             next_cursor: string | null;
         };
         Health: {
-            /** @constant */
+            /**
+             * @description ok, ready or not_ready; in a problem, the HTTP status
+             * @constant
+             */
             status: "ok";
             /** @description the converter's version, e.g. 0.1.0+11: the package version, and after the + the revision of what it writes (the conversion cache keys entries by it) */
             version: string;
         };
         Readiness: {
-            /** @enum {string} */
+            /**
+             * @description ok, ready or not_ready; in a problem, the HTTP status
+             * @enum {string}
+             */
             status: "ready" | "not_ready";
             /** @description each dependency (database, jobs, objects, data_dir, accepting): 'ok', or which way it failed ('cannot be reached', 'is not writable', 'shutting down'); the error itself is in the server's log, never here */
             checks: {
                 [key: string]: string;
             };
+            /** @description session requests this process is working on */
             in_flight: number;
+            /** @description session requests it takes at once before answering 503 (workers plus queue) */
             capacity: number;
         };
         /** @description RFC 9457 problem details with the fields at fault. */
@@ -702,14 +868,21 @@ export interface components {
              * @description urn:arsession:problem:<code>
              */
             type: string;
+            /** @description the HTTP status in words */
             title: string;
+            /** @description ok, ready or not_ready; in a problem, the HTTP status */
             status: number;
+            /** @description what was wrong, in words, naming the field and the figure */
             detail: string;
+            /** @description what was wrong, as a stable code */
             code: string;
             /** @description the fields at fault */
             errors: {
+                /** @description the field at fault, as the request named it (a form field, a header, a path part) */
                 field: string;
+                /** @description what was wrong with it */
                 message: string;
+                /** @description what was wrong, as a stable code */
                 code?: string;
             }[];
             /** @description also the X-Request-Id response header */

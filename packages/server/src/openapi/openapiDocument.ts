@@ -2,6 +2,7 @@ import { REQUEST_EXAMPLES } from './requestExamples.js';
 import { CONFIG_ENV } from '../config/ServerConfig.js';
 import { PAGE_ASSET_NAMES } from '../routes/sessionPageRoute.js';
 import { ref, SCHEMAS, type Schema } from './components.js';
+import { describeFields } from './fieldDescriptions.js';
 
 /** What a session's files are served as. */
 const FILE_TYPES: Schema = Object.fromEntries(['model/vnd.usdz+zip', 'model/gltf-binary', 'model/vnd.reality', 'image/png', 'image/jpeg']
@@ -245,7 +246,7 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'issued by `arsession keys create --account NAME`' },
         MetricsToken: { type: 'http', scheme: 'bearer', description: 'ARSESSION_METRICS_TOKEN: what Prometheus sends to scrape /metrics on the public port' },
       },
-      schemas: SCHEMAS,
+      schemas: describeFields(SCHEMAS),
     },
   };
 }
