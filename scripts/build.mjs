@@ -2,9 +2,10 @@
 // The workspace build: TypeScript project references (tsc -b), then the one bundle we ship, the
 // in-thread conversion of `@arsession/convert/thread` (see bundleThread below).
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,3 +44,37 @@ async function bundleThread() {
 
 const result = await bundleThread();
 if (process.env.META) (await import('node:fs')).writeFileSync(process.env.META, JSON.stringify(result.metafile));
+buildApiReference();
+
+/**
+ * The HTML API reference the server serves at /docs: Redocly's rendering of the OpenAPI document,
+ * its script served beside it (the page loads nothing from another host). Made where Redocly is
+ * installed (the workspace); a server installed without it answers /docs by pointing at the JSON.
+ */
+function buildApiReference() {
+  const redocly = join(root, 'node_modules', '@redocly', 'cli');
+  if (!existsSync(redocly)) return;
+  const out = join(root, 'packages', 'server', 'dist', 'docs');
+  mkdirSync(out, { recursive: true });
+  const spec = join(out, 'openapi.json');
+  const document = spawnSync(process.execPath, ['--input-type=module', '-e',
+    `import { openapiDocument } from ${JSON.stringify(pathToFileURL(join(root, 'packages', 'server', 'dist', 'openapi', 'openapiDocument.js')).href)};
+     process.stdout.write(JSON.stringify(openapiDocument({})));`], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (document.status !== 0) throw new Error(`the OpenAPI document could not be made: ${document.stderr}`);
+  writeFileSync(spec, document.stdout);
+  const html = join(out, 'index.html');
+  const run = spawnSync(process.execPath, [join(redocly, 'bin', 'cli.js'), 'build-docs', spec, '-o', html, '--title', 'arsession API reference', '--openapi.disableTelemetry'], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`redocly build-docs failed: ${run.stderr}`);
+  // The page reaches no other host: Redoc's script from this server, not Redocly's CDN, and its
+  // attribution logo (an image on Redocly's CDN) an empty picture. The page checks the script's
+  // integrity, so the hash it expects is the changed script's.
+  const script = readFileSync(join(redocly, 'lib', 'chunks', 'redoc.standalone.js'), 'utf8')
+    .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E');
+  writeFileSync(join(out, 'redoc.standalone.js'), script);
+  const integrity = `sha384-${createHash('sha384').update(script).digest('base64')}`;
+  writeFileSync(html, readFileSync(html, 'utf8')
+    .replace(/https:\/\/cdn\.redocly\.com\/redoc\/[^"']*\/redoc\.standalone\.js/g, '/docs/redoc.standalone.js')
+    .replace(/integrity="sha384-[^"]*"/g, `integrity="${integrity}"`)
+    // No icon of its own: none is asked for (a browser would ask for /favicon.ico).
+    .replace('<head>', '<head><link rel="icon" href="data:,">'));
+}

@@ -86,6 +86,10 @@ describe('@arsession/client on a real server', () => {
     const page = await ar.GET('/api/vision/v1/models/', { params: { query: { limit: 5 } } });
     expect(page.data!.models).toHaveLength(1);
     expect(page.data!.next_cursor).toBeNull();
+    const modelId = page.data!.models[0]!.id;
+    expect((await ar.GET('/api/vision/v1/models/{model_id}', { params: { path: { model_id: modelId } } })).data).toEqual(page.data!.models[0]);
+    const bytes = await ar.GET('/api/vision/v1/models/{model_id}/file', { params: { path: { model_id: modelId } }, parseAs: 'arrayBuffer' });
+    expect((bytes.data as ArrayBuffer).byteLength).toBe(page.data!.models[0]!.bytes);
     const gone = await ar.DELETE('/api/vision/v1/models/{model_id}', { params: { path: { model_id: page.data!.models[0]!.id } } });
     expect(gone.response.status).toBe(204);
   });
@@ -95,6 +99,10 @@ describe('@arsession/client on a real server', () => {
     expect(page.data).toContain(detail.session_id);
     const style = await ar.GET('/s/assets/{name}', { params: { path: { name: 'session-page.css' } }, parseAs: 'text' });
     expect(style.response.headers.get('content-type')).toMatch(/^text\/css/);
+    const reference = await ar.GET('/docs', { parseAs: 'text' });
+    expect(reference.data).toContain('arsession');
+    expect((await ar.GET('/docs/redoc.standalone.js', { parseAs: 'text' })).response.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect((await ar.GET('/', { parseAs: 'text' })).data).toContain('/docs');
     const doc = await ar.GET('/api/vision/v1/openapi.json');
     expect(doc.data).toMatchObject({ openapi: '3.1.0' });
     expect((await ar.GET('/healthz')).data).toEqual({ status: 'ok', version: CONVERTER_VERSION });

@@ -86,6 +86,23 @@ describe('saved models: once per content, a page at a time, deletable', () => {
     }
   });
 
+  it('a saved model is fetched by its key: its record, and its bytes as uploaded with their SHA-256 as ETag', async () => {
+    const bytes = uniqueGlb(BOX, randomUUID());
+    expect((await postSession(t, 'by_plane', form({ model_file: [new Blob([bytes]), 'fetched.glb'] }), key)).status).toBe(201);
+    const model = (await listModels(t, key)).body.models.find((m) => m.source_name === 'fetched.glb')!;
+    const record = await fetch(`${t.url}${API}/models/${model.id}`, { headers: { 'X-API-Key': key } });
+    expect(await record.json()).toEqual(model);
+    const file = await fetch(`${t.url}${API}/models/${model.id}/file`, { headers: { 'X-API-Key': key } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('model/gltf-binary');
+    expect(file.headers.get('etag')).toBe(`"${model.sha256}"`);
+    expect(file.headers.get('content-disposition')).toContain('fetched.glb');
+    expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
+    expect((await fetch(`${t.url}${API}/models/${model.id}/file`, { headers: { 'X-API-Key': key, 'If-None-Match': `"${model.sha256}"` } })).status).toBe(304);
+    const stranger = await t.server.context.sessions.createApiKey(`peek-${randomUUID().slice(0, 8)}`);
+    for (const path of [`${model.id}`, `${model.id}/file`]) expect((await fetch(`${t.url}${API}/models/${path}`, { headers: { 'X-API-Key': stranger } })).status).toBe(404);
+  });
+
   it('DELETE forgets a model and its file; another account cannot, and learns nothing', async () => {
     const [victim, ...rest] = (await listModels(t, key)).body.models;
     const before = await storedModelFiles(t);

@@ -1,5 +1,6 @@
 // What a server tells Prometheus, read from its /metrics as a scrape would: every event a real
 // request makes shows in its series, by route, method, format and outcome.
+import { spawnSync } from 'node:child_process';
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { glbOf } from './support/glbOf.js';
@@ -99,6 +100,21 @@ describe('GET /metrics on the public port', () => {
     expect(text).toMatch(/^# TYPE nodejs_gc_duration_seconds histogram$/m);
     // The scrape is counted too, by its own route.
     expect(sampleValue(await scrape(`${t.url}/metrics`), 'arsession_http_request_duration_seconds_count', { route: '/metrics', status: '200' })).toBe(1);
+  });
+});
+
+describe('the metrics text', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer(); });
+  afterAll(async () => { await t?.stop(); });
+
+  it('passes promtool check metrics: names, types and help as Prometheus wants them (no gauge named _total)', async () => {
+    expect((await postSession(t, 'by_plane', form({ model_file: filePart(BOX), ...PLANE }))).status).toBe(201);
+    const text = await scrape(`${t.url}/metrics`);
+    const run = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    expect(`${run.stdout}${run.stderr}`.trim()).toBe('');
+    expect(run.status).toBe(0);
+    expect(text).toMatch(/^nodejs_active_handles\{/m);
   });
 });
 

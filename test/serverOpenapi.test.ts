@@ -47,7 +47,7 @@ describe('GET /api/vision/v1/openapi.json', () => {
     const paths = Object.keys(doc.paths);
     expect(SESSION_ENDPOINTS).toHaveLength(7);
     for (const e of SESSION_ENDPOINTS) expect(paths).toContain(`/api/vision/v1/session/${e.path}/`);
-    const others = ['/api/vision/v1/session/claim/', '/api/vision/v1/session/{session_id}/', '/api/vision/v1/session/{session_id}/files/{name}', '/api/vision/v1/models/', '/api/vision/v1/models/{model_id}', '/api/vision/v1/openapi.json', '/s/{session_id}', '/s/assets/{name}', '/healthz', '/readyz', '/metrics'];
+    const others = ['/api/vision/v1/session/claim/', '/api/vision/v1/session/{session_id}/', '/api/vision/v1/session/{session_id}/files/{name}', '/api/vision/v1/models/', '/api/vision/v1/models/{model_id}', '/api/vision/v1/models/{model_id}/file', '/api/vision/v1/openapi.json', '/s/{session_id}', '/s/assets/{name}', '/', '/docs', '/docs/redoc.standalone.js', '/healthz', '/readyz', '/metrics'];
     expect(paths.sort()).toEqual([...SESSION_ENDPOINTS.map((e) => `/api/vision/v1/session/${e.path}/`), ...others].sort());
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.values(ops).map((op) => ({ path, op })));
     expect(new Set(operations.map(({ op }) => op.operationId)).size).toBe(operations.length);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertModel, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError } from '../src/index.js';
+import { convertModel, MeshNodeLimitError, ModelUnreadableError, readModel, UnsupportedFormatError } from '../src/index.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
 import { readUsdzBack } from '../../../test/support/usdReader.js';
 
@@ -46,6 +46,16 @@ describe('convertModel: the contained pipeline', () => {
     const again = await convertModel(bytes, { fileName: 'box.glb', timeoutMs: 20_000 }).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(UnsupportedFormatError);
     expect((again as Error).message).toMatch(/box\.glb/);
+  });
+});
+
+describe('a USDZ delivered as uploaded', () => {
+  it('carries no warning about what converting would have changed: its prims are the uploader\'s', async () => {
+    const read = await readModel(corpusBytes('usdz', 'clean_clean_arkit.usdz'), { fileName: 'arkit.usdz' });
+    expect(read.warnings.map((w) => w.code)).toContain('prims_dropped');
+    const delivered = await convertModel(corpusBytes('usdz', 'clean_clean_arkit.usdz'), { fileName: 'arkit.usdz' });
+    expect(delivered.delivery).toBe('as_uploaded');
+    expect(delivered.warnings.map((w) => w.code)).not.toContain('prims_dropped');
   });
 });
 

@@ -31,8 +31,17 @@ export const benchCommand: Command = {
       io.stderr.write(`arsession bench: ${values.models} is not a directory\n`);
       return EXIT.refused;
     }
-    // Loaded only here: the peers (three.js, three-mesh-bvh, web-ifc's bare API) are the bench's own dependencies.
-    const { benchModels } = await import('@arsession/bench/models');
+    // Loaded only here, and installed only by those who ask for it (an optional peer): the peers
+    // (three.js, three-mesh-bvh, gltfpack, a canvas) are the bench's own dependencies.
+    const bench = await import('@arsession/bench/models').catch((err: unknown) => {
+      if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+      return undefined;
+    });
+    if (!bench) {
+      io.stderr.write('arsession bench: the benchmarks are a package of their own: install @arsession/bench beside @arsession/cli (npm install @arsession/bench)\n');
+      return EXIT.refused;
+    }
+    const { benchModels } = bench;
     const started = Date.now();
     const rows = await benchModels(values.models, {
       rounds,

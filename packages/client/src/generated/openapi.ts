@@ -226,11 +226,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One of the key's saved models */
+        get: operations["getSavedModel"];
         put?: never;
         post?: never;
         /** Delete one of the key's saved models */
         delete: operations["deleteSavedModel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vision/v1/models/{model_id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A saved model's file, as uploaded */
+        get: operations["getSavedModelFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -299,6 +317,57 @@ export interface paths {
         };
         /** Prometheus metrics of this process (text format 0.0.4); on the public port only with ARSESSION_METRICS_TOKEN, sent as a bearer token; served on ARSESSION_METRICS_PORT instead when that is set */
         get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a person lands: links to the API reference, this document and health */
+        get: operations["getRoot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document for people (HTML, rendered by Redocly; readable before its script runs) */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/redoc.standalone.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reference page's script (Redoc), served here so the page loads nothing from another host */
+        get: operations["getApiReferenceScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -808,32 +877,34 @@ export interface components {
             /** @description the first model with the placement drawn (GLB), as the page shows it; made on its first request */
             preview_glb_url: string | null;
         };
+        /** @description A model saved to the key's account: GET …/models/{id}/file gives its bytes, DELETE …/models/{id} forgets it. */
+        SavedModel: {
+            /** @description its id, for DELETE /api/vision/v1/models/{model_id} */
+            id: string;
+            /** @description the session it was first sent with (which may have expired) */
+            session_id: string;
+            /** @description its file name as uploaded */
+            source_name: string;
+            /**
+             * @description the format it was read as
+             * @enum {string}
+             */
+            format: "ifc" | "ifczip" | "glb" | "usdz";
+            /** @description its size as uploaded */
+            bytes: number;
+            /** @description SHA-256 of its bytes, hex */
+            sha256: string;
+            /**
+             * Format: date-time
+             * @description when it was saved
+             */
+            created_at: string;
+        };
         SavedModels: {
             /** @description the key's account */
             account: string;
             /** @description newest first; a model is kept once per content (the same file sent again is not stored twice) */
-            models: {
-                /** @description its id, for DELETE /api/vision/v1/models/{model_id} */
-                id: string;
-                /** @description the session it was first sent with (which may have expired) */
-                session_id: string;
-                /** @description its file name as uploaded */
-                source_name: string;
-                /**
-                 * @description the format it was read as
-                 * @enum {string}
-                 */
-                format: "ifc" | "glb" | "usdz";
-                /** @description its size as uploaded */
-                bytes: number;
-                /** @description SHA-256 of its bytes, hex */
-                sha256: string;
-                /**
-                 * Format: date-time
-                 * @description when it was saved
-                 */
-                created_at: string;
-            }[];
+            models: components["schemas"]["SavedModel"][];
             /** @description pass as cursor for the next page; null on the last page */
             next_cursor: string | null;
         };
@@ -2201,6 +2272,58 @@ export interface operations {
             };
         };
     };
+    getSavedModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of a saved model of this account */
+                model_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the saved model */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedModel"];
+                };
+            };
+            /** @description missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no saved model of this account has this id (model_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description saturated, or a dependency out of reach: saturated, store_unavailable, object_store_unavailable, queue_unavailable, conversion_failed */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     deleteSavedModel: {
         parameters: {
             query?: never;
@@ -2215,6 +2338,73 @@ export interface operations {
         responses: {
             /** @description deleted, with its file */
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or invalid key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description no saved model of this account has this id (model_not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description saturated, or a dependency out of reach: saturated, store_unavailable, object_store_unavailable, queue_unavailable, conversion_failed */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSavedModelFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description its ETag (its SHA-256, quoted) */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description id of a saved model of this account */
+                model_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file, under its uploaded name */
+            200: {
+                headers: {
+                    /** @description its SHA-256, quoted */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-step": string;
+                    "application/zip": string;
+                    "model/gltf-binary": string;
+                    "model/vnd.usdz+zip": string;
+                };
+            };
+            /** @description not modified (If-None-Match matched) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2396,6 +2586,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    getRoot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description the request (or its headers) did not arrive within its time limit; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the reference */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description the reference was not built with this server (not_found): the JSON document is always served */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiReferenceScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the script */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description the reference was not built with this server (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };

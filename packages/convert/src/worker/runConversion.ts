@@ -13,6 +13,7 @@ import { budgetFigures, fitArBudget } from '../budget/fitArBudget.js';
 import { StreamReduction } from '../budget/StreamReduction.js';
 import type { ConversionRequest, ConversionResult } from './protocol.js';
 import type { SceneData } from '../scene/SceneData.js';
+import type { WarningCode } from '../scene/warningCodes.js';
 import type { ArBudget, BudgetReport } from '../budget/ArBudget.js';
 import type { FittedScene } from '../budget/fitArBudget.js';
 
@@ -79,7 +80,7 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
     stats: { ...delivered.stats, drawCalls: drawCalls(delivered), elements: scene.streamReduced?.sourceElements ?? scene.stats.meshNodes },
     bounds: delivered.bounds,
     offset: delivered.offset,
-    warnings: delivered.warnings,
+    warnings: arkit ? delivered.warnings.filter((w) => !CONVERTED_ONLY.has(w.code)) : delivered.warnings,
     delivery: !arkit ? 'converted' : arkit.repacked ? 'repacked' : 'as_uploaded',
     ...(refusal && { anchorRefusal: { rule: refusal.rule, message: refusal.message } }),
     timings: { readMs: round(read - started), writeMs: round(written - read), startedAt: Math.round(performance.timeOrigin + started), ...(request.detectDoor && { detectMs: round(detected - detecting) }) },
@@ -132,6 +133,15 @@ function budgetReport(scene: SceneData, delivered: SceneData, fitted: FittedScen
     withinBudget: base.withinBudget && bytesWithin,
   };
 }
+
+/**
+ * Warnings about what converting a USDZ changed in it: an upload delivered as it came (or only
+ * repacked) had none of it done — its prims, meshes, materials and textures are the uploader's.
+ */
+const CONVERTED_ONLY: ReadonlySet<WarningCode> = new Set<WarningCode>([
+  'prims_dropped', 'mesh_skipped', 'instances_expanded', 'mirrored_node_baked', 'material_without_surface', 'specular_workflow',
+  'several_uv_sets', 'texture_dropped', 'texture_transcoded_tga', 'texture_unreadable',
+]);
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;

@@ -1,3 +1,4 @@
+import { CONVERTER_VERSION } from '@arsession/convert';
 import type { ServerConfig } from '../config/ServerConfig.js';
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -15,12 +16,14 @@ import { detailRoute } from '../routes/detailRoute.js';
 import { filesRoute } from '../routes/filesRoute.js';
 import { healthz, readyz } from '../routes/healthRoutes.js';
 import { PAGE_ASSETS, pageAssetsRoute, sessionPageRoute } from '../routes/sessionPageRoute.js';
-import { deleteModelRoute, modelsRoute } from '../routes/modelsRoute.js';
+import { deleteModelRoute, modelFileRoute, modelRoute, modelsRoute } from '../routes/modelsRoute.js';
 import { endSessionRoute } from '../routes/endSessionRoute.js';
+import { docsRoute } from '../routes/docsRoute.js';
 import { createSession } from '../session/createSession.js';
 import { METRICS_PATH, metricsRoute } from '../metrics/metricsRoute.js';
 import { backingServiceOf, routeOf } from '../metrics/requestLabels.js';
 import { securityHeaders } from './securityHeaders.js';
+import { corsHeaders } from './corsHeaders.js';
 import type { ServerContext } from './ServerContext.js';
 
 /** A session endpoint: its path and the handler that runs its placement method. */
@@ -42,6 +45,11 @@ const MAX_FORM_OVERHEAD_BYTES = 8 * 1024 * 1024;
 /** Largest unread body still read (and discarded) after a refusal, so the client hears the answer. */
 const DRAIN_REFUSED_BODY_BYTES = 32 * 1024 * 1024;
 
+/** What a person finds at the root: the reference, the document, health. */
+const ROOT_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><title>arsession</title>
+<h1>arsession</h1><p>Building models (IFC, GLB, USDZ) into AR sessions.</p>
+<ul><li><a href="/docs">API reference</a></li><li><a href="/api/vision/v1/openapi.json">OpenAPI document</a></li><li><a href="/healthz">health</a></li></ul></html>`;
+
 /**
  * The HTTP application: thin wiring of the routes to `geometry`, `convert` and the store. Express
  * routing is not strict, so every path answers with or without its trailing slash.
@@ -57,6 +65,8 @@ export function createApp(ctx: ServerContext): express.Express {
     const given = req.get('X-Request-Id');
     const id = given && REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', id);
+    // Which converter answered: a client can tell a deployment's version from any answer.
+    res.setHeader('X-Arsession-Version', CONVERTER_VERSION);
     res.locals.requestId = id;
     res.locals.log = ctx.log.child({ req_id: id });
     const started = process.hrtime.bigint();
@@ -70,6 +80,7 @@ export function createApp(ctx: ServerContext): express.Express {
     next();
   });
   app.use(securityHeaders);
+  app.use(corsHeaders(ctx.config.corsOrigins));
 
   // A body declared larger than any acceptable request is refused before a byte of it is read and
   // before it takes an admission slot: every file at its limit (the models and a reference image),
@@ -99,10 +110,17 @@ export function createApp(ctx: ServerContext): express.Express {
   app.delete(`${API}/session/:id`, endSessionRoute(ctx));
   app.get(`${API}/session/:id/files/:name`, filesRoute(ctx));
   app.get(`${API}/models`, modelsRoute(ctx));
+  app.get(`${API}/models/:id`, modelRoute(ctx));
+  app.get(`${API}/models/:id/file`, modelFileRoute(ctx));
   app.delete(`${API}/models/:id`, deleteModelRoute(ctx));
   app.get(`${API}/openapi.json`, (_req, res) => void res.json(openapiDocument({ serverUrl: ctx.config.publicUrl, metrics: publicMetrics(ctx.config) })));
   app.get(`${PAGE_ASSETS}/:name`, pageAssetsRoute());
   app.get('/s/:id', sessionPageRoute(ctx));
+  const docs = docsRoute();
+  app.get('/docs', docs.page);
+  app.get('/docs/redoc.standalone.js', docs.script);
+  // The root is where a person lands first: where to read on.
+  app.get('/', (_req, res) => void res.type('html').send(ROOT_PAGE));
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(ctx));
   // Prometheus' scrape: on its own port when there is one; on the public port only behind its token.

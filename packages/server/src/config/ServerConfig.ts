@@ -62,6 +62,8 @@ export interface ServerConfig {
    * `linklocal`, `uniquelocal`). Behind a load balancer without it, every client is the balancer.
    */
   trustProxy: false | number | string[];
+  /** Origins whose browser scripts may read the answers (CORS); `*` for any; none by default. */
+  corsOrigins: string[];
   /** `<command> <input.usdz> <output.reality>` makes Reality files; without it none are offered. */
   realityCompiler: string | undefined;
   /** Session requests one client (address, or IPv6 /64) may have sending their bodies at once. */
@@ -152,6 +154,7 @@ export const SERVER_CONFIG_DEFAULTS: Readonly<ServerConfig> = {
   publicUrl: undefined,
   trustProxy: false,
   realityCompiler: undefined,
+  corsOrigins: [],
   uploadsPerClient: 4,
   sessionsPerClientPerHour: 20,
   sessionsPerKeyPerHour: 600,
@@ -211,6 +214,7 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
   publicUrl: 'ARSESSION_PUBLIC_URL',
   trustProxy: 'ARSESSION_TRUST_PROXY',
   realityCompiler: 'ARSESSION_REALITY_COMPILER',
+  corsOrigins: 'ARSESSION_CORS_ORIGINS',
   uploadsPerClient: 'ARSESSION_UPLOADS_PER_CLIENT',
   sessionsPerClientPerHour: 'ARSESSION_SESSIONS_PER_CLIENT_PER_HOUR',
   sessionsPerKeyPerHour: 'ARSESSION_SESSIONS_PER_KEY_PER_HOUR',
@@ -335,6 +339,7 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   text('publicUrl', /^https?:\/\/[^\s]+$/);
   trustProxy(env[CONFIG_ENV.trustProxy], c);
   text('realityCompiler');
+  corsOrigins(env[CONFIG_ENV.corsOrigins], c);
   int('uploadsPerClient', 1);
   int('sessionsPerClientPerHour', 1);
   int('sessionsPerKeyPerHour', 1);
@@ -409,4 +414,14 @@ export function conversionPoolOf(config: ServerConfig, workerScript?: URL): Shar
   return config.conversionIsolation === 'process'
     ? { isolation: 'process', memoryLimitMb: Math.ceil(config.conversionMemoryBytes / 2 ** 20) }
     : { isolation: 'thread' };
+}
+
+/** ARSESSION_CORS_ORIGINS: `*`, or origins (scheme://host[:port]) separated by commas. */
+function corsOrigins(raw: string | undefined, c: ServerConfig): void {
+  if (raw === undefined || raw.trim() === '') return;
+  const origins = raw.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  for (const o of origins) {
+    if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) throw new ConfigError(CONFIG_ENV.corsOrigins, `${JSON.stringify(o)} is not an origin (scheme://host[:port], no path) nor *`);
+  }
+  c.corsOrigins = origins;
 }

@@ -41,6 +41,9 @@ export class ServerMetrics {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ role });
     collectDefaultMetrics({ register: this.registry });
+    // Three of prom-client's defaults are gauges named *_total, which promtool (and Prometheus'
+    // naming rules: _total is a counter's) object to; their per-type twins without _total stay.
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) this.registry.removeSingleMetric(name);
     this.requests = new Histogram({
       name: 'arsession_http_request_duration_seconds', help: 'HTTP requests by route template, method and status, from arrival to the last byte sent.',
       labelNames: ['route', 'method', 'status'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers,

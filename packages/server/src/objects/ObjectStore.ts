@@ -47,6 +47,8 @@ export interface ObjectStore {
    * clean-up walks the data directory itself.
    */
   savedModelObjects(): Promise<Map<string, number>>;
+  /** Answers a request for a saved model's file (by its path under the models store), whole, with `headers`. */
+  sendSavedModel(res: Response, storedAs: string, bytes: number, headers: Record<string, string>): Promise<void>;
   /** Deletes saved models' files (by their path under the models store). */
   deleteSavedModels(storedAs: readonly string[]): Promise<void>;
   /** Puts a local file under a scratch key: a model on its way to a conversion worker, a USDZ on its way back. */

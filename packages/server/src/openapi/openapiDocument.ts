@@ -192,10 +192,26 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
         },
       },
       '/api/vision/v1/models/{model_id}': {
+        get: {
+          operationId: 'getSavedModel', summary: 'One of the key\'s saved models', tags: ['accounts'], security: [{ ApiKey: [] }],
+          parameters: [{ name: 'model_id', in: 'path', required: true, description: 'id of a saved model of this account', schema: { type: 'string' } }],
+          responses: { 200: { description: 'the saved model', content: { 'application/json': { schema: ref('SavedModel') } } }, 401: problem('missing or invalid key'), 404: problem('no saved model of this account has this id (model_not_found)'), 503: unavailable },
+        },
         delete: {
           operationId: 'deleteSavedModel', summary: 'Delete one of the key\'s saved models', tags: ['accounts'], security: [{ ApiKey: [] }],
           parameters: [{ name: 'model_id', in: 'path', required: true, description: 'id of a saved model of this account', schema: { type: 'string' } }],
           responses: { 204: { description: 'deleted, with its file' }, 401: problem('missing or invalid key'), 404: problem("no saved model of this account has this id (model_not_found)"), 503: unavailable },
+        },
+      },
+      '/api/vision/v1/models/{model_id}/file': {
+        get: {
+          operationId: 'getSavedModelFile', summary: 'A saved model\'s file, as uploaded', tags: ['accounts'], security: [{ ApiKey: [] }],
+          parameters: [{ name: 'model_id', in: 'path', required: true, description: 'id of a saved model of this account', schema: { type: 'string' } }, { name: 'If-None-Match', in: 'header', description: 'its ETag (its SHA-256, quoted)', schema: { type: 'string' } }],
+          responses: {
+            200: { description: 'the file, under its uploaded name', headers: { ETag: { description: 'its SHA-256, quoted', schema: { type: 'string' } } }, content: Object.fromEntries(['application/x-step', 'application/zip', 'model/gltf-binary', 'model/vnd.usdz+zip'].map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])) },
+            304: { description: 'not modified (If-None-Match matched)' },
+            401: problem('missing or invalid key'), 404: problem('no saved model of this account has this id (model_not_found)'), 503: unavailable,
+          },
         },
       },
       '/api/vision/v1/openapi.json': {
@@ -227,6 +243,21 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           },
         },
       }),
+      '/': {
+        get: { operationId: 'getRoot', summary: 'Where a person lands: links to the API reference, this document and health', tags: ['pages'], security: [], responses: { 200: { description: 'a page of links', content: HTML }, 408: timedOut } },
+      },
+      '/docs': {
+        get: {
+          operationId: 'getApiReference', summary: 'This document for people (HTML, rendered by Redocly; readable before its script runs)', tags: ['pages'], security: [],
+          responses: { 200: { description: 'the reference', content: HTML }, 404: problem('the reference was not built with this server (not_found): the JSON document is always served') },
+        },
+      },
+      '/docs/redoc.standalone.js': {
+        get: {
+          operationId: 'getApiReferenceScript', summary: "The reference page's script (Redoc), served here so the page loads nothing from another host", tags: ['pages'], security: [],
+          responses: { 200: { description: 'the script', content: { 'text/javascript': { schema: { type: 'string' } } } }, 404: problem('the reference was not built with this server (not_found)') },
+        },
+      },
       '/healthz': { get: { operationId: 'getHealth', summary: 'Liveness', tags: ['service'], security: [], responses: { 200: { description: 'the process answers', content: { 'application/json': { schema: ref('Health') } } }, 408: timedOut } } },
       '/readyz': {
         get: {

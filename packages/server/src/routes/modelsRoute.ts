@@ -3,6 +3,7 @@ import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
 import { ApiError } from '../errors/ApiError.js';
 import type { SavedModelCursor } from '../store/SessionStore.js';
+import { contentDisposition } from '../files/downloadName.js';
 
 /** Saved models a page holds when the request does not say. */
 export const SAVED_MODELS_PAGE = 100;
@@ -65,6 +66,48 @@ export function deleteModelRoute(ctx: ServerContext) {
     await ctx.objects.deleteSavedModels([storedAs]);
     res.status(204).end();
   };
+}
+
+/** What a saved model is served as, by the format it was read as. */
+const MODEL_TYPES: Readonly<Record<string, string>> = {
+  ifc: 'application/x-step', ifczip: 'application/zip', glb: 'model/gltf-binary', usdz: 'model/vnd.usdz+zip',
+};
+
+/** `GET /api/vision/v1/models/{model_id}`: one of the key's saved models (another account's is unknown, 404). */
+export function modelRoute(ctx: ServerContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const model = await ownModel(ctx, req);
+    const body: SavedModelOnWire = {
+      id: model.id, session_id: model.sessionId, source_name: model.sourceName, format: model.format, bytes: model.bytes, sha256: model.sha256, created_at: model.createdAt,
+    };
+    res.set('Cache-Control', 'no-store').json(body);
+  };
+}
+
+/**
+ * `GET /api/vision/v1/models/{model_id}/file`: the saved model's bytes as uploaded, under its own
+ * name, with its SHA-256 as a strong ETag; only to its account's keys.
+ */
+export function modelFileRoute(ctx: ServerContext) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const model = await ownModel(ctx, req);
+    const etag = `"${model.sha256}"`;
+    res.set({ ETag: etag, 'Cache-Control': 'private, no-cache' });
+    if (req.get('If-None-Match') === etag) {
+      res.status(304).end();
+      return;
+    }
+    await ctx.objects.sendSavedModel(res, model.storedAs, model.bytes, {
+      'Content-Type': MODEL_TYPES[model.format] ?? 'application/octet-stream', 'Content-Disposition': contentDisposition(model.sourceName),
+    });
+  };
+}
+
+async function ownModel(ctx: ServerContext, req: Request) {
+  const account = (await authenticate(ctx.sessions, req, true))!;
+  const model = await ctx.sessions.savedModel(account.id, String(req.params.id));
+  if (!model) throw new ApiError(404, 'model_not_found', `the key's account ${account.name} has no saved model of this id`, [{ field: 'model_id', message: 'unknown saved model' }]);
+  return model;
 }
 
 function pageLimit(raw: unknown): number {

@@ -26,6 +26,8 @@ import { plausibilityWarnings } from '../placement/plausibilityWarnings.js';
 import type { StoredPlacement } from '../records/Placement.js';
 import { SessionStaging } from './SessionStaging.js';
 import { modelsToSave } from './modelsToSave.js';
+import { withDoorHints } from './doorHints.js';
+import { DoorNotFoundError } from '@arsession/geometry';
 import { arBudgetOnWire } from '../records/ArBudgetOnWire.js';
 import { arBudgetOf } from '../config/ServerConfig.js';
 import { inSpan } from '../tracing/spans.js';
@@ -165,7 +167,9 @@ async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, 
       const lookup = detectDoor ? 'skipped' : cached ? 'hit' : 'miss';
       if (lookup !== 'skipped') ctx.metrics.cacheLookup(lookup);
       span.setAttribute('arsession.cache', lookup);
-      const result = cached ?? await convertUpload(ctx, { sessionId: staging.sessionId, order, upload, usdzPath: usdz.from, glbPath: glb.from, detectDoor });
+      const result = cached ?? await convertUpload(ctx, { sessionId: staging.sessionId, order, upload, usdzPath: usdz.from, glbPath: glb.from, detectDoor }).catch((err: unknown) => {
+        throw err instanceof DoorNotFoundError && detectDoor ? withDoorHints(err, detectDoor, upload, request.uploads.length) : err;
+      });
       return { upload, result, usdz, glb, converted: !cached };
     });
     models.push(model);

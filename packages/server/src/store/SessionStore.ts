@@ -172,6 +172,8 @@ export interface SessionStore {
   claim(code: string, now?: number, issuedAfter?: number): Promise<ClaimOutcome>;
   /** A page of an account's saved models, newest first: at most `limit`, after `after`. */
   savedModels(accountId: number, page: { limit: number; after?: SavedModelCursor }): Promise<SavedModelPage>;
+  /** One of an account's saved models with its path under the models store, or `undefined`. */
+  savedModel(accountId: number, id: string): Promise<(SavedModel & { storedAs: string }) | undefined>;
   /** How many models, and bytes, an account keeps, and which of `sha256s` it has saved already. */
   savedModelUsage(accountId: number, sha256s: readonly string[]): Promise<SavedModelUsage>;
   /**

@@ -17,7 +17,8 @@ export function savedModelPage(rows: readonly SavedModelRow[], limit: number): S
   return { models: rows.slice(0, limit).map(savedModelOf), next: last && { createdAt: Number(last.created_at), id: last.id } };
 }
 
-function savedModelOf(r: SavedModelRow): SavedModel {
+/** A row as the store's callers see it. */
+export function savedModelOf(r: SavedModelRow): SavedModel {
   return {
     id: r.id, sessionId: r.session_id, sourceName: r.source_name, format: r.format, bytes: Number(r.bytes), sha256: r.sha256,
     createdAt: new Date(Number(r.created_at)).toISOString(),

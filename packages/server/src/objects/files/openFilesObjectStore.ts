@@ -34,6 +34,11 @@ export function openFilesObjectStore(paths: DataPaths): ObjectStore {
     // The start-up clean-up reads the directory itself (removeOrphans).
     sessionsWithFiles: async () => new Map(),
     savedModelObjects: async () => new Map(),
+    async sendSavedModel(res, storedAs, _bytes, headers) {
+      await new Promise<void>((resolve, reject) => {
+        res.sendFile(join(paths.models, storedAs), { etag: false, dotfiles: 'deny', acceptRanges: false, headers }, (err?: Error) => (err && !res.headersSent ? reject(err) : resolve()));
+      });
+    },
     async deleteSavedModels(storedAs) {
       for (const name of storedAs) await rm(join(paths.models, name), { force: true });
     },

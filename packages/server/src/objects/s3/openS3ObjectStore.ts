@@ -167,6 +167,11 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
       }
       return found;
     },
+    async sendSavedModel(res, storedAs, bytes, headers) {
+      const object = await call(() => s3.send(new GetObjectCommand({ Bucket, Key: modelKey(storedAs) })));
+      res.set({ ...headers, 'Content-Length': String(bytes) });
+      await pipeline(object.Body as Readable, res);
+    },
     savedModelObjects: async () => new Map((await list('models/')).map((o) => [o.key.slice('models/'.length), o.modifiedAt])),
     deleteSavedModels: (storedAs) => remove(storedAs.map(modelKey)),
     scratchObjects: async () => new Map((await list('scratch/')).map((o) => [o.key.slice('scratch/'.length), o.modifiedAt])),

@@ -5,7 +5,7 @@ import { sessionFilePath } from '../../files/sessionFiles.js';
 import type { AssetInfo, ModelFrame } from '../../records/AssetInfo.js';
 import type { StoredPlacement } from '../../records/Placement.js';
 import { checkedAccountName, keyIdOf, newApiKey, presentedKeyId, secretMatches } from '../apiKeySecrets.js';
-import { savedModelPage, type SavedModelRow } from '../savedModelPage.js';
+import { savedModelOf, savedModelPage, type SavedModelRow } from '../savedModelPage.js';
 import type { AddFileOutcome, EndSessionOutcome, SessionFile, SessionStore } from '../SessionStore.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { openPostgresPool } from './postgresPool.js';
@@ -146,6 +146,10 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
           [accountId, after.createdAt, after.id, limit + 1])
         : await query<SavedModelRow>(`SELECT ${columns} FROM saved_models WHERE account_id = $1 ORDER BY created_at DESC, id LIMIT $2`, [accountId, limit + 1]);
       return savedModelPage(rows, limit);
+    },
+    async savedModel(accountId, id) {
+      const row = (await query<SavedModelRow & { stored_as: string }>('SELECT id, session_id, source_name, format, bytes, sha256, created_at, stored_as FROM saved_models WHERE id = $1 AND account_id = $2', [id, accountId])).rows[0];
+      return row && { ...savedModelOf(row), storedAs: row.stored_as };
     },
     async savedModelUsage(accountId, sha256s) {
       const total = (await query<{ count: string; bytes: string }>('SELECT COUNT(*) AS count, COALESCE(SUM(bytes), 0) AS bytes FROM saved_models WHERE account_id = $1', [accountId])).rows[0]!;

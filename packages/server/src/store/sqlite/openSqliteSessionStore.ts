@@ -3,7 +3,7 @@ import { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from './a
 import { commitSessions } from './commitSessions.js';
 import { openDatabase, type Db } from './openDatabase.js';
 import { prepared } from './prepared.js';
-import { deleteSavedModel, endSession, listSavedModels, savedModelUsage } from './savedModels.js';
+import { deleteSavedModel, endSession, findSavedModel, listSavedModels, savedModelUsage } from './savedModels.js';
 import { addSessionFile, claimOnetimeCode, expiredWithFiles, findSession, forgetOldSessions, markFilesDeleted } from './sessions.js';
 import { createStoreThread } from './storeThread.js';
 import { startWalCheckpointer, type WalCheckpointer } from './walCheckpointer.js';
@@ -66,6 +66,7 @@ export function openSqliteSessionStore(options: SqliteSessionStoreOptions): Sqli
     find: async (id) => findSession(db, id),
     claim: async (code, now, issuedAfter) => claimOnetimeCode(db, code, now, issuedAfter),
     savedModels: async (accountId, page) => listSavedModels(db, accountId, page),
+    savedModel: async (accountId, id) => findSavedModel(db, accountId, id),
     savedModelUsage: async (accountId, sha256s) => savedModelUsage(db, accountId, sha256s),
     deleteSavedModel: async (accountId, id) => deleteSavedModel(db, accountId, id),
     endSession: async (id, accountId, now) => endSession(db, id, accountId, now),

@@ -1,5 +1,5 @@
-import { savedModelPage, type SavedModelRow } from '../savedModelPage.js';
-import type { EndSessionOutcome, SavedModelCursor, SavedModelPage, SavedModelUsage } from '../SessionStore.js';
+import { savedModelOf, savedModelPage, type SavedModelRow } from '../savedModelPage.js';
+import type { EndSessionOutcome, SavedModel, SavedModelCursor, SavedModelPage, SavedModelUsage } from '../SessionStore.js';
 import type { Db } from './openDatabase.js';
 import { prepared } from './prepared.js';
 
@@ -39,4 +39,10 @@ export function endSession(db: Db, id: string, accountId: number, now = Date.now
     prepared(db, 'UPDATE sessions SET expires_at = ? WHERE id = ?').run(now, id);
     return { ended: true, files: (JSON.parse(row.files) as Array<{ name: string }>).map((f) => f.name) };
   })();
+}
+
+/** One of an account's saved models with its path under the models store. */
+export function findSavedModel(db: Db, accountId: number, id: string): (SavedModel & { storedAs: string }) | undefined {
+  const row = prepared(db, `SELECT ${COLUMNS}, stored_as FROM saved_models WHERE id = ? AND account_id = ?`).get(id, accountId) as (SavedModelRow & { stored_as: string }) | undefined;
+  return row && { ...savedModelOf(row), storedAs: row.stored_as };
 }
