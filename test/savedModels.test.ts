@@ -103,6 +103,36 @@ describe('saved models: once per content, a page at a time, deletable', () => {
     for (const path of [`${model.id}`, `${model.id}/file`]) expect((await fetch(`${t.url}${API}/models/${path}`, { headers: { 'X-API-Key': stranger } })).status).toBe(404);
   });
 
+  it('a saved model makes a new session by its id, without being sent or saved again', async () => {
+    const bytes = uniqueGlb(BOX, randomUUID());
+    expect((await postSession(t, 'by_plane', form({ model_file: [new Blob([bytes]), 'again.glb'] }), key)).status).toBe(201);
+    const before = (await listModels(t, key)).body.models;
+    const model = before.find((m) => m.source_name === 'again.glb')!;
+    const reused = await postSession(t, 'by_plane', form({ model_id: model.id }), key);
+    expect(reused.status, JSON.stringify(reused.body)).toBe(201);
+    const detail = await getDetail(t, sessionIdOf(reused.body.deeplink as string));
+    expect(detail.body.model_assets[0]).toMatchObject({ source_name: 'again.glb', source_bytes: bytes.length, triangles: 12 });
+    expect((await listModels(t, key)).body.models).toEqual(before);
+    // The same id through a method that needs more fields works alike.
+    expect((await postSession(t, 'by_virtual_anchor/circle-directional', form({
+      model_id: model.id, 'virtual_anchor.center': '[0, 0, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.direction': '[0, 0, -1]',
+    }), key)).status).toBe(201);
+  });
+
+  it('a model_id is refused by name: beside a model file, without a key, or of another account', async () => {
+    const model = (await listModels(t, key)).body.models[0]!;
+    const both = await postSession(t, 'by_plane', form({ model_id: model.id, model_file: freshBox() }), key);
+    expect(both.status).toBe(400);
+    expect(both.body).toMatchObject({ code: 'mutually_exclusive', errors: [{ field: 'model_id' }] });
+    const keyless = await postSession(t, 'by_plane', form({ model_id: model.id }), null);
+    expect(keyless.status).toBe(401);
+    expect(keyless.body).toMatchObject({ code: 'api_key_missing' });
+    const stranger = await t.server.context.sessions.createApiKey(`reuse-${randomUUID().slice(0, 8)}`);
+    const theirs = await postSession(t, 'by_plane', form({ model_id: model.id }), stranger);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).toMatchObject({ code: 'model_not_found', errors: [{ field: 'model_id' }] });
+  });
+
   it('DELETE forgets a model and its file; another account cannot, and learns nothing', async () => {
     const [victim, ...rest] = (await listModels(t, key)).body.models;
     const before = await storedModelFiles(t);

@@ -989,6 +989,8 @@ export interface operations {
                     model_file?: Blob;
                     /** @description several models as repeated parts; their order is kept in model_assets */
                     model_files?: Blob[];
+                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
+                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
                     conversion?: string;
                     /**
@@ -1020,8 +1022,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid */
+            /** @description X-API-Key missing where required (model_id always needs it), or not valid: api_key_missing, api_key_invalid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description model_id names no saved model of the key's account (model_not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1106,6 +1117,8 @@ export interface operations {
                     model_file?: Blob;
                     /** @description several models as repeated parts; their order is kept in model_assets */
                     model_files?: Blob[];
+                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
+                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
                     conversion?: string;
                     /**
@@ -1151,8 +1164,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid */
+            /** @description X-API-Key missing where required (model_id always needs it), or not valid: api_key_missing, api_key_invalid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description model_id names no saved model of the key's account (model_not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1237,6 +1259,8 @@ export interface operations {
                     model_file?: Blob;
                     /** @description several models as repeated parts; their order is kept in model_assets */
                     model_files?: Blob[];
+                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
+                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
                     conversion?: string;
                     /**
@@ -1287,8 +1311,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid */
+            /** @description X-API-Key missing where required (model_id always needs it), or not valid: api_key_missing, api_key_invalid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description model_id names no saved model of the key's account (model_not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1373,6 +1406,8 @@ export interface operations {
                     model_file?: Blob;
                     /** @description several models as repeated parts; their order is kept in model_assets */
                     model_files?: Blob[];
+                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
+                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
                     conversion?: string;
                     /**
@@ -1425,8 +1460,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid */
+            /** @description X-API-Key missing where required (model_id always needs it), or not valid: api_key_missing, api_key_invalid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description model_id names no saved model of the key's account (model_not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1511,6 +1555,8 @@ export interface operations {
                     model_file?: Blob;
                     /** @description several models as repeated parts; their order is kept in model_assets */
                     model_files?: Blob[];
+                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
+                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
                     conversion?: string;
                     /**
@@ -1561,8 +1607,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid */
+            /** @description X-API-Key missing where required (model_id always needs it), or not valid: api_key_missing, api_key_invalid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description model_id names no saved model of the key's account (model_not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1647,6 +1702,8 @@ export interface operations {
                     model_file?: Blob;
                     /** @description several models as repeated parts; their order is kept in model_assets */
                     model_files?: Blob[];
+                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
+                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
                     conversion?: string;
                     /**
@@ -1701,8 +1758,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid */
+            /** @description X-API-Key missing where required (model_id always needs it), or not valid: api_key_missing, api_key_invalid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description model_id names no saved model of the key's account (model_not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1787,6 +1853,8 @@ export interface operations {
                     model_file?: Blob;
                     /** @description several models as repeated parts; their order is kept in model_assets */
                     model_files?: Blob[];
+                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
+                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
                     conversion?: string;
                     /**
@@ -1837,8 +1905,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid */
+            /** @description X-API-Key missing where required (model_id always needs it), or not valid: api_key_missing, api_key_invalid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description model_id names no saved model of the key's account (model_not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -49,6 +49,8 @@ export interface ObjectStore {
   savedModelObjects(): Promise<Map<string, number>>;
   /** Answers a request for a saved model's file (by its path under the models store), whole, with `headers`. */
   sendSavedModel(res: Response, storedAs: string, bytes: number, headers: Record<string, string>): Promise<void>;
+  /** Writes a saved model's file to a local file (a session made from a saved model converts it from there). */
+  fetchSavedModel(storedAs: string, path: string): Promise<void>;
   /** Deletes saved models' files (by their path under the models store). */
   deleteSavedModels(storedAs: readonly string[]): Promise<void>;
   /** Puts a local file under a scratch key: a model on its way to a conversion worker, a USDZ on its way back. */

@@ -20,6 +20,7 @@ const upAxis: Schema = { type: 'string', enum: ['y-up', 'z-up'], default: 'y-up'
 const modelParts: Schema = {
   model_file: { type: 'string', format: 'binary', description: 'one model (IFC, ifcZIP, GLB or USDZ, recognised by content); exclusive with model_files' },
   model_files: { type: 'array', items: { type: 'string', format: 'binary' }, description: 'several models as repeated parts; their order is kept in model_assets' },
+  model_id: { type: 'string', description: 'instead of model_file: the id of a model saved to the key\'s account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key' },
   conversion: { type: 'string', contentMediaType: 'application/json', description: 'the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode' },
   'conversion.mode': { type: 'string', enum: ['auto'], description: '`custom` (and any conversion.custom.*) is refused with 400' },
 };
@@ -39,7 +40,8 @@ const unavailable = { ...problem('saturated, or a dependency out of reach: satur
 const timedOut = { description: 'the request (or its headers) did not arrive within its time limit; the connection is closed' };
 const sessionErrors: Schema = {
   400: problem('the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported'),
-  401: problem('X-API-Key missing where required, or not valid: api_key_missing, api_key_invalid'),
+  401: problem('X-API-Key missing where required (model_id always needs it), or not valid: api_key_missing, api_key_invalid'),
+  404: problem('model_id names no saved model of the key\'s account (model_not_found)'),
   408: problem('the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed'),
   413: problem('a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large; or the models would pass the bytes the key\'s account may keep (saved_models_bytes_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB)'),
   415: problem('a model that is not IFC, GLB or USDZ, or a reference image that is not PNG or JPEG: unsupported_format, unsupported_image'),

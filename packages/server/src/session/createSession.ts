@@ -27,6 +27,7 @@ import type { StoredPlacement } from '../records/Placement.js';
 import { SessionStaging } from './SessionStaging.js';
 import { modelsToSave } from './modelsToSave.js';
 import { withDoorHints } from './doorHints.js';
+import { savedModelUpload } from './savedModelUpload.js';
 import { DoorNotFoundError } from '@arsession/geometry';
 import { arBudgetOnWire } from '../records/ArBudgetOnWire.js';
 import { arBudgetOf } from '../config/ServerConfig.js';
@@ -128,9 +129,9 @@ async function readRequest<I>(ctx: ServerContext, method: PlacementMethod<I>, re
     fileFields: [...modelFields, ...method.fileFields],
     minBytesPerSecond: ctx.config.minBodyBytesPerSecond,
   });
-  refuseUnknownFields(form, new Set([...method.fields, 'conversion']), ['conversion.'], [...modelFields, ...method.fileFields]);
+  refuseUnknownFields(form, new Set([...method.fields, 'conversion', 'model_id']), ['conversion.'], [...modelFields, ...method.fileFields]);
   readConversion(form);
-  const uploads = readModelUploads(form, ctx.config.maxFiles);
+  const uploads = form.fields.has('model_id') ? [await savedModelUpload(ctx, form, scope.account, scope.staging)] : readModelUploads(form, ctx.config.maxFiles);
   const input = method.read(form, ctx.config.maxCoordinateMetres);
   return { uploads, input, saving: scope.account ? await modelsToSave(ctx, scope.account, uploads) : [] };
 }

@@ -39,6 +39,10 @@ export function openFilesObjectStore(paths: DataPaths): ObjectStore {
         res.sendFile(join(paths.models, storedAs), { etag: false, dotfiles: 'deny', acceptRanges: false, headers }, (err?: Error) => (err && !res.headersSent ? reject(err) : resolve()));
       });
     },
+    async fetchSavedModel(storedAs, path) {
+      // A link where the file system allows one: a saved model can be large, and neither copy changes.
+      await link(join(paths.models, storedAs), path).catch(() => copyFile(join(paths.models, storedAs), path));
+    },
     async deleteSavedModels(storedAs) {
       for (const name of storedAs) await rm(join(paths.models, name), { force: true });
     },

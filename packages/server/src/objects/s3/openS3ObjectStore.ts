@@ -172,6 +172,10 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
       res.set({ ...headers, 'Content-Length': String(bytes) });
       await pipeline(object.Body as Readable, res);
     },
+    async fetchSavedModel(storedAs, path) {
+      const object = await call(() => s3.send(new GetObjectCommand({ Bucket, Key: modelKey(storedAs) })));
+      await pipeline(object.Body as Readable, createWriteStream(path));
+    },
     savedModelObjects: async () => new Map((await list('models/')).map((o) => [o.key.slice('models/'.length), o.modifiedAt])),
     deleteSavedModels: (storedAs) => remove(storedAs.map(modelKey)),
     scratchObjects: async () => new Map((await list('scratch/')).map((o) => [o.key.slice('scratch/'.length), o.modifiedAt])),
