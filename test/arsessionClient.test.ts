@@ -9,9 +9,9 @@ import { CONVERTER_VERSION } from '@arsession/convert';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusBytes, REPO_ROOT } from './support/corpus.js';
 import { startTestServer, TEST_METRICS_TOKEN, type TestServer } from './support/serverHarness.js';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
 const CLIENT = join(REPO_ROOT, 'packages', 'client');
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const box = (name = 'Box.glb') => new File([corpusBytes('glb', 'Box.glb')], name);
 
 let t: TestServer;
@@ -47,7 +47,7 @@ describe('@arsession/client on a real server', () => {
       await ar.POST(`${session}/by_virtual_anchor/rectangle-short-side/`, { body: { model_file: box(), 'virtual_anchor.center': '[1, 0, 2]', 'virtual_anchor.width': '0.6', 'virtual_anchor.height': '1.2', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.short_side_direction': '[1, 0, 0]' } }),
       await ar.POST(`${session}/by_virtual_anchor/corner-directional/`, { body: { model_file: box(), 'virtual_anchor.corner': '[3, 0, -1]', 'virtual_anchor.edge_1_direction': '[1, 0, 0]', 'virtual_anchor.edge_2_direction': '[0, 0, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]' } }),
       await ar.POST(`${session}/by_virtual_anchor/segment-directional/`, { body: { model_file: box(), 'virtual_anchor.segment_point_1': '[0, 0, 0]', 'virtual_anchor.segment_point_2': '[2, 0, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]' } }),
-      await ar.POST(`${session}/by_refimage/`, { body: { model_file: box(), reference_image: new File([PNG], 'poster.png'), 'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]' } }),
+      await ar.POST(`${session}/by_refimage/`, { body: { model_file: box(), reference_image: new File([ONE_PIXEL_PNG], 'poster.png'), 'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]' } }),
     ];
     for (const a of answers) {
       expect(a.response.status, JSON.stringify(a.error)).toBe(201);

@@ -23,6 +23,7 @@ import { diskLeftovers } from './support/diskLeftovers.js';
 import { hostileFieldText, isWellTyped, MAX_COORDINATE, type FieldKind } from './support/fieldValueArbitraries.js';
 import { expectProblem } from './support/problemResponse.js';
 import { form, postSession, startTestServer, type TestServer } from './support/serverHarness.js';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
 /** The text fields of each session endpoint and what each holds, as contract.md and interface-spec.md list them. */
 const ENDPOINT_FIELDS: Record<string, Record<string, FieldKind>> = {
@@ -65,7 +66,6 @@ const WELL_FORMED: Record<Exclude<FieldKind, `one_of:${string}`>, fc.Arbitrary<s
 const wellFormed = (kind: FieldKind): fc.Arbitrary<string> =>
   kind.startsWith('one_of:') ? fc.constantFrom(...kind.slice('one_of:'.length).split('|')) : WELL_FORMED[kind as keyof typeof WELL_FORMED];
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const BOX = readFileSync(corpusPath('glb', 'Box.glb'));
 
 const formOf = (fields: Record<string, string>, files: UploadedFile[] = []): Form => ({ fields: new Map(Object.entries(fields)), files });
@@ -171,9 +171,9 @@ describe('placement methods read any form into a finite input or a typed error',
   let notImage: UploadedFile;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'arsession-fuzz-'));
-    writeFileSync(join(dir, 'image'), PNG);
+    writeFileSync(join(dir, 'image'), ONE_PIXEL_PNG);
     writeFileSync(join(dir, 'text'), 'not an image');
-    image = { field: 'reference_image', name: 'i.png', path: join(dir, 'image'), bytes: PNG.length, sha256: '' } as UploadedFile;
+    image = { field: 'reference_image', name: 'i.png', path: join(dir, 'image'), bytes: ONE_PIXEL_PNG.length, sha256: '' } as UploadedFile;
     notImage = { field: 'reference_image', name: 't.png', path: join(dir, 'text'), bytes: 12, sha256: '' } as UploadedFile;
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -266,7 +266,7 @@ describe('the real server, fuzzed over loopback', () => {
     await fc.assert(fc.asyncProperty(request, async ({ path, fields, duplicate, unknown, models }) => {
       const fd = form(fields as Record<string, string>);
       for (let i = 0; i < models; i++) fd.append('model_file', new Blob([BOX]), 'Box.glb');
-      if (path === 'by_refimage') fd.append('reference_image', new Blob([PNG]), 'ref.png');
+      if (path === 'by_refimage') fd.append('reference_image', new Blob([ONE_PIXEL_PNG]), 'ref.png');
       if (duplicate !== undefined && duplicate !== 'model_file') {
         const sent = (fields as Record<string, string>)[duplicate];
         for (let i = sent === undefined ? 0 : 1; i < 2; i++) fd.append(duplicate, sent ?? '[0, 0, 1]');

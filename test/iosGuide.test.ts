@@ -7,9 +7,9 @@ import { alignFrames, composePoses, invertPose, poseFromMatrix, transformPoint, 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, REPO_ROOT } from './support/corpus.js';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
 const AC20 = corpusPath('ifc', 'AC20-FZK-Haus.ifc');
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 interface WorkedExample {
   placement_frame_matrix: number[]; placement_corners: Vec3[];
@@ -98,7 +98,7 @@ describe('docs/IOS.md', () => {
 
     // The image: y its normal, x to its right (up × normal), z to its bottom.
     const image = await detailOf('by_refimage', {
-      reference_image: [new Blob([PNG]), 'poster.png'], 'reference_image.physical_width': '0.42',
+      reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'], 'reference_image.physical_width': '0.42',
       'reference_image.center': '[0, 1.5, -2]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]',
     });
     close(image.placement.pose.matrix, frameByRule([0, 1.5, -2], [0, 0, 1], cross([0, 1, 0], [0, 0, 1])));

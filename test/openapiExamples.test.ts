@@ -5,9 +5,8 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath } from './support/corpus.js';
 import { filePart, getDetail, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
-/** A 1×1 PNG: any photo of the poster does. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 interface Example { summary: string; description: string; value: Record<string, string> }
 interface Operation { requestBody?: { content: Record<string, { examples?: Record<string, Example> }> } }
@@ -46,7 +45,7 @@ describe('the OpenAPI request examples', () => {
       const form = new FormData();
       for (const [field, text] of Object.entries(value)) {
         if (field === 'model_file' || field === 'model_files') form.append(field, ...filePart(sample(text)));
-        else if (field === 'reference_image') form.append(field, new Blob([PNG]), text);
+        else if (field === 'reference_image') form.append(field, new Blob([ONE_PIXEL_PNG]), text);
         else form.append(field, text);
       }
       const res = await fetch(`${t.url}${path}`, { method: 'POST', body: form, headers: { 'X-API-Key': t.key } });

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath } from './support/corpus.js';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
 const AC20 = corpusPath('ifc', 'AC20-FZK-Haus.ifc');
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 let t: TestServer;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ async function warningsOf(path: string, fields: Record<string, string | [Blob, s
 describe('plausibility warnings on the placement', () => {
   it('a 30 m wide reference image (centimetres typed as metres)', async () => {
     const warnings = await warningsOf('by_refimage', {
-      reference_image: [new Blob([PNG]), 'poster.png'], 'reference_image.physical_width': '30',
+      reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'], 'reference_image.physical_width': '30',
       'reference_image.center': '[0, 1.5, -2]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]',
     });
     expect(warnings).toEqual([{ code: 'implausible_image_width', message: expect.stringContaining('30 m') }]);

@@ -8,8 +8,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, REPO_ROOT } from './support/corpus.js';
 import { startTestServer, type TestServer } from './support/serverHarness.js';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 /** The README's shell block marked `<!-- first-session -->`. */
 function firstSessionBlock(): string {
@@ -26,7 +26,7 @@ beforeAll(async () => {
   const parent = join(REPO_ROOT, 'node_modules', '.cache');
   mkdirSync(parent, { recursive: true });
   dir = mkdtempSync(join(parent, 'first-session-'));
-  writeFileSync(join(dir, 'poster.png'), PNG);
+  writeFileSync(join(dir, 'poster.png'), ONE_PIXEL_PNG);
 });
 afterAll(async () => {
   await t.stop();

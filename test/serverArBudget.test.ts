@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ac20DoorView } from './support/ac20DoorView.js';
 import { corpusPath } from './support/corpus.js';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const ISSUE_021 = corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc');
 const AC20 = corpusPath('ifc', 'AC20-FZK-Haus.ifc');
 
@@ -24,7 +24,7 @@ afterAll(() => Promise.all([budgeted?.stop(), unbudgeted?.stop(), tight?.stop()]
 /** Posts one model with the fields, expects 201, returns the detail record. */
 async function detailOf(t: TestServer, path: string, model: string, fields: Record<string, string>) {
   const body = form({ model_file: filePart(model), ...fields });
-  if (path === 'by_refimage') body.append('reference_image', new Blob([PNG]), 'poster.png');
+  if (path === 'by_refimage') body.append('reference_image', new Blob([ONE_PIXEL_PNG]), 'poster.png');
   const r = await postSession(t, path, body);
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return (await getDetail(t, sessionIdOf(r.body.deeplink))).body;

@@ -19,9 +19,9 @@ import { startPrometheus, startRedis, type RedisServer } from '@arsession/bench/
 import { sampleValue } from './support/prometheusText.js';
 import { form } from './support/serverHarness.js';
 import { startSwift, type SwiftServer } from '@arsession/bench/services';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
 const BOX = readFileSync(corpusPath('glb', 'Box.glb'));
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 let postgres: PostgresServer, swift: SwiftServer, redis: RedisServer;
@@ -109,7 +109,7 @@ describe('two API nodes, two workers', () => {
     const [mine, other] = [apis[i % 2]!, apis[(i + 1) % 2]!];
     // A model of its own per endpoint (the bytes differ), so each is really converted by a worker.
     const model = Buffer.concat([BOX, Buffer.alloc(4 * (i + 1), 0x20)]);
-    const files: Record<string, [Buffer, string]> = { model_file: [model, `box-${i}.glb`], ...(path === 'by_refimage' && { reference_image: [PNG, 'poster.png'] }) };
+    const files: Record<string, [Buffer, string]> = { model_file: [model, `box-${i}.glb`], ...(path === 'by_refimage' && { reference_image: [ONE_PIXEL_PNG, 'poster.png'] }) };
     const created = await post(mine, path, fields, files);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = idOf(created.body.deeplink);

@@ -8,8 +8,8 @@ import { corpusBytes, corpusFiles } from './support/corpus.js';
 import { derivedRootAttributes } from './support/derivedRootAttributes.js';
 import { form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
 import { readUsdzBack } from './support/usdReader.js';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 /** Each session endpoint with text fields that make a valid request (by_scan in mode 2: given corners). */
 const ENDPOINTS: Record<string, Record<string, string>> = {
@@ -49,7 +49,7 @@ afterAll(() => t.stop());
 async function session(path: string, models: Array<[Uint8Array, string]>): Promise<Array<Asset & { delivered: Buffer }>> {
   const fd = form(ENDPOINTS[path]!);
   for (const [bytes, name] of models) fd.append('model_files', new Blob([bytes]), name);
-  if (path === 'by_refimage') fd.append('reference_image', new Blob([PNG]), 'poster.png');
+  if (path === 'by_refimage') fd.append('reference_image', new Blob([ONE_PIXEL_PNG]), 'poster.png');
   const r = await postSession(t, path, fd);
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   const { body } = await getDetail(t, sessionIdOf(r.body.deeplink));

@@ -11,9 +11,9 @@ import { corpusPath } from './support/corpus.js';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
 import { inMetresYUp, startOpenUsd, type OpenUsd } from './support/openUsd/openUsd.js';
 import { rawZipEntries, readUsdzBack } from './support/usdReader.js';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
 const BOX = corpusPath('glb', 'Box.glb');
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 let t: TestServer;
 let usd: OpenUsd;
@@ -150,11 +150,11 @@ describe('the Quick Look package of each placement', () => {
   it('by_refimage: the image, in the package, at its physical width in centimetres; the model where the placement says', async () => {
     const { detail, asset, bytes } = await session('by_refimage', {
       'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]',
-    }, BOX, { reference_image: [new Blob([PNG]), 'poster.png'] });
+    }, BOX, { reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'] });
     const ql = detail.placement.quick_look;
     expect(ql).toMatchObject({ anchoring: 'image', physical_width: 0.3, frame: { position: detail.placement.pose.position, rotation: detail.placement.pose.rotation } });
     const image = rawZipEntries(bytes).find((e) => e.name === 'reference_image.png');
-    expect(Buffer.from(image!.data).equals(PNG)).toBe(true);
+    expect(Buffer.from(image!.data).equals(ONE_PIXEL_PNG)).toBe(true);
     const back = await readUsdzBack(bytes);
     expect(back.text).toMatch(/uniform token preliminary:anchoring:type = "image"/);
     expect(back.text).toMatch(/rel preliminary:imageAnchoring:referenceImage = <\/Anchored\/ReferenceImage>/);

@@ -15,12 +15,12 @@ import { sampleValue } from './support/prometheusText.js';
 import { uniqueGlb } from './support/uniqueModel.js';
 import { farAwayIfcOpenHouse } from './support/movedIfc.js';
 import { readUsdzBack } from './support/usdReader.js';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
 const AC20 = corpusPath('ifc', 'AC20-FZK-Haus.ifc');
 const BOX = corpusPath('glb', 'Box.glb');
 // The Pixar package fixtures hold no geometry (refused: nothing to place); this one has a mesh.
 const USDZ = corpusPath('usdz', 'simpleMaterial.usdz');
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 let t: TestServer;
 beforeAll(async () => {
@@ -185,7 +185,7 @@ describe('by_virtual_anchor (four kinds), several files of every format', () => 
 describe('by_refimage', () => {
   it('keeps the image with the session and reports its frame', async () => {
     const r = await postSession(t, 'by_refimage', form({
-      model_file: filePart(BOX), reference_image: [new Blob([PNG]), 'poster.png'],
+      model_file: filePart(BOX), reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'],
       'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]',
       'conversion.mode': 'auto',
     }));
@@ -196,7 +196,7 @@ describe('by_refimage', () => {
     close(d.placement.pose.matrix, Array.from(expected.pose.matrix));
     const image = await fetch(d.placement.image_url);
     expect(image.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(Buffer.from(await image.arrayBuffer()).equals(ONE_PIXEL_PNG)).toBe(true);
   });
 });
 

@@ -12,11 +12,11 @@ import { ac20DoorView } from './support/ac20DoorView.js';
 import { launchChromium } from './support/browser.js';
 import { corpusPath } from './support/corpus.js';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
 // jsQR is CommonJS whose export is the function itself; its types describe an ES default export.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 const BOX = corpusPath('glb', 'BoxTextured.glb');
-const POSTER = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 let t: TestServer;
 let browser: Browser;
@@ -93,7 +93,7 @@ const METHODS: Array<[string, () => Promise<{ id: string; detail: Record<string,
     'virtual_anchor.center': '[0, 0, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.direction': '[1, 0, 0]',
   })],
   ['by_refimage', () => session('by_refimage', {
-    reference_image: [new Blob([POSTER]), 'poster.png'], 'reference_image.physical_width': '0.3',
+    reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'], 'reference_image.physical_width': '0.3',
     'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]',
   })],
 ];
