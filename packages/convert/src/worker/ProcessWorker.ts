@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { constants } from 'node:os';
@@ -18,6 +18,24 @@ export interface ProcessWorkerOptions {
   memoryLimitMb?: number;
   /** Load web-ifc before saying ready. */
   preloadIfc?: boolean;
+}
+
+/** {@link nodeBaseDataBytes}, once per heap limit: the same binary maps the same at start. */
+const baseByHeap = new Map<number, number>();
+
+/**
+ * What this Node binary maps for data (VmData, what RLIMIT_DATA counts) before running anything,
+ * measured once in a process of its own; 0 where there is no /proc to read it from.
+ */
+function nodeBaseDataBytes(maxHeapMb: number): number {
+  let base = baseByHeap.get(maxHeapMb);
+  if (base === undefined) {
+    const probe = spawnSync(process.execPath, [`--max-old-space-size=${maxHeapMb}`, '-e', "try { process.stdout.write(require('fs').readFileSync('/proc/self/status', 'utf8')) } catch {}"], { encoding: 'utf8' });
+    const kb = /^VmData:\s+(\d+) kB/m.exec(probe.stdout ?? '')?.[1];
+    base = kb === undefined ? 0 : Number(kb) * 1024;
+    baseByHeap.set(maxHeapMb, base);
+  }
+  return base;
 }
 
 /** How often a working process's memory is looked at (ms). */
@@ -47,6 +65,8 @@ export class ProcessWorker extends EventEmitter {
   private signal: NodeJS.Signals | null = null;
   private readonly exited: Promise<void>;
   private readonly memoryLimitBytes: number | undefined;
+  /** What Node maps for data before any of our code runs (bytes): the bound comes on top. */
+  private readonly baseBytes: number;
   /** The most memory the process was seen to map for data while working (bytes; Linux). */
   private peakDataBytes = 0;
   private sampler: ReturnType<typeof setInterval> | undefined;
@@ -56,12 +76,17 @@ export class ProcessWorker extends EventEmitter {
     this.memoryLimitBytes = options.memoryLimitMb === undefined ? undefined : options.memoryLimitMb * 2 ** 20;
     const node = [process.execPath, `--max-old-space-size=${options.maxHeapMb}`, fileURLToPath(options.script),
       ...(options.preloadIfc ? ['--preload-ifc'] : []), ...(options.memoryLimitMb === undefined ? [] : [`--memory-limit-mb=${options.memoryLimitMb}`])];
-    // The shell sets the limit on itself, then becomes node: the limit is the process's own.
-    const [command, ...args] = options.memoryLimitMb === undefined ? node : ['/bin/sh', '-c', `ulimit -d ${Math.ceil(options.memoryLimitMb * 1024)} && exec "$0" "$@"`, ...node];
+    // The shell sets the limit on itself, then becomes node: the limit is the process's own. It is
+    // the bound on top of what Node maps before running any of our code, which differs by release
+    // (about 50 MB on Node 20, 570 MB on Node 24): the bound is what a conversion may add.
+    this.baseBytes = this.memoryLimitBytes === undefined ? 0 : nodeBaseDataBytes(options.maxHeapMb);
+    const limitKb = Math.ceil((this.baseBytes + (this.memoryLimitBytes ?? 0)) / 1024);
+    const [command, ...args] = options.memoryLimitMb === undefined ? node : ['/bin/sh', '-c', `ulimit -d ${limitKb} && exec "$0" "$@"`, ...node];
     this.child = spawn(command!, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
     const stderr = this.child.stderr as Readable;
+    // What a worker prints (parsers' chatter; V8's dump as it dies of memory) is kept to judge its
+    // end, not passed on: a refused model is the request's answer, not lines in the server's log.
     stderr.on('data', (chunk: Buffer) => {
-      process.stderr.write(chunk);
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
     this.child.on('message', (message: unknown) => this.emit('message', message));
@@ -111,7 +136,7 @@ export class ProcessWorker extends EventEmitter {
    * death while it was seen holding over half its bound.
    */
   get outOfMemory(): boolean {
-    const nearBound = this.memoryLimitBytes !== undefined && this.peakDataBytes >= 0.5 * this.memoryLimitBytes;
+    const nearBound = this.memoryLimitBytes !== undefined && this.peakDataBytes - this.baseBytes >= 0.5 * this.memoryLimitBytes;
     return this.signal === 'SIGABRT' || OUT_OF_MEMORY.test(this.stderrTail) || nearBound;
   }
 

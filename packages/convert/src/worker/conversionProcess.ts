@@ -2,7 +2,7 @@
 // same jobs as a worker thread, in a process of its own whose memory the operating system bounds.
 // It serves one job at a time over the IPC channel, for as long as the pool keeps it.
 
-// Parsers print (web-ifc): everything goes to stderr, which the pool passes on.
+// Parsers print (web-ifc): everything goes to stderr, which the pool reads to tell how a worker ended.
 console.log = console.info = console.debug = console.warn;
 import { readFileSync } from 'node:fs';
 import { ConversionMemoryError } from '../errors/ConvertError.js';
@@ -27,6 +27,9 @@ function dataBytes(): number | undefined {
   }
 }
 
+/** What this process had mapped when it started: the bound is what a conversion adds to it. */
+const startBytes = dataBytes();
+
 /**
  * A refusal the bound caused said as such: a parser that runs short fails in its own words (web-ifc
  * throws a bare C++ exception when its WASM memory cannot grow), so a model refused while this
@@ -35,7 +38,7 @@ function dataBytes(): number | undefined {
 function asMemoryRefusal(request: ConversionRequest, reply: ConversionReply): ConversionReply {
   if (reply.ok || !Number.isFinite(limitMb) || reply.error.code !== 'model_unreadable') return reply;
   const held = dataBytes();
-  if (held === undefined || held < 0.5 * limitMb * 2 ** 20) return reply;
+  if (held === undefined || held - (startBytes ?? 0) < 0.5 * limitMb * 2 ** 20) return reply;
   const named = { ...(request.field !== undefined && { field: request.field }), ...(request.fileName !== undefined && { fileName: request.fileName }) };
   return { ok: false, error: serializeError(new ConversionMemoryError(limitMb * 2 ** 20, named))! };
 }
