@@ -59,6 +59,12 @@ function heightField(n: number, size: number, f: (x: number, y: number) => numbe
   return { positions: Float32Array.from(positions), indices: Uint32Array.from(indices) };
 }
 
+/** The longest side of a triangle given as nine coordinates. */
+function longestSide(q: readonly number[]): number {
+  const d = (a: number, b: number) => Math.hypot(q[a]! - q[b]!, q[a + 1]! - q[b + 1]!, q[a + 2]! - q[b + 2]!);
+  return Math.max(d(0, 3), d(3, 6), d(6, 0));
+}
+
 describe('farthestOnTriangle', () => {
   it('bounds every point of the triangle: no dense sample is farther than the upper bound, and the lower bound is met', () => {
     fc.assert(fc.property(soup, triangle, (mesh, q) => {
@@ -67,8 +73,9 @@ describe('farthestOnTriangle', () => {
       expect(sampled).toBeLessThanOrEqual(upper * (1 + 1e-9) + 1e-9);
       expect(lower).toBeLessThanOrEqual(upper);
       // Refined until the bound is within 2% of a point measured (cuts to spare), on a triangle
-      // with area: one without is measured along its segments, and may settle looser.
-      if (hasArea(q)) expect(upper).toBeLessThanOrEqual(lower * 1.02 + 1e-8);
+      // with area: one without is measured along its segments, and may settle looser. Slivers a
+      // cut leaves on an edge add their width (a billionth of the triangle's span) to the bound.
+      if (hasArea(q)) expect(upper).toBeLessThanOrEqual(lower * 1.02 + 1e-8 + 2e-9 * longestSide(q));
     }), { numRuns: 80 });
   });
 
