@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import type { DoorApproach } from '@arsession/convert';
-import type { UpAxis } from '@arsession/geometry';
+import type { DoorApproach, DoorOpeningRecord, doorApproaches } from '@arsession/convert';
+import type { UpAxis, Vec3 } from '@arsession/geometry';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printError, printJson } from '../print.js';
 import { startProgress } from '../progress.js';
@@ -45,7 +45,7 @@ export const inspectCommand: Command = {
         wall: d.wall ? `${d.wall.ifcClass} ${d.wall.name || d.wall.globalId}` : null,
         width: round(d.width), height: round(d.height), wallThickness: round(d.thickness),
         // Each side of the opening as by_scan takes it: the form fields to send, ready to paste.
-        bySide: d.faces.map((f, side) => ({ side, mode1Works: f.viewerDistance !== null, yUp: byScanFields(doorApproaches(d, content!.offset)[side]!, 'y-up'), zUp: byScanFields(doorApproaches(d, content!.offset, { coordinateSystem: 'z-up' })[side]!, 'z-up') })),
+        bySide: bySide(d, content!.offset, doorApproaches),
       }));
       if (json) {
         printJson(io, {
@@ -93,6 +93,12 @@ export const inspectCommand: Command = {
     }
   },
 };
+
+/** Each side of a door opening: whether mode 1 finds it from there, and its form fields in both conventions. */
+function bySide(d: DoorOpeningRecord, offset: Vec3, approaches: typeof doorApproaches) {
+  const [yUp, zUp] = (['y-up', 'z-up'] as const).map((coordinateSystem) => approaches(d, offset, { coordinateSystem }));
+  return d.faces.map((f, side) => ({ side, mode1Works: f.viewerDistance !== null, yUp: byScanFields(yUp![side]!, 'y-up'), zUp: byScanFields(zUp![side]!, 'z-up') }));
+}
 
 /** A door side's by_scan form fields, mode 1 and mode 2, as text the way a form sends them. */
 function byScanFields(a: DoorApproach, system: UpAxis) {

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { vmDataBytes } from './vmDataBytes.js';
 
 /** Options of a {@link ProcessWorker}. */
 export interface ProcessWorkerOptions {
@@ -31,8 +32,7 @@ function nodeBaseDataBytes(maxHeapMb: number): number {
   let base = baseByHeap.get(maxHeapMb);
   if (base === undefined) {
     const probe = spawnSync(process.execPath, [`--max-old-space-size=${maxHeapMb}`, '-e', "try { process.stdout.write(require('fs').readFileSync('/proc/self/status', 'utf8')) } catch {}"], { encoding: 'utf8' });
-    const kb = /^VmData:\s+(\d+) kB/m.exec(probe.stdout ?? '')?.[1];
-    base = kb === undefined ? 0 : Number(kb) * 1024;
+    base = vmDataBytes(probe.stdout ?? '') ?? 0;
     baseByHeap.set(maxHeapMb, base);
   }
   return base;
@@ -143,8 +143,7 @@ export class ProcessWorker extends EventEmitter {
   private sampleMemory(): void {
     if (this.child.pid === undefined) return;
     readFile(`/proc/${this.child.pid}/status`, 'utf8').then((status) => {
-      const kb = /^VmData:\s+(\d+) kB/m.exec(status)?.[1];
-      if (kb !== undefined) this.peakDataBytes = Math.max(this.peakDataBytes, Number(kb) * 1024);
+      this.peakDataBytes = Math.max(this.peakDataBytes, vmDataBytes(status) ?? 0);
     }, () => undefined);
   }
 }

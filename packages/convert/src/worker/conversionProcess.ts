@@ -9,6 +9,7 @@ import { ConversionMemoryError } from '../errors/ConvertError.js';
 import { webIfcApi } from '../ifc/webIfcApi.js';
 import { answerConversion } from './answerConversion.js';
 import { serializeError } from './crossingErrors.js';
+import { vmDataBytes } from './vmDataBytes.js';
 import type { ConversionReply, ConversionRequest, WorkerReady } from './protocol.js';
 
 /** The bound this process runs under (MB; `--memory-limit-mb=`, set with its RLIMIT_DATA by ProcessWorker). */
@@ -20,8 +21,7 @@ const limitMb = Number(process.argv.find((a) => a.startsWith('--memory-limit-mb=
  */
 function dataBytes(): number | undefined {
   try {
-    const kb = /^VmData:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) * 1024;
+    return vmDataBytes(readFileSync('/proc/self/status', 'utf8'));
   } catch {
     return undefined;
   }

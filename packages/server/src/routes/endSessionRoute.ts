@@ -2,8 +2,7 @@ import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
 import { ApiError } from '../errors/ApiError.js';
-
-const SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
+import { SESSION_ID } from './sessionLookup.js';
 
 /**
  * `DELETE /api/vision/v1/session/{session_id}/`: the key that made a session ends it before its

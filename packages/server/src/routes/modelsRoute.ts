@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
 import { ApiError } from '../errors/ApiError.js';
-import type { SavedModelCursor } from '../store/SessionStore.js';
+import type { SavedModel, SavedModelCursor } from '../store/SessionStore.js';
 import { contentDisposition } from '../files/downloadName.js';
 
 /** Saved models a page holds when the request does not say. */
@@ -41,9 +41,7 @@ export function modelsRoute(ctx: ServerContext) {
     const page = await ctx.sessions.savedModels(account.id, { limit, ...(after && { after }) });
     const body: SavedModelsOnWire = {
       account: account.name,
-      models: page.models.map((m) => ({
-        id: m.id, session_id: m.sessionId, source_name: m.sourceName, format: m.format, bytes: m.bytes, sha256: m.sha256, created_at: m.createdAt,
-      })),
+      models: page.models.map(savedModelOnWire),
       next_cursor: page.next ? Buffer.from(JSON.stringify([page.next.createdAt, page.next.id])).toString('base64url') : null,
     };
     res.set('Cache-Control', 'no-store').json(body);
@@ -76,11 +74,7 @@ const MODEL_TYPES: Readonly<Record<string, string>> = {
 /** `GET /api/vision/v1/models/{model_id}`: one of the key's saved models (another account's is unknown, 404). */
 export function modelRoute(ctx: ServerContext) {
   return async (req: Request, res: Response): Promise<void> => {
-    const model = await ownModel(ctx, req);
-    const body: SavedModelOnWire = {
-      id: model.id, session_id: model.sessionId, source_name: model.sourceName, format: model.format, bytes: model.bytes, sha256: model.sha256, created_at: model.createdAt,
-    };
-    res.set('Cache-Control', 'no-store').json(body);
+    res.set('Cache-Control', 'no-store').json(savedModelOnWire(await ownModel(ctx, req)));
   };
 }
 
@@ -108,6 +102,10 @@ async function ownModel(ctx: ServerContext, req: Request) {
   const model = await ctx.sessions.savedModel(account.id, String(req.params.id));
   if (!model) throw new ApiError(404, 'model_not_found', `the key's account ${account.name} has no saved model of this id`, [{ field: 'model_id', message: 'unknown saved model' }]);
   return model;
+}
+
+function savedModelOnWire(m: SavedModel): SavedModelOnWire {
+  return { id: m.id, session_id: m.sessionId, source_name: m.sourceName, format: m.format, bytes: m.bytes, sha256: m.sha256, created_at: m.createdAt };
 }
 
 function pageLimit(raw: unknown): number {

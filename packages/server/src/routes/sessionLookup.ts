@@ -1,7 +1,8 @@
 import { ApiError } from '../errors/ApiError.js';
 import type { SessionRecord, SessionStore } from '../store/SessionStore.js';
 
-const SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
+/** What a session id looks like (newSessionId): anything else is no session, without asking the store. */
+export const SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
 
 /** A live session by id: 404 when unknown, 410 once expired (the id is the capability; no key). */
 export async function liveSession(store: SessionStore, id: string, now = Date.now()): Promise<SessionRecord> {
