@@ -12,7 +12,7 @@ type Fields = Record<string, string>;
 interface InspectedDoor {
   door: string;
   wall: string | null;
-  bySide: Array<{ side: number; mode1Works: boolean; yUp: { mode1: Fields; mode2: Fields }; zUp: { mode1: Fields; mode2: Fields } }>;
+  by_side: Array<{ side: number; mode1_works: boolean; y_up: { mode1: Fields; mode2: Fields }; z_up: { mode1: Fields; mode2: Fields } }>;
 }
 
 let t: TestServer;
@@ -37,13 +37,13 @@ const near = (a: number[][], b: number[][], tol: number) => a.forEach((p, i) => 
 describe('arsession inspect: each door as by_scan takes it', () => {
   it('lists every door of AC20-FZK-Haus, from both sides of its wall', () => {
     expect(doors.map((d) => d.door)).toEqual(['Innentuer-1', 'Innentuer-2', 'Innentuer-3', 'Haustuer', 'Terrassentuer']);
-    for (const d of doors) expect(d.bySide.map((s) => s.side)).toEqual([0, 1]);
+    for (const d of doors) expect(d.by_side.map((s) => s.side)).toEqual([0, 1]);
   });
 
   it('mode 1 from every side it says works detects that door, where mode 2 with its printed corners puts it', async () => {
     for (const d of doors) {
-      expect(d.bySide.some((s) => s.mode1Works), d.door).toBe(true);
-      for (const { yUp: { mode1, mode2 } } of d.bySide.filter((s) => s.mode1Works)) {
+      expect(d.by_side.some((s) => s.mode1_works), d.door).toBe(true);
+      for (const { y_up: { mode1, mode2 } } of d.by_side.filter((s) => s.mode1_works)) {
         const [detected, given] = [await placeBy(mode1), await placeBy(mode2)];
         expect(detected.found, d.door).toBe('detected');
         expect(given.found).toBe('given');
@@ -54,10 +54,10 @@ describe('arsession inspect: each door as by_scan takes it', () => {
   });
 
   it('the Z-up fields, as a BIM tool shows the model, place it the same way from the other side', async () => {
-    const side = doors[0]!.bySide.find((s) => s.side === 1 && s.mode1Works)!;
-    const [y, z] = [await placeBy(side.yUp.mode1), await placeBy(side.zUp.mode1)];
+    const side = doors[0]!.by_side.find((s) => s.side === 1 && s.mode1_works)!;
+    const [y, z] = [await placeBy(side.y_up.mode1), await placeBy(side.z_up.mode1)];
     expect(z.found).toBe('detected');
     near(y.corners, z.corners, 1e-6);
-    near(z.corners, (await placeBy(side.zUp.mode2)).corners, 0.03);
+    near(z.corners, (await placeBy(side.z_up.mode2)).corners, 0.03);
   });
 });

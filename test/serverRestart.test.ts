@@ -109,10 +109,10 @@ describe('arsession keys (the operator command)', () => {
       expect(created.status).toBe(0);
       const key = created.stdout.trim();
       expect(key).toMatch(/^ars_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
-      const listed = JSON.parse(run('keys', 'list', '--json').stdout) as { keys: Array<{ id: string; account: string; revokedAt: string | null }> };
+      const listed = JSON.parse(run('keys', 'list', '--json').stdout) as { keys: Array<{ id: string; account: string; revoked_at: string | null }> };
       // ars_<16 hex id>_<43-char secret>; the secret itself may contain '_'.
       const [id, secret] = [key.slice(4, 20), key.slice(21)];
-      expect(listed.keys).toEqual([expect.objectContaining({ id, account: 'acme', revokedAt: null })]);
+      expect(listed.keys).toEqual([expect.objectContaining({ id, account: 'acme', revoked_at: null })]);
       expect(secret).toHaveLength(43);
       expect(JSON.stringify(listed)).not.toContain(secret);
       const t = await startTestServer({}, dataDir);

@@ -76,11 +76,11 @@ function benchSingle(input: string, file: string, out: string, rounds: number, w
   const wall: number[] = [], read: number[] = [], write: number[] = [], startup: number[] = [], peer: number[] = [];
   const ours = () => {
     const { ms, stdout } = timed(() => run(process.execPath, [ARSESSION_BIN, 'convert', input, '-o', join(out, 'one.usdz'), '--json']));
-    const { timings } = JSON.parse(stdout) as { timings: { readMs: number; writeMs: number } };
+    const { timings } = JSON.parse(stdout) as { timings: { read_ms: number; write_ms: number } };
     wall.push(ms);
-    read.push(timings.readMs);
-    write.push(timings.writeMs);
-    startup.push(ms - timings.readMs - timings.writeMs);
+    read.push(timings.read_ms);
+    write.push(timings.write_ms);
+    startup.push(ms - timings.read_ms - timings.write_ms);
   };
   const theirs = () => peer.push(timed(() => run('assimp', ['export', input, join(out, 'assimp.glb')])).ms);
   // A first run of each fills the OS file cache and web-ifc's code cache; it is not counted.

@@ -89,6 +89,16 @@ export async function checkResponse(method: string, url: URL, response: Response
   }
 }
 
+/**
+ * What breaks the document's schema `component` in `value` (empty when nothing does): for JSON the
+ * API's figures appear in outside HTTP, such as the CLI's `--json`, which speaks the same words.
+ */
+export function schemaProblems(component: string, value: unknown): string[] {
+  const validate = validatorFor(component, { $ref: `#/components/schemas/${component}` });
+  if (validate(value)) return [];
+  return [...new Set((validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`))];
+}
+
 const originalFetch = globalThis.fetch;
 // Only answers from our own servers, all on loopback; a redirect followed to the object store is not ours.
 globalThis.fetch = async function fetchCheckingContract(input: string | URL | Request, init?: RequestInit): Promise<Response> {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, REPO_ROOT } from '../../../test/support/corpus.js';
+import { schemaProblems } from '../../../test/support/responseContract.js';
 
 // The real binary, as `pnpm exec arsession` runs it (built by `tsc -b` before the tests).
 const BIN = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
@@ -30,12 +31,12 @@ describe('arsession CLI', () => {
     const r = arsession('inspect', corpusPath('glb', 'SimpleInstancing.glb'), '--headers', '--json');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ file: 'SimpleInstancing.glb', format: 'glb', glb: { meshNodes: 125, withinMeshNodeLimit: true } });
+    expect(out).toMatchObject({ file: 'SimpleInstancing.glb', format: 'glb', glb: { mesh_nodes: 125, within_mesh_node_limit: true } });
   });
 
   it('inspect reports a GLB over the limit, and refuses a non-model', () => {
     const over = JSON.parse(arsession('inspect', corpusPath('glb', 'Synthetic_5001MeshNodes_shared.glb'), '--json').stdout);
-    expect(over.glb).toMatchObject({ meshNodes: 5001, withinMeshNodeLimit: false });
+    expect(over.glb).toMatchObject({ mesh_nodes: 5001, within_mesh_node_limit: false });
     const r = arsession('inspect', join(REPO_ROOT, 'package.json'), '--json');
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).error.code).toBe('unsupported_format');
@@ -129,16 +130,44 @@ describe('arsession convert and inspect on real models', () => {
     const json = arsession('convert', model, '-o', join(dir, 'small.usdz'), '--budget-triangles', '20000', '--budget-prims', '8', '--json');
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout);
-    expect(report.budget).toMatchObject({ budget: { triangles: 20000, meshPrims: 8 }, withinBudget: true, source: { triangles: 261069 } });
+    expect(report.ar_budget).toMatchObject({ limits: { triangles: 20000, mesh_prims: 8 }, within_budget: true, source: { triangles: 261069 } });
     expect(report.stats.triangles).toBeLessThanOrEqual(20000);
-    expect(report.stats.drawCalls).toBeLessThanOrEqual(8);
-    expect(report.budget.delivered.bytes).toBe(readFileSync(join(dir, 'small.usdz')).length);
+    expect(report.stats.draw_calls).toBeLessThanOrEqual(8);
+    expect(report.ar_budget.delivered.bytes).toBe(readFileSync(join(dir, 'small.usdz')).length);
     const text = arsession('convert', model, '-o', join(dir, 'text.usdz'), '--budget-triangles', '20000');
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/AR budget: 261,069 → [\d,]+ triangles, 2,636 → \d+ mesh prims, .* largest deviation [\d.]+ mm \(merged, simplified\)/);
     const full = arsession('convert', model, '-o', join(dir, 'full.usdz'), '--no-budget', '--json');
     expect(JSON.parse(full.stdout).stats.triangles).toBe(261069);
-    expect(JSON.parse(full.stdout).budget).toBeUndefined();
+    expect(JSON.parse(full.stdout).ar_budget).toBeUndefined();
+  });
+
+  it('--json speaks the API\'s words: the budget report is the detail record\'s ArBudget, and no key anywhere is camel case', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'arsession-cli-'));
+    const camelKeys = (value: unknown, path = ''): string[] => {
+      if (Array.isArray(value)) return value.flatMap((v, i) => camelKeys(v, `${path}[${i}]`));
+      if (value === null || typeof value !== 'object') return [];
+      return Object.entries(value).flatMap(([k, v]) => [...(/[A-Z]/.test(k) ? [`${path}.${k}`] : []), ...camelKeys(v, `${path}.${k}`)]);
+    };
+    const converted = arsession('convert', corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'), '-o', join(dir, 'small.usdz'), '--budget-triangles', '20000', '--json');
+    expect(converted.code, converted.stderr).toBe(0);
+    const report = JSON.parse(converted.stdout);
+    expect(schemaProblems('ArBudget', report.ar_budget)).toEqual([]);
+    expect(report.ar_budget.categories.length).toBeGreaterThan(0);
+    expect(report.stats).toMatchObject({ mesh_nodes: expect.any(Number), draw_calls: expect.any(Number), elements: expect.any(Number) });
+    expect(report.timings).toEqual({ read_ms: expect.any(Number), write_ms: expect.any(Number) });
+    const inspected = JSON.parse(arsession('inspect', corpusPath('ifc', 'AC20-FZK-Haus.ifc'), '--json').stdout);
+    expect(inspected.doors[0]).toMatchObject({ global_id: expect.any(String), wall_thickness: expect.any(Number), by_side: expect.any(Array) });
+    const headers = JSON.parse(arsession('inspect', corpusPath('glb', 'SimpleInstancing.glb'), '--json').stdout);
+    for (const out of [report, inspected, headers]) expect(camelKeys(out)).toEqual([]);
+  });
+
+  it('the text report says per category of element what the budget took', () => {
+    const r = arsession('convert', corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'), '-o', join(REPO_ROOT, '.test-results', 'categories.usdz'), '--budget-triangles', '20000');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {4}(envelope|furniture|mep|other): [\d,]+ → [\d,]+ triangles, deviation [\d.]+ mm/m);
   });
 
   it('budget flags that make no sense are usage errors naming the flag', () => {

@@ -73,6 +73,8 @@ export { chainCategories } from './budget/chainCategories.js';
 export { ifcClassOfNode, meshCategories } from './budget/meshCategories.js';
 export { measureDeviation, MEASURE_DEVIATION_DEFAULTS, type Deviation, type MeasureDeviationOptions } from './budget/measureDeviation.js';
 export { DeviationProbe } from './budget/DeviationProbe.js';
+export { arBudgetOnWire, type ArBudgetOnWire, type BudgetFiguresOnWire, type CategoryOnWire } from './report/arBudgetOnWire.js';
+export { conversionStatsOnWire, type ConversionStatsOnWire } from './report/conversionStatsOnWire.js';
 export { resizeTextures, type ResizedTextures } from './budget/resizeTextures.js';
 export { imageSize } from './image/imageSize.js';
 export { CONVERSION_BASE_BYTES, geometryBytesWithin, MEMORY_PER_GEOMETRY_BYTE } from './model/geometryBytesWithin.js';

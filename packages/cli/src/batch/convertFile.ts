@@ -1,8 +1,13 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { ArBudget, ConversionResult, ConvertError, ConvertModelOptions } from '@arsession/convert/pool';
+import {
+  arBudgetOnWire, conversionStatsOnWire, type ArBudget, type ArBudgetOnWire, type ConversionResult, type ConversionStatsOnWire, type ConvertError, type ConvertModelOptions,
+} from '@arsession/convert/pool';
 
-/** What `arsession convert` reports for one model: one JSON line each with `--json`. */
+/**
+ * What `arsession convert` reports for one model: one JSON line each with `--json`, in the words
+ * of the HTTP detail record (`mesh_nodes`, `max_deviation_m`), so one parser reads both.
+ */
 export type FileReport = ConvertedReport | RefusedReport;
 
 /** A model converted. */
@@ -14,14 +19,14 @@ export interface ConvertedReport {
   /** How the USDZ was made: written from the model, or an ARKit-ready USDZ delivered as it came. */
   delivery: ConversionResult['delivery'];
   outputs: { usdz: { path: string; bytes: number }; glb?: { path: string; bytes: number } };
-  stats: ConversionResult['stats'];
+  stats: ConversionStatsOnWire;
   bounds: ConversionResult['bounds'];
   offset: ConversionResult['offset'];
   warnings: ConversionResult['warnings'];
-  /** Time in the conversion worker: reading the model, then merging and writing (ms). */
-  timings: ConversionResult['timings'];
-  /** What the AR budget did: source and delivered figures, steps, measured deviation (absent with --no-budget). */
-  budget?: ConversionResult['budget'];
+  /** Time in the conversion worker: reading the model, then merging and writing. */
+  timings: { read_ms: number; write_ms: number };
+  /** What the AR budget did, as the detail record's `ar_budget` (absent with --no-budget). */
+  ar_budget?: ArBudgetOnWire;
   /** Size of the input file. */
   bytes: number;
   seconds: number;
@@ -97,12 +102,12 @@ export async function convertFile(path: string, name: string, engine: Conversion
       ...(result.source.schema !== undefined && { schema: result.source.schema }),
       delivery: result.delivery,
       outputs: { usdz: { path: options.usdzPath, bytes: result.usdzFileBytes! }, ...(options.glbPath && { glb: { path: options.glbPath, bytes: result.glb!.length } }) },
-      stats: result.stats,
+      stats: conversionStatsOnWire(result.stats),
       bounds: result.bounds,
       offset: result.offset,
       warnings: result.warnings,
-      timings: result.timings,
-      ...(result.budget && { budget: result.budget }),
+      timings: { read_ms: result.timings.readMs, write_ms: result.timings.writeMs },
+      ...(result.budget && { ar_budget: arBudgetOnWire(result.budget) }),
       bytes: size,
       seconds: seconds(),
     };

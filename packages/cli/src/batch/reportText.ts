@@ -24,7 +24,7 @@ export function reportLine(r: FileReport): string {
  */
 export function describeStats(r: ConvertedReport): string {
   const s = r.stats;
-  return `${s.triangles.toLocaleString('en-US')} triangles, ${s.meshNodes} mesh nodes, ${s.drawCalls} draw calls, ${s.materials} materials, ${s.textures} textures`;
+  return `${s.triangles.toLocaleString('en-US')} triangles, ${s.mesh_nodes} mesh nodes, ${s.draw_calls} draw calls, ${s.materials} materials, ${s.textures} textures`;
 }
 
 /**
@@ -36,12 +36,32 @@ export function describeStats(r: ConvertedReport): string {
  * ```
  */
 export function describeBudget(r: ConvertedReport): string | undefined {
-  const b = r.budget;
+  const b = r.ar_budget;
   if (!b || b.steps.length === 0) return undefined;
   const n = (v: number) => v.toLocaleString('en-US');
-  const mb = (v: number | undefined) => (v === undefined ? '?' : (v / 1e6).toFixed(1));
-  const over = b.withinBudget ? '' : ' — still over budget';
-  return `AR budget: ${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ${n(b.source.meshPrims)} → ${n(b.delivered.meshPrims)} mesh prims, `
-    + `largest texture ${b.source.largestTexture} → ${b.delivered.largestTexture} px, ${mb(b.source.bytes)} → ${mb(b.delivered.bytes)} MB; `
-    + `largest deviation ${(b.maxDeviation * 1000).toFixed(1)} mm (${b.steps.join(', ')})${over}`;
+  const mb = (v: number | null) => (v === null ? '?' : (v / 1e6).toFixed(1));
+  const over = b.within_budget ? '' : ' — still over budget';
+  return `AR budget: ${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ${n(b.source.mesh_prims)} → ${n(b.delivered.mesh_prims)} mesh prims, `
+    + `largest texture ${b.source.largest_texture_px} → ${b.delivered.largest_texture_px} px, ${mb(b.source.bytes)} → ${mb(b.delivered.bytes)} MB; `
+    + `largest deviation ${(b.max_deviation_m * 1000).toFixed(1)} mm (${b.steps.join(', ')})${over}`;
+}
+
+/**
+ * What each category of element gave up to the AR budget, a line each, envelope first; empty when
+ * the budget changed nothing or a category kept all it had.
+ *
+ * @example
+ * ```ts
+ * describeCategories(report); // → ['furniture: 8,911,200 → 30,120 triangles, deviation 12.0 mm, 310 as boxes, left out 55 IfcFurnishingElement']
+ * ```
+ */
+export function describeCategories(r: ConvertedReport): string[] {
+  const b = r.ar_budget;
+  if (!b || b.steps.length === 0) return [];
+  const n = (v: number) => v.toLocaleString('en-US');
+  return (b.categories ?? [])
+    .filter((c) => c.delivered_triangles !== c.source_triangles || c.left_out.length > 0 || c.proxied_elements > 0)
+    .map((c) => `${c.category}: ${n(c.source_triangles)} → ${n(c.delivered_triangles)} triangles, deviation ${(c.max_deviation_m * 1000).toFixed(1)} mm`
+      + (c.proxied_elements ? `, ${n(c.proxied_elements)} as boxes` : '')
+      + (c.left_out.length ? `, left out ${c.left_out.map((l) => `${n(l.elements)} ${l.ifc_class}`).join(', ')}` : ''));
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { DoorApproach, DoorOpeningRecord, doorApproaches } from '@arsession/convert';
+import type { DoorApproach, DoorOpeningRecord, doorApproaches, ModelSummary } from '@arsession/convert';
 import type { UpAxis, Vec3 } from '@arsession/geometry';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printError, printJson } from '../print.js';
@@ -25,7 +25,7 @@ export const inspectCommand: Command = {
     const input = await readModelFile(io, positionals[0]!, json);
     if (typeof input === 'number') return input;
     const { fileName } = input;
-    const { ConvertError, convertModel, doorApproaches, inspectModel } = await import('@arsession/convert');
+    const { ConvertError, conversionStatsOnWire, convertModel, doorApproaches, inspectModel } = await import('@arsession/convert');
     try {
       const summary = inspectModel(input.bytes, { fileName });
       let content;
@@ -40,18 +40,19 @@ export const inspectCommand: Command = {
       }
       const doors = content?.doorOpenings?.map((d) => ({
         door: d.door.name || d.door.globalId,
-        globalId: d.door.globalId,
+        global_id: d.door.globalId,
         storey: d.storey,
         wall: d.wall ? `${d.wall.ifcClass} ${d.wall.name || d.wall.globalId}` : null,
-        width: round(d.width), height: round(d.height), wallThickness: round(d.thickness),
+        width: round(d.width), height: round(d.height), wall_thickness: round(d.thickness),
         // Each side of the opening as by_scan takes it: the form fields to send, ready to paste.
-        bySide: bySide(d, content!.offset, doorApproaches),
+        by_side: bySide(d, content!.offset, doorApproaches),
       }));
       if (json) {
+        // The API's words (snake case), so a script reads inspect, convert and the detail record alike.
         printJson(io, {
           file: fileName,
-          ...summary,
-          ...(content && { stats: content.stats, bounds: content.bounds, offset: content.offset, warnings: content.warnings }),
+          ...summaryOnWire(summary),
+          ...(content && { stats: conversionStatsOnWire(content.stats), bounds: content.bounds, offset: content.offset, warnings: content.warnings }),
           ...(doors && { doors }),
         });
         return EXIT.ok;
@@ -73,11 +74,11 @@ export const inspectCommand: Command = {
         if (doors) {
           io.stdout.write(`  doors: ${doors.length} (${doors.filter((d) => d.wall).length} hosted in a wall)\n`);
           for (const d of doors.slice(0, 20)) {
-            io.stdout.write(`    ${d.door}: ${d.width} × ${d.height} m${d.wall ? ` in ${d.wall} (${d.wallThickness} m)` : ''}\n`);
+            io.stdout.write(`    ${d.door}: ${d.width} × ${d.height} m${d.wall ? ` in ${d.wall} (${d.wall_thickness} m)` : ''}\n`);
             // Where to stand for by_scan mode 1, from a side it works from (--json: both sides, mode 2, Z-up).
-            const side = d.bySide.find((s) => s.mode1Works);
-            if (side) io.stdout.write(`      by_scan from side ${side.side} (y-up): alignment.point_1=${side.yUp.mode1['alignment.point_1']} alignment.point_2=${side.yUp.mode1['alignment.point_2']}\n`);
-            else if (d.bySide.length) io.stdout.write(`      by_scan: no spot in front of it from which mode 1 finds it; mode 2 (--json) places it\n`);
+            const side = d.by_side.find((s) => s.mode1_works);
+            if (side) io.stdout.write(`      by_scan from side ${side.side} (y-up): alignment.point_1=${side.y_up.mode1['alignment.point_1']} alignment.point_2=${side.y_up.mode1['alignment.point_2']}\n`);
+            else if (d.by_side.length) io.stdout.write(`      by_scan: no spot in front of it from which mode 1 finds it; mode 2 (--json) places it\n`);
           }
           if (doors.length > 20) io.stdout.write(`    … and ${doors.length - 20} more (--json lists all)\n`);
         }
@@ -97,7 +98,21 @@ export const inspectCommand: Command = {
 /** Each side of a door opening: whether mode 1 finds it from there, and its form fields in both conventions. */
 function bySide(d: DoorOpeningRecord, offset: Vec3, approaches: typeof doorApproaches) {
   const [yUp, zUp] = (['y-up', 'z-up'] as const).map((coordinateSystem) => approaches(d, offset, { coordinateSystem }));
-  return d.faces.map((f, side) => ({ side, mode1Works: f.viewerDistance !== null, yUp: byScanFields(yUp![side]!, 'y-up'), zUp: byScanFields(zUp![side]!, 'z-up') }));
+  return d.faces.map((f, side) => ({ side, mode1_works: f.viewerDistance !== null, y_up: byScanFields(yUp![side]!, 'y-up'), z_up: byScanFields(zUp![side]!, 'z-up') }));
+}
+
+/** What the headers tell, in the API's words. */
+function summaryOnWire({ glb, originatingSystem, ...rest }: ModelSummary) {
+  return {
+    ...rest,
+    ...(originatingSystem !== undefined && { originating_system: originatingSystem }),
+    ...(glb && {
+      glb: {
+        nodes: glb.nodes, mesh_nodes: glb.meshNodes, mesh_node_limit: glb.meshNodeLimit, within_mesh_node_limit: glb.withinMeshNodeLimit,
+        extensions_used: glb.extensionsUsed, extensions_required: glb.extensionsRequired,
+      },
+    }),
+  };
 }
 
 /** A door side's by_scan form fields, mode 1 and mode 2, as text the way a form sends them. */

@@ -66,7 +66,7 @@ export const keysCommand: Command = {
         }
         case 'list': {
           const keys = await store.listApiKeys();
-          if (values.json) printJson(io, { keys });
+          if (values.json) printJson(io, { keys: keys.map((k) => ({ id: k.id, account: k.account, created_at: k.createdAt, revoked_at: k.revokedAt })) });
           else for (const k of keys) io.stdout.write(`${k.id}  ${k.account}  created ${k.createdAt}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}\n`);
           return EXIT.ok;
         }

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { ConvertModelOptions } from '@arsession/convert/pool';
 import { convertFile } from '../batch/convertFile.js';
-import { describeBudget, describeStats } from '../batch/reportText.js';
+import { describeBudget, describeCategories, describeStats } from '../batch/reportText.js';
 import { EXIT, type CommandIO } from '../command.js';
 import type { ConvertOptions } from '../commands/convert.js';
 import { errorText, printError, printJson } from '../print.js';
@@ -54,6 +54,7 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
     io.stdout.write(`  ${describeStats(report)}\n`);
     const budget = describeBudget(report);
     if (budget) io.stdout.write(`  ${budget}\n`);
+    for (const line of describeCategories(report)) io.stdout.write(`    ${line}\n`);
     if (report.offset.some((v) => v !== 0)) io.stdout.write(`  re-centred by offset ${report.offset.join(', ')} m\n`);
     for (const w of report.warnings) io.stdout.write(`  warning: ${w.message}\n`);
   }

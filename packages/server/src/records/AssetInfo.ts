@@ -1,6 +1,5 @@
-import type { ConversionResult } from '@arsession/convert';
+import type { ArBudgetOnWire, ConversionResult } from '@arsession/convert';
 import type { QuickLook } from './Placement.js';
-import type { ArBudgetOnWire } from './ArBudgetOnWire.js';
 import type { AssetWarning } from './warningCodes.js';
 
 /** One delivered model as stored with its session (the detail record adds its URLs). */

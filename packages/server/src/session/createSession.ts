@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { copyFile, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { geometryBytesWithin, ModelUnreadableError, type ConversionResult, type DoorQuery } from '@arsession/convert';
+import { arBudgetOnWire, geometryBytesWithin, ModelUnreadableError, type ConversionResult, type DoorQuery } from '@arsession/convert';
 import type { ConvertedModel } from '../jobs/ConversionJobs.js';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
@@ -29,7 +29,6 @@ import { modelsToSave } from './modelsToSave.js';
 import { withDoorHints } from './doorHints.js';
 import { savedModelUpload } from './savedModelUpload.js';
 import { DoorNotFoundError } from '@arsession/geometry';
-import { arBudgetOnWire } from '../records/ArBudgetOnWire.js';
 import { arBudgetOf } from '../config/ServerConfig.js';
 import { inSpan } from '../tracing/spans.js';
 

@@ -1,4 +1,5 @@
-import type { BudgetCategory, BudgetFigures, BudgetReport, BudgetStep, CategoryFigures } from '@arsession/convert';
+import type { BudgetFigures, BudgetReport, BudgetStep, CategoryFigures } from '../budget/ArBudget.js';
+import type { BudgetCategory } from '../budget/BudgetCategory.js';
 
 /** Figures of a model the AR budget limits, as the detail record states them. */
 export interface BudgetFiguresOnWire {
