@@ -111,6 +111,22 @@ describe('@arsession/client on a real server', () => {
     expect(metrics.data).toMatch(/^# HELP arsession_sessions_created_total /m);
   });
 
+  it('takes points, corners and numbers as values, and a saved model by its id', async () => {
+    const session = '/api/vision/v1/session';
+    const corners: [[number, number, number], [number, number, number], [number, number, number], [number, number, number]] = [[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]];
+    const scan = await ar.POST(`${session}/by_scan/`, { body: { model_file: box(), 'alignment.corners': corners, 'alignment.wall_normal': [0, 0, 1] } });
+    expect(scan.response.status, JSON.stringify(scan.error)).toBe(201);
+    const circle = await ar.POST(`${session}/by_virtual_anchor/circle-directional/`, {
+      body: { model_file: box(), 'virtual_anchor.center': [0, 1, 0], 'virtual_anchor.radius': 0.5, 'virtual_anchor.plane_normal': [0, 0, 1], 'virtual_anchor.direction': [1, 1, 0], conversion: { mode: 'auto' } },
+    });
+    expect(circle.response.status, JSON.stringify(circle.error)).toBe(201);
+    const placed = await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: sessionIdOf(circle.data!.deeplink) } } });
+    expect(placed.data!.placement).toMatchObject({ method: 'by_virtual_anchor', anchor_type: 'circle_directional', radius: 0.5 });
+    const saved = await ar.GET('/api/vision/v1/models/');
+    const reused = await ar.POST(`${session}/by_plane/`, { body: { model_id: saved.data!.models[0]!.id } });
+    expect(reused.response.status, JSON.stringify(reused.error)).toBe(201);
+  });
+
   it('gives a refusal as a typed problem naming the field', async () => {
     const { error, response } = await ar.POST('/api/vision/v1/session/by_scan/', { body: { model_file: box(), 'alignment.wall_normal': '[0, 0, 1]' } });
     expect(response.status).toBe(400);
@@ -131,3 +147,23 @@ describe('@arsession/client on a real server', () => {
     expect([...sent].filter((s) => operations.includes(s)).sort()).toEqual(operations.sort());
   });
 });
+
+/**
+ * The mistakes a newcomer makes with a session form, each refused by the compiler: the tests'
+ * type check (tsc -p tsconfig.tests.json, in the test command) fails on an unused @ts-expect-error.
+ */
+export function mistakesTheCompilerRefuses(ar: ArsessionClient, file: File): void {
+  const scan = '/api/vision/v1/session/by_scan/';
+  // @ts-expect-error a model file and model files at once
+  void ar.POST('/api/vision/v1/session/by_plane/', { body: { model_file: file, model_files: [file] } });
+  // @ts-expect-error a saved model's id and a file at once
+  void ar.POST('/api/vision/v1/session/by_plane/', { body: { model_file: file, model_id: 'm' } });
+  // @ts-expect-error no model at all
+  void ar.POST('/api/vision/v1/session/by_plane/', { body: { 'conversion.mode': 'auto' } });
+  // @ts-expect-error a point of two coordinates
+  void ar.POST(scan, { body: { model_file: file, 'alignment.point_1': [0, 1.6], 'alignment.point_2': [0, 0, -1] } });
+  // @ts-expect-error three corners where an opening has four
+  void ar.POST(scan, { body: { model_file: file, 'alignment.corners': [[0, 0, 0], [1, 0, 0], [1, 2, 0]], 'alignment.wall_normal': [0, 0, 1] } });
+  // @ts-expect-error a radius that is not a number
+  void ar.POST('/api/vision/v1/session/by_virtual_anchor/circle-directional/', { body: { model_file: file, 'virtual_anchor.center': [0, 0, 0], 'virtual_anchor.radius': [0.5], 'virtual_anchor.plane_normal': [0, 1, 0], 'virtual_anchor.direction': [1, 0, 0] } });
+}

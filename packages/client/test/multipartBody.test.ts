@@ -19,12 +19,26 @@ describe('multipartBody', () => {
     }), { numRuns: 50 });
   });
 
-  it('sends a body without a file as JSON, and a FormData as it is', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
+  it('sends a body that names no model (the claim) as JSON, and a FormData as it is', () => {
+    fc.assert(fc.property(fc.jsonValue().filter((v) => typeof v !== 'object' || v === null || !('model_id' in v)), (value) => {
       expect(multipartBody(value)).toBe(JSON.stringify(value));
     }));
     const form = new FormData();
     expect(multipartBody(form)).toBe(form);
+  });
+
+  it('sends a value that is not text (a point, corners, a number, an object) as its JSON text, which the server parses back to it', () => {
+    const json = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.array(fc.double({ noNaN: true, noDefaultInfinity: true }), { maxLength: 4 }), fc.array(fc.array(fc.integer(), { minLength: 3, maxLength: 3 }), { minLength: 4, maxLength: 4 }), fc.record({ mode: fc.constant('auto') }));
+    fc.assert(fc.property(json, (value) => {
+      const form = multipartBody({ model_file: new Blob([]), field: value }) as FormData;
+      expect(JSON.parse(form.get('field') as string)).toEqual(JSON.parse(JSON.stringify(value)));
+    }));
+  });
+
+  it('sends a form that names a saved model by model_id as a form, though it carries no file', () => {
+    const form = multipartBody({ model_id: 'a3c1', 'alignment.point_1': [1, 1.6, 2] }) as FormData;
+    expect(form).toBeInstanceOf(FormData);
+    expect([...form.entries()]).toEqual([['model_id', 'a3c1'], ['alignment.point_1', '[1,1.6,2]']]);
   });
 
   it('leaves out fields that are undefined, and names a bare Blob after its field', () => {

@@ -982,23 +982,32 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /**
-                     * Format: binary
-                     * @description one model (IFC, ifcZIP, GLB or USDZ, recognised by content); exclusive with model_files
-                     */
-                    model_file?: Blob;
-                    /** @description several models as repeated parts; their order is kept in model_assets */
-                    model_files?: Blob[];
-                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
-                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
-                    conversion?: string;
+                    conversion?: {
+                        /** @enum {string} */
+                        mode: "auto";
+                    } | string;
                     /**
                      * @description `custom` (and any conversion.custom.*) is refused with 400
                      * @enum {string}
                      */
                     "conversion.mode"?: "auto";
-                };
+                } & ({
+                    /** @description One model (IFC, ifcZIP, GLB or USDZ, recognised by content); a File keeps its name. */
+                    model_file: Blob;
+                    model_files?: never;
+                    model_id?: never;
+                } | {
+                    /** @description Several models, their order kept in model_assets; by_scan searches the first for its door. */
+                    model_files: Blob[];
+                    model_file?: never;
+                    model_id?: never;
+                } | {
+                    /** @description The id of a model saved to the key's account (GET /api/vision/v1/models/), instead of sending it again. */
+                    model_id: string;
+                    model_file?: never;
+                    model_files?: never;
+                });
             };
         };
         responses: {
@@ -1110,37 +1119,79 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /**
-                     * Format: binary
-                     * @description one model (IFC, ifcZIP, GLB or USDZ, recognised by content); exclusive with model_files
-                     */
-                    model_file?: Blob;
-                    /** @description several models as repeated parts; their order is kept in model_assets */
-                    model_files?: Blob[];
-                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
-                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
-                    conversion?: string;
+                    conversion?: {
+                        /** @enum {string} */
+                        mode: "auto";
+                    } | string;
                     /**
                      * @description `custom` (and any conversion.custom.*) is refused with 400
                      * @enum {string}
                      */
                     "conversion.mode"?: "auto";
                     /** @description where the user stands: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
-                    "alignment.point_1"?: string;
+                    "alignment.point_1"?: readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description the direction of the gaze: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "alignment.point_2"?: string;
+                    "alignment.point_2"?: readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description four points [BL, BR, TR, TL] of the clear opening, seen from the side wall_normal points to: [[x, y, z], …], metres, in the submitted model's frame (a JSON array sent as a string) */
-                    "alignment.corners"?: string;
+                    "alignment.corners"?: readonly [
+                        readonly [
+                            number,
+                            number,
+                            number
+                        ],
+                        readonly [
+                            number,
+                            number,
+                            number
+                        ],
+                        readonly [
+                            number,
+                            number,
+                            number
+                        ],
+                        readonly [
+                            number,
+                            number,
+                            number
+                        ]
+                    ] | string;
                     /** @description the wall normal, toward the viewer: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "alignment.wall_normal"?: string;
+                    "alignment.wall_normal"?: readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /**
                      * @description axis convention of the coordinates sent; z-up (x, y, z) becomes (x, z, −y)
                      * @default y-up
                      * @enum {string}
                      */
                     "alignment.coordinate_system"?: "y-up" | "z-up";
-                };
+                } & ({
+                    /** @description One model (IFC, ifcZIP, GLB or USDZ, recognised by content); a File keeps its name. */
+                    model_file: Blob;
+                    model_files?: never;
+                    model_id?: never;
+                } | {
+                    /** @description Several models, their order kept in model_assets; by_scan searches the first for its door. */
+                    model_files: Blob[];
+                    model_file?: never;
+                    model_id?: never;
+                } | {
+                    /** @description The id of a model saved to the key's account (GET /api/vision/v1/models/), instead of sending it again. */
+                    model_id: string;
+                    model_file?: never;
+                    model_files?: never;
+                });
             };
         };
         responses: {
@@ -1252,17 +1303,11 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /**
-                     * Format: binary
-                     * @description one model (IFC, ifcZIP, GLB or USDZ, recognised by content); exclusive with model_files
-                     */
-                    model_file?: Blob;
-                    /** @description several models as repeated parts; their order is kept in model_assets */
-                    model_files?: Blob[];
-                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
-                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
-                    conversion?: string;
+                    conversion?: {
+                        /** @enum {string} */
+                        mode: "auto";
+                    } | string;
                     /**
                      * @description `custom` (and any conversion.custom.*) is refused with 400
                      * @enum {string}
@@ -1280,14 +1325,41 @@ export interface operations {
                      */
                     "virtual_anchor.coordinate_system"?: "y-up" | "z-up";
                     /** @description circle centre: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
-                    "virtual_anchor.center": string;
+                    "virtual_anchor.center": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description radius (m) (a JSON number) */
-                    "virtual_anchor.radius": string;
+                    "virtual_anchor.radius": number | string;
                     /** @description normal of the circle plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "virtual_anchor.plane_normal": string;
+                    "virtual_anchor.plane_normal": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description forward, in the plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "virtual_anchor.direction": string;
-                };
+                    "virtual_anchor.direction": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
+                } & ({
+                    /** @description One model (IFC, ifcZIP, GLB or USDZ, recognised by content); a File keeps its name. */
+                    model_file: Blob;
+                    model_files?: never;
+                    model_id?: never;
+                } | {
+                    /** @description Several models, their order kept in model_assets; by_scan searches the first for its door. */
+                    model_files: Blob[];
+                    model_file?: never;
+                    model_id?: never;
+                } | {
+                    /** @description The id of a model saved to the key's account (GET /api/vision/v1/models/), instead of sending it again. */
+                    model_id: string;
+                    model_file?: never;
+                    model_files?: never;
+                });
             };
         };
         responses: {
@@ -1399,17 +1471,11 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /**
-                     * Format: binary
-                     * @description one model (IFC, ifcZIP, GLB or USDZ, recognised by content); exclusive with model_files
-                     */
-                    model_file?: Blob;
-                    /** @description several models as repeated parts; their order is kept in model_assets */
-                    model_files?: Blob[];
-                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
-                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
-                    conversion?: string;
+                    conversion?: {
+                        /** @enum {string} */
+                        mode: "auto";
+                    } | string;
                     /**
                      * @description `custom` (and any conversion.custom.*) is refused with 400
                      * @enum {string}
@@ -1427,16 +1493,43 @@ export interface operations {
                      */
                     "virtual_anchor.coordinate_system"?: "y-up" | "z-up";
                     /** @description rectangle centre: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
-                    "virtual_anchor.center": string;
+                    "virtual_anchor.center": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description width (m) (a JSON number) */
-                    "virtual_anchor.width": string;
+                    "virtual_anchor.width": number | string;
                     /** @description height (m) (a JSON number) */
-                    "virtual_anchor.height": string;
+                    "virtual_anchor.height": number | string;
                     /** @description normal of the plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "virtual_anchor.plane_normal": string;
+                    "virtual_anchor.plane_normal": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description direction of the short side: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "virtual_anchor.short_side_direction": string;
-                };
+                    "virtual_anchor.short_side_direction": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
+                } & ({
+                    /** @description One model (IFC, ifcZIP, GLB or USDZ, recognised by content); a File keeps its name. */
+                    model_file: Blob;
+                    model_files?: never;
+                    model_id?: never;
+                } | {
+                    /** @description Several models, their order kept in model_assets; by_scan searches the first for its door. */
+                    model_files: Blob[];
+                    model_file?: never;
+                    model_id?: never;
+                } | {
+                    /** @description The id of a model saved to the key's account (GET /api/vision/v1/models/), instead of sending it again. */
+                    model_id: string;
+                    model_file?: never;
+                    model_files?: never;
+                });
             };
         };
         responses: {
@@ -1548,17 +1641,11 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /**
-                     * Format: binary
-                     * @description one model (IFC, ifcZIP, GLB or USDZ, recognised by content); exclusive with model_files
-                     */
-                    model_file?: Blob;
-                    /** @description several models as repeated parts; their order is kept in model_assets */
-                    model_files?: Blob[];
-                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
-                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
-                    conversion?: string;
+                    conversion?: {
+                        /** @enum {string} */
+                        mode: "auto";
+                    } | string;
                     /**
                      * @description `custom` (and any conversion.custom.*) is refused with 400
                      * @enum {string}
@@ -1576,14 +1663,45 @@ export interface operations {
                      */
                     "virtual_anchor.coordinate_system"?: "y-up" | "z-up";
                     /** @description the corner: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
-                    "virtual_anchor.corner": string;
+                    "virtual_anchor.corner": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description first edge leaving the corner: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "virtual_anchor.edge_1_direction": string;
+                    "virtual_anchor.edge_1_direction": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description second edge: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "virtual_anchor.edge_2_direction": string;
+                    "virtual_anchor.edge_2_direction": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description normal of the plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "virtual_anchor.plane_normal": string;
-                };
+                    "virtual_anchor.plane_normal": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
+                } & ({
+                    /** @description One model (IFC, ifcZIP, GLB or USDZ, recognised by content); a File keeps its name. */
+                    model_file: Blob;
+                    model_files?: never;
+                    model_id?: never;
+                } | {
+                    /** @description Several models, their order kept in model_assets; by_scan searches the first for its door. */
+                    model_files: Blob[];
+                    model_file?: never;
+                    model_id?: never;
+                } | {
+                    /** @description The id of a model saved to the key's account (GET /api/vision/v1/models/), instead of sending it again. */
+                    model_id: string;
+                    model_file?: never;
+                    model_files?: never;
+                });
             };
         };
         responses: {
@@ -1695,17 +1813,11 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /**
-                     * Format: binary
-                     * @description one model (IFC, ifcZIP, GLB or USDZ, recognised by content); exclusive with model_files
-                     */
-                    model_file?: Blob;
-                    /** @description several models as repeated parts; their order is kept in model_assets */
-                    model_files?: Blob[];
-                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
-                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
-                    conversion?: string;
+                    conversion?: {
+                        /** @enum {string} */
+                        mode: "auto";
+                    } | string;
                     /**
                      * @description `custom` (and any conversion.custom.*) is refused with 400
                      * @enum {string}
@@ -1723,18 +1835,45 @@ export interface operations {
                      */
                     "virtual_anchor.coordinate_system"?: "y-up" | "z-up";
                     /** @description segment start: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
-                    "virtual_anchor.segment_point_1": string;
+                    "virtual_anchor.segment_point_1": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description segment end: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
-                    "virtual_anchor.segment_point_2": string;
+                    "virtual_anchor.segment_point_2": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description normal of the plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "virtual_anchor.plane_normal": string;
+                    "virtual_anchor.plane_normal": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /**
                      * @description any other value: 400 unknown_value
                      * @default model_surface
                      * @enum {string}
                      */
                     "virtual_anchor.placement_source"?: "model_surface";
-                };
+                } & ({
+                    /** @description One model (IFC, ifcZIP, GLB or USDZ, recognised by content); a File keeps its name. */
+                    model_file: Blob;
+                    model_files?: never;
+                    model_id?: never;
+                } | {
+                    /** @description Several models, their order kept in model_assets; by_scan searches the first for its door. */
+                    model_files: Blob[];
+                    model_file?: never;
+                    model_id?: never;
+                } | {
+                    /** @description The id of a model saved to the key's account (GET /api/vision/v1/models/), instead of sending it again. */
+                    model_id: string;
+                    model_file?: never;
+                    model_files?: never;
+                });
             };
         };
         responses: {
@@ -1846,17 +1985,11 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /**
-                     * Format: binary
-                     * @description one model (IFC, ifcZIP, GLB or USDZ, recognised by content); exclusive with model_files
-                     */
-                    model_file?: Blob;
-                    /** @description several models as repeated parts; their order is kept in model_assets */
-                    model_files?: Blob[];
-                    /** @description instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key */
-                    model_id?: string;
                     /** @description the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode */
-                    conversion?: string;
+                    conversion?: {
+                        /** @enum {string} */
+                        mode: "auto";
+                    } | string;
                     /**
                      * @description `custom` (and any conversion.custom.*) is refused with 400
                      * @enum {string}
@@ -1868,20 +2001,47 @@ export interface operations {
                      */
                     reference_image: Blob;
                     /** @description printed width (m) (a JSON number) */
-                    "reference_image.physical_width": string;
+                    "reference_image.physical_width": number | string;
                     /** @description centre of the printed image on the model: [x, y, z], metres, in the submitted model's frame (a JSON array sent as a string) */
-                    "reference_image.center": string;
+                    "reference_image.center": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description normal of the image face: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "reference_image.normal": string;
+                    "reference_image.normal": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /** @description up direction of the image, in its plane: [x, y, z]; need not be unit length (a JSON array sent as a string) */
-                    "reference_image.up": string;
+                    "reference_image.up": readonly [
+                        number,
+                        number,
+                        number
+                    ] | string;
                     /**
                      * @description axis convention of the coordinates sent; z-up (x, y, z) becomes (x, z, −y)
                      * @default y-up
                      * @enum {string}
                      */
                     "reference_image.coordinate_system"?: "y-up" | "z-up";
-                };
+                } & ({
+                    /** @description One model (IFC, ifcZIP, GLB or USDZ, recognised by content); a File keeps its name. */
+                    model_file: Blob;
+                    model_files?: never;
+                    model_id?: never;
+                } | {
+                    /** @description Several models, their order kept in model_assets; by_scan searches the first for its door. */
+                    model_files: Blob[];
+                    model_file?: never;
+                    model_id?: never;
+                } | {
+                    /** @description The id of a model saved to the key's account (GET /api/vision/v1/models/), instead of sending it again. */
+                    model_id: string;
+                    model_file?: never;
+                    model_files?: never;
+                });
             };
         };
         responses: {

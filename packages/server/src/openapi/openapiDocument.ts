@@ -11,17 +11,23 @@ const HTML: Schema = { 'text/html': { schema: { type: 'string' } } };
 
 // No per-field examples: a field's example alone makes no request (a gaze straight up, a direction
 // along its own plane's normal); every endpoint has whole requests instead (requestExamples.ts).
-const jsonArray = (description: string): Schema => ({ type: 'string', contentMediaType: 'application/json', description: `${description} (a JSON array sent as a string)` });
-const jsonNumber = (description: string): Schema => ({ type: 'string', description: `${description} (a JSON number)` });
-const vec3 = (description: string): Schema => jsonArray(`${description}: [x, y, z], metres, in the submitted model's frame`);
-const direction = (description: string): Schema => jsonArray(`${description}: [x, y, z]; need not be unit length`);
+// A form field holding JSON says what the JSON is (contentSchema): @arsession/client types such a
+// field as that value or its text, so a 2-vector or a number array sent as "0,1,0" fails to compile.
+const XYZ: Schema = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
+const jsonArray = (description: string, contentSchema: Schema): Schema => ({ type: 'string', contentMediaType: 'application/json', contentSchema, description: `${description} (a JSON array sent as a string)` });
+const jsonNumber = (description: string): Schema => ({ type: 'string', contentMediaType: 'application/json', contentSchema: { type: 'number' }, description: `${description} (a JSON number)` });
+const vec3 = (description: string): Schema => jsonArray(`${description}: [x, y, z], metres, in the submitted model's frame`, XYZ);
+const direction = (description: string): Schema => jsonArray(`${description}: [x, y, z]; need not be unit length`, XYZ);
 const upAxis: Schema = { type: 'string', enum: ['y-up', 'z-up'], default: 'y-up', description: 'axis convention of the coordinates sent; z-up (x, y, z) becomes (x, z, −y)' };
 
 const modelParts: Schema = {
   model_file: { type: 'string', format: 'binary', description: 'one model (IFC, ifcZIP, GLB or USDZ, recognised by content); exclusive with model_files' },
   model_files: { type: 'array', items: { type: 'string', format: 'binary' }, description: 'several models as repeated parts; their order is kept in model_assets' },
   model_id: { type: 'string', description: 'instead of model_file: the id of a model saved to the key\'s account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key' },
-  conversion: { type: 'string', contentMediaType: 'application/json', description: 'the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode' },
+  conversion: {
+    type: 'string', contentMediaType: 'application/json', contentSchema: { type: 'object', properties: { mode: { type: 'string', enum: ['auto'] } }, required: ['mode'], additionalProperties: false },
+    description: 'the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode',
+  },
   'conversion.mode': { type: 'string', enum: ['auto'], description: '`custom` (and any conversion.custom.*) is refused with 400' },
 };
 
@@ -103,7 +109,7 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
       [`${sessionPath}/by_scan/`]: sessionEndpoint('createSessionByScan', 'Place the model by a door opening', 'Mode 1: point_1 + point_2, the server detects the door. Mode 2: corners + wall_normal. `arsession inspect --json FILE` prints both for every door of an IFC model, from both sides of its wall.', multipart('by_scan', {
         'alignment.point_1': vec3('where the user stands'),
         'alignment.point_2': direction('the direction of the gaze'),
-        'alignment.corners': jsonArray('four points [BL, BR, TR, TL] of the clear opening, seen from the side wall_normal points to: [[x, y, z], …], metres, in the submitted model\'s frame'),
+        'alignment.corners': jsonArray('four points [BL, BR, TR, TL] of the clear opening, seen from the side wall_normal points to: [[x, y, z], …], metres, in the submitted model\'s frame', { type: 'array', items: XYZ, minItems: 4, maxItems: 4 }),
         'alignment.wall_normal': direction('the wall normal, toward the viewer'),
         'alignment.coordinate_system': upAxis,
       })),
