@@ -2,7 +2,8 @@
 // against a real server on loopback: for a session of each placement method the 3D preview loads
 // (model-viewer's `load` event) and draws something (its pixels vary), the QR code decodes to the
 // deep link, the page asks nothing of any other host, the text parts are there without JavaScript,
-// it fits a phone, and an expired session's page says so (410).
+// it fits a phone, and an expired session's page says so (410); a by_plane footprint shows round
+// the model's foot, and a placement too far away to draw is said in words over the model alone.
 import { readFileSync } from 'node:fs';
 import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
@@ -123,6 +124,46 @@ describe.each(METHODS)('the page of a %s session', (_, make) => {
       // The countdown runs: a time left, not the timestamp.
       expect(await page.locator('#expires').textContent()).toMatch(/^in \d+ h \d+ min/);
       expect(elsewhere).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  }, 120_000);
+});
+
+/** How many pixels of a screenshot are the footprint's yellow. */
+function yellowPixels(png: Buffer): number {
+  const { data } = PNG.sync.read(png);
+  let n = 0;
+  for (let i = 0; i < data.length; i += 4) if (data[i]! > 180 && data[i + 1]! > 160 && data[i + 2]! < 150 && data[i]! - data[i + 2]! > 70) n++;
+  return n;
+}
+
+describe('what the preview shows of a placement', () => {
+  it('a by_plane session shows the footprint around the model, seen from model-viewer\'s own camera', async () => {
+    const { id } = await session('by_plane', {});
+    const { page } = await open(id);
+    try {
+      expect(await modelLoaded(page)).toBe('load');
+      await page.waitForTimeout(500);
+      // Some 4,000 of the 360,000 pixels of a 1 m box's preview: a band all round its foot.
+      expect(yellowPixels(await page.locator('model-viewer').screenshot())).toBeGreaterThan(2000);
+    } finally {
+      await page.context().close();
+    }
+  }, 120_000);
+
+  it('an anchor 10,000 km away is said in words, with the request\'s warning, and the preview shows the model, not an empty view', async () => {
+    const { id, detail } = await session('by_virtual_anchor/circle-directional', {
+      'virtual_anchor.center': '[1e7, 0, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.direction': '[1, 0, 0]',
+    });
+    expect(detail.placement.warnings.map((w: { code: string }) => w.code)).toEqual(['anchor_far_from_model']);
+    const { page } = await open(id);
+    try {
+      expect(await page.locator('#placement-far').textContent()).toMatch(/^The anchor lies 10,000 km outside the model, too far to draw beside it/);
+      expect(await page.locator('#placement-warnings').textContent()).toContain(detail.placement.warnings[0].message);
+      expect(await modelLoaded(page)).toBe('load');
+      await page.waitForTimeout(500);
+      expect(pixelVariance(await page.locator('model-viewer').screenshot())).toBeGreaterThan(150);
     } finally {
       await page.context().close();
     }

@@ -1,5 +1,6 @@
 import { appendToGlb } from '@arsession/convert';
 import type { Bounds, Vec3 } from '@arsession/geometry';
+import { modelsBounds } from '../page/modelsBounds.js';
 import { imageSize } from '../page/imageSize.js';
 import { placementOverlay } from '../page/placementOverlay.js';
 import type { Placement } from '../records/Placement.js';
@@ -19,7 +20,8 @@ export interface PreviewInputs {
 /**
  * The session page's 3D preview: the first model's GLB with the placement drawn over it
  * ({@link placementOverlay}: the anchor frame, the footprint, the door's outline and normal, the
- * anchor's shape, the printed image). The marks are appended to the GLB, not re-encoded with it,
+ * anchor's shape, the printed image), unless the placement lies far outside the models (then the
+ * preview shows the model alone, and the page says where the placement is). The marks are appended to the GLB, not re-encoded with it,
  * so making it costs a copy of the model's bytes.
  *
  * @example
@@ -28,16 +30,7 @@ export interface PreviewInputs {
  * ```
  */
 export function previewGlb({ glb, placement, models, image }: PreviewInputs): Uint8Array[] {
-  // Every model's bounds in the first one's frame (where the placement is stated).
-  const first = models[0]!.offset;
-  const bounds: Bounds = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
-  for (const m of models) {
-    for (let k = 0; k < 3; k++) {
-      const shift = m.offset[k]! - first[k]!;
-      bounds.min[k] = Math.min(bounds.min[k]!, m.bounds.min[k]! + shift);
-      bounds.max[k] = Math.max(bounds.max[k]!, m.bounds.max[k]! + shift);
-    }
-  }
+  const bounds = modelsBounds(models);
   const size = image && imageSize(image.data);
   const shapes = placementOverlay(placement, { bounds, ...(image && size && { image: { ...image, ...size } }) });
   return appendToGlb(glb, shapes, { name: 'placement' });

@@ -1,7 +1,7 @@
 import type { OverlayColor, OverlayShapes } from '@arsession/convert';
 import { createPose, poseAxis, type Bounds, type Pose, type Vec3 } from '@arsession/geometry';
 import type { PoseJson } from '../placement/poseJson.js';
-import type { Placement } from '../records/Placement.js';
+import type { Placement, PlacementOnWire } from '../records/Placement.js';
 
 const RED: OverlayColor = [0.85, 0.08, 0.08], GREEN: OverlayColor = [0.1, 0.7, 0.15], BLUE: OverlayColor = [0.1, 0.3, 0.95];
 const ORANGE: OverlayColor = [1, 0.45, 0], YELLOW: OverlayColor = [1, 0.85, 0], MAGENTA: OverlayColor = [0.85, 0.1, 0.8];
@@ -30,6 +30,8 @@ export function placementOverlay(placement: Placement, context: OverlayContext):
   const size = Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
   const axis = clamp(size * 0.12, 0.25, 3);
   const shapes: OverlayShapes = { lines: [], arrows: [], quads: [], thickness: clamp(size * 0.004, 0.006, 0.06) };
+  // Drawn that far away, the marks would frame a view in which the model is a speck.
+  if (placementOutOfView(placement, context.bounds) !== undefined) return shapes;
   const axes = (pose: Pose) => {
     for (const [i, color] of [[0, RED], [1, GREEN], [2, BLUE]] as const) shapes.arrows.push({ from: pose.position, to: along(pose.position, poseAxis([0, 0, 0], pose, i), axis), color });
   };
@@ -37,8 +39,12 @@ export function placementOverlay(placement: Placement, context: OverlayContext):
 
   switch (placement.method) {
     case 'by_plane': {
-      const y = min[1];
-      outline([[min[0], y, min[2]], [max[0], y, min[2]], [max[0], y, max[2]], [min[0], y, max[2]]], YELLOW);
+      // A band just outside the model and a hair below it, so the floor slab hides neither, and a
+      // translucent sheet under it: seen from above, from the side and from below.
+      const [y, m] = [min[1] - shapes.thickness, Math.max(shapes.thickness * 3, size * 0.03)];
+      const rim: [Vec3, Vec3, Vec3, Vec3] = [[min[0] - m, y, max[2] + m], [max[0] + m, y, max[2] + m], [max[0] + m, y, min[2] - m], [min[0] - m, y, min[2] - m]];
+      outline(rim, YELLOW);
+      shapes.quads.push({ corners: rim, color: YELLOW, opacity: 0.6 });
       axes(pose(placement.anchor));
       break;
     }
@@ -86,6 +92,29 @@ export function placementOverlay(placement: Placement, context: OverlayContext):
   }
   return shapes;
 }
+
+/**
+ * How far outside the models' bounds a placement lies when that is too far to draw it over them
+ * (more than 10 m, or than the models' own diagonal): the preview shows the model alone and the
+ * page says where the placement is. `undefined` when it is near enough to draw.
+ *
+ * @example
+ * ```ts
+ * placementOutOfView(detail.placement, bounds); // → 9999990 for an anchor centred at x = 1e7 beside a 10 m house
+ * ```
+ */
+export function placementOutOfView(placement: Placement | PlacementOnWire, bounds: Bounds): number | undefined {
+  const where = placement.method === 'by_plane' ? undefined
+    : placement.method === 'by_scan' ? [0, 1, 2].map((k) => placement.corners.reduce((s, c) => s + c[k]! / 4, 0))
+      : placement.pose.position;
+  if (!where) return undefined;
+  const distance = Math.hypot(...[0, 1, 2].map((k) => Math.max(bounds.min[k]! - where[k]!, 0, where[k]! - bounds.max[k]!)));
+  const reach = Math.max(OUT_OF_VIEW_M, Math.hypot(...[0, 1, 2].map((k) => bounds.max[k]! - bounds.min[k]!)));
+  return distance > reach ? distance : undefined;
+}
+
+/** A placement farther than this outside the model (or than its diagonal, when larger) is not drawn on the preview (m). */
+const OUT_OF_VIEW_M = 10;
 
 const vec = (v: readonly number[]): Vec3 => [v[0]!, v[1]!, v[2]!];
 const pose = (p: PoseJson): Pose => createPose(vec(p.position), [p.rotation[0]!, p.rotation[1]!, p.rotation[2]!, p.rotation[3]!]);

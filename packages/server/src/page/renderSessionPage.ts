@@ -2,6 +2,8 @@ import type { AssetOnWire } from '../records/AssetInfo.js';
 import { groupedOnetimeCode } from '../session/onetimeCode.js';
 import type { PlacementOnWire } from '../records/Placement.js';
 import type { SessionDetail } from '../records/SessionDetail.js';
+import { modelsBounds } from './modelsBounds.js';
+import { placementOutOfView } from './placementOverlay.js';
 import { previewCamera } from './previewCamera.js';
 
 /** What the session page shows: the detail record, the one-time code, and the deep link as a QR code. */
@@ -19,9 +21,9 @@ export interface SessionPageData {
   now: number;
 }
 
-/** model-viewer's start camera for the placement, or its own framing of the whole model. */
-function cameraAttributes(placement: PlacementOnWire): string {
-  const camera = previewCamera(placement);
+/** model-viewer's start camera for the placement, or its own framing of the whole model (also when the placement is too far away to draw). */
+function cameraAttributes(detail: SessionDetail): string {
+  const camera = placementOutOfView(detail.placement, modelsBounds(detail.model_assets)) === undefined ? previewCamera(detail.placement) : undefined;
   if (!camera) return '';
   return ` camera-target="${camera.target.map((v) => `${v}m`).join(' ')}" camera-orbit="${camera.thetaDeg}deg ${camera.phiDeg}deg auto"`;
 }
@@ -70,11 +72,9 @@ export function renderSessionPage(data: SessionPageData): string {
 <p>Placed ${text(PLACEMENT_NAMES[detail.placement.method])} · ${anchoringSentence(detail.placement)}</p>
 </header>
 <section class="preview" aria-label="3D preview">
-${preview ? `<model-viewer id="preview" src="${attr(preview)}" ios-src="${attr(quickLook)}" ar ar-modes="quick-look"${cameraAttributes(detail.placement)} camera-controls touch-action="pan-y" shadow-intensity="1" alt="${attr(`${title}, with its placement drawn`)}"></model-viewer>` : '<p>No preview was made for this session.</p>'}
-<p class="legend">The placement drawn on the model:
-<span><i class="swatch x"></i>x</span>
-<span><i class="swatch y"></i>y (up, or the anchor's normal)</span>
-<span><i class="swatch z"></i>z</span>${legendOf(detail.placement)}</p>
+${preview ? `<model-viewer id="preview" src="${attr(preview)}" ios-src="${attr(quickLook)}" ar ar-modes="quick-look"${cameraAttributes(detail)} camera-controls touch-action="pan-y" shadow-intensity="1" alt="${attr(`${title}, with its placement drawn`)}"></model-viewer>` : '<p>No preview was made for this session.</p>'}
+${legendOrWhy(detail)}
+${detail.placement.warnings.length ? `<ul class="warnings" id="placement-warnings">${detail.placement.warnings.map((w) => `<li>${text(w.message)}</li>`).join('')}</ul>` : ''}
 </section>
 <section class="ar">
 <h2>View in AR</h2>
@@ -184,8 +184,9 @@ function arBudgetRow(a: AssetOnWire): Array<[string, string]> {
   return [['Made lighter for AR', parts.join('; ')]];
 }
 
-/** A distance as a person reads it: 2.0 mm, 4.2 cm, 1.25 m. */
+/** A distance as a person reads it: 2.0 mm, 4.2 cm, 1.25 m, 10,000 km. */
 function metres(m: number): string {
+  if (m >= 1000) return `${(m / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} km`;
   return m < 0.01 ? `${(m * 1000).toFixed(1)} mm` : m < 1 ? `${(m * 100).toFixed(1)} cm` : `${m.toFixed(2)} m`;
 }
 
@@ -195,6 +196,19 @@ function anchoringSentence(placement: PlacementOnWire): string {
   if (q.anchoring === 'plane') return `AR Quick Look anchors it to a ${q.alignment} plane`;
   if (q.anchoring === 'image') return `AR Quick Look anchors it to the printed image (${(q.physical_width * 100).toFixed(1)} cm wide)`;
   return `AR Quick Look opens it unanchored: ${text(q.reason)}`;
+}
+
+/** What the preview's marks mean; or, when the placement is too far from the model to draw, where it is. */
+function legendOrWhy(detail: SessionDetail): string {
+  const far = placementOutOfView(detail.placement, modelsBounds(detail.model_assets));
+  if (far !== undefined) {
+    const what = detail.placement.method === 'by_scan' ? 'door opening' : detail.placement.method === 'by_refimage' ? 'reference image' : 'anchor';
+    return `<p class="legend" id="placement-far">The ${what} lies ${text(metres(far))} outside the model, too far to draw beside it: the preview shows the model alone, and AR places it there.</p>`;
+  }
+  return `<p class="legend">The placement drawn on the model:
+<span><i class="swatch x"></i>x</span>
+<span><i class="swatch y"></i>y (up, or the anchor's normal)</span>
+<span><i class="swatch z"></i>z</span>${legendOf(detail.placement)}</p>`;
 }
 
 function legendOf(placement: PlacementOnWire): string {
