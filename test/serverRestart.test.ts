@@ -143,7 +143,8 @@ describe('arsession keys (the operator command)', () => {
         expect(r.status).toBe(1);
         expect(r.stderr).toContain(`no server database at ${join(elsewhere, 'data', 'arsession.sqlite')}`);
       }
-      expect(existsSync(join(elsewhere, 'data', 'arsession.sqlite'))).toBe(false);
+      // Nothing made there at all: no database, not even the data folder.
+      expect(existsSync(join(elsewhere, 'data'))).toBe(false);
       const created = run('keys', 'create', '--account', 'acme');
       expect(created.status).toBe(0);
       expect(created.stderr).toContain(`created a new server database at ${join(elsewhere, 'data', 'arsession.sqlite')}`);

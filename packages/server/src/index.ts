@@ -17,7 +17,7 @@ export { openFilesObjectStore } from './objects/files/openFilesObjectStore.js';
 export { openS3ObjectStore, type S3ObjectStoreOptions } from './objects/s3/openS3ObjectStore.js';
 export { openPostgresSessionStore, type PostgresSessionStoreOptions } from './store/postgres/openPostgresSessionStore.js';
 export { createApp, SESSION_ENDPOINTS } from './app/createApp.js';
-export { dataPaths, type DataPaths, type ServerContext } from './app/ServerContext.js';
+export { dataLayout, dataPaths, type DataPaths, type ServerContext } from './app/ServerContext.js';
 export { openSessionStore, type SessionStoreUse } from './store/openSessionStore.js';
 export type { Account, ApiKeyInfo, SavedModel, SessionRecord, SessionStore } from './store/SessionStore.js';
 export { openSqliteSessionStore, type SqliteSessionStore } from './store/sqlite/openSqliteSessionStore.js';

@@ -20,7 +20,7 @@ export const keysCommand: Command = {
     const [action, ...rest] = args;
     const { values, positionals } = parseArgs({ args: rest, options: { account: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
     // Loaded here, not at start-up: every other command would pay for Express and the store's driver.
-    const { ConfigError, dataPaths, openSessionStore, readServerConfig } = await import('@arsession/server');
+    const { ConfigError, dataLayout, dataPaths, openSessionStore, readServerConfig } = await import('@arsession/server');
     let config;
     try {
       config = readServerConfig(process.env);
@@ -29,16 +29,17 @@ export const keysCommand: Command = {
       io.stderr.write(`arsession keys: ${err.message}\n`);
       return EXIT.refused;
     }
-    const paths = dataPaths(config.dataDir);
     // An embedded server's database is a file: run from another folder, a read would silently make
-    // an empty one there and list no keys. Only `create` may start a database, and says where.
-    const fresh = config.databaseUrl === undefined && !existsSync(paths.database);
+    // an empty one there (and the data folders) and list no keys. Only `create` may start a
+    // database, and says where; anything else leaves the folder as it found it.
+    const database = dataLayout(config.dataDir).database;
+    const fresh = config.databaseUrl === undefined && !existsSync(database);
     if (fresh && action !== 'create') {
-      io.stderr.write(`arsession keys: no server database at ${resolve(paths.database)}; run where the server keeps its data or set ARSESSION_DATA_DIR (or ARSESSION_DATABASE_URL)\n`);
+      io.stderr.write(`arsession keys: no server database at ${resolve(database)}; run where the server keeps its data or set ARSESSION_DATA_DIR (or ARSESSION_DATABASE_URL)\n`);
       return EXIT.refused;
     }
-    const store = await openSessionStore(config, paths, 'tool');
-    if (fresh) io.stderr.write(`arsession keys: created a new server database at ${resolve(paths.database)}\n`);
+    const store = await openSessionStore(config, dataPaths(config.dataDir), 'tool');
+    if (fresh) io.stderr.write(`arsession keys: created a new server database at ${resolve(database)}\n`);
     try {
       switch (action) {
         case 'create': {

@@ -56,6 +56,19 @@ export interface ServerContext {
 }
 
 /**
+ * Where the data directory's parts are, creating nothing: for a tool that must first see whether
+ * a server's data is there at all.
+ *
+ * @example
+ * ```ts
+ * existsSync(dataLayout('./data').database); // false where no server has run
+ * ```
+ */
+export function dataLayout(root: string): DataPaths {
+  return { root, database: join(root, 'arsession.sqlite'), uploads: join(root, 'uploads'), sessions: join(root, 'sessions'), models: join(root, 'models'), cache: join(root, 'cache') };
+}
+
+/**
  * The data directory's layout, created if missing, and private to the user the process runs as:
  * it holds customers' building models. Its folders are made (or made again) 0700, and the process's
  * umask becomes 077, so every file created from then on is 0600 — uploads as multer writes them,
@@ -63,7 +76,7 @@ export interface ServerContext {
  * each call. (A worker thread cannot set the umask; the process it runs in has.)
  */
 export function dataPaths(root: string): DataPaths {
-  const paths = { root, database: join(root, 'arsession.sqlite'), uploads: join(root, 'uploads'), sessions: join(root, 'sessions'), models: join(root, 'models'), cache: join(root, 'cache') };
+  const paths = dataLayout(root);
   if (isMainThread) process.umask(0o077);
   for (const dir of [paths.root, paths.uploads, paths.sessions, paths.models, paths.cache]) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
