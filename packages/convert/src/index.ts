@@ -67,7 +67,9 @@ export { mergeToPrimBudget, type MergedToBudget } from './budget/mergeToPrimBudg
 export { drawnCentres, spatialCells } from './budget/spatialCells.js';
 export { simplifyToBudget, SIMPLIFY_TO_BUDGET_DEFAULTS, STRAY_PER_ERROR, type SimplifiedScene, type SimplifyToBudgetOptions } from './budget/simplifyToBudget.js';
 export { MeshSimplification } from './budget/MeshSimplification.js';
-export { BUDGET_CATEGORIES, categoryOfIfcClass, categoryOfShape, CATEGORY_OF_SHAPE_DEFAULTS, type BudgetCategory, type CategoryOfShapeOptions } from './budget/BudgetCategory.js';
+export { BUDGET_CATEGORIES, type BudgetCategory } from './budget/BudgetCategory.js';
+export { categoryOfIfcClass } from './budget/categoryOfIfcClass.js';
+export { categoryOfShape, CATEGORY_OF_SHAPE_DEFAULTS, type CategoryOfShapeOptions } from './budget/categoryOfShape.js';
 export { boxProxy, BOX_PROXY_TRIANGLES, topProxy, TOP_PROXY_TRIANGLES, type UpAxis } from './budget/boxProxy.js';
 export { chainCategories } from './budget/chainCategories.js';
 export { ifcClassOfNode, meshCategories } from './budget/meshCategories.js';

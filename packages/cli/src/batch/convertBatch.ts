@@ -1,6 +1,6 @@
 import { convertModel, ConvertError } from '@arsession/convert/pool';
 import { EXIT, type CommandIO } from '../command.js';
-import type { ConvertOptions } from '../commands/convert.js';
+import type { ConvertOptions } from '../ConvertOptions.js';
 import { BatchProgress } from './BatchProgress.js';
 import { convertFile, type ConversionEngine, type FileReport } from './convertFile.js';
 import { findModels } from './findModels.js';

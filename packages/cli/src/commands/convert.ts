@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { UsageError, type Command } from '../command.js';
 import { isBatch } from '../batch/isBatch.js';
 import type { ArBudget } from '@arsession/convert/pool';
+import type { ConvertOptions } from '../ConvertOptions.js';
 
 /** The flags of `arsession convert`. */
 export const CONVERT_OPTIONS = {
@@ -10,17 +11,6 @@ export const CONVERT_OPTIONS = {
   'budget-triangles': { type: 'string' }, 'budget-prims': { type: 'string' }, 'budget-texture': { type: 'string' }, 'budget-package-mb': { type: 'string' },
   'no-budget': { type: 'boolean' },
 } as const;
-
-/** What `arsession convert` was asked, once its flags are checked. */
-export interface ConvertOptions {
-  out: string;
-  glb?: string;
-  json: boolean;
-  jobs: number;
-  timeoutMs?: number;
-  /** The AR budget's limits set by flags (the rest at their defaults), or `false` for none. */
-  budget: Partial<ArBudget> | false;
-}
 
 /** `arsession convert`: models in, ARKit-ready USDZ (and GLB) out; one file, or whole folders at once. */
 export const convertCommand: Command = {

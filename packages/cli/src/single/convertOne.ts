@@ -4,7 +4,7 @@ import type { ConvertModelOptions } from '@arsession/convert/pool';
 import { convertFile } from '../batch/convertFile.js';
 import { describeBudget, describeCategories, describeStats } from '../batch/reportText.js';
 import { EXIT, type CommandIO } from '../command.js';
-import type { ConvertOptions } from '../commands/convert.js';
+import type { ConvertOptions } from '../ConvertOptions.js';
 import { errorText, printError, printJson } from '../print.js';
 import { startProgress } from '../progress.js';
 

@@ -6,7 +6,8 @@ import { BOX_PROXY_TRIANGLES, boxProxy, TOP_PROXY_TRIANGLES, topProxy, type UpAx
 import { ifcClassOfNode, meshCategories } from './meshCategories.js';
 import { MeshSimplification } from './MeshSimplification.js';
 import type { CategoryFigures } from './ArBudget.js';
-import type { SimplifiedScene, SimplifyToBudgetOptions } from './simplifyToBudget.js';
+import type { SimplifiedScene } from './SimplifiedScene.js';
+import type { SimplifyToBudgetOptions } from './SimplifyToBudgetOptions.js';
 
 /** Parts smaller than this (m) may be left out whole when the budget needs it. */
 const VANISH_BELOW_METRES = 0.5;

@@ -1,5 +1,7 @@
 import type { SceneData, SceneNode } from '../scene/SceneData.js';
-import { categoryOfIfcClass, categoryOfShape, type BudgetCategory } from './BudgetCategory.js';
+import type { BudgetCategory } from './BudgetCategory.js';
+import { categoryOfIfcClass } from './categoryOfIfcClass.js';
+import { categoryOfShape } from './categoryOfShape.js';
 
 /**
  * The IFC class a node stands for: its own, or its nearest ancestor's (a placement of shared

@@ -1,26 +1,11 @@
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { SceneData } from '../scene/SceneData.js';
 import { SceneSimplification } from './SceneSimplification.js';
-import type { CategoryFigures } from './ArBudget.js';
+import type { SimplifiedScene } from './SimplifiedScene.js';
+import type { SimplifyToBudgetOptions } from './SimplifyToBudgetOptions.js';
 
-/** Options of {@link simplifyToBudget}. */
-export interface SimplifyToBudgetOptions {
-  /** Triangles drawn at most (a mesh drawn at several nodes counts at each). */
-  triangles: number;
-  /** Error of the first round, in metres: 2 mm, below what a phone shows of a building (and the full model's first round is the costliest). */
-  firstError: number;
-  /** Factor by which each further round allows more error. */
-  growth: number;
-  /** Halvings of the last step when it went far below the budget. */
-  refinements: number;
-  /** Triangles sampled on each side to measure what was taken away, over the whole scene. */
-  samples: number;
-  /**
-   * Farthest (m) a part may stray from the full model, when the triangles allow: parts that stray
-   * farther (and farther than {@link STRAY_PER_ERROR} times the error) are kept finer.
-   */
-  maxDeviation: number;
-}
+export type { SimplifiedScene } from './SimplifiedScene.js';
+export type { SimplifyToBudgetOptions } from './SimplifyToBudgetOptions.js';
 
 /**
  * How far beyond its error bound a part may stray before it is kept finer, whatever
@@ -34,19 +19,6 @@ const BOUND_PASSES = 3;
 
 /** Defaults of {@link simplifyToBudget}. */
 export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = { triangles: 100_000, firstError: 0.002, growth: 2, refinements: 1, samples: 20_000, maxDeviation: 0.02 };
-
-/** A simplified scene and what it cost. */
-export interface SimplifiedScene {
-  scene: SceneData;
-  /** The error bound of the last round, in metres. */
-  error: number;
-  /** Largest measured distance from the delivered surface to the full model's, in metres. */
-  maxDeviation: number;
-  /** Largest measured distance from the full model's surface to the delivered one (parts taken away count), in metres. */
-  maxUncovered: number;
-  /** What each budget category gave up, envelope first. */
-  categories: CategoryFigures[];
-}
 
 /**
  * Brings a scene's triangles within a budget, taking them from what a person misses least, in

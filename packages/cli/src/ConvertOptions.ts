@@ -1,0 +1,12 @@
+import type { ArBudget } from '@arsession/convert/pool';
+
+/** What `arsession convert` was asked, once its flags are checked. */
+export interface ConvertOptions {
+  out: string;
+  glb?: string;
+  json: boolean;
+  jobs: number;
+  timeoutMs?: number;
+  /** The AR budget's limits set by flags (the rest at their defaults), or `false` for none. */
+  budget: Partial<ArBudget> | false;
+}

@@ -1,0 +1,18 @@
+/** Options of `simplifyToBudget` (and of the `SceneSimplification` it drives). */
+export interface SimplifyToBudgetOptions {
+  /** Triangles drawn at most (a mesh drawn at several nodes counts at each). */
+  triangles: number;
+  /** Error of the first round, in metres: 2 mm, below what a phone shows of a building (and the full model's first round is the costliest). */
+  firstError: number;
+  /** Factor by which each further round allows more error. */
+  growth: number;
+  /** Halvings of the last step when it went far below the budget. */
+  refinements: number;
+  /** Triangles sampled on each side to measure what was taken away, over the whole scene. */
+  samples: number;
+  /**
+   * Farthest (m) a part may stray from the full model, when the triangles allow: parts that stray
+   * farther (and farther than `STRAY_PER_ERROR` times the error) are kept finer.
+   */
+  maxDeviation: number;
+}
