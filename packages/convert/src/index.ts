@@ -62,7 +62,12 @@ export { overlayMeshes, type OverlayColor, type OverlayMesh, type OverlayShapes 
 export {
   AR_BUDGET_DEFAULTS, NO_AR_BUDGET, withinBudget, type ArBudget, type BudgetFigures, type BudgetReport, type BudgetStep, type CategoryFigures,
 } from './budget/ArBudget.js';
-export { budgetFigures, estimatePackageBytes, fitArBudget, type FittedScene } from './budget/fitArBudget.js';
+export { budgetFigures, defaultBudgetSteps, estimatePackageBytes, fitArBudget, type FitArBudgetOptions, type FittedScene } from './budget/fitArBudget.js';
+export { BudgetLedger, type BudgetTargets } from './budget/BudgetLedger.js';
+export type { BudgetTransform } from './budget/BudgetTransform.js';
+export { simplifyTriangles, SIMPLIFY_TRIANGLES_DEFAULTS, type SimplifyTrianglesOptions } from './budget/steps/simplifyTriangles.js';
+export { scaleTextures } from './budget/steps/scaleTextures.js';
+export { mergePrims, MERGE_PRIMS_DEFAULTS, type MergePrimsOptions } from './budget/steps/mergePrims.js';
 export { mergeToPrimBudget, type MergedToBudget } from './budget/mergeToPrimBudget.js';
 export { drawnCentres, spatialCells } from './budget/spatialCells.js';
 export { simplifyToBudget, SIMPLIFY_TO_BUDGET_DEFAULTS, STRAY_PER_ERROR, type SimplifiedScene, type SimplifyToBudgetOptions } from './budget/simplifyToBudget.js';

@@ -74,13 +74,13 @@ export interface BudgetReport {
   /** The steps taken, in order; empty when the model was within budget and delivered as read. */
   steps: BudgetStep[];
   /**
-   * Largest distance in metres from the delivered surface to the full model's, measured by
-   * sampling against the full model (a one-sided Hausdorff estimate); 0 when no vertex moved.
+   * Largest distance in metres from the delivered surface to the full model's: an upper bound
+   * over whole triangles (`DeviationProbe.bound`), not a sample; 0 when no vertex moved.
    */
   maxDeviation: number;
   /**
    * The other side: largest distance in metres from the full model's surface to the delivered
-   * one. Parts simplified away count here: pruned pieces by their distance to what is left of
+   * one, an upper bound too. Parts simplified away count here: pruned pieces by their distance to what is left of
    * their mesh, a part left out whole (smaller than a hundredth of the model) by its own size.
    */
   maxUncovered: number;

@@ -1,11 +1,14 @@
 import type { SceneData, SceneWarning } from '../scene/SceneData.js';
 import { AR_BUDGET_DEFAULTS, withinBudget, type ArBudget, type BudgetFigures, type BudgetReport, type BudgetStep, type CategoryFigures } from './ArBudget.js';
+import { BudgetLedger } from './BudgetLedger.js';
+import type { BudgetTransform } from './BudgetTransform.js';
 import { chainCategories } from './chainCategories.js';
-import { mergeToPrimBudget } from './mergeToPrimBudget.js';
 import { drawCalls } from '../scene/sceneStats.js';
-import { mergeByMaterial, mergedDrawCalls, MERGE_BY_MATERIAL_DEFAULTS } from '../scene/mergeByMaterial.js';
-import { largestSide, resizeTextures } from './resizeTextures.js';
-import { simplifyToBudget } from './simplifyToBudget.js';
+import { mergeByMaterial, mergedDrawCalls } from '../scene/mergeByMaterial.js';
+import { largestSide } from './resizeTextures.js';
+import { mergePrims } from './steps/mergePrims.js';
+import { scaleTextures } from './steps/scaleTextures.js';
+import { simplifyTriangles } from './steps/simplifyTriangles.js';
 
 /** A scene brought within an AR budget, and what was done to it. */
 export interface FittedScene {
@@ -29,8 +32,9 @@ export interface FittedScene {
  * report.delivered.triangles; // ≤ 100 000
  * ```
  */
-export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = {}, options: { fileName?: string } = {}): Promise<FittedScene> {
+export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = {}, options: FitArBudgetOptions = {}): Promise<FittedScene> {
   const limits = { ...AR_BUDGET_DEFAULTS, ...budget };
+  const steps = options.steps ?? defaultBudgetSteps();
   // A reader that simplified as it streamed (a huge IFC) read fewer triangles than the model has,
   // and kept its repeated geometry shared: its delivery is the budget's to shape.
   const streamed = scene.streamReduced;
@@ -39,49 +43,71 @@ export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = 
   const today = !streamed && withinBudget({ ...budgetFigures(scene), meshPrims: mergedDrawCalls(scene) }, limits) ? mergeByMaterial(scene) : undefined;
   const read = budgetFigures(today ?? scene);
   const source = streamed ? { ...read, triangles: streamed.sourceTriangles, meshPrims: streamed.sourceDrawCalls } : { ...read, meshPrims: drawCalls(scene) };
-  const report = (delivered: SceneData, steps: BudgetStep[], fitted?: DetailFitted): BudgetReport => {
+  const report = (delivered: SceneData, ledger?: BudgetLedger): BudgetReport => {
     const figures = delivered === today ? read : budgetFigures(delivered);
-    const deviation = fitted?.deviation ?? { maxDeviation: 0, maxUncovered: 0 };
+    const deviation = ledger?.deviation ?? { maxDeviation: 0, maxUncovered: 0 };
     // The stream's deviation and this stage's add up to a bound (Hausdorff's triangle inequality).
     const total = streamed ? { maxDeviation: deviation.maxDeviation + streamed.maxDeviation, maxUncovered: deviation.maxUncovered + streamed.maxUncovered } : deviation;
-    const all: BudgetStep[] = streamed && !steps.includes('simplified') ? [...steps, 'simplified'] : steps;
-    const categories = streamed && fitted?.triangles ? chainCategories(streamed.categories, fitted.categories) : streamed ? streamed.categories : fitted?.categories ?? [];
+    // A stream-reduced scene was simplified as it was read, whatever the steps did after.
+    const all: BudgetStep[] = ledger?.steps({ simplifiedAlready: streamed !== undefined }) ?? [];
+    const simplified = ledger?.trianglesSimplified ?? false;
+    const categories = streamed && simplified ? chainCategories(streamed.categories, ledger!.categories) : streamed ? streamed.categories : ledger?.categories ?? [];
     return { budget: limits, source, delivered: figures, steps: all, ...total, withinBudget: withinBudget(figures, limits), categories };
   };
-  if (today && bytesWithin(today, limits.packageBytes)) return { scene: today, report: report(today, []) };
+  if (today && bytesWithin(today, limits.packageBytes)) return { scene: today, report: report(today) };
 
-  // Triangles and texture sizes are tightened together until the package's estimate fits too.
-  // Each element is simplified before anything is merged, so no collapse ever joins two elements
-  // or drags one across another; the prims are merged from what was simplified.
+  // The steps run again with tighter triangles or textures until the package's estimate fits too.
   let targets = { triangles: limits.triangles, textureSize: limits.textureSize };
   for (;;) {
-    const fitted = await fitDetail(scene, targets, options);
-    // Never more draw calls than the same model gets without a budget (merged past 300).
-    const merged = mergeToPrimBudget(fitted.scene, Math.min(limits.meshPrims, MERGE_BY_MATERIAL_DEFAULTS.minDrawCalls));
-    const next = bytesWithin(merged.scene, limits.packageBytes) ? targets : smallerTargets(merged.scene, targets);
+    const ledger = new BudgetLedger({ ...targets, meshPrims: limits.meshPrims }, options.fileName);
+    let current = scene;
+    for (const step of steps) current = await step(current, ledger);
+    const next = bytesWithin(current, limits.packageBytes) ? targets : smallerTargets(current, targets);
     if (next !== targets) {
       targets = next;
       continue;
     }
-    const steps = [...merged.steps];
-    const warnings: SceneWarning[] = [];
-    if (merged.steps.length) {
-      warnings.push({ code: 'budget_merged', message: `${source.meshPrims} mesh prims merged into ${drawCalls(merged.scene)} by ${merged.grouping} (AR budget ${limits.meshPrims})` });
-    }
-    const current = { ...merged.scene, warnings: [...fitted.scene.warnings] };
-    if (fitted.triangles || streamed) steps.push('simplified');
-    if (fitted.textures) steps.push('textures_resized');
-    const fittedReport = report(current, steps, fitted);
-    if (fitted.triangles || streamed) {
-      warnings.push({ code: 'budget_simplified', message: `simplified from ${source.triangles} to ${merged.scene.stats.triangles} triangles (AR budget ${targets.triangles}${streamed ? `; ${streamed.reducedGeometries} geometries already as they streamed in` : ''}); largest deviation ${formatMetres(fittedReport.maxDeviation)}; parts smaller than the error left out, the farthest ${formatMetres(fittedReport.maxUncovered)} from the nearest surface kept; ${describeCategories(fittedReport.categories)}` });
-      warnings.push(...categoryWarnings(fittedReport.categories));
-    }
-    if (fitted.textures) {
-      warnings.push({ code: 'budget_textures_resized', message: `${fitted.textures} of ${fitted.scene.textures.length} textures scaled down to at most ${targets.textureSize} px (largest was ${source.largestTexture} px)` });
-    }
-    current.warnings.push(...warnings);
-    return { scene: current, report: fittedReport };
+    const fitted = report(current, ledger);
+    return { scene: { ...current, warnings: [...current.warnings, ...budgetWarnings(ledger, fitted, source, current, limits, streamed)] }, report: fitted };
   }
+}
+
+/** Options of {@link fitArBudget}. */
+export interface FitArBudgetOptions {
+  /** The upload's name, for messages. */
+  fileName?: string;
+  /** The steps, in order (default {@link defaultBudgetSteps}): drop one, reorder them, or add a {@link BudgetTransform} of your own. */
+  steps?: readonly BudgetTransform[];
+}
+
+/**
+ * The AR budget's steps as `fitArBudget` runs them by default: triangles simplified element by
+ * element, textures scaled down, and only then mesh prims merged (so no collapse joins two
+ * elements or drags one across another).
+ *
+ * @example
+ * ```ts
+ * const [simplify, , merge] = defaultBudgetSteps(); // a sequence without the texture step
+ * ```
+ */
+export function defaultBudgetSteps(): BudgetTransform[] {
+  return [simplifyTriangles(), scaleTextures(), mergePrims()];
+}
+
+/** The warnings that say what the budget did, merging first, as the report lists the steps. */
+function budgetWarnings(ledger: BudgetLedger, fittedReport: BudgetReport, source: BudgetFigures, delivered: SceneData, limits: ArBudget, streamed: SceneData['streamReduced']): SceneWarning[] {
+  const warnings: SceneWarning[] = [];
+  if (fittedReport.steps.includes('merged')) {
+    warnings.push({ code: 'budget_merged', message: `${source.meshPrims} mesh prims merged into ${drawCalls(delivered)} by ${ledger.grouping} (AR budget ${limits.meshPrims})` });
+  }
+  if (ledger.trianglesSimplified || streamed) {
+    warnings.push({ code: 'budget_simplified', message: `simplified from ${source.triangles} to ${delivered.stats.triangles} triangles (AR budget ${ledger.targets.triangles}${streamed ? `; ${streamed.reducedGeometries} geometries already as they streamed in` : ''}); largest deviation ${formatMetres(fittedReport.maxDeviation)}; parts smaller than the error left out, the farthest ${formatMetres(fittedReport.maxUncovered)} from the nearest surface kept; ${describeCategories(fittedReport.categories)}` });
+    warnings.push(...categoryWarnings(fittedReport.categories));
+  }
+  if (ledger.texturesScaled) {
+    warnings.push({ code: 'budget_textures_resized', message: `${ledger.texturesScaled} of ${delivered.textures.length} textures scaled down to at most ${ledger.targets.textureSize} px (largest was ${source.largestTexture} px)` });
+  }
+  return warnings;
 }
 
 /** Per category, what it kept and how far it moved: `envelope 83,012 → 83,012 triangles (as read), furniture …`. */
@@ -130,31 +156,6 @@ function bytesWithin(scene: SceneData, packageBytes: number): boolean {
 /** Below these a package is not made smaller: a model that still does not fit is reported over budget. */
 const MIN_TEXTURE_SIZE = 64;
 const MIN_TRIANGLES = 1000;
-
-/** What {@link fitDetail} did: the scene, how far it moved, and what changed. */
-interface DetailFitted {
-  scene: SceneData;
-  deviation: { maxDeviation: number; maxUncovered: number };
-  categories: CategoryFigures[];
-  /** Whether any triangle was simplified. */
-  triangles: boolean;
-  /** Textures scaled down. */
-  textures: number;
-}
-
-/** Triangles simplified and textures scaled down to the targets; counts of what changed. */
-async function fitDetail(scene: SceneData, targets: DetailTargets, options: { fileName?: string }): Promise<DetailFitted> {
-  let current = scene, deviation = { maxDeviation: 0, maxUncovered: 0 }, triangles = false, categories: CategoryFigures[] = [];
-  if (current.stats.triangles > targets.triangles) {
-    const simplified = await simplifyToBudget(current, { triangles: targets.triangles });
-    current = simplified.scene;
-    deviation = { maxDeviation: simplified.maxDeviation, maxUncovered: simplified.maxUncovered };
-    categories = simplified.categories;
-    triangles = true;
-  }
-  const resized = await resizeTextures(current, targets.textureSize, options);
-  return { scene: resized.scene, deviation, categories, triangles, textures: resized.resized };
-}
 
 /**
  * Bytes a USDZ of the scene takes, from above: every mesh's arrays once (instances share them;

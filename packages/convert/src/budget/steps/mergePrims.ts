@@ -1,0 +1,34 @@
+import { MERGE_BY_MATERIAL_DEFAULTS } from '../../scene/mergeByMaterial.js';
+import type { BudgetTransform } from '../BudgetTransform.js';
+import { mergeToPrimBudget } from '../mergeToPrimBudget.js';
+
+/** Options of {@link mergePrims}. */
+export interface MergePrimsOptions {
+  /**
+   * Mesh prims at most whatever the budget allows: a model gets no more draw calls than the same
+   * model without a budget (`mergeByMaterial` merges past 300).
+   */
+  ceiling: number;
+}
+
+/** Defaults of {@link mergePrims}: the ceiling of `mergeByMaterial`'s defaults. */
+export const MERGE_PRIMS_DEFAULTS: Readonly<MergePrimsOptions> = { ceiling: MERGE_BY_MATERIAL_DEFAULTS.minDrawCalls };
+
+/**
+ * The AR budget's prim step: mesh prims merged within the target (`mergeToPrimBudget`: by storey or
+ * spatial cell and material, then material, then alike materials), after the triangles were
+ * simplified element by element, so a merge never joins what a simplification would then drag.
+ *
+ * @example
+ * ```ts
+ * await fitArBudget(scene, { meshPrims: 50 }, { steps: [simplifyTriangles(), mergePrims()] });
+ * ```
+ */
+export function mergePrims(options: Partial<MergePrimsOptions> = {}): BudgetTransform {
+  const { ceiling } = { ...MERGE_PRIMS_DEFAULTS, ...options };
+  return (scene, ledger) => {
+    const merged = mergeToPrimBudget(scene, Math.min(ledger.targets.meshPrims, ceiling));
+    ledger.merged(merged);
+    return merged.scene;
+  };
+}

@@ -1,0 +1,27 @@
+import type { BudgetTransform } from '../BudgetTransform.js';
+import { simplifyToBudget } from '../simplifyToBudget.js';
+import type { SimplifyToBudgetOptions } from '../SimplifyToBudgetOptions.js';
+
+/** Options of {@link simplifyTriangles}: `simplifyToBudget`'s, but for the triangles, which come from the budget's targets. */
+export type SimplifyTrianglesOptions = Omit<SimplifyToBudgetOptions, 'triangles'>;
+
+/** Defaults of {@link simplifyTriangles}: none of its own; `simplifyToBudget`'s apply. */
+export const SIMPLIFY_TRIANGLES_DEFAULTS: Readonly<Partial<SimplifyTrianglesOptions>> = {};
+
+/**
+ * The AR budget's triangle step: a scene over the target's triangles simplified element by
+ * element, from what a person misses least (`simplifyToBudget`); one within it is left as it is.
+ *
+ * @example
+ * ```ts
+ * await fitArBudget(scene, { triangles: 50_000 }, { steps: [simplifyTriangles({ maxDeviation: 0.01 }), mergePrims()] });
+ * ```
+ */
+export function simplifyTriangles(options: Partial<SimplifyTrianglesOptions> = SIMPLIFY_TRIANGLES_DEFAULTS): BudgetTransform {
+  return async (scene, ledger) => {
+    if (scene.stats.triangles <= ledger.targets.triangles) return scene;
+    const simplified = await simplifyToBudget(scene, { ...options, triangles: ledger.targets.triangles });
+    ledger.simplified(simplified);
+    return simplified.scene;
+  };
+}
