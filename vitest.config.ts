@@ -2,8 +2,19 @@ import { defineConfig } from 'vitest/config';
 
 /** The server suites that run twice: embedded (SQLite, the data directory) and distributed (PostgreSQL, an S3-compatible store). */
 const SERVER_SUITES = [
-  'test/serverSessions.test.ts', 'test/serverErrors.test.ts', 'test/serverOpenapi.test.ts', 'test/serverModelInputs.test.ts',
-  'test/serverRestart.test.ts', 'test/serverConversionCache.test.ts', 'test/hardeningForm.test.ts', 'test/hardeningAbuse.test.ts', 'test/hardeningFaults.test.ts', 'test/serverQuickLook.test.ts', 'test/sessionPage.test.ts', 'test/arsessionClient.test.ts', 'test/savedModels.test.ts',
+  'test/serverSessions.test.ts',
+  'test/serverErrors.test.ts',
+  'test/serverOpenapi.test.ts',
+  'test/serverModelInputs.test.ts',
+  'test/serverRestart.test.ts',
+  'test/serverConversionCache.test.ts',
+  'test/hardeningForm.test.ts',
+  'test/hardeningAbuse.test.ts',
+  'test/hardeningFaults.test.ts',
+  'test/serverQuickLook.test.ts',
+  'test/sessionPage.test.ts',
+  'test/arsessionClient.test.ts',
+  'test/savedModels.test.ts',
 ];
 
 export default defineConfig({
@@ -22,7 +33,15 @@ export default defineConfig({
       { extends: true, test: { name: 'embedded', include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'] } },
       // The same server suites against a private PostgreSQL and OpenStack Swift (the harness sets
       // ARSESSION_DATABASE_URL and ARSESSION_S3_* for every test server).
-      { extends: true, test: { name: 'distributed', include: SERVER_SUITES, globalSetup: ['test/support/distributedGlobalSetup.ts'], env: { ARSESSION_TEST_MODE: 'distributed' } } },
+      {
+        extends: true,
+        test: {
+          name: 'distributed',
+          include: SERVER_SUITES,
+          globalSetup: ['test/support/distributedGlobalSetup.ts'],
+          env: { ARSESSION_TEST_MODE: 'distributed' },
+        },
+      },
     ],
   },
 });

@@ -40,7 +40,12 @@ const blocking = Object.values(report.advisories ?? {}).filter((a) => BLOCKING.h
 const counts = report.metadata?.vulnerabilities ?? {};
 console.log(`audit: ${['critical', 'high', 'moderate', 'low'].map((s) => `${counts[s] ?? 0} ${s}`).join(', ')}`);
 for (const a of blocking) {
-  const paths = (a.findings ?? []).flatMap((f) => f.paths ?? []).slice(0, 3).join('; ');
-  console.log(`  ${a.severity.toUpperCase()} ${a.module_name} ${a.vulnerable_versions ?? ''}: ${a.title} ${a.url ?? ''}${paths ? ` (via ${paths})` : ''}`);
+  const paths = (a.findings ?? [])
+    .flatMap((f) => f.paths ?? [])
+    .slice(0, 3)
+    .join('; ');
+  console.log(
+    `  ${a.severity.toUpperCase()} ${a.module_name} ${a.vulnerable_versions ?? ''}: ${a.title} ${a.url ?? ''}${paths ? ` (via ${paths})` : ''}`,
+  );
 }
 process.exit(blocking.length > 0 || (counts.high ?? 0) + (counts.critical ?? 0) > 0 ? 1 : 0);

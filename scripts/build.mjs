@@ -57,24 +57,40 @@ function buildApiReference() {
   const out = join(root, 'packages', 'server', 'dist', 'docs');
   mkdirSync(out, { recursive: true });
   const spec = join(out, 'openapi.json');
-  const document = spawnSync(process.execPath, ['--input-type=module', '-e',
-    `import { openapiDocument } from ${JSON.stringify(pathToFileURL(join(root, 'packages', 'server', 'dist', 'openapi', 'openapiDocument.js')).href)};
-     process.stdout.write(JSON.stringify(openapiDocument({})));`], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const document = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { openapiDocument } from ${JSON.stringify(pathToFileURL(join(root, 'packages', 'server', 'dist', 'openapi', 'openapiDocument.js')).href)};
+     process.stdout.write(JSON.stringify(openapiDocument({})));`,
+    ],
+    { encoding: 'utf8', maxBuffer: 64 << 20 },
+  );
   if (document.status !== 0) throw new Error(`the OpenAPI document could not be made: ${document.stderr}`);
   writeFileSync(spec, document.stdout);
   const html = join(out, 'index.html');
-  const run = spawnSync(process.execPath, [join(redocly, 'bin', 'cli.js'), 'build-docs', spec, '-o', html, '--title', 'arsession API reference', '--openapi.disableTelemetry'], { encoding: 'utf8' });
+  const run = spawnSync(
+    process.execPath,
+    [join(redocly, 'bin', 'cli.js'), 'build-docs', spec, '-o', html, '--title', 'arsession API reference', '--openapi.disableTelemetry'],
+    { encoding: 'utf8' },
+  );
   if (run.status !== 0) throw new Error(`redocly build-docs failed: ${run.stderr}`);
   // The page reaches no other host: Redoc's script from this server, not Redocly's CDN, and its
   // attribution logo (an image on Redocly's CDN) an empty picture. The page checks the script's
   // integrity, so the hash it expects is the changed script's.
-  const script = readFileSync(join(redocly, 'lib', 'chunks', 'redoc.standalone.js'), 'utf8')
-    .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g, 'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E');
+  const script = readFileSync(join(redocly, 'lib', 'chunks', 'redoc.standalone.js'), 'utf8').replace(
+    /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g,
+    'data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E',
+  );
   writeFileSync(join(out, 'redoc.standalone.js'), script);
   const integrity = `sha384-${createHash('sha384').update(script).digest('base64')}`;
-  writeFileSync(html, readFileSync(html, 'utf8')
-    .replace(/https:\/\/cdn\.redocly\.com\/redoc\/[^"']*\/redoc\.standalone\.js/g, '/docs/redoc.standalone.js')
-    .replace(/integrity="sha384-[^"]*"/g, `integrity="${integrity}"`)
-    // No icon of its own: none is asked for (a browser would ask for /favicon.ico).
-    .replace('<head>', '<head><link rel="icon" href="data:,">'));
+  writeFileSync(
+    html,
+    readFileSync(html, 'utf8')
+      .replace(/https:\/\/cdn\.redocly\.com\/redoc\/[^"']*\/redoc\.standalone\.js/g, '/docs/redoc.standalone.js')
+      .replace(/integrity="sha384-[^"]*"/g, `integrity="${integrity}"`)
+      // No icon of its own: none is asked for (a browser would ask for /favicon.ico).
+      .replace('<head>', '<head><link rel="icon" href="data:,">'),
+  );
 }

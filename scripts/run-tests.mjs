@@ -19,7 +19,11 @@ const args = process.argv.slice(2);
 
 // The files vitest would run (once per project that includes them), without running them.
 const listFile = join(outDir, `vitest-list-${process.pid}.json`);
-const listed = spawnSync(process.execPath, [vitest, 'list', '--filesOnly', `--json=${listFile}`, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const listed = spawnSync(process.execPath, [vitest, 'list', '--filesOnly', `--json=${listFile}`, ...args], {
+  cwd: root,
+  encoding: 'utf8',
+  maxBuffer: 64 * 1024 * 1024,
+});
 let expected = [];
 try {
   expected = JSON.parse(readFileSync(listFile, 'utf8')).map((f) => f.file);
@@ -29,13 +33,13 @@ try {
   rmSync(listFile, { force: true });
 }
 
-const run = spawnSync(
-  process.execPath,
-  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${outFile}`, ...args],
-  { cwd: root, stdio: 'inherit' },
-);
+const run = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${outFile}`, ...args], {
+  cwd: root,
+  stdio: 'inherit',
+});
 
-let passed = 0, failed = 0;
+let passed = 0,
+  failed = 0;
 const problems = [];
 try {
   const report = JSON.parse(readFileSync(outFile, 'utf8'));

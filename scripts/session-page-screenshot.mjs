@@ -28,14 +28,22 @@ const gaze = centre.map((v, k) => v - viewer[k]);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'arsession-screenshot-'));
 const server = await startServer(readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir }), { logger: pino({ level: 'silent' }) });
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+});
 try {
   const key = await server.context.sessions.createApiKey('docs');
   const form = new FormData();
   form.append('model_file', new Blob([readFileSync(ifc)]), 'AC20-FZK-Haus.ifc');
   form.append('alignment.point_1', JSON.stringify(viewer));
   form.append('alignment.point_2', JSON.stringify(gaze));
-  const created = await fetch(`${server.url}/api/vision/v1/session/by_scan/`, { method: 'POST', body: form, headers: { 'X-API-Key': key } });
+  const created = await fetch(`${server.url}/api/vision/v1/session/by_scan/`, {
+    method: 'POST',
+    body: form,
+    headers: { 'X-API-Key': key },
+  });
   if (created.status !== 201) throw new Error(`by_scan answered ${created.status}: ${await created.text()}`);
   const id = (await created.json()).deeplink.split('/').pop();
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });

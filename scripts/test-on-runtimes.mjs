@@ -12,7 +12,10 @@ import { nodeRuntime } from './node-runtime.mjs';
 const EXTRA_RUNTIMES = ['24.21.0'];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const extra = (process.env.ARSESSION_TEST_RUNTIMES ?? EXTRA_RUNTIMES.join(',')).split(',').map((v) => v.trim()).filter(Boolean)
+const extra = (process.env.ARSESSION_TEST_RUNTIMES ?? EXTRA_RUNTIMES.join(','))
+  .split(',')
+  .map((v) => v.trim())
+  .filter(Boolean)
   .filter((v) => v !== process.versions.node);
 
 // Fetched before any run: each run compares its conversions with another runtime's (ARSESSION_COMPARE_NODE).
@@ -30,8 +33,18 @@ for (const version of extra) {
 const runOn = ({ node, version }, compareWith) => {
   console.log(`\n=== the suite on Node ${version} ===`);
   // First on the PATH too: what the tests start by name (the CLI's `#!/usr/bin/env node`) runs on it.
-  const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`, ...(compareWith && { ARSESSION_COMPARE_NODE: compareWith.node }) };
-  const run = spawnSync(node, [join(root, 'scripts', 'run-tests.mjs'), ...process.argv.slice(2)], { cwd: root, env, stdio: ['inherit', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const env = {
+    ...process.env,
+    PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`,
+    ...(compareWith && { ARSESSION_COMPARE_NODE: compareWith.node }),
+  };
+  const run = spawnSync(node, [join(root, 'scripts', 'run-tests.mjs'), ...process.argv.slice(2)], {
+    cwd: root,
+    env,
+    stdio: ['inherit', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   process.stdout.write(run.stdout ?? '');
   const line = /^(\d+) passed, (\d+) failed$/m.exec((run.stdout ?? '').trim().split('\n').pop() ?? '');
   const passed = line ? Number(line[1]) : 0;
@@ -43,6 +56,7 @@ runtimes.forEach((runtime, i) => runOn(runtime, i === 0 ? runtimes[1] : runtimes
 
 console.log('');
 for (const c of counts) console.log(`Node ${c.version}: ${c.passed} passed, ${c.failed} failed`);
-const passed = counts.reduce((n, c) => n + c.passed, 0), failed = counts.reduce((n, c) => n + c.failed, 0);
+const passed = counts.reduce((n, c) => n + c.passed, 0),
+  failed = counts.reduce((n, c) => n + c.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

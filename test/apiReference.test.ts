@@ -6,7 +6,9 @@ import { launchChromium } from './support/browser.js';
 import { startTestServer, type TestServer } from './support/serverHarness.js';
 
 /** What the page's functions read of the browser (the tests compile without the DOM's types). */
-interface InPage { document: { body: { innerText: string; textContent: string } } }
+interface InPage {
+  document: { body: { innerText: string; textContent: string } };
+}
 
 let t: TestServer;
 let browser: Browser;
@@ -27,21 +29,32 @@ describe('GET /docs', () => {
   });
 
   it('renders every operation of the document in a browser, from this server alone', async () => {
-    const doc = await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json() as { paths: Record<string, Record<string, { summary: string }>> };
+    const doc = (await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { summary: string }>>;
+    };
     const page = await browser.newPage();
-    const elsewhere: string[] = [], refused: string[] = [];
-    page.on('request', (r) => { if (!r.url().startsWith(t.url) && !r.url().startsWith('data:')) elsewhere.push(r.url()); });
-    page.on('response', (r) => { if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`); });
-    page.on('console', (m) => { if (m.type() === 'error') refused.push(m.text()); });
+    const elsewhere: string[] = [],
+      refused: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(t.url) && !r.url().startsWith('data:')) elsewhere.push(r.url());
+    });
+    page.on('response', (r) => {
+      if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error') refused.push(m.text());
+    });
     const res = await page.goto(`${t.url}/docs`);
     expect(res?.status()).toBe(200);
     // Redoc hydrates the prerendered page: its search control appears once the script has run.
-    await page.waitForFunction(() => (globalThis as unknown as InPage).document.body.innerText.includes('Search'), undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => (globalThis as unknown as InPage).document.body.innerText.includes('Search'), undefined, {
+      timeout: 60_000,
+    });
     // Every operation is in the navigation (collapsed under its tag until opened).
     const text = await page.evaluate(() => (globalThis as unknown as InPage).document.body.textContent);
     for (const ops of Object.values(doc.paths)) for (const op of Object.values(ops)) expect(text).toContain(op.summary);
-    expect(elsewhere, elsewhere.join(", ")).toEqual([]);
-    expect(refused, refused.join(", ")).toEqual([]);
+    expect(elsewhere, elsewhere.join(', ')).toEqual([]);
+    expect(refused, refused.join(', ')).toEqual([]);
     await page.close();
   });
 });

@@ -27,10 +27,16 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 describe('@arsession/client types', () => {
-  it('are what openapi-typescript generates from the live server\'s document, byte for byte', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [join(CLIENT, 'scripts', 'generate-types.mjs'), '--url', t.url, '--out', '-'], { cwd: CLIENT, maxBuffer: 16 << 20 });
+  it("are what openapi-typescript generates from the live server's document, byte for byte", async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(CLIENT, 'scripts', 'generate-types.mjs'), '--url', t.url, '--out', '-'],
+      { cwd: CLIENT, maxBuffer: 16 << 20 },
+    );
     expect(stdout.length).toBeGreaterThan(10_000);
-    expect(stdout, 'run `pnpm --filter @arsession/client generate`').toBe(readFileSync(join(CLIENT, 'src', 'generated', 'openapi.ts'), 'utf8'));
+    expect(stdout, 'run `pnpm --filter @arsession/client generate`').toBe(
+      readFileSync(join(CLIENT, 'src', 'generated', 'openapi.ts'), 'utf8'),
+    );
   });
 });
 
@@ -42,23 +48,84 @@ describe('@arsession/client on a real server', () => {
     const session = '/api/vision/v1/session';
     const answers = [
       await ar.POST(`${session}/by_plane/`, { body: { model_file: box('plane.glb') } }),
-      await ar.POST(`${session}/by_scan/`, { body: { model_file: box(), 'alignment.corners': '[[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]]', 'alignment.wall_normal': '[0, 0, 1]' } }),
-      await ar.POST(`${session}/by_virtual_anchor/circle-directional/`, { body: { model_file: box(), 'virtual_anchor.center': '[0, 1, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 0, 1]', 'virtual_anchor.direction': '[1, 1, 0]' } }),
-      await ar.POST(`${session}/by_virtual_anchor/rectangle-short-side/`, { body: { model_file: box(), 'virtual_anchor.center': '[1, 0, 2]', 'virtual_anchor.width': '0.6', 'virtual_anchor.height': '1.2', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.short_side_direction': '[1, 0, 0]' } }),
-      await ar.POST(`${session}/by_virtual_anchor/corner-directional/`, { body: { model_file: box(), 'virtual_anchor.corner': '[3, 0, -1]', 'virtual_anchor.edge_1_direction': '[1, 0, 0]', 'virtual_anchor.edge_2_direction': '[0, 0, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]' } }),
-      await ar.POST(`${session}/by_virtual_anchor/segment-directional/`, { body: { model_file: box(), 'virtual_anchor.segment_point_1': '[0, 0, 0]', 'virtual_anchor.segment_point_2': '[2, 0, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]' } }),
-      await ar.POST(`${session}/by_refimage/`, { body: { model_file: box(), reference_image: new File([ONE_PIXEL_PNG], 'poster.png'), 'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]' } }),
+      await ar.POST(`${session}/by_scan/`, {
+        body: {
+          model_file: box(),
+          'alignment.corners': '[[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]]',
+          'alignment.wall_normal': '[0, 0, 1]',
+        },
+      }),
+      await ar.POST(`${session}/by_virtual_anchor/circle-directional/`, {
+        body: {
+          model_file: box(),
+          'virtual_anchor.center': '[0, 1, 0]',
+          'virtual_anchor.radius': '0.5',
+          'virtual_anchor.plane_normal': '[0, 0, 1]',
+          'virtual_anchor.direction': '[1, 1, 0]',
+        },
+      }),
+      await ar.POST(`${session}/by_virtual_anchor/rectangle-short-side/`, {
+        body: {
+          model_file: box(),
+          'virtual_anchor.center': '[1, 0, 2]',
+          'virtual_anchor.width': '0.6',
+          'virtual_anchor.height': '1.2',
+          'virtual_anchor.plane_normal': '[0, 1, 0]',
+          'virtual_anchor.short_side_direction': '[1, 0, 0]',
+        },
+      }),
+      await ar.POST(`${session}/by_virtual_anchor/corner-directional/`, {
+        body: {
+          model_file: box(),
+          'virtual_anchor.corner': '[3, 0, -1]',
+          'virtual_anchor.edge_1_direction': '[1, 0, 0]',
+          'virtual_anchor.edge_2_direction': '[0, 0, 1]',
+          'virtual_anchor.plane_normal': '[0, 1, 0]',
+        },
+      }),
+      await ar.POST(`${session}/by_virtual_anchor/segment-directional/`, {
+        body: {
+          model_file: box(),
+          'virtual_anchor.segment_point_1': '[0, 0, 0]',
+          'virtual_anchor.segment_point_2': '[2, 0, 1]',
+          'virtual_anchor.plane_normal': '[0, 1, 0]',
+        },
+      }),
+      await ar.POST(`${session}/by_refimage/`, {
+        body: {
+          model_file: box(),
+          reference_image: new File([ONE_PIXEL_PNG], 'poster.png'),
+          'reference_image.physical_width': '0.3',
+          'reference_image.center': '[0, 1.5, 0]',
+          'reference_image.normal': '[0, 0, 1]',
+          'reference_image.up': '[0, 1, 0]',
+        },
+      }),
     ];
     for (const a of answers) {
       expect(a.response.status, JSON.stringify(a.error)).toBe(201);
       expect(a.data!.onetime_code).toMatch(/^\d{12}$/);
     }
-    const methods = await Promise.all(answers.map(async (a) => {
-      const { data } = await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: sessionIdOf(a.data!.deeplink) } } });
-      return data!.placement.method;
-    }));
-    expect(methods).toEqual(['by_plane', 'by_scan', 'by_virtual_anchor', 'by_virtual_anchor', 'by_virtual_anchor', 'by_virtual_anchor', 'by_refimage']);
-    const first = await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: sessionIdOf(answers[0]!.data!.deeplink) } } });
+    const methods = await Promise.all(
+      answers.map(async (a) => {
+        const { data } = await ar.GET('/api/vision/v1/session/{session_id}/', {
+          params: { path: { session_id: sessionIdOf(a.data!.deeplink) } },
+        });
+        return data!.placement.method;
+      }),
+    );
+    expect(methods).toEqual([
+      'by_plane',
+      'by_scan',
+      'by_virtual_anchor',
+      'by_virtual_anchor',
+      'by_virtual_anchor',
+      'by_virtual_anchor',
+      'by_refimage',
+    ]);
+    const first = await ar.GET('/api/vision/v1/session/{session_id}/', {
+      params: { path: { session_id: sessionIdOf(answers[0]!.data!.deeplink) } },
+    });
     detail = first.data!;
     onetimeCode = answers[0]!.data!.onetime_code;
     expect(detail.model_assets[0]!.source_name).toBe('plane.glb');
@@ -67,7 +134,8 @@ describe('@arsession/client on a real server', () => {
   it('downloads a delivered file, reads the saved models, and claims the code once', async () => {
     const asset = detail.model_assets[0]!;
     const file = await ar.GET('/api/vision/v1/session/{session_id}/files/{name}', {
-      params: { path: { session_id: detail.session_id, name: new URL(asset.usdz_url).pathname.split('/').pop()! } }, parseAs: 'arrayBuffer',
+      params: { path: { session_id: detail.session_id, name: new URL(asset.usdz_url).pathname.split('/').pop()! } },
+      parseAs: 'arrayBuffer',
     });
     expect(file.response.headers.get('content-type')).toBe('model/vnd.usdz+zip');
     expect((file.data as ArrayBuffer).byteLength).toBe(asset.usdz_bytes);
@@ -87,8 +155,13 @@ describe('@arsession/client on a real server', () => {
     expect(page.data!.models).toHaveLength(1);
     expect(page.data!.next_cursor).toBeNull();
     const modelId = page.data!.models[0]!.id;
-    expect((await ar.GET('/api/vision/v1/models/{model_id}', { params: { path: { model_id: modelId } } })).data).toEqual(page.data!.models[0]);
-    const bytes = await ar.GET('/api/vision/v1/models/{model_id}/file', { params: { path: { model_id: modelId } }, parseAs: 'arrayBuffer' });
+    expect((await ar.GET('/api/vision/v1/models/{model_id}', { params: { path: { model_id: modelId } } })).data).toEqual(
+      page.data!.models[0],
+    );
+    const bytes = await ar.GET('/api/vision/v1/models/{model_id}/file', {
+      params: { path: { model_id: modelId } },
+      parseAs: 'arrayBuffer',
+    });
     expect((bytes.data as ArrayBuffer).byteLength).toBe(page.data!.models[0]!.bytes);
     const gone = await ar.DELETE('/api/vision/v1/models/{model_id}', { params: { path: { model_id: page.data!.models[0]!.id } } });
     expect(gone.response.status).toBe(204);
@@ -101,7 +174,9 @@ describe('@arsession/client on a real server', () => {
     expect(style.response.headers.get('content-type')).toMatch(/^text\/css/);
     const reference = await ar.GET('/docs', { parseAs: 'text' });
     expect(reference.data).toContain('arsession');
-    expect((await ar.GET('/docs/redoc.standalone.js', { parseAs: 'text' })).response.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect((await ar.GET('/docs/redoc.standalone.js', { parseAs: 'text' })).response.headers.get('content-type')).toMatch(
+      /^text\/javascript/,
+    );
     expect((await ar.GET('/', { parseAs: 'text' })).data).toContain('/docs');
     const doc = await ar.GET('/api/vision/v1/openapi.json');
     expect(doc.data).toMatchObject({ openapi: '3.1.0' });
@@ -113,14 +188,30 @@ describe('@arsession/client on a real server', () => {
 
   it('takes points, corners and numbers as values, and a saved model by its id', async () => {
     const session = '/api/vision/v1/session';
-    const corners: [[number, number, number], [number, number, number], [number, number, number], [number, number, number]] = [[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]];
-    const scan = await ar.POST(`${session}/by_scan/`, { body: { model_file: box(), 'alignment.corners': corners, 'alignment.wall_normal': [0, 0, 1] } });
+    const corners: [[number, number, number], [number, number, number], [number, number, number], [number, number, number]] = [
+      [-0.45, 0, 1],
+      [0.45, 0, 1],
+      [0.45, 2.1, 1],
+      [-0.45, 2.1, 1],
+    ];
+    const scan = await ar.POST(`${session}/by_scan/`, {
+      body: { model_file: box(), 'alignment.corners': corners, 'alignment.wall_normal': [0, 0, 1] },
+    });
     expect(scan.response.status, JSON.stringify(scan.error)).toBe(201);
     const circle = await ar.POST(`${session}/by_virtual_anchor/circle-directional/`, {
-      body: { model_file: box(), 'virtual_anchor.center': [0, 1, 0], 'virtual_anchor.radius': 0.5, 'virtual_anchor.plane_normal': [0, 0, 1], 'virtual_anchor.direction': [1, 1, 0], conversion: { mode: 'auto' } },
+      body: {
+        model_file: box(),
+        'virtual_anchor.center': [0, 1, 0],
+        'virtual_anchor.radius': 0.5,
+        'virtual_anchor.plane_normal': [0, 0, 1],
+        'virtual_anchor.direction': [1, 1, 0],
+        conversion: { mode: 'auto' },
+      },
     });
     expect(circle.response.status, JSON.stringify(circle.error)).toBe(201);
-    const placed = await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: sessionIdOf(circle.data!.deeplink) } } });
+    const placed = await ar.GET('/api/vision/v1/session/{session_id}/', {
+      params: { path: { session_id: sessionIdOf(circle.data!.deeplink) } },
+    });
     expect(placed.data!.placement).toMatchObject({ method: 'by_virtual_anchor', anchor_type: 'circle_directional', radius: 0.5 });
     const saved = await ar.GET('/api/vision/v1/models/');
     const reused = await ar.POST(`${session}/by_plane/`, { body: { model_id: saved.data!.models[0]!.id } });
@@ -128,7 +219,9 @@ describe('@arsession/client on a real server', () => {
   });
 
   it('gives a refusal as a typed problem naming the field', async () => {
-    const { error, response } = await ar.POST('/api/vision/v1/session/by_scan/', { body: { model_file: box(), 'alignment.wall_normal': '[0, 0, 1]' } });
+    const { error, response } = await ar.POST('/api/vision/v1/session/by_scan/', {
+      body: { model_file: box(), 'alignment.wall_normal': '[0, 0, 1]' },
+    });
     expect(response.status).toBe(400);
     expect(error!.errors.some((e) => e.field.startsWith('alignment.'))).toBe(true);
     const keyless = createArsessionClient({ baseUrl: t.url });
@@ -138,7 +231,9 @@ describe('@arsession/client on a real server', () => {
   it('ends the session its key made', async () => {
     const ended = await ar.DELETE('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: detail.session_id } } });
     expect(ended.response.status).toBe(204);
-    expect((await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: detail.session_id } } })).error).toMatchObject({ status: 410, code: 'session_expired' });
+    expect(
+      (await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: detail.session_id } } })).error,
+    ).toMatchObject({ status: 410, code: 'session_expired' });
   });
 
   it('has driven every operation of the served document', async () => {
@@ -162,8 +257,26 @@ export function mistakesTheCompilerRefuses(ar: ArsessionClient, file: File): voi
   void ar.POST('/api/vision/v1/session/by_plane/', { body: { 'conversion.mode': 'auto' } });
   // @ts-expect-error a point of two coordinates
   void ar.POST(scan, { body: { model_file: file, 'alignment.point_1': [0, 1.6], 'alignment.point_2': [0, 0, -1] } });
-  // @ts-expect-error three corners where an opening has four
-  void ar.POST(scan, { body: { model_file: file, 'alignment.corners': [[0, 0, 0], [1, 0, 0], [1, 2, 0]], 'alignment.wall_normal': [0, 0, 1] } });
-  // @ts-expect-error a radius that is not a number
-  void ar.POST('/api/vision/v1/session/by_virtual_anchor/circle-directional/', { body: { model_file: file, 'virtual_anchor.center': [0, 0, 0], 'virtual_anchor.radius': [0.5], 'virtual_anchor.plane_normal': [0, 1, 0], 'virtual_anchor.direction': [1, 0, 0] } });
+  void ar.POST(scan, {
+    body: {
+      model_file: file,
+      // @ts-expect-error three corners where an opening has four
+      'alignment.corners': [
+        [0, 0, 0],
+        [1, 0, 0],
+        [1, 2, 0],
+      ],
+      'alignment.wall_normal': [0, 0, 1],
+    },
+  });
+  void ar.POST('/api/vision/v1/session/by_virtual_anchor/circle-directional/', {
+    body: {
+      model_file: file,
+      'virtual_anchor.center': [0, 0, 0],
+      // @ts-expect-error a radius that is not a number
+      'virtual_anchor.radius': [0.5],
+      'virtual_anchor.plane_normal': [0, 1, 0],
+      'virtual_anchor.direction': [1, 0, 0],
+    },
+  });
 }

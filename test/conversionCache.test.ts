@@ -23,7 +23,14 @@ beforeAll(async () => {
 });
 afterAll(() => postgres.stop());
 
-const entry = (usdz: number, glb = 0) => ({ usdzFileBytes: usdz, usdzFileSha256: 'a'.repeat(64), glbFileBytes: glb, glbFileSha256: 'b'.repeat(64), format: 'glb' }) as CachedConversion;
+const entry = (usdz: number, glb = 0) =>
+  ({
+    usdzFileBytes: usdz,
+    usdzFileSha256: 'a'.repeat(64),
+    glbFileBytes: glb,
+    glbFileSha256: 'b'.repeat(64),
+    format: 'glb',
+  }) as CachedConversion;
 
 const INDEXES: Array<{ name: string; open(): Promise<CacheIndex> }> = [
   { name: 'memory', open: async () => memoryCacheIndex() },
@@ -115,7 +122,7 @@ describe('ConversionCache over the data directory', () => {
   const NAMES = { 'model.usdz': '0.usdz', 'model.glb': '0.glb' };
   const into = (tag: string) => ({ 'model.usdz': join(paths.uploads, `${tag}.usdz`), 'model.glb': join(paths.uploads, `${tag}.glb`) });
 
-  it('keeps a session\'s files and places them for the next session with the same model: the same inodes', async () => {
+  it("keeps a session's files and places them for the next session with the same model: the same inodes", async () => {
     const cache = openConversionCache({ index: memoryCacheIndex(), objects: openFilesObjectStore(paths), maxEntries: 10, maxBytes: 1e9 });
     session('s1', 'one');
     await cache.keep('sha-one', 's1', NAMES, entry(8, 7));
@@ -152,7 +159,7 @@ describe('ConversionCache over the data directory', () => {
     expect(await index.keys()).toEqual(new Set());
   });
 
-  it('removes files no entry owns once older than the grace; an entry\'s files stay', async () => {
+  it("removes files no entry owns once older than the grace; an entry's files stay", async () => {
     const cache = openConversionCache({ index: memoryCacheIndex(), objects: openFilesObjectStore(paths), maxEntries: 10, maxBytes: 1e9 });
     session('s1', 'one');
     await cache.keep('sha-one', 's1', NAMES, entry(8));
@@ -167,7 +174,13 @@ describe('ConversionCache over the data directory', () => {
 
   it('never reuses what another converter version made', async () => {
     const index = memoryCacheIndex();
-    const old = openConversionCache({ index, objects: openFilesObjectStore(paths), maxEntries: 10, maxBytes: 1e9, converterVersion: '0.0.9+7' });
+    const old = openConversionCache({
+      index,
+      objects: openFilesObjectStore(paths),
+      maxEntries: 10,
+      maxBytes: 1e9,
+      converterVersion: '0.0.9+7',
+    });
     session('s1', 'one');
     await old.keep('sha-one', 's1', NAMES, entry(8));
     const current = openConversionCache({ index, objects: openFilesObjectStore(paths), maxEntries: 10, maxBytes: 1e9 });

@@ -36,12 +36,35 @@ afterAll(async () => {
 
 /** An API side and (unless `worker: false`) a worker on queue `name`, both counting their object-store calls. */
 async function queueNamed(name: string, options: { inlineBytes?: number; worker?: boolean } = {}) {
-  const store = await openS3ObjectStore({ endpoint: swift.endpoint, region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true, bucket: name, redirect: false });
-  const api = countedCalls(store), work = countedCalls(store);
-  const jobs = await bullmqConversionJobs({ redisUrl: redis.url, queueName: name, objects: api.proxy, maxWaiting: 100, ...options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes } });
+  const store = await openS3ObjectStore({
+    endpoint: swift.endpoint,
+    region: swift.region,
+    accessKeyId: swift.accessKeyId,
+    secretAccessKey: swift.secretAccessKey,
+    forcePathStyle: true,
+    bucket: name,
+    redirect: false,
+  });
+  const api = countedCalls(store),
+    work = countedCalls(store);
+  const jobs = await bullmqConversionJobs({
+    redisUrl: redis.url,
+    queueName: name,
+    objects: api.proxy,
+    maxWaiting: 100,
+    ...(options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes }),
+  });
   closing.push(jobs);
   const startWorker = (): RunningConversionWorker => {
-    const worker = runConversionWorker({ redisUrl: redis.url, queueName: name, objects: work.proxy, concurrency: 1, lockSeconds: 2, log: pino({ level: 'silent' }), ...options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes } });
+    const worker = runConversionWorker({
+      redisUrl: redis.url,
+      queueName: name,
+      objects: work.proxy,
+      concurrency: 1,
+      lockSeconds: 2,
+      log: pino({ level: 'silent' }),
+      ...(options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes }),
+    });
     closing.push(worker);
     return worker;
   };
@@ -54,8 +77,15 @@ function jobOf(kind: 'glb' | 'ifc' | 'usdz', name: string, tag: string): Convers
   const path = join(dir, `${tag}.model`);
   writeFileSync(path, readFileSync(corpusPath(kind, name)));
   return {
-    sessionId: tag, order: 0, upload: { path, name, field: 'model_file' },
-    usdzPath: join(dir, `${tag}.usdz`), glbPath: join(dir, `${tag}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS, maxGeometryBytes: 2 ** 31, maxUnpackedBytes: 200 * 2 ** 20,
+    sessionId: tag,
+    order: 0,
+    upload: { path, name, field: 'model_file' },
+    usdzPath: join(dir, `${tag}.usdz`),
+    glbPath: join(dir, `${tag}.glb`),
+    timeoutMs: 60_000,
+    budget: AR_BUDGET_DEFAULTS,
+    maxGeometryBytes: 2 ** 31,
+    maxUnpackedBytes: 200 * 2 ** 20,
   };
 }
 
@@ -107,7 +137,10 @@ describe('a model within the inline bound', () => {
 
   it('gone from Redis before a worker takes it: the job fails and the request gets 503 conversion_failed, not a hang', async () => {
     const { jobs, startWorker } = await queueNamed('expired', { worker: false });
-    const running = jobs.run(jobOf('glb', 'Box.glb', 'expired')).then(() => undefined, (err: unknown) => err);
+    const running = jobs.run(jobOf('glb', 'Box.glb', 'expired')).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     const keys = await awaitJobFiles('expired');
     await client.del(...keys);
     startWorker();
@@ -120,14 +153,25 @@ describe('a model within the inline bound', () => {
 
 describe('job files', () => {
   it('one gone from Redis is named when taken: JobFileMissingError with its key, nothing written', async () => {
-    const store = await openS3ObjectStore({ endpoint: swift.endpoint, region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true, bucket: 'files', redirect: false });
+    const store = await openS3ObjectStore({
+      endpoint: swift.endpoint,
+      region: swift.region,
+      accessKeyId: swift.accessKeyId,
+      secretAccessKey: swift.secretAccessKey,
+      forcePathStyle: true,
+      bucket: 'files',
+      redirect: false,
+    });
     const files = new JobFiles({ redis: client, objects: store, queueName: 'files' });
     const source = join(dir, 'files.model');
     writeFileSync(source, 'a small model');
     const [sent] = await files.send([['s/0/model', source]], 60_000);
     expect(sent).toEqual({ key: 's/0/model', via: 'redis' });
     await files.remove([sent!]);
-    const err = await files.receive([[sent!, join(dir, 'files.taken')]]).then(() => undefined, (e: unknown) => e);
+    const err = await files.receive([[sent!, join(dir, 'files.taken')]]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(JobFileMissingError);
     expect((err as JobFileMissingError).key).toBe('s/0/model');
     expect(existsSync(join(dir, 'files.taken'))).toBe(false);
@@ -135,7 +179,7 @@ describe('job files', () => {
 });
 
 describe('a model over the inline bound', () => {
-  it('travels through the object store\'s scratch, its outputs too; the scratch is empty after, Redis holds nothing', async () => {
+  it("travels through the object store's scratch, its outputs too; the scratch is empty after, Redis holds nothing", async () => {
     const { store, jobs, apiCalls, workerCalls } = await queueNamed('scratch', { inlineBytes: 100 });
     const job = jobOf('glb', 'Box.glb', 'scratch');
     await jobs.run(job);
@@ -152,7 +196,10 @@ describe('a model over the inline bound', () => {
     const { store, jobs } = await queueNamed('refused', { inlineBytes: 10 });
     const job = jobOf('glb', 'Box.glb', 'refused');
     writeFileSync(job.upload.path, 'glTF but not really, only text');
-    const err = await jobs.run(job).then(() => undefined, (e: unknown) => e);
+    const err = await jobs.run(job).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((err as { code?: string }).code).toBe('model_unreadable');
     expect((await store.scratchObjects()).size).toBe(0);
   });

@@ -20,7 +20,10 @@ describe('every corpus file converts through the contained pipeline, or is refus
     const expected = REFUSED[`${kind}/${name}`];
     const run = convertModel(corpusBytes(kind, name), { fileName: name });
     if (expected) {
-      const err = await run.then(() => undefined, (e: unknown) => e);
+      const err = await run.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(expected.error);
       expect((err as { code: string }).code).toBe(expected.code);
       expect((err as { fileName: string }).fileName).toBe(name);

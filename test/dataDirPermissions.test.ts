@@ -12,14 +12,17 @@ afterAll(() => t.stop());
 
 /** Every entry under `dir` with its permission bits. */
 function modesUnder(dir: string): Array<{ path: string; dir: boolean; mode: number }> {
-  return [{ path: dir, dir: true, mode: statSync(dir).mode & 0o777 }, ...readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) => {
-    const path = join(e.parentPath, e.name);
-    return { path, dir: e.isDirectory(), mode: statSync(path).mode & 0o777 };
-  })];
+  return [
+    { path: dir, dir: true, mode: statSync(dir).mode & 0o777 },
+    ...readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) => {
+      const path = join(e.parentPath, e.name);
+      return { path, dir: e.isDirectory(), mode: statSync(path).mode & 0o777 };
+    }),
+  ];
 }
 
 describe('the data directory', () => {
-  it('is its user\'s alone: folders 0700, files 0600 (uploads, the database, delivered files, saved models)', async () => {
+  it("is its user's alone: folders 0700, files 0600 (uploads, the database, delivered files, saved models)", async () => {
     // With a key: the model is saved to the account too.
     const r = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('glb', 'Box.glb')) }));
     expect(r.status).toBe(201);

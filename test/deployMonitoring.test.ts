@@ -12,7 +12,8 @@ import { filePart, form, postSession, startTestServer, type TestServer } from '.
 const DEPLOY = join(import.meta.dirname, '..', 'deploy');
 const RULES = join(DEPLOY, 'prometheus', 'alerts.yml');
 const DASHBOARD = JSON.parse(readFileSync(join(DEPLOY, 'grafana', 'arsession-dashboard.json'), 'utf8')) as {
-  uid: string; panels: Array<{ title: string; targets: Array<{ expr: string }> }>;
+  uid: string;
+  panels: Array<{ title: string; targets: Array<{ expr: string }> }>;
 };
 const PANEL_EXPRS = DASHBOARD.panels.flatMap((p) => p.targets.map((t) => ({ panel: p.title, expr: t.expr })));
 
@@ -36,7 +37,9 @@ describe('deploy/prometheus/alerts.yml', () => {
   });
 
   it('fires, and stays quiet, as its unit tests say (promtool test rules)', () => {
-    expect(execFileSync('promtool', ['test', 'rules', 'alerts.test.yml'], { cwd: join(DEPLOY, 'prometheus'), encoding: 'utf8' })).toMatch(/SUCCESS/);
+    expect(execFileSync('promtool', ['test', 'rules', 'alerts.test.yml'], { cwd: join(DEPLOY, 'prometheus'), encoding: 'utf8' })).toMatch(
+      /SUCCESS/,
+    );
   });
 });
 
@@ -51,7 +54,11 @@ describe('the rules and the dashboard against a real server and a real Prometheu
     expect(created.status).toBe(201);
     // The same model again: placed from the conversion cache.
     expect((await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('glb', 'Box.glb')) }))).status).toBe(201);
-    const claim = await fetch(`${t.url}/api/vision/v1/session/claim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: created.body.onetime_code }) });
+    const claim = await fetch(`${t.url}/api/vision/v1/session/claim`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ onetime_code: created.body.onetime_code }),
+    });
     expect(claim.status).toBe(200);
     prometheus = await startPrometheus([t.server.metricsUrl!]);
     scrape = await (await fetch(t.server.metricsUrl!)).text();

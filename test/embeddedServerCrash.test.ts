@@ -18,10 +18,19 @@ const BOX = corpusPath('glb', 'Box.glb');
 
 describe('kill -9 of `arsession serve`', () => {
   /** POSTs a session to a CLI server; `undefined` when the connection died with the server. */
-  async function post(url: string, path: string, model: [Uint8Array, string], key?: string): Promise<{ status: number; body: Record<string, any> } | undefined> {
+  async function post(
+    url: string,
+    path: string,
+    model: [Uint8Array, string],
+    key?: string,
+  ): Promise<{ status: number; body: Record<string, any> } | undefined> {
     try {
-      const res = await fetch(`${url}/api/vision/v1/session/${path}/`, { method: 'POST', body: form({ model_file: [new Blob([model[0]]), model[1]] }), headers: key ? { 'X-API-Key': key } : {} });
-      return { status: res.status, body: await res.json() as Record<string, any> };
+      const res = await fetch(`${url}/api/vision/v1/session/${path}/`, {
+        method: 'POST',
+        body: form({ model_file: [new Blob([model[0]]), model[1]] }),
+        headers: key ? { 'X-API-Key': key } : {},
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
     } catch {
       return undefined;
     }
@@ -41,7 +50,13 @@ describe('kill -9 of `arsession serve`', () => {
   async function expectConsistent(server: CliServer, dataDir: string, answered: readonly string[]): Promise<void> {
     const audit = auditDataDir(dataDir);
     expect(audit).toMatchObject({
-      integrity: 'ok', foreignKeyViolations: 0, uploads: [], unownedSessionEntries: [], unownedModelFiles: [], damagedSessionFiles: [], damagedModelFiles: [],
+      integrity: 'ok',
+      foreignKeyViolations: 0,
+      uploads: [],
+      unownedSessionEntries: [],
+      unownedModelFiles: [],
+      damagedSessionFiles: [],
+      damagedModelFiles: [],
     });
     expect(audit.sessionIds).toEqual(expect.arrayContaining([...answered]));
     for (const id of answered) {
@@ -71,7 +86,11 @@ describe('kill -9 of `arsession serve`', () => {
         post(server.url, 'by_plane', [uniqueIfc(corpusPath('ifc', 'AC20-FZK-Haus.ifc'), randomUUID()), 'house.ifc'], key).then(record),
         post(server.url, 'by_plane', [uniqueIfc(corpusPath('ifc', 'Office_A_20110811.ifc'), randomUUID()), 'office.ifc']).then(record),
       ];
-      const stalled = startManualUpload(`${server.url}/api/vision/v1/session/by_plane/`, { field: 'model_file', fileName: 'stalled.glb', declaredFileBytes: 4 << 20 });
+      const stalled = startManualUpload(`${server.url}/api/vision/v1/session/by_plane/`, {
+        field: 'model_file',
+        fileName: 'stalled.glb',
+        declaredFileBytes: 4 << 20,
+      });
       await stalled.send(new Uint8Array(512 << 10).fill(7));
       let streaming = true;
       const stream = async (k?: string) => {
@@ -81,7 +100,11 @@ describe('kill -9 of `arsession serve`', () => {
       // Kill once a conversion has begun writing its session's USDZ (staged in uploads/ until the
       // session is committed) and the stalled upload is on disk.
       const inUploads = () => readdirSync(join(dataDir, 'uploads'));
-      await until(() => inUploads().some((e) => e.endsWith('.usdz')) && inUploads().some((e) => !e.endsWith('.usdz')), 20_000, 'a conversion and an upload in progress');
+      await until(
+        () => inUploads().some((e) => e.endsWith('.usdz')) && inUploads().some((e) => !e.endsWith('.usdz')),
+        20_000,
+        'a conversion and an upload in progress',
+      );
       await server.kill9();
       streaming = false;
       await Promise.all([...conversions, ...streams, stalled.closed]);
@@ -107,7 +130,11 @@ describe('kill -9 of `arsession serve`', () => {
       // The restarted server works on the same directory: a new session, and a code claimed.
       expect(record(await post(server.url, 'by_plane', box(), key))?.status).toBe(201);
       const code = (await post(server.url, 'by_plane', box()))!;
-      const claim = await fetch(`${server.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: code.body.onetime_code }) });
+      const claim = await fetch(`${server.url}/api/vision/v1/session/claim/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ onetime_code: code.body.onetime_code }),
+      });
       expect(claim.status).toBe(200);
     } finally {
       await server.stop();

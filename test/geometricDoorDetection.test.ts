@@ -1,5 +1,16 @@
 import { buildBvh, detectDoor, detectOpening, DoorNotFoundError, raycastFirst, type Bvh, type Vec3 } from '@arsession/geometry';
-import { detectDoorInScene, doorCandidates, readGlb, readIfc, readUsdz, sceneTriangles, writeGlb, writeUsdaLayer, zipStored, type SceneData } from '@arsession/convert';
+import {
+  detectDoorInScene,
+  doorCandidates,
+  readGlb,
+  readIfc,
+  readUsdz,
+  sceneTriangles,
+  writeGlb,
+  writeUsdaLayer,
+  zipStored,
+  type SceneData,
+} from '@arsession/convert';
 import { describe, expect, it } from 'vitest';
 import { ac20DoorView } from './support/ac20DoorView.js';
 import { corpusBytes } from './support/corpus.js';
@@ -57,13 +68,16 @@ describe.each(MODELS)('geometric door detection on %s, semantics stripped', (nam
     const ifc = await readIfc(corpusBytes('ifc', name));
     const glb = await strippedGlb(ifc);
     // Nothing IFC is left: no classes, GlobalIds or names, no door index.
-    expect(glb.nodes.some((n) => Object.values(n.metadata).some((v) => /^Ifc|^[0-9A-Za-z_$]{22}$/.test(v)) || /Ifc/.test(n.name))).toBe(false);
+    expect(glb.nodes.some((n) => Object.values(n.metadata).some((v) => /^Ifc|^[0-9A-Za-z_$]{22}$/.test(v)) || /Ifc/.test(n.name))).toBe(
+      false,
+    );
     expect('doorOpenings' in glb).toBe(false);
     const soup = sceneTriangles(glb);
     // The GLB keeps the IFC's re-centred frame, so the door index's faces compare directly.
     const mesh = { ...soup, offset: [0, 0, 0] as Vec3 };
     const bvh = buildBvh(mesh);
-    let found = 0, unseen = 0;
+    let found = 0,
+      unseen = 0;
     const missed: string[] = [];
     const doors = ifc.doorOpenings.filter((x) => x.wall && x.faces.length);
     const doorsFound = new Set<string>();
@@ -76,7 +90,12 @@ describe.each(MODELS)('geometric door detection on %s, semantics stripped', (nam
           continue;
         }
         try {
-          const r = detectOpening(mesh, bvh, viewer, centre.map((v, k) => v - viewer[k]!));
+          const r = detectOpening(
+            mesh,
+            bvh,
+            viewer,
+            centre.map((v, k) => v - viewer[k]!),
+          );
           const error = Math.max(...r.opening.corners.flatMap((c, i) => c.map((v, k) => Math.abs(v - face.corners[i]![k]!))));
           if (error <= 0.03) {
             found++;
@@ -89,7 +108,9 @@ describe.each(MODELS)('geometric door detection on %s, semantics stripped', (nam
       }
     }
     const seen = found + missed.length;
-    console.log(`${name}: ${found}/${seen} faces found within 3 cm, ${doorsFound.size}/${doors.length} doors, ${unseen} faces in sight from nowhere`);
+    console.log(
+      `${name}: ${found}/${seen} faces found within 3 cm, ${doorsFound.size}/${doors.length} doors, ${unseen} faces in sight from nowhere`,
+    );
     expect(seen).toBeGreaterThan(0);
     expect(unseen).toBeLessThanOrEqual(seen / 4);
     expect(missed, missed.join('; ')).toEqual([]);
@@ -111,8 +132,11 @@ function centimetreZUpUsdz(scene: SceneData): Uint8Array {
       ...scene.nodes.map((n) => ({ ...n, name: '', metadata: {}, parent: n.parent < 0 ? 0 : n.parent + 1 })),
     ],
   };
-  const text = [...writeUsdaLayer(wrapped)].map((part) => (typeof part === 'string' ? part : Buffer.from(part).toString('utf8'))).join('')
-    .replace('metersPerUnit = 1\n', 'metersPerUnit = 0.01\n').replace('upAxis = "Y"', 'upAxis = "Z"');
+  const text = [...writeUsdaLayer(wrapped)]
+    .map((part) => (typeof part === 'string' ? part : Buffer.from(part).toString('utf8')))
+    .join('')
+    .replace('metersPerUnit = 1\n', 'metersPerUnit = 0.01\n')
+    .replace('upAxis = "Y"', 'upAxis = "Z"');
   expect(text).toMatch(/upAxis = "Z"/);
   expect(text).toMatch(/metersPerUnit = 0\.01\n/);
   return new Uint8Array(Buffer.concat(zipStored([{ name: 'building.usda', data: new Uint8Array(Buffer.from(text, 'utf8')) }])));
@@ -126,7 +150,9 @@ describe('geometric door detection on a USDZ from another tool (centimetres, Z u
     // Re-centred coordinates, as the GLB keeps them: the question is asked without the offset.
     const door = detectDoorInScene(usdz, { viewer: viewer.map((v, k) => v - offset[k]!), gaze, coordinateSystem: 'y-up' });
     expect(door.method).toBe('geometric');
-    const error = Math.max(...door.opening.corners.flatMap((c, i) => c.map((v, k) => Math.abs(v - usdz.offset[k]! - face.corners[i]![k]!))));
+    const error = Math.max(
+      ...door.opening.corners.flatMap((c, i) => c.map((v, k) => Math.abs(v - usdz.offset[k]! - face.corners[i]![k]!))),
+    );
     expect(error).toBeLessThan(0.03);
   }, 120_000);
 });
@@ -148,12 +174,19 @@ describe('door detection on a model without walls (ISSUE_021_Mini_Project.ifc)',
     const answers: string[] = [];
     const reasons = new Set<string>();
     for (let q = 0; q < 40; q++) {
-      const viewer: Vec3 = [min[0]! + next() * (max[0]! - min[0]!), min[1]! + 1.6 + next() * Math.max(0, max[1]! - min[1]! - 2), min[2]! + next() * (max[2]! - min[2]!)];
-      const yaw = next() * 2 * Math.PI, pitch = -next() * 0.3;
+      const viewer: Vec3 = [
+        min[0]! + next() * (max[0]! - min[0]!),
+        min[1]! + 1.6 + next() * Math.max(0, max[1]! - min[1]! - 2),
+        min[2]! + next() * (max[2]! - min[2]!),
+      ];
+      const yaw = next() * 2 * Math.PI,
+        pitch = -next() * 0.3;
       const gaze: Vec3 = [Math.cos(pitch) * Math.sin(yaw), Math.sin(pitch), Math.cos(pitch) * Math.cos(yaw)];
       try {
         const door = detectDoor({ mesh, bvh, candidates: doorCandidates(scene.doorOpenings), viewer, gaze });
-        answers.push(`from ${viewer.map((v) => v.toFixed(1))}: ${door.method} ${door.opening.width.toFixed(2)} × ${door.opening.height.toFixed(2)}`);
+        answers.push(
+          `from ${viewer.map((v) => v.toFixed(1))}: ${door.method} ${door.opening.width.toFixed(2)} × ${door.opening.height.toFixed(2)}`,
+        );
       } catch (err) {
         if (!(err instanceof DoorNotFoundError)) throw err;
         reasons.add(err.reason);

@@ -27,7 +27,11 @@ const HEADERS_TIMEOUT_S = 1;
 let t: TestServer;
 let session: { id: string; code: string };
 beforeAll(async () => {
-  t = await startTestServer({ maxFileBytes: MAX_FILE_BYTES, requestTimeoutSeconds: REQUEST_TIMEOUT_S, headersTimeoutSeconds: HEADERS_TIMEOUT_S });
+  t = await startTestServer({
+    maxFileBytes: MAX_FILE_BYTES,
+    requestTimeoutSeconds: REQUEST_TIMEOUT_S,
+    headersTimeoutSeconds: HEADERS_TIMEOUT_S,
+  });
   const r = await postSession(t, 'by_plane', form({ model_file: filePart(BOX) }), null);
   session = { id: sessionIdOf(r.body.deeplink as string), code: r.body.onetime_code as string };
 });
@@ -70,7 +74,11 @@ describe('API keys', () => {
       try {
         const row = (await client.query<{ secret_hash: Buffer }>('SELECT secret_hash FROM api_keys WHERE id = $1', [id])).rows[0]!;
         expect(Buffer.from(row.secret_hash).equals(createHash('sha256').update(secret).digest())).toBe(true);
-        const dump = (await client.query<{ t: string }>('SELECT k::text AS t FROM api_keys k UNION ALL SELECT a::text FROM accounts a')).rows.map((r) => r.t).join('\n');
+        const dump = (
+          await client.query<{ t: string }>('SELECT k::text AS t FROM api_keys k UNION ALL SELECT a::text FROM accounts a')
+        ).rows
+          .map((r) => r.t)
+          .join('\n');
         expect({ secret: dump.includes(secret), key: dump.includes(key) }).toEqual({ secret: false, key: false });
       } finally {
         await client.end();
@@ -85,7 +93,8 @@ describe('API keys', () => {
     expect(await store.revokeApiKey(revoked)).toBe(true);
     // Counted where the key is checked in this thread: SQLite checks keys on its store thread, so
     // the same function runs here on its connection; PostgreSQL checks them on this thread.
-    const authenticateHere = async (key: string) => (store.engine === 'sqlite' ? authenticateApiKey(sqliteOf(t), key) : store.authenticate(key));
+    const authenticateHere = async (key: string) =>
+      store.engine === 'sqlite' ? authenticateApiKey(sqliteOf(t), key) : store.authenticate(key);
     const flip = (c: string) => (c === 'A' ? 'B' : 'A');
     const wrong: Record<string, string> = {
       'one character': 'x',
@@ -94,17 +103,18 @@ describe('API keys', () => {
       'right shape, unknown id': `ars_${'0'.repeat(16)}_${good.slice(21)}`,
       'right id, secret one character off': `${good.slice(0, -1)}${flip(good.at(-1)!)}`,
       'right id, secret one character short': good.slice(0, -1),
-      'revoked': revoked,
+      revoked: revoked,
       'not ASCII': `ars_${'é'.repeat(16)}`,
     };
     const answers: Record<string, unknown> = {};
     for (const [shape, key] of Object.entries(wrong)) {
       const res = await fetch(`${t.url}${API}/models/`, { headers: { 'X-API-Key': key } });
-      const { request_id: _id, ...body } = await res.json() as Record<string, unknown>;
+      const { request_id: _id, ...body } = (await res.json()) as Record<string, unknown>;
       answers[shape] = { status: res.status, challenge: res.headers.get('www-authenticate'), body };
     }
     const expected = {
-      status: 401, challenge: 'ApiKey header="X-API-Key"',
+      status: 401,
+      challenge: 'ApiKey header="X-API-Key"',
       body: expect.objectContaining({ code: 'api_key_invalid', errors: [{ field: 'X-API-Key', message: 'unknown or revoked key' }] }),
     };
     expect(answers).toEqual(Object.fromEntries(Object.keys(wrong).map((shape) => [shape, expected])));
@@ -145,14 +155,23 @@ describe('one-time-code guessing', () => {
   const FAILED_PER_HOUR = 3;
   let th: TestServer;
   beforeAll(async () => {
-    th = await startTestServer({ claimsPerClientPerMinute: PER_MINUTE, failedClaimsPerClientPerHour: FAILED_PER_HOUR, failedClaimsPerClientPerDay: 10 });
+    th = await startTestServer({
+      claimsPerClientPerMinute: PER_MINUTE,
+      failedClaimsPerClientPerHour: FAILED_PER_HOUR,
+      failedClaimsPerClientPerDay: 10,
+    });
   });
   afterAll(() => th.stop());
 
-  const codeOf = async (server = th) => (await postSession(server, 'by_plane', form({ model_file: filePart(BOX) }), null)).body.onetime_code as string;
+  const codeOf = async (server = th) =>
+    (await postSession(server, 'by_plane', form({ model_file: filePart(BOX) }), null)).body.onetime_code as string;
   /** A claim from a loopback address of its own: to the server, another client. */
   const claimFrom = (client: string, code: string, headers: Record<string, string> = {}, server = th) =>
-    requestFrom(client, server.url, `${API}/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ onetime_code: code }) });
+    requestFrom(client, server.url, `${API}/session/claim/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify({ onetime_code: code }),
+    });
   /** A twelve-digit code no live session holds (codes are unique among live sessions, so avoid the ones handed out). */
   const wrongCode = (taken: readonly string[], n: number) => {
     let c = 123_456_000_000 + n;
@@ -205,7 +224,9 @@ describe('one-time-code guessing', () => {
       expect(JSON.parse(late.body)).toMatchObject({ code: 'code_not_found' });
       expect((await getDetail(short, sessionIdOf(r.body.deeplink as string))).status).toBe(200);
       // The page says so.
-      expect(await (await fetch(`${short.url}/s/${sessionIdOf(r.body.deeplink as string)}`)).text()).toContain('(expired; the link still works)');
+      expect(await (await fetch(`${short.url}/s/${sessionIdOf(r.body.deeplink as string)}`)).text()).toContain(
+        '(expired; the link still works)',
+      );
     } finally {
       await short.stop();
     }
@@ -237,10 +258,14 @@ describe('session ids', () => {
     for (let i = 0; i < 128; i++) expect(new Set(raw.map((b) => bit(b, i))).size, `bit ${i}`).toBe(2);
     // About half the bits set overall (mean 1536, σ ≈ 28; 6σ bounds), and any two ids far apart.
     const ones = raw.reduce((n, b) => n + Array.from({ length: 128 }, (_, i) => bit(b, i)).reduce((a, c) => a + c, 0), 0);
-    expect(Math.abs(ones - (24 * 128) / 2)).toBeLessThan(6 * Math.sqrt(24 * 128 / 4));
+    expect(Math.abs(ones - (24 * 128) / 2)).toBeLessThan(6 * Math.sqrt((24 * 128) / 4));
     let closest = 128;
     for (let a = 0; a < raw.length; a++) {
-      for (let b = a + 1; b < raw.length; b++) closest = Math.min(closest, Array.from({ length: 128 }, (_, i) => bit(raw[a]!, i) ^ bit(raw[b]!, i)).reduce((s, c) => s + c, 0));
+      for (let b = a + 1; b < raw.length; b++)
+        closest = Math.min(
+          closest,
+          Array.from({ length: 128 }, (_, i) => bit(raw[a]!, i) ^ bit(raw[b]!, i)).reduce((s, c) => s + c, 0),
+        );
     }
     expect(closest).toBeGreaterThan(32);
     // One-time codes: 12 digits, distinct among live sessions, and not derived from the id.
@@ -273,11 +298,16 @@ describe('slow clients (slowloris)', () => {
     const trickling = startManualUpload(url, { field: 'model_file', fileName: 'trickle.glb', declaredFileBytes: 100_000 });
     let trickle = true;
     void (async () => {
-      while (trickle && await trickling.send(new Uint8Array(100).fill(2))) await new Promise((done) => setTimeout(done, 100));
+      while (trickle && (await trickling.send(new Uint8Array(100).fill(2)))) await new Promise((done) => setTimeout(done, 100));
     })();
     const started = performance.now();
     // Both are inside the server, holding admission slots, until the timeout.
-    expect((await eventually(() => readdirSync(join(t.dataDir, 'uploads'), { recursive: true }).length, (n) => n > 0)) > 0).toBe(true);
+    expect(
+      (await eventually(
+        () => readdirSync(join(t.dataDir, 'uploads'), { recursive: true }).length,
+        (n) => n > 0,
+      )) > 0,
+    ).toBe(true);
     const [a, b] = await Promise.all([stalled.answer, trickling.answer]);
     const ms = performance.now() - started;
     trickle = false;
@@ -292,7 +322,12 @@ describe('slow clients (slowloris)', () => {
       held = await inFlight();
     }
     expect(held).toBe(0);
-    expect(await eventually(() => readdirSync(join(t.dataDir, 'uploads'), { recursive: true }), (l) => l.length === 0)).toEqual([]);
+    expect(
+      await eventually(
+        () => readdirSync(join(t.dataDir, 'uploads'), { recursive: true }),
+        (l) => l.length === 0,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -302,9 +337,18 @@ describe('slow clients cost only themselves', () => {
     const s = await startTestServer({ requestTimeoutSeconds: 60, workers: 2, queue: 2 });
     try {
       const url = `${s.url}${API}/session/by_plane/`;
-      const stalled = Array.from({ length: 50 }, (_, i) => startManualUpload(url, { field: 'model_file', fileName: `slow${i}.glb`, declaredFileBytes: 1_000_000, localAddress: `127.0.0.${10 + (i % 20)}` }));
+      const stalled = Array.from({ length: 50 }, (_, i) =>
+        startManualUpload(url, {
+          field: 'model_file',
+          fileName: `slow${i}.glb`,
+          declaredFileBytes: 1_000_000,
+          localAddress: `127.0.0.${10 + (i % 20)}`,
+        }),
+      );
       await Promise.all(stalled.map((u) => u.send(new Uint8Array(1000).fill(7))));
-      const fifth = Array.from({ length: 2 }, (_, i) => startManualUpload(url, { field: 'model_file', fileName: `more${i}.glb`, declaredFileBytes: 1_000_000, localAddress: '127.0.0.10' }));
+      const fifth = Array.from({ length: 2 }, (_, i) =>
+        startManualUpload(url, { field: 'model_file', fileName: `more${i}.glb`, declaredFileBytes: 1_000_000, localAddress: '127.0.0.10' }),
+      );
       // 127.0.0.10 has 3 stalled: one more is let in, the next is refused.
       const [, over] = await Promise.all([fifth[0]!.send(new Uint8Array(1000)), fifth[1]!.send(new Uint8Array(1000))]);
       void over;
@@ -318,10 +362,17 @@ describe('slow clients cost only themselves', () => {
       expect(performance.now() - started).toBeLessThan(10_000);
       // Stalled bodies are cut once a 10 s window brought under 8 KB/s: long before the minute.
       const answers = await Promise.all([...stalled, fifth[0]!, fifth[1]!].map((u) => u.answer));
-      const codes = answers.map((a) => (a && a.status !== 429 ? `${a.status} ${(JSON.parse(a.body) as { code: string }).code}` : a?.status));
+      const codes = answers.map((a) =>
+        a && a.status !== 429 ? `${a.status} ${(JSON.parse(a.body) as { code: string }).code}` : a?.status,
+      );
       expect(codes.filter((c) => c === '408 body_too_slow')).toHaveLength(51);
       expect(performance.now() - started).toBeLessThan(20_000);
-      expect(await eventually(() => readdirSync(join(s.dataDir, 'uploads'), { recursive: true }), (l) => l.length === 0)).toEqual([]);
+      expect(
+        await eventually(
+          () => readdirSync(join(s.dataDir, 'uploads'), { recursive: true }),
+          (l) => l.length === 0,
+        ),
+      ).toEqual([]);
     } finally {
       await s.stop();
     }
@@ -334,7 +385,13 @@ describe('session allowances', () => {
     try {
       const box = readFileSync(BOX);
       const post = async (from: string, headers: Record<string, string> = {}) => {
-        const upload = startManualUpload(`${s.url}${API}/session/by_plane/`, { field: 'model_file', fileName: 'Box.glb', declaredFileBytes: box.length, localAddress: from, headers });
+        const upload = startManualUpload(`${s.url}${API}/session/by_plane/`, {
+          field: 'model_file',
+          fileName: 'Box.glb',
+          declaredFileBytes: box.length,
+          localAddress: from,
+          headers,
+        });
         await upload.send(box);
         upload.finish();
         return (await upload.answer)!;
@@ -357,7 +414,7 @@ describe('session allowances', () => {
 });
 
 describe('memory a conversion really allocates', () => {
-  it('each conversion runs in a worker process the operating system holds to the bound above Node\'s own start, and the server stays itself', async () => {
+  it("each conversion runs in a worker process the operating system holds to the bound above Node's own start, and the server stays itself", async () => {
     const bound = 300 * 2 ** 20;
     const s = await startTestServer({ conversionMemoryBytes: bound });
     try {
@@ -368,14 +425,19 @@ describe('memory a conversion really allocates', () => {
       // every heap, WASM memory and buffer) is the bound on top of what Node maps at start — some
       // 50 MB on Node 20, 570 MB on Node 24. A model past it ends that process alone
       // (packages/convert/test/conversionProcessPool.test.ts refuses ISSUE_021 that way).
-      const workers = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
-        try {
-          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('conversionProcess.js');
-        } catch {
-          return false;
-        }
-      });
+      const workers = readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid))
+        .filter((pid) => {
+          try {
+            const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+            return (
+              Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid &&
+              readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('conversionProcess.js')
+            );
+          } catch {
+            return false;
+          }
+        });
       expect(workers.length).toBeGreaterThan(0);
       for (const pid of workers) {
         const limit = Number(/^Max data size\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))![1]);
@@ -392,7 +454,11 @@ describe('memory a conversion really allocates', () => {
 
 describe('size limits while streaming', () => {
   it('a request declaring more than any acceptable body is refused 413 before a byte of its body is read, and the connection closed', async () => {
-    const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, { field: 'model_file', fileName: 'huge.glb', declaredFileBytes: 64 * 2 ** 30 });
+    const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, {
+      field: 'model_file',
+      fileName: 'huge.glb',
+      declaredFileBytes: 64 * 2 ** 30,
+    });
     const envelope = upload.sent();
     const answer = await upload.answer;
     expect(answer?.status).toBe(413);
@@ -404,17 +470,30 @@ describe('size limits while streaming', () => {
   });
 
   it('a file over its limit is 413 naming its field, and nothing of it stays on disk', async () => {
-    const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, { field: 'model_file', fileName: 'big.glb', declaredFileBytes: 4 * MAX_FILE_BYTES });
-    for (let i = 0; i < 4; i++) if (!await upload.send(new Uint8Array(MAX_FILE_BYTES).fill(3))) break;
+    const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, {
+      field: 'model_file',
+      fileName: 'big.glb',
+      declaredFileBytes: 4 * MAX_FILE_BYTES,
+    });
+    for (let i = 0; i < 4; i++) if (!(await upload.send(new Uint8Array(MAX_FILE_BYTES).fill(3)))) break;
     upload.finish();
     const answer = await upload.answer;
     expect(answer?.status).toBe(413);
     expect(JSON.parse(answer!.body)).toMatchObject({ code: 'file_too_large', errors: [{ field: 'model_file' }] });
-    expect(await eventually(() => readdirSync(join(t.dataDir, 'uploads'), { recursive: true }), (l) => l.length === 0)).toEqual([]);
+    expect(
+      await eventually(
+        () => readdirSync(join(t.dataDir, 'uploads'), { recursive: true }),
+        (l) => l.length === 0,
+      ),
+    ).toEqual([]);
   });
 
   it('a claim body over its 4 kB limit is 413', async () => {
-    const res = await fetch(`${t.url}${API}/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: '123456', pad: 'x'.repeat(8192) }) });
+    const res = await fetch(`${t.url}${API}/session/claim/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ onetime_code: '123456', pad: 'x'.repeat(8192) }),
+    });
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
@@ -445,7 +524,12 @@ describe('security headers', () => {
       ['unknown route', fetch(`${t.url}/nope`), 404, /^application\/problem\+json/],
       ['unknown session', fetch(`${t.url}${API}/session/AAAAAAAAAAAAAAAAAAAAAA/`), 404, /^application\/problem\+json/],
       ['missing key', fetch(`${t.url}${API}/models/`), 401, /^application\/problem\+json/],
-      ['unreadable JSON', fetch(`${t.url}${API}/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' }), 400, /^application\/problem\+json/],
+      [
+        'unreadable JSON',
+        fetch(`${t.url}${API}/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' }),
+        400,
+        /^application\/problem\+json/,
+      ],
       ['not multipart', fetch(`${t.url}${API}/session/by_plane/`, { method: 'POST', body: 'x' }), 400, /^application\/problem\+json/],
     ];
     for (const [name, pending, status, type] of cases) {
@@ -456,16 +540,29 @@ describe('security headers', () => {
     }
     // A path the router cannot decode is the client's fault: 400, with the same headers.
     const malformed = await requestFrom('127.0.0.1', t.url, `${API}/session/%E0%A4%A/`);
-    expect({ status: malformed.status, type: malformed.headers['content-type'], ...Object.fromEntries(Object.keys(EXPECTED).map((h) => [h, malformed.headers[h]])) })
-      .toEqual({ status: 400, type: expect.stringMatching(/^application\/problem\+json/), ...EXPECTED });
+    expect({
+      status: malformed.status,
+      type: malformed.headers['content-type'],
+      ...Object.fromEntries(Object.keys(EXPECTED).map((h) => [h, malformed.headers[h]])),
+    }).toEqual({ status: 400, type: expect.stringMatching(/^application\/problem\+json/), ...EXPECTED });
     // fetch() turns a conditional request into a no-cache one, so the 304 is asked for over plain HTTP.
     const notModified = await requestFrom('127.0.0.1', t.url, new URL(usdz).pathname, { headers: { 'If-None-Match': `"${sha}"` } });
-    expect({ status: notModified.status, ...Object.fromEntries(Object.keys(EXPECTED).map((h) => [h, notModified.headers[h]])) }).toEqual({ status: 304, ...EXPECTED });
+    expect({ status: notModified.status, ...Object.fromEntries(Object.keys(EXPECTED).map((h) => [h, notModified.headers[h]])) }).toEqual({
+      status: 304,
+      ...EXPECTED,
+    });
   });
   it('are on a refusal that never reaches a route (413 on the declared length)', async () => {
-    const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, { field: 'model_file', fileName: 'huge.glb', declaredFileBytes: 64 * 2 ** 30 });
+    const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, {
+      field: 'model_file',
+      fileName: 'huge.glb',
+      declaredFileBytes: 64 * 2 ** 30,
+    });
     const answer = (await upload.answer)!;
-    expect({ status: answer.status, ...Object.fromEntries(Object.keys(EXPECTED).map((h) => [h, answer.headers[h]])) }).toEqual({ status: 413, ...EXPECTED });
+    expect({ status: answer.status, ...Object.fromEntries(Object.keys(EXPECTED).map((h) => [h, answer.headers[h]])) }).toEqual({
+      status: 413,
+      ...EXPECTED,
+    });
   });
 });
 
@@ -473,15 +570,32 @@ describe('no directory listings', () => {
   it('directories of a session, of the API and of the data directory answer 404 problem+json, never a listing', async () => {
     const id = session.id;
     const paths = [
-      `${API}/session/${id}/files/`, `${API}/session/${id}/files`, `${API}/session/${id}/files/.`, `${API}/session/${id}/files/%2e%2e`,
-      `${API}/session/${id}/files/..%2f..%2farsession.sqlite`, `${API}/session/${id}/files/%2e%2e%2f${id}`, `${API}/session/${id}/files/0.usdz%00`,
-      `${API}/session/`, `${API}/session`, `${API}/`, '/sessions/', `/sessions/${id}/`, '/uploads/', '/models/', '/arsession.sqlite',
-      `${API}/session/..%2f..%2fsessions/files/0.usdz`, `${API}/session/.staging-x/files/0.usdz`,
+      `${API}/session/${id}/files/`,
+      `${API}/session/${id}/files`,
+      `${API}/session/${id}/files/.`,
+      `${API}/session/${id}/files/%2e%2e`,
+      `${API}/session/${id}/files/..%2f..%2farsession.sqlite`,
+      `${API}/session/${id}/files/%2e%2e%2f${id}`,
+      `${API}/session/${id}/files/0.usdz%00`,
+      `${API}/session/`,
+      `${API}/session`,
+      `${API}/`,
+      '/sessions/',
+      `/sessions/${id}/`,
+      '/uploads/',
+      '/models/',
+      '/arsession.sqlite',
+      `${API}/session/..%2f..%2fsessions/files/0.usdz`,
+      `${API}/session/.staging-x/files/0.usdz`,
     ];
     for (const path of paths) {
       // Sent as written: a URL parser would fold `%2e%2e` into `..` and the path into another.
       const { status, headers, body } = await requestFrom('127.0.0.1', t.url, path);
-      expect({ path, status, type: headers['content-type'] }).toEqual({ path, status: 404, type: expect.stringMatching(/^application\/problem\+json/) });
+      expect({ path, status, type: headers['content-type'] }).toEqual({
+        path,
+        status: 404,
+        type: expect.stringMatching(/^application\/problem\+json/),
+      });
       // A problem document and nothing else: no list of names anywhere in it.
       expect(Object.keys(JSON.parse(body) as object).sort()).toEqual(['code', 'detail', 'errors', 'request_id', 'status', 'title', 'type']);
     }
@@ -496,7 +610,10 @@ describe('Content-Disposition of delivered files', () => {
   const rawNameBody = (param: string) => {
     const boundary = 'hardeningNames';
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="model_file"; ${param}\r\nContent-Type: model/gltf-binary\r\n\r\n`;
-    return { body: Buffer.concat([Buffer.from(head, 'utf8'), readFileSync(BOX), Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+    return {
+      body: Buffer.concat([Buffer.from(head, 'utf8'), readFileSync(BOX), Buffer.from(`\r\n--${boundary}--\r\n`)]),
+      type: `multipart/form-data; boundary=${boundary}`,
+    };
   };
   const rfc5987 = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   const names: Array<[string, string, string]> = [
@@ -507,26 +624,33 @@ describe('Content-Disposition of delivered files', () => {
     ['Windows path traversal', `filename*=UTF-8''${encodeURIComponent('..\\..\\Windows\\win.glb')}`, 'win.glb'],
     ['apostrophe and semicolon', `filename*=UTF-8''${rfc5987("it's; x=1.glb")}`, "it's; x=1.glb"],
     ['a name longer than any header wants', `filename="${'a'.repeat(300)}.glb"`, 'a'.repeat(200)],
-    ['bidirectional overrides (a name that reads backwards)', `filename*=UTF-8''${encodeURIComponent('invoice\u202Egbl.exe')}`, 'invoicegbl.exe'],
+    [
+      'bidirectional overrides (a name that reads backwards)',
+      `filename*=UTF-8''${encodeURIComponent('invoice\u202Egbl.exe')}`,
+      'invoicegbl.exe',
+    ],
     ['a leading dot (a hidden file once saved)', 'filename="..hidden.glb"', 'hidden.glb'],
   ];
 
-  it.each(names)('%s: the stored name is the base name, and the header an ASCII-only fallback plus an RFC 5987 name', async (_what, param, kept) => {
-    const { body, type } = rawNameBody(param);
-    const created = await fetch(`${t.url}${API}/session/by_plane/`, { method: 'POST', headers: { 'Content-Type': type }, body });
-    const r = await created.json() as { deeplink: string };
-    expect(created.status).toBe(201);
-    const detail = (await getDetail(t, sessionIdOf(r.deeplink))).body;
-    expect(detail.model_assets[0].source_name).toBe(kept);
-    const file = await fetch(detail.model_assets[0].usdz_url as string);
-    await file.arrayBuffer();
-    expect(file.headers.get('set-cookie')).toBeNull();
-    const disposition = file.headers.get('content-disposition')!;
-    const m = /^inline; filename="([A-Za-z0-9 ._()-]{1,150})"; filename\*=UTF-8''([A-Za-z0-9!#$&+.^_`|~%-]+)$/.exec(disposition);
-    expect(m, disposition).not.toBeNull();
-    expect(m![1]).not.toMatch(/[\\/]/);
-    expect(decodeURIComponent(m![2]!)).toBe(`${kept.replace(/\.[^.]*$/, '') || 'model'}.usdz`);
-  });
+  it.each(names)(
+    '%s: the stored name is the base name, and the header an ASCII-only fallback plus an RFC 5987 name',
+    async (_what, param, kept) => {
+      const { body, type } = rawNameBody(param);
+      const created = await fetch(`${t.url}${API}/session/by_plane/`, { method: 'POST', headers: { 'Content-Type': type }, body });
+      const r = (await created.json()) as { deeplink: string };
+      expect(created.status).toBe(201);
+      const detail = (await getDetail(t, sessionIdOf(r.deeplink))).body;
+      expect(detail.model_assets[0].source_name).toBe(kept);
+      const file = await fetch(detail.model_assets[0].usdz_url as string);
+      await file.arrayBuffer();
+      expect(file.headers.get('set-cookie')).toBeNull();
+      const disposition = file.headers.get('content-disposition')!;
+      const m = /^inline; filename="([A-Za-z0-9 ._()-]{1,150})"; filename\*=UTF-8''([A-Za-z0-9!#$&+.^_`|~%-]+)$/.exec(disposition);
+      expect(m, disposition).not.toBeNull();
+      expect(m![1]).not.toMatch(/[\\/]/);
+      expect(decodeURIComponent(m![2]!)).toBe(`${kept.replace(/\.[^.]*$/, '') || 'model'}.usdz`);
+    },
+  );
 });
 
 describe('dependency audit gate (scripts/audit-high.mjs)', () => {
@@ -536,26 +660,49 @@ describe('dependency audit gate (scripts/audit-high.mjs)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arsession-audit-'));
     try {
       writeFileSync(join(dir, 'audit.json'), JSON.stringify(report));
-      const run = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'audit-high.mjs'), '--report', join(dir, 'audit.json')], { encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'audit-high.mjs'), '--report', join(dir, 'audit.json')], {
+        encoding: 'utf8',
+      });
       return { status: run.status, out: run.stdout + run.stderr };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   };
   const advisory = (severity: string, module: string) => ({
-    module_name: module, severity, title: `${module} is broken`, url: `https://github.com/advisories/${module}`, vulnerable_versions: '<9', findings: [{ version: '1.0.0', paths: [`.>${module}`] }],
+    module_name: module,
+    severity,
+    title: `${module} is broken`,
+    url: `https://github.com/advisories/${module}`,
+    vulnerable_versions: '<9',
+    findings: [{ version: '1.0.0', paths: [`.>${module}`] }],
   });
   const report = (...advisories: Array<ReturnType<typeof advisory>>) => ({
     advisories: Object.fromEntries(advisories.map((a, i) => [String(i), a])),
-    metadata: { vulnerabilities: Object.fromEntries(['info', 'low', 'moderate', 'high', 'critical'].map((s) => [s, advisories.filter((a) => a.severity === s).length])) },
+    metadata: {
+      vulnerabilities: Object.fromEntries(
+        ['info', 'low', 'moderate', 'high', 'critical'].map((s) => [s, advisories.filter((a) => a.severity === s).length]),
+      ),
+    },
   });
 
   it('fails on a high or a critical advisory and names the package, passes on moderate and low, and refuses to pass when the audit could not run', () => {
-    expect(judge(report(advisory('high', 'left-pad'), advisory('low', 'is-odd')))).toMatchObject({ status: 1, out: expect.stringMatching(/HIGH left-pad <9: left-pad is broken/) });
-    expect(judge(report(advisory('critical', 'event-stream')))).toMatchObject({ status: 1, out: expect.stringContaining('CRITICAL event-stream') });
-    expect(judge(report(advisory('moderate', 'is-odd'), advisory('low', 'is-even')))).toMatchObject({ status: 0, out: expect.stringContaining('0 critical, 0 high, 1 moderate, 1 low') });
+    expect(judge(report(advisory('high', 'left-pad'), advisory('low', 'is-odd')))).toMatchObject({
+      status: 1,
+      out: expect.stringMatching(/HIGH left-pad <9: left-pad is broken/),
+    });
+    expect(judge(report(advisory('critical', 'event-stream')))).toMatchObject({
+      status: 1,
+      out: expect.stringContaining('CRITICAL event-stream'),
+    });
+    expect(judge(report(advisory('moderate', 'is-odd'), advisory('low', 'is-even')))).toMatchObject({
+      status: 0,
+      out: expect.stringContaining('0 critical, 0 high, 1 moderate, 1 low'),
+    });
     expect(judge(report())).toMatchObject({ status: 0 });
-    expect(judge({ error: { code: 'ERR_PNPM_AUDIT_BAD_RESPONSE', message: 'responded with 405' } })).toMatchObject({ status: 2, out: expect.stringContaining('could not be run') });
+    expect(judge({ error: { code: 'ERR_PNPM_AUDIT_BAD_RESPONSE', message: 'responded with 405' } })).toMatchObject({
+      status: 2,
+      out: expect.stringContaining('could not be run'),
+    });
   });
 });
 

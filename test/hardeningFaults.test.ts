@@ -64,10 +64,16 @@ async function poolSettled(): Promise<ReturnType<typeof conversionPoolStats>> {
  */
 async function expectNoLeftovers(): Promise<void> {
   const leftovers = () => {
-    const rows = new Set(((t.server.context.sessions as SqliteSessionStore).db.prepare('SELECT id FROM sessions').all() as Array<{ id: string }>).map((r) => r.id));
+    const rows = new Set(
+      ((t.server.context.sessions as SqliteSessionStore).db.prepare('SELECT id FROM sessions').all() as Array<{ id: string }>).map(
+        (r) => r.id,
+      ),
+    );
     return [
       ...readdirSync(join(t.dataDir, 'uploads')).map((e) => `uploads/${e}`),
-      ...readdirSync(join(t.dataDir, 'sessions')).filter((e) => !rows.has(sessionOfEntry(e))).map((e) => `sessions/${e}`),
+      ...readdirSync(join(t.dataDir, 'sessions'))
+        .filter((e) => !rows.has(sessionOfEntry(e)))
+        .map((e) => `sessions/${e}`),
     ];
   };
   const deadline = Date.now() + 2000;
@@ -81,7 +87,11 @@ describe('a conversion worker that hangs', () => {
     const before = conversionPoolStats();
     const [hung, ...others] = await Promise.all([postModel('fault-hang.glb'), postModel('a.glb'), postModel('b.glb'), postModel('c.glb')]);
 
-    expectWorkerFailure(hung!, 'fault-hang.glb', new RegExp(`fault-hang\\.glb: the parser did not finish within ${CONVERSION_TIMEOUT_S} s`));
+    expectWorkerFailure(
+      hung!,
+      'fault-hang.glb',
+      new RegExp(`fault-hang\\.glb: the parser did not finish within ${CONVERSION_TIMEOUT_S} s`),
+    );
     // The timeout, not something sooner, ended it; and not much later (a worker start is ~1 s on a busy machine).
     expect(hung!.ms).toBeGreaterThanOrEqual(CONVERSION_TIMEOUT_S * 1000);
     expect(hung!.ms).toBeLessThan(CONVERSION_TIMEOUT_S * 1000 + 4000);
@@ -100,7 +110,12 @@ describe('a conversion worker that crashes', () => {
   it('an uncaught error and an exit without an answer each fail only their own request, with a 422 naming the model', async () => {
     await poolSettled();
     const before = conversionPoolStats();
-    const [crashed, exited, ...others] = await Promise.all([postModel('fault-crash.glb'), postModel('fault-exit.glb'), postModel('d.glb'), postModel('e.glb')]);
+    const [crashed, exited, ...others] = await Promise.all([
+      postModel('fault-crash.glb'),
+      postModel('fault-exit.glb'),
+      postModel('d.glb'),
+      postModel('e.glb'),
+    ]);
 
     expectWorkerFailure(crashed!, 'fault-crash.glb', /fault-crash\.glb: the parser crashed \(injected fault: the parser crashed\)/);
     expectWorkerFailure(exited!, 'fault-exit.glb', /fault-exit\.glb: the parser stopped without an answer \(exit code 3\)/);

@@ -5,8 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import {
-  circleDirectionalFrame, cornerDirectionalFrame, GeometryValidationError, readViewerAndGaze, rectangleShortSideFrame,
-  referenceImageFrame, segmentDirectionalFrame, validateOpening,
+  circleDirectionalFrame,
+  cornerDirectionalFrame,
+  GeometryValidationError,
+  readViewerAndGaze,
+  rectangleShortSideFrame,
+  referenceImageFrame,
+  segmentDirectionalFrame,
+  validateOpening,
 } from '@arsession/geometry';
 import { CONVERTER_VERSION } from '@arsession/convert';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,27 +35,50 @@ import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 const ENDPOINT_FIELDS: Record<string, Record<string, FieldKind>> = {
   by_plane: {},
   by_scan: {
-    'alignment.point_1': 'vector', 'alignment.point_2': 'vector', 'alignment.corners': 'corners', 'alignment.wall_normal': 'vector',
+    'alignment.point_1': 'vector',
+    'alignment.point_2': 'vector',
+    'alignment.corners': 'corners',
+    'alignment.wall_normal': 'vector',
     'alignment.coordinate_system': 'up_axis',
   },
   'by_virtual_anchor/rectangle-short-side': {
-    'virtual_anchor.center': 'vector', 'virtual_anchor.width': 'number', 'virtual_anchor.height': 'number', 'virtual_anchor.plane_normal': 'vector',
-    'virtual_anchor.short_side_direction': 'vector', 'virtual_anchor.anchor_type': 'one_of:rectangle_short_side', 'virtual_anchor.coordinate_system': 'up_axis',
+    'virtual_anchor.center': 'vector',
+    'virtual_anchor.width': 'number',
+    'virtual_anchor.height': 'number',
+    'virtual_anchor.plane_normal': 'vector',
+    'virtual_anchor.short_side_direction': 'vector',
+    'virtual_anchor.anchor_type': 'one_of:rectangle_short_side',
+    'virtual_anchor.coordinate_system': 'up_axis',
   },
   'by_virtual_anchor/segment-directional': {
-    'virtual_anchor.segment_point_1': 'vector', 'virtual_anchor.segment_point_2': 'vector', 'virtual_anchor.plane_normal': 'vector',
-    'virtual_anchor.placement_source': 'one_of:model_surface', 'virtual_anchor.anchor_type': 'one_of:segment_directional', 'virtual_anchor.coordinate_system': 'up_axis',
+    'virtual_anchor.segment_point_1': 'vector',
+    'virtual_anchor.segment_point_2': 'vector',
+    'virtual_anchor.plane_normal': 'vector',
+    'virtual_anchor.placement_source': 'one_of:model_surface',
+    'virtual_anchor.anchor_type': 'one_of:segment_directional',
+    'virtual_anchor.coordinate_system': 'up_axis',
   },
   'by_virtual_anchor/circle-directional': {
-    'virtual_anchor.center': 'vector', 'virtual_anchor.radius': 'number', 'virtual_anchor.plane_normal': 'vector', 'virtual_anchor.direction': 'vector',
-    'virtual_anchor.anchor_type': 'one_of:circle_directional', 'virtual_anchor.coordinate_system': 'up_axis',
+    'virtual_anchor.center': 'vector',
+    'virtual_anchor.radius': 'number',
+    'virtual_anchor.plane_normal': 'vector',
+    'virtual_anchor.direction': 'vector',
+    'virtual_anchor.anchor_type': 'one_of:circle_directional',
+    'virtual_anchor.coordinate_system': 'up_axis',
   },
   'by_virtual_anchor/corner-directional': {
-    'virtual_anchor.corner': 'vector', 'virtual_anchor.edge_1_direction': 'vector', 'virtual_anchor.edge_2_direction': 'vector',
-    'virtual_anchor.plane_normal': 'vector', 'virtual_anchor.anchor_type': 'one_of:corner_directional', 'virtual_anchor.coordinate_system': 'up_axis',
+    'virtual_anchor.corner': 'vector',
+    'virtual_anchor.edge_1_direction': 'vector',
+    'virtual_anchor.edge_2_direction': 'vector',
+    'virtual_anchor.plane_normal': 'vector',
+    'virtual_anchor.anchor_type': 'one_of:corner_directional',
+    'virtual_anchor.coordinate_system': 'up_axis',
   },
   by_refimage: {
-    'reference_image.physical_width': 'number', 'reference_image.center': 'vector', 'reference_image.normal': 'vector', 'reference_image.up': 'vector',
+    'reference_image.physical_width': 'number',
+    'reference_image.center': 'vector',
+    'reference_image.normal': 'vector',
+    'reference_image.up': 'vector',
     'reference_image.coordinate_system': 'up_axis',
   },
 };
@@ -100,68 +129,98 @@ function allFinite(value: unknown): boolean {
 
 describe('field readers: a valid value or a typed 400, decided by the value alone', () => {
   it('vectorField, numberField and pointsField accept exactly the well-typed values, and return them', () => {
-    fc.assert(fc.property(hostileFieldText, (text) => {
-      const f = formOf({ v: text });
-      const vector = typedOutcome(() => vectorField(f, 'v', MAX_COORDINATE));
-      expect('value' in vector).toBe(isWellTyped('vector', text));
-      if ('value' in vector) expect(vector.value).toEqual(JSON.parse(text));
-      else expect((vector.error as ApiError).errors[0]!.field).toBe('v');
+    fc.assert(
+      fc.property(hostileFieldText, (text) => {
+        const f = formOf({ v: text });
+        const vector = typedOutcome(() => vectorField(f, 'v', MAX_COORDINATE));
+        expect('value' in vector).toBe(isWellTyped('vector', text));
+        if ('value' in vector) expect(vector.value).toEqual(JSON.parse(text));
+        else expect((vector.error as ApiError).errors[0]!.field).toBe('v');
 
-      const number = typedOutcome(() => numberField(f, 'v', MAX_COORDINATE));
-      expect('value' in number).toBe(isWellTyped('number', text));
-      if ('value' in number) expect(number.value).toBe(JSON.parse(text));
+        const number = typedOutcome(() => numberField(f, 'v', MAX_COORDINATE));
+        expect('value' in number).toBe(isWellTyped('number', text));
+        if ('value' in number) expect(number.value).toBe(JSON.parse(text));
 
-      const points = typedOutcome(() => pointsField(f, 'v', 4, MAX_COORDINATE));
-      expect('value' in points).toBe(isWellTyped('corners', text));
-      if ('error' in points) expect((points.error as ApiError).errors[0]!.field).toBe('v');
+        const points = typedOutcome(() => pointsField(f, 'v', 4, MAX_COORDINATE));
+        expect('value' in points).toBe(isWellTyped('corners', text));
+        if ('error' in points) expect((points.error as ApiError).errors[0]!.field).toBe('v');
 
-      const axis = typedOutcome(() => enumField(f, 'v', ['y-up', 'z-up'] as const));
-      expect('value' in axis).toBe(isWellTyped('up_axis', text));
-      const plain = typedOutcome(() => textField(f, 'v'));
-      expect('value' in plain).toBe(isWellTyped('text', text));
-    }), { numRuns: 2000 });
+        const axis = typedOutcome(() => enumField(f, 'v', ['y-up', 'z-up'] as const));
+        expect('value' in axis).toBe(isWellTyped('up_axis', text));
+        const plain = typedOutcome(() => textField(f, 'v'));
+        expect('value' in plain).toBe(isWellTyped('text', text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('an absent field reads as absent, never as a value', () => {
     const f = formOf({});
-    expect([vectorField(f, 'v', MAX_COORDINATE), numberField(f, 'v', MAX_COORDINATE), pointsField(f, 'v', 4, MAX_COORDINATE), enumField(f, 'v', ['a'] as const), textField(f, 'v')]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect([
+      vectorField(f, 'v', MAX_COORDINATE),
+      numberField(f, 'v', MAX_COORDINATE),
+      pointsField(f, 'v', 4, MAX_COORDINATE),
+      enumField(f, 'v', ['a'] as const),
+      textField(f, 'v'),
+    ]).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 
   it('readConversion: only auto (or nothing) passes; everything else is a 400 naming a conversion field', () => {
-    const key = fc.constantFrom('conversion', 'conversion.mode', 'conversion.custom', 'conversion.custom.decimation', 'conversion.other', 'conversion.');
-    fc.assert(fc.property(fc.dictionary(key, hostileFieldText, { maxKeys: 3 }), (fields) => {
-      const outcome = typedOutcome(() => readConversion(formOf(fields)));
-      const names = Object.keys(fields);
-      const onlyAuto = names.every((n) => n === 'conversion.mode' && fields[n] === 'auto')
-        || (names.length === 1 && names[0] === 'conversion' && isAutoBlock(fields.conversion!));
-      expect('value' in outcome, JSON.stringify(fields)).toBe(onlyAuto);
-      if ('error' in outcome) {
-        expect((outcome.error as ApiError).status).toBe(400);
-        expect((outcome.error as ApiError).errors[0]!.field).toMatch(/^conversion/);
-      }
-    }), { numRuns: 1000 });
+    const key = fc.constantFrom(
+      'conversion',
+      'conversion.mode',
+      'conversion.custom',
+      'conversion.custom.decimation',
+      'conversion.other',
+      'conversion.',
+    );
+    fc.assert(
+      fc.property(fc.dictionary(key, hostileFieldText, { maxKeys: 3 }), (fields) => {
+        const outcome = typedOutcome(() => readConversion(formOf(fields)));
+        const names = Object.keys(fields);
+        const onlyAuto =
+          names.every((n) => n === 'conversion.mode' && fields[n] === 'auto') ||
+          (names.length === 1 && names[0] === 'conversion' && isAutoBlock(fields.conversion!));
+        expect('value' in outcome, JSON.stringify(fields)).toBe(onlyAuto);
+        if ('error' in outcome) {
+          expect((outcome.error as ApiError).status).toBe(400);
+          expect((outcome.error as ApiError).errors[0]!.field).toMatch(/^conversion/);
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('readModelUploads: exactly one model_file or 1..max model_files, else a typed 400/413 naming the field', () => {
-    const file = (field: string, i: number): UploadedFile => ({ field, name: `m${i}.glb`, path: `/nonexistent/${i}`, bytes: 1, sha256: '' }) as UploadedFile;
-    fc.assert(fc.property(fc.array(fc.constantFrom('model_file', 'model_files', 'reference_image', 'other'), { maxLength: 14 }), (fields) => {
-      const files = fields.map(file);
-      const outcome = typedOutcome(() => readModelUploads(formOf({}, files), 10));
-      const single = fields.filter((f) => f === 'model_file').length, many = fields.filter((f) => f === 'model_files').length;
-      const valid = (single === 1 && many === 0) || (single === 0 && many >= 1 && many <= 10);
-      expect('value' in outcome).toBe(valid);
-      if ('value' in outcome) expect(outcome.value.map((f) => f.field)).toEqual(fields.filter((f) => f === (single ? 'model_file' : 'model_files')));
-      else expect((outcome.error as ApiError).errors[0]!.field).toMatch(/^model_files?$/);
-    }), { numRuns: 1000 });
+    const file = (field: string, i: number): UploadedFile =>
+      ({ field, name: `m${i}.glb`, path: `/nonexistent/${i}`, bytes: 1, sha256: '' }) as UploadedFile;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('model_file', 'model_files', 'reference_image', 'other'), { maxLength: 14 }), (fields) => {
+        const files = fields.map(file);
+        const outcome = typedOutcome(() => readModelUploads(formOf({}, files), 10));
+        const single = fields.filter((f) => f === 'model_file').length,
+          many = fields.filter((f) => f === 'model_files').length;
+        const valid = (single === 1 && many === 0) || (single === 0 && many >= 1 && many <= 10);
+        expect('value' in outcome).toBe(valid);
+        if ('value' in outcome)
+          expect(outcome.value.map((f) => f.field)).toEqual(fields.filter((f) => f === (single ? 'model_file' : 'model_files')));
+        else expect((outcome.error as ApiError).errors[0]!.field).toMatch(/^model_files?$/);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 
 /** The fields each endpoint cannot do without (the contract: missing fields are a 400). */
 const REQUIRED: Record<string, string[]> = {
-  'by_virtual_anchor/rectangle-short-side': ['center', 'width', 'height', 'plane_normal', 'short_side_direction'].map((f) => `virtual_anchor.${f}`),
+  'by_virtual_anchor/rectangle-short-side': ['center', 'width', 'height', 'plane_normal', 'short_side_direction'].map(
+    (f) => `virtual_anchor.${f}`,
+  ),
   'by_virtual_anchor/segment-directional': ['segment_point_1', 'segment_point_2', 'plane_normal'].map((f) => `virtual_anchor.${f}`),
   'by_virtual_anchor/circle-directional': ['center', 'radius', 'plane_normal', 'direction'].map((f) => `virtual_anchor.${f}`),
-  'by_virtual_anchor/corner-directional': ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'].map((f) => `virtual_anchor.${f}`),
+  'by_virtual_anchor/corner-directional': ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'].map(
+    (f) => `virtual_anchor.${f}`,
+  ),
   by_refimage: ['physical_width', 'center', 'normal', 'up'].map((f) => `reference_image.${f}`),
 };
 
@@ -183,22 +242,29 @@ describe('placement methods read any form into a finite input or a typed error',
     it(`${method.path}: well-typed fields give a finite input or a 422; ill-typed ones a 400 naming one of them`, () => {
       const kinds = ENDPOINT_FIELDS[method.path]!;
       const fieldValue = (kind: FieldKind) => fc.oneof(wellFormed(kind), wellFormed(kind), hostileFieldText);
-      const fields = fc.record(Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, fieldValue(kind)])), { requiredKeys: [] });
-      fc.assert(fc.property(fields, fc.constantFrom(0, 1, 2, 3), (values, imagePick) => {
-        const files = method === byRefimage ? [[image], [], [notImage], [image, image]][imagePick]! : [];
-        const outcome = typedOutcome(() => method.read(formOf(values as Record<string, string>, files), MAX_COORDINATE));
-        const illTyped = Object.entries(values as Record<string, string>).filter(([name, text]) => !isWellTyped(kinds[name]!, text)).map(([name]) => name);
-        // Absent required fields are a 400 of their own (listed before any value is judged).
-        illTyped.push(...(REQUIRED[method.path] ?? []).filter((name) => !(name in (values as Record<string, string>))));
-        if (imagePick !== 0 && method === byRefimage) illTyped.push('reference_image'); // missing, not an image, or two
-        if ('value' in outcome) {
-          expect(illTyped, `accepted ${JSON.stringify(values)}`).toEqual([]);
-          if (method === byRefimage) expect(imagePick).toBe(0);
-          expect(allFinite(outcome.value)).toBe(true);
-        } else if (outcome.error instanceof ApiError && outcome.error.status === 400 && illTyped.length > 0) {
-          expect(illTyped).toContain(outcome.error.errors[0]!.field);
-        }
-      }), { numRuns: 600 });
+      const fields = fc.record(Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, fieldValue(kind)])), {
+        requiredKeys: [],
+      });
+      fc.assert(
+        fc.property(fields, fc.constantFrom(0, 1, 2, 3), (values, imagePick) => {
+          const files = method === byRefimage ? [[image], [], [notImage], [image, image]][imagePick]! : [];
+          const outcome = typedOutcome(() => method.read(formOf(values as Record<string, string>, files), MAX_COORDINATE));
+          const illTyped = Object.entries(values as Record<string, string>)
+            .filter(([name, text]) => !isWellTyped(kinds[name]!, text))
+            .map(([name]) => name);
+          // Absent required fields are a 400 of their own (listed before any value is judged).
+          illTyped.push(...(REQUIRED[method.path] ?? []).filter((name) => !(name in (values as Record<string, string>))));
+          if (imagePick !== 0 && method === byRefimage) illTyped.push('reference_image'); // missing, not an image, or two
+          if ('value' in outcome) {
+            expect(illTyped, `accepted ${JSON.stringify(values)}`).toEqual([]);
+            if (method === byRefimage) expect(imagePick).toBe(0);
+            expect(allFinite(outcome.value)).toBe(true);
+          } else if (outcome.error instanceof ApiError && outcome.error.status === 400 && illTyped.length > 0) {
+            expect(illTyped).toContain(outcome.error.errors[0]!.field);
+          }
+        }),
+        { numRuns: 600 },
+      );
     });
   }
 });
@@ -214,29 +280,64 @@ describe('geometry validators take any JSON value', () => {
   const axis = fc.constantFrom('y-up', 'z-up') as fc.Arbitrary<'y-up' | 'z-up'>;
 
   it('validateOpening, readViewerAndGaze, the anchor frames and referenceImageFrame: finite output or GeometryValidationError', () => {
-    fc.assert(fc.property(corners, hostileValue, hostileValue, hostileValue, hostileValue, axis, (c, a, b, d, e, system) => {
-      const calls: Array<() => unknown> = [
-        () => validateOpening({ corners: c as number[][], wallNormal: a as number[], coordinateSystem: system }),
-        () => readViewerAndGaze(a, b, system),
-        () => rectangleShortSideFrame({ center: a as number[], width: b as number, height: d as number, planeNormal: e as number[], shortSideDirection: c as number[] }, { coordinateSystem: system }),
-        () => segmentDirectionalFrame({ segmentPoint1: a as number[], segmentPoint2: b as number[], planeNormal: d as number[], placementSource: e as string }, { coordinateSystem: system }),
-        () => circleDirectionalFrame({ center: a as number[], radius: b as number, planeNormal: d as number[], direction: e as number[] }, { coordinateSystem: system }),
-        () => cornerDirectionalFrame({ corner: a as number[], edge1Direction: b as number[], edge2Direction: d as number[], planeNormal: e as number[] }, { coordinateSystem: system }),
-        () => referenceImageFrame({ center: a as number[], normal: b as number[], up: d as number[], physicalWidth: e as number }, { coordinateSystem: system }),
-      ];
-      for (const call of calls) {
-        const outcome = typedOutcome(call);
-        if ('value' in outcome) expect(allFinite(outcome.value)).toBe(true);
-        else expect(outcome.error).toBeInstanceOf(GeometryValidationError);
-      }
-    }), { numRuns: Number(process.env.HARDENING_RUNS ?? 1500) });
+    fc.assert(
+      fc.property(corners, hostileValue, hostileValue, hostileValue, hostileValue, axis, (c, a, b, d, e, system) => {
+        const calls: Array<() => unknown> = [
+          () => validateOpening({ corners: c as number[][], wallNormal: a as number[], coordinateSystem: system }),
+          () => readViewerAndGaze(a, b, system),
+          () =>
+            rectangleShortSideFrame(
+              {
+                center: a as number[],
+                width: b as number,
+                height: d as number,
+                planeNormal: e as number[],
+                shortSideDirection: c as number[],
+              },
+              { coordinateSystem: system },
+            ),
+          () =>
+            segmentDirectionalFrame(
+              { segmentPoint1: a as number[], segmentPoint2: b as number[], planeNormal: d as number[], placementSource: e as string },
+              { coordinateSystem: system },
+            ),
+          () =>
+            circleDirectionalFrame(
+              { center: a as number[], radius: b as number, planeNormal: d as number[], direction: e as number[] },
+              { coordinateSystem: system },
+            ),
+          () =>
+            cornerDirectionalFrame(
+              { corner: a as number[], edge1Direction: b as number[], edge2Direction: d as number[], planeNormal: e as number[] },
+              { coordinateSystem: system },
+            ),
+          () =>
+            referenceImageFrame(
+              { center: a as number[], normal: b as number[], up: d as number[], physicalWidth: e as number },
+              { coordinateSystem: system },
+            ),
+        ];
+        for (const call of calls) {
+          const outcome = typedOutcome(call);
+          if ('value' in outcome) expect(allFinite(outcome.value)).toBe(true);
+          else expect(outcome.error).toBeInstanceOf(GeometryValidationError);
+        }
+      }),
+      { numRuns: Number(process.env.HARDENING_RUNS ?? 1500) },
+    );
   });
 });
 
 function isAutoBlock(text: string): boolean {
   try {
     const v = JSON.parse(text) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).every((k) => k === 'mode') && ((v as { mode?: unknown }).mode ?? 'auto') === 'auto';
+    return (
+      typeof v === 'object' &&
+      v !== null &&
+      !Array.isArray(v) &&
+      Object.keys(v).every((k) => k === 'mode') &&
+      ((v as { mode?: unknown }).mode ?? 'auto') === 'auto'
+    );
   } catch {
     return false;
   }
@@ -259,82 +360,111 @@ describe('the real server, fuzzed over loopback', () => {
         path: fc.constant(path),
         fields: fc.record(Object.fromEntries(Object.entries(kinds).map(([name, kind]) => [name, value(kind)])), { requiredKeys: [] }),
         duplicate: fc.option(fc.constantFrom(...Object.keys(kinds), 'model_file'), { nil: undefined }),
-        unknown: fc.option(fc.constantFrom('alignment.point1', 'virtual_anchor.radiuss', 'x', 'conversion.custom', '__proto__', 'constructor'), { nil: undefined, freq: 6 }),
+        unknown: fc.option(
+          fc.constantFrom('alignment.point1', 'virtual_anchor.radiuss', 'x', 'conversion.custom', '__proto__', 'constructor'),
+          { nil: undefined, freq: 6 },
+        ),
         models: fc.constantFrom(1, 1, 1, 0, 2),
       });
     });
-    await fc.assert(fc.asyncProperty(request, async ({ path, fields, duplicate, unknown, models }) => {
-      const fd = form(fields as Record<string, string>);
-      for (let i = 0; i < models; i++) fd.append('model_file', new Blob([BOX]), 'Box.glb');
-      if (path === 'by_refimage') fd.append('reference_image', new Blob([ONE_PIXEL_PNG]), 'ref.png');
-      if (duplicate !== undefined && duplicate !== 'model_file') {
-        const sent = (fields as Record<string, string>)[duplicate];
-        for (let i = sent === undefined ? 0 : 1; i < 2; i++) fd.append(duplicate, sent ?? '[0, 0, 1]');
-      }
-      if (duplicate === 'model_file') fd.append('model_file', new Blob([BOX]), 'again.glb');
-      if (unknown !== undefined) fd.append(unknown, '1');
-      const r = await postSession(t, path, fd);
+    await fc.assert(
+      fc.asyncProperty(request, async ({ path, fields, duplicate, unknown, models }) => {
+        const fd = form(fields as Record<string, string>);
+        for (let i = 0; i < models; i++) fd.append('model_file', new Blob([BOX]), 'Box.glb');
+        if (path === 'by_refimage') fd.append('reference_image', new Blob([ONE_PIXEL_PNG]), 'ref.png');
+        if (duplicate !== undefined && duplicate !== 'model_file') {
+          const sent = (fields as Record<string, string>)[duplicate];
+          for (let i = sent === undefined ? 0 : 1; i < 2; i++) fd.append(duplicate, sent ?? '[0, 0, 1]');
+        }
+        if (duplicate === 'model_file') fd.append('model_file', new Blob([BOX]), 'again.glb');
+        if (unknown !== undefined) fd.append(unknown, '1');
+        const r = await postSession(t, path, fd);
 
-      // The form rules, judged here independently: what must be a 400, and which fields it may name.
-      const kinds = ENDPOINT_FIELDS[path]!;
-      const faults = Object.entries(fields as Record<string, string>).filter(([name, text]) => !isWellTyped(kinds[name]!, text)).map(([name]) => name);
-      const modelCount = models + (duplicate === 'model_file' ? 1 : 0);
-      if (modelCount !== 1) faults.push('model_file');
-      if (duplicate !== undefined && duplicate !== 'model_file') faults.push(duplicate);
-      if (unknown !== undefined) faults.push(unknown);
-      faults.push(...(REQUIRED[path] ?? []).filter((name) => !(name in (fields as Record<string, string>))));
+        // The form rules, judged here independently: what must be a 400, and which fields it may name.
+        const kinds = ENDPOINT_FIELDS[path]!;
+        const faults = Object.entries(fields as Record<string, string>)
+          .filter(([name, text]) => !isWellTyped(kinds[name]!, text))
+          .map(([name]) => name);
+        const modelCount = models + (duplicate === 'model_file' ? 1 : 0);
+        if (modelCount !== 1) faults.push('model_file');
+        if (duplicate !== undefined && duplicate !== 'model_file') faults.push(duplicate);
+        if (unknown !== undefined) faults.push(unknown);
+        faults.push(...(REQUIRED[path] ?? []).filter((name) => !(name in (fields as Record<string, string>))));
 
-      if (r.status === 201) {
-        expect(faults, `201 despite ${JSON.stringify({ fields, duplicate, unknown, models })}`).toEqual([]);
-        expect(r.body.deeplink).toMatch(/:\/\/session\//);
-        return;
-      }
-      expectProblem(r, [400, 413, 415, 422]);
-      if (faults.length > 0) {
-        expect(r.status, JSON.stringify({ faults, body: r.body })).toBe(400);
-        const named = (r.body.errors as Array<{ field: string }>).map((e) => e.field);
-        expect(named.some((f) => faults.includes(f) || (f === 'conversion.custom' && faults.includes('conversion.custom'))), JSON.stringify({ faults, named })).toBe(true);
-      }
-    }), { numRuns: 120 });
+        if (r.status === 201) {
+          expect(faults, `201 despite ${JSON.stringify({ fields, duplicate, unknown, models })}`).toEqual([]);
+          expect(r.body.deeplink).toMatch(/:\/\/session\//);
+          return;
+        }
+        expectProblem(r, [400, 413, 415, 422]);
+        if (faults.length > 0) {
+          expect(r.status, JSON.stringify({ faults, body: r.body })).toBe(400);
+          const named = (r.body.errors as Array<{ field: string }>).map((e) => e.field);
+          expect(
+            named.some((f) => faults.includes(f) || (f === 'conversion.custom' && faults.includes('conversion.custom'))),
+            JSON.stringify({ faults, named }),
+          ).toBe(true);
+        }
+      }),
+      { numRuns: 120 },
+    );
   });
 
   it('unicode and path traversal in file names: the name is a label, never a path', async () => {
     const hostileName = fc.oneof(
-      fc.constantFrom('../../../escape-marker.glb', '..\\..\\escape-marker.glb', '/etc/escape-marker.glb', 'C:\\escape-marker.glb', '....//escape-marker.glb',
-        '%2e%2e%2fescape-marker.glb', 'a\u0000b.glb', '\u202Egnp.glb', 'дверь 🚪.glb', '..', '.', '', ' ', 'a"b;c.glb', 'x'.repeat(1000) + '.glb'),
+      fc.constantFrom(
+        '../../../escape-marker.glb',
+        '..\\..\\escape-marker.glb',
+        '/etc/escape-marker.glb',
+        'C:\\escape-marker.glb',
+        '....//escape-marker.glb',
+        '%2e%2e%2fescape-marker.glb',
+        'a\u0000b.glb',
+        '\u202Egnp.glb',
+        'дверь 🚪.glb',
+        '..',
+        '.',
+        '',
+        ' ',
+        'a"b;c.glb',
+        'x'.repeat(1000) + '.glb',
+      ),
       fc.string({ unit: 'grapheme', maxLength: 30 }),
       fc.string({ unit: 'binary', maxLength: 30 }),
     );
-    await fc.assert(fc.asyncProperty(hostileName, async (name) => {
-      const fd = new FormData();
-      fd.append('model_file', new Blob([BOX]), name);
-      const r = await postSession(t, 'by_plane', fd);
-      if (['', '.', '..'].includes(name.split(/[\\/]/).pop()!)) {
-        // No base name is how a browser sends an empty file input: the part is no model at all.
-        expectProblem(r, [400]);
-        expect(r.body.errors[0].field).toBe('model_file');
-        return;
-      }
-      // eslint-disable-next-line no-control-regex
-      if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f]/.test(name) && r.status === 400) {
-        // A raw control byte in the part header makes the header itself malformed: refused as a body error.
-        expectProblem(r, [400]);
-        expect(r.body.errors[0].field).toBe('body');
-        return;
-      }
-      expect(r.status, JSON.stringify(r.body)).toBe(201);
-      const id = String(r.body.deeplink).slice(String(r.body.deeplink).lastIndexOf('/') + 1);
-      const detail = await (await fetch(`${t.url}/api/vision/v1/session/${id}/`)).json() as Record<string, any>;
-      const usdzUrl = JSON.stringify(detail).match(/"(https?:[^"]+\.usdz)"/)?.[1];
-      expect(usdzUrl, JSON.stringify(detail)).toBeDefined();
-      const file = await fetch(usdzUrl!);
-      await file.arrayBuffer();
-      expect(file.status).toBe(200);
-      const disposition = file.headers.get('content-disposition') ?? '';
-      // The plain filename= fallback must be a bare, quoted ASCII name; no path separators anywhere.
-      expect(disposition).toMatch(/^(inline|attachment); filename="[^"\\/]*"/);
-      expect(decodeURIComponent(disposition.match(/filename\*=UTF-8''([^;]*)/)?.[1] ?? '')).not.toMatch(/[\\/]/);
-    }), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(hostileName, async (name) => {
+        const fd = new FormData();
+        fd.append('model_file', new Blob([BOX]), name);
+        const r = await postSession(t, 'by_plane', fd);
+        if (['', '.', '..'].includes(name.split(/[\\/]/).pop()!)) {
+          // No base name is how a browser sends an empty file input: the part is no model at all.
+          expectProblem(r, [400]);
+          expect(r.body.errors[0].field).toBe('model_file');
+          return;
+        }
+        // eslint-disable-next-line no-control-regex
+        if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f]/.test(name) && r.status === 400) {
+          // A raw control byte in the part header makes the header itself malformed: refused as a body error.
+          expectProblem(r, [400]);
+          expect(r.body.errors[0].field).toBe('body');
+          return;
+        }
+        expect(r.status, JSON.stringify(r.body)).toBe(201);
+        const id = String(r.body.deeplink).slice(String(r.body.deeplink).lastIndexOf('/') + 1);
+        const detail = (await (await fetch(`${t.url}/api/vision/v1/session/${id}/`)).json()) as Record<string, any>;
+        const usdzUrl = JSON.stringify(detail).match(/"(https?:[^"]+\.usdz)"/)?.[1];
+        expect(usdzUrl, JSON.stringify(detail)).toBeDefined();
+        const file = await fetch(usdzUrl!);
+        await file.arrayBuffer();
+        expect(file.status).toBe(200);
+        const disposition = file.headers.get('content-disposition') ?? '';
+        // The plain filename= fallback must be a bare, quoted ASCII name; no path separators anywhere.
+        expect(disposition).toMatch(/^(inline|attachment); filename="[^"\\/]*"/);
+        expect(decodeURIComponent(disposition.match(/filename\*=UTF-8''([^;]*)/)?.[1] ?? '')).not.toMatch(/[\\/]/);
+      }),
+      { numRuns: 40 },
+    );
     for (const outside of [join(t.dataDir, '..', 'escape-marker.glb'), join(t.dataDir, 'escape-marker.glb'), '/etc/escape-marker.glb']) {
       expect(existsSync(outside), outside).toBe(false);
     }

@@ -19,15 +19,17 @@ function sources(): string[] {
       } else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) found.push(path);
     }
   };
-  for (const pkg of readdirSync(join(REPO_ROOT, 'packages'))) if (existsSync(join(REPO_ROOT, 'packages', pkg, 'src'))) walk(join(REPO_ROOT, 'packages', pkg, 'src'));
+  for (const pkg of readdirSync(join(REPO_ROOT, 'packages')))
+    if (existsSync(join(REPO_ROOT, 'packages', pkg, 'src'))) walk(join(REPO_ROOT, 'packages', pkg, 'src'));
   walk(join(REPO_ROOT, 'bench', 'src'));
   return found;
 }
 
 /** The source files a file imports by a relative path. */
 function importsOf(file: string): string[] {
-  return ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles
-    .map((f) => f.fileName)
+  return ts
+    .preProcessFile(readFileSync(file, 'utf8'), true, true)
+    .importedFiles.map((f) => f.fileName)
     .filter((spec) => spec.startsWith('.'))
     .map((spec) => resolve(dirname(file), spec.replace(/\.js$/, '.ts')))
     .map((target) => (existsSync(target) ? target : target.replace(/\.ts$/, '/index.ts')))
@@ -37,7 +39,11 @@ function importsOf(file: string): string[] {
 /** The strongly connected groups of more than one file (Tarjan): each an import circle. */
 function circles(graph: Map<string, string[]>): string[][] {
   let next = 0;
-  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], onStack = new Set<string>(), found: string[][] = [];
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    stack: string[] = [],
+    onStack = new Set<string>(),
+    found: string[][] = [];
   const visit = (v: string): void => {
     index.set(v, next);
     low.set(v, next++);
@@ -65,10 +71,19 @@ function circles(graph: Map<string, string[]>): string[][] {
 
 describe('import circles', () => {
   it('finds one where there is one (a → b → c → a)', () => {
-    expect(circles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])).map((g) => g.sort())).toEqual([['a', 'b', 'c']]);
+    expect(
+      circles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+          ['d', ['a']],
+        ]),
+      ).map((g) => g.sort()),
+    ).toEqual([['a', 'b', 'c']]);
   });
 
-  it('there are none among the packages\' and the benchmarks\' sources', () => {
+  it("there are none among the packages' and the benchmarks' sources", () => {
     const files = sources();
     expect(files.length).toBeGreaterThan(300);
     const graph = new Map(files.map((f) => [f, importsOf(f)]));

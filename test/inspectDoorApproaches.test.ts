@@ -18,7 +18,10 @@ interface InspectedDoor {
 let t: TestServer;
 let doors: InspectedDoor[];
 beforeAll(async () => {
-  const run = spawnSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'bin', 'arsession.js'), 'inspect', '--json', AC20], { encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'bin', 'arsession.js'), 'inspect', '--json', AC20], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   expect(run.status, run.stderr).toBe(0);
   doors = (JSON.parse(run.stdout) as { doors: InspectedDoor[] }).doors;
   t = await startTestServer();
@@ -29,10 +32,15 @@ afterAll(() => t?.stop());
 async function placeBy(fields: Fields) {
   const r = await postSession(t, 'by_scan', form({ model_file: filePart(AC20), ...fields }));
   expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return (await getDetail(t, sessionIdOf(r.body.deeplink as string))).body.placement as { found: string; corners: number[][]; wall_normal: number[] };
+  return (await getDetail(t, sessionIdOf(r.body.deeplink as string))).body.placement as {
+    found: string;
+    corners: number[][];
+    wall_normal: number[];
+  };
 }
 
-const near = (a: number[][], b: number[][], tol: number) => a.forEach((p, i) => p.forEach((v, k) => expect(Math.abs(v - b[i]![k]!)).toBeLessThan(tol)));
+const near = (a: number[][], b: number[][], tol: number) =>
+  a.forEach((p, i) => p.forEach((v, k) => expect(Math.abs(v - b[i]![k]!)).toBeLessThan(tol)));
 
 describe('arsession inspect: each door as by_scan takes it', () => {
   it('lists every door of AC20-FZK-Haus, from both sides of its wall', () => {
@@ -42,8 +50,13 @@ describe('arsession inspect: each door as by_scan takes it', () => {
 
   it('mode 1 from every side it says works detects that door, where mode 2 with its printed corners puts it', async () => {
     for (const d of doors) {
-      expect(d.by_side.some((s) => s.mode1_works), d.door).toBe(true);
-      for (const { y_up: { mode1, mode2 } } of d.by_side.filter((s) => s.mode1_works)) {
+      expect(
+        d.by_side.some((s) => s.mode1_works),
+        d.door,
+      ).toBe(true);
+      for (const {
+        y_up: { mode1, mode2 },
+      } of d.by_side.filter((s) => s.mode1_works)) {
         const [detected, given] = [await placeBy(mode1), await placeBy(mode2)];
         expect(detected.found, d.door).toBe('detected');
         expect(given.found).toBe('given');

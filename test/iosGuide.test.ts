@@ -3,7 +3,16 @@
 // request said. Swift cannot be compiled here; the same maths runs in TypeScript.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { alignFrames, composePoses, invertPose, poseFromMatrix, transformPoint, validateOpening, type Pose, type Vec3 } from '@arsession/geometry';
+import {
+  alignFrames,
+  composePoses,
+  invertPose,
+  poseFromMatrix,
+  transformPoint,
+  validateOpening,
+  type Pose,
+  type Vec3,
+} from '@arsession/geometry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, REPO_ROOT } from './support/corpus.js';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
@@ -12,9 +21,14 @@ import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 const AC20 = corpusPath('ifc', 'AC20-FZK-Haus.ifc');
 
 interface WorkedExample {
-  placement_frame_matrix: number[]; placement_corners: Vec3[];
-  measured_bl: Vec3; measured_br: Vec3; measured_normal: Vec3;
-  W: number[]; T: number[]; world_corners: Vec3[];
+  placement_frame_matrix: number[];
+  placement_corners: Vec3[];
+  measured_bl: Vec3;
+  measured_br: Vec3;
+  measured_normal: Vec3;
+  W: number[];
+  T: number[];
+  world_corners: Vec3[];
 }
 const guide = readFileSync(join(REPO_ROOT, 'docs', 'IOS.md'), 'utf8');
 const example = JSON.parse(/<!-- worked-example -->\s*```json\n([\s\S]*?)```/.exec(guide)![1]!) as WorkedExample;
@@ -26,7 +40,10 @@ const close = (a: ArrayLike<number>, b: ArrayLike<number>, tol = 1e-6) => {
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const unit = (a: Vec3): Vec3 => { const l = Math.hypot(...a); return [a[0] / l, a[1] / l, a[2] / l]; };
+const unit = (a: Vec3): Vec3 => {
+  const l = Math.hypot(...a);
+  return [a[0] / l, a[1] / l, a[2] / l];
+};
 
 /** The guide's rule for every frame: y = the normal; x = a direction with its normal part removed; z = x × y. */
 function frameByRule(origin: Vec3, normal: Vec3, direction: Vec3): number[] {
@@ -61,9 +78,10 @@ async function detailOf(path: string, fields: Record<string, string | [Blob, str
 }
 
 describe('docs/IOS.md', () => {
-  it('its worked example is a real session, and T = W · P⁻¹ puts the model\'s door on the measured one', async () => {
+  it("its worked example is a real session, and T = W · P⁻¹ puts the model's door on the measured one", async () => {
     const detail = await detailOf('by_scan', {
-      'alignment.corners': JSON.stringify(example.placement_corners), 'alignment.wall_normal': '[1, 0, 0]',
+      'alignment.corners': JSON.stringify(example.placement_corners),
+      'alignment.wall_normal': '[1, 0, 0]',
     });
     expect(detail.model_frame.offset).toEqual([0, 0, 0]);
     close(detail.placement.frame.matrix, example.placement_frame_matrix);
@@ -80,26 +98,52 @@ describe('docs/IOS.md', () => {
     close(alignFrames(poseFromMatrix(detail.placement.frame.matrix), poseFromMatrix(W)).pose.matrix, T.matrix);
   });
 
-  it('each method\'s P is the frame its table row says, so W built the same way in the world is the same thing', async () => {
+  it("each method's P is the frame its table row says, so W built the same way in the world is the same thing", async () => {
     const plane = await detailOf('by_plane', {});
     const { min, max } = plane.model_assets[0].bounds as { min: Vec3; max: Vec3 };
-    close(plane.placement.anchor.matrix, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, (min[0] + max[0]) / 2, min[1], (min[2] + max[2]) / 2, 1], 1e-3);
+    close(
+      plane.placement.anchor.matrix,
+      [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, (min[0] + max[0]) / 2, min[1], (min[2] + max[2]) / 2, 1],
+      1e-3,
+    );
 
     const anchors: Array<[string, Record<string, string>, number[]]> = [
-      ['circle-directional', { center: '[0, 0, 0]', radius: '0.5', plane_normal: '[0, 1, 0]', direction: '[1, 0.3, -1]' }, frameByRule([0, 0, 0], [0, 1, 0], [1, 0.3, -1])],
-      ['rectangle-short-side', { center: '[1, 0.75, -2]', width: '0.6', height: '1.2', plane_normal: '[0, 1, 0]', short_side_direction: '[1, 0, 0]' }, frameByRule([1, 0.75, -2], [0, 1, 0], [1, 0, 0])],
-      ['segment-directional', { segment_point_1: '[0, 0, 0]', segment_point_2: '[2, 0, 1]', plane_normal: '[0, 1, 0]' }, frameByRule([1, 0, 0.5], [0, 1, 0], [2, 0, 1])],
-      ['corner-directional', { corner: '[3, 0, -1]', edge_1_direction: '[1, 0, 0]', edge_2_direction: '[0, 0, 1]', plane_normal: '[0, 1, 0]' }, frameByRule([3, 0, -1], [0, 1, 0], [1, 0, 1])],
+      [
+        'circle-directional',
+        { center: '[0, 0, 0]', radius: '0.5', plane_normal: '[0, 1, 0]', direction: '[1, 0.3, -1]' },
+        frameByRule([0, 0, 0], [0, 1, 0], [1, 0.3, -1]),
+      ],
+      [
+        'rectangle-short-side',
+        { center: '[1, 0.75, -2]', width: '0.6', height: '1.2', plane_normal: '[0, 1, 0]', short_side_direction: '[1, 0, 0]' },
+        frameByRule([1, 0.75, -2], [0, 1, 0], [1, 0, 0]),
+      ],
+      [
+        'segment-directional',
+        { segment_point_1: '[0, 0, 0]', segment_point_2: '[2, 0, 1]', plane_normal: '[0, 1, 0]' },
+        frameByRule([1, 0, 0.5], [0, 1, 0], [2, 0, 1]),
+      ],
+      [
+        'corner-directional',
+        { corner: '[3, 0, -1]', edge_1_direction: '[1, 0, 0]', edge_2_direction: '[0, 0, 1]', plane_normal: '[0, 1, 0]' },
+        frameByRule([3, 0, -1], [0, 1, 0], [1, 0, 1]),
+      ],
     ];
     for (const [kind, fields, rule] of anchors) {
-      const d = await detailOf(`by_virtual_anchor/${kind}`, Object.fromEntries(Object.entries(fields).map(([k, v]) => [`virtual_anchor.${k}`, v])));
+      const d = await detailOf(
+        `by_virtual_anchor/${kind}`,
+        Object.fromEntries(Object.entries(fields).map(([k, v]) => [`virtual_anchor.${k}`, v])),
+      );
       close(d.placement.pose.matrix, rule);
     }
 
     // The image: y its normal, x to its right (up × normal), z to its bottom.
     const image = await detailOf('by_refimage', {
-      reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'], 'reference_image.physical_width': '0.42',
-      'reference_image.center': '[0, 1.5, -2]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]',
+      reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'],
+      'reference_image.physical_width': '0.42',
+      'reference_image.center': '[0, 1.5, -2]',
+      'reference_image.normal': '[0, 0, 1]',
+      'reference_image.up': '[0, 1, 0]',
     });
     close(image.placement.pose.matrix, frameByRule([0, 1.5, -2], [0, 0, 1], cross([0, 1, 0], [0, 0, 1])));
     expect(image.placement.physical_width).toBe(0.42);

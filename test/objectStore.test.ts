@@ -19,9 +19,24 @@ let s3: S3Client;
 let dir: string;
 beforeAll(async () => {
   swift = await startSwift();
-  const options = { endpoint: swift.endpoint, bucket: 'contract', region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true, redirect: false };
+  const options = {
+    endpoint: swift.endpoint,
+    bucket: 'contract',
+    region: swift.region,
+    accessKeyId: swift.accessKeyId,
+    secretAccessKey: swift.secretAccessKey,
+    forcePathStyle: true,
+    redirect: false,
+  };
   objects = await openS3ObjectStore(options);
-  s3 = new S3Client({ endpoint: swift.endpoint, region: swift.region, forcePathStyle: true, credentials: swift, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  s3 = new S3Client({
+    endpoint: swift.endpoint,
+    region: swift.region,
+    forcePathStyle: true,
+    credentials: swift,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   dir = mkdtempSync(join(tmpdir(), 'arsession-objects-'));
 });
 afterAll(async () => {
@@ -39,14 +54,21 @@ async function objectBytes(key: string): Promise<Uint8Array | undefined> {
 }
 
 describe('S3 object store', () => {
-  it('puts a session\'s files (12 MB in parts) and a kept upload, then the rows; the local copies go', async () => {
+  it("puts a session's files (12 MB in parts) and a kept upload, then the rows; the local copies go", async () => {
     const big = Buffer.alloc(12 * 1024 * 1024 + 7, 3);
     writeFileSync(join(dir, 'big'), big);
     writeFileSync(join(dir, 'small'), 'usdz');
     writeFileSync(join(dir, 'model'), 'ifc');
     const written: unknown[] = [];
-    const result = await objects.commitSession('sess1', [{ from: join(dir, 'big'), name: '0.usdz' }, { from: join(dir, 'small'), name: '1.usdz' }],
-      [{ path: join(dir, 'model'), storedAs: 'sess1-house.ifc' }], async (local) => (written.push(local), 'code'));
+    const result = await objects.commitSession(
+      'sess1',
+      [
+        { from: join(dir, 'big'), name: '0.usdz' },
+        { from: join(dir, 'small'), name: '1.usdz' },
+      ],
+      [{ path: join(dir, 'model'), storedAs: 'sess1-house.ifc' }],
+      async (local) => (written.push(local), 'code'),
+    );
     expect(result).toBe('code');
     expect(written).toEqual([[]]);
     expect(sha256((await objectBytes('sessions/sess1/0.usdz'))!)).toBe(sha256(big));
@@ -59,29 +81,49 @@ describe('S3 object store', () => {
 
   it('when the rows cannot be written, nothing of the session stays in the store', async () => {
     writeFileSync(join(dir, 'a'), 'a');
-    await expect(objects.commitSession('sess2', [{ from: join(dir, 'a'), name: '0.usdz' }], [], async () => {
-      throw new Error('rows refused');
-    })).rejects.toThrow('rows refused');
+    await expect(
+      objects.commitSession('sess2', [{ from: join(dir, 'a'), name: '0.usdz' }], [], async () => {
+        throw new Error('rows refused');
+      }),
+    ).rejects.toThrow('rows refused');
     expect(await objectBytes('sessions/sess2/0.usdz')).toBeUndefined();
     expect((await objects.sessionsWithFiles()).has('sess2')).toBe(false);
   });
 
-  it('deletes a session\'s files; the clean-up removes files, saved models and scratch objects nothing owns, past their grace', async () => {
+  it("deletes a session's files; the clean-up removes files, saved models and scratch objects nothing owns, past their grace", async () => {
     writeFileSync(join(dir, 'o'), 'orphan');
     writeFileSync(join(dir, 'k'), 'kept');
     writeFileSync(join(dir, 'm'), 'saved model of a session that never committed');
     writeFileSync(join(dir, 'n'), 'saved model of a committed session');
-    writeFileSync(join(dir, 's'), 'a job\'s model');
-    await objects.commitSession('orphan', [{ from: join(dir, 'o'), name: '0.usdz' }], [{ path: join(dir, 'm'), storedAs: 'orphan-model.ifc' }], async () => undefined);
-    await objects.commitSession('owned', [{ from: join(dir, 'k'), name: '0.usdz' }], [{ path: join(dir, 'n'), storedAs: 'owned-model.ifc' }], async () => undefined);
+    writeFileSync(join(dir, 's'), "a job's model");
+    await objects.commitSession(
+      'orphan',
+      [{ from: join(dir, 'o'), name: '0.usdz' }],
+      [{ path: join(dir, 'm'), storedAs: 'orphan-model.ifc' }],
+      async () => undefined,
+    );
+    await objects.commitSession(
+      'owned',
+      [{ from: join(dir, 'k'), name: '0.usdz' }],
+      [{ path: join(dir, 'n'), storedAs: 'owned-model.ifc' }],
+      async () => undefined,
+    );
     await objects.putScratch('job1/0/model', join(dir, 's'));
     const store = {
       existingSessions: async (ids: readonly string[]) => new Set(ids.filter((id) => id !== 'orphan')),
       savedModelFiles: async () => new Set(['owned-model.ifc', 'sess1-house.ifc']),
     } as unknown as SessionStore;
     // Within the grace a file without a row may belong to a request still committing: it stays.
-    expect(await removeObjectOrphans(store, objects, { graceMs: 3600_000, scratchGraceMs: 3600_000 })).toEqual({ sessions: [], savedModels: [], scratch: [] });
-    expect(await removeObjectOrphans(store, objects, { graceMs: -1000, scratchGraceMs: -1000 })).toEqual({ sessions: ['orphan'], savedModels: ['orphan-model.ifc'], scratch: ['job1/0/model'] });
+    expect(await removeObjectOrphans(store, objects, { graceMs: 3600_000, scratchGraceMs: 3600_000 })).toEqual({
+      sessions: [],
+      savedModels: [],
+      scratch: [],
+    });
+    expect(await removeObjectOrphans(store, objects, { graceMs: -1000, scratchGraceMs: -1000 })).toEqual({
+      sessions: ['orphan'],
+      savedModels: ['orphan-model.ifc'],
+      scratch: ['job1/0/model'],
+    });
     const left = await objects.sessionsWithFiles();
     expect([left.has('orphan'), left.has('owned')]).toEqual([false, true]);
     expect([...(await objects.savedModelObjects()).keys()].sort()).toEqual(['owned-model.ifc', 'sess1-house.ifc']);
@@ -111,8 +153,15 @@ describe('S3 object store', () => {
   it('an unreachable store is a 503 object_store_unavailable with Retry-After; back to normal after', async () => {
     await swift.stopProxy();
     try {
-      const err = await objects.ping().then(() => undefined, (e: unknown) => e);
-      expect(err).toMatchObject({ status: 503, code: 'object_store_unavailable', headers: { 'Retry-After': expect.stringMatching(/^\d+$/) } });
+      const err = await objects.ping().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toMatchObject({
+        status: 503,
+        code: 'object_store_unavailable',
+        headers: { 'Retry-After': expect.stringMatching(/^\d+$/) },
+      });
     } finally {
       await swift.startProxy();
     }

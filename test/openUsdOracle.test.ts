@@ -9,11 +9,23 @@ import { inMetresYUp, startOpenUsd, type OpenUsd } from './support/openUsd/openU
 import { repeatedColumnsIfc } from './support/movedIfc.js';
 
 let usd: OpenUsd;
-beforeAll(async () => { usd = await startOpenUsd(); });
-afterAll(async () => { await usd?.close(); });
+beforeAll(async () => {
+  usd = await startOpenUsd();
+});
+afterAll(async () => {
+  await usd?.close();
+});
 
-const REFUSED = new Set(['glb/Synthetic_5001MeshNodes_shared.glb', 'usdz/bad_alembic.usdz', 'usdz/bad_refAbc.usdz', 'usdz/bad_unencapsulated_layer.usdz', 'usdz/first_file_not_usd.usdz']);
-const converted = (['ifc', 'glb', 'usdz'] as const).flatMap((kind) => corpusFiles(kind).map((name) => [kind, name] as const)).filter(([k, n]) => !REFUSED.has(`${k}/${n}`));
+const REFUSED = new Set([
+  'glb/Synthetic_5001MeshNodes_shared.glb',
+  'usdz/bad_alembic.usdz',
+  'usdz/bad_refAbc.usdz',
+  'usdz/bad_unencapsulated_layer.usdz',
+  'usdz/first_file_not_usd.usdz',
+]);
+const converted = (['ifc', 'glb', 'usdz'] as const)
+  .flatMap((kind) => corpusFiles(kind).map((name) => [kind, name] as const))
+  .filter(([k, n]) => !REFUSED.has(`${k}/${n}`));
 
 /** Triangles a scene draws: each mesh at every node that draws it. */
 function drawnTriangles(scene: SceneData): number {
@@ -35,7 +47,13 @@ describe('OpenUSD opens every USDZ we deliver for a corpus model', () => {
       // Hydra draws an instanced prototype once, and this build cannot say how often it places
       // it: OpenUSD must draw each mesh of the delivered scene once, which draws the triangles we state.
       expect(report.diagnostics).toEqual([]);
-      const delivered = (await fitArBudget(await readModel(corpusBytes(kind, name), { fileName: name, reduction: new StreamReduction() }), {}, { fileName: name })).scene;
+      const delivered = (
+        await fitArBudget(
+          await readModel(corpusBytes(kind, name), { fileName: name, reduction: new StreamReduction() }),
+          {},
+          { fileName: name },
+        )
+      ).scene;
       expect(drawnTriangles(delivered)).toBe(result.stats.triangles);
       expect(report.triangles).toBe(distinctTriangles(delivered));
       return;
@@ -81,8 +99,13 @@ describe('OpenUSD and instanced deliveries', () => {
     expect(back.stats.triangles).toBe(result.stats.triangles);
 
     const up = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-    const anchored = new Uint8Array(Buffer.concat(anchorUsdz(result.usdz!, { anchoring: { type: 'plane', alignment: 'horizontal' }, modelToAnchor: up })));
-    for (const [bytes, root] of [[result.usdz!, '/Model'], [anchored, '/Anchored/Placed/Model']] as const) {
+    const anchored = new Uint8Array(
+      Buffer.concat(anchorUsdz(result.usdz!, { anchoring: { type: 'plane', alignment: 'horizontal' }, modelToAnchor: up })),
+    );
+    for (const [bytes, root] of [
+      [result.usdz!, '/Model'],
+      [anchored, '/Anchored/Placed/Model'],
+    ] as const) {
       const report = await usd.open(bytes, 'instanced.usdz');
       expect(report.error).toBeUndefined();
       expect(report.diagnostics).toEqual([]);
@@ -99,7 +122,9 @@ describe('OpenUSD and instanced deliveries', () => {
     // Twenty more of a Revit column (a mapped item): most of what the model draws is one geometry.
     const result = await convertModel(repeatedColumnsIfc(20), { fileName: 'columns.ifc', budget: { triangles: 10_000, meshPrims: 25 } });
     expect(result.budget!.steps).toEqual(['merged', 'simplified']);
-    const kept = Number(/(\d+) repeated mesh(?:es)? kept as instances/.exec(result.warnings.find((w) => w.code === 'budget_merged')!.message)![1]);
+    const kept = Number(
+      /(\d+) repeated mesh(?:es)? kept as instances/.exec(result.warnings.find((w) => w.code === 'budget_merged')!.message)![1],
+    );
     expect(kept).toBeGreaterThan(0);
     const back = await readUsdz(result.usdz!);
     expect(back.stats.triangles).toBe(result.stats.triangles);

@@ -7,15 +7,20 @@ import { corpusPath } from './support/corpus.js';
 import { filePart, getDetail, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
 import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
-
-interface Example { summary: string; description: string; value: Record<string, string> }
-interface Operation { requestBody?: { content: Record<string, { examples?: Record<string, Example> }> } }
+interface Example {
+  summary: string;
+  description: string;
+  value: Record<string, string>;
+}
+interface Operation {
+  requestBody?: { content: Record<string, { examples?: Record<string, Example> }> };
+}
 
 let t: TestServer;
 let doc: { paths: Record<string, Record<string, Operation>> };
 beforeAll(async () => {
   t = await startTestServer();
-  doc = await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json() as typeof doc;
+  doc = (await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json()) as typeof doc;
 });
 afterAll(() => t.stop());
 
@@ -28,16 +33,26 @@ function sample(name: string): string {
 
 /** Every session endpoint's examples, as `[path, name, example]`. */
 function sessionExamples(): Array<[string, string, Example]> {
-  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops.post?.requestBody?.content['multipart/form-data']?.examples ?? {}).map(([name, e]) => [path, name, e] as [string, string, Example]));
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops.post?.requestBody?.content['multipart/form-data']?.examples ?? {}).map(
+      ([name, e]) => [path, name, e] as [string, string, Example],
+    ),
+  );
 }
 
 describe('the OpenAPI request examples', () => {
   it('every session endpoint has one; by_scan one for each mode', () => {
-    const session = Object.keys(doc.paths).filter((p) => p.startsWith('/api/vision/v1/session/') && p !== '/api/vision/v1/session/claim/' && !p.includes('{'));
+    const session = Object.keys(doc.paths).filter(
+      (p) => p.startsWith('/api/vision/v1/session/') && p !== '/api/vision/v1/session/claim/' && !p.includes('{'),
+    );
     expect(session).toHaveLength(7);
     const withExamples = new Set(sessionExamples().map(([path]) => path));
     expect([...withExamples].sort()).toEqual(session.sort());
-    expect(sessionExamples().filter(([path]) => path.endsWith('/by_scan/')).map(([, name]) => name)).toEqual(['detected', 'given']);
+    expect(
+      sessionExamples()
+        .filter(([path]) => path.endsWith('/by_scan/'))
+        .map(([, name]) => name),
+    ).toEqual(['detected', 'given']);
   });
 
   it('each, sent as written, answers 201, and places the model as its summary says', async () => {
@@ -49,7 +64,7 @@ describe('the OpenAPI request examples', () => {
         else form.append(field, text);
       }
       const res = await fetch(`${t.url}${path}`, { method: 'POST', body: form, headers: { 'X-API-Key': t.key } });
-      const body = await res.json() as { deeplink: string };
+      const body = (await res.json()) as { deeplink: string };
       expect(res.status, `${path} ${name}: ${JSON.stringify(body)}`).toBe(201);
       const { body: detail } = await getDetail(t, sessionIdOf(body.deeplink));
       const method = path.split('/')[5]!;

@@ -10,10 +10,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath, REPO_ROOT } from './support/corpus.js';
 import { startTestServer, type TestServer } from './support/serverHarness.js';
 
-const PACKAGES = { geometry: '@arsession/geometry', usd: '@arsession/usd', convert: '@arsession/convert', client: '@arsession/client' } as const;
+const PACKAGES = {
+  geometry: '@arsession/geometry',
+  usd: '@arsession/usd',
+  convert: '@arsession/convert',
+  client: '@arsession/client',
+} as const;
 const PNPM = ['-y', (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { packageManager: string }).packageManager];
 
-const NODE_TYPES = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', '@types', 'node', 'package.json'), 'utf8')) as { version: string }).version;
+const NODE_TYPES = (
+  JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', '@types', 'node', 'package.json'), 'utf8')) as { version: string }
+).version;
 
 let project: string;
 let tarballs: Record<string, string>;
@@ -34,17 +41,39 @@ beforeAll(async () => {
   const packed = join(project, 'tarballs');
   mkdirSync(packed);
   for (const dir of Object.keys(PACKAGES)) {
-    execFileSync('npx', [...PNPM, 'pack', '--pack-destination', packed], { cwd: join(REPO_ROOT, 'packages', dir), stdio: 'pipe', timeout: 120_000 });
+    execFileSync('npx', [...PNPM, 'pack', '--pack-destination', packed], {
+      cwd: join(REPO_ROOT, 'packages', dir),
+      stdio: 'pipe',
+      timeout: 120_000,
+    });
   }
-  tarballs = Object.fromEntries(Object.entries(PACKAGES).map(([dir, name]) => [name, join(packed, readdirSync(packed).find((f) => f.startsWith(`arsession-${dir}-`))!)]));
+  tarballs = Object.fromEntries(
+    Object.entries(PACKAGES).map(([dir, name]) => [
+      name,
+      join(packed, readdirSync(packed).find((f) => f.startsWith(`arsession-${dir}-`))!),
+    ]),
+  );
   // Each workspace package names the others by version; the tarballs are where those versions are.
   // A Node project brings Node's types itself (convert's declarations use them).
-  writeFileSync(join(project, 'package.json'), JSON.stringify({
-    name: 'outside', private: true, type: 'module',
-    dependencies: Object.fromEntries(Object.entries(tarballs).map(([name, path]) => [name, `file:${path}`])),
-    devDependencies: { '@types/node': NODE_TYPES },
-  }, null, 2));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: project, stdio: 'pipe', timeout: 300_000 });
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'outside',
+        private: true,
+        type: 'module',
+        dependencies: Object.fromEntries(Object.entries(tarballs).map(([name, path]) => [name, `file:${path}`])),
+        devDependencies: { '@types/node': NODE_TYPES },
+      },
+      null,
+      2,
+    ),
+  );
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+    cwd: project,
+    stdio: 'pipe',
+    timeout: 300_000,
+  });
   t = await startTestServer();
 }, 600_000);
 
@@ -55,7 +84,9 @@ afterAll(async () => {
 
 describe('the packages packed and installed by a project outside the workspace', () => {
   it('are the installed copies, each with its manifest naming versions, never workspace: ranges', async () => {
-    const out = await runInProject('where.mjs', `
+    const out = (await runInProject(
+      'where.mjs',
+      `
       import { readFileSync } from 'node:fs';
       const names = ${JSON.stringify(Object.values(PACKAGES))};
       const found = {};
@@ -65,7 +96,8 @@ describe('the packages packed and installed by a project outside the workspace',
         found[name] = { entry: entry.pathname, ranges: Object.values(manifest.dependencies ?? {}) };
       }
       console.log(JSON.stringify(found));
-    `) as Record<string, { entry: string; ranges: string[] }>;
+    `,
+    )) as Record<string, { entry: string; ranges: string[] }>;
     for (const name of Object.values(PACKAGES)) {
       expect(out[name]!.entry.startsWith(join(project, 'node_modules', name, 'dist')), out[name]!.entry).toBe(true);
       expect(out[name]!.ranges.filter((r) => r.startsWith('workspace:'))).toEqual([]);
@@ -81,7 +113,9 @@ describe('the packages packed and installed by a project outside the workspace',
   });
 
   it('convert a model in their worker threads and validate a door opening', async () => {
-    const out = await runInProject('convert.mjs', `
+    const out = await runInProject(
+      'convert.mjs',
+      `
       import { readFileSync } from 'node:fs';
       import { closeConversionPool, convertModel } from '@arsession/convert';
       import { validateOpening } from '@arsession/geometry';
@@ -89,13 +123,31 @@ describe('the packages packed and installed by a project outside the workspace',
       await closeConversionPool();
       const door = validateOpening({ corners: [[-0.45, 0, 0], [0.45, 0, 0], [0.45, 2.1, 0], [-0.45, 2.1, 0]], wallNormal: [0, 0, 1], coordinateSystem: 'y-up' });
       console.log(JSON.stringify({ magic: Buffer.from(result.usdz.subarray(0, 2)).toString(), triangles: result.stats.triangles, width: door.width }));
-    `, corpusPath('glb', 'Box.glb'));
+    `,
+      corpusPath('glb', 'Box.glb'),
+    );
     expect(out).toEqual({ magic: 'PK', triangles: 12, width: expect.closeTo(0.9, 9) });
   });
 
   it('type-check a strict TypeScript project against their packed declarations', () => {
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['typed.ts'] }));
-    writeFileSync(join(project, 'typed.ts'), `
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+        },
+        files: ['typed.ts'],
+      }),
+    );
+    writeFileSync(
+      join(project, 'typed.ts'),
+      `
       import { createArsessionClient, type SessionDetail } from '@arsession/client';
       import { convertModel, type ConversionResult } from '@arsession/convert';
       import { validateOpening, type Vec3 } from '@arsession/geometry';
@@ -109,14 +161,21 @@ describe('the packages packed and installed by a project outside the workspace',
       }
       // @ts-expect-error the packed types still refuse a form with two models
       void ar.POST('/api/vision/v1/session/by_plane/', { body: { model_file: new Blob([]), model_id: 'm' } });
-    `);
-    const tsc = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+    `,
+    );
+    const tsc = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   });
 
   it('create a session on a real server through the packed client', async () => {
-    const out = await runInProject('client.mjs', `
+    const out = await runInProject(
+      'client.mjs',
+      `
       import { readFileSync } from 'node:fs';
       import { createArsessionClient, sessionIdOf } from '@arsession/client';
       const ar = createArsessionClient({ baseUrl: process.argv[2], apiKey: process.argv[3] });
@@ -125,7 +184,11 @@ describe('the packages packed and installed by a project outside the workspace',
       if (created.error) throw new Error(JSON.stringify(created.error));
       const { data } = await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: sessionIdOf(created.data.deeplink) } } });
       console.log(JSON.stringify({ status: created.response.status, method: data.placement.method, source: data.model_assets[0].source_name }));
-    `, t.url, t.key, corpusPath('glb', 'Box.glb'));
+    `,
+      t.url,
+      t.key,
+      corpusPath('glb', 'Box.glb'),
+    );
     expect(out).toEqual({ status: 201, method: 'by_scan', source: 'Box.glb' });
   });
 });

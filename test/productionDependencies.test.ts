@@ -6,10 +6,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './support/corpus.js';
 
-interface Manifest { name: string; dependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> }
+interface Manifest {
+  name: string;
+  dependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
 const WORKSPACE: Record<string, string> = {
-  '@arsession/geometry': 'packages/geometry', '@arsession/usd': 'packages/usd', '@arsession/convert': 'packages/convert',
-  '@arsession/server': 'packages/server', '@arsession/cli': 'packages/cli', '@arsession/client': 'packages/client', '@arsession/bench': 'bench',
+  '@arsession/geometry': 'packages/geometry',
+  '@arsession/usd': 'packages/usd',
+  '@arsession/convert': 'packages/convert',
+  '@arsession/server': 'packages/server',
+  '@arsession/cli': 'packages/cli',
+  '@arsession/client': 'packages/client',
+  '@arsession/bench': 'bench',
 };
 const manifest = (name: string) => JSON.parse(readFileSync(join(REPO_ROOT, WORKSPACE[name]!, 'package.json'), 'utf8')) as Manifest;
 
@@ -23,7 +32,9 @@ function productionClosure(name: string, seen = new Set<string>()): Set<string> 
   return seen;
 }
 
-const BENCH_TOOLS = Object.keys(manifest('@arsession/bench').dependencies ?? {}).filter((d) => !d.startsWith('@arsession/') && !productionClosure('@arsession/server').has(d));
+const BENCH_TOOLS = Object.keys(manifest('@arsession/bench').dependencies ?? {}).filter(
+  (d) => !d.startsWith('@arsession/') && !productionClosure('@arsession/server').has(d),
+);
 
 describe('production dependencies', () => {
   it('the benchmarks bring tools nothing else needs', () => {

@@ -31,8 +31,9 @@ describe('README examples run and print what they say', () => {
     const { code, output } = exampleOf(readFileSync(join(cwd, 'README.md'), 'utf8'));
     const env = { ...process.env, ARSESSION_URL: server.url, ARSESSION_KEY: server.key };
     // Not spawnSync: the server answering the client's example runs in this process.
-    const r = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code], { cwd, encoding: 'utf8', env })
-      .catch((e: { stdout: string; stderr: string }) => ({ stdout: e.stdout, stderr: e.stderr || String(e) }));
+    const r = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code], { cwd, encoding: 'utf8', env }).catch(
+      (e: { stdout: string; stderr: string }) => ({ stdout: e.stdout, stderr: e.stderr || String(e) }),
+    );
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe(output.trim());
   });

@@ -10,7 +10,6 @@ import { corpusPath, REPO_ROOT } from './support/corpus.js';
 import { startTestServer, type TestServer } from './support/serverHarness.js';
 import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
-
 /** The README's shell block marked `<!-- first-session -->`. */
 function firstSessionBlock(): string {
   const m = /<!-- first-session -->\s*```sh\n([\s\S]*?)```/.exec(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8'));
@@ -36,8 +35,18 @@ afterAll(async () => {
 describe('README: your first session in five minutes', () => {
   it('names all seven session endpoints, the detail, a file and the claim', () => {
     const block = firstSessionBlock();
-    for (const path of ['by_plane/', 'by_scan/', 'by_virtual_anchor/circle-directional/', 'by_virtual_anchor/rectangle-short-side/',
-      'by_virtual_anchor/corner-directional/', 'by_virtual_anchor/segment-directional/', 'by_refimage/', '$API/$SESSION/', 'usdz_url', '$API/claim/']) {
+    for (const path of [
+      'by_plane/',
+      'by_scan/',
+      'by_virtual_anchor/circle-directional/',
+      'by_virtual_anchor/rectangle-short-side/',
+      'by_virtual_anchor/corner-directional/',
+      'by_virtual_anchor/segment-directional/',
+      'by_refimage/',
+      '$API/$SESSION/',
+      'usdz_url',
+      '$API/claim/',
+    ]) {
       expect(block).toContain(path);
     }
   });
@@ -45,11 +54,19 @@ describe('README: your first session in five minutes', () => {
   it('runs as written: every curl answered, the USDZ downloaded whole, the code claimed once', async () => {
     const env = { ...process.env, ARSESSION: t.url, HOUSE: corpusPath('ifc', 'AC20-FZK-Haus.ifc'), ARSESSION_DATA_DIR: t.dataDir };
     // `-e`: any curl -f that gets an error status stops the script, and the test with it.
-    const run = await promisify(execFile)('bash', ['-e', '-o', 'pipefail', '-c', firstSessionBlock()], { cwd: dir, env, encoding: 'utf8', maxBuffer: 16 << 20, timeout: 240_000 })
-      .catch((e: { stdout: string; stderr: string; code: number }) => ({ ...e, failed: true }));
+    const run = await promisify(execFile)('bash', ['-e', '-o', 'pipefail', '-c', firstSessionBlock()], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+      maxBuffer: 16 << 20,
+      timeout: 240_000,
+    }).catch((e: { stdout: string; stderr: string; code: number }) => ({ ...e, failed: true }));
     expect('failed' in run ? `${run.stderr}\n${run.stdout}` : '', 'the block stopped').toBe('');
     const session = JSON.parse(readFileSync(join(dir, 'by_plane.json'), 'utf8')) as { deeplink: string; onetime_code: string };
-    const detail = JSON.parse(readFileSync(join(dir, 'detail.json'), 'utf8')) as { session_id: string; model_assets: Array<{ usdz_bytes: number }> };
+    const detail = JSON.parse(readFileSync(join(dir, 'detail.json'), 'utf8')) as {
+      session_id: string;
+      model_assets: Array<{ usdz_bytes: number }>;
+    };
     expect(session.deeplink.endsWith(detail.session_id)).toBe(true);
     expect(existsSync(join(dir, 'house.usdz')) && statSync(join(dir, 'house.usdz')).size).toBe(detail.model_assets[0]!.usdz_bytes);
     // The last line's answer: the claimed session.

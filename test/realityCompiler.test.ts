@@ -5,7 +5,12 @@ import { corpusPath } from './support/corpus.js';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer } from './support/serverHarness.js';
 
 const BOX = corpusPath('glb', 'Box.glb');
-const ANCHOR = { 'virtual_anchor.center': '[0, 0, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.direction': '[1, 0, 0]' };
+const ANCHOR = {
+  'virtual_anchor.center': '[0, 0, 0]',
+  'virtual_anchor.radius': '0.5',
+  'virtual_anchor.plane_normal': '[0, 1, 0]',
+  'virtual_anchor.direction': '[1, 0, 0]',
+};
 
 /** The first asset of a session made on a server with `realityCompiler`. */
 async function assetWith(realityCompiler: string | undefined) {

@@ -26,7 +26,9 @@ async function dropMidUpload(): Promise<void> {
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="model_file"; filename="house.glb"\r\nContent-Type: model/gltf-binary\r\n\r\n`;
   const socket = connect(Number(port), '127.0.0.1');
   await new Promise<void>((done) => socket.once('connect', () => done()));
-  socket.write(`POST /api/vision/v1/session/by_plane/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 1000000\r\n\r\n${head}`);
+  socket.write(
+    `POST /api/vision/v1/session/by_plane/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 1000000\r\n\r\n${head}`,
+  );
   socket.write(Buffer.alloc(64 * 1024, 7));
   await new Promise((done) => setTimeout(done, 200));
   socket.destroy();
@@ -34,7 +36,7 @@ async function dropMidUpload(): Promise<void> {
 }
 
 describe('what the server logs about a request', () => {
-  it('a client that drops its upload is logged as the client\'s doing, at info, without a stack', async () => {
+  it("a client that drops its upload is logged as the client's doing, at info, without a stack", async () => {
     lines.length = 0;
     await dropMidUpload();
     // Logged once, as the refusal it is.

@@ -18,12 +18,23 @@ const OTHER = spawnSync(other, ['-p', 'process.versions.node'], { encoding: 'utf
 const dir = mkdtempSync(join(tmpdir(), 'arsession-runtimes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const MODELS = [['ifc', 'AC20-FZK-Haus.ifc'], ['ifc', 'duplex.ifc'], ['ifc', 'IfcOpenHouse_IFC4.ifc'], ['glb', 'DamagedHelmet.glb'], ['glb', 'AnisotropyBarnLamp-KTX2.glb'], ['usdz', 'three-CesiumMan.usdz']] as const;
+const MODELS = [
+  ['ifc', 'AC20-FZK-Haus.ifc'],
+  ['ifc', 'duplex.ifc'],
+  ['ifc', 'IfcOpenHouse_IFC4.ifc'],
+  ['glb', 'DamagedHelmet.glb'],
+  ['glb', 'AnisotropyBarnLamp-KTX2.glb'],
+  ['usdz', 'three-CesiumMan.usdz'],
+] as const;
 
 /** The SHA-256 of the USDZ and GLB a runtime's CLI writes for a model. */
 function convertOn(node: string, kind: string, name: string, tag: string): { usdz: string; glb: string } {
-  const usdz = join(dir, `${tag}-${name}.usdz`), glb = join(dir, `${tag}-${name}.glb`);
-  const r = spawnSync(node, [CLI, 'convert', corpusPath(kind as 'ifc', name), '-o', usdz, '--glb', glb, '--json'], { encoding: 'utf8', timeout: 120_000 });
+  const usdz = join(dir, `${tag}-${name}.usdz`),
+    glb = join(dir, `${tag}-${name}.glb`);
+  const r = spawnSync(node, [CLI, 'convert', corpusPath(kind as 'ifc', name), '-o', usdz, '--glb', glb, '--json'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   expect(r.status, `${tag}: ${r.stdout}${r.stderr}`).toBe(0);
   const hash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
   return { usdz: hash(usdz), glb: hash(glb) };

@@ -21,9 +21,13 @@ interface SavedModels {
   next_cursor: string | null;
 }
 
-async function listModels(t: TestServer, key: string, query = ''): Promise<{ status: number; body: SavedModels & { code?: string; errors?: Array<{ field: string }> } }> {
+async function listModels(
+  t: TestServer,
+  key: string,
+  query = '',
+): Promise<{ status: number; body: SavedModels & { code?: string; errors?: Array<{ field: string }> } }> {
   const res = await fetch(`${t.url}${API}/models/${query}`, { headers: { 'X-API-Key': key } });
-  return { status: res.status, body: await res.json() as SavedModels };
+  return { status: res.status, body: (await res.json()) as SavedModels };
 }
 
 /** Every saved model's file the object store holds (the data directory's models/, or the bucket). */
@@ -49,9 +53,22 @@ describe('saved models: once per content, a page at a time, deletable', () => {
     const box = freshBox();
     expect((await postSession(t, 'by_plane', form({ model_file: box }), key)).status).toBe(201);
     expect((await postSession(t, 'by_plane', form({ model_file: box }), key)).status).toBe(201);
-    expect((await postSession(t, 'by_virtual_anchor/circle-directional', form({
-      model_files: [box, box], 'virtual_anchor.center': '[0,0,0]', 'virtual_anchor.radius': '1', 'virtual_anchor.plane_normal': '[0,1,0]', 'virtual_anchor.direction': '[1,0,0]',
-    }), key)).status).toBe(201);
+    expect(
+      (
+        await postSession(
+          t,
+          'by_virtual_anchor/circle-directional',
+          form({
+            model_files: [box, box],
+            'virtual_anchor.center': '[0,0,0]',
+            'virtual_anchor.radius': '1',
+            'virtual_anchor.plane_normal': '[0,1,0]',
+            'virtual_anchor.direction': '[1,0,0]',
+          }),
+          key,
+        )
+      ).status,
+    ).toBe(201);
     const { body } = await listModels(t, key);
     expect(body.models).toHaveLength(1);
     expect(await storedModelFiles(t)).toHaveProperty('size', 1);
@@ -98,9 +115,13 @@ describe('saved models: once per content, a page at a time, deletable', () => {
     expect(file.headers.get('etag')).toBe(`"${model.sha256}"`);
     expect(file.headers.get('content-disposition')).toContain('fetched.glb');
     expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
-    expect((await fetch(`${t.url}${API}/models/${model.id}/file`, { headers: { 'X-API-Key': key, 'If-None-Match': `"${model.sha256}"` } })).status).toBe(304);
+    expect(
+      (await fetch(`${t.url}${API}/models/${model.id}/file`, { headers: { 'X-API-Key': key, 'If-None-Match': `"${model.sha256}"` } }))
+        .status,
+    ).toBe(304);
     const stranger = await t.server.context.sessions.createApiKey(`peek-${randomUUID().slice(0, 8)}`);
-    for (const path of [`${model.id}`, `${model.id}/file`]) expect((await fetch(`${t.url}${API}/models/${path}`, { headers: { 'X-API-Key': stranger } })).status).toBe(404);
+    for (const path of [`${model.id}`, `${model.id}/file`])
+      expect((await fetch(`${t.url}${API}/models/${path}`, { headers: { 'X-API-Key': stranger } })).status).toBe(404);
   });
 
   it('a saved model makes a new session by its id, without being sent or saved again', async () => {
@@ -114,9 +135,22 @@ describe('saved models: once per content, a page at a time, deletable', () => {
     expect(detail.body.model_assets[0]).toMatchObject({ source_name: 'again.glb', source_bytes: bytes.length, triangles: 12 });
     expect((await listModels(t, key)).body.models).toEqual(before);
     // The same id through a method that needs more fields works alike.
-    expect((await postSession(t, 'by_virtual_anchor/circle-directional', form({
-      model_id: model.id, 'virtual_anchor.center': '[0, 0, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.direction': '[0, 0, -1]',
-    }), key)).status).toBe(201);
+    expect(
+      (
+        await postSession(
+          t,
+          'by_virtual_anchor/circle-directional',
+          form({
+            model_id: model.id,
+            'virtual_anchor.center': '[0, 0, 0]',
+            'virtual_anchor.radius': '0.5',
+            'virtual_anchor.plane_normal': '[0, 1, 0]',
+            'virtual_anchor.direction': '[0, 0, -1]',
+          }),
+          key,
+        )
+      ).status,
+    ).toBe(201);
   });
 
   it('a model_id is refused by name: beside a model file, without a key, or of another account', async () => {
@@ -184,7 +218,12 @@ describe('saved-model quotas', () => {
   it('past the bytes a request is 413 naming the quota, and nothing of it is kept', async () => {
     const other = await t.server.context.sessions.createApiKey(`bytes-${randomUUID().slice(0, 8)}`);
     const files = await storedModelFiles(t);
-    const big = await postSession(t, 'by_plane', form({ model_file: [new Blob([uniqueGlb(corpusPath('glb', 'CesiumMan.glb'), randomUUID())]), 'man.glb'] }), other);
+    const big = await postSession(
+      t,
+      'by_plane',
+      form({ model_file: [new Blob([uniqueGlb(corpusPath('glb', 'CesiumMan.glb'), randomUUID())]), 'man.glb'] }),
+      other,
+    );
     expect(big.status).toBe(413);
     expect(big.body).toMatchObject({ code: 'saved_models_bytes_quota', errors: [{ field: 'model_file' }] });
     expect(big.body.detail).toContain('ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB');
@@ -200,7 +239,8 @@ describe('a key ends the sessions it made', () => {
   });
   afterAll(() => t.stop());
 
-  const end = (id: string, key?: string) => fetch(`${t.url}${API}/session/${id}/`, { method: 'DELETE', headers: key ? { 'X-API-Key': key } : {} });
+  const end = (id: string, key?: string) =>
+    fetch(`${t.url}${API}/session/${id}/`, { method: 'DELETE', headers: key ? { 'X-API-Key': key } : {} });
 
   it('204: its code is dead, its id answers 410, its files are gone', async () => {
     const made = await postSession(t, 'by_plane', form({ model_file: freshBox() }));
@@ -211,17 +251,24 @@ describe('a key ends the sessions it made', () => {
     expect((await end(id, t.key)).status).toBe(204);
     expect((await getDetail(t, id)).status).toBe(410);
     expect((await fetch(fileUrl)).status).toBe(410);
-    const claim = await fetch(`${t.url}${API}/session/claim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: made.body.onetime_code }) });
+    const claim = await fetch(`${t.url}${API}/session/claim`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ onetime_code: made.body.onetime_code }),
+    });
     expect(claim.status).toBe(404);
     expect((await t.server.context.sessions.find(id))?.filesDeleted).toBe(true);
     expect((await end(id, t.key)).status).toBe(410);
   });
 
-  it('a session made without a key, or by another account, is not the key\'s to end', async () => {
+  it("a session made without a key, or by another account, is not the key's to end", async () => {
     const anonymous = sessionIdOf((await postSession(t, 'by_plane', form({ model_file: freshBox() }), null)).body.deeplink as string);
     const theirs = sessionIdOf((await postSession(t, 'by_plane', form({ model_file: freshBox() }))).body.deeplink as string);
     const other = await t.server.context.sessions.createApiKey(`other-${randomUUID().slice(0, 8)}`);
-    for (const [id, key] of [[anonymous, t.key], [theirs, other]] as const) {
+    for (const [id, key] of [
+      [anonymous, t.key],
+      [theirs, other],
+    ] as const) {
       const r = await end(id, key);
       expect(r.status).toBe(403);
       expect(await r.json()).toMatchObject({ code: 'not_your_session', errors: [{ field: 'session_id' }] });

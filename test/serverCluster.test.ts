@@ -45,17 +45,24 @@ beforeAll(async () => {
   [postgres, swift, redis] = await Promise.all([startPostgres(), startSwift(), startRedis()]);
   env = {
     ARSESSION_DATABASE_URL: await postgres.createDatabase('cluster'),
-    ARSESSION_S3_BUCKET: 'cluster', ARSESSION_S3_ENDPOINT: swift.endpoint, ARSESSION_S3_REGION: swift.region,
-    ARSESSION_S3_ACCESS_KEY_ID: swift.accessKeyId, ARSESSION_S3_SECRET_ACCESS_KEY: swift.secretAccessKey, ARSESSION_S3_FORCE_PATH_STYLE: 'true',
-    ARSESSION_REDIS_URL: redis.url, ARSESSION_QUEUE_NAME: 'cluster',
+    ARSESSION_S3_BUCKET: 'cluster',
+    ARSESSION_S3_ENDPOINT: swift.endpoint,
+    ARSESSION_S3_REGION: swift.region,
+    ARSESSION_S3_ACCESS_KEY_ID: swift.accessKeyId,
+    ARSESSION_S3_SECRET_ACCESS_KEY: swift.secretAccessKey,
+    ARSESSION_S3_FORCE_PATH_STYLE: 'true',
+    ARSESSION_REDIS_URL: redis.url,
+    ARSESSION_QUEUE_NAME: 'cluster',
     // A killed worker's job goes to another within seconds (production keeps BullMQ's 30 s).
-    ARSESSION_JOB_LOCK_S: '2', ARSESSION_WORKERS: '1', ARSESSION_QUEUE: '16',
+    ARSESSION_JOB_LOCK_S: '2',
+    ARSESSION_WORKERS: '1',
+    ARSESSION_QUEUE: '16',
     // Claims are counted cluster-wide (all from 127.0.0.1 here): room for every claim this file makes.
     ARSESSION_CLAIMS_PER_CLIENT_PER_MIN: '100',
     // Every role serves its metrics on a port of its own (a free one each, logged at start).
     ARSESSION_METRICS_PORT: '0',
   };
-  apis.push(...await Promise.all([startCliServer(dataDir(), env, 'api'), startCliServer(dataDir(), env, 'api')]));
+  apis.push(...(await Promise.all([startCliServer(dataDir(), env, 'api'), startCliServer(dataDir(), env, 'api')])));
   await Promise.all([startWorker(), startWorker()]);
   key = createKeyWithCli(dataDir(), 'cluster', env);
 }, 180_000);
@@ -67,18 +74,31 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function post(api: CliServer, path: string, fields: Record<string, string>, files: Record<string, [Buffer, string]>): Promise<{ status: number; body: Record<string, any> }> {
+async function post(
+  api: CliServer,
+  path: string,
+  fields: Record<string, string>,
+  files: Record<string, [Buffer, string]>,
+): Promise<{ status: number; body: Record<string, any> }> {
   const body = form(fields);
   for (const [field, [bytes, name]] of Object.entries(files)) body.append(field, new Blob([bytes]), name);
   const res = await fetch(`${api.url}/api/vision/v1/session/${path}/`, { method: 'POST', body, headers: { 'X-API-Key': key } });
-  return { status: res.status, body: await res.json() as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 const idOf = (deeplink: string) => deeplink.slice(deeplink.lastIndexOf('/') + 1);
 
 /** The cluster's session store and object store, as an operator's tool would open them. */
 async function clusterStores() {
   const store = await openPostgresSessionStore({ url: env.ARSESSION_DATABASE_URL!, sessionsDir: dataDir() });
-  const objects = await openS3ObjectStore({ endpoint: swift.endpoint, bucket: 'cluster', region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true, redirect: false });
+  const objects = await openS3ObjectStore({
+    endpoint: swift.endpoint,
+    bucket: 'cluster',
+    region: swift.region,
+    accessKeyId: swift.accessKeyId,
+    secretAccessKey: swift.secretAccessKey,
+    forcePathStyle: true,
+    redirect: false,
+  });
   return { store, objects };
 }
 
@@ -86,44 +106,103 @@ async function clusterStores() {
 async function readThrough(api: CliServer, id: string): Promise<{ status: number; files: Array<{ ok: boolean }> }> {
   const detail = await fetch(`${api.url}/api/vision/v1/session/${id}/`);
   if (detail.status !== 200) return { status: detail.status, files: [] };
-  const d = await detail.json() as { model_assets: Array<{ usdz_url: string; usdz_bytes: number; usdz_sha256: string }> };
-  const files = await Promise.all(d.model_assets.map(async (a) => {
-    const bytes = new Uint8Array(await (await fetch(a.usdz_url.replace(/^https?:\/\/[^/]+/, api.url))).arrayBuffer());
-    return { ok: bytes.length === a.usdz_bytes && sha256(bytes) === a.usdz_sha256 };
-  }));
+  const d = (await detail.json()) as { model_assets: Array<{ usdz_url: string; usdz_bytes: number; usdz_sha256: string }> };
+  const files = await Promise.all(
+    d.model_assets.map(async (a) => {
+      const bytes = new Uint8Array(await (await fetch(a.usdz_url.replace(/^https?:\/\/[^/]+/, api.url))).arrayBuffer());
+      return { ok: bytes.length === a.usdz_bytes && sha256(bytes) === a.usdz_sha256 };
+    }),
+  );
   return { status: 200, files };
 }
 
 const ENDPOINTS: Array<[string, Record<string, string>]> = [
   ['by_plane', {}],
-  ['by_scan', { 'alignment.corners': '[[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]]', 'alignment.wall_normal': '[0, 0, 1]' }],
-  ['by_virtual_anchor/rectangle-short-side', { 'virtual_anchor.center': '[1, 0, 2]', 'virtual_anchor.width': '0.6', 'virtual_anchor.height': '1.2', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.short_side_direction': '[1, 0, 0]' }],
-  ['by_virtual_anchor/segment-directional', { 'virtual_anchor.segment_point_1': '[0, 0, 0]', 'virtual_anchor.segment_point_2': '[2, 0, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]' }],
-  ['by_virtual_anchor/circle-directional', { 'virtual_anchor.center': '[0, 1, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 0, 1]', 'virtual_anchor.direction': '[1, 1, 0]' }],
-  ['by_virtual_anchor/corner-directional', { 'virtual_anchor.corner': '[3, 0, -1]', 'virtual_anchor.edge_1_direction': '[1, 0, 0]', 'virtual_anchor.edge_2_direction': '[0, 0, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]' }],
-  ['by_refimage', { 'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]' }],
+  [
+    'by_scan',
+    { 'alignment.corners': '[[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]]', 'alignment.wall_normal': '[0, 0, 1]' },
+  ],
+  [
+    'by_virtual_anchor/rectangle-short-side',
+    {
+      'virtual_anchor.center': '[1, 0, 2]',
+      'virtual_anchor.width': '0.6',
+      'virtual_anchor.height': '1.2',
+      'virtual_anchor.plane_normal': '[0, 1, 0]',
+      'virtual_anchor.short_side_direction': '[1, 0, 0]',
+    },
+  ],
+  [
+    'by_virtual_anchor/segment-directional',
+    {
+      'virtual_anchor.segment_point_1': '[0, 0, 0]',
+      'virtual_anchor.segment_point_2': '[2, 0, 1]',
+      'virtual_anchor.plane_normal': '[0, 1, 0]',
+    },
+  ],
+  [
+    'by_virtual_anchor/circle-directional',
+    {
+      'virtual_anchor.center': '[0, 1, 0]',
+      'virtual_anchor.radius': '0.5',
+      'virtual_anchor.plane_normal': '[0, 0, 1]',
+      'virtual_anchor.direction': '[1, 1, 0]',
+    },
+  ],
+  [
+    'by_virtual_anchor/corner-directional',
+    {
+      'virtual_anchor.corner': '[3, 0, -1]',
+      'virtual_anchor.edge_1_direction': '[1, 0, 0]',
+      'virtual_anchor.edge_2_direction': '[0, 0, 1]',
+      'virtual_anchor.plane_normal': '[0, 1, 0]',
+    },
+  ],
+  [
+    'by_refimage',
+    {
+      'reference_image.physical_width': '0.3',
+      'reference_image.center': '[0, 1.5, 0]',
+      'reference_image.normal': '[0, 0, 1]',
+      'reference_image.up': '[0, 1, 0]',
+    },
+  ],
 ];
 
 describe('two API nodes, two workers', () => {
-  it.each(ENDPOINTS.map(([path, fields], i) => [path, fields, i] as const))('%s through one API node, read, downloaded and claimed through the other', async (path, fields, i) => {
-    const [mine, other] = [apis[i % 2]!, apis[(i + 1) % 2]!];
-    // A model of its own per endpoint (the bytes differ), so each is really converted by a worker.
-    const model = Buffer.concat([BOX, Buffer.alloc(4 * (i + 1), 0x20)]);
-    const files: Record<string, [Buffer, string]> = { model_file: [model, `box-${i}.glb`], ...(path === 'by_refimage' && { reference_image: [ONE_PIXEL_PNG, 'poster.png'] }) };
-    const created = await post(mine, path, fields, files);
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const id = idOf(created.body.deeplink);
-    expect(await readThrough(other, id)).toEqual({ status: 200, files: [{ ok: true }] });
-    const claim = await fetch(`${other.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ onetime_code: created.body.onetime_code }) });
-    expect(claim.status).toBe(200);
-    expect(((await claim.json()) as { session_id: string }).session_id).toBe(id);
-  });
+  it.each(ENDPOINTS.map(([path, fields], i) => [path, fields, i] as const))(
+    '%s through one API node, read, downloaded and claimed through the other',
+    async (path, fields, i) => {
+      const [mine, other] = [apis[i % 2]!, apis[(i + 1) % 2]!];
+      // A model of its own per endpoint (the bytes differ), so each is really converted by a worker.
+      const model = Buffer.concat([BOX, Buffer.alloc(4 * (i + 1), 0x20)]);
+      const files: Record<string, [Buffer, string]> = {
+        model_file: [model, `box-${i}.glb`],
+        ...(path === 'by_refimage' && { reference_image: [ONE_PIXEL_PNG, 'poster.png'] }),
+      };
+      const created = await post(mine, path, fields, files);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = idOf(created.body.deeplink);
+      expect(await readThrough(other, id)).toEqual({ status: 200, files: [{ ok: true }] });
+      const claim = await fetch(`${other.url}/api/vision/v1/session/claim/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ onetime_code: created.body.onetime_code }),
+      });
+      expect(claim.status).toBe(200);
+      expect(((await claim.json()) as { session_id: string }).session_id).toBe(id);
+    },
+  );
 
   it('a Quick Look package first asked of both nodes at once: one file, the same bytes through either', async () => {
     const created = await post(apis[0]!, 'by_plane', {}, { model_file: [Buffer.concat([BOX, Buffer.alloc(40, 0x20)]), 'asked-twice.glb'] });
     const id = idOf(created.body.deeplink);
-    const ask = (api: CliServer) => fetch(`${api.url}/api/vision/v1/session/${id}/files/0.quicklook.usdz`)
-      .then(async (r) => ({ status: r.status, etag: r.headers.get('etag'), hash: sha256(new Uint8Array(await r.arrayBuffer())) }));
+    const ask = (api: CliServer) =>
+      fetch(`${api.url}/api/vision/v1/session/${id}/files/0.quicklook.usdz`).then(async (r) => ({
+        status: r.status,
+        etag: r.headers.get('etag'),
+        hash: sha256(new Uint8Array(await r.arrayBuffer())),
+      }));
     const answers = await Promise.all([ask(apis[0]!), ask(apis[1]!), ask(apis[0]!), ask(apis[1]!)]);
     expect(answers.every((a) => a.status === 200 && a.etag === `"${answers[0]!.hash}"` && a.hash === answers[0]!.hash)).toBe(true);
     const { store, objects } = await clusterStores();
@@ -137,7 +216,12 @@ describe('two API nodes, two workers', () => {
 
   it('the same one-time code claimed through both nodes at once: exactly one 200', async () => {
     const created = await post(apis[0]!, 'by_plane', {}, { model_file: [BOX, 'box.glb'] });
-    const claim = (api: CliServer) => fetch(`${api.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ onetime_code: created.body.onetime_code }) });
+    const claim = (api: CliServer) =>
+      fetch(`${api.url}/api/vision/v1/session/claim/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ onetime_code: created.body.onetime_code }),
+      });
     const answers = await Promise.all([claim(apis[0]!), claim(apis[1]!), claim(apis[0]!), claim(apis[1]!)]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404, 404]);
   });
@@ -168,20 +252,35 @@ describe('shared state across nodes', () => {
       // A job, had one been added, is announced within milliseconds: give it time to show.
       await new Promise((r) => setTimeout(r, 500));
       expect(added).toBe(0);
-      const [a, b] = await Promise.all([first, second].map(async (r) => (await (await fetch(`${apis[0]!.url}/api/vision/v1/session/${idOf(r.body.deeplink)}/`)).json()) as { model_assets: Array<{ usdz_sha256: string; glb_sha256: string }> }));
-      expect(b!.model_assets[0]).toMatchObject({ usdz_sha256: a!.model_assets[0]!.usdz_sha256, glb_sha256: a!.model_assets[0]!.glb_sha256 });
+      const [a, b] = await Promise.all(
+        [first, second].map(
+          async (r) =>
+            (await (await fetch(`${apis[0]!.url}/api/vision/v1/session/${idOf(r.body.deeplink)}/`)).json()) as {
+              model_assets: Array<{ usdz_sha256: string; glb_sha256: string }>;
+            },
+        ),
+      );
+      expect(b!.model_assets[0]).toMatchObject({
+        usdz_sha256: a!.model_assets[0]!.usdz_sha256,
+        glb_sha256: a!.model_assets[0]!.glb_sha256,
+      });
       expect(await readThrough(apis[0]!, idOf(second.body.deeplink))).toEqual({ status: 200, files: [{ ok: true }] });
     } finally {
       await events.close();
     }
   });
 
-  it('claims from one client are throttled across nodes: the limit counts every node\'s attempts', async () => {
+  it("claims from one client are throttled across nodes: the limit counts every node's attempts", async () => {
     // A deployment of its own on the same Redis (its counters named after its queue), limit 4 a minute.
     const limited = { ...env, ARSESSION_QUEUE_NAME: 'throttled', ARSESSION_CLAIMS_PER_CLIENT_PER_MIN: '4' };
     const nodes = await Promise.all([startCliServer(dataDir(), limited, 'api'), startCliServer(dataDir(), limited, 'api')]);
     try {
-      const claim = (api: CliServer) => fetch(`${api.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ onetime_code: '000000000000' }) });
+      const claim = (api: CliServer) =>
+        fetch(`${api.url}/api/vision/v1/session/claim/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ onetime_code: '000000000000' }),
+        });
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) statuses.push((await claim(nodes[i % 2]!)).status);
       expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
@@ -192,8 +291,17 @@ describe('shared state across nodes', () => {
 
   it('both roles echo their settings at start, secrets hidden', () => {
     for (const node of [apis[0]!, workers[0]!]) {
-      const line = JSON.parse(node.output().split('\n').find((l) => /arsession (listening|worker ready)/.test(l))!) as { config: Record<string, unknown> };
-      expect(line.config).toMatchObject({ ARSESSION_S3_BUCKET: 'cluster', ARSESSION_S3_SECRET_ACCESS_KEY: '***', ARSESSION_REDIS_URL: redis.url });
+      const line = JSON.parse(
+        node
+          .output()
+          .split('\n')
+          .find((l) => /arsession (listening|worker ready)/.test(l))!,
+      ) as { config: Record<string, unknown> };
+      expect(line.config).toMatchObject({
+        ARSESSION_S3_BUCKET: 'cluster',
+        ARSESSION_S3_SECRET_ACCESS_KEY: '***',
+        ARSESSION_REDIS_URL: redis.url,
+      });
       expect(node.output()).not.toContain(swift.secretAccessKey);
     }
   });
@@ -201,7 +309,10 @@ describe('shared state across nodes', () => {
   it('a split role without what the nodes share is refused at start, naming what to set', async () => {
     const { ARSESSION_S3_BUCKET: _bucket, ARSESSION_DATABASE_URL: _db, ...partial } = env;
     for (const role of ['api', 'worker'] as const) {
-      const started = await startCliServer(dataDir(), { ...partial, ARSESSION_S3_BUCKET: '', ARSESSION_DATABASE_URL: '' }, role).then(() => 'started', (err: Error) => err.message);
+      const started = await startCliServer(dataDir(), { ...partial, ARSESSION_S3_BUCKET: '', ARSESSION_DATABASE_URL: '' }, role).then(
+        () => 'started',
+        (err: Error) => err.message,
+      );
       expect(started).toMatch(/needs what they share; set ARSESSION_S3_BUCKET/);
       if (role === 'api') expect(started).toMatch(/ARSESSION_DATABASE_URL/);
     }
@@ -211,7 +322,10 @@ describe('shared state across nodes', () => {
 describe('a real Prometheus scraping every role', () => {
   /** Where a node serves its metrics: its start-up line says. */
   const metricsUrlOf = (node: CliServer): string => {
-    const line = node.output().split('\n').find((l) => /arsession (listening|worker ready)/.test(l))!;
+    const line = node
+      .output()
+      .split('\n')
+      .find((l) => /arsession (listening|worker ready)/.test(l))!;
     return (JSON.parse(line) as { metrics: string }).metrics;
   };
   /** A metric summed over every node, read straight from them. */
@@ -238,19 +352,46 @@ describe('a real Prometheus scraping every role', () => {
       const scalar = async (expr: string) => (await prometheus.query(expr))[0]?.value;
 
       expect(await eventually(async () => (await prometheus.query('up')).map((s) => s.value), [1, 1, 1, 1])).toEqual([1, 1, 1, 1]);
-      const roles = async () => (await prometheus.query('count by (role) (process_resident_memory_bytes)')).map((s) => `${s.metric['role']} ${s.value}`).sort();
+      const roles = async () =>
+        (await prometheus.query('count by (role) (process_resident_memory_bytes)')).map((s) => `${s.metric['role']} ${s.value}`).sort();
       expect(await eventually(roles, ['api 2', 'worker 2'])).toEqual(['api 2', 'worker 2']);
       // What the nodes say now, read from them directly, is what Prometheus comes to hold.
       const sessions = await direct('arsession_sessions_created_total', { method: 'by_plane' });
-      const requests = await direct('arsession_http_request_duration_seconds_count', { route: '/api/vision/v1/session/by_plane', method: 'POST', status: '201' });
-      const converted = await direct('arsession_conversion_duration_seconds_count', { role: 'worker', format: 'glb', outcome: 'converted' });
+      const requests = await direct('arsession_http_request_duration_seconds_count', {
+        route: '/api/vision/v1/session/by_plane',
+        method: 'POST',
+        status: '201',
+      });
+      const converted = await direct('arsession_conversion_duration_seconds_count', {
+        role: 'worker',
+        format: 'glb',
+        outcome: 'converted',
+      });
       expect(sessions).toBeGreaterThanOrEqual(1);
       expect(converted).toBeGreaterThanOrEqual(1);
       expect(await eventually(() => scalar('sum(arsession_sessions_created_total{method="by_plane"})'), sessions)).toBe(sessions);
-      expect(await eventually(() => scalar('sum(arsession_http_request_duration_seconds_count{route="/api/vision/v1/session/by_plane",method="POST",status="201"})'), requests)).toBe(requests);
-      expect(await eventually(() => scalar('sum(arsession_conversion_duration_seconds_count{role="worker",format="glb",outcome="converted"})'), converted)).toBe(converted);
+      expect(
+        await eventually(
+          () =>
+            scalar(
+              'sum(arsession_http_request_duration_seconds_count{route="/api/vision/v1/session/by_plane",method="POST",status="201"})',
+            ),
+          requests,
+        ),
+      ).toBe(requests);
+      expect(
+        await eventually(
+          () => scalar('sum(arsession_conversion_duration_seconds_count{role="worker",format="glb",outcome="converted"})'),
+          converted,
+        ),
+      ).toBe(converted);
       // The API nodes report the shared queue's depth; nothing waits now.
-      expect(await eventually(async () => (await prometheus.query('arsession_queue_jobs{role="api",state="waiting"}')).map((s) => s.value), [0, 0])).toEqual([0, 0]);
+      expect(
+        await eventually(
+          async () => (await prometheus.query('arsession_queue_jobs{role="api",state="waiting"}')).map((s) => s.value),
+          [0, 0],
+        ),
+      ).toEqual([0, 0]);
     } finally {
       await prometheus.stop();
     }
@@ -265,7 +406,12 @@ describe('kill -9', () => {
     const queue = new Queue('cluster', { connection: { url: redis.url } });
     try {
       // A model big enough to be mid-conversion when the worker dies (web-ifc on 3 MB of IFC).
-      const request = post(apis[0]!, 'by_plane', {}, { model_file: [readFileSync(corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc')), 'mini.ifc'] });
+      const request = post(
+        apis[0]!,
+        'by_plane',
+        {},
+        { model_file: [readFileSync(corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc')), 'mini.ifc'] },
+      );
       for (let i = 0; i < 200 && (await queue.getActiveCount()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
       expect(await queue.getActiveCount()).toBe(1);
       await victim.kill9();
@@ -290,10 +436,14 @@ describe('kill -9', () => {
     }
   }, 120_000);
 
-  it('of an API node during uploads: every session that answered 201 is intact; a sweep then leaves exactly the committed sessions\' objects', async () => {
+  it("of an API node during uploads: every session that answered 201 is intact; a sweep then leaves exactly the committed sessions' objects", async () => {
     const victim = await startCliServer(dataDir(), env, 'api');
     // Requests of several sizes, so that some are still uploading or converting when the node dies.
-    const sent = Array.from({ length: 6 }, (_, i) => post(victim, 'by_plane', {}, { model_file: [Buffer.concat([BOX, Buffer.alloc(100 + i * 400_000, 0x20)]), `m${i}.glb`] }).catch(() => undefined));
+    const sent = Array.from({ length: 6 }, (_, i) =>
+      post(victim, 'by_plane', {}, { model_file: [Buffer.concat([BOX, Buffer.alloc(100 + i * 400_000, 0x20)]), `m${i}.glb`] }).catch(
+        () => undefined,
+      ),
+    );
     const answeredBeforeKill = new Set<number>();
     sent.forEach((p, i) => void p.then((r) => r && answeredBeforeKill.add(i)));
     await new Promise((r) => setTimeout(r, 400));
@@ -314,7 +464,7 @@ describe('kill -9', () => {
       for (const r of answered) expect(owned.has(idOf(r!.body.deeplink))).toBe(true);
       // Rows never point at missing files: every committed session lists exactly what the store holds.
       for (const id of owned) expect((await store.find(id))!.files.map((f) => f.name).sort()).toEqual(withFiles.get(id)!.names.sort());
-      expect([...(await objects.savedModelObjects()).keys()].sort()).toEqual([...await store.savedModelFiles()].sort());
+      expect([...(await objects.savedModelObjects()).keys()].sort()).toEqual([...(await store.savedModelFiles())].sort());
     } finally {
       await store.close();
     }

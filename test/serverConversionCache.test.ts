@@ -38,26 +38,39 @@ describe('the same model uploaded twice', () => {
     const b = await postSession(t, 'by_plane', form({ model_file: filePart(HELMET, 'second.glb') }));
     expect([a.status, b.status]).toEqual([201, 201]);
     const [ida, idb] = [sessionIdOf(a.body.deeplink), sessionIdOf(b.body.deeplink)];
-    const first = await usdzOf(t, ida), second = await usdzOf(t, idb);
+    const first = await usdzOf(t, ida),
+      second = await usdzOf(t, idb);
     expect(sha256(second.bytes)).toBe(sha256(first.bytes));
     expect(second.detail.model_assets[0].usdz_sha256).toBe(sha256(second.bytes));
     expect(second.detail.model_assets[0].usdz_bytes).toBe(second.bytes.length);
     // Everything but the names is the asset the conversion described.
     const { source_name: _a, ...restA } = first.detail.model_assets[0];
     const { source_name: _b, ...restB } = second.detail.model_assets[0];
-    const withoutUrls = (a: Record<string, any>) => ({ ...a, usdz_url: undefined, glb_url: undefined, quick_look: { ...a.quick_look, usdz_url: undefined } });
+    const withoutUrls = (a: Record<string, any>) => ({
+      ...a,
+      usdz_url: undefined,
+      glb_url: undefined,
+      quick_look: { ...a.quick_look, usdz_url: undefined },
+    });
     expect(withoutUrls(restB)).toEqual(withoutUrls(restA));
     // One cache entry; in the data directory one inode shared by the cache and both sessions, in
     // an object store one object per session, put from that entry.
     expect(await cacheEntries(t)).toBe(1);
-    if (t.server.context.objects.engine === 'files') expect(statSync(sessionFilePath(join(t.dataDir, 'sessions'), idb, '0.usdz')).nlink).toBe(3);
-    else expect([await storedFiles(t, ida), await storedFiles(t, idb)]).toEqual([['0.glb', '0.usdz'], ['0.glb', '0.usdz']]);
+    if (t.server.context.objects.engine === 'files')
+      expect(statSync(sessionFilePath(join(t.dataDir, 'sessions'), idb, '0.usdz')).nlink).toBe(3);
+    else
+      expect([await storedFiles(t, ida), await storedFiles(t, idb)]).toEqual([
+        ['0.glb', '0.usdz'],
+        ['0.glb', '0.usdz'],
+      ]);
   });
 
   it('saves the source with the hash taken while it streamed', async () => {
     const r = await postSession(t, 'by_plane', form({ model_file: filePart(BOX, 'hashed.glb') }));
     expect(r.status).toBe(201);
-    const list = (await (await fetch(`${t.url}/api/vision/v1/models/`, { headers: { 'X-API-Key': t.key } })).json()) as { models: Array<{ source_name: string; sha256: string; bytes: number }> };
+    const list = (await (await fetch(`${t.url}/api/vision/v1/models/`, { headers: { 'X-API-Key': t.key } })).json()) as {
+      models: Array<{ source_name: string; sha256: string; bytes: number }>;
+    };
     const saved = list.models.find((m) => m.source_name === 'hashed.glb')!;
     expect(saved.sha256).toBe(sha256(readFileSync(BOX)));
     expect(saved.bytes).toBe(readFileSync(BOX).length);
@@ -106,13 +119,27 @@ describe('door detection on a cached model', () => {
     try {
       expect((await postSession(t, 'by_plane', form({ model_file: filePart(AC20) }))).status).toBe(201);
       expect(await cacheEntries(t)).toBe(1);
-      const found = await postSession(t, 'by_scan', form({ model_file: filePart(AC20), 'alignment.point_1': JSON.stringify(view.viewer), 'alignment.point_2': JSON.stringify(view.gaze) }));
+      const found = await postSession(
+        t,
+        'by_scan',
+        form({
+          model_file: filePart(AC20),
+          'alignment.point_1': JSON.stringify(view.viewer),
+          'alignment.point_2': JSON.stringify(view.gaze),
+        }),
+      );
       expect(found.status).toBe(201);
       const { body } = await getDetail(t, sessionIdOf(found.body.deeplink));
       expect(body.placement).toMatchObject({ found: 'detected' });
-      body.placement.corners.forEach((c: number[], i: number) => c.forEach((v, k) => expect(Math.abs(v - view.face.corners[i]![k]!)).toBeLessThan(0.03)));
+      body.placement.corners.forEach((c: number[], i: number) =>
+        c.forEach((v, k) => expect(Math.abs(v - view.face.corners[i]![k]!)).toBeLessThan(0.03)),
+      );
       // Gazing at the sky from the same spot: no door, and no guess taken from the cache.
-      const up = await postSession(t, 'by_scan', form({ model_file: filePart(AC20), 'alignment.point_1': JSON.stringify(view.viewer), 'alignment.point_2': '[0, 1, 0]' }));
+      const up = await postSession(
+        t,
+        'by_scan',
+        form({ model_file: filePart(AC20), 'alignment.point_1': JSON.stringify(view.viewer), 'alignment.point_2': '[0, 1, 0]' }),
+      );
       expect(up.status).toBe(422);
       expect(up.body.code).toBe('door_not_found');
     } finally {

@@ -27,7 +27,8 @@ describe('CORS (ARSESSION_CORS_ORIGINS)', () => {
 
   it('a preflight from a listed origin is answered 204 with the methods and headers the interface takes', async () => {
     const res = await fetch(`${open.url}/api/vision/v1/session/by_plane/`, {
-      method: 'OPTIONS', headers: { Origin: APP, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-api-key' },
+      method: 'OPTIONS',
+      headers: { Origin: APP, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-api-key' },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(APP);
@@ -43,7 +44,10 @@ describe('CORS (ARSESSION_CORS_ORIGINS)', () => {
   });
 
   it('the setting takes origins or *, and refuses anything else by name', () => {
-    expect(readServerConfig({ ARSESSION_CORS_ORIGINS: `${APP}, http://localhost:3000` }).corsOrigins).toEqual([APP, 'http://localhost:3000']);
+    expect(readServerConfig({ ARSESSION_CORS_ORIGINS: `${APP}, http://localhost:3000` }).corsOrigins).toEqual([
+      APP,
+      'http://localhost:3000',
+    ]);
     expect(readServerConfig({ ARSESSION_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
     expect(() => readServerConfig({ ARSESSION_CORS_ORIGINS: 'https://app.example.com/path' })).toThrow(/^ARSESSION_CORS_ORIGINS: /);
   });

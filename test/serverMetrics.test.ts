@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { glbOf } from './support/glbOf.js';
 import { corpusPath } from './support/corpus.js';
 import { sampleValue } from './support/prometheusText.js';
-import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, TEST_METRICS_TOKEN, type TestServer } from './support/serverHarness.js';
+import {
+  filePart,
+  form,
+  getDetail,
+  postSession,
+  sessionIdOf,
+  startTestServer,
+  TEST_METRICS_TOKEN,
+  type TestServer,
+} from './support/serverHarness.js';
 
 const BOX = corpusPath('glb', 'Box.glb');
 const PLANE = {};
@@ -30,15 +39,19 @@ async function scrape(url: string): Promise<string> {
 
 describe('GET /metrics on the public port', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer(); });
-  afterAll(async () => { await t?.stop(); });
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
 
-  it('is not served by default: its figures are the operator\'s, not the internet\'s', async () => {
+  it("is not served by default: its figures are the operator's, not the internet's", async () => {
     const plain = await startTestServer({ metricsToken: undefined });
     try {
       expect(plain.server.metricsUrl).toBeUndefined();
       expect(await statusOf(`${plain.url}/metrics`)).toBe(404);
-      const doc = await (await fetch(`${plain.url}/api/vision/v1/openapi.json`)).json() as { paths: Record<string, unknown> };
+      const doc = (await (await fetch(`${plain.url}/api/vision/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
       expect(doc.paths['/metrics']).toBeUndefined();
     } finally {
       await plain.stop();
@@ -46,9 +59,16 @@ describe('GET /metrics on the public port', () => {
   });
 
   it('with ARSESSION_METRICS_TOKEN, only to a scrape that sends it as a bearer token, and the document says so', async () => {
-    const doc = await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json() as { paths: Record<string, { get?: { security?: unknown[] } }> };
+    const doc = (await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json()) as {
+      paths: Record<string, { get?: { security?: unknown[] } }>;
+    };
     expect(doc.paths['/metrics']?.get?.security).toEqual([{ MetricsToken: [] }]);
-    for (const headers of [{} as Record<string, string>, { Authorization: 'Bearer wrong-token-0123456789' }, { Authorization: TEST_METRICS_TOKEN }, { Authorization: `Basic ${TEST_METRICS_TOKEN}` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: 'Bearer wrong-token-0123456789' },
+      { Authorization: TEST_METRICS_TOKEN },
+      { Authorization: `Basic ${TEST_METRICS_TOKEN}` },
+    ]) {
       const r = await fetch(`${t.url}/metrics`, { headers });
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -62,12 +82,22 @@ describe('GET /metrics on the public port', () => {
     // The same model again: placed from the conversion cache.
     expect((await postSession(t, 'by_plane', form({ model_file: filePart(BOX), ...PLANE }))).status).toBe(201);
     // A GLB whose mesh points at nothing: refused by the conversion, with its code.
-    const broken = glbOf({ asset: { version: '2.0' }, meshes: [{ primitives: [{ attributes: { POSITION: 5 } }] }], nodes: [{ mesh: 0 }], scenes: [{ nodes: [0] }] });
+    const broken = glbOf({
+      asset: { version: '2.0' },
+      meshes: [{ primitives: [{ attributes: { POSITION: 5 } }] }],
+      nodes: [{ mesh: 0 }],
+      scenes: [{ nodes: [0] }],
+    });
     const bad = await postSession(t, 'by_plane', form({ model_file: [new Blob([broken]), 'broken.glb'], ...PLANE }));
     expect(bad.status).toBe(422);
     const id = sessionIdOf(first.body.deeplink);
     expect((await getDetail(t, id)).status).toBe(200);
-    const claim = (code: string) => fetch(`${t.url}/api/vision/v1/session/claim`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: code }) });
+    const claim = (code: string) =>
+      fetch(`${t.url}/api/vision/v1/session/claim`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ onetime_code: code }),
+      });
     expect((await claim(first.body.onetime_code)).status).toBe(200);
     expect((await claim(first.body.onetime_code)).status).toBe(404);
     expect((await fetch(`${t.url}/no/such/thing`)).status).toBe(404);
@@ -75,10 +105,30 @@ describe('GET /metrics on the public port', () => {
     // Not behind keys: a scrape carries none.
     const text = await scrape(`${t.url}/metrics`);
     expect(sampleValue(text, 'arsession_sessions_created_total', { method: 'by_plane' })).toBe(2);
-    expect(sampleValue(text, 'arsession_http_request_duration_seconds_count', { route: '/api/vision/v1/session/by_plane', method: 'POST', status: '201' })).toBe(2);
-    expect(sampleValue(text, 'arsession_http_request_duration_seconds_count', { route: '/api/vision/v1/session/by_plane', method: 'POST', status: '422' })).toBe(1);
-    expect(sampleValue(text, 'arsession_http_request_duration_seconds_count', { route: '/api/vision/v1/session/:id', method: 'GET', status: '200' })).toBe(1);
-    expect(sampleValue(text, 'arsession_http_request_duration_seconds_count', { route: 'unmatched', method: 'GET', status: '404' })).toBe(1);
+    expect(
+      sampleValue(text, 'arsession_http_request_duration_seconds_count', {
+        route: '/api/vision/v1/session/by_plane',
+        method: 'POST',
+        status: '201',
+      }),
+    ).toBe(2);
+    expect(
+      sampleValue(text, 'arsession_http_request_duration_seconds_count', {
+        route: '/api/vision/v1/session/by_plane',
+        method: 'POST',
+        status: '422',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(text, 'arsession_http_request_duration_seconds_count', {
+        route: '/api/vision/v1/session/:id',
+        method: 'GET',
+        status: '200',
+      }),
+    ).toBe(1);
+    expect(sampleValue(text, 'arsession_http_request_duration_seconds_count', { route: 'unmatched', method: 'GET', status: '404' })).toBe(
+      1,
+    );
     // Ids never make series of their own.
     expect(text).not.toContain(id);
     expect(sampleValue(text, 'arsession_conversion_duration_seconds_count', { format: 'glb', outcome: 'converted' })).toBe(1);
@@ -99,14 +149,20 @@ describe('GET /metrics on the public port', () => {
     expect(sampleValue(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(text).toMatch(/^# TYPE nodejs_gc_duration_seconds histogram$/m);
     // The scrape is counted too, by its own route.
-    expect(sampleValue(await scrape(`${t.url}/metrics`), 'arsession_http_request_duration_seconds_count', { route: '/metrics', status: '200' })).toBe(1);
+    expect(
+      sampleValue(await scrape(`${t.url}/metrics`), 'arsession_http_request_duration_seconds_count', { route: '/metrics', status: '200' }),
+    ).toBe(1);
   });
 });
 
 describe('the metrics text', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer(); });
-  afterAll(async () => { await t?.stop(); });
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
 
   it('passes promtool check metrics: names, types and help as Prometheus wants them (no gauge named _total)', async () => {
     expect((await postSession(t, 'by_plane', form({ model_file: filePart(BOX), ...PLANE }))).status).toBe(201);
@@ -120,14 +176,18 @@ describe('the metrics text', () => {
 
 describe('ARSESSION_METRICS_PORT', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer({ metricsPort: 0 }); });
-  afterAll(async () => { await t?.stop(); });
+  beforeAll(async () => {
+    t = await startTestServer({ metricsPort: 0 });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
 
   it('moves the scrape off the public port, onto a listener that serves nothing else', async () => {
     expect(t.server.metricsUrl).not.toBe(`${t.url}/metrics`);
     // Plain HTTP, not the contract-checking fetch: the document this server serves has no /metrics.
     expect(await statusOf(`${t.url}/metrics`)).toBe(404);
-    const doc = await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json() as { paths: Record<string, unknown> };
+    const doc = (await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
     expect(doc.paths['/metrics']).toBeUndefined();
     expect((await postSession(t, 'by_plane', form({ model_file: filePart(BOX), ...PLANE }))).status).toBe(201);
     expect(sampleValue(await scrape(t.server.metricsUrl!), 'arsession_sessions_created_total', { method: 'by_plane' })).toBe(1);

@@ -10,33 +10,54 @@ import { form, getDetail, postSession, sessionIdOf, startTestServer, type TestSe
 import { readUsdzBack } from './support/usdReader.js';
 import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
-
 /** Each session endpoint with text fields that make a valid request (by_scan in mode 2: given corners). */
 const ENDPOINTS: Record<string, Record<string, string>> = {
   by_plane: {},
   by_scan: { 'alignment.corners': '[[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]]', 'alignment.wall_normal': '[0, 0, 1]' },
   'by_virtual_anchor/rectangle-short-side': {
-    'virtual_anchor.anchor_type': 'rectangle_short_side', 'virtual_anchor.center': '[1, 0, 2]', 'virtual_anchor.width': '0.6', 'virtual_anchor.height': '1.2',
-    'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.short_side_direction': '[1, 0, 0]',
+    'virtual_anchor.anchor_type': 'rectangle_short_side',
+    'virtual_anchor.center': '[1, 0, 2]',
+    'virtual_anchor.width': '0.6',
+    'virtual_anchor.height': '1.2',
+    'virtual_anchor.plane_normal': '[0, 1, 0]',
+    'virtual_anchor.short_side_direction': '[1, 0, 0]',
   },
   'by_virtual_anchor/segment-directional': {
-    'virtual_anchor.anchor_type': 'segment_directional', 'virtual_anchor.segment_point_1': '[0, 0, 0]', 'virtual_anchor.segment_point_2': '[2, 0, 1]',
-    'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.placement_source': 'model_surface',
+    'virtual_anchor.anchor_type': 'segment_directional',
+    'virtual_anchor.segment_point_1': '[0, 0, 0]',
+    'virtual_anchor.segment_point_2': '[2, 0, 1]',
+    'virtual_anchor.plane_normal': '[0, 1, 0]',
+    'virtual_anchor.placement_source': 'model_surface',
   },
   'by_virtual_anchor/circle-directional': {
-    'virtual_anchor.center': '[0, 1, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 0, 1]', 'virtual_anchor.direction': '[1, 1, 0]',
+    'virtual_anchor.center': '[0, 1, 0]',
+    'virtual_anchor.radius': '0.5',
+    'virtual_anchor.plane_normal': '[0, 0, 1]',
+    'virtual_anchor.direction': '[1, 1, 0]',
   },
   'by_virtual_anchor/corner-directional': {
-    'virtual_anchor.corner': '[3, 0, -1]', 'virtual_anchor.edge_1_direction': '[1, 0, 0]', 'virtual_anchor.edge_2_direction': '[0, 0, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]',
+    'virtual_anchor.corner': '[3, 0, -1]',
+    'virtual_anchor.edge_1_direction': '[1, 0, 0]',
+    'virtual_anchor.edge_2_direction': '[0, 0, 1]',
+    'virtual_anchor.plane_normal': '[0, 1, 0]',
   },
   by_refimage: {
-    'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]',
+    'reference_image.physical_width': '0.3',
+    'reference_image.center': '[0, 1.5, 0]',
+    'reference_image.normal': '[0, 0, 1]',
+    'reference_image.up': '[0, 1, 0]',
   },
 };
 
 interface Asset {
-  source_name: string; format: string; usdz_url: string; usdz_bytes: number; usdz_sha256: string; usdz_delivery: string;
-  triangles: number; bounds: { min: number[]; max: number[] };
+  source_name: string;
+  format: string;
+  usdz_url: string;
+  usdz_bytes: number;
+  usdz_sha256: string;
+  usdz_delivery: string;
+  triangles: number;
+  bounds: { min: number[]; max: number[] };
 }
 
 let t: TestServer;
@@ -53,7 +74,9 @@ async function session(path: string, models: Array<[Uint8Array, string]>): Promi
   const r = await postSession(t, path, fd);
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   const { body } = await getDetail(t, sessionIdOf(r.body.deeplink));
-  return Promise.all((body.model_assets as Asset[]).map(async (a) => ({ ...a, delivered: Buffer.from(await (await fetch(a.usdz_url)).arrayBuffer()) })));
+  return Promise.all(
+    (body.model_assets as Asset[]).map(async (a) => ({ ...a, delivered: Buffer.from(await (await fetch(a.usdz_url)).arrayBuffer()) })),
+  );
 }
 
 const cleanUsdz = corpusFiles('usdz').filter((n) => n.startsWith('clean_'));
@@ -64,7 +87,10 @@ describe('every valid USDZ of the corpus, on every endpoint', () => {
   });
 
   it.each(Object.keys(ENDPOINTS))('%s: 201, the triangles and bounds the reader finds, each file a valid ARKit package', async (path) => {
-    const assets = await session(path, cleanUsdz.map((n) => [corpusBytes('usdz', n), n]));
+    const assets = await session(
+      path,
+      cleanUsdz.map((n) => [corpusBytes('usdz', n), n]),
+    );
     expect(assets.map((a) => a.source_name)).toEqual(cleanUsdz);
     for (const asset of assets) {
       const scene = await readUsdz(corpusBytes('usdz', asset.source_name));
@@ -87,9 +113,15 @@ describe('every valid USDZ of the corpus, on every endpoint', () => {
   });
 
   it('the ARKit-ready package is delivered byte for byte as uploaded; the others are converted', async () => {
-    const assets = await session('by_plane', cleanUsdz.map((n) => [corpusBytes('usdz', n), n]));
+    const assets = await session(
+      'by_plane',
+      cleanUsdz.map((n) => [corpusBytes('usdz', n), n]),
+    );
     expect(Object.fromEntries(assets.map((a) => [a.source_name, a.usdz_delivery]))).toEqual({
-      'clean_clean.usdz': 'converted', 'clean_clean_arkit.usdz': 'as_uploaded', 'clean_clean_flat.usdz': 'converted', 'clean_clean_usdc.usdz': 'converted',
+      'clean_clean.usdz': 'converted',
+      'clean_clean_arkit.usdz': 'as_uploaded',
+      'clean_clean_flat.usdz': 'converted',
+      'clean_clean_usdc.usdz': 'converted',
     });
     const arkit = assets.find((a) => a.source_name === 'clean_clean_arkit.usdz')!;
     expect(arkit.delivered.equals(Buffer.from(corpusBytes('usdz', 'clean_clean_arkit.usdz')))).toBe(true);
@@ -100,7 +132,10 @@ describe('an IFC whose IfcRoot names and descriptions are derived (`*`)', () => 
   it.each(Object.keys(ENDPOINTS))('%s: 201 with the geometry of the file as written with names', async (path) => {
     const plain = corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc');
     const starred = derivedRootAttributes(plain);
-    const [withNames, derived] = await session(path, [[plain, 'house.ifc'], [starred, 'house-renga.ifc']]);
+    const [withNames, derived] = await session(path, [
+      [plain, 'house.ifc'],
+      [starred, 'house-renga.ifc'],
+    ]);
     expect(derived!.usdz_delivery).toBe('converted');
     expect(derived!.triangles).toBe(withNames!.triangles);
     expect(derived!.bounds).toEqual(withNames!.bounds);

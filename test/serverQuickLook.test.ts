@@ -24,7 +24,10 @@ afterAll(async () => {
   await Promise.all([t?.stop(), usd?.close()]);
 });
 
-interface Frame { position: number[]; rotation: number[] }
+interface Frame {
+  position: number[];
+  rotation: number[];
+}
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -55,25 +58,34 @@ function boundsInAnchor(bounds: { min: number[]; max: number[] }, frame: Frame) 
     const p = [i & 1 ? bounds.max[0]! : bounds.min[0]!, i & 2 ? bounds.max[1]! : bounds.min[1]!, i & 4 ? bounds.max[2]! : bounds.min[2]!];
     return [0, 1, 2].map((r) => inv[r]! * p[0]! + inv[4 + r]! * p[1]! + inv[8 + r]! * p[2]! + inv[12 + r]!);
   });
-  return { min: [0, 1, 2].map((k) => Math.min(...corners.map((c) => c[k]!))), max: [0, 1, 2].map((k) => Math.max(...corners.map((c) => c[k]!))) };
+  return {
+    min: [0, 1, 2].map((k) => Math.min(...corners.map((c) => c[k]!))),
+    max: [0, 1, 2].map((k) => Math.max(...corners.map((c) => c[k]!))),
+  };
 }
 
 /**
  * The package: one ARKit-ready layer, the model where the placement puts it relative to the anchor,
  * as our reader finds it and as a real OpenUSD draws it (with the triangles the detail states).
  */
-async function expectPlaced(bytes: Uint8Array, asset: { bounds: { min: number[]; max: number[] }; triangles: number }, frame: Frame, leftOut = 0): Promise<void> {
+async function expectPlaced(
+  bytes: Uint8Array,
+  asset: { bounds: { min: number[]; max: number[] }; triangles: number },
+  frame: Frame,
+  leftOut = 0,
+): Promise<void> {
   const scene = await readUsdz(bytes);
   expect(scene.arkitPackage).toBeDefined();
   const expected = boundsInAnchor(asset.bounds, frame);
   // Drawn inside the stated bounds, and short of them by no more than what the budget left out
   // (a simplified delivery keeps a subset of the full model's vertices).
-  const near = (found: { min: number[]; max: number[] }) => [0, 1, 2].forEach((k) => {
-    expect(found.min[k]!).toBeGreaterThanOrEqual(expected.min[k]! - 5e-5);
-    expect(found.max[k]!).toBeLessThanOrEqual(expected.max[k]! + 5e-5);
-    expect(found.min[k]! - expected.min[k]!).toBeLessThanOrEqual(leftOut + 5e-5);
-    expect(expected.max[k]! - found.max[k]!).toBeLessThanOrEqual(leftOut + 5e-5);
-  });
+  const near = (found: { min: number[]; max: number[] }) =>
+    [0, 1, 2].forEach((k) => {
+      expect(found.min[k]!).toBeGreaterThanOrEqual(expected.min[k]! - 5e-5);
+      expect(found.max[k]!).toBeLessThanOrEqual(expected.max[k]! + 5e-5);
+      expect(found.min[k]! - expected.min[k]!).toBeLessThanOrEqual(leftOut + 5e-5);
+      expect(expected.max[k]! - found.max[k]!).toBeLessThanOrEqual(leftOut + 5e-5);
+    });
   near(scene.bounds);
   const drawn = await usd.open(bytes, 'quick_look.usdz');
   expect(drawn.error).toBeUndefined();
@@ -82,7 +94,7 @@ async function expectPlaced(bytes: Uint8Array, asset: { bounds: { min: number[];
 }
 
 describe('the Quick Look package of each placement', () => {
-  it('by_plane: a horizontal plane; the footprint anchor at the anchor\'s origin, the model standing on it', async () => {
+  it("by_plane: a horizontal plane; the footprint anchor at the anchor's origin, the model standing on it", async () => {
     const { detail, asset, bytes } = await session('by_plane', {});
     expect(detail.placement.quick_look).toMatchObject({ anchoring: 'plane', alignment: 'horizontal' });
     expect(detail.placement.quick_look.frame.position).toEqual(detail.placement.anchor.position);
@@ -105,9 +117,17 @@ describe('the Quick Look package of each placement', () => {
     await expectPlaced(bytes, asset, detail.placement.quick_look.frame, asset.ar_budget.max_uncovered_m);
   });
 
-  it('by_scan: a vertical plane at the opening\'s bottom centre, +Y the wall normal, +X the opening\'s right', async () => {
-    const corners = [[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]];
-    const { detail, asset, bytes } = await session('by_scan', { 'alignment.corners': JSON.stringify(corners), 'alignment.wall_normal': '[0, 0, 1]' });
+  it("by_scan: a vertical plane at the opening's bottom centre, +Y the wall normal, +X the opening's right", async () => {
+    const corners = [
+      [-0.45, 0, 1],
+      [0.45, 0, 1],
+      [0.45, 2.1, 1],
+      [-0.45, 2.1, 1],
+    ];
+    const { detail, asset, bytes } = await session('by_scan', {
+      'alignment.corners': JSON.stringify(corners),
+      'alignment.wall_normal': '[0, 0, 1]',
+    });
     const ql = detail.placement.quick_look;
     expect(ql).toMatchObject({ anchoring: 'plane', alignment: 'vertical' });
     const [bl, br] = detail.placement.corners as number[][];
@@ -121,18 +141,29 @@ describe('the Quick Look package of each placement', () => {
     expect((await readUsdzBack(bytes)).text).toMatch(/uniform token preliminary:planeAnchoring:alignment = "vertical"/);
   });
 
-  it('a virtual anchor on a level plane: horizontal, the anchor\'s own frame', async () => {
+  it("a virtual anchor on a level plane: horizontal, the anchor's own frame", async () => {
     const { detail, asset, bytes } = await session('by_virtual_anchor/segment-directional', {
-      'virtual_anchor.segment_point_1': '[0, 0.5, 0]', 'virtual_anchor.segment_point_2': '[2, 0.5, 1]', 'virtual_anchor.plane_normal': '[0, 1, 0]',
+      'virtual_anchor.segment_point_1': '[0, 0.5, 0]',
+      'virtual_anchor.segment_point_2': '[2, 0.5, 1]',
+      'virtual_anchor.plane_normal': '[0, 1, 0]',
     });
-    expect(detail.placement.quick_look).toMatchObject({ anchoring: 'plane', alignment: 'horizontal', frame: { position: detail.placement.pose.position } });
-    detail.placement.quick_look.frame.rotation.forEach((v: number, k: number) => expect(v).toBeCloseTo(detail.placement.pose.rotation[k], 6));
+    expect(detail.placement.quick_look).toMatchObject({
+      anchoring: 'plane',
+      alignment: 'horizontal',
+      frame: { position: detail.placement.pose.position },
+    });
+    detail.placement.quick_look.frame.rotation.forEach((v: number, k: number) =>
+      expect(v).toBeCloseTo(detail.placement.pose.rotation[k], 6),
+    );
     await expectPlaced(bytes, asset, detail.placement.quick_look.frame);
   });
 
   it('a virtual anchor on an upright plane: vertical', async () => {
     const { detail, asset, bytes } = await session('by_virtual_anchor/circle-directional', {
-      'virtual_anchor.center': '[0, 1, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 0, 1]', 'virtual_anchor.direction': '[1, 0, 0]',
+      'virtual_anchor.center': '[0, 1, 0]',
+      'virtual_anchor.radius': '0.5',
+      'virtual_anchor.plane_normal': '[0, 0, 1]',
+      'virtual_anchor.direction': '[1, 0, 0]',
     });
     expect(detail.placement.quick_look).toMatchObject({ anchoring: 'plane', alignment: 'vertical', frame: { position: [0, 1, 0] } });
     await expectPlaced(bytes, asset, detail.placement.quick_look.frame);
@@ -140,19 +171,40 @@ describe('the Quick Look package of each placement', () => {
 
   it('a virtual anchor on a tilted plane: none, with the reason; the plain USDZ serves', async () => {
     const { detail, asset, bytes } = await session('by_virtual_anchor/rectangle-short-side', {
-      'virtual_anchor.center': '[1, 0, 2]', 'virtual_anchor.width': '0.6', 'virtual_anchor.height': '1.2', 'virtual_anchor.plane_normal': '[0, 1, 1]', 'virtual_anchor.short_side_direction': '[1, 0, 0]',
+      'virtual_anchor.center': '[1, 0, 2]',
+      'virtual_anchor.width': '0.6',
+      'virtual_anchor.height': '1.2',
+      'virtual_anchor.plane_normal': '[0, 1, 1]',
+      'virtual_anchor.short_side_direction': '[1, 0, 0]',
     });
     expect(detail.placement.quick_look).toEqual({ anchoring: 'none', reason: expect.stringMatching(/tilted 45° from level/) });
-    expect(asset.quick_look).toMatchObject({ anchoring: 'none', reason: detail.placement.quick_look.reason, usdz_url: asset.usdz_url, sha256: asset.usdz_sha256 });
+    expect(asset.quick_look).toMatchObject({
+      anchoring: 'none',
+      reason: detail.placement.quick_look.reason,
+      usdz_url: asset.usdz_url,
+      sha256: asset.usdz_sha256,
+    });
     expect(rawZipEntries(bytes).length).toBeGreaterThan(0);
   });
 
   it('by_refimage: the image, in the package, at its physical width in centimetres; the model where the placement says', async () => {
-    const { detail, asset, bytes } = await session('by_refimage', {
-      'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]',
-    }, BOX, { reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'] });
+    const { detail, asset, bytes } = await session(
+      'by_refimage',
+      {
+        'reference_image.physical_width': '0.3',
+        'reference_image.center': '[0, 1.5, 0]',
+        'reference_image.normal': '[0, 0, 1]',
+        'reference_image.up': '[0, 1, 0]',
+      },
+      BOX,
+      { reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'] },
+    );
     const ql = detail.placement.quick_look;
-    expect(ql).toMatchObject({ anchoring: 'image', physical_width: 0.3, frame: { position: detail.placement.pose.position, rotation: detail.placement.pose.rotation } });
+    expect(ql).toMatchObject({
+      anchoring: 'image',
+      physical_width: 0.3,
+      frame: { position: detail.placement.pose.position, rotation: detail.placement.pose.rotation },
+    });
     const image = rawZipEntries(bytes).find((e) => e.name === 'reference_image.png');
     expect(Buffer.from(image!.data).equals(ONE_PIXEL_PNG)).toBe(true);
     const back = await readUsdzBack(bytes);
@@ -172,8 +224,11 @@ describe('the Quick Look package of each placement', () => {
     expect(plain.equals(readFileSync(corpusPath('usdz', 'clean_clean_arkit.usdz')))).toBe(true);
   });
 
-  it('several models: each package places its model in the first model\'s frame', async () => {
-    const fd = form({ 'alignment.corners': '[[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]]', 'alignment.wall_normal': '[0, 0, 1]' });
+  it("several models: each package places its model in the first model's frame", async () => {
+    const fd = form({
+      'alignment.corners': '[[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]]',
+      'alignment.wall_normal': '[0, 0, 1]',
+    });
     fd.append('model_files', new Blob([readFileSync(BOX)]), 'box.glb');
     fd.append('model_files', new Blob([readFileSync(corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc'))]), 'house.ifc');
     const r = await postSession(t, 'by_scan', fd);
@@ -184,7 +239,10 @@ describe('the Quick Look package of each placement', () => {
       const bytes = new Uint8Array(await (await fetch(asset.quick_look.usdz_url)).arrayBuffer());
       // A model's delivered frame is the first model's moved by their offsets' difference.
       const shift = [0, 1, 2].map((k) => asset.offset[k] - body.model_assets[0].offset[k]);
-      const inFirst = { min: asset.bounds.min.map((v: number, k: number) => v + shift[k]!), max: asset.bounds.max.map((v: number, k: number) => v + shift[k]!) };
+      const inFirst = {
+        min: asset.bounds.min.map((v: number, k: number) => v + shift[k]!),
+        max: asset.bounds.max.map((v: number, k: number) => v + shift[k]!),
+      };
       await expectPlaced(bytes, { bounds: inFirst, triangles: asset.triangles }, frame);
     }
   });
@@ -196,10 +254,17 @@ describe('packages and previews made on first request', () => {
     const id = sessionIdOf(r.body.deeplink);
     const { body } = await getDetail(t, id);
     const urls = [body.model_assets[0].quick_look.usdz_url, body.preview_glb_url] as string[];
-    const answers = await Promise.all([...urls, ...urls, ...urls, ...urls].map(async (url) => {
-      const response = await fetch(url);
-      return { url, status: response.status, etag: response.headers.get('etag'), hash: sha256(new Uint8Array(await response.arrayBuffer())) };
-    }));
+    const answers = await Promise.all(
+      [...urls, ...urls, ...urls, ...urls].map(async (url) => {
+        const response = await fetch(url);
+        return {
+          url,
+          status: response.status,
+          etag: response.headers.get('etag'),
+          hash: sha256(new Uint8Array(await response.arrayBuffer())),
+        };
+      }),
+    );
     for (const url of urls) {
       const mine = answers.filter((a) => a.url === url);
       expect(new Set(mine.map((a) => `${a.status} ${a.etag} "${a.hash}"`))).toEqual(new Set([`200 "${mine[0]!.hash}" "${mine[0]!.hash}"`]));
@@ -218,7 +283,12 @@ describe('packages and previews made on first request', () => {
     const id = sessionIdOf(r.body.deeplink);
     const asset = (await getDetail(t, id)).body.model_assets[0];
     expect(asset.usdz_delivery).toBe('as_uploaded');
-    expect(asset.quick_look).toMatchObject({ anchoring: 'none', reason: expect.stringMatching(/anchors itself already/), usdz_url: asset.usdz_url, sha256: asset.usdz_sha256 });
+    expect(asset.quick_look).toMatchObject({
+      anchoring: 'none',
+      reason: expect.stringMatching(/anchors itself already/),
+      usdz_url: asset.usdz_url,
+      sha256: asset.usdz_sha256,
+    });
     expect((await fetch(asset.usdz_url.replace(/0\.usdz$/, '0.quicklook.usdz'))).status).toBe(404);
   });
 

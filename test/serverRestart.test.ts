@@ -44,18 +44,37 @@ describe('restart on the same data directory', () => {
     try {
       const after = await getDetail(second, id);
       expect(after.status).toBe(200);
-      const paths = (a: Record<string, any>) => ({ ...a, usdz_url: new URL(a.usdz_url).pathname, glb_url: new URL(a.glb_url).pathname, quick_look: { ...a.quick_look, usdz_url: new URL(a.quick_look.usdz_url).pathname } });
-      const session = (d: Record<string, any>) => ({ ...d, page_url: new URL(d.page_url).pathname, preview_glb_url: new URL(d.preview_glb_url).pathname, model_assets: d.model_assets.map(paths) });
+      const paths = (a: Record<string, any>) => ({
+        ...a,
+        usdz_url: new URL(a.usdz_url).pathname,
+        glb_url: new URL(a.glb_url).pathname,
+        quick_look: { ...a.quick_look, usdz_url: new URL(a.quick_look.usdz_url).pathname },
+      });
+      const session = (d: Record<string, any>) => ({
+        ...d,
+        page_url: new URL(d.page_url).pathname,
+        preview_glb_url: new URL(d.preview_glb_url).pathname,
+        model_assets: d.model_assets.map(paths),
+      });
       expect(session(after.body)).toEqual(session(before));
       const file = await fetch(after.body.model_assets[0].usdz_url);
       expect(file.status).toBe(200);
       expect(Number(file.headers.get('content-length'))).toBe(before.model_assets[0].usdz_bytes);
-      const models = await (await fetch(`${second.url}/api/vision/v1/models/`, { headers: { 'X-API-Key': key } })).json() as { models: Array<{ source_name: string }> };
+      const models = (await (await fetch(`${second.url}/api/vision/v1/models/`, { headers: { 'X-API-Key': key } })).json()) as {
+        models: Array<{ source_name: string }>;
+      };
       expect(models.models.map((m) => m.source_name)).toContain('kept.glb');
-      const claim = await fetch(`${second.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: r.body.onetime_code }) });
+      const claim = await fetch(`${second.url}/api/vision/v1/session/claim/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ onetime_code: r.body.onetime_code }),
+      });
       expect(claim.status).toBe(200);
       expect(readdirSync(join(dataDir, 'uploads'))).toEqual([]);
-      if (embedded) expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual([sessionFileName(id, '0.glb'), sessionFileName(id, '0.quicklook.usdz'), sessionFileName(id, '0.usdz')].sort());
+      if (embedded)
+        expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual(
+          [sessionFileName(id, '0.glb'), sessionFileName(id, '0.quicklook.usdz'), sessionFileName(id, '0.usdz')].sort(),
+        );
       else expect(await storedFiles(second, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz']);
       const quickLook = await fetch(after.body.model_assets[0].quick_look.usdz_url);
       expect(quickLook.headers.get('etag')).toBe(`"${before.model_assets[0].quick_look.sha256}"`);
@@ -88,7 +107,11 @@ describe('expiry', () => {
       expect(detail.status).toBe(410);
       expect(((await detail.json()) as { errors: Array<{ field: string }> }).errors[0]!.field).toBe('session_id');
       expect((await fetch(usdz)).status).toBe(410);
-      const claim = await fetch(`${t.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: r.body.onetime_code }) });
+      const claim = await fetch(`${t.url}/api/vision/v1/session/claim/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ onetime_code: r.body.onetime_code }),
+      });
       expect(claim.status).toBe(404);
       expect(await storedFiles(t, id)).toEqual([]);
     } finally {
@@ -109,7 +132,9 @@ describe('arsession keys (the operator command)', () => {
       expect(created.status).toBe(0);
       const key = created.stdout.trim();
       expect(key).toMatch(/^ars_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
-      const listed = JSON.parse(run('keys', 'list', '--json').stdout) as { keys: Array<{ id: string; account: string; revoked_at: string | null }> };
+      const listed = JSON.parse(run('keys', 'list', '--json').stdout) as {
+        keys: Array<{ id: string; account: string; revoked_at: string | null }>;
+      };
       // ars_<16 hex id>_<43-char secret>; the secret itself may contain '_'.
       const [id, secret] = [key.slice(4, 20), key.slice(21)];
       expect(listed.keys).toEqual([expect.objectContaining({ id, account: 'acme', revoked_at: null })]);
@@ -117,10 +142,19 @@ describe('arsession keys (the operator command)', () => {
       expect(JSON.stringify(listed)).not.toContain(secret);
       const t = await startTestServer({}, dataDir);
       try {
-        const anchor = { 'virtual_anchor.center': '[0,0,0]', 'virtual_anchor.radius': '1', 'virtual_anchor.plane_normal': '[0,1,0]', 'virtual_anchor.direction': '[1,0,0]' };
-        expect((await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...anchor }), key)).status).toBe(201);
+        const anchor = {
+          'virtual_anchor.center': '[0,0,0]',
+          'virtual_anchor.radius': '1',
+          'virtual_anchor.plane_normal': '[0,1,0]',
+          'virtual_anchor.direction': '[1,0,0]',
+        };
+        expect(
+          (await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...anchor }), key)).status,
+        ).toBe(201);
         expect(run('keys', 'revoke', key).status).toBe(0);
-        expect((await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...anchor }), key)).status).toBe(401);
+        expect(
+          (await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...anchor }), key)).status,
+        ).toBe(401);
         expect(run('keys', 'revoke', key).status).toBe(1);
       } finally {
         await t.stop(true);
@@ -138,7 +172,10 @@ describe('arsession keys (the operator command)', () => {
     delete env['ARSESSION_DATABASE_URL'];
     const run = (...args: string[]) => spawnSync(bin, args, { env, encoding: 'utf8' });
     try {
-      for (const args of [['keys', 'list'], ['keys', 'revoke', 'ars_0000000000000000_x']]) {
+      for (const args of [
+        ['keys', 'list'],
+        ['keys', 'revoke', 'ars_0000000000000000_x'],
+      ]) {
         const r = run(...args);
         expect(r.status).toBe(1);
         expect(r.stderr).toContain(`no server database at ${join(elsewhere, 'data', 'arsession.sqlite')}`);

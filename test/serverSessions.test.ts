@@ -4,13 +4,29 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CONVERTER_VERSION, checkUsdzPackage, convertModel } from '@arsession/convert';
 import {
-  circleDirectionalFrame, cornerDirectionalFrame, footprintPose, rectangleShortSideFrame, referenceImageFrame,
-  segmentDirectionalFrame, validateOpening, yUpToZUp, type Vec3,
+  circleDirectionalFrame,
+  cornerDirectionalFrame,
+  footprintPose,
+  rectangleShortSideFrame,
+  referenceImageFrame,
+  segmentDirectionalFrame,
+  validateOpening,
+  yUpToZUp,
+  type Vec3,
 } from '@arsession/geometry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ac20DoorView } from './support/ac20DoorView.js';
 import { corpusBytes, corpusPath } from './support/corpus.js';
-import { filePart, form, getDetail, postSession, scrapeMetrics, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+import {
+  filePart,
+  form,
+  getDetail,
+  postSession,
+  scrapeMetrics,
+  sessionIdOf,
+  startTestServer,
+  type TestServer,
+} from './support/serverHarness.js';
 import { sampleValue } from './support/prometheusText.js';
 import { uniqueGlb } from './support/uniqueModel.js';
 import { farAwayIfcOpenHouse } from './support/movedIfc.js';
@@ -37,7 +53,8 @@ function expectSessionResponse(body: Record<string, unknown>): string {
   return sessionIdOf(body.deeplink as string);
 }
 
-const close = (a: readonly number[], b: readonly number[], tol = 1e-6) => a.forEach((v, i) => expect(Math.abs(v - b[i]!)).toBeLessThan(tol));
+const close = (a: readonly number[], b: readonly number[], tol = 1e-6) =>
+  a.forEach((v, i) => expect(Math.abs(v - b[i]!)).toBeLessThan(tol));
 
 describe('by_plane', () => {
   it('IFC without a key: 201, then a detail whose USDZ fetches and passes the package rules', async () => {
@@ -76,7 +93,11 @@ describe('by_scan', () => {
   });
 
   it('mode 1 detects the door the viewer looks at (IFC semantics), corners in the delivered frame', async () => {
-    const r = await postSession(t, 'by_scan', form({ model_file: filePart(AC20), 'alignment.point_1': JSON.stringify(viewer), 'alignment.point_2': JSON.stringify(gaze) }));
+    const r = await postSession(
+      t,
+      'by_scan',
+      form({ model_file: filePart(AC20), 'alignment.point_1': JSON.stringify(viewer), 'alignment.point_2': JSON.stringify(gaze) }),
+    );
     expect(r.status).toBe(201);
     const { body: d } = await getDetail(t, expectSessionResponse(r.body));
     expect(d.placement).toMatchObject({ method: 'by_scan', found: 'detected', detection: { method: 'semantic' } });
@@ -88,12 +109,17 @@ describe('by_scan', () => {
   });
 
   it('the same scan sent z-up gives the same placement', async () => {
-    const send = (system: 'y-up' | 'z-up') => postSession(t, 'by_scan', form({
-      model_file: filePart(AC20),
-      'alignment.point_1': JSON.stringify(system === 'z-up' ? yUpToZUp([0, 0, 0], viewer) : viewer),
-      'alignment.point_2': JSON.stringify(system === 'z-up' ? yUpToZUp([0, 0, 0], gaze) : gaze),
-      'alignment.coordinate_system': system,
-    }));
+    const send = (system: 'y-up' | 'z-up') =>
+      postSession(
+        t,
+        'by_scan',
+        form({
+          model_file: filePart(AC20),
+          'alignment.point_1': JSON.stringify(system === 'z-up' ? yUpToZUp([0, 0, 0], viewer) : viewer),
+          'alignment.point_2': JSON.stringify(system === 'z-up' ? yUpToZUp([0, 0, 0], gaze) : gaze),
+          'alignment.coordinate_system': system,
+        }),
+      );
     const [y, z] = [await send('y-up'), await send('z-up')];
     expect([y.status, z.status]).toEqual([201, 201]);
     const [dy, dz] = [await getDetail(t, sessionIdOf(y.body.deeplink)), await getDetail(t, sessionIdOf(z.body.deeplink))];
@@ -102,8 +128,17 @@ describe('by_scan', () => {
   });
 
   it('mode 2 with a GLB: the given corners come back validated, as the geometry package validates them', async () => {
-    const corners = [[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]];
-    const r = await postSession(t, 'by_scan', form({ model_files: [filePart(BOX)], 'alignment.corners': JSON.stringify(corners), 'alignment.wall_normal': '[0, 0, 1]' }));
+    const corners = [
+      [-0.45, 0, 1],
+      [0.45, 0, 1],
+      [0.45, 2.1, 1],
+      [-0.45, 2.1, 1],
+    ];
+    const r = await postSession(
+      t,
+      'by_scan',
+      form({ model_files: [filePart(BOX)], 'alignment.corners': JSON.stringify(corners), 'alignment.wall_normal': '[0, 0, 1]' }),
+    );
     expect(r.status).toBe(201);
     const { body: d } = await getDetail(t, expectSessionResponse(r.body));
     const expected = validateOpening({ corners, wallNormal: [0, 0, 1] });
@@ -118,47 +153,88 @@ describe('by_scan', () => {
 describe('the same file several times in one request', () => {
   it('is converted once: each asset has the same delivered files, the conversion counted once', async () => {
     const glb = uniqueGlb(corpusPath('glb', 'BoxTextured.glb'), `twins-${Date.now()}`);
-    const count = async () => sampleValue(await (await scrapeMetrics(t)).text(), 'arsession_conversion_duration_seconds_count', { format: 'glb', outcome: 'converted' }) ?? 0;
+    const count = async () =>
+      sampleValue(await (await scrapeMetrics(t)).text(), 'arsession_conversion_duration_seconds_count', {
+        format: 'glb',
+        outcome: 'converted',
+      }) ?? 0;
     const before = await count();
-    const r = await postSession(t, 'by_plane', form({ model_files: [[new Blob([glb]), 'a.glb'], [new Blob([glb]), 'b.glb'], [new Blob([glb]), 'c.glb']] }), null);
+    const r = await postSession(
+      t,
+      'by_plane',
+      form({
+        model_files: [
+          [new Blob([glb]), 'a.glb'],
+          [new Blob([glb]), 'b.glb'],
+          [new Blob([glb]), 'c.glb'],
+        ],
+      }),
+      null,
+    );
     expect(r.status).toBe(201);
-    expect(await count() - before).toBe(1);
-    const assets = (await getDetail(t, sessionIdOf(r.body.deeplink))).body.model_assets as Array<{ source_name: string; usdz_sha256: string; glb_sha256: string; usdz_url: string; triangles: number }>;
+    expect((await count()) - before).toBe(1);
+    const assets = (await getDetail(t, sessionIdOf(r.body.deeplink))).body.model_assets as Array<{
+      source_name: string;
+      usdz_sha256: string;
+      glb_sha256: string;
+      usdz_url: string;
+      triangles: number;
+    }>;
     expect(assets.map((a) => a.source_name)).toEqual(['a.glb', 'b.glb', 'c.glb']);
     expect(new Set(assets.map((a) => a.usdz_sha256)).size).toBe(1);
     expect(new Set(assets.map((a) => a.glb_sha256)).size).toBe(1);
     // Each asset serves its own file, whole.
-    for (const a of assets) expect(createHash('sha256').update(new Uint8Array(await (await fetch(a.usdz_url)).arrayBuffer())).digest('hex')).toBe(a.usdz_sha256);
+    for (const a of assets)
+      expect(
+        createHash('sha256')
+          .update(new Uint8Array(await (await fetch(a.usdz_url)).arrayBuffer()))
+          .digest('hex'),
+      ).toBe(a.usdz_sha256);
   });
 });
 
 describe('by_virtual_anchor (four kinds), several files of every format', () => {
   const kinds = [
     {
-      path: 'rectangle-short-side', fields: { center: [1, 0, 2], width: 0.6, height: 1.2, plane_normal: [0, 1, 0], short_side_direction: [1, 0, 0.2] },
-      expected: () => rectangleShortSideFrame({ center: [1, 0, 2], width: 0.6, height: 1.2, planeNormal: [0, 1, 0], shortSideDirection: [1, 0, 0.2] }),
+      path: 'rectangle-short-side',
+      fields: { center: [1, 0, 2], width: 0.6, height: 1.2, plane_normal: [0, 1, 0], short_side_direction: [1, 0, 0.2] },
+      expected: () =>
+        rectangleShortSideFrame({ center: [1, 0, 2], width: 0.6, height: 1.2, planeNormal: [0, 1, 0], shortSideDirection: [1, 0, 0.2] }),
     },
     {
-      path: 'segment-directional', fields: { segment_point_1: [0, 0, 0], segment_point_2: [2, 0, 1], plane_normal: [0, 1, 0], placement_source: 'model_surface' },
+      path: 'segment-directional',
+      fields: { segment_point_1: [0, 0, 0], segment_point_2: [2, 0, 1], plane_normal: [0, 1, 0], placement_source: 'model_surface' },
       expected: () => segmentDirectionalFrame({ segmentPoint1: [0, 0, 0], segmentPoint2: [2, 0, 1], planeNormal: [0, 1, 0] }),
     },
     {
-      path: 'circle-directional', fields: { center: [0, 1, 0], radius: 0.5, plane_normal: [0, 0, 1], direction: [1, 1, 0] },
+      path: 'circle-directional',
+      fields: { center: [0, 1, 0], radius: 0.5, plane_normal: [0, 0, 1], direction: [1, 1, 0] },
       expected: () => circleDirectionalFrame({ center: [0, 1, 0], radius: 0.5, planeNormal: [0, 0, 1], direction: [1, 1, 0] }),
     },
     {
-      path: 'corner-directional', fields: { corner: [3, 0, -1], edge_1_direction: [1, 0, 0], edge_2_direction: [0, 0, 1], plane_normal: [0, 1, 0] },
-      expected: () => cornerDirectionalFrame({ corner: [3, 0, -1], edge1Direction: [1, 0, 0], edge2Direction: [0, 0, 1], planeNormal: [0, 1, 0] }),
+      path: 'corner-directional',
+      fields: { corner: [3, 0, -1], edge_1_direction: [1, 0, 0], edge_2_direction: [0, 0, 1], plane_normal: [0, 1, 0] },
+      expected: () =>
+        cornerDirectionalFrame({ corner: [3, 0, -1], edge1Direction: [1, 0, 0], edge2Direction: [0, 0, 1], planeNormal: [0, 1, 0] }),
     },
   ];
 
   it.each(kinds)('$path: the anchor frame of the geometry package, assets in upload order', async ({ path, fields, expected }) => {
-    const parts: Record<string, string> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [`virtual_anchor.${k}`, typeof v === 'string' ? v : JSON.stringify(v)]));
-    const r = await postSession(t, `by_virtual_anchor/${path}`, form({ ...parts, model_files: [filePart(BOX, 'first.glb'), filePart(USDZ, 'second.usdz'), filePart(BOX, 'third.glb')] }));
+    const parts: Record<string, string> = Object.fromEntries(
+      Object.entries(fields).map(([k, v]) => [`virtual_anchor.${k}`, typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
+    const r = await postSession(
+      t,
+      `by_virtual_anchor/${path}`,
+      form({ ...parts, model_files: [filePart(BOX, 'first.glb'), filePart(USDZ, 'second.usdz'), filePart(BOX, 'third.glb')] }),
+    );
     expect(r.status).toBe(201);
     const { body: d } = await getDetail(t, expectSessionResponse(r.body));
-    expect(d.model_assets.map((a: { order: number; source_name: string; format: string }) => [a.order, a.source_name, a.format]))
-      .toEqual([[0, 'first.glb', 'glb'], [1, 'second.usdz', 'usdz'], [2, 'third.glb', 'glb']]);
+    expect(d.model_assets.map((a: { order: number; source_name: string; format: string }) => [a.order, a.source_name, a.format])).toEqual([
+      [0, 'first.glb', 'glb'],
+      [1, 'second.usdz', 'usdz'],
+      [2, 'third.glb', 'glb'],
+    ]);
     const frame = expected();
     expect(d.placement).toMatchObject({ method: 'by_virtual_anchor', anchor_type: frame.kind });
     close(d.placement.pose.matrix, Array.from(frame.pose.matrix));
@@ -170,10 +246,17 @@ describe('by_virtual_anchor (four kinds), several files of every format', () => 
   });
 
   it('an anchor in a georeferenced IFC (5·10⁵ m away) is reported in the delivered frame (shifted by model_frame.offset)', async () => {
-    const r = await postSession(t, 'by_virtual_anchor/circle-directional', form({
-      model_file: [new Blob([farAwayIfcOpenHouse()]), 'far-house.ifc'],
-      'virtual_anchor.center': '[500010, 0, -600005]', 'virtual_anchor.radius': '1', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.direction': '[1, 0, 0]',
-    }));
+    const r = await postSession(
+      t,
+      'by_virtual_anchor/circle-directional',
+      form({
+        model_file: [new Blob([farAwayIfcOpenHouse()]), 'far-house.ifc'],
+        'virtual_anchor.center': '[500010, 0, -600005]',
+        'virtual_anchor.radius': '1',
+        'virtual_anchor.plane_normal': '[0, 1, 0]',
+        'virtual_anchor.direction': '[1, 0, 0]',
+      }),
+    );
     expect(r.status).toBe(201);
     const { body: d } = await getDetail(t, sessionIdOf(r.body.deeplink));
     expect(Math.hypot(...(d.model_frame.offset as number[]))).toBeGreaterThan(1000);
@@ -184,11 +267,19 @@ describe('by_virtual_anchor (four kinds), several files of every format', () => 
 
 describe('by_refimage', () => {
   it('keeps the image with the session and reports its frame', async () => {
-    const r = await postSession(t, 'by_refimage', form({
-      model_file: filePart(BOX), reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'],
-      'reference_image.physical_width': '0.3', 'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]',
-      'conversion.mode': 'auto',
-    }));
+    const r = await postSession(
+      t,
+      'by_refimage',
+      form({
+        model_file: filePart(BOX),
+        reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'],
+        'reference_image.physical_width': '0.3',
+        'reference_image.center': '[0, 1.5, 0]',
+        'reference_image.normal': '[0, 0, 1]',
+        'reference_image.up': '[0, 1, 0]',
+        'conversion.mode': 'auto',
+      }),
+    );
     expect(r.status).toBe(201);
     const { body: d } = await getDetail(t, expectSessionResponse(r.body));
     const expected = referenceImageFrame({ center: [0, 1.5, 0], normal: [0, 0, 1], up: [0, 1, 0], physicalWidth: 0.3 });
@@ -236,7 +327,11 @@ describe('files, paths and claim', () => {
   });
 
   it('claim: the one-time code works once (JSON or form), then 404', async () => {
-    const first = await fetch(`${t.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: code }) });
+    const first = await fetch(`${t.url}/api/vision/v1/session/claim/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ onetime_code: code }),
+    });
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ session_id: id, deeplink: `arsession://session/${id}` });
     const again = await fetch(`${t.url}/api/vision/v1/session/claim`, { method: 'POST', body: form({ onetime_code: code }) });
@@ -250,10 +345,17 @@ describe('files, paths and claim', () => {
     const r = await postSession(t, 'by_plane', form({ model_file: [new Blob([bytes]), 'saved-box.glb'] }));
     expect(r.status).toBe(201);
     const list = await fetch(`${t.url}/api/vision/v1/models/`, { headers: { 'X-API-Key': t.key } });
-    const body = await list.json() as { account: string; models: Array<{ source_name: string; session_id: string; bytes: number; sha256: string }> };
+    const body = (await list.json()) as {
+      account: string;
+      models: Array<{ source_name: string; session_id: string; bytes: number; sha256: string }>;
+    };
     expect(body.account).toBe('tester');
     const saved = body.models.find((m) => m.source_name === 'saved-box.glb');
-    expect(saved).toMatchObject({ session_id: sessionIdOf(r.body.deeplink), bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect(saved).toMatchObject({
+      session_id: sessionIdOf(r.body.deeplink),
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
     expect(body.models.some((m) => m.session_id === id)).toBe(false); // the anonymous upload is not saved
   });
 
@@ -261,6 +363,12 @@ describe('files, paths and claim', () => {
     expect(await (await fetch(`${t.url}/healthz`)).json()).toEqual({ status: 'ok', version: CONVERTER_VERSION });
     const ready = await fetch(`${t.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(((await ready.json()) as { checks: unknown }).checks).toEqual({ database: 'ok', jobs: 'ok', objects: 'ok', data_dir: 'ok', accepting: 'ok' });
+    expect(((await ready.json()) as { checks: unknown }).checks).toEqual({
+      database: 'ok',
+      jobs: 'ok',
+      objects: 'ok',
+      data_dir: 'ok',
+      accepting: 'ok',
+    });
   });
 });

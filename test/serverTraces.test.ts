@@ -14,7 +14,9 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './suppo
 import { form } from './support/serverHarness.js';
 
 const AC20 = readFileSync(corpusPath('ifc', 'AC20-FZK-Haus.ifc'));
-const SERVER = 2, PRODUCER = 4, CONSUMER = 5;
+const SERVER = 2,
+  PRODUCER = 4,
+  CONSUMER = 5;
 
 let postgres: PostgresServer, swift: SwiftServer, redis: RedisServer, otlp: OtlpReceiver;
 const processes: CliServer[] = [];
@@ -25,7 +27,12 @@ const dataDir = () => {
   return dir;
 };
 /** What an operator sets to send traces to a collector; a short batch delay so the test need not wait. */
-const otelEnv = () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'arsession-test', OTEL_BSP_SCHEDULE_DELAY: '100' });
+const otelEnv = () => ({
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+  OTEL_SERVICE_NAME: 'arsession-test',
+  OTEL_BSP_SCHEDULE_DELAY: '100',
+});
 
 beforeAll(async () => {
   [postgres, swift, redis, otlp] = await Promise.all([startPostgres(), startSwift(), startRedis(), startOtlpReceiver()]);
@@ -45,7 +52,7 @@ async function postScan(server: CliServer, key: string): Promise<string> {
   body.append('model_file', new Blob([AC20]), 'AC20-FZK-Haus.ifc');
   const res = await fetch(`${server.url}/api/vision/v1/session/by_scan/`, { method: 'POST', body, headers: { 'X-API-Key': key } });
   expect(res.status, await res.clone().text()).toBe(201);
-  const { deeplink } = await res.json() as { deeplink: string };
+  const { deeplink } = (await res.json()) as { deeplink: string };
   return deeplink.slice(deeplink.lastIndexOf('/') + 1);
 }
 
@@ -58,24 +65,33 @@ async function traceOf(span: ReceivedSpan, ...last: string[]): Promise<ReceivedS
 const named = (spans: ReceivedSpan[], name: string) => spans.filter((s) => s.name === name);
 /** Whether `span` lies under `ancestor` in `spans` (its parent, its parent's parent, …). */
 function isUnder(spans: ReceivedSpan[], span: ReceivedSpan, ancestor: ReceivedSpan): boolean {
-  for (let s: ReceivedSpan | undefined = span; s; s = spans.find((p) => p.spanId === s!.parentSpanId)) if (s.parentSpanId === ancestor.spanId) return true;
+  for (let s: ReceivedSpan | undefined = span; s; s = spans.find((p) => p.spanId === s!.parentSpanId))
+    if (s.parentSpanId === ancestor.spanId) return true;
   return false;
 }
 const isRedis = (s: ReceivedSpan) => s.attributes['db.system'] === 'redis' || s.attributes['db.system.name'] === 'redis';
 
 describe('a distributed session', () => {
-  it('is one trace from the upload on the API node, through the queue, to the worker\'s conversion and back', async () => {
+  it("is one trace from the upload on the API node, through the queue, to the worker's conversion and back", async () => {
     const env = {
       ...otelEnv(),
-      ARSESSION_DATABASE_URL: await postgres.createDatabase('traces'), ARSESSION_REDIS_URL: redis.url, ARSESSION_QUEUE_NAME: 'traces',
-      ARSESSION_S3_BUCKET: 'traces', ARSESSION_S3_ENDPOINT: swift.endpoint, ARSESSION_S3_REGION: swift.region,
-      ARSESSION_S3_ACCESS_KEY_ID: swift.accessKeyId, ARSESSION_S3_SECRET_ACCESS_KEY: swift.secretAccessKey, ARSESSION_S3_FORCE_PATH_STYLE: 'true',
+      ARSESSION_DATABASE_URL: await postgres.createDatabase('traces'),
+      ARSESSION_REDIS_URL: redis.url,
+      ARSESSION_QUEUE_NAME: 'traces',
+      ARSESSION_S3_BUCKET: 'traces',
+      ARSESSION_S3_ENDPOINT: swift.endpoint,
+      ARSESSION_S3_REGION: swift.region,
+      ARSESSION_S3_ACCESS_KEY_ID: swift.accessKeyId,
+      ARSESSION_S3_SECRET_ACCESS_KEY: swift.secretAccessKey,
+      ARSESSION_S3_FORCE_PATH_STYLE: 'true',
     };
     const [api, worker] = await Promise.all([startCliServer(dataDir(), env, 'api'), startCliServer(dataDir(), env, 'worker')]);
     processes.push(api, worker);
     const id = await postScan(api, createKeyWithCli(dataDir(), 'traces', env));
 
-    const request = await otlp.waitFor((s) => s.kind === SERVER && s.resource['arsession.role'] === 'api' && String(s.attributes['http.route'] ?? '').includes('by_scan'));
+    const request = await otlp.waitFor(
+      (s) => s.kind === SERVER && s.resource['arsession.role'] === 'api' && String(s.attributes['http.route'] ?? '').includes('by_scan'),
+    );
     const spans = await traceOf(request, 'arsession.store', 'arsession.conversion_job', 'arsession.convert');
     const [queue] = named(spans, 'arsession.queue');
     const [job] = named(spans, 'arsession.conversion_job');
@@ -90,7 +106,10 @@ describe('a distributed session', () => {
     // The steps: the request read, the model's conversion in the worker (read, door detection,
     // conversion) under the job, the session stored; with the services each waited on.
     for (const step of ['arsession.read', 'arsession.detect', 'arsession.convert']) {
-      expect(named(spans, step).map((s) => s.parentSpanId), step).toEqual([job!.spanId]);
+      expect(
+        named(spans, step).map((s) => s.parentSpanId),
+        step,
+      ).toEqual([job!.spanId]);
     }
     expect(named(spans, 'arsession.read_request')).toHaveLength(1);
     expect(named(spans, 'arsession.model')[0]?.attributes['arsession.cache']).toBe('skipped');
@@ -102,7 +121,9 @@ describe('a distributed session', () => {
     // Redis spans name the command, never its arguments (BullMQ's carry whole jobs).
     for (const s of redisSpans) expect(String(s.attributes['db.statement'] ?? s.attributes['db.query.text'] ?? '')).toMatch(/^[a-z]*$/);
     // The object store's requests are the API node's outgoing HTTP, inside the store step.
-    const puts = spans.filter((s) => s.kind === 3 && String(s.attributes['url.full'] ?? s.attributes['http.url'] ?? '').startsWith(swift.endpoint));
+    const puts = spans.filter(
+      (s) => s.kind === 3 && String(s.attributes['url.full'] ?? s.attributes['http.url'] ?? '').startsWith(swift.endpoint),
+    );
     expect(puts.length).toBeGreaterThan(0);
     expect(puts.some((s) => isUnder(spans, s, store))).toBe(true);
     expect(spans.every((s) => s.status !== 2)).toBe(true);
@@ -122,18 +143,31 @@ describe('an embedded server', () => {
     expect(request.attributes['url.path'] ?? request.attributes['http.target']).toBe('/api/vision/v1/session/by_scan/');
     const [model] = named(spans, 'arsession.model');
     for (const step of ['arsession.read', 'arsession.detect', 'arsession.convert']) {
-      expect(named(spans, step).map((s) => s.parentSpanId), step).toEqual([model!.spanId]);
+      expect(
+        named(spans, step).map((s) => s.parentSpanId),
+        step,
+      ).toEqual([model!.spanId]);
     }
     expect(named(spans, 'arsession.queue')).toEqual([]);
     // A model refused is the service working: its span names the refusal and is not marked failed.
     const garbage = form({ 'alignment.point_1': '[0, 1.6, 2]', 'alignment.point_2': '[0, 0, -1]' });
     garbage.append('model_file', new Blob(['ISO-10303-21; not really']), 'broken.ifc');
-    const refused = await fetch(`${server.url}/api/vision/v1/session/by_scan/`, { method: 'POST', body: garbage, headers: { 'X-API-Key': key } });
+    const refused = await fetch(`${server.url}/api/vision/v1/session/by_scan/`, {
+      method: 'POST',
+      body: garbage,
+      headers: { 'X-API-Key': key },
+    });
     expect(refused.status).toBe(422);
     const refusal = await otlp.waitFor((s) => s.name === 'arsession.model' && s.attributes['arsession.model.name'] === 'broken.ifc');
     expect(refusal.attributes['arsession.refused']).toBe('model_unreadable');
     expect(refusal.status).not.toBe(2);
-    expect(otlp.spans.some((s) => s.resource['arsession.role'] === 'all' && String(s.attributes['url.path'] ?? s.attributes['http.target'] ?? '').startsWith('/healthz'))).toBe(false);
+    expect(
+      otlp.spans.some(
+        (s) =>
+          s.resource['arsession.role'] === 'all' &&
+          String(s.attributes['url.path'] ?? s.attributes['http.target'] ?? '').startsWith('/healthz'),
+      ),
+    ).toBe(false);
   });
 });
 

@@ -31,7 +31,11 @@ afterAll(async () => {
 });
 
 /** A session of `path`, its id and detail record. */
-async function session(path: string, fields: Record<string, string | [Blob, string]>, model = BOX): Promise<{ id: string; detail: Record<string, any>; code: string }> {
+async function session(
+  path: string,
+  fields: Record<string, string | [Blob, string]>,
+  model = BOX,
+): Promise<{ id: string; detail: Record<string, any>; code: string }> {
   const r = await postSession(t, path, form({ model_file: filePart(model), ...fields }));
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   const id = sessionIdOf(r.body.deeplink);
@@ -39,8 +43,14 @@ async function session(path: string, fields: Record<string, string | [Blob, stri
 }
 
 /** Opens the page, recording every request that leaves this machine. */
-async function open(id: string, options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {}): Promise<{ page: Page; elsewhere: string[]; status: number }> {
-  const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true, viewport: options.viewport ?? { width: 1280, height: 1000 } });
+async function open(
+  id: string,
+  options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {},
+): Promise<{ page: Page; elsewhere: string[]; status: number }> {
+  const context = await browser.newContext({
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+    viewport: options.viewport ?? { width: 1280, height: 1000 },
+  });
   const page = await context.newPage();
   const elsewhere: string[] = [];
   page.on('request', (r) => {
@@ -69,7 +79,9 @@ function modelLoaded(page: Page): Promise<string> {
 /** The spread of a screenshot's pixel values: a blank (one colour) picture has none. */
 function pixelVariance(png: Buffer): number {
   const { data } = PNG.sync.read(png);
-  let sum = 0, squares = 0, n = 0;
+  let sum = 0,
+    squares = 0,
+    n = 0;
   for (let i = 0; i < data.length; i += 4) {
     const luma = 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
     sum += luma;
@@ -86,17 +98,38 @@ function decodeQr(png: Buffer): string | undefined {
 
 const METHODS: Array<[string, () => Promise<{ id: string; detail: Record<string, any>; code: string }>]> = [
   ['by_plane', () => session('by_plane', {})],
-  ['by_scan, a door found in an IFC', async () => {
-    const { viewer, gaze } = await ac20DoorView();
-    return session('by_scan', { 'alignment.point_1': JSON.stringify(viewer), 'alignment.point_2': JSON.stringify(gaze) }, corpusPath('ifc', 'AC20-FZK-Haus.ifc'));
-  }],
-  ['by_virtual_anchor (circle)', () => session('by_virtual_anchor/circle-directional', {
-    'virtual_anchor.center': '[0, 0, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.direction': '[1, 0, 0]',
-  })],
-  ['by_refimage', () => session('by_refimage', {
-    reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'], 'reference_image.physical_width': '0.3',
-    'reference_image.center': '[0, 1.5, 0]', 'reference_image.normal': '[0, 0, 1]', 'reference_image.up': '[0, 1, 0]',
-  })],
+  [
+    'by_scan, a door found in an IFC',
+    async () => {
+      const { viewer, gaze } = await ac20DoorView();
+      return session(
+        'by_scan',
+        { 'alignment.point_1': JSON.stringify(viewer), 'alignment.point_2': JSON.stringify(gaze) },
+        corpusPath('ifc', 'AC20-FZK-Haus.ifc'),
+      );
+    },
+  ],
+  [
+    'by_virtual_anchor (circle)',
+    () =>
+      session('by_virtual_anchor/circle-directional', {
+        'virtual_anchor.center': '[0, 0, 0]',
+        'virtual_anchor.radius': '0.5',
+        'virtual_anchor.plane_normal': '[0, 1, 0]',
+        'virtual_anchor.direction': '[1, 0, 0]',
+      }),
+  ],
+  [
+    'by_refimage',
+    () =>
+      session('by_refimage', {
+        reference_image: [new Blob([ONE_PIXEL_PNG]), 'poster.png'],
+        'reference_image.physical_width': '0.3',
+        'reference_image.center': '[0, 1.5, 0]',
+        'reference_image.normal': '[0, 0, 1]',
+        'reference_image.up': '[0, 1, 0]',
+      }),
+  ],
 ];
 
 describe.each(METHODS)('the page of a %s session', (_, make) => {
@@ -134,12 +167,13 @@ describe.each(METHODS)('the page of a %s session', (_, make) => {
 function yellowPixels(png: Buffer): number {
   const { data } = PNG.sync.read(png);
   let n = 0;
-  for (let i = 0; i < data.length; i += 4) if (data[i]! > 180 && data[i + 1]! > 160 && data[i + 2]! < 150 && data[i]! - data[i + 2]! > 70) n++;
+  for (let i = 0; i < data.length; i += 4)
+    if (data[i]! > 180 && data[i + 1]! > 160 && data[i + 2]! < 150 && data[i]! - data[i + 2]! > 70) n++;
   return n;
 }
 
 describe('what the preview shows of a placement', () => {
-  it('a by_plane session shows the footprint around the model, seen from model-viewer\'s own camera', async () => {
+  it("a by_plane session shows the footprint around the model, seen from model-viewer's own camera", async () => {
     const { id } = await session('by_plane', {});
     const { page } = await open(id);
     try {
@@ -152,14 +186,19 @@ describe('what the preview shows of a placement', () => {
     }
   }, 120_000);
 
-  it('an anchor 10,000 km away is said in words, with the request\'s warning, and the preview shows the model, not an empty view', async () => {
+  it("an anchor 10,000 km away is said in words, with the request's warning, and the preview shows the model, not an empty view", async () => {
     const { id, detail } = await session('by_virtual_anchor/circle-directional', {
-      'virtual_anchor.center': '[1e7, 0, 0]', 'virtual_anchor.radius': '0.5', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.direction': '[1, 0, 0]',
+      'virtual_anchor.center': '[1e7, 0, 0]',
+      'virtual_anchor.radius': '0.5',
+      'virtual_anchor.plane_normal': '[0, 1, 0]',
+      'virtual_anchor.direction': '[1, 0, 0]',
     });
     expect(detail.placement.warnings.map((w: { code: string }) => w.code)).toEqual(['anchor_far_from_model']);
     const { page } = await open(id);
     try {
-      expect(await page.locator('#placement-far').textContent()).toMatch(/^The anchor lies 10,000 km outside the model, too far to draw beside it/);
+      expect(await page.locator('#placement-far').textContent()).toMatch(
+        /^The anchor lies 10,000 km outside the model, too far to draw beside it/,
+      );
       expect(await page.locator('#placement-warnings').textContent()).toContain(detail.placement.warnings[0].message);
       expect(await modelLoaded(page)).toBe('load');
       await page.waitForTimeout(500);
@@ -170,14 +209,14 @@ describe('what the preview shows of a placement', () => {
   }, 120_000);
 });
 
-describe('the page without a browser\'s extras', () => {
+describe("the page without a browser's extras", () => {
   it('says everything but the 3D preview without JavaScript', async () => {
     const { id, detail, code } = await session('by_plane', {});
     const { page, status } = await open(id, { javaScriptEnabled: false });
     try {
       expect(status).toBe(200);
       const body = await page.locator('body').innerText();
-      expect(body).toContain(code.replace(/(\d{4})(?=\d)/g, "$1 "));
+      expect(body).toContain(code.replace(/(\d{4})(?=\d)/g, '$1 '));
       expect(body).toContain(detail.deeplink);
       expect(body).toMatch(/in 23 h 59 min|in 1 d 0 h/);
       expect(body).toContain(detail.model_assets[0].triangles.toLocaleString('en-US'));
@@ -199,7 +238,7 @@ describe('the page without a browser\'s extras', () => {
 });
 
 describe('pages of sessions that are not there', () => {
-  it('an expired session\'s page says so (410); an unknown one says there is none (404)', async () => {
+  it("an expired session's page says so (410); an unknown one says there is none (404)", async () => {
     const short = await startTestServer({ sessionTtlSeconds: 1 });
     try {
       const r = await postSession(short, 'by_plane', form({ model_file: [new Blob([readFileSync(BOX)]), 'box.glb'] }));

@@ -27,8 +27,15 @@ interface Engine {
 }
 
 const ENGINES: Engine[] = [
-  { name: 'sqlite', open: async (dir) => openSqliteSessionStore({ databasePath: join(dir, '..', 'store.sqlite'), sessionsDir: dir, mode: 'thread' }) },
-  { name: 'postgres', open: async (dir) => openPostgresSessionStore({ url: (lastPostgresUrl = await postgres.createDatabase(`contract_${++databases}`)), sessionsDir: dir }) },
+  {
+    name: 'sqlite',
+    open: async (dir) => openSqliteSessionStore({ databasePath: join(dir, '..', 'store.sqlite'), sessionsDir: dir, mode: 'thread' }),
+  },
+  {
+    name: 'postgres',
+    open: async (dir) =>
+      openPostgresSessionStore({ url: (lastPostgresUrl = await postgres.createDatabase(`contract_${++databases}`)), sessionsDir: dir }),
+  },
 ];
 
 describe.each(ENGINES)('SessionStore on $name', (engine) => {
@@ -50,8 +57,14 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
     writeFileSync(staged, `usdz of ${id}`);
     const createdAt = options.createdAt ?? Date.now();
     const record: NewSession = {
-      id, method: 'by_plane', createdAt, expiresAt: createdAt + (options.ttlMs ?? 60_000), accountId: options.accountId ?? null,
-      placement: PLACEMENT_AT_ORIGIN, modelFrame: MODEL_FRAME, assets: [boxAsset(0), boxAsset(1)],
+      id,
+      method: 'by_plane',
+      createdAt,
+      expiresAt: createdAt + (options.ttlMs ?? 60_000),
+      accountId: options.accountId ?? null,
+      placement: PLACEMENT_AT_ORIGIN,
+      modelFrame: MODEL_FRAME,
+      assets: [boxAsset(0), boxAsset(1)],
       files: [{ name: '0.usdz', contentType: 'model/vnd.usdz+zip', bytes: 1, sha256: '0'.repeat(64), downloadName: 'attachment' }],
     };
     return { record, saved: [], files: [{ from: staged, name: '0.usdz' }] };
@@ -92,7 +105,7 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
     expect(await store.claim('000000')).toEqual(codes.includes('000000') ? expect.anything() : { ok: false });
   });
 
-  it('an expired session\'s code does not claim; the sweep finds it, marks it and later forgets it', async () => {
+  it("an expired session's code does not claim; the sweep finds it, marks it and later forgets it", async () => {
     const now = Date.now();
     const code = await store.commit(sessionOf('ddddddddddddddddddddd1', { createdAt: now - 10_000, ttlMs: 5_000 }));
     await store.commit(sessionOf('ddddddddddddddddddddd2'));
@@ -103,7 +116,9 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
     expect((await store.find('ddddddddddddddddddddd1'))?.filesDeleted).toBe(true);
     expect(await store.forgetOldSessions(60_000, now)).toBe(0);
     expect(await store.forgetOldSessions(1_000, now)).toBe(1);
-    expect(await store.existingSessions(['ddddddddddddddddddddd1', 'ddddddddddddddddddddd2', 'zz'])).toEqual(new Set(['ddddddddddddddddddddd2']));
+    expect(await store.existingSessions(['ddddddddddddddddddddd1', 'ddddddddddddddddddddd2', 'zz'])).toEqual(
+      new Set(['ddddddddddddddddddddd2']),
+    );
   });
 
   it('keys: issued once, checked, listed without secrets, revoked for the very next check', async () => {
@@ -134,7 +149,9 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
     await store.commit({ ...commit, saved });
     const all = await store.savedModels(account.id, { limit: 10 });
     expect(all.models.map((m) => [m.id, m.sessionId, m.sourceName, m.format, m.bytes])).toEqual([
-      ['m1', 'eeeeeeeeeeeeeeeeeeeee1', 'a.ifc', 'ifc', 10], ['m2', 'eeeeeeeeeeeeeeeeeeeee1', 'b.glb', 'glb', 20], ['m3', 'eeeeeeeeeeeeeeeeeeeee1', 'c.glb', 'glb', 30],
+      ['m1', 'eeeeeeeeeeeeeeeeeeeee1', 'a.ifc', 'ifc', 10],
+      ['m2', 'eeeeeeeeeeeeeeeeeeeee1', 'b.glb', 'glb', 20],
+      ['m3', 'eeeeeeeeeeeeeeeeeeeee1', 'c.glb', 'glb', 30],
     ]);
     expect(all.next).toBeUndefined();
     const first = await store.savedModels(account.id, { limit: 2 });
@@ -143,14 +160,25 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
     expect(second).toEqual({ models: [all.models[2]], next: undefined });
     expect(await store.savedModels(account.id + 1000, { limit: 10 })).toEqual({ models: [], next: undefined });
     expect(await store.savedModelFiles()).toEqual(new Set(saved.map((m) => m.storedAs)));
-    expect(await store.savedModelUsage(account.id, ['2'.repeat(64), '9'.repeat(64)])).toEqual({ count: 3, bytes: 60, present: new Set(['2'.repeat(64)]) });
+    expect(await store.savedModelUsage(account.id, ['2'.repeat(64), '9'.repeat(64)])).toEqual({
+      count: 3,
+      bytes: 60,
+      present: new Set(['2'.repeat(64)]),
+    });
     expect(await store.savedModelUsage(account.id + 1000, [])).toEqual({ count: 0, bytes: 0, present: new Set() });
   });
 
   it('a saved model is kept once per content and account; deleted by its account only', async () => {
     const account = (await store.authenticate(await store.createApiKey('studio')))!;
     const other = (await store.authenticate(await store.createApiKey('other')))!;
-    const model = (id: string, sha: string) => ({ id, sourceName: `${id}.glb`, format: 'glb', bytes: 5, sha256: sha.repeat(64), storedAs: `${id}.glb` });
+    const model = (id: string, sha: string) => ({
+      id,
+      sourceName: `${id}.glb`,
+      format: 'glb',
+      bytes: 5,
+      sha256: sha.repeat(64),
+      storedAs: `${id}.glb`,
+    });
     await store.commit({ ...sessionOf('fffffffffffffffffffff1', { accountId: account.id }), saved: [model('x1', 'a')] });
     // The same content again (a race the request's own check did not see) is not listed twice.
     await store.commit({ ...sessionOf('fffffffffffffffffffff2', { accountId: account.id }), saved: [model('x2', 'a'), model('x3', 'b')] });
@@ -164,7 +192,7 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
     expect(await store.savedModelFiles()).toEqual(new Set(['x3.glb', 'y1.glb']));
   });
 
-  it('a session ends early by its own account only: then it is expired, its code dead, its files the caller\'s to delete', async () => {
+  it("a session ends early by its own account only: then it is expired, its code dead, its files the caller's to delete", async () => {
     const account = (await store.authenticate(await store.createApiKey('studio')))!;
     const other = (await store.authenticate(await store.createApiKey('other')))!;
     const commit = sessionOf('ggggggggggggggggggggg1', { accountId: account.id });
@@ -207,7 +235,10 @@ describe('PostgreSQL restarted under a running store', () => {
     try {
       const key = await store.createApiKey('outage');
       postgres.stopNow();
-      const down = await store.authenticate(key).then(() => undefined, (e: unknown) => e);
+      const down = await store.authenticate(key).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(down).toMatchObject({ status: 503, code: 'store_unavailable', headers: { 'Retry-After': expect.stringMatching(/^\d+$/) } });
       await expect(store.ping()).rejects.toMatchObject({ status: 503 });
       postgres.start();
@@ -245,13 +276,31 @@ describe('SQLite data directories from before saved models were kept once per co
       // The database as the version before left it: no unique index, the same file saved twice.
       db.exec('DROP INDEX saved_models_content');
       db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (1, ?, 0), (2, ?, 0)').run('a', 'b');
-      const insert = db.prepare("INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at) VALUES (?, ?, 's', 'm.glb', 'glb', 1, ?, ?, ?)");
-      for (const [id, account, sha, at] of [['first', 1, 'x', 1], ['copy', 1, 'x', 2], ['own', 1, 'y', 3], ['theirs', 2, 'x', 4]] as const) insert.run(id, account, sha, `${id}.glb`, at);
+      const insert = db.prepare(
+        "INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at) VALUES (?, ?, 's', 'm.glb', 'glb', 1, ?, ?, ?)",
+      );
+      for (const [id, account, sha, at] of [
+        ['first', 1, 'x', 1],
+        ['copy', 1, 'x', 2],
+        ['own', 1, 'y', 3],
+        ['theirs', 2, 'x', 4],
+      ] as const)
+        insert.run(id, account, sha, `${id}.glb`, at);
       db.pragma(`user_version = ${version - 1}`);
       db.close();
       const reopened = openDatabase(path);
-      expect((reopened.prepare('SELECT id FROM saved_models ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id)).toEqual(['first', 'own', 'theirs']);
-      expect(() => reopened.prepare("INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at) VALUES ('again', 1, 's', 'm', 'glb', 1, 'x', 'again.glb', 5)").run()).toThrow(/UNIQUE/);
+      expect((reopened.prepare('SELECT id FROM saved_models ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id)).toEqual([
+        'first',
+        'own',
+        'theirs',
+      ]);
+      expect(() =>
+        reopened
+          .prepare(
+            "INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at) VALUES ('again', 1, 's', 'm', 'glb', 1, 'x', 'again.glb', 5)",
+          )
+          .run(),
+      ).toThrow(/UNIQUE/);
       reopened.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

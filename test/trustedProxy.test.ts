@@ -27,11 +27,15 @@ const wrong = (i: number) => String(100_000_000_000 + i);
 
 /** A claim of `code` from `from`, as a JSON body. */
 function claim(t: TestServer, from: string, code: string, headers: Record<string, string> = {}) {
-  return requestFrom(from, t.url, '/api/vision/v1/session/claim/', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ onetime_code: code }) });
+  return requestFrom(from, t.url, '/api/vision/v1/session/claim/', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify({ onetime_code: code }),
+  });
 }
 
 describe('a trusted proxy (ARSESSION_TRUST_PROXY)', () => {
-  it('off by default: X-Forwarded-Proto and -Host are ignored, the links are the connection\'s own', async () => {
+  it("off by default: X-Forwarded-Proto and -Host are ignored, the links are the connection's own", async () => {
     const id = sessionIdOf((await postSession(plain, 'by_plane', form({ model_file: filePart(BOX) }))).body.deeplink);
     expect(await pageUrl(plain, id, '127.0.0.1', FORWARDED)).toBe(`${plain.url}/s/${id}`);
   });
@@ -48,12 +52,14 @@ describe('a trusted proxy (ARSESSION_TRUST_PROXY)', () => {
     // Another client through the same balancer is not held back.
     expect((await claim(behind, '127.0.0.1', wrong(4), { 'X-Forwarded-For': '203.0.113.2' })).status).toBe(404);
     // A client that reached the server directly is itself, whatever it says.
-    for (let i = 0; i < 3; i++) expect((await claim(behind, '127.0.0.2', wrong(10 + i), { 'X-Forwarded-For': `198.51.100.${i}` })).status).toBe(404);
+    for (let i = 0; i < 3; i++)
+      expect((await claim(behind, '127.0.0.2', wrong(10 + i), { 'X-Forwarded-For': `198.51.100.${i}` })).status).toBe(404);
     expect((await claim(behind, '127.0.0.2', wrong(20), { 'X-Forwarded-For': '198.51.100.99' })).status).toBe(429);
   });
 
   it('an IPv6 client is its /64: another address in it is held with it, one in the next /64 is not', async () => {
-    for (let i = 0; i < 3; i++) expect((await claim(behind, '127.0.0.1', wrong(30 + i), { 'X-Forwarded-For': `2001:db8:1:2::${i + 1}` })).status).toBe(404);
+    for (let i = 0; i < 3; i++)
+      expect((await claim(behind, '127.0.0.1', wrong(30 + i), { 'X-Forwarded-For': `2001:db8:1:2::${i + 1}` })).status).toBe(404);
     expect((await claim(behind, '127.0.0.1', wrong(40), { 'X-Forwarded-For': '2001:db8:1:2:ffff:ffff:ffff:fffe' })).status).toBe(429);
     expect((await claim(behind, '127.0.0.1', wrong(41), { 'X-Forwarded-For': '2001:db8:1:3::1' })).status).toBe(404);
   });

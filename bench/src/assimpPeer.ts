@@ -42,13 +42,19 @@ export function setUpAssimp(): AssimpSetup {
     return { available: false, note: 'assimp not installed (run `apt-get install assimp-utils` as root to include it)' };
   }
   console.error('  installing assimp-utils from Debian for the converter comparison');
-  const install = () => spawnSync('apt-get', ['install', '-y', '-q', 'assimp-utils'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', '-q', 'assimp-utils'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status === 0;
   if (!install()) {
     spawnSync('apt-get', ['update', '-q'], { stdio: 'ignore' });
     install();
   }
   const installed = version();
-  return installed ? { available: true, version: installed } : { available: false, note: 'assimp-utils could not be installed from Debian' };
+  return installed
+    ? { available: true, version: installed }
+    : { available: false, note: 'assimp-utils could not be installed from Debian' };
 }
 
 /** Every corpus IFC (or the subset) through `arsession convert` and `assimp export`, rounds alternating. */
@@ -90,6 +96,11 @@ export async function benchAssimp(rounds: number, only?: (file: string) => boole
 function run(command: string, args: readonly string[]): string | undefined {
   const r = spawnSync(command, args, { encoding: 'utf8', timeout: 300_000 });
   if (r.status === 0) return undefined;
-  const lines = `${r.stderr}\n${r.stdout}`.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^\d+ %$/.test(l));
-  return (lines.find((l) => /error/i.test(l)) ?? lines[lines.length - 1] ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`)).replace(/^ERROR:\s*/, '').slice(0, 160);
+  const lines = `${r.stderr}\n${r.stdout}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^\d+ %$/.test(l));
+  return (lines.find((l) => /error/i.test(l)) ?? lines[lines.length - 1] ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`))
+    .replace(/^ERROR:\s*/, '')
+    .slice(0, 160);
 }

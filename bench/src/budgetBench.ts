@@ -39,7 +39,11 @@ export interface BudgetRow {
 const PEAK = new URL('./peakRss.js', import.meta.url).pathname;
 
 function run<T>(tool: string, ...args: string[]): (Run & T) | undefined {
-  const r = spawnSync(process.execPath, ['--max-old-space-size=16384', PEAK, tool, ...args], { encoding: 'utf8', timeout: 1_800_000, maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, ['--max-old-space-size=16384', PEAK, tool, ...args], {
+    encoding: 'utf8',
+    timeout: 1_800_000,
+    maxBuffer: 1 << 26,
+  });
   if (r.status !== 0) {
     console.error(`  ${tool} failed: ${r.stderr.slice(-400)}`);
     return undefined;
@@ -69,7 +73,10 @@ const REPEATS = 3;
 /** Large models present in {@link LARGE_MODELS_DIR} (none when the folder is absent). */
 export function largeModels(): string[] {
   if (!existsSync(LARGE_MODELS_DIR)) return [];
-  return readdirSync(LARGE_MODELS_DIR).filter((f) => /\.(ifc|glb)$/i.test(f)).sort().map((f) => join(LARGE_MODELS_DIR, f));
+  return readdirSync(LARGE_MODELS_DIR)
+    .filter((f) => /\.(ifc|glb)$/i.test(f))
+    .sort()
+    .map((f) => join(LARGE_MODELS_DIR, f));
 }
 
 /**
@@ -79,8 +86,12 @@ export function largeModels(): string[] {
  */
 export async function benchBudget(only?: (file: string) => boolean): Promise<BudgetRow[]> {
   const files = [
-    ...corpusFiles('ifc').filter((f) => f.endsWith('.ifc')).map((f) => ({ path: join(CORPUS_DIR, 'ifc', f), large: false })),
-    ...corpusFiles('glb').filter((f) => !f.startsWith('Synthetic_5001')).map((f) => ({ path: join(CORPUS_DIR, 'glb', f), large: false })),
+    ...corpusFiles('ifc')
+      .filter((f) => f.endsWith('.ifc'))
+      .map((f) => ({ path: join(CORPUS_DIR, 'ifc', f), large: false })),
+    ...corpusFiles('glb')
+      .filter((f) => !f.startsWith('Synthetic_5001'))
+      .map((f) => ({ path: join(CORPUS_DIR, 'glb', f), large: false })),
     ...largeModels().map((path) => ({ path, large: true })),
   ].filter((f) => !only || only(f.path.split('/').pop()!));
   const rows: BudgetRow[] = [];
@@ -93,7 +104,15 @@ export async function benchBudget(only?: (file: string) => boolean): Promise<Bud
     const peer = kind === 'ifc' ? webIfc(path) : await gltfpack(path, ours?.report);
     if (!ours || !today) continue;
     // A peer that cannot read the model (gltfpack and Draco input) leaves its cells empty (null in the JSON).
-    rows.push({ file, kind, large, sourceBytes: statSync(path).size, ours, today, peer: peer ?? { name: kind === 'ifc' ? 'web-ifc' : 'gltfpack', ms: Number.NaN, peakMb: Number.NaN } });
+    rows.push({
+      file,
+      kind,
+      large,
+      sourceBytes: statSync(path).size,
+      ours,
+      today,
+      peer: peer ?? { name: kind === 'ifc' ? 'web-ifc' : 'gltfpack', ms: Number.NaN, peakMb: Number.NaN },
+    });
   }
   return rows;
 }

@@ -45,7 +45,11 @@ export interface CliBench {
   assimp: AssimpSetup;
 }
 
-const SINGLE = [['ifc', 'IfcOpenHouse_IFC4.ifc'], ['glb', 'Box.glb'], ['usdz', 'clean_clean_arkit.usdz']] as const;
+const SINGLE = [
+  ['ifc', 'IfcOpenHouse_IFC4.ifc'],
+  ['glb', 'Box.glb'],
+  ['usdz', 'clean_clean_arkit.usdz'],
+] as const;
 
 /**
  * Times `arsession convert` as a process on small files and on whole corpus folders.
@@ -60,7 +64,9 @@ export async function benchCli(rounds: number): Promise<CliBench> {
   const assimp = setUpAssimp();
   try {
     const nodeStart = summarize(Array.from({ length: rounds }, () => timed(() => run(process.execPath, ['-e', '0'])).ms));
-    const single = SINGLE.map(([kind, file]) => benchSingle(join(CORPUS_DIR, kind, file), file, out, rounds, assimp.available && kind === 'ifc'));
+    const single = SINGLE.map(([kind, file]) =>
+      benchSingle(join(CORPUS_DIR, kind, file), file, out, rounds, assimp.available && kind === 'ifc'),
+    );
     const folderRounds = Math.max(1, Math.min(rounds, 3));
     const folders = [
       ...benchFolder(CORPUS_DIR, 'the corpus (IFC, GLB, USDZ)', out, folderRounds, false),
@@ -73,7 +79,11 @@ export async function benchCli(rounds: number): Promise<CliBench> {
 }
 
 function benchSingle(input: string, file: string, out: string, rounds: number, withAssimp: boolean): CliSingleRow {
-  const wall: number[] = [], read: number[] = [], write: number[] = [], startup: number[] = [], peer: number[] = [];
+  const wall: number[] = [],
+    read: number[] = [],
+    write: number[] = [],
+    startup: number[] = [],
+    peer: number[] = [];
   const ours = () => {
     const { ms, stdout } = timed(() => run(process.execPath, [ARSESSION_BIN, 'convert', input, '-o', join(out, 'one.usdz'), '--json']));
     const { timings } = JSON.parse(stdout) as { timings: { read_ms: number; write_ms: number } };
@@ -92,7 +102,14 @@ function benchSingle(input: string, file: string, out: string, rounds: number, w
     if (withAssimp && i % 2 === 0) theirs();
   }
   console.error(`  cli ${file}: ${summarize(wall).median.toFixed(0)} ms a process`);
-  return { file, wall: summarize(wall), read: summarize(read), write: summarize(write), startup: summarize(startup), ...(withAssimp && { assimp: summarize(peer) }) };
+  return {
+    file,
+    wall: summarize(wall),
+    read: summarize(read),
+    write: summarize(write),
+    startup: summarize(startup),
+    ...(withAssimp && { assimp: summarize(peer) }),
+  };
 }
 
 function benchFolder(folder: string, label: string, out: string, rounds: number, withAssimp: boolean): CliFolderRow[] {
@@ -112,17 +129,30 @@ function benchFolder(folder: string, label: string, out: string, rounds: number,
     console.error(`  cli ${label}, ${how}: ${summarize(seconds).median.toFixed(1)} s`);
   };
   const batch = (jobs: number) => () => {
-    const r = spawnSync(process.execPath, [ARSESSION_BIN, 'convert', folder, '-o', join(out, 'folder'), '--json', '--jobs', String(jobs)], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync(process.execPath, [ARSESSION_BIN, 'convert', folder, '-o', join(out, 'folder'), '--json', '--jobs', String(jobs)], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { summary: { converted: number } };
     return summary.summary.converted;
   };
   measure('`arsession convert DIR -o OUT` (one process, 2 jobs)', batch(2));
   measure('same, `--jobs 1`', batch(1));
-  measure('one `arsession convert FILE` process per file', () =>
-    files.filter((f, i) => spawnSync(process.execPath, [ARSESSION_BIN, 'convert', f, '-o', join(out, 'folder', `${i}.usdz`)]).status === 0).length);
+  measure(
+    'one `arsession convert FILE` process per file',
+    () =>
+      files.filter(
+        (f, i) => spawnSync(process.execPath, [ARSESSION_BIN, 'convert', f, '-o', join(out, 'folder', `${i}.usdz`)]).status === 0,
+      ).length,
+  );
   if (withAssimp) {
-    measure('one `assimp export FILE` process per file (GLB out)', () =>
-      files.filter((f, i) => spawnSync('assimp', ['export', f, join(out, `assimp-${i}.glb`)], { stdio: 'ignore', timeout: 300_000 }).status === 0).length);
+    measure(
+      'one `assimp export FILE` process per file (GLB out)',
+      () =>
+        files.filter(
+          (f, i) => spawnSync('assimp', ['export', f, join(out, `assimp-${i}.glb`)], { stdio: 'ignore', timeout: 300_000 }).status === 0,
+        ).length,
+    );
   }
   return rows;
 }

@@ -54,7 +54,13 @@ async function phasesIfc(bytes: Uint8Array, rounds: number): Promise<IfcPhases> 
     await time(t.write, () => writeUsdz(merged));
   }
   const m = (list: number[]) => summarize(list).median;
-  return { webIfc: m(t.webIfc), stepCheck: m(t.stepCheck), reading: Math.max(0, m(t.read) - m(t.webIfc) - m(t.stepCheck)), merge: m(t.merge), write: m(t.write) };
+  return {
+    webIfc: m(t.webIfc),
+    stepCheck: m(t.stepCheck),
+    reading: Math.max(0, m(t.read) - m(t.webIfc) - m(t.stepCheck)),
+    merge: m(t.merge),
+    write: m(t.write),
+  };
 }
 
 /** One GLB file: ours against three.js's USDZExporter, at full texture resolution and at its defaults. */
@@ -98,10 +104,30 @@ export async function benchIfc(rounds: number, only?: (file: string) => boolean)
   for (const file of corpusFiles('ifc').filter((f) => f.endsWith('.ifc') && (!only || only(f)))) {
     const bytes = bytesOf(join(CORPUS_DIR, 'ifc', file));
     const triangles = await webIfcStreamAllMeshes(bytes);
-    const inThread = await compare(() => oursIfc(bytes), () => webIfcStreamAllMeshes(bytes), rounds, IFC_WARMUP);
-    const contained = await compare(() => convertModel(bytes.slice()), () => webIfcStreamAllMeshes(bytes), rounds, IFC_WARMUP);
+    const inThread = await compare(
+      () => oursIfc(bytes),
+      () => webIfcStreamAllMeshes(bytes),
+      rounds,
+      IFC_WARMUP,
+    );
+    const contained = await compare(
+      () => convertModel(bytes.slice()),
+      () => webIfcStreamAllMeshes(bytes),
+      rounds,
+      IFC_WARMUP,
+    );
     const phases = await phasesIfc(bytes, rounds);
-    rows.push({ file, bytes: bytes.length, triangles, webIfc: inThread.peer, ours: inThread.ours, ratio: inThread.ratio, contained: contained.ours, containedRatio: contained.ratio, phases });
+    rows.push({
+      file,
+      bytes: bytes.length,
+      triangles,
+      webIfc: inThread.peer,
+      ours: inThread.ours,
+      ratio: inThread.ratio,
+      contained: contained.ours,
+      containedRatio: contained.ratio,
+      phases,
+    });
     console.error(`  ifc ${file}: ours/web-ifc ×${inThread.ratio.median.toFixed(2)} (contained ×${contained.ratio.median.toFixed(2)})`);
   }
   return rows;
@@ -116,15 +142,21 @@ export async function benchGlb(rounds: number, only?: (file: string) => boolean)
     const ours = async () => writeUsdz(mergeByMaterial(await readGlb(bytes)));
     const oursParts = await ours();
     const row: GlbRow = {
-      file, bytes: bytes.length, triangles: (await readGlb(bytes)).stats.triangles,
-      ours: { median: 0, min: 0, max: 0, runs: 0 }, oursUsdzBytes: oursParts.reduce((n, p) => n + p.length, 0),
+      file,
+      bytes: bytes.length,
+      triangles: (await readGlb(bytes)).stats.triangles,
+      ours: { median: 0, min: 0, max: 0, runs: 0 },
+      oursUsdzBytes: oursParts.reduce((n, p) => n + p.length, 0),
     };
     if (typeof three === 'string') {
       row.threeError = three;
       row.ours = (await compare(ours, ours, rounds)).ours;
       console.error(`  glb ${file}: ours ${row.ours.median.toFixed(1)} ms (${three})`);
     } else {
-      for (const [key, options] of [['three', { maxTextureSize: 2048 }], ['threeDefaults', {}]] as const) {
+      for (const [key, options] of [
+        ['three', { maxTextureSize: 2048 }],
+        ['threeDefaults', {}],
+      ] as const) {
         try {
           const usdzBytes = (await three(bytes, options)).length;
           const c = await compare(ours, () => three(bytes, options), rounds);
@@ -135,7 +167,9 @@ export async function benchGlb(rounds: number, only?: (file: string) => boolean)
         }
       }
       if (!row.three) row.ours = (await compare(ours, ours, rounds)).ours;
-      console.error(`  glb ${file}: ${row.three ? `×${row.three.speedup.median.toFixed(1)} faster than three.js` : `three.js failed: ${row.threeError}`}`);
+      console.error(
+        `  glb ${file}: ${row.three ? `×${row.three.speedup.median.toFixed(1)} faster than three.js` : `three.js failed: ${row.threeError}`}`,
+      );
     }
     rows.push(row);
   }

@@ -30,7 +30,8 @@ async function buildingSoup(file: string): Promise<TriangleMesh> {
   const vertices = scene.meshes.reduce((n, m) => n + m.positions.length, 0);
   const positions = new Float32Array(vertices);
   const indices = new Uint32Array(scene.meshes.reduce((n, m) => n + m.indices.length, 0));
-  let v = 0, i = 0;
+  let v = 0,
+    i = 0;
   for (const m of scene.meshes) {
     positions.set(m.positions, v);
     for (let k = 0; k < m.indices.length; k++) indices[i + k] = m.indices[k]! + v / 3;
@@ -45,7 +46,9 @@ function syntheticSoup(n: number): TriangleMesh {
   const rand = seededRandom(12345);
   const positions = new Float32Array(n * 9);
   for (let t = 0; t < n; t++) {
-    const cx = rand() * 40 - 20, cy = rand() * 10, cz = rand() * 40 - 20;
+    const cx = rand() * 40 - 20,
+      cy = rand() * 10,
+      cz = rand() * 40 - 20;
     for (let k = 0; k < 3; k++) {
       positions[t * 9 + k * 3] = cx + (rand() - 0.5) * 0.3;
       positions[t * 9 + k * 3 + 1] = cy + (rand() - 0.5) * 0.3;
@@ -58,14 +61,20 @@ function syntheticSoup(n: number): TriangleMesh {
 /** Rays from random points inside the scene's bounds in random directions (deterministic). */
 function raysFor(mesh: TriangleMesh, count: number): Float64Array {
   const p = mesh.positions;
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < p.length; i += 3) for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k]!, p[i + k]!); max[k] = Math.max(max[k]!, p[i + k]!); }
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < p.length; i += 3)
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k]!, p[i + k]!);
+      max[k] = Math.max(max[k]!, p[i + k]!);
+    }
   const rand = seededRandom(777);
   const rays = new Float64Array(count * 6);
   for (let r = 0; r < count; r++) {
     for (let k = 0; k < 3; k++) rays[r * 6 + k] = min[k]! + rand() * (max[k]! - min[k]!);
     let d: number[];
-    do d = [rand() * 2 - 1, rand() * 2 - 1, rand() * 2 - 1]; while (Math.hypot(...d) < 0.1);
+    do d = [rand() * 2 - 1, rand() * 2 - 1, rand() * 2 - 1];
+    while (Math.hypot(...d) < 0.1);
     const l = Math.hypot(...d);
     for (let k = 0; k < 3; k++) rays[r * 6 + 3 + k] = d[k]! / l;
   }
@@ -74,7 +83,10 @@ function raysFor(mesh: TriangleMesh, count: number): Float64Array {
 
 export async function benchDetection(rounds: number, quick: boolean): Promise<DetectionRow[]> {
   const scenes: Array<[string, () => Promise<TriangleMesh> | TriangleMesh]> = quick
-    ? [['AC20-FZK-Haus.ifc', () => buildingSoup('AC20-FZK-Haus.ifc')], ['synthetic 200k', () => syntheticSoup(200_000)]]
+    ? [
+        ['AC20-FZK-Haus.ifc', () => buildingSoup('AC20-FZK-Haus.ifc')],
+        ['synthetic 200k', () => syntheticSoup(200_000)],
+      ]
     : [
         ['AC20-FZK-Haus.ifc', () => buildingSoup('AC20-FZK-Haus.ifc')],
         ['Office_A_20110811.ifc', () => buildingSoup('Office_A_20110811.ifc')],
@@ -85,7 +97,9 @@ export async function benchDetection(rounds: number, quick: boolean): Promise<De
   for (const [name, make] of scenes) {
     const row = await compareBvh(name, await make(), rounds, quick ? 5000 : 20_000);
     rows.push(row);
-    console.error(`  ${name}: build ×${row.buildRatio.median.toFixed(2)}, rays ×${row.rayRatio.median.toFixed(2)} of three-mesh-bvh; ${row.disagreements} disagreements`);
+    console.error(
+      `  ${name}: build ×${row.buildRatio.median.toFixed(2)}, rays ×${row.rayRatio.median.toFixed(2)} of three-mesh-bvh; ${row.disagreements} disagreements`,
+    );
   }
   return rows;
 }
@@ -116,11 +130,15 @@ export async function compareBvh(scene: string, mesh: TriangleMesh, rounds: numb
     3 * rounds,
     BUILD_WARMUP,
   );
-  const ours = buildBvh(mesh), peer = new MeshBVH(geometryOf(mesh.indices.slice()));
+  const ours = buildBvh(mesh),
+    peer = new MeshBVH(geometryOf(mesh.indices.slice()));
   const rays = raysFor(mesh, rayCount);
-  const ray = new Ray(), o = new Vector3(), d = new Vector3();
+  const ray = new Ray(),
+    o = new Vector3(),
+    d = new Vector3();
   const castOurs = () => {
-    for (let r = 0; r < rayCount; r++) raycastFirst(ours, mesh, [rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!], [rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!]);
+    for (let r = 0; r < rayCount; r++)
+      raycastFirst(ours, mesh, [rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!], [rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!]);
   };
   const castPeer = () => {
     for (let r = 0; r < rayCount; r++) {
@@ -131,15 +149,32 @@ export async function compareBvh(scene: string, mesh: TriangleMesh, rounds: numb
   const cast = await compare(castOurs, castPeer, rounds);
   let disagreements = 0;
   for (let r = 0; r < rayCount; r++) {
-    const a = raycastFirst(ours, mesh, [rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!], [rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!]);
+    const a = raycastFirst(
+      ours,
+      mesh,
+      [rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!],
+      [rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!],
+    );
     ray.set(o.set(rays[r * 6]!, rays[r * 6 + 1]!, rays[r * 6 + 2]!), d.set(rays[r * 6 + 3]!, rays[r * 6 + 4]!, rays[r * 6 + 5]!));
     const b = peer.raycastFirst(ray, DoubleSide);
     if ((a === undefined) !== (b == null) || (a && b && Math.abs(a.distance - b.distance) > 1e-3)) disagreements++;
   }
-  const perRay = (s: Sample): Sample => ({ median: (s.median * 1000) / rayCount, min: (s.min * 1000) / rayCount, max: (s.max * 1000) / rayCount, runs: s.runs });
+  const perRay = (s: Sample): Sample => ({
+    median: (s.median * 1000) / rayCount,
+    min: (s.min * 1000) / rayCount,
+    max: (s.max * 1000) / rayCount,
+    runs: s.runs,
+  });
   return {
-    scene, triangles: mesh.indices.length / 3, rays: rayCount,
-    buildOurs: build.ours, buildPeer: build.peer, buildRatio: build.ratio,
-    rayOursUs: perRay(cast.ours), rayPeerUs: perRay(cast.peer), rayRatio: cast.ratio, disagreements,
+    scene,
+    triangles: mesh.indices.length / 3,
+    rays: rayCount,
+    buildOurs: build.ours,
+    buildPeer: build.peer,
+    buildRatio: build.ratio,
+    rayOursUs: perRay(cast.ours),
+    rayPeerUs: perRay(cast.peer),
+    rayRatio: cast.ratio,
+    disagreements,
   };
 }

@@ -16,11 +16,16 @@ export interface DetectionLatencyRow {
 
 /** `copies` of a building side by side, 150 m apart, as one soup (groups kept apart per copy). */
 function tile(soup: SceneTriangles, copies: number): SceneTriangles {
-  const v = soup.positions.length, i = soup.indices.length, g = soup.groups.length;
+  const v = soup.positions.length,
+    i = soup.indices.length,
+    g = soup.groups.length;
   const groupSpan = soup.groups.reduce((m, x) => Math.max(m, x), 0) + 1;
-  const positions = new Float32Array(v * copies), indices = new Uint32Array(i * copies), groups = new Uint32Array(g * copies);
+  const positions = new Float32Array(v * copies),
+    indices = new Uint32Array(i * copies),
+    groups = new Uint32Array(g * copies);
   for (let c = 0; c < copies; c++) {
-    const dx = (c % 5) * 150, dz = Math.floor(c / 5) * 150;
+    const dx = (c % 5) * 150,
+      dz = Math.floor(c / 5) * 150;
     for (let k = 0; k < v; k += 3) {
       positions[c * v + k] = soup.positions[k]! + dx;
       positions[c * v + k + 1] = soup.positions[k + 1]!;
@@ -45,7 +50,9 @@ export async function benchDetectionLatency(quick: boolean): Promise<DetectionLa
   const bvh = buildBvh(mesh);
   const timing = timeDetections(mesh, bvh, doorQuestions(scene.doorOpenings, mesh, bvh));
   const row = { scene: `Office_A_20110811.ifc × ${copies}`, triangles: mesh.indices.length / 3, ...timing };
-  console.error(`  ${row.scene} (${row.triangles.toLocaleString('en-US')} triangles): detection p50 ${row.p50Ms.toFixed(1)} ms, p95 ${row.p95Ms.toFixed(1)} ms over ${row.detections}`);
+  console.error(
+    `  ${row.scene} (${row.triangles.toLocaleString('en-US')} triangles): detection p50 ${row.p50Ms.toFixed(1)} ms, p95 ${row.p95Ms.toFixed(1)} ms over ${row.detections}`,
+  );
   return row;
 }
 

@@ -70,11 +70,23 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
     dirs.push(d);
     return d;
   };
-  const s3 = { endpoint: swift.endpoint, region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey, forcePathStyle: true };
+  const s3 = {
+    endpoint: swift.endpoint,
+    region: swift.region,
+    accessKeyId: swift.accessKeyId,
+    secretAccessKey: swift.secretAccessKey,
+    forcePathStyle: true,
+  };
   const envFor = async (name: string) => ({
-    ARSESSION_DATABASE_URL: await postgres.createDatabase(name), ARSESSION_REDIS_URL: redis.url, ARSESSION_QUEUE_NAME: name,
-    ARSESSION_S3_BUCKET: name, ARSESSION_S3_ENDPOINT: s3.endpoint, ARSESSION_S3_REGION: s3.region, ARSESSION_S3_ACCESS_KEY_ID: s3.accessKeyId,
-    ARSESSION_S3_SECRET_ACCESS_KEY: s3.secretAccessKey, ARSESSION_S3_FORCE_PATH_STYLE: 'true',
+    ARSESSION_DATABASE_URL: await postgres.createDatabase(name),
+    ARSESSION_REDIS_URL: redis.url,
+    ARSESSION_QUEUE_NAME: name,
+    ARSESSION_S3_BUCKET: name,
+    ARSESSION_S3_ENDPOINT: s3.endpoint,
+    ARSESSION_S3_REGION: s3.region,
+    ARSESSION_S3_ACCESS_KEY_ID: s3.accessKeyId,
+    ARSESSION_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    ARSESSION_S3_FORCE_PATH_STYLE: 'true',
   });
   try {
     const targets = {
@@ -84,7 +96,10 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
       distributedCached: await startTarget(['distributed', dir()], await envFor('cached')),
     };
     const runs: Record<keyof typeof targets, LoadRun[]> = { embedded: [], distributed: [], embeddedCached: [], distributedCached: [] };
-    const cpu = { embedded: { used: new Map<string, number>(), sessions: 0 }, distributed: { used: new Map<string, number>(), sessions: 0 } };
+    const cpu = {
+      embedded: { used: new Map<string, number>(), sessions: 0 },
+      distributed: { used: new Map<string, number>(), sessions: 0 },
+    };
     try {
       for (const t of Object.values(targets)) await load(t.url, t.key, 2);
       for (let r = 0; r < rounds; r++) {
@@ -96,7 +111,9 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
           for (const { name, ms } of cpuPer(before, processCpu(named), 1)) cpu[k].used.set(name, (cpu[k].used.get(name) ?? 0) + ms);
           cpu[k].sessions += runs[k].at(-1)!.requestsPerSecond * seconds;
         }
-        console.error(`  round ${r + 1}: every request converting: embedded ${runs.embedded.at(-1)!.requestsPerSecond.toFixed(0)} req/s, distributed ${runs.distributed.at(-1)!.requestsPerSecond.toFixed(0)} req/s`);
+        console.error(
+          `  round ${r + 1}: every request converting: embedded ${runs.embedded.at(-1)!.requestsPerSecond.toFixed(0)} req/s, distributed ${runs.distributed.at(-1)!.requestsPerSecond.toFixed(0)} req/s`,
+        );
       }
     } finally {
       for (const t of Object.values(targets)) t.child.kill('SIGTERM');
@@ -105,9 +122,19 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
     const ratio = (a: LoadRun[], b: LoadRun[]) => summarize(a.map((x, i) => x.requestsPerSecond / b[i]!.requestsPerSecond));
     const jobs = await benchQueueStages(redis.url, s3, quick ? 40 : 200);
     return {
-      connections: 32, seconds, embedded: runs.embedded, distributed: runs.distributed, throughputRatio: ratio(runs.distributed, runs.embedded),
-      embeddedCached: runs.embeddedCached, distributedCached: runs.distributedCached, cachedRatio: ratio(runs.distributedCached, runs.embeddedCached), jobs,
-      cpuPerSession: { embedded: cpuPer(new Map(), cpu.embedded.used, cpu.embedded.sessions), distributed: cpuPer(new Map(), cpu.distributed.used, cpu.distributed.sessions) },
+      connections: 32,
+      seconds,
+      embedded: runs.embedded,
+      distributed: runs.distributed,
+      throughputRatio: ratio(runs.distributed, runs.embedded),
+      embeddedCached: runs.embeddedCached,
+      distributedCached: runs.distributedCached,
+      cachedRatio: ratio(runs.distributedCached, runs.embeddedCached),
+      jobs,
+      cpuPerSession: {
+        embedded: cpuPer(new Map(), cpu.embedded.used, cpu.embedded.sessions),
+        distributed: cpuPer(new Map(), cpu.distributed.used, cpu.distributed.sessions),
+      },
     };
   } finally {
     postgres.stop();
@@ -120,10 +147,21 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
  * Single Box.glb jobs through the queue, one at a time, with a worker in this process: the
  * worker's own timestamps (BullMQ's processedOn, finishedOn; the same clock) split each job's time.
  */
-async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean }, count: number): Promise<QueueStages> {
+async function benchQueueStages(
+  redisUrl: string,
+  s3: { endpoint: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean },
+  count: number,
+): Promise<QueueStages> {
   const { proxy: objects, calls } = countedCalls(await openS3ObjectStore({ ...s3, bucket: 'overhead', redirect: false }));
   const jobs = await bullmqConversionJobs({ redisUrl, queueName: 'overhead', objects, maxWaiting: 1000 });
-  const worker = runConversionWorker({ redisUrl, queueName: 'overhead', objects, concurrency: 1, lockSeconds: 30, log: pino({ level: 'silent' }) });
+  const worker = runConversionWorker({
+    redisUrl,
+    queueName: 'overhead',
+    objects,
+    concurrency: 1,
+    lockSeconds: 30,
+    log: pino({ level: 'silent' }),
+  });
   const queue = new Queue('overhead', { connection: { url: redisUrl } });
   const events = new QueueEvents('overhead', { connection: { url: redisUrl } });
   await events.waitUntilReady();
@@ -131,7 +169,13 @@ async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region
   events.on('active', ({ jobId }) => taken.push(jobId));
   const scratch = mkdtempSync(join(tmpdir(), 'bench-jobs-'));
   const box = readFileSync(join(CORPUS_DIR, 'glb', 'Box.glb'));
-  const stages = { enqueueToStart: [] as number[], workerTransfers: [] as number[], conversion: [] as number[], finishToAnswer: [] as number[], overhead: [] as number[] };
+  const stages = {
+    enqueueToStart: [] as number[],
+    workerTransfers: [] as number[],
+    conversion: [] as number[],
+    finishToAnswer: [] as number[],
+    overhead: [] as number[],
+  };
   let mostRequests = 0;
   try {
     for (let i = -3; i < count; i++) {
@@ -140,7 +184,17 @@ async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region
       const before = taken.length;
       calls.length = 0;
       const t0 = Date.now();
-      const result = await jobs.run({ sessionId: `bench${i}`, order: 0, upload: { path: model, name: 'Box.glb', field: 'model_file' }, usdzPath: join(scratch, `o${i}.usdz`), glbPath: join(scratch, `o${i}.glb`), timeoutMs: 60_000, budget: AR_BUDGET_DEFAULTS, maxGeometryBytes: Number.MAX_SAFE_INTEGER, maxUnpackedBytes: 200 * 2 ** 20 });
+      const result = await jobs.run({
+        sessionId: `bench${i}`,
+        order: 0,
+        upload: { path: model, name: 'Box.glb', field: 'model_file' },
+        usdzPath: join(scratch, `o${i}.usdz`),
+        glbPath: join(scratch, `o${i}.glb`),
+        timeoutMs: 60_000,
+        budget: AR_BUDGET_DEFAULTS,
+        maxGeometryBytes: Number.MAX_SAFE_INTEGER,
+        maxUnpackedBytes: 200 * 2 ** 20,
+      });
       const t1 = Date.now();
       if (i < 0) continue; // warm-up: the worker thread and its readers load
       mostRequests = Math.max(mostRequests, calls.length);
@@ -159,7 +213,11 @@ async function benchQueueStages(redisUrl: string, s3: { endpoint: string; region
     rmSync(scratch, { recursive: true, force: true });
   }
   return {
-    enqueueToStart: percentiles(stages.enqueueToStart), workerTransfers: percentiles(stages.workerTransfers), conversion: percentiles(stages.conversion),
-    finishToAnswer: percentiles(stages.finishToAnswer), overhead: percentiles(stages.overhead), objectStoreRequests: mostRequests,
+    enqueueToStart: percentiles(stages.enqueueToStart),
+    workerTransfers: percentiles(stages.workerTransfers),
+    conversion: percentiles(stages.conversion),
+    finishToAnswer: percentiles(stages.finishToAnswer),
+    overhead: percentiles(stages.overhead),
+    objectStoreRequests: mostRequests,
   };
 }

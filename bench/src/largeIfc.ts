@@ -19,7 +19,13 @@ export function repeatedIfc(source: string, copies: number): string {
   parts.push(text.slice(end));
   const dir = join(tmpdir(), 'arsession-bench');
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, `${source.split('/').pop()!.replace(/\.ifc$/i, '')}-x${copies}.ifc`);
+  const path = join(
+    dir,
+    `${source
+      .split('/')
+      .pop()!
+      .replace(/\.ifc$/i, '')}-x${copies}.ifc`,
+  );
   writeFileSync(path, parts.join(''), 'latin1');
   return path;
 }

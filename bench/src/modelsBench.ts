@@ -40,7 +40,15 @@ export interface ModelBenchRow {
   /** Why there is no peer figure (no peer reads this format, or it failed). */
   peerNote?: string;
   /** BVH build and first-hit rays against three-mesh-bvh. */
-  bvh?: { buildMs: Sample; peerBuildMs: Sample; buildRatio: Sample; rayUs: number; peerRayUs: number; rayRatio: Sample; disagreements: number };
+  bvh?: {
+    buildMs: Sample;
+    peerBuildMs: Sample;
+    buildRatio: Sample;
+    rayUs: number;
+    peerRayUs: number;
+    rayRatio: Sample;
+    disagreements: number;
+  };
   /** Door detection timed per question, tree built: IFC door fronts, or random eye-height gazes. */
   detection?: DetectionTiming & { questions: 'ifc doors' | 'random gazes' };
   error?: string;
@@ -60,7 +68,9 @@ export interface ModelBenchRow {
  */
 export async function benchModels(dir: string, options: Partial<ModelsBenchOptions> = {}): Promise<ModelBenchRow[]> {
   const opts = { ...MODELS_BENCH_DEFAULTS, ...options };
-  const files = readdirSync(dir).filter((f) => !f.startsWith('.') && statSync(join(dir, f)).isFile()).sort();
+  const files = readdirSync(dir)
+    .filter((f) => !f.startsWith('.') && statSync(join(dir, f)).isFile())
+    .sort();
   const rows: ModelBenchRow[] = [];
   for (const [index, file] of files.entries()) {
     opts.onModel?.(file, index, files.length);
@@ -114,8 +124,13 @@ async function measureDetection(row: ModelBenchRow, scene: ModelScene, opts: Mod
   const mesh = { ...sceneTriangles(scene), offset: [0, 0, 0] as Vec3 };
   const b = await compareBvh(row.file, mesh, opts.rounds, opts.rays);
   row.bvh = {
-    buildMs: b.buildOurs, peerBuildMs: b.buildPeer, buildRatio: b.buildRatio,
-    rayUs: b.rayOursUs.median, peerRayUs: b.rayPeerUs.median, rayRatio: b.rayRatio, disagreements: b.disagreements,
+    buildMs: b.buildOurs,
+    peerBuildMs: b.buildPeer,
+    buildRatio: b.buildRatio,
+    rayUs: b.rayOursUs.median,
+    peerRayUs: b.rayPeerUs.median,
+    rayRatio: b.rayRatio,
+    disagreements: b.disagreements,
   };
   const bvh = buildBvh(mesh);
   const doors = scene.doorOpenings ? doorQuestions(scene.doorOpenings, mesh, bvh) : [];

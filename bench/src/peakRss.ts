@@ -12,9 +12,15 @@ const started = performance.now();
 let extra: object = {};
 const written = (parts: Uint8Array[]) => ({ bytes: parts.reduce((n, p) => n + p.length, 0) });
 switch (tool) {
-  case 'ours-ifc': extra = written(writeUsdz(mergeByMaterial(await readIfc(bytes)))); break;
-  case 'web-ifc': await webIfcStreamAllMeshes(bytes); break;
-  case 'ours-glb': extra = written(writeUsdz(mergeByMaterial(await readGlb(bytes)))); break;
+  case 'ours-ifc':
+    extra = written(writeUsdz(mergeByMaterial(await readIfc(bytes))));
+    break;
+  case 'web-ifc':
+    await webIfcStreamAllMeshes(bytes);
+    break;
+  case 'ours-glb':
+    extra = written(writeUsdz(mergeByMaterial(await readGlb(bytes))));
+    break;
   case 'ours-budget': {
     // The whole conversion as the server runs it (read, merge, AR budget, USDZ), USDZ in memory.
     const { budget } = await runConversion({ bytes, fileName: path!.split('/').pop()!, outputs: ['usdz'] });
@@ -24,15 +30,20 @@ switch (tool) {
   case 'gltfpack': {
     const { pack } = await import('gltfpack/library.js');
     const [out, ratio] = rest;
-    await pack(['-i', path!, '-o', out!, '-si', ratio!, '-mi', '-noq'], { read: (p) => readFileSync(p), write: (p, d) => writeFileSync(p, d) });
+    await pack(['-i', path!, '-o', out!, '-si', ratio!, '-mi', '-noq'], {
+      read: (p) => readFileSync(p),
+      write: (p, d) => writeFileSync(p, d),
+    });
     break;
   }
   case 'three-glb': {
-    const peer = (await import(new URL('../peers/threeUsdzExporter.mjs', import.meta.url).href)) as { threeGlbToUsdz: (b: Uint8Array) => Promise<Uint8Array> };
+    const peer = (await import(new URL('../peers/threeUsdzExporter.mjs', import.meta.url).href)) as {
+      threeGlbToUsdz: (b: Uint8Array) => Promise<Uint8Array>;
+    };
     await peer.threeGlbToUsdz(bytes);
     break;
   }
-  default: throw new Error(`unknown tool ${tool}`);
+  default:
+    throw new Error(`unknown tool ${tool}`);
 }
 process.stdout.write(JSON.stringify({ ms: performance.now() - started, peakRssMb: peakRssMb(), ...extra }));
-

@@ -47,5 +47,8 @@ export function processCpu(named: Readonly<Record<string, number>> = {}): Map<st
  * ```
  */
 export function cpuPer(before: Map<string, number>, after: Map<string, number>, per: number): Array<{ name: string; ms: number }> {
-  return [...after].map(([name, ms]) => ({ name, ms: (ms - (before.get(name) ?? 0)) / per })).filter((p) => p.ms > 0).sort((a, b) => b.ms - a.ms);
+  return [...after]
+    .map(([name, ms]) => ({ name, ms: (ms - (before.get(name) ?? 0)) / per }))
+    .filter((p) => p.ms > 0)
+    .sort((a, b) => b.ms - a.ms);
 }

@@ -19,7 +19,12 @@ import type { ScalingRow } from './scalingBench.js';
 import type { LoadRun, ServerRow } from './serverBench.js';
 import type { Percentiles, Sample } from './sample.js';
 
-interface ResultFile<T> { environment: Environment; quick: boolean; rounds: number; data: T }
+interface ResultFile<T> {
+  environment: Environment;
+  quick: boolean;
+  rounds: number;
+  data: T;
+}
 
 function load<T>(name: string): ResultFile<T> | undefined {
   const path = join(BENCH_DIR, 'results', `${name}.json`);
@@ -35,7 +40,8 @@ const speed = (s: Sample) => `×${s.median.toFixed(1)} (${s.min.toFixed(1)}–${
 function helmetVerdict(rows: readonly GlbRow[]): string[] {
   const h = rows.find((r) => r.file === 'DamagedHelmet.glb');
   if (!h?.three) return ['DamagedHelmet was not measured against three.js in this run.', ''];
-  const fast = h.three.speedup.median >= 10, small = h.oursUsdzBytes <= h.three.usdzBytes;
+  const fast = h.three.speedup.median >= 10,
+    small = h.oursUsdzBytes <= h.three.usdzBytes;
   return [
     `DamagedHelmet: ×${h.three.speedup.median.toFixed(1)} faster than three.js at full resolution (target 10×: ${fast ? '**met**' : '**not met**'}); ` +
       `${h.oursUsdzBytes.toLocaleString('en-US')} bytes against ${h.three.usdzBytes.toLocaleString('en-US')} (no larger: ${small ? '**met**' : '**not met**'}).`,
@@ -66,9 +72,9 @@ function phaseSection(ifc: readonly IfcRow[]): string[] {
     'web-ifc must not see malformed files (it spins on unbalanced parentheses and mangles 64-bit ids); the one pass',
     'also notes where each entity starts, so identity and relationships are read from the bytes rather than through',
     'web-ifc\'s GetLine. "rest of reading": `readIfc` less web-ifc\'s streaming and the check (a difference of',
-    'medians, floored at 0): placing every vertex in float64 in place of the copy-out web-ifc\'s column includes,',
+    "medians, floored at 0): placing every vertex in float64 in place of the copy-out web-ifc's column includes,",
     'identity, storeys and the door index (web-ifc\'s opening geometry). "allowance" is what the budget leaves for all of',
-    'ours: 5 ms on files web-ifc reads in under 100 ms, 15% of web-ifc\'s time above that. Sums of medians: indicative.',
+    "ours: 5 ms on files web-ifc reads in under 100 ms, 15% of web-ifc's time above that. Sums of medians: indicative.",
     '',
     '| file | web-ifc | our STEP check | rest of reading | merge | USD write | ours beyond web-ifc | allowance |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -99,9 +105,12 @@ function assimpSection(ifc: readonly IfcRow[], assimp: { setup: AssimpSetup; row
     ...head,
     `assimp ${assimp.setup.version} (Debian assimp-utils, installed by the bench's set-up step when missing).`,
     '',
-    '| file | triangles (web-ifc) | arsession convert | assimp export | ours ÷ assimp | triangles in assimp\'s GLB |',
+    "| file | triangles (web-ifc) | arsession convert | assimp export | ours ÷ assimp | triangles in assimp's GLB |",
     '|---|---:|---:|---:|---:|---:|',
-    ...assimp.rows.map((r) => `| ${r.file} | ${webIfc.get(r.file)?.toLocaleString('en-US') ?? '—'} | ${r.ours ? ms(r.ours) : '—'} | ${r.assimp ? ms(r.assimp) : `— (refused: ${r.assimpError?.replace(/\|/g, '\\|')})`} | ${r.ratio ? x(r.ratio) : '—'} | ${r.assimpTriangles?.toLocaleString('en-US') ?? '—'} |`),
+    ...assimp.rows.map(
+      (r) =>
+        `| ${r.file} | ${webIfc.get(r.file)?.toLocaleString('en-US') ?? '—'} | ${r.ours ? ms(r.ours) : '—'} | ${r.assimp ? ms(r.assimp) : `— (refused: ${r.assimpError?.replace(/\|/g, '\\|')})`} | ${r.ratio ? x(r.ratio) : '—'} | ${r.assimpTriangles?.toLocaleString('en-US') ?? '—'} |`,
+    ),
     '',
   ];
 }
@@ -115,22 +124,29 @@ function cliSection(cli: ResultFile<CliBench> | undefined): string[] {
     '## The command line: one small model a process, and whole folders',
     '',
     '`arsession convert FILE -o OUT.usdz --json` timed as a process (wall), rounds alternating with `assimp export`',
-    'where assimp reads the file. Read and write are the conversion\'s own figures from the `--json` report; start-up is',
-    'the rest: Node, the CLI and its one-bundle conversion (in the process\'s own thread), web-ifc loaded from its code cache',
+    "where assimp reads the file. Read and write are the conversion's own figures from the `--json` report; start-up is",
+    "the rest: Node, the CLI and its one-bundle conversion (in the process's own thread), web-ifc loaded from its code cache",
     `while the CLI reads the file, the deadline\'s watchdog, and the exit. A bare \`node -e 0\` takes ${ms(nodeStart)} ms on this machine.`,
     '',
     '| file | process (wall) | start-up + exit | read | write | assimp export |',
     '|---|---:|---:|---:|---:|---:|',
-    ...single.map((r) => `| ${r.file} | ${ms(r.wall)} | ${ms(r.startup)} | ${ms(r.read)} | ${ms(r.write)} | ${r.assimp ? ms(r.assimp) : '—'} |`),
+    ...single.map(
+      (r) => `| ${r.file} | ${ms(r.wall)} | ${ms(r.startup)} | ${ms(r.read)} | ${ms(r.write)} | ${r.assimp ? ms(r.assimp) : '—'} |`,
+    ),
     '',
-    ifc ? `Target ≤ 250 ms for a small IFC as a process: ${ifc.wall.median <= 250 ? '**met**' : `**not met** (${ifc.wall.median.toFixed(0)} ms)`}.` : '',
+    ifc
+      ? `Target ≤ 250 ms for a small IFC as a process: ${ifc.wall.median <= 250 ? '**met**' : `**not met** (${ifc.wall.median.toFixed(0)} ms)`}.`
+      : '',
     '',
     `Folders in one process against a process per file${assimp.available ? ` and assimp ${assimp.version}` : ''} (seconds, median (min–max) of ${folders[0]?.seconds.runs ?? 0} runs;`,
     'files the converter refuses still count in the time):',
     '',
     '| folder | how | files | converted | MB | seconds | files/s |',
     '|---|---|---:|---:|---:|---:|---:|',
-    ...folders.map((r) => `| ${r.folder} | ${r.how} | ${r.files} | ${r.converted} | ${r.megabytes.toFixed(1)} | ${r.seconds.median.toFixed(2)} (${r.seconds.min.toFixed(2)}–${r.seconds.max.toFixed(2)}) | ${(r.files / r.seconds.median).toFixed(1)} |`),
+    ...folders.map(
+      (r) =>
+        `| ${r.folder} | ${r.how} | ${r.files} | ${r.converted} | ${r.megabytes.toFixed(1)} | ${r.seconds.median.toFixed(2)} (${r.seconds.min.toFixed(2)}–${r.seconds.max.toFixed(2)}) | ${(r.files / r.seconds.median).toFixed(1)} |`,
+    ),
     '',
   ];
 }
@@ -148,9 +164,17 @@ export function writeReport(): void {
     '',
   ];
   if (env) {
-    out.push('## Machine', '', `${env.cpu}, ${env.cores} cores, ${env.memoryGiB} GiB, ${env.os}, Node ${env.node}; ` +
-      Object.entries(env.versions).map(([k, v]) => `${k} ${v}`).join(', ') + `. Measured ${env.date.slice(0, 16).replace('T', ' ')} UTC` +
-      `${conversion?.quick ? ' (quick mode)' : ''}.`, '');
+    out.push(
+      '## Machine',
+      '',
+      `${env.cpu}, ${env.cores} cores, ${env.memoryGiB} GiB, ${env.os}, Node ${env.node}; ` +
+        Object.entries(env.versions)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ') +
+        `. Measured ${env.date.slice(0, 16).replace('T', ' ')} UTC` +
+        `${conversion?.quick ? ' (quick mode)' : ''}.`,
+      '',
+    );
   }
   if (conversion) {
     const worst = Math.max(...conversion.data.ifc.map((r) => r.ratio.median));
@@ -158,22 +182,32 @@ export function writeReport(): void {
     out.push(
       '## IFC → USDZ against web-ifc `StreamAllMeshes`',
       '',
-      'Budget: our time beyond web-ifc\'s own StreamAllMeshes (every geometry\'s arrays copied out) on the same file at most',
+      "Budget: our time beyond web-ifc's own StreamAllMeshes (every geometry's arrays copied out) on the same file at most",
       '5 ms on files web-ifc reads in under 100 ms, at most 1.15× web-ifc above that (the earlier 1.3× ratio, restated).',
       '"ours" is read (web-ifc + placement baking + storeys + door index) + merge + USDZ write in the calling thread;',
       '"contained" is the same run through `convertModel`, in the worker pool the server uses (workers kept warm,',
       'replaced after 32 IFC jobs, so a few timed rounds run on a fresh worker: its maxima; the bytes copied in and',
       'the package copied out). A one-off CLI conversion runs cold, in a fresh worker.',
       `Both sides convert each file ${IFC_WARMUP} times before the timed rounds (our JavaScript needs a few runs to reach`,
-      'its optimised code, as a server\'s pooled workers do after their first jobs). Runs before 2026-11-22 warmed up',
+      "its optimised code, as a server's pooled workers do after their first jobs). Runs before 2026-11-22 warmed up",
       'once, which left the small files measured half-cold: their figures are not comparable with these.',
       '',
       '| file | triangles | web-ifc | ours | ours ÷ web-ifc | contained | contained ÷ web-ifc |',
       '|---|---:|---:|---:|---:|---:|---:|',
-      ...conversion.data.ifc.map((r) => `| ${r.file} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.webIfc)} | ${ms(r.ours)} | ${x(r.ratio)} | ${ms(r.contained)} | ${x(r.containedRatio)} |`),
+      ...conversion.data.ifc.map(
+        (r) =>
+          `| ${r.file} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.webIfc)} | ${ms(r.ours)} | ${x(r.ratio)} | ${ms(r.contained)} | ${x(r.containedRatio)} |`,
+      ),
       '',
       `Worst median ratio in the calling thread: ×${worst.toFixed(2)}. Within the budget (medians, calling thread): ${withinBudget.length} of ${conversion.data.ifc.length} files` +
-        `${withinBudget.length < conversion.data.ifc.length ? ` — over it: ${conversion.data.ifc.filter((r) => !withinBudget.includes(r)).map((r) => r.file).join(', ')}` : ''}.`,
+        `${
+          withinBudget.length < conversion.data.ifc.length
+            ? ` — over it: ${conversion.data.ifc
+                .filter((r) => !withinBudget.includes(r))
+                .map((r) => r.file)
+                .join(', ')}`
+            : ''
+        }.`,
       '',
       ...phaseSection(conversion.data.ifc),
       ...assimpSection(conversion.data.ifc, conversion.data.assimp),
@@ -190,7 +224,10 @@ export function writeReport(): void {
       '',
       '| file | triangles | ours | three.js full res | speed-up | three.js defaults | speed-up | ours USDZ | three.js full res | three.js defaults |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-      ...conversion.data.glb.map((r) => `| ${r.file} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.ours)} | ${r.three ? ms(r.three.time) : `— (${r.threeError ?? 'n/a'})`} | ${r.three ? speed(r.three.speedup) : '—'} | ${r.threeDefaults ? ms(r.threeDefaults.time) : '—'} | ${r.threeDefaults ? speed(r.threeDefaults.speedup) : '—'} | ${kb(r.oursUsdzBytes)} | ${r.three ? kb(r.three.usdzBytes) : '—'} | ${r.threeDefaults ? kb(r.threeDefaults.usdzBytes) : '—'} |`),
+      ...conversion.data.glb.map(
+        (r) =>
+          `| ${r.file} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.ours)} | ${r.three ? ms(r.three.time) : `— (${r.threeError ?? 'n/a'})`} | ${r.three ? speed(r.three.speedup) : '—'} | ${r.threeDefaults ? ms(r.threeDefaults.time) : '—'} | ${r.threeDefaults ? speed(r.threeDefaults.speedup) : '—'} | ${kb(r.oursUsdzBytes)} | ${r.three ? kb(r.three.usdzBytes) : '—'} | ${r.threeDefaults ? kb(r.threeDefaults.usdzBytes) : '—'} |`,
+      ),
       '',
       ...helmetVerdict(conversion.data.glb),
     );
@@ -200,7 +237,7 @@ export function writeReport(): void {
     out.push(
       '## BVH and first-hit rays against three-mesh-bvh',
       '',
-      'Targets (door detection issue): build no slower than three-mesh-bvh\'s default build, first-hit rays no slower than',
+      "Targets (door detection issue): build no slower than three-mesh-bvh's default build, first-hit rays no slower than",
       'its `raycastFirst` (both sides). Same triangles (a corpus building flattened to one soup, or a dense synthetic',
       `interior), same rays from random points inside the bounds; ratios ours ÷ three-mesh-bvh. Builds: ${BUILD_WARMUP} warm-up`,
       'builds on each side, then three times the rounds of the other measurements, alternating who goes first; every',
@@ -209,10 +246,13 @@ export function writeReport(): void {
       '',
       '| scene | triangles | build ours (ms) | build three-mesh-bvh | ratio | µs/ray ours | µs/ray three-mesh-bvh | ratio | disagreements |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-      ...detection.data.map((r) => `| ${r.scene} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.buildOurs)} | ${ms(r.buildPeer)} | ${x(r.buildRatio)} | ${r.rayOursUs.median.toFixed(2)} | ${r.rayPeerUs.median.toFixed(2)} | ${x(r.rayRatio)} | ${r.disagreements} / ${r.rays} |`),
+      ...detection.data.map(
+        (r) =>
+          `| ${r.scene} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.buildOurs)} | ${ms(r.buildPeer)} | ${x(r.buildRatio)} | ${r.rayOursUs.median.toFixed(2)} | ${r.rayPeerUs.median.toFixed(2)} | ${x(r.rayRatio)} | ${r.disagreements} / ${r.rays} |`,
+      ),
       '',
-      `Median ratios, build: ${detection.data.map((r) => `×${r.buildRatio.median.toFixed(3)}`).join(', ')}; `
-        + `first-hit rays: ${detection.data.map((r) => `×${r.rayRatio.median.toFixed(3)}`).join(', ')}.`,
+      `Median ratios, build: ${detection.data.map((r) => `×${r.buildRatio.median.toFixed(3)}`).join(', ')}; ` +
+        `first-hit rays: ${detection.data.map((r) => `×${r.rayRatio.median.toFixed(3)}`).join(', ')}.`,
       `Build no slower: ${verdict(detection.data.map((r) => r.buildRatio.median))}; first-hit rays no slower: ${verdict(detection.data.map((r) => r.rayRatio.median))}.`,
       '',
     );
@@ -251,7 +291,7 @@ export function writeReport(): void {
       'again; "cache off" (`ARSESSION_CACHE_ENTRIES=0`) converts the GLB to USDZ on a worker thread on every request.',
       '',
       'Where the time goes: the event loop parses the request and the form (as the bare endpoint does) and runs the rules; the key',
-      'lookup, the move of the session\'s files and the commit run on the store thread, WAL checkpoints on a thread of their own.',
+      "lookup, the move of the session's files and the commit run on the store thread, WAL checkpoints on a thread of their own.",
       'On this 2-core machine the load generator, the event loop and those threads share the cores.',
       '',
       '| endpoint | req/s | p50 (ms) | p99 (ms) | non-2xx + errors |',
@@ -297,7 +337,7 @@ export function writeReport(): void {
       ...cpuRows(r.cpuPerSession),
       '',
       'One Box.glb job at a time through the queue, as the API side runs it for a request (a worker in the bench process;',
-      'the stages split by the worker\'s own timestamps, BullMQ\'s processedOn and finishedOn, on the same clock):',
+      "the stages split by the worker's own timestamps, BullMQ's processedOn and finishedOn, on the same clock):",
       '',
       `| per job (${r.jobs.overhead.runs} jobs) | p50 (ms) | p99 (ms) | max (ms) |`,
       '|---|---:|---:|---:|',
@@ -326,7 +366,10 @@ export function writeReport(): void {
       '',
       '| copies | MB | triangles | web-ifc (ms) | ours (ms) | ours ÷ web-ifc | peak ours | peak web-ifc |',
       '|---:|---:|---:|---:|---:|---:|---:|---:|',
-      ...scaling.data.map((r) => `| ${r.copies} | ${r.megabytes.toFixed(0)} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.webIfc)} | ${ms(r.ours)} | ${x(r.ratio)} | ${r.oursPeakMb === undefined ? '—' : `${r.oursPeakMb.toFixed(0)} MB`} | ${r.webIfcPeakMb === undefined ? '—' : `${r.webIfcPeakMb.toFixed(0)} MB`} |`),
+      ...scaling.data.map(
+        (r) =>
+          `| ${r.copies} | ${r.megabytes.toFixed(0)} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.webIfc)} | ${ms(r.ours)} | ${x(r.ratio)} | ${r.oursPeakMb === undefined ? '—' : `${r.oursPeakMb.toFixed(0)} MB`} | ${r.webIfcPeakMb === undefined ? '—' : `${r.webIfcPeakMb.toFixed(0)} MB`} |`,
+      ),
       '',
     );
   }
@@ -338,7 +381,9 @@ export function writeReport(): void {
       '',
       '| file | ours | peer | peer peak |',
       '|---|---:|---|---:|',
-      ...memory.data.map((r) => `| ${r.file} | ${r.oursMb.toFixed(0)} MB | ${r.peer} | ${r.peerMb === undefined ? '—' : `${r.peerMb.toFixed(0)} MB`} |`),
+      ...memory.data.map(
+        (r) => `| ${r.file} | ${r.oursMb.toFixed(0)} MB | ${r.peer} | ${r.peerMb === undefined ? '—' : `${r.peerMb.toFixed(0)} MB`} |`,
+      ),
       '',
     );
   }
@@ -349,10 +394,15 @@ export function writeReport(): void {
   writeFileSync(join(BENCH_DIR, 'RESULTS.md'), `${out.join('\n')}\n`);
 }
 
-const OURS = '#1f77b4', PEER = '#ff7f0e';
+const OURS = '#1f77b4',
+  PEER = '#ff7f0e';
 
 /** Writes the SVG charts next to RESULTS.md and returns the Markdown that shows them. */
-function charts(conversion: { ifc: IfcRow[]; glb: GlbRow[] } | undefined, memory: MemoryRow[] | undefined, scaling: ScalingRow[] | undefined): string[] {
+function charts(
+  conversion: { ifc: IfcRow[]; glb: GlbRow[] } | undefined,
+  memory: MemoryRow[] | undefined,
+  scaling: ScalingRow[] | undefined,
+): string[] {
   const lines: string[] = [];
   mkdirSync(join(BENCH_DIR, 'charts'), { recursive: true });
   const save = (name: string, svg: string, caption: string) => {
@@ -360,25 +410,77 @@ function charts(conversion: { ifc: IfcRow[]; glb: GlbRow[] } | undefined, memory
     lines.push(`![${caption}](charts/${name})`, '');
   };
   if (conversion) {
-    const ifc = [...conversion.ifc, ...(scaling ?? []).filter((r) => r.copies > 1).map((r) => ({ file: `Office_A ×${r.copies}`, triangles: r.triangles, ours: r.ours, webIfc: r.webIfc }))];
-    save('ifc-time.svg', scatterSvg([
-      { name: 'arsession (read + merge + USDZ)', colour: OURS, points: ifc.map((r) => ({ x: r.triangles, y: r.ours.median, label: r.file })) },
-      { name: 'web-ifc StreamAllMeshes', colour: PEER, points: ifc.map((r) => ({ x: r.triangles, y: r.webIfc.median, label: r.file })) },
-    ], { title: 'IFC → USDZ: time against triangle count', xLabel: 'triangles', yLabel: 'ms (median)' }), 'IFC conversion time against triangles');
+    const ifc = [
+      ...conversion.ifc,
+      ...(scaling ?? [])
+        .filter((r) => r.copies > 1)
+        .map((r) => ({ file: `Office_A ×${r.copies}`, triangles: r.triangles, ours: r.ours, webIfc: r.webIfc })),
+    ];
+    save(
+      'ifc-time.svg',
+      scatterSvg(
+        [
+          {
+            name: 'arsession (read + merge + USDZ)',
+            colour: OURS,
+            points: ifc.map((r) => ({ x: r.triangles, y: r.ours.median, label: r.file })),
+          },
+          {
+            name: 'web-ifc StreamAllMeshes',
+            colour: PEER,
+            points: ifc.map((r) => ({ x: r.triangles, y: r.webIfc.median, label: r.file })),
+          },
+        ],
+        { title: 'IFC → USDZ: time against triangle count', xLabel: 'triangles', yLabel: 'ms (median)' },
+      ),
+      'IFC conversion time against triangles',
+    );
     const glb = conversion.glb.filter((r) => r.three);
-    save('glb-time.svg', scatterSvg([
-      { name: 'arsession', colour: OURS, points: glb.map((r) => ({ x: r.triangles, y: r.ours.median, label: r.file })) },
-      { name: 'three.js USDZExporter (full res)', colour: PEER, points: glb.map((r) => ({ x: r.triangles, y: r.three!.time.median, label: r.file })) },
-    ], { title: 'GLB → USDZ: time against triangle count', xLabel: 'triangles', yLabel: 'ms (median)' }), 'GLB conversion time against triangles');
+    save(
+      'glb-time.svg',
+      scatterSvg(
+        [
+          { name: 'arsession', colour: OURS, points: glb.map((r) => ({ x: r.triangles, y: r.ours.median, label: r.file })) },
+          {
+            name: 'three.js USDZExporter (full res)',
+            colour: PEER,
+            points: glb.map((r) => ({ x: r.triangles, y: r.three!.time.median, label: r.file })),
+          },
+        ],
+        { title: 'GLB → USDZ: time against triangle count', xLabel: 'triangles', yLabel: 'ms (median)' },
+      ),
+      'GLB conversion time against triangles',
+    );
   }
   if (memory && conversion) {
     const tri = new Map([...conversion.ifc, ...conversion.glb].map((r) => [r.file, r.triangles]));
-    const rows = [...memory.filter((r) => tri.has(r.file)), ...(scaling ?? []).map((r) => ({ file: `Office_A ×${r.copies}`, oursMb: r.oursPeakMb ?? 0, peerMb: r.webIfcPeakMb, peer: 'web-ifc' as const }))];
+    const rows = [
+      ...memory.filter((r) => tri.has(r.file)),
+      ...(scaling ?? []).map((r) => ({
+        file: `Office_A ×${r.copies}`,
+        oursMb: r.oursPeakMb ?? 0,
+        peerMb: r.webIfcPeakMb,
+        peer: 'web-ifc' as const,
+      })),
+    ];
     const triangles = (r: { file: string }) => tri.get(r.file) ?? scaling?.find((s) => `Office_A ×${s.copies}` === r.file)?.triangles ?? 0;
-    save('memory.svg', scatterSvg([
-      { name: 'arsession', colour: OURS, points: rows.map((r) => ({ x: triangles(r), y: r.oursMb, label: r.file })) },
-      { name: 'peer (web-ifc / three.js)', colour: PEER, points: rows.filter((r) => r.peerMb !== undefined).map((r) => ({ x: triangles(r), y: r.peerMb!, label: `${r.file} (${r.peer})` })) },
-    ], { title: 'Peak memory of one conversion against triangle count', xLabel: 'triangles', yLabel: 'MB (peak RSS)' }), 'Peak memory against triangles');
+    save(
+      'memory.svg',
+      scatterSvg(
+        [
+          { name: 'arsession', colour: OURS, points: rows.map((r) => ({ x: triangles(r), y: r.oursMb, label: r.file })) },
+          {
+            name: 'peer (web-ifc / three.js)',
+            colour: PEER,
+            points: rows
+              .filter((r) => r.peerMb !== undefined)
+              .map((r) => ({ x: triangles(r), y: r.peerMb!, label: `${r.file} (${r.peer})` })),
+          },
+        ],
+        { title: 'Peak memory of one conversion against triangle count', xLabel: 'triangles', yLabel: 'MB (peak RSS)' },
+      ),
+      'Peak memory against triangles',
+    );
   }
   return lines.length ? ['## Charts', '', ...lines] : [];
 }
@@ -390,9 +492,10 @@ const RATIO_NOISE = 0.02;
 function verdict(ratios: readonly number[]): string {
   const worst = Math.max(...ratios);
   if (worst <= 1) return '**met** on every scene';
-  return worst <= 1 + RATIO_NOISE ? `**within noise** (worst ×${worst.toFixed(3)}; spread ±${RATIO_NOISE * 100}%)` : `**not met** (worst ×${worst.toFixed(3)})`;
+  return worst <= 1 + RATIO_NOISE
+    ? `**within noise** (worst ×${worst.toFixed(3)}; spread ±${RATIO_NOISE * 100}%)`
+    : `**not met** (worst ×${worst.toFixed(3)})`;
 }
-
 
 /** The AR budget's table: what each model became, what it cost, beside web-ifc (IFC) or gltfpack (GLB). */
 function budgetSection(budget: ResultFile<BudgetRow[]> | undefined): string[] {
@@ -411,7 +514,9 @@ function budgetSection(budget: ResultFile<BudgetRow[]> | undefined): string[] {
     '## The AR budget: source → delivered',
     '',
     `Every corpus IFC and GLB${rows.some((r) => r.large) ? ' and the large real models of `bench/LARGE-MODELS.md` (marked ▲)' : ''}, each run in fresh processes (time and peak memory: the median of three runs; one of a large model's conversion without the budget): ours within the default budget` +
-      (b ? ` (${n(b.triangles)} triangles, ${b.meshPrims} mesh prims, ${b.textureSize} px, ${(b.packageBytes / 2 ** 20).toFixed(0)} MiB)` : '') +
+      (b
+        ? ` (${n(b.triangles)} triangles, ${b.meshPrims} mesh prims, ${b.textureSize} px, ${(b.packageBytes / 2 ** 20).toFixed(0)} MiB)`
+        : '') +
       ', ours as before the budget ("today": merged past 300 draw calls, written), and the peer: web-ifc alone for IFC (`StreamAllMeshes`, ' +
       'the floor of any converter built on it), gltfpack for GLB (`-si` at the ratio our budget needed, `-mi`, no quantization; its textures untouched, as its texture limit needs its own compression; its output measured ' +
       'with our deviation estimate). Deviation: the farthest the delivered surface is from the full model, every simplified triangle measured against it with a BVH.',
@@ -422,9 +527,11 @@ function budgetSection(budget: ResultFile<BudgetRow[]> | undefined): string[] {
       const rep = r.ours.report;
       const peerTris = r.peer.triangles === undefined ? '' : ` (${n(r.peer.triangles)})`;
       const peerDev = r.peer.name === 'gltfpack' ? ` (${mm(r.peer.maxDeviation)})` : '';
-      return `| ${r.large ? '▲ ' : ''}${r.file} | ${mb(r.sourceBytes)} | ${n(rep.source.triangles)} → ${n(rep.delivered.triangles)}${peerTris} | ${rep.source.meshPrims} → ${rep.delivered.meshPrims} | ` +
+      return (
+        `| ${r.large ? '▲ ' : ''}${r.file} | ${mb(r.sourceBytes)} | ${n(rep.source.triangles)} → ${n(rep.delivered.triangles)}${peerTris} | ${rep.source.meshPrims} → ${rep.delivered.meshPrims} | ` +
         `${mb(r.today.bytes)} → ${mb(rep.delivered.bytes ?? 0)} | ${mm(rep.maxDeviation)}${peerDev} | ${r.today.ms.toFixed(0)} → ${r.ours.ms.toFixed(0)} | ` +
-        `${r.today.peakMb.toFixed(0)} → ${r.ours.peakMb.toFixed(0)} (${r.peer.name} ${Number.isFinite(r.peer.peakMb) ? r.peer.peakMb.toFixed(0) : 'could not read it'}) | ${rep.withinBudget ? '✓' : '✗'} |`;
+        `${r.today.peakMb.toFixed(0)} → ${r.ours.peakMb.toFixed(0)} (${r.peer.name} ${Number.isFinite(r.peer.peakMb) ? r.peer.peakMb.toFixed(0) : 'could not read it'}) | ${rep.withinBudget ? '✓' : '✗'} |`
+      );
     }),
     '',
     `Goals: every delivered file within budget — **${within} of ${rows.length}**; deviation ≤ 2 cm on every corpus building — largest **${mm(worstDeviation)} mm** ` +
@@ -451,12 +558,17 @@ function fidelitySection(fidelity: ResultFile<FidelityRow[]> | undefined): strin
     `Every corpus IFC${rows.some((r) => r.large) ? ' and the large real models (▲)' : ''}, each in a fresh process (\`src/fidelity/fidelityCli.ts\`): read in full,`,
     'and as a conversion delivers it within the default AR budget (stream reduction, then `fitArBudget`); each surface sampled by area',
     `(${rows[0]?.samples.toLocaleString('en-US') ?? '—'} seeded points) and every point's distance to the nearest point of the other whole model taken with three-mesh-bvh,`,
-    'independently of the budget\'s own deviation probe. Categories by IFC class: envelope (walls, slabs, roofs, windows, doors, structure,',
+    "independently of the budget's own deviation probe. Categories by IFC class: envelope (walls, slabs, roofs, windows, doors, structure,",
     'stairs, railings, coverings), furniture, mep (flow, distribution and service elements), other (proxies, accessories, site, …).',
     '',
     ...FIDELITY_LEGEND,
     '',
-    ...(same.length ? [`Delivered with every sampled distance within ${BOUND_TOLERANCE * 1000} mm both ways (float32 rounding): ${same.map((r) => r.file).join(', ')}.`, ''] : []),
+    ...(same.length
+      ? [
+          `Delivered with every sampled distance within ${BOUND_TOLERANCE * 1000} mm both ways (float32 rounding): ${same.map((r) => r.file).join(', ')}.`,
+          '',
+        ]
+      : []),
     ...changed.flatMap((r) => fidelityTable({ ...r, file: `${r.large ? '▲ ' : ''}${r.file}` })),
     `The budget's reported maxDeviation and maxUncovered bound the sampled maxima on ${rows.length - unbounded.length} of ${rows.length} models` +
       (unbounded.length ? ` — not on ${unbounded.map((r) => r.file).join(', ')}.` : '.'),
@@ -488,7 +600,12 @@ function renderSection(render: ResultFile<RenderRow[]> | undefined): string[] {
       '',
       `Rendered in ${(r.ms.total / 1000).toFixed(0)} s, peak ${r.peakRssMb.toFixed(0)} MB.`,
       '',
-      ...r.views.flatMap((v) => [`${v.title} — as read | delivered:`, '', `![${r.file}, ${v.title}: as read (left), delivered (right)](${v.image})`, '']),
+      ...r.views.flatMap((v) => [
+        `${v.title} — as read | delivered:`,
+        '',
+        `![${r.file}, ${v.title}: as read (left), delivered (right)](${v.image})`,
+        '',
+      ]),
     ]),
   ];
 }

@@ -23,14 +23,21 @@ const { values } = parseArgs({ options: { quick: { type: 'boolean' }, section: {
 const quick = values.quick === true;
 // The scaling run (files up to ~57 MB), the fidelity run (a large model's full read and tree) and the render run
 // (the same full read, pictures rewritten) are left out of --quick.
-const sections = values.section ?? (quick ? ['conversion', 'cli', 'detection', 'memory', 'budget', 'server', 'distributed'] : ['conversion', 'cli', 'detection', 'memory', 'budget', 'fidelity', 'render', 'scaling', 'server', 'distributed']);
+const sections =
+  values.section ??
+  (quick
+    ? ['conversion', 'cli', 'detection', 'memory', 'budget', 'server', 'distributed']
+    : ['conversion', 'cli', 'detection', 'memory', 'budget', 'fidelity', 'render', 'scaling', 'server', 'distributed']);
 const rounds = quick ? 3 : 7;
 const small = (f: string) => /IfcOpenHouse|wall_door|AC20|Box|DamagedHelmet\.glb/.test(f);
 const only = quick ? small : undefined;
 mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
 const started = Date.now();
 const save = (name: string, data: unknown) =>
-  writeFileSync(join(BENCH_DIR, 'results', `${name}.json`), `${JSON.stringify({ environment: environment(), quick, rounds, data }, null, 2)}\n`);
+  writeFileSync(
+    join(BENCH_DIR, 'results', `${name}.json`),
+    `${JSON.stringify({ environment: environment(), quick, rounds, data }, null, 2)}\n`,
+  );
 
 if (sections.includes('conversion')) {
   console.error('conversion: IFC → USDZ against web-ifc StreamAllMeshes; GLB → USDZ against three.js USDZExporter');

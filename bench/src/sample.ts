@@ -34,12 +34,19 @@ export function percentiles(values: readonly number[]): Percentiles {
  * noise; the ratio is taken round by round (ours ÷ peer) and summarized, which holds on a shared
  * machine even when absolute times drift.
  */
-export async function compare(ours: () => Promise<unknown> | unknown, peer: () => Promise<unknown> | unknown, rounds: number, warmup = 1): Promise<{ ours: Sample; peer: Sample; ratio: Sample }> {
+export async function compare(
+  ours: () => Promise<unknown> | unknown,
+  peer: () => Promise<unknown> | unknown,
+  rounds: number,
+  warmup = 1,
+): Promise<{ ours: Sample; peer: Sample; ratio: Sample }> {
   for (let i = 0; i < warmup; i++) {
     await peer();
     await ours();
   }
-  const a: number[] = [], b: number[] = [], r: number[] = [];
+  const a: number[] = [],
+    b: number[] = [],
+    r: number[] = [];
   for (let i = 0; i < rounds; i++) {
     // Alternate who goes first: caches and GC debt fall on both sides alike.
     const first = i % 2 === 0 ? ours : peer;

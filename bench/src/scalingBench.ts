@@ -36,11 +36,14 @@ export async function benchScaling(rounds: number): Promise<ScalingRow[]> {
     const ours = async () => writeUsdz(mergeByMaterial(await readIfc(bytes)));
     const c = await compare(ours, () => webIfcStreamAllMeshes(bytes), copies === 13 ? Math.min(rounds, 3) : rounds);
     const row: ScalingRow = { copies, megabytes: statSync(path).size / 2 ** 20, triangles, webIfc: c.peer, ours: c.ours, ratio: c.ratio };
-    const oursPeakMb = peak('ours-ifc', path), webIfcPeakMb = peak('web-ifc', path);
+    const oursPeakMb = peak('ours-ifc', path),
+      webIfcPeakMb = peak('web-ifc', path);
     if (oursPeakMb !== undefined) row.oursPeakMb = oursPeakMb;
     if (webIfcPeakMb !== undefined) row.webIfcPeakMb = webIfcPeakMb;
     rows.push(row);
-    console.error(`  Office_A ×${copies} (${row.megabytes.toFixed(0)} MB): ours/web-ifc ×${c.ratio.median.toFixed(2)}, peak ${oursPeakMb?.toFixed(0)} MB vs ${webIfcPeakMb?.toFixed(0)} MB`);
+    console.error(
+      `  Office_A ×${copies} (${row.megabytes.toFixed(0)} MB): ours/web-ifc ×${c.ratio.median.toFixed(2)}, peak ${oursPeakMb?.toFixed(0)} MB vs ${webIfcPeakMb?.toFixed(0)} MB`,
+    );
   }
   return rows;
 }

@@ -10,5 +10,5 @@
  */
 export function seededRandom(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  return () => (state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32;
 }

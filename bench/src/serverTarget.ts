@@ -10,12 +10,16 @@ const UNLIMITED = { sessionsPerClientPerHour: 1e9, sessionsPerKeyPerHour: 1e9, u
 import { pino } from 'pino';
 
 const [kind, dataDir] = process.argv.slice(2);
-if (!dataDir || !['ours', 'ours-uncached', 'distributed', 'distributed-uncached', 'bare', 'soak'].includes(kind!)) throw new Error('usage: serverTarget ours|ours-uncached|distributed|distributed-uncached|bare|soak DATA_DIR [QUEUE]');
+if (!dataDir || !['ours', 'ours-uncached', 'distributed', 'distributed-uncached', 'bare', 'soak'].includes(kind!))
+  throw new Error('usage: serverTarget ours|ours-uncached|distributed|distributed-uncached|bare|soak DATA_DIR [QUEUE]');
 
 if (kind === 'soak') {
   // The embedded defaults (workers = cores − 1), with the queue the soak asks for.
   // A load from one address: the per-client allowances would be all the bench measures.
-  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, queue: Number(process.argv[4] ?? 8), logLevel: 'silent', ...UNLIMITED });
+  const config = readServerConfig(
+    {},
+    { port: 0, host: '127.0.0.1', dataDir, queue: Number(process.argv[4] ?? 8), logLevel: 'silent', ...UNLIMITED },
+  );
   const server = await startServer(config, { logger: pino({ level: 'silent' }) });
   const key = await server.context.sessions.createApiKey('soak');
   console.log(JSON.stringify({ url: server.url, key, pid: process.pid }));
@@ -24,10 +28,21 @@ if (kind === 'soak') {
   // Workers = cores and a queue deep enough for the 32 clients: the bench measures throughput, not
   // refusals. The distributed kinds take PostgreSQL, S3 and Redis from the environment.
   const env = kind.startsWith('distributed') ? process.env : {};
-  const config = readServerConfig(env, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 64, logLevel: 'silent', ...UNLIMITED, ...(kind.endsWith('-uncached') && { cacheEntries: 0 }) });
+  const config = readServerConfig(env, {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    workers: 2,
+    queue: 64,
+    logLevel: 'silent',
+    ...UNLIMITED,
+    ...(kind.endsWith('-uncached') && { cacheEntries: 0 }),
+  });
   const server = await startServer(config, { logger: pino({ level: 'silent' }) });
   const key = await server.context.sessions.createApiKey('bench');
-  console.log(JSON.stringify({ url: `${server.url}/api/vision/v1/session/by_virtual_anchor/rectangle-short-side/`, key, pid: process.pid }));
+  console.log(
+    JSON.stringify({ url: `${server.url}/api/vision/v1/session/by_virtual_anchor/rectangle-short-side/`, key, pid: process.pid }),
+  );
 } else {
   // The floor: Express + multer storing the upload to disk and answering 201, nothing else.
   const app = express();

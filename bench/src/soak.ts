@@ -12,7 +12,11 @@ import { BENCH_DIR, CORPUS_DIR } from './corpus.js';
 import { environment } from './environment.js';
 import { startTarget } from './startTarget.js';
 
-interface Sample { at: number; rssMb: number; fds: number }
+interface Sample {
+  at: number;
+  rssMb: number;
+  fds: number;
+}
 interface PhaseResult {
   queue: number;
   clients: number;
@@ -41,14 +45,22 @@ let unique = 0;
 const uniqueHouse = () => Buffer.concat([HOUSE, Buffer.from(`\n/* soak ${unique++} */\n`)]);
 
 const ANCHOR = {
-  'virtual_anchor.anchor_type': 'rectangle_short_side', 'virtual_anchor.center': '[0, 0, 0]', 'virtual_anchor.width': '0.6',
-  'virtual_anchor.height': '1.2', 'virtual_anchor.plane_normal': '[0, 1, 0]', 'virtual_anchor.short_side_direction': '[1, 0, 0]',
+  'virtual_anchor.anchor_type': 'rectangle_short_side',
+  'virtual_anchor.center': '[0, 0, 0]',
+  'virtual_anchor.width': '0.6',
+  'virtual_anchor.height': '1.2',
+  'virtual_anchor.plane_normal': '[0, 1, 0]',
+  'virtual_anchor.short_side_direction': '[1, 0, 0]',
 };
 const DOOR = { 'alignment.corners': '[[-0.45,0,0],[0.45,0,0],[0.45,2.1,0],[-0.45,2.1,0]]', 'alignment.wall_normal': '[0, 0, 1]' };
 
 function sample(pid: number, started: number): Sample {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return { at: Math.round((Date.now() - started) / 100) / 10, rssMb: Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024, fds: readdirSync(`/proc/${pid}/fd`).length };
+  return {
+    at: Math.round((Date.now() - started) / 100) / 10,
+    rssMb: Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024,
+    fds: readdirSync(`/proc/${pid}/fd`).length,
+  };
 }
 
 async function phase(queue: number): Promise<PhaseResult> {
@@ -58,8 +70,17 @@ async function phase(queue: number): Promise<PhaseResult> {
   const started = Date.now();
   const samples: Sample[] = [];
   const result: PhaseResult = {
-    queue, clients: CLIENTS, seconds: SECONDS, requests: 0, byKind: {}, byStatus: {}, unexpected: [],
-    before: sample(server.pid, started), peak: { rssMb: 0, fds: 0 }, after: { at: 0, rssMb: 0, fds: 0 }, samples,
+    queue,
+    clients: CLIENTS,
+    seconds: SECONDS,
+    requests: 0,
+    byKind: {},
+    byStatus: {},
+    unexpected: [],
+    before: sample(server.pid, started),
+    peak: { rssMb: 0, fds: 0 },
+    after: { at: 0, rssMb: 0, fds: 0 },
+    samples,
   };
   const sampler = setInterval(() => samples.push(sample(server.pid, started)), 1000);
   const sessions: Array<{ id: string; code: string }> = [];
@@ -78,11 +99,26 @@ async function phase(queue: number): Promise<PhaseResult> {
     ['refused: not a model', 5, () => post('by_plane', {}, Buffer.from('not a model'), 'x.glb', false), [415]],
     ['refused: wrong key', 5, () => post('by_virtual_anchor/rectangle-short-side', ANCHOR, BOX, 'box.glb', false), [401]],
     ['detail', 15, () => fetch(`${api}/session/${pick(sessions)?.id ?? 'none'}/`), [200, 404]],
-    ['ranged download', 10, async () => {
-      const s = pick(sessions);
-      return fetch(`${api}/session/${s?.id ?? 'none'}/files/0.usdz`, { headers: { Range: 'bytes=0-1023' } });
-    }, [206, 404]],
-    ['claim', 5, () => fetch(`${api}/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ onetime_code: sessions.pop()?.code ?? '000000' }) }), [200, 404, 429]],
+    [
+      'ranged download',
+      10,
+      async () => {
+        const s = pick(sessions);
+        return fetch(`${api}/session/${s?.id ?? 'none'}/files/0.usdz`, { headers: { Range: 'bytes=0-1023' } });
+      },
+      [206, 404],
+    ],
+    [
+      'claim',
+      5,
+      () =>
+        fetch(`${api}/session/claim/`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ onetime_code: sessions.pop()?.code ?? '000000' }),
+        }),
+      [200, 404, 429],
+    ],
     ['saved models', 5, () => fetch(`${api}/models/`, { headers: { 'X-API-Key': server.key } }), [200]],
     ['healthz', 5, () => fetch(`${server.url}/healthz`), [200]],
   ];
@@ -96,7 +132,8 @@ async function phase(queue: number): Promise<PhaseResult> {
   const client = async () => {
     while (Date.now() < deadline) {
       const [kind, , send, expected] = choose();
-      let status = 0, detail = '';
+      let status = 0,
+        detail = '';
       try {
         const res = await send();
         status = res.status;
@@ -138,13 +175,21 @@ function pick<T>(list: readonly T[]): T | undefined {
 }
 
 const unsaturated = await phase(CLIENTS + 16);
-console.error(`queue ${unsaturated.queue}: ${unsaturated.requests} requests, unexpected ${unsaturated.unexpected.length}, statuses ${JSON.stringify(unsaturated.byStatus)}, RSS ${unsaturated.before.rssMb.toFixed(0)} → peak ${unsaturated.peak.rssMb.toFixed(0)} → ${unsaturated.after.rssMb.toFixed(0)} MB, fds ${unsaturated.before.fds} → peak ${unsaturated.peak.fds} → ${unsaturated.after.fds}`);
+console.error(
+  `queue ${unsaturated.queue}: ${unsaturated.requests} requests, unexpected ${unsaturated.unexpected.length}, statuses ${JSON.stringify(unsaturated.byStatus)}, RSS ${unsaturated.before.rssMb.toFixed(0)} → peak ${unsaturated.peak.rssMb.toFixed(0)} → ${unsaturated.after.rssMb.toFixed(0)} MB, fds ${unsaturated.before.fds} → peak ${unsaturated.peak.fds} → ${unsaturated.after.fds}`,
+);
 const saturated = await phase(8);
-console.error(`queue ${saturated.queue}: ${saturated.requests} requests, unexpected ${saturated.unexpected.length}, statuses ${JSON.stringify(saturated.byStatus)}, RSS ${saturated.before.rssMb.toFixed(0)} → peak ${saturated.peak.rssMb.toFixed(0)} → ${saturated.after.rssMb.toFixed(0)} MB, fds ${saturated.before.fds} → peak ${saturated.peak.fds} → ${saturated.after.fds}`);
+console.error(
+  `queue ${saturated.queue}: ${saturated.requests} requests, unexpected ${saturated.unexpected.length}, statuses ${JSON.stringify(saturated.byStatus)}, RSS ${saturated.before.rssMb.toFixed(0)} → peak ${saturated.peak.rssMb.toFixed(0)} → ${saturated.after.rssMb.toFixed(0)} MB, fds ${saturated.before.fds} → peak ${saturated.peak.fds} → ${saturated.after.fds}`,
+);
 mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
-writeFileSync(join(BENCH_DIR, 'results', 'soak.json'), `${JSON.stringify({ environment: environment(), phases: [unsaturated, saturated] }, null, 2)}\n`);
+writeFileSync(
+  join(BENCH_DIR, 'results', 'soak.json'),
+  `${JSON.stringify({ environment: environment(), phases: [unsaturated, saturated] }, null, 2)}\n`,
+);
 const failed = [unsaturated, saturated].some((p) => p.unexpected.length > 0) || (unsaturated.byStatus['503'] ?? 0) > 0;
 if (failed) {
-  for (const p of [unsaturated, saturated]) for (const u of p.unexpected.slice(0, 10)) console.error(`  unexpected (queue ${p.queue}): ${u.kind} → ${u.status} ${u.detail}`);
+  for (const p of [unsaturated, saturated])
+    for (const u of p.unexpected.slice(0, 10)) console.error(`  unexpected (queue ${p.queue}): ${u.kind} → ${u.status} ${u.detail}`);
   process.exitCode = 1;
 }

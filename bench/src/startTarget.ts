@@ -23,7 +23,10 @@ export interface Target {
  * ```
  */
 export async function startTarget(args: readonly string[], env: Record<string, string> = {}): Promise<Target> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'serverTarget.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'serverTarget.js'), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {

@@ -22,11 +22,25 @@ export interface CliServer {
  * Starts `node packages/cli/bin/arsession.js serve --role <role>` on a free loopback port with
  * `dataDir`, and resolves once it logs that it listens (a worker: that it is ready; its `url` is '').
  */
-export async function startCliServer(dataDir: string, env: Record<string, string> = {}, role: 'all' | 'api' | 'worker' = 'all'): Promise<CliServer> {
+export async function startCliServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  role: 'all' | 'api' | 'worker' = 'all',
+): Promise<CliServer> {
   const distributed = await distributedEnv(dataDir);
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [CLI, 'serve', '--role', role], {
     // Suites make many sessions from one address; the allowances themselves are tested apart.
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ARSESSION_DATA_DIR: dataDir, LOG_LEVEL: 'info', ARSESSION_SESSIONS_PER_CLIENT_PER_HOUR: '100000', ARSESSION_SESSIONS_PER_KEY_PER_HOUR: '100000', ...distributed, ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ARSESSION_DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ARSESSION_SESSIONS_PER_CLIENT_PER_HOUR: '100000',
+      ARSESSION_SESSIONS_PER_KEY_PER_HOUR: '100000',
+      ...distributed,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -45,7 +59,8 @@ export async function startCliServer(dataDir: string, env: Record<string, string
     void exited.then((code) => reject(new Error(`arsession serve exited ${code} before listening:\n${out}`)));
   });
   return {
-    url, pid: child.pid!,
+    url,
+    pid: child.pid!,
     output: () => out,
     async kill9() {
       child.kill('SIGKILL');
@@ -60,7 +75,10 @@ export async function startCliServer(dataDir: string, env: Record<string, string
 
 /** `arsession keys create --account <name>` on `dataDir`; returns the key it prints once. */
 export function createKeyWithCli(dataDir: string, account: string, env: Record<string, string> = {}): string {
-  const run = spawnSync(process.execPath, [CLI, 'keys', 'create', '--account', account], { env: { ...process.env, ARSESSION_DATA_DIR: dataDir, ...env }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [CLI, 'keys', 'create', '--account', account], {
+    env: { ...process.env, ARSESSION_DATA_DIR: dataDir, ...env },
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`keys create failed (${run.status}): ${run.stderr}`);
   return run.stdout.trim();
 }

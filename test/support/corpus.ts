@@ -26,7 +26,9 @@ export function corpusBytes(kind: 'ifc' | 'glb' | 'usdz', name: string): Uint8Ar
 
 /** Every file of one kind in the corpus, sorted. */
 export function corpusFiles(kind: 'ifc' | 'glb' | 'usdz'): string[] {
-  return readdirSync(join(CORPUS_DIR, kind)).filter((f) => !f.startsWith('.')).sort();
+  return readdirSync(join(CORPUS_DIR, kind))
+    .filter((f) => !f.startsWith('.'))
+    .sort();
 }
 
 /** Facts the manifest states for one corpus IFC file (read from MANIFEST.md, not restated in tests). */

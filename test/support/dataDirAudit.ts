@@ -27,7 +27,9 @@ const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
 }
 
 /**
@@ -40,26 +42,41 @@ export function auditDataDir(dataDir: string): DataDirAudit {
   try {
     const integrity = (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('; ');
     const foreignKeyViolations = (db.pragma('foreign_key_check') as unknown[]).length;
-    const sessions = db.prepare('SELECT id, files, files_deleted FROM sessions').all() as Array<{ id: string; files: string; files_deleted: number }>;
-    const models = db.prepare('SELECT stored_as, bytes, sha256 FROM saved_models').all() as Array<{ stored_as: string; bytes: number; sha256: string }>;
+    const sessions = db.prepare('SELECT id, files, files_deleted FROM sessions').all() as Array<{
+      id: string;
+      files: string;
+      files_deleted: number;
+    }>;
+    const models = db.prepare('SELECT stored_as, bytes, sha256 FROM saved_models').all() as Array<{
+      stored_as: string;
+      bytes: number;
+      sha256: string;
+    }>;
     const sessionIds = sessions.map((s) => s.id);
     const damagedSessionFiles: string[] = [];
     for (const s of sessions.filter((row) => row.files_deleted === 0)) {
       for (const f of JSON.parse(s.files) as Array<{ name: string; bytes: number; sha256: string }>) {
         const path = sessionFilePath(join(dataDir, 'sessions'), s.id, f.name);
-        if (!existsSync(path) || statSync(path).size !== f.bytes || sha256Of(path) !== f.sha256) damagedSessionFiles.push(`${s.id}/${f.name}`);
+        if (!existsSync(path) || statSync(path).size !== f.bytes || sha256Of(path) !== f.sha256)
+          damagedSessionFiles.push(`${s.id}/${f.name}`);
       }
     }
     const damagedModelFiles = models
-      .filter((m) => { const path = join(dataDir, 'models', m.stored_as); return !existsSync(path) || statSync(path).size !== m.bytes || sha256Of(path) !== m.sha256; })
+      .filter((m) => {
+        const path = join(dataDir, 'models', m.stored_as);
+        return !existsSync(path) || statSync(path).size !== m.bytes || sha256Of(path) !== m.sha256;
+      })
       .map((m) => m.stored_as);
     const owned = new Set(models.map((m) => m.stored_as));
     return {
-      integrity, foreignKeyViolations, sessionIds,
+      integrity,
+      foreignKeyViolations,
+      sessionIds,
       uploads: filesUnder(join(dataDir, 'uploads')),
       unownedSessionEntries: readdirSync(join(dataDir, 'sessions')).filter((e) => !sessionIds.includes(sessionOfEntry(e))),
       unownedModelFiles: filesUnder(join(dataDir, 'models')).filter((f) => !owned.has(f)),
-      damagedSessionFiles, damagedModelFiles,
+      damagedSessionFiles,
+      damagedModelFiles,
     };
   } finally {
     db.close();

@@ -19,13 +19,14 @@ export interface DeliveredFile {
 export async function downloadSessionFiles(baseUrl: string, sessionId: string): Promise<{ status: number; files: DeliveredFile[] }> {
   const detail = await fetch(`${baseUrl}/api/vision/v1/session/${sessionId}/`);
   if (detail.status !== 200) return { status: detail.status, files: [] };
-  const body = await detail.json() as { model_assets: Array<{ usdz_url: string; usdz_bytes: number; usdz_sha256: string }> };
+  const body = (await detail.json()) as { model_assets: Array<{ usdz_url: string; usdz_bytes: number; usdz_sha256: string }> };
   const files: DeliveredFile[] = [];
   for (const asset of body.model_assets) {
     const res = await fetch(asset.usdz_url);
     const bytes = Buffer.from(await res.arrayBuffer());
     files.push({
-      url: asset.usdz_url, status: res.status,
+      url: asset.usdz_url,
+      status: res.status,
       promised: { bytes: asset.usdz_bytes, sha256: asset.usdz_sha256 },
       served: { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') },
     });

@@ -6,7 +6,8 @@
 export function derivedRootAttributes(ifc: Uint8Array): Uint8Array {
   const text = Buffer.from(ifc).toString('latin1');
   // IfcRoot opens with GlobalId (a 22-character string) and OwnerHistory; Name and Description follow.
-  const root = /^(#\d+\s*=\s*IFC\w+\(\s*'[0-9A-Za-z_$]{22}'\s*,\s*(?:#\d+|\$|\*)\s*,)\s*(?:'(?:[^']|'')*'|\$|\*)\s*,\s*(?:'(?:[^']|'')*'|\$|\*)\s*,/gm;
+  const root =
+    /^(#\d+\s*=\s*IFC\w+\(\s*'[0-9A-Za-z_$]{22}'\s*,\s*(?:#\d+|\$|\*)\s*,)\s*(?:'(?:[^']|'')*'|\$|\*)\s*,\s*(?:'(?:[^']|'')*'|\$|\*)\s*,/gm;
   let count = 0;
   const starred = text.replace(root, (_, head: string) => {
     count++;

@@ -21,7 +21,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const [postgres, swift, redis] = await Promise.all([startPostgres(), startSwift(), startRedis()]);
   project.provide('redisUrl', redis.url);
   project.provide('postgresAdminUrl', postgres.url('postgres'));
-  project.provide('s3', { endpoint: swift.endpoint, region: swift.region, accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey });
+  project.provide('s3', {
+    endpoint: swift.endpoint,
+    region: swift.region,
+    accessKeyId: swift.accessKeyId,
+    secretAccessKey: swift.secretAccessKey,
+  });
   return async () => {
     postgres.stop();
     await Promise.all([swift.stop(), redis.stop()]);

@@ -19,7 +19,10 @@ export async function startFaultyWorkerServer(overrides: Partial<ServerConfig> =
   const logger = pino({ level: process.env.ARSESSION_TEST_LOG ? 'info' : 'silent' }, pino.destination(2));
   const server = await startServer(config, { logger, conversionWorker: FAULTY_CONVERSION_WORKER });
   return {
-    server, url: server.url, dataDir, key: await server.context.sessions.createApiKey('tester'),
+    server,
+    url: server.url,
+    dataDir,
+    key: await server.context.sessions.createApiKey('tester'),
     async stop(keepData = false) {
       await server.close(1000);
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });

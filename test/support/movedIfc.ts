@@ -22,12 +22,16 @@ export function farAwayIfcOpenHouse(): Uint8Array {
 export function repeatedColumnsIfc(copies: number): Uint8Array {
   const original = new TextDecoder('latin1').decode(corpusBytes('ifc', 'wall_door_columnt_rgb4x3.ifc'));
   // #3369: the column's IfcProductDefinitionShape (its mapped representation); #33: the storey's placement.
-  if (!original.includes('#3369=IFCPRODUCTDEFINITIONSHAPE(') || !original.includes('#3373=IFCCOLUMN(')) throw new Error('wall_door_columnt_rgb4x3: the column was not found');
+  if (!original.includes('#3369=IFCPRODUCTDEFINITIONSHAPE(') || !original.includes('#3373=IFCCOLUMN('))
+    throw new Error('wall_door_columnt_rgb4x3: the column was not found');
   let next = Math.max(...[...original.matchAll(/^#(\d+)=/gm)].map((m) => Number(m[1]))) + 1;
   const lines: string[] = [];
   const columns: number[] = [];
   for (let i = 0; i < copies; i++) {
-    const point = next++, axis = next++, placement = next++, column = next++;
+    const point = next++,
+      axis = next++,
+      placement = next++,
+      column = next++;
     lines.push(
       `#${point}=IFCCARTESIANPOINT((${(-18 + 4 * (i + 1)).toFixed(1)},30.,0.));`,
       `#${axis}=IFCAXIS2PLACEMENT3D(#${point},$,$);`,

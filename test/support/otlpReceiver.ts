@@ -28,10 +28,16 @@ export interface OtlpReceiver {
 type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean };
 type KeyValue = { key: string; value: AnyValue };
 
-const valueOf = (v: AnyValue): string | number | boolean => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue ?? '';
+const valueOf = (v: AnyValue): string | number | boolean =>
+  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue ?? '';
 const attributesOf = (list: KeyValue[] | undefined) => Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
 // OTLP/JSON writes ids as hex; some encoders as base64 — both read as hex here.
-const idOf = (id: string | undefined) => (!id ? '' : /^[0-9a-f]+$/i.test(id) && (id.length === 16 || id.length === 32) ? id.toLowerCase() : Buffer.from(id, 'base64').toString('hex'));
+const idOf = (id: string | undefined) =>
+  !id
+    ? ''
+    : /^[0-9a-f]+$/i.test(id) && (id.length === 16 || id.length === 32)
+      ? id.toLowerCase()
+      : Buffer.from(id, 'base64').toString('hex');
 
 /**
  * Starts an OTLP/HTTP receiver that accepts `POST /v1/traces` in the JSON encoding
@@ -53,12 +59,36 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: KeyValue[]; status?: { code?: number } }> }> }> };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        resourceSpans?: Array<{
+          resource?: { attributes?: KeyValue[] };
+          scopeSpans?: Array<{
+            spans?: Array<{
+              traceId: string;
+              spanId: string;
+              parentSpanId?: string;
+              name: string;
+              kind: number;
+              attributes?: KeyValue[];
+              status?: { code?: number };
+            }>;
+          }>;
+        }>;
+      };
       for (const rs of body.resourceSpans ?? []) {
         const resource = attributesOf(rs.resource?.attributes);
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
-            spans.push({ traceId: idOf(s.traceId), spanId: idOf(s.spanId), parentSpanId: idOf(s.parentSpanId), name: s.name, kind: s.kind, attributes: attributesOf(s.attributes), resource, status: s.status?.code ?? 0 });
+            spans.push({
+              traceId: idOf(s.traceId),
+              spanId: idOf(s.spanId),
+              parentSpanId: idOf(s.parentSpanId),
+              name: s.name,
+              kind: s.kind,
+              attributes: attributesOf(s.attributes),
+              resource,
+              status: s.status?.code ?? 0,
+            });
           }
         }
       }

@@ -27,22 +27,42 @@ export interface ManualUpload {
  * sends the envelope up to the file's first byte; the caller then sends the file as it likes.
  * `declaredFileBytes` sets Content-Length as if the whole file will follow.
  */
-export function startManualUpload(url: string, options: { field: string; fileName: string; declaredFileBytes: number; fields?: Record<string, string>; headers?: Record<string, string>; localAddress?: string }): ManualUpload {
+export function startManualUpload(
+  url: string,
+  options: {
+    field: string;
+    fileName: string;
+    declaredFileBytes: number;
+    fields?: Record<string, string>;
+    headers?: Record<string, string>;
+    localAddress?: string;
+  },
+): ManualUpload {
   const boundary = `----hardening${Date.now().toString(36)}`;
-  const fieldParts = Object.entries(options.fields ?? {}).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('');
-  const head = Buffer.from(`${fieldParts}--${boundary}\r\nContent-Disposition: form-data; name="${options.field}"; filename="${options.fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const fieldParts = Object.entries(options.fields ?? {})
+    .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+    .join('');
+  const head = Buffer.from(
+    `${fieldParts}--${boundary}\r\nContent-Disposition: form-data; name="${options.field}"; filename="${options.fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const req = request(url, {
     method: 'POST',
     ...(options.localAddress && { localAddress: options.localAddress }),
-    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + options.declaredFileBytes + tail.length), ...options.headers },
+    headers: {
+      'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      'Content-Length': String(head.length + options.declaredFileBytes + tail.length),
+      ...options.headers,
+    },
   });
   let sent = 0;
   let gone = false;
-  const closed = new Promise<void>((resolve) => req.once('close', () => {
-    gone = true;
-    resolve();
-  }));
+  const closed = new Promise<void>((resolve) =>
+    req.once('close', () => {
+      gone = true;
+      resolve();
+    }),
+  );
   const answer = new Promise<RawAnswer | undefined>((resolve) => {
     req.once('response', (res) => {
       let body = '';
@@ -54,17 +74,19 @@ export function startManualUpload(url: string, options: { field: string; fileNam
     req.once('error', () => resolve(undefined));
     void closed.then(() => setTimeout(() => resolve(undefined), 50));
   });
-  const write = (bytes: Uint8Array) => new Promise<boolean>((resolve) => {
-    if (gone || req.destroyed) return resolve(false);
-    sent += bytes.length;
-    req.write(bytes, (err) => resolve(!err));
-  });
+  const write = (bytes: Uint8Array) =>
+    new Promise<boolean>((resolve) => {
+      if (gone || req.destroyed) return resolve(false);
+      sent += bytes.length;
+      req.write(bytes, (err) => resolve(!err));
+    });
   void write(head);
   return {
     send: write,
     finish: () => void req.end(tail),
     sent: () => sent,
-    answer, closed,
+    answer,
+    closed,
     abort: () => void req.destroy(),
   };
 }

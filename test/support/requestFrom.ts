@@ -6,7 +6,12 @@ import type { RawAnswer } from './rawUpload.js';
  * these are different clients, as different machines would be. `path` goes on the wire exactly as
  * given (no URL normalisation folds `%2e%2e` away), and no header is added beyond Host.
  */
-export function requestFrom(localAddress: string, baseUrl: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawAnswer> {
+export function requestFrom(
+  localAddress: string,
+  baseUrl: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, path, method: options.method ?? 'GET', headers: options.headers, localAddress }, (res) => {

@@ -16,7 +16,12 @@ export class ResponseContractError extends Error {
   }
 }
 
-interface Operation { template: string; pattern: RegExp; method: string; responses: Json }
+interface Operation {
+  template: string;
+  pattern: RegExp;
+  method: string;
+  responses: Json;
+}
 
 const DOC: Json = openapiDocument();
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -27,10 +32,19 @@ const formats = addFormatsModule as unknown as FormatsPlugin | { default: Format
 ajv.addSchema({ $id: 'openapi', components: DOC.components }, 'openapi');
 
 // Every path answers with and without its trailing slash, so both forms match.
-const OPERATIONS: Operation[] = Object.entries(DOC.paths as Json).flatMap(([template, ops]) => Object.entries(ops as Json).map(([method, op]) => ({
-  template, method: method.toUpperCase(), responses: (op as Json).responses as Json,
-  pattern: new RegExp(`^${template.replace(/\/$/, '').replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
-})));
+const OPERATIONS: Operation[] = Object.entries(DOC.paths as Json).flatMap(([template, ops]) =>
+  Object.entries(ops as Json).map(([method, op]) => ({
+    template,
+    method: method.toUpperCase(),
+    responses: (op as Json).responses as Json,
+    pattern: new RegExp(
+      `^${template
+        .replace(/\/$/, '')
+        .replace(/[.]/g, '\\.')
+        .replace(/\{[^}]+\}/g, '[^/]+')}/?$`,
+    ),
+  })),
+);
 
 const validators = new Map<string, ValidateFunction>();
 function validatorFor(pointer: string, schema: Json): ValidateFunction {
@@ -46,8 +60,9 @@ function validatorFor(pointer: string, schema: Json): ValidateFunction {
 /** The operation a request is for, or undefined for paths and methods the document does not list. */
 function operationOf(method: string, path: string): Operation | undefined {
   // A literal path beats a template one ('/s/assets/x' before '/s/{session_id}').
-  return OPERATIONS.filter((o) => o.method === method && o.pattern.test(path))
-    .sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0];
+  return OPERATIONS.filter((o) => o.method === method && o.pattern.test(path)).sort(
+    (a, b) => a.template.split('{').length - b.template.split('{').length,
+  )[0];
 }
 
 /**
@@ -65,12 +80,24 @@ export async function checkResponse(method: string, url: URL, response: Response
     schema = { $ref: '#/components/schemas/Problem' };
     pointer = 'Problem';
   } else {
-    const answer = (op.responses[String(response.status)] ?? op.responses[`${String(response.status)[0]}XX`] ?? op.responses.default) as Json | undefined;
-    if (!answer) throw new ResponseContractError(request, response.status, `the document lists only ${Object.keys(op.responses).join(', ')} for ${op.method} ${op.template}`);
+    const answer = (op.responses[String(response.status)] ?? op.responses[`${String(response.status)[0]}XX`] ?? op.responses.default) as
+      | Json
+      | undefined;
+    if (!answer)
+      throw new ResponseContractError(
+        request,
+        response.status,
+        `the document lists only ${Object.keys(op.responses).join(', ')} for ${op.method} ${op.template}`,
+      );
     const content = answer.content as Json | undefined;
     if (!content || method === 'HEAD' || response.status === 304) return;
     const media = content[mediaType] as Json | undefined;
-    if (!media) throw new ResponseContractError(request, response.status, `content type '${mediaType}' is not one of ${Object.keys(content).join(', ')}`);
+    if (!media)
+      throw new ResponseContractError(
+        request,
+        response.status,
+        `content type '${mediaType}' is not one of ${Object.keys(content).join(', ')}`,
+      );
     if (!/json$/.test(mediaType)) return;
     schema = media.schema as Json;
     pointer = `${op.method} ${op.template} ${response.status} ${mediaType}`;
@@ -84,7 +111,10 @@ export async function checkResponse(method: string, url: URL, response: Response
   }
   const validate = validatorFor(pointer, schema!);
   if (!validate(body)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`);
+    const problems = (validate.errors ?? []).map(
+      (e) =>
+        `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
+    );
     throw new ResponseContractError(request, response.status, `${[...new Set(problems)].slice(0, 8).join('; ')} in ${text.slice(0, 400)}`);
   }
 }
@@ -96,7 +126,14 @@ export async function checkResponse(method: string, url: URL, response: Response
 export function schemaProblems(component: string, value: unknown): string[] {
   const validate = validatorFor(component, { $ref: `#/components/schemas/${component}` });
   if (validate(value)) return [];
-  return [...new Set((validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`))];
+  return [
+    ...new Set(
+      (validate.errors ?? []).map(
+        (e) =>
+          `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
+      ),
+    ),
+  ];
 }
 
 const originalFetch = globalThis.fetch;

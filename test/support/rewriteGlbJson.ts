@@ -9,7 +9,8 @@ export function rewriteGlbJson(glb: Uint8Array, edit: (json: any) => void): Uint
   edit(json);
   let text = JSON.stringify(json);
   while (text.length % 4) text += ' ';
-  const body = new TextEncoder().encode(text), rest = glb.subarray(20 + jsonLength);
+  const body = new TextEncoder().encode(text),
+    rest = glb.subarray(20 + jsonLength);
   const out = new Uint8Array(20 + body.length + rest.length);
   out.set(glb.subarray(0, 20));
   const o = new DataView(out.buffer);

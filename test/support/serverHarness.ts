@@ -30,17 +30,34 @@ export interface TestServer {
  * unless `ARSESSION_TEST_LOG` is set (then they go to stderr), or go to the `logger` given.
  */
 export async function startTestServer(
-  overrides: Partial<ServerConfig> = {}, dataDir = mkdtempSync(join(tmpdir(), 'arsession-server-')),
+  overrides: Partial<ServerConfig> = {},
+  dataDir = mkdtempSync(join(tmpdir(), 'arsession-server-')),
   logger = pino({ level: process.env.ARSESSION_TEST_LOG ? 'info' : 'silent' }, pino.destination(2)),
 ): Promise<TestServer> {
   const distributed = await distributedSettings(dataDir);
-  const config = readServerConfig({}, { port: 0, host: '127.0.0.1', dataDir, workers: 2, queue: 8, metricsToken: TEST_METRICS_TOKEN,
-    // Suites make hundreds of sessions from one address; the allowance itself is tested apart.
-    sessionsPerClientPerHour: 100_000, sessionsPerKeyPerHour: 100_000, ...distributed, ...overrides });
+  const config = readServerConfig(
+    {},
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      workers: 2,
+      queue: 8,
+      metricsToken: TEST_METRICS_TOKEN,
+      // Suites make hundreds of sessions from one address; the allowance itself is tested apart.
+      sessionsPerClientPerHour: 100_000,
+      sessionsPerKeyPerHour: 100_000,
+      ...distributed,
+      ...overrides,
+    },
+  );
   const server = await startServer(config, { logger });
   const key = await server.context.sessions.createApiKey('tester');
   return {
-    server, url: server.url, dataDir, key,
+    server,
+    url: server.url,
+    dataDir,
+    key,
     async stop(keepData = false) {
       await server.close(1000);
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
@@ -67,8 +84,17 @@ export function form(parts: Record<string, string | [Blob, string] | Array<[Blob
 }
 
 /** POSTs a form to a session endpoint (`by_plane`, `by_virtual_anchor/…`). */
-export async function postSession(t: TestServer, path: string, body: FormData, key: string | null = t.key): Promise<{ status: number; body: Record<string, any>; headers: Headers }> {
-  const res = await fetch(`${t.url}/api/vision/v1/session/${path}/`, { method: 'POST', body, headers: key === null ? {} : { 'X-API-Key': key } });
+export async function postSession(
+  t: TestServer,
+  path: string,
+  body: FormData,
+  key: string | null = t.key,
+): Promise<{ status: number; body: Record<string, any>; headers: Headers }> {
+  const res = await fetch(`${t.url}/api/vision/v1/session/${path}/`, {
+    method: 'POST',
+    body,
+    headers: key === null ? {} : { 'X-API-Key': key },
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : {}, headers: res.headers };
 }
@@ -81,7 +107,7 @@ export function sessionIdOf(deeplink: string): string {
 /** GETs a session's detail record. */
 export async function getDetail(t: TestServer, id: string): Promise<{ status: number; body: Record<string, any> }> {
   const res = await fetch(`${t.url}/api/vision/v1/session/${id}/`);
-  return { status: res.status, body: await res.json() as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
 /** The settings of the distributed mode for a test server, in the `distributed` test project; none elsewhere. */
@@ -116,8 +142,15 @@ export async function distributedSettings(dataDir: string): Promise<DistributedS
     await client.end();
   }
   return {
-    databaseUrl: admin.replace(/\/postgres$/, `/${name}`), s3Bucket: name, s3Endpoint: s3.endpoint, s3Region: s3.region,
-    s3AccessKeyId: s3.accessKeyId, s3SecretAccessKey: s3.secretAccessKey, s3ForcePathStyle: true, redisUrl: inject('redisUrl'), queueName: name,
+    databaseUrl: admin.replace(/\/postgres$/, `/${name}`),
+    s3Bucket: name,
+    s3Endpoint: s3.endpoint,
+    s3Region: s3.region,
+    s3AccessKeyId: s3.accessKeyId,
+    s3SecretAccessKey: s3.secretAccessKey,
+    s3ForcePathStyle: true,
+    redisUrl: inject('redisUrl'),
+    queueName: name,
   };
 }
 
@@ -126,8 +159,14 @@ export async function distributedEnv(dataDir: string): Promise<Record<string, st
   const d = await distributedSettings(dataDir);
   if (!d) return {};
   return {
-    ARSESSION_DATABASE_URL: d.databaseUrl, ARSESSION_S3_BUCKET: d.s3Bucket, ARSESSION_S3_ENDPOINT: d.s3Endpoint, ARSESSION_S3_REGION: d.s3Region,
-    ARSESSION_S3_ACCESS_KEY_ID: d.s3AccessKeyId, ARSESSION_S3_SECRET_ACCESS_KEY: d.s3SecretAccessKey, ARSESSION_S3_FORCE_PATH_STYLE: 'true',
-    ARSESSION_REDIS_URL: d.redisUrl, ARSESSION_QUEUE_NAME: d.queueName,
+    ARSESSION_DATABASE_URL: d.databaseUrl,
+    ARSESSION_S3_BUCKET: d.s3Bucket,
+    ARSESSION_S3_ENDPOINT: d.s3Endpoint,
+    ARSESSION_S3_REGION: d.s3Region,
+    ARSESSION_S3_ACCESS_KEY_ID: d.s3AccessKeyId,
+    ARSESSION_S3_SECRET_ACCESS_KEY: d.s3SecretAccessKey,
+    ARSESSION_S3_FORCE_PATH_STYLE: 'true',
+    ARSESSION_REDIS_URL: d.redisUrl,
+    ARSESSION_QUEUE_NAME: d.queueName,
   };
 }

@@ -11,7 +11,10 @@ export async function storedFiles(t: TestServer, sessionId: string): Promise<str
   const objects = t.server.context.objects;
   if (objects.engine === 'files') {
     const prefix = sessionFileName(sessionId, '');
-    return readdirSync(join(t.dataDir, 'sessions')).filter((e) => e.startsWith(prefix)).map((e) => e.slice(prefix.length)).sort();
+    return readdirSync(join(t.dataDir, 'sessions'))
+      .filter((e) => e.startsWith(prefix))
+      .map((e) => e.slice(prefix.length))
+      .sort();
   }
   return ((await objects.sessionsWithFiles()).get(sessionId)?.names ?? []).sort();
 }

@@ -15,14 +15,16 @@ export function tinyusdzModule(): Promise<TinyUsdzModule> {
     const wasm = readFileSync(require.resolve('tinyusdz').replace(/tinyusdz\.js$/, 'tinyusdz.wasm'));
     const g = globalThis as { window?: unknown };
     const proc = process as { type?: string };
-    const hadWindow = 'window' in g, previousType = proc.type;
+    const hadWindow = 'window' in g,
+      previousType = proc.type;
     g.window = globalThis;
     proc.type = 'renderer';
     try {
       return await init({ wasmBinary: wasm });
     } finally {
       if (!hadWindow) delete g.window;
-      if (previousType === undefined) delete proc.type; else proc.type = previousType;
+      if (previousType === undefined) delete proc.type;
+      else proc.type = previousType;
     }
   })();
   return module;

@@ -15,7 +15,8 @@ import { readFileSync } from 'node:fs';
 export function uniqueGlb(path: string, nonce: string): Uint8Array {
   const glb = readFileSync(path);
   const jsonLength = glb.readUInt32LE(12);
-  if (glb.readUInt32LE(0) !== 0x46546c67 || glb.readUInt32LE(16) !== 0x4e4f534a) throw new Error(`${path} is not a GLB with a leading JSON chunk`);
+  if (glb.readUInt32LE(0) !== 0x46546c67 || glb.readUInt32LE(16) !== 0x4e4f534a)
+    throw new Error(`${path} is not a GLB with a leading JSON chunk`);
   const json = JSON.parse(glb.subarray(20, 20 + jsonLength).toString('utf8')) as { asset: { extras?: Record<string, unknown> } };
   json.asset.extras = { ...json.asset.extras, nonce };
   let text = JSON.stringify(json);

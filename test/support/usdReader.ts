@@ -23,8 +23,9 @@ export interface RawZipEntry {
 export function rawZipEntries(bytes: Uint8Array): RawZipEntry[] {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: RawZipEntry[] = [];
-  for (let at = 0; at + 30 <= bytes.length && v.getUint32(at, true) === 0x04034b50;) {
-    const nameLength = v.getUint16(at + 26, true), extraLength = v.getUint16(at + 28, true);
+  for (let at = 0; at + 30 <= bytes.length && v.getUint32(at, true) === 0x04034b50; ) {
+    const nameLength = v.getUint16(at + 26, true),
+      extraLength = v.getUint16(at + 28, true);
     const compressedSize = v.getUint32(at + 18, true);
     const dataOffset = at + 30 + nameLength + extraLength;
     out.push({
@@ -85,7 +86,15 @@ export async function readUsdzBack(bytes: Uint8Array): Promise<UsdReadBack> {
       meshes.push({ path: m.absPath, points: m.points.length / 3, triangles: m.faceVertexIndices.length / 3 });
     }
     const mpu = meta('metersPerUnit');
-    return { upAxis: meta('upAxis'), metersPerUnit: mpu === undefined ? undefined : Number(mpu), defaultPrim: meta('defaultPrim'), prims: primsOf(text), meshes, nativeUsdzAccepted, text };
+    return {
+      upAxis: meta('upAxis'),
+      metersPerUnit: mpu === undefined ? undefined : Number(mpu),
+      defaultPrim: meta('defaultPrim'),
+      prims: primsOf(text),
+      meshes,
+      nativeUsdzAccepted,
+      text,
+    };
   } finally {
     loader.delete();
   }

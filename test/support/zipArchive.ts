@@ -23,7 +23,9 @@ export function zipArchive(entries: readonly ZipArchiveEntry[]): Uint8Array {
   for (const e of entries) {
     const name = Buffer.from(e.name);
     const data = e.deflate ? (e.stream ? Buffer.from(e.stream) : deflateRawSync(e.data)) : Buffer.from(e.data);
-    const method = e.deflate ? 8 : 0, crc = crc32(e.data), size = e.declaredSize ?? e.data.length;
+    const method = e.deflate ? 8 : 0,
+      crc = crc32(e.data),
+      size = e.declaredSize ?? e.data.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);

@@ -25,13 +25,21 @@ const CLI = new URL('./fidelityCli.js', import.meta.url).pathname;
  */
 export function benchFidelity(only?: (file: string) => boolean): FidelityRow[] {
   const files = [
-    ...corpusFiles('ifc').filter((f) => f.endsWith('.ifc')).map((f) => ({ path: join(CORPUS_DIR, 'ifc', f), large: false })),
-    ...largeModels().filter((f) => /\.ifc$/i.test(f)).map((path) => ({ path, large: true })),
+    ...corpusFiles('ifc')
+      .filter((f) => f.endsWith('.ifc'))
+      .map((f) => ({ path: join(CORPUS_DIR, 'ifc', f), large: false })),
+    ...largeModels()
+      .filter((f) => /\.ifc$/i.test(f))
+      .map((path) => ({ path, large: true })),
   ].filter((f) => !only || only(f.path.split('/').pop()!));
   const rows: FidelityRow[] = [];
   for (const { path, large } of files) {
     console.error(`  ${path.split('/').pop()}`);
-    const r = spawnSync(process.execPath, ['--max-old-space-size=16384', CLI, path], { encoding: 'utf8', timeout: 1_800_000, maxBuffer: 1 << 26 });
+    const r = spawnSync(process.execPath, ['--max-old-space-size=16384', CLI, path], {
+      encoding: 'utf8',
+      timeout: 1_800_000,
+      maxBuffer: 1 << 26,
+    });
     if (r.status !== 0) {
       console.error(`  fidelity failed: ${r.stderr.slice(-400)}`);
       continue;

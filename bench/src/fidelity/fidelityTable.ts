@@ -8,7 +8,7 @@ const pct = (share: number | null) => (share === null ? '—' : `${(share * 100)
 /** What {@link fidelityTable}'s columns mean, to print once above the tables. */
 export const FIDELITY_LEGEND: readonly string[] = [
   'Left, deviation: points on the delivered surface, distance to the nearest point of the whole full model; right, coverage: points on',
-  'the full surface, distance to the nearest point of the whole delivered model. Area: the category\'s share of the surface sampled',
+  "the full surface, distance to the nearest point of the whole delivered model. Area: the category's share of the surface sampled",
   '(its triangles\' area). Distances in mm; "> 2 cm", "> 10 cm": share of the category\'s points farther than that.',
 ];
 

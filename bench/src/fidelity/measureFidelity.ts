@@ -44,7 +44,15 @@ export interface FidelityResult {
   /** Full → delivered ("coverage"): points on the full surface, distance to the nearest point of the whole delivered model (report: maxUncovered). */
   coverage: FidelityDirection;
   /** Wall time of each stage (ms). */
-  ms: { readFull: number; readDelivered: number; bvhFull: number; bvhDelivered: number; deviation: number; coverage: number; total: number };
+  ms: {
+    readFull: number;
+    readDelivered: number;
+    bvhFull: number;
+    bvhDelivered: number;
+    deviation: number;
+    coverage: number;
+    total: number;
+  };
 }
 
 /**
@@ -88,8 +96,11 @@ export async function measureFidelity(path: string, options: Partial<FidelityOpt
   const coverage = summarizeDistances(surfaceDistances(deliveredTree, onFull.points), onFull);
   const done = performance.now();
 
-  const direction = (summary: DirectionSummary, reported: number): FidelityDirection =>
-    ({ ...summary, reported, bounded: (summary.overall.max ?? 0) <= reported + BOUND_TOLERANCE });
+  const direction = (summary: DirectionSummary, reported: number): FidelityDirection => ({
+    ...summary,
+    reported,
+    bounded: (summary.overall.max ?? 0) <= reported + BOUND_TOLERANCE,
+  });
   return {
     file,
     triangles: { full: full.categories.length, delivered: delivered.categories.length },
@@ -116,7 +127,9 @@ export async function measureFidelity(path: string, options: Partial<FidelityOpt
  * the IFC stream reduction, then `fitArBudget`), flattened into `frame`; only its triangles are kept.
  */
 async function deliver(bytes: Uint8Array, glb: boolean, fileName: string, frame: readonly [number, number, number]) {
-  const read = glb ? await readGlb(bytes, { fileName }) : await readIfc(bytes, { fileName, reduction: new StreamReduction({ triangles: 100_000, startTriangles: 100_000 }) });
+  const read = glb
+    ? await readGlb(bytes, { fileName })
+    : await readIfc(bytes, { fileName, reduction: new StreamReduction({ triangles: 100_000, startTriangles: 100_000 }) });
   const { scene, report } = await fitArBudget(read, {}, { fileName });
   const offset: [number, number, number] = [scene.offset[0], scene.offset[1], scene.offset[2]];
   return { delivered: worldTriangles(scene, frame), report, offset };

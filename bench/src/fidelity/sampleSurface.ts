@@ -37,7 +37,10 @@ export function sampleSurface(positions: Float32Array, categories: Uint8Array, c
   const points = new Float32Array(count * 3);
   const sampled = new Uint8Array(count);
   const step = area / count;
-  let k = 0, next = rand() * step, reached = 0, last = -1;
+  let k = 0,
+    next = rand() * step,
+    reached = 0,
+    last = -1;
   // The same sums in the same order as above, so the walk ends where the total did; a rounding
   // slip past the last triangle puts the last few points on the last triangle with area.
   for (let t = 0; t < triangles && k < count; t++) {
@@ -62,15 +65,22 @@ export function sampleSurface(positions: Float32Array, categories: Uint8Array, c
 /** Area of triangle `t` of a soup (float64 from its float32 corners). */
 function triangleArea(p: Float32Array, t: number): number {
   const o = t * 9;
-  const ux = p[o + 3]! - p[o]!, uy = p[o + 4]! - p[o + 1]!, uz = p[o + 5]! - p[o + 2]!;
-  const vx = p[o + 6]! - p[o]!, vy = p[o + 7]! - p[o + 1]!, vz = p[o + 8]! - p[o + 2]!;
-  const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+  const ux = p[o + 3]! - p[o]!,
+    uy = p[o + 4]! - p[o + 1]!,
+    uz = p[o + 5]! - p[o + 2]!;
+  const vx = p[o + 6]! - p[o]!,
+    vy = p[o + 7]! - p[o + 1]!,
+    vz = p[o + 8]! - p[o + 2]!;
+  const cx = uy * vz - uz * vy,
+    cy = uz * vx - ux * vz,
+    cz = ux * vy - uy * vx;
   return 0.5 * Math.sqrt(cx * cx + cy * cy + cz * cz);
 }
 
 /** A uniform point on triangle `t`, written as sample `k` (a point past the diagonal folded back). */
 function place(p: Float32Array, t: number, rand: () => number, out: Float32Array, k: number): void {
-  let u = rand(), v = rand();
+  let u = rand(),
+    v = rand();
   if (u + v > 1) {
     u = 1 - u;
     v = 1 - v;

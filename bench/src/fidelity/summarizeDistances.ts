@@ -39,7 +39,10 @@ export interface DirectionSummary {
  * s.categories.envelope.p99; // metres
  * ```
  */
-export function summarizeDistances(distances: Float32Array, samples: Pick<SurfaceSamples, 'categories' | 'area' | 'categoryArea'>): DirectionSummary {
+export function summarizeDistances(
+  distances: Float32Array,
+  samples: Pick<SurfaceSamples, 'categories' | 'area' | 'categoryArea'>,
+): DirectionSummary {
   const categories = {} as Record<BudgetCategory, DistanceSummary>;
   BUDGET_CATEGORIES.forEach((name, c) => {
     const picked = distances.filter((_, k) => samples.categories[k] === c);
@@ -68,7 +71,8 @@ function summary(d: Float32Array, areaM2: number, totalArea: number): DistanceSu
 
 /** First index of a sorted array whose value exceeds `limit`. */
 function upperBound(sorted: Float32Array, limit: number): number {
-  let lo = 0, hi = sorted.length;
+  let lo = 0,
+    hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (sorted[mid]! <= limit) lo = mid + 1;

@@ -24,7 +24,10 @@ export interface WorldTriangles {
  * const delivered = worldTriangles(fitted.scene, full.offset);
  * ```
  */
-export function worldTriangles(scene: Pick<SceneData, 'nodes' | 'meshes' | 'offset'>, frame: readonly [number, number, number] = scene.offset): WorldTriangles {
+export function worldTriangles(
+  scene: Pick<SceneData, 'nodes' | 'meshes' | 'offset'>,
+  frame: readonly [number, number, number] = scene.offset,
+): WorldTriangles {
   const world = worldMatrices(scene.nodes);
   // World = position + offset: relative to `frame`, a position moves by offset − frame (float64,
   // so a model kilometres from its origin keeps its millimetres).
@@ -48,7 +51,9 @@ export function worldTriangles(scene: Pick<SceneData, 'nodes' | 'meshes' | 'offs
       const first = t;
       for (let i = 0; i < indices.length; i++) {
         const v = indices[i]! * 3;
-        const x = p[v]!, y = p[v + 1]!, z = p[v + 2]!;
+        const x = p[v]!,
+          y = p[v + 1]!,
+          z = p[v + 2]!;
         const o = t * 9 + (i % 3) * 3;
         positions[o] = w[0]! * x + w[4]! * y + w[8]! * z + w[12]! + shift[0];
         positions[o + 1] = w[1]! * x + w[5]! * y + w[9]! * z + w[13]! + shift[1];
@@ -58,7 +63,11 @@ export function worldTriangles(scene: Pick<SceneData, 'nodes' | 'meshes' | 'offs
       categories.fill(nodeCode, first, t);
       // Runs not covered by an element (if any) keep the node's category.
       for (const e of elements ?? []) {
-        categories.fill(code(e.metadata['ifcClass'] ?? classes[n]), first + e.firstTriangle, Math.min(t, first + e.firstTriangle + e.triangleCount));
+        categories.fill(
+          code(e.metadata['ifcClass'] ?? classes[n]),
+          first + e.firstTriangle,
+          Math.min(t, first + e.firstTriangle + e.triangleCount),
+        );
       }
     }
   });

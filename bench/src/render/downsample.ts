@@ -13,7 +13,9 @@ export function downsample(rgba: Uint8Array, width: number, height: number, fact
   if (!Number.isInteger(factor) || factor < 1 || width % factor !== 0 || height % factor !== 0) {
     throw new Error(`downsample: ${width}×${height} does not divide by ${factor}`);
   }
-  const outWidth = width / factor, outHeight = height / factor, samples = factor * factor;
+  const outWidth = width / factor,
+    outHeight = height / factor,
+    samples = factor * factor;
   const out = new Uint8Array(outWidth * outHeight * 4);
   for (let y = 0; y < outHeight; y++) {
     for (let x = 0; x < outWidth; x++) {

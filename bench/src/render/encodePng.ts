@@ -28,19 +28,24 @@ export function encodePng(rgba: Uint8Array, width: number, height: number, optio
   if (rgba.length !== width * height * 4) throw new Error(`encodePng: ${rgba.length} bytes is not ${width}×${height} RGBA`);
   const stride = width * 3;
   const rows = new Uint8Array((stride + 1) * height);
-  let previous = new Uint8Array(stride), current = new Uint8Array(stride);
-  const candidate = new Uint8Array(stride), best = new Uint8Array(stride);
+  let previous = new Uint8Array(stride),
+    current = new Uint8Array(stride);
+  const candidate = new Uint8Array(stride),
+    best = new Uint8Array(stride);
   for (let y = 0; y < height; y++) {
     for (let x = 0, from = y * width * 4; x < stride; x += 3, from += 4) {
       current[x] = rgba[from]!;
       current[x + 1] = rgba[from + 1]!;
       current[x + 2] = rgba[from + 2]!;
     }
-    let bestFilter = 0, bestCost = Number.POSITIVE_INFINITY;
+    let bestFilter = 0,
+      bestCost = Number.POSITIVE_INFINITY;
     for (let filter = 0; filter < 5; filter++) {
       let cost = 0;
       for (let i = 0; i < stride; i++) {
-        const a = i >= 3 ? current[i - 3]! : 0, b = previous[i]!, c = i >= 3 ? previous[i - 3]! : 0;
+        const a = i >= 3 ? current[i - 3]! : 0,
+          b = previous[i]!,
+          c = i >= 3 ? previous[i - 3]! : 0;
         const predicted = filter === 0 ? 0 : filter === 1 ? a : filter === 2 ? b : filter === 3 ? (a + b) >> 1 : paeth(a, b, c);
         const value = (current[i]! - predicted) & 0xff;
         candidate[i] = value;
@@ -86,6 +91,8 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 /** PNG's Paeth predictor: whichever of left, up and up-left is nearest to left + up − up-left. */
 function paeth(a: number, b: number, c: number): number {
   const p = a + b - c;
-  const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+  const pa = Math.abs(p - a),
+    pb = Math.abs(p - b),
+    pc = Math.abs(p - c);
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }

@@ -74,9 +74,14 @@ export interface InsideStand {
  * const stand = insideStand(positions, categories); // { floorY: 0.05, x: 101.2, z: 3.4, look: [1, 0], floorArea: 705 }
  * ```
  */
-export function insideStand(positions: Float32Array, categories: Uint8Array, options: Partial<InsideStandOptions> = {}): InsideStand | undefined {
+export function insideStand(
+  positions: Float32Array,
+  categories: Uint8Array,
+  options: Partial<InsideStandOptions> = {},
+): InsideStand | undefined {
   const { band, cells, clearance, share, minUp, minCover, category, elbowRoom } = { ...INSIDE_STAND_DEFAULTS, ...options };
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
   for (let t = 0; t < categories.length; t++) {
     if (categories[t] !== category) continue;
     for (let k = t * 9; k < t * 9 + 9; k++) {
@@ -92,19 +97,27 @@ export function insideStand(positions: Float32Array, categories: Uint8Array, opt
   const bands = Math.floor((max[1]! - min[1]!) / step) + 1;
   const bandOf = (y: number) => Math.min(bands - 1, Math.max(0, Math.floor((y - min[1]!) / step)));
   // Per plan cell and band: an upward face there (floor), any face that covers what is under it (cover).
-  const floor = new Uint8Array(nx * nz * bands), cover = new Uint8Array(nx * nz * bands);
+  const floor = new Uint8Array(nx * nz * bands),
+    cover = new Uint8Array(nx * nz * bands);
   const touched = new Int32Array(planCellsCapacity(grid));
 
   for (let t = 0; t < categories.length; t++) {
     if (categories[t] !== category) continue;
     const o = t * 9;
-    const ax = positions[o + 3]! - positions[o]!, ay = positions[o + 4]! - positions[o + 1]!, az = positions[o + 5]! - positions[o + 2]!;
-    const bx = positions[o + 6]! - positions[o]!, by = positions[o + 7]! - positions[o + 1]!, bz = positions[o + 8]! - positions[o + 2]!;
+    const ax = positions[o + 3]! - positions[o]!,
+      ay = positions[o + 4]! - positions[o + 1]!,
+      az = positions[o + 5]! - positions[o + 2]!;
+    const bx = positions[o + 6]! - positions[o]!,
+      by = positions[o + 7]! - positions[o + 1]!,
+      bz = positions[o + 8]! - positions[o + 2]!;
     const ny = az * bx - ax * bz;
     const length = Math.hypot(ay * bz - az * by, ny, ax * by - ay * bx);
     if (length === 0 || Math.abs(ny) < minCover * length) continue;
-    const y0 = positions[o + 1]!, y1 = positions[o + 4]!, y2 = positions[o + 7]!;
-    const low = bandOf(Math.min(y0, y1, y2)), high = bandOf(Math.max(y0, y1, y2));
+    const y0 = positions[o + 1]!,
+      y1 = positions[o + 4]!,
+      y2 = positions[o + 7]!;
+    const low = bandOf(Math.min(y0, y1, y2)),
+      high = bandOf(Math.max(y0, y1, y2));
     const floorBand = ny >= minUp * length ? bandOf((y0 + y1 + y2) / 3) : -1;
     for (let k = 0, n = trianglePlanCells(grid, positions, o, touched); k < n; k++) {
       const column = touched[k]! * bands;
@@ -122,7 +135,9 @@ export function insideStand(positions: Float32Array, categories: Uint8Array, opt
     for (let k = b + clear + 1; k < bands; k++) if (cover[column + k]) return true;
     return false;
   };
-  const counts = new Float64Array(bands), sumI = new Float64Array(bands), sumJ = new Float64Array(bands);
+  const counts = new Float64Array(bands),
+    sumI = new Float64Array(bands),
+    sumJ = new Float64Array(bands);
   for (let c = 0; c < nx * nz; c++) {
     for (let b = 0; b < bands; b++) {
       if (!indoor(c, b)) continue;
@@ -141,7 +156,9 @@ export function insideStand(positions: Float32Array, categories: Uint8Array, opt
   const blocked = new Uint8Array(nx * nz);
   for (let t = 0; t < categories.length; t++) {
     const o = t * 9;
-    const y0 = positions[o + 1]!, y1 = positions[o + 4]!, y2 = positions[o + 7]!;
+    const y0 = positions[o + 1]!,
+      y1 = positions[o + 4]!,
+      y2 = positions[o + 7]!;
     if (Math.max(y0, y1, y2) < floorY + 0.2 || Math.min(y0, y1, y2) > floorY + clearance) continue;
     const mark = categories[t] === category ? 1 : 2;
     for (let k = 0, n = trianglePlanCells(grid, positions, o, touched); k < n; k++) blocked[touched[k]!] ||= mark;
@@ -149,27 +166,47 @@ export function insideStand(positions: Float32Array, categories: Uint8Array, opt
   const wall = (i: number, j: number) => i < 0 || i >= nx || j < 0 || j >= nz || blocked[j * nx + i] === 1;
   const reach = Math.ceil(elbowRoom / cell);
   const roomy = (c: number) => {
-    const i = c % nx, j = Math.floor(c / nx);
+    const i = c % nx,
+      j = Math.floor(c / nx);
     if (blocked[c]) return false;
     for (let dj = -reach; dj <= reach; dj++) for (let di = -reach; di <= reach; di++) if (wall(i + di, j + dj)) return false;
     return true;
   };
   // The indoor cell nearest the floor's centroid (which may lie outside an L-shaped plan), roomy if any is.
-  const ci = sumI[b]! / counts[b]!, cj = sumJ[b]! / counts[b]!;
-  let best = -1, bestDistance = Infinity, fallback = -1, fallbackDistance = Infinity;
+  const ci = sumI[b]! / counts[b]!,
+    cj = sumJ[b]! / counts[b]!;
+  let best = -1,
+    bestDistance = Infinity,
+    fallback = -1,
+    fallbackDistance = Infinity;
   for (let c = 0; c < nx * nz; c++) {
-    const distance = (c % nx - ci) ** 2 + (Math.floor(c / nx) - cj) ** 2;
+    const distance = ((c % nx) - ci) ** 2 + (Math.floor(c / nx) - cj) ** 2;
     if (distance >= fallbackDistance && distance >= bestDistance) continue;
     if (!indoor(c, b)) continue;
     if (distance < fallbackDistance) [fallback, fallbackDistance] = [c, distance];
     if (distance < bestDistance && roomy(c)) [best, bestDistance] = [c, distance];
   }
   const stand = best >= 0 ? best : fallback;
-  const i = stand % nx, j = Math.floor(stand / nx);
+  const i = stand % nx,
+    j = Math.floor(stand / nx);
 
   // The longer side's directions first: on a tie the view runs along the building.
-  const along: Array<[number, number]> = nx >= nz ? [[1, 0], [-1, 0], [0, 1], [0, -1]] : [[0, 1], [0, -1], [1, 0], [-1, 0]];
-  let look = along[0]!, longest = -1;
+  const along: Array<[number, number]> =
+    nx >= nz
+      ? [
+          [1, 0],
+          [-1, 0],
+          [0, 1],
+          [0, -1],
+        ]
+      : [
+          [0, 1],
+          [0, -1],
+          [1, 0],
+          [-1, 0],
+        ];
+  let look = along[0]!,
+    longest = -1;
   for (const [di, dj] of along) {
     let run = 1;
     for (let ii = i + di, jj = j + dj; !wall(ii, jj); ii += di, jj += dj) run++;

@@ -42,29 +42,44 @@ export function planCellsCapacity(grid: PlanGrid): number {
  */
 export function trianglePlanCells(grid: PlanGrid, positions: Float32Array, o: number, out: Int32Array): number {
   const { minX, minZ, cell, nx, nz } = grid;
-  const x0 = positions[o]!, z0 = positions[o + 2]!, x1 = positions[o + 3]!, z1 = positions[o + 5]!, x2 = positions[o + 6]!, z2 = positions[o + 8]!;
+  const x0 = positions[o]!,
+    z0 = positions[o + 2]!,
+    x1 = positions[o + 3]!,
+    z1 = positions[o + 5]!,
+    x2 = positions[o + 6]!,
+    z2 = positions[o + 8]!;
   let n = 0;
-  const ax = x1 - x0, az = z1 - z0, bx = x2 - x0, bz = z2 - z0;
+  const ax = x1 - x0,
+    az = z1 - z0,
+    bx = x2 - x0,
+    bz = z2 - z0;
   const det = ax * bz - az * bx;
   if (det !== 0) {
     const inv = 1 / det;
-    const i0 = Math.max(0, Math.ceil((Math.min(x0, x1, x2) - minX) / cell - 0.5)), i1 = Math.min(nx - 1, Math.floor((Math.max(x0, x1, x2) - minX) / cell - 0.5));
-    const j0 = Math.max(0, Math.ceil((Math.min(z0, z1, z2) - minZ) / cell - 0.5)), j1 = Math.min(nz - 1, Math.floor((Math.max(z0, z1, z2) - minZ) / cell - 0.5));
+    const i0 = Math.max(0, Math.ceil((Math.min(x0, x1, x2) - minX) / cell - 0.5)),
+      i1 = Math.min(nx - 1, Math.floor((Math.max(x0, x1, x2) - minX) / cell - 0.5));
+    const j0 = Math.max(0, Math.ceil((Math.min(z0, z1, z2) - minZ) / cell - 0.5)),
+      j1 = Math.min(nz - 1, Math.floor((Math.max(z0, z1, z2) - minZ) / cell - 0.5));
     for (let j = j0; j <= j1; j++) {
       for (let i = i0; i <= i1; i++) {
-        const px = minX + (i + 0.5) * cell - x0, pz = minZ + (j + 0.5) * cell - z0;
-        const u = (px * bz - pz * bx) * inv, v = (ax * pz - az * px) * inv;
+        const px = minX + (i + 0.5) * cell - x0,
+          pz = minZ + (j + 0.5) * cell - z0;
+        const u = (px * bz - pz * bx) * inv,
+          v = (ax * pz - az * px) * inv;
         if (u >= 0 && v >= 0 && u + v <= 1) out[n++] = j * nx + i;
       }
     }
   }
   for (let e = 0; e < 3; e++) {
-    const sx = positions[o + e * 3]!, sz = positions[o + e * 3 + 2]!;
-    const dx = positions[o + ((e + 1) % 3) * 3]! - sx, dz = positions[o + ((e + 1) % 3) * 3 + 2]! - sz;
+    const sx = positions[o + e * 3]!,
+      sz = positions[o + e * 3 + 2]!;
+    const dx = positions[o + ((e + 1) % 3) * 3]! - sx,
+      dz = positions[o + ((e + 1) % 3) * 3 + 2]! - sz;
     const steps = Math.min(Math.ceil((2 * Math.hypot(dx, dz)) / cell), 2 * (nx + nz) + 2);
     for (let k = 0; k <= steps; k++) {
       const s = steps === 0 ? 0 : k / steps;
-      const i = Math.floor((sx + s * dx - minX) / cell), j = Math.floor((sz + s * dz - minZ) / cell);
+      const i = Math.floor((sx + s * dx - minX) / cell),
+        j = Math.floor((sz + s * dz - minZ) / cell);
       if (i >= 0 && i < nx && j >= 0 && j < nz) out[n++] = j * nx + i;
     }
   }

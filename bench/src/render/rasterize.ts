@@ -88,10 +88,14 @@ export function rasterize(triangles: RasterTriangles, camera: Camera, options: P
 
   const { eye, right, up, forward } = cameraBasis(camera);
   const [ex, ey, ez] = eye;
-  const [rx, ry, rz] = right, [ux, uy, uz] = up, [fx, fy, fz] = forward;
+  const [rx, ry, rz] = right,
+    [ux, uy, uz] = up,
+    [fx, fy, fz] = forward;
   // Camera frame (right, up, forward) is `light`'s (right, up, back) with the last axis flipped.
   const lightLength = Math.hypot(light[0], light[1], light[2]);
-  const lx = light[0] / lightLength, ly = light[1] / lightLength, lz = -light[2] / lightLength;
+  const lx = light[0] / lightLength,
+    ly = light[1] / lightLength,
+    lz = -light[2] / lightLength;
   const focal = height / 2 / Math.tan((camera.fovY * Math.PI) / 360);
   const near = camera.near;
 
@@ -104,17 +108,27 @@ export function rasterize(triangles: RasterTriangles, camera: Camera, options: P
     if (colours[t * 4 + 3] === 0) continue;
     for (let k = 0; k < 3; k++) {
       const v = (indices ? indices[t * 3 + k]! : t * 3 + k) * 3;
-      const dx = p[v]! - ex, dy = p[v + 1]! - ey, dz = p[v + 2]! - ez;
+      const dx = p[v]! - ex,
+        dy = p[v + 1]! - ey,
+        dz = p[v + 2]! - ez;
       corner[k * 3] = dx * rx + dy * ry + dz * rz;
       corner[k * 3 + 1] = dx * ux + dy * uy + dz * uz;
       corner[k * 3 + 2] = dx * fx + dy * fy + dz * fz;
     }
-    const z0 = corner[2]!, z1 = corner[5]!, z2 = corner[8]!;
+    const z0 = corner[2]!,
+      z1 = corner[5]!,
+      z2 = corner[8]!;
     if (z0 < near && z1 < near && z2 < near) continue;
     // Flat shade from the normal in the camera frame (a rotation of the world's: same |n·l|).
-    const ax = corner[3]! - corner[0]!, ay = corner[4]! - corner[1]!, az = z1 - z0;
-    const bx = corner[6]! - corner[0]!, by = corner[7]! - corner[1]!, bz = z2 - z0;
-    const nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+    const ax = corner[3]! - corner[0]!,
+      ay = corner[4]! - corner[1]!,
+      az = z1 - z0;
+    const bx = corner[6]! - corner[0]!,
+      by = corner[7]! - corner[1]!,
+      bz = z2 - z0;
+    const nx = ay * bz - az * by,
+      ny = az * bx - ax * bz,
+      nz = ax * by - ay * bx;
     const nLength = Math.hypot(nx, ny, nz);
     if (nLength === 0) continue;
     const lit = ambient + (diffuse * Math.abs(nx * lx + ny * ly + nz * lz)) / nLength;
@@ -128,15 +142,17 @@ export function rasterize(triangles: RasterTriangles, camera: Camera, options: P
     // Sutherland–Hodgman against z = near: one corner behind leaves a quad, two leave a triangle.
     let n = 0;
     for (let k = 0; k < 3; k++) {
-      const a = k * 3, c = ((k + 1) % 3) * 3;
-      const za = corner[a + 2]!, zc = corner[c + 2]!;
+      const a = k * 3,
+        c = ((k + 1) % 3) * 3;
+      const za = corner[a + 2]!,
+        zc = corner[c + 2]!;
       if (za >= near) {
         clipped[n * 3] = corner[a]!;
         clipped[n * 3 + 1] = corner[a + 1]!;
         clipped[n * 3 + 2] = za;
         n++;
       }
-      if ((za >= near) !== (zc >= near)) {
+      if (za >= near !== zc >= near) {
         const s = (near - za) / (zc - za);
         clipped[n * 3] = corner[a]! + s * (corner[c]! - corner[a]!);
         clipped[n * 3 + 1] = corner[a + 1]! + s * (corner[c + 1]! - corner[a + 1]!);
@@ -153,13 +169,29 @@ export function rasterize(triangles: RasterTriangles, camera: Camera, options: P
  * Projects one triangle (camera-frame corners at offsets `i0 i1 i2` of `v`, all at depth ≥ near)
  * and fills the pixels whose centres it covers and where it is nearest so far.
  */
-function drawTriangle(target: Target, focal: number, v: Float64Array, i0: number, i1: number, i2: number, r: number, g: number, b: number): void {
+function drawTriangle(
+  target: Target,
+  focal: number,
+  v: Float64Array,
+  i0: number,
+  i1: number,
+  i2: number,
+  r: number,
+  g: number,
+  b: number,
+): void {
   const { width, height, rgba, inverseDepth } = target;
-  const halfW = width / 2, halfH = height / 2;
-  const w0 = 1 / v[i0 + 2]!, w1 = 1 / v[i1 + 2]!, w2 = 1 / v[i2 + 2]!;
-  const x0 = halfW + focal * v[i0]! * w0, y0 = halfH - focal * v[i0 + 1]! * w0;
-  const x1 = halfW + focal * v[i1]! * w1, y1 = halfH - focal * v[i1 + 1]! * w1;
-  const x2 = halfW + focal * v[i2]! * w2, y2 = halfH - focal * v[i2 + 1]! * w2;
+  const halfW = width / 2,
+    halfH = height / 2;
+  const w0 = 1 / v[i0 + 2]!,
+    w1 = 1 / v[i1 + 2]!,
+    w2 = 1 / v[i2 + 2]!;
+  const x0 = halfW + focal * v[i0]! * w0,
+    y0 = halfH - focal * v[i0 + 1]! * w0;
+  const x1 = halfW + focal * v[i1]! * w1,
+    y1 = halfH - focal * v[i1 + 1]! * w1;
+  const x2 = halfW + focal * v[i2]! * w2,
+    y2 = halfH - focal * v[i2 + 1]! * w2;
   // Pixel (px, py) has its centre at (px + ½, py + ½): the first and last centres inside the box.
   const minX = Math.max(0, Math.ceil(Math.min(x0, x1, x2) - 0.5));
   const maxX = Math.min(width - 1, Math.floor(Math.max(x0, x1, x2) - 0.5));
@@ -172,7 +204,9 @@ function drawTriangle(target: Target, focal: number, v: Float64Array, i0: number
   const inv = 1 / area;
   // Barycentrics b_k = edge function of the edge opposite corner k ÷ area, linear in x and y:
   // positive inside whichever way the projected triangle winds.
-  const b0x = -(y2 - y1) * inv, b1x = -(y0 - y2) * inv, b2x = -(y1 - y0) * inv;
+  const b0x = -(y2 - y1) * inv,
+    b1x = -(y0 - y2) * inv,
+    b2x = -(y1 - y0) * inv;
   const zx = b0x * w0 + b1x * w1 + b2x * w2;
   const sx = minX + 0.5;
   for (let py = minY; py <= maxY; py++) {

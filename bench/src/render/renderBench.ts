@@ -32,15 +32,25 @@ export const SKIPPED_LARGE = /^ACCA/i;
  */
 export function benchRender(only?: (file: string) => boolean): RenderRow[] {
   const files = [
-    ...largeModels().filter((path) => !SKIPPED_LARGE.test(basename(path))).map((path) => ({ path, large: true })),
-    ...corpusFiles('ifc').filter((f) => f.endsWith('.ifc')).map((f) => ({ path: join(CORPUS_DIR, 'ifc', f), large: false })),
+    ...largeModels()
+      .filter((path) => !SKIPPED_LARGE.test(basename(path)))
+      .map((path) => ({ path, large: true })),
+    ...corpusFiles('ifc')
+      .filter((f) => f.endsWith('.ifc'))
+      .map((f) => ({ path: join(CORPUS_DIR, 'ifc', f), large: false })),
   ].filter((f) => !only || only(basename(f.path)));
-  const skipped = largeModels().map((path) => basename(path)).filter((f) => SKIPPED_LARGE.test(f));
+  const skipped = largeModels()
+    .map((path) => basename(path))
+    .filter((f) => SKIPPED_LARGE.test(f));
   if (skipped.length) console.error(`  not rendered (rail, tens of millions of triangles): ${skipped.join(', ')}`);
   const rows: RenderRow[] = [];
   for (const { path, large } of files) {
     console.error(`  ${basename(path)}`);
-    const r = spawnSync(process.execPath, ['--max-old-space-size=16384', CLI, '--out', join(BENCH_DIR, 'renders'), path], { encoding: 'utf8', timeout: 1_800_000, maxBuffer: 1 << 26 });
+    const r = spawnSync(process.execPath, ['--max-old-space-size=16384', CLI, '--out', join(BENCH_DIR, 'renders'), path], {
+      encoding: 'utf8',
+      timeout: 1_800_000,
+      maxBuffer: 1 << 26,
+    });
     if (r.status !== 0) {
       console.error(`  render failed: ${r.stderr.slice(-400)}`);
       continue;

@@ -24,7 +24,12 @@ export interface RenderModelOptions {
 }
 
 /** Defaults of {@link renderModel}. */
-export const RENDER_MODEL_DEFAULTS: Readonly<RenderModelOptions> = { width: 1024, height: 640, supersample: 2, outDir: join(BENCH_DIR, 'renders') };
+export const RENDER_MODEL_DEFAULTS: Readonly<RenderModelOptions> = {
+  width: 1024,
+  height: 640,
+  supersample: 2,
+  outDir: join(BENCH_DIR, 'renders'),
+};
 
 /** One view's picture: the full model left, the delivery right. */
 export interface RenderedView {
@@ -90,7 +95,14 @@ export async function renderModel(path: string, options: Partial<RenderModelOpti
     drawn: { full: full.drawn, delivered: delivered.drawn },
     offsets: { full: full.offset, delivered: delivered.offset },
     views,
-    ms: { readFull: full.ms.read, renderFull: full.ms.render, readDelivered: delivered.ms.read, renderDelivered: delivered.ms.render, write: done - rendered, total: done - started },
+    ms: {
+      readFull: full.ms.read,
+      renderFull: full.ms.render,
+      readDelivered: delivered.ms.read,
+      renderDelivered: delivered.ms.render,
+      write: done - rendered,
+      total: done - started,
+    },
   };
 }
 
@@ -125,7 +137,15 @@ async function renderSide(read: () => Promise<SceneData>, width: number, height:
     const rgba = rasterize({ positions, colours }, view.camera, { width: width * supersample, height: height * supersample });
     return downsample(rgba, width * supersample, height * supersample, supersample);
   });
-  return { views, images, frame, offset, triangles: colours.length / 4, drawn: drawnOf(colours), ms: { read: readDone - started, render: performance.now() - readDone } };
+  return {
+    views,
+    images,
+    frame,
+    offset,
+    triangles: colours.length / 4,
+    drawn: drawnOf(colours),
+    ms: { read: readDone - started, render: performance.now() - readDone },
+  };
 }
 
 /** The model as a conversion delivers it within the default AR budget (what `runConversion` does). */

@@ -25,9 +25,17 @@ export const SCENE_COLOURS_DEFAULTS: Readonly<SceneColoursOptions> = { minOpacit
  * const colours = sceneColours(scene); // colours.length === soup.categories.length * 4
  * ```
  */
-export function sceneColours(scene: Pick<SceneData, 'nodes' | 'meshes' | 'materials'>, options: Partial<SceneColoursOptions> = {}): Uint8Array {
+export function sceneColours(
+  scene: Pick<SceneData, 'nodes' | 'meshes' | 'materials'>,
+  options: Partial<SceneColoursOptions> = {},
+): Uint8Array {
   const { minOpacity } = { ...SCENE_COLOURS_DEFAULTS, ...options };
-  const palette = scene.materials.map((m) => [srgb(m.baseColor[0]), srgb(m.baseColor[1]), srgb(m.baseColor[2]), m.opacity < minOpacity ? 0 : 255]);
+  const palette = scene.materials.map((m) => [
+    srgb(m.baseColor[0]),
+    srgb(m.baseColor[1]),
+    srgb(m.baseColor[2]),
+    m.opacity < minOpacity ? 0 : 255,
+  ]);
   // A mesh without a material (an index past the list) is drawn mid grey rather than dropped.
   const fallback = [160, 160, 160, 255];
   let triangles = 0;

@@ -20,7 +20,13 @@ export const SIDE_BY_SIDE_DEFAULTS: Readonly<SideBySideOptions> = { gap: 8, gapC
  * encodePng(both, 2 * 1024 + 8, 640);
  * ```
  */
-export function sideBySide(left: Uint8Array, right: Uint8Array, width: number, height: number, options: Partial<SideBySideOptions> = {}): Uint8Array {
+export function sideBySide(
+  left: Uint8Array,
+  right: Uint8Array,
+  width: number,
+  height: number,
+  options: Partial<SideBySideOptions> = {},
+): Uint8Array {
   const { gap, gapColour } = { ...SIDE_BY_SIDE_DEFAULTS, ...options };
   const outWidth = 2 * width + gap;
   const out = new Uint8Array(outWidth * height * 4);

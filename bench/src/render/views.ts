@@ -35,7 +35,16 @@ export interface ModelViewsOptions {
 }
 
 /** Defaults of {@link modelViews}. */
-export const MODEL_VIEWS_DEFAULTS: Readonly<ModelViewsOptions> = { aspect: 1024 / 640, outsideFovY: 35, elevation: 25, insideFovX: 90, eyeHeight: 1.6, stand: undefined, look: undefined, margin: 0.04 };
+export const MODEL_VIEWS_DEFAULTS: Readonly<ModelViewsOptions> = {
+  aspect: 1024 / 640,
+  outsideFovY: 35,
+  elevation: 25,
+  insideFovX: 90,
+  eyeHeight: 1.6,
+  stand: undefined,
+  look: undefined,
+  margin: 0.04,
+};
 
 /**
  * Three fixed views of a model, from a box to frame (its bounds, or the part of them that stands
@@ -72,7 +81,13 @@ export function modelViews(bounds: Bounds, options: Partial<ModelViewsOptions> =
   const square = alongX ? ([0, 0, 1] as const) : ([1, 0, 0] as const);
   const outside = (towardsEye: readonly [number, number, number]): Camera => {
     const d = fitDistance(bounds, centre, towardsEye, outsideFovY, aspect, margin, near);
-    return { eye: [centre[0] + towardsEye[0] * d, centre[1] + towardsEye[1] * d, centre[2] + towardsEye[2] * d], target: centre, up, fovY: outsideFovY, near };
+    return {
+      eye: [centre[0] + towardsEye[0] * d, centre[1] + towardsEye[1] * d, centre[2] + towardsEye[2] * d],
+      target: centre,
+      up,
+      fovY: outsideFovY,
+      near,
+    };
   };
 
   const eye: [number, number, number] = stand ? [stand[0], stand[1] + eyeHeight, stand[2]] : [centre[0], min[1] + eyeHeight, centre[2]];
@@ -94,8 +109,22 @@ export function modelViews(bounds: Bounds, options: Partial<ModelViewsOptions> =
  * How far from `centre`, along `towardsEye` (unit), a camera looking back at `centre` must stand
  * for every corner of `bounds` to be in front of its near plane and inside the picture less `margin`.
  */
-function fitDistance(bounds: Bounds, centre: readonly [number, number, number], towardsEye: readonly [number, number, number], fovY: number, aspect: number, margin: number, near: number): number {
-  const { right, up, forward } = cameraBasis({ eye: [centre[0] + towardsEye[0], centre[1] + towardsEye[1], centre[2] + towardsEye[2]], target: centre, up: [0, 1, 0], fovY, near });
+function fitDistance(
+  bounds: Bounds,
+  centre: readonly [number, number, number],
+  towardsEye: readonly [number, number, number],
+  fovY: number,
+  aspect: number,
+  margin: number,
+  near: number,
+): number {
+  const { right, up, forward } = cameraBasis({
+    eye: [centre[0] + towardsEye[0], centre[1] + towardsEye[1], centre[2] + towardsEye[2]],
+    target: centre,
+    up: [0, 1, 0],
+    fovY,
+    near,
+  });
   const tanY = Math.tan((fovY * Math.PI) / 360) * (1 - 2 * margin);
   const tanX = Math.tan((fovY * Math.PI) / 360) * aspect * (1 - 2 * margin);
   let distance = 0;

@@ -27,11 +27,15 @@ const USER = 'arsession';
 /** The newest installed PostgreSQL's binaries (Debian: /usr/lib/postgresql/<version>/bin). */
 function binDir(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a)) : [];
-  if (versions.length === 0) throw new Error('PostgreSQL is not installed: `apt-get install postgresql` (scripts/install-test-services.sh installs it)');
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0)
+    throw new Error('PostgreSQL is not installed: `apt-get install postgresql` (scripts/install-test-services.sh installs it)');
   return join(root, versions[0]!, 'bin');
 }
-
 
 /**
  * Starts a private PostgreSQL from the installed binaries: `initdb` into a temporary directory,

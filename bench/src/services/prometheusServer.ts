@@ -42,29 +42,47 @@ export async function startPrometheus(targets: readonly string[], scrapeSeconds 
     const u = new URL(t);
     byPath.set(u.pathname, [...(byPath.get(u.pathname) ?? []), u.host]);
   }
-  const jobs = [...byPath].map(([path, hosts], i) => [
-    `  - job_name: arsession_${i}`,
-    `    metrics_path: ${JSON.stringify(path)}`,
-    `    scrape_interval: ${scrapeSeconds}s`,
-    `    scrape_timeout: ${scrapeSeconds}s`,
-    `    static_configs:`,
-    `      - targets: ${JSON.stringify(hosts)}`,
-  ].join('\n'));
-  writeFileSync(join(dir, 'prometheus.yml'), `global:\n  scrape_interval: ${scrapeSeconds}s\n  evaluation_interval: ${scrapeSeconds}s\nscrape_configs:\n${jobs.join('\n')}\n`);
+  const jobs = [...byPath].map(([path, hosts], i) =>
+    [
+      `  - job_name: arsession_${i}`,
+      `    metrics_path: ${JSON.stringify(path)}`,
+      `    scrape_interval: ${scrapeSeconds}s`,
+      `    scrape_timeout: ${scrapeSeconds}s`,
+      `    static_configs:`,
+      `      - targets: ${JSON.stringify(hosts)}`,
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'prometheus.yml'),
+    `global:\n  scrape_interval: ${scrapeSeconds}s\n  evaluation_interval: ${scrapeSeconds}s\nscrape_configs:\n${jobs.join('\n')}\n`,
+  );
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let log = '';
-  const child: ChildProcess = spawn('prometheus', [
-    `--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`,
-    '--web.console.templates=/dev/null', '--web.console.libraries=/dev/null', '--log.level=warn',
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr!.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-4000); });
+  const child: ChildProcess = spawn(
+    'prometheus',
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--web.console.templates=/dev/null',
+      '--web.console.libraries=/dev/null',
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  child.stderr!.on('data', (d: Buffer) => {
+    log = (log + d.toString()).slice(-4000);
+  });
   const stop = async () => {
     await killProcess(child);
     rmSync(dir, { recursive: true, force: true });
   };
   for (let i = 0; ; i++) {
-    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (i > 300 || child.exitCode !== null) {
       await stop();
@@ -76,7 +94,11 @@ export async function startPrometheus(targets: readonly string[], scrapeSeconds 
     url,
     async query(expr) {
       const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`);
-      const body = await res.json() as { status: string; error?: string; data?: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+      const body = (await res.json()) as {
+        status: string;
+        error?: string;
+        data?: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+      };
       if (body.status !== 'success') throw new Error(`prometheus query ${expr} failed: ${body.error}`);
       return body.data!.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
     },

@@ -15,7 +15,6 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-
 /**
  * Starts Debian's redis-server on a free loopback port with no persistence, in a temporary
  * directory, and resolves once it answers.
@@ -36,7 +35,11 @@ export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'],
+      { stdio: 'ignore' },
+    );
     for (let i = 0; i < 200; i++) {
       const up = await new Promise<boolean>((resolve) => {
         const probe = createServer();

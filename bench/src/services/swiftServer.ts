@@ -16,8 +16,8 @@ export interface SwiftServer {
   stop(): Promise<void>;
 }
 
-
-const PROXY_PIPELINE = 'catch_errors gatekeeper healthcheck proxy-logging cache listing_formats s3api tempauth copy slo dlo proxy-logging proxy-server';
+const PROXY_PIPELINE =
+  'catch_errors gatekeeper healthcheck proxy-logging cache listing_formats s3api tempauth copy slo dlo proxy-logging proxy-server';
 
 /**
  * Starts OpenStack Swift from Debian's packages as a one-node S3-compatible store: one-replica rings,
@@ -38,14 +38,20 @@ export async function startSwift(): Promise<SwiftServer> {
     try {
       execFileSync('which', [tool], { stdio: 'ignore' });
     } catch {
-      throw new Error(`${tool} is not installed: apt-get install swift swift-proxy swift-object swift-container swift-account memcached (scripts/install-test-services.sh installs them)`);
+      throw new Error(
+        `${tool} is not installed: apt-get install swift swift-proxy swift-object swift-container swift-account memcached (scripts/install-test-services.sh installs them)`,
+      );
     }
   }
   const dir = mkdtempSync(join(tmpdir(), 'arsession-swift-'));
   mkdirSync(join(dir, 'srv', 'd1'), { recursive: true });
-  writeFileSync(join(dir, 'swift.conf'), '[swift-hash]\nswift_hash_path_suffix = arsessiontest\nswift_hash_path_prefix = arsessiontest\n[storage-policy:0]\nname = Policy-0\ndefault = yes\n');
+  writeFileSync(
+    join(dir, 'swift.conf'),
+    '[swift-hash]\nswift_hash_path_suffix = arsessiontest\nswift_hash_path_prefix = arsessiontest\n[storage-policy:0]\nname = Policy-0\ndefault = yes\n',
+  );
   const user = process.getuid?.() === 0 ? 'root' : execFileSync('id', ['-un'], { encoding: 'utf8' }).trim();
-  const common = (port: number) => `[DEFAULT]\nbind_ip = 127.0.0.1\nbind_port = ${port}\nswift_dir = ${dir}\nuser = ${user}\nworkers = 0\nlog_level = WARNING\n`;
+  const common = (port: number) =>
+    `[DEFAULT]\nbind_ip = 127.0.0.1\nbind_port = ${port}\nswift_dir = ${dir}\nuser = ${user}\nworkers = 0\nlog_level = WARNING\n`;
   const children: ChildProcess[] = [];
   const run = (command: string, args: string[]) => {
     const child = spawn(command, args, { stdio: 'ignore' });
@@ -61,27 +67,37 @@ export async function startSwift(): Promise<SwiftServer> {
     execFileSync('swift-ring-builder', [builder, 'add', `r1z1-127.0.0.1:${port}/d1`, '1'], { stdio: 'ignore' });
     execFileSync('swift-ring-builder', [builder, 'rebalance'], { stdio: 'ignore' });
     const conf = join(dir, `${server}-server.conf`);
-    writeFileSync(conf, `${common(port)}devices = ${join(dir, 'srv')}\nmount_check = false\n[pipeline:main]\npipeline = ${server}-server\n[app:${server}-server]\nuse = egg:swift#${server}\n`);
+    writeFileSync(
+      conf,
+      `${common(port)}devices = ${join(dir, 'srv')}\nmount_check = false\n[pipeline:main]\npipeline = ${server}-server\n[app:${server}-server]\nuse = egg:swift#${server}\n`,
+    );
     run(`swift-${server}-server`, [conf]);
   }
   const proxyPort = await freePort();
   const filters = ['catch_errors', 'gatekeeper', 'healthcheck', 'listing_formats', 'copy', 'slo', 'dlo']
-    .map((f) => `[filter:${f}]\nuse = egg:swift#${f}\n`).join('');
+    .map((f) => `[filter:${f}]\nuse = egg:swift#${f}\n`)
+    .join('');
   const proxyConf = join(dir, 'proxy-server.conf');
-  writeFileSync(proxyConf, `${common(proxyPort)}[pipeline:main]\npipeline = ${PROXY_PIPELINE}\n[app:proxy-server]\nuse = egg:swift#proxy\naccount_autocreate = true\n`
-    // Swift's defaults (0.5 s to connect to a storage server) are for idle machines; on two busy
-    // cores its single-process servers can take longer to accept, and the proxy would answer 503.
-    + `conn_timeout = 5\nnode_timeout = 30\n${filters}`
-    + '[filter:proxy-logging]\nuse = egg:swift#proxy_logging\n'
-    + `[filter:cache]\nuse = egg:swift#memcache\nmemcache_servers = 127.0.0.1:${memcachePort}\n`
-    + '[filter:s3api]\nuse = egg:swift#s3api\nlocation = us-east-1\n'
-    + '[filter:tempauth]\nuse = egg:swift#tempauth\nuser_test_tester = testing .admin\n');
+  writeFileSync(
+    proxyConf,
+    `${common(proxyPort)}[pipeline:main]\npipeline = ${PROXY_PIPELINE}\n[app:proxy-server]\nuse = egg:swift#proxy\naccount_autocreate = true\n` +
+      // Swift's defaults (0.5 s to connect to a storage server) are for idle machines; on two busy
+      // cores its single-process servers can take longer to accept, and the proxy would answer 503.
+      `conn_timeout = 5\nnode_timeout = 30\n${filters}` +
+      '[filter:proxy-logging]\nuse = egg:swift#proxy_logging\n' +
+      `[filter:cache]\nuse = egg:swift#memcache\nmemcache_servers = 127.0.0.1:${memcachePort}\n` +
+      '[filter:s3api]\nuse = egg:swift#s3api\nlocation = us-east-1\n' +
+      '[filter:tempauth]\nuse = egg:swift#tempauth\nuser_test_tester = testing .admin\n',
+  );
   const endpoint = `http://127.0.0.1:${proxyPort}`;
   let proxy: ChildProcess | undefined;
   const startProxy = async () => {
     proxy = run('swift-proxy-server', [proxyConf]);
     for (let i = 0; i < 300; i++) {
-      const ok = await fetch(`${endpoint}/healthcheck`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${endpoint}/healthcheck`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -90,8 +106,12 @@ export async function startSwift(): Promise<SwiftServer> {
   const stopProxy = () => killProcess(proxy);
   await startProxy();
   return {
-    endpoint, region: 'us-east-1', accessKeyId: 'test:tester', secretAccessKey: 'testing',
-    stopProxy, startProxy,
+    endpoint,
+    region: 'us-east-1',
+    accessKeyId: 'test:tester',
+    secretAccessKey: 'testing',
+    stopProxy,
+    startProxy,
     async stop() {
       await Promise.all(children.map(killProcess));
       rmSync(dir, { recursive: true, force: true });

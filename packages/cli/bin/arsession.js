@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Traces, when the OTEL_* environment asks for them, start before the server's modules load: the
 // instrumentation sees only what is imported after it. Without them nothing of OpenTelemetry loads.
-const tracing = process.argv[2] === 'serve'
-  ? await (await import('@arsession/server/tracing')).startTracingIfRequested(process.argv.slice(3), process.env)
-  : undefined;
+const tracing =
+  process.argv[2] === 'serve'
+    ? await (await import('@arsession/server/tracing')).startTracingIfRequested(process.argv.slice(3), process.env)
+    : undefined;
 const { main } = await import('../dist/main.js');
 
 process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });

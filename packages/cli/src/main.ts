@@ -8,7 +8,15 @@ import { serveCommand } from './commands/serve.js';
 import { benchCommand } from './commands/bench.js';
 
 /** Every sub-command, in the order `--help` lists them. */
-export const COMMANDS: readonly Command[] = [serveCommand, keysCommand, convertCommand, inspectCommand, openingCommand, detectDoorCommand, benchCommand];
+export const COMMANDS: readonly Command[] = [
+  serveCommand,
+  keysCommand,
+  convertCommand,
+  inspectCommand,
+  openingCommand,
+  detectDoorCommand,
+  benchCommand,
+];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -8,7 +8,9 @@ export async function readModelFile(io: CommandIO, path: string, json: boolean):
   try {
     return { bytes: new Uint8Array(await readFile(path)), fileName: basename(path) };
   } catch (err) {
-    printError(io, json, 'file_unreadable', [{ message: `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }]);
+    printError(io, json, 'file_unreadable', [
+      { message: `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` },
+    ]);
     return EXIT.refused;
   }
 }

@@ -44,7 +44,12 @@ describe('arsession bench --models', () => {
     expect(out.models.map((m) => m.file)).toEqual(['Box.glb', 'house.ifc', 'notes.txt', 'too-many-nodes.glb']);
     const [box, house, notes, tooMany] = out.models as [Row, Row, Row, Row];
 
-    expect(box).toMatchObject({ format: 'glb', triangles: 12, peer: { name: 'three.js USDZExporter' }, detection: { questions: 'random gazes' } });
+    expect(box).toMatchObject({
+      format: 'glb',
+      triangles: 12,
+      peer: { name: 'three.js USDZExporter' },
+      detection: { questions: 'random gazes' },
+    });
     expect(house).toMatchObject({ format: 'ifc', peer: { name: 'web-ifc StreamAllMeshes' }, detection: { questions: 'ifc doors' } });
     for (const m of [box, house]) {
       expect(m.convert!.median).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import { schemaProblems } from '../../../test/support/responseContract.js';
 const BIN = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
 function arsession(...args: string[]) {
   // A timeout, so a CLI that never exits (workers keeping it alive) fails the test instead of hanging it.
-  const r = spawnSync(BIN, args, { encoding: "utf8", cwd: REPO_ROOT, timeout: 60_000 });
+  const r = spawnSync(BIN, args, { encoding: 'utf8', cwd: REPO_ROOT, timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -62,7 +62,9 @@ describe('arsession CLI', () => {
     const problems = JSON.parse(r.stdout).error.problems as Array<{ field: string }>;
     expect(problems.map((p) => p.field)).toContain('alignment.wall_normal');
     // The same numbers with --z-up are a valid door.
-    expect(arsession('opening', '--corners', '[[-0.45,0,0],[0.45,0,0],[0.45,0,2.1],[-0.45,0,2.1]]', '--normal', '[0,-1,0]', '--z-up').code).toBe(0);
+    expect(
+      arsession('opening', '--corners', '[[-0.45,0,0],[0.45,0,0],[0.45,0,2.1],[-0.45,0,2.1]]', '--normal', '[0,-1,0]', '--z-up').code,
+    ).toBe(0);
   });
 
   it('malformed JSON in a flag is a usage error naming the flag', () => {
@@ -77,7 +79,15 @@ describe('arsession convert and inspect on real models', () => {
     const { mkdtempSync, readFileSync, readdirSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'arsession-cli-'));
-    const r = arsession('convert', corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc'), '-o', join(dir, 'house.usdz'), '--glb', join(dir, 'house.glb'), '--json');
+    const r = arsession(
+      'convert',
+      corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc'),
+      '-o',
+      join(dir, 'house.usdz'),
+      '--glb',
+      join(dir, 'house.glb'),
+      '--json',
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
@@ -101,7 +111,10 @@ describe('arsession convert and inspect on real models', () => {
     const out = join(REPO_ROOT, '.test-results', 'empty-stage.usdz');
     const r = arsession('convert', corpusPath('usdz', 'single_usda.usdz'), '-o', out, '--json');
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).error).toEqual({ code: 'model_unreadable', problems: [{ field: 'model_file', message: 'single_usda.usdz has no geometry to show or place (0 triangles)' }] });
+    expect(JSON.parse(r.stdout).error).toEqual({
+      code: 'model_unreadable',
+      problems: [{ field: 'model_file', message: 'single_usda.usdz has no geometry to show or place (0 triangles)' }],
+    });
     expect(existsSync(out)).toBe(false);
   });
 
@@ -111,11 +124,17 @@ describe('arsession convert and inspect on real models', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arsession-cli-'));
     // 1 ms: the deadline passes while web-ifc loads. 0.2 s: while web-ifc streams the 3 MB model's
     // geometry (~1 s here) in one synchronous call, which the watchdog has to end.
-    for (const [model, timeout, shown] of [[corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc'), '0.001', '1 ms'], [corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'), '0.2', '200 ms']] as const) {
+    for (const [model, timeout, shown] of [
+      [corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc'), '0.001', '1 ms'],
+      [corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'), '0.2', '200 ms'],
+    ] as const) {
       const out = join(dir, 'late.usdz');
       const r = arsession('convert', model, '-o', out, '--timeout', timeout, '--json');
       expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(1);
-      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'model_unreadable', problems: [{ field: 'model_file', message: expect.stringContaining(`did not finish within ${shown}`) }] });
+      expect(JSON.parse(r.stdout).error).toMatchObject({
+        code: 'model_unreadable',
+        problems: [{ field: 'model_file', message: expect.stringContaining(`did not finish within ${shown}`) }],
+      });
       expect(r.stderr).toBe('');
       expect(existsSync(out)).toBe(false);
     }
@@ -130,19 +149,25 @@ describe('arsession convert and inspect on real models', () => {
     const json = arsession('convert', model, '-o', join(dir, 'small.usdz'), '--budget-triangles', '20000', '--budget-prims', '8', '--json');
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout);
-    expect(report.ar_budget).toMatchObject({ limits: { triangles: 20000, mesh_prims: 8 }, within_budget: true, source: { triangles: 261069 } });
+    expect(report.ar_budget).toMatchObject({
+      limits: { triangles: 20000, mesh_prims: 8 },
+      within_budget: true,
+      source: { triangles: 261069 },
+    });
     expect(report.stats.triangles).toBeLessThanOrEqual(20000);
     expect(report.stats.draw_calls).toBeLessThanOrEqual(8);
     expect(report.ar_budget.delivered.bytes).toBe(readFileSync(join(dir, 'small.usdz')).length);
     const text = arsession('convert', model, '-o', join(dir, 'text.usdz'), '--budget-triangles', '20000');
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/AR budget: 261,069 → [\d,]+ triangles, 2,636 → \d+ mesh prims, .* largest deviation [\d.]+ mm \(merged, simplified\)/);
+    expect(text.stdout).toMatch(
+      /AR budget: 261,069 → [\d,]+ triangles, 2,636 → \d+ mesh prims, .* largest deviation [\d.]+ mm \(merged, simplified\)/,
+    );
     const full = arsession('convert', model, '-o', join(dir, 'full.usdz'), '--no-budget', '--json');
     expect(JSON.parse(full.stdout).stats.triangles).toBe(261069);
     expect(JSON.parse(full.stdout).ar_budget).toBeUndefined();
   });
 
-  it('--json speaks the API\'s words: the budget report is the detail record\'s ArBudget, and no key anywhere is camel case', async () => {
+  it("--json speaks the API's words: the budget report is the detail record's ArBudget, and no key anywhere is camel case", async () => {
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'arsession-cli-'));
@@ -151,7 +176,15 @@ describe('arsession convert and inspect on real models', () => {
       if (value === null || typeof value !== 'object') return [];
       return Object.entries(value).flatMap(([k, v]) => [...(/[A-Z]/.test(k) ? [`${path}.${k}`] : []), ...camelKeys(v, `${path}.${k}`)]);
     };
-    const converted = arsession('convert', corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'), '-o', join(dir, 'small.usdz'), '--budget-triangles', '20000', '--json');
+    const converted = arsession(
+      'convert',
+      corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'),
+      '-o',
+      join(dir, 'small.usdz'),
+      '--budget-triangles',
+      '20000',
+      '--json',
+    );
     expect(converted.code, converted.stderr).toBe(0);
     const report = JSON.parse(converted.stdout);
     expect(schemaProblems('ArBudget', report.ar_budget)).toEqual([]);
@@ -159,22 +192,40 @@ describe('arsession convert and inspect on real models', () => {
     expect(report.stats).toMatchObject({ mesh_nodes: expect.any(Number), draw_calls: expect.any(Number), elements: expect.any(Number) });
     expect(report.timings).toEqual({ read_ms: expect.any(Number), write_ms: expect.any(Number) });
     const inspected = JSON.parse(arsession('inspect', corpusPath('ifc', 'AC20-FZK-Haus.ifc'), '--json').stdout);
-    expect(inspected.doors[0]).toMatchObject({ global_id: expect.any(String), wall_thickness: expect.any(Number), by_side: expect.any(Array) });
+    expect(inspected.doors[0]).toMatchObject({
+      global_id: expect.any(String),
+      wall_thickness: expect.any(Number),
+      by_side: expect.any(Array),
+    });
     const headers = JSON.parse(arsession('inspect', corpusPath('glb', 'SimpleInstancing.glb'), '--json').stdout);
     for (const out of [report, inspected, headers]) expect(camelKeys(out)).toEqual([]);
   });
 
   it('the text report says per category of element what the budget took', () => {
-    const r = arsession('convert', corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'), '-o', join(REPO_ROOT, '.test-results', 'categories.usdz'), '--budget-triangles', '20000');
+    const r = arsession(
+      'convert',
+      corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'),
+      '-o',
+      join(REPO_ROOT, '.test-results', 'categories.usdz'),
+      '--budget-triangles',
+      '20000',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ {4}(envelope|furniture|mep|other): [\d,]+ → [\d,]+ triangles, deviation [\d.]+ mm/m);
   });
 
   it('budget flags that make no sense are usage errors naming the flag', () => {
-    for (const args of [['--budget-triangles', '0'], ['--budget-prims', 'many'], ['--budget-package-mb=-2'], ['--no-budget', '--budget-texture', '512']]) {
+    for (const args of [
+      ['--budget-triangles', '0'],
+      ['--budget-prims', 'many'],
+      ['--budget-package-mb=-2'],
+      ['--no-budget', '--budget-texture', '512'],
+    ]) {
       const r = arsession('convert', corpusPath('glb', 'Box.glb'), '-o', join(REPO_ROOT, '.test-results', 'never.usdz'), ...args);
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr).toContain(args[0] === '--no-budget' ? '--no-budget cannot be given with --budget-* limits' : `${args[0]!.split('=')[0]} takes a positive`);
+      expect(r.stderr).toContain(
+        args[0] === '--no-budget' ? '--no-budget cannot be given with --budget-* limits' : `${args[0]!.split('=')[0]} takes a positive`,
+      );
     }
   });
 

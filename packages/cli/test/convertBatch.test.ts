@@ -48,10 +48,16 @@ describe('arsession convert on a folder', () => {
     const out = join(dir, 'out-json');
     const r = arsession(dir, 'convert', 'models', '-o', out, '--json', '--jobs', '2');
     expect(r.code).toBe(1);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     const files = lines.filter((l) => !('summary' in l));
     expect(files.map((l) => [l.input, l.status]).sort()).toEqual([
-      ['Box.glb', 'converted'], ['site/broken.glb', 'refused'], ['site/house.ifc', 'converted'], ['site/north/clean.USDZ', 'converted'],
+      ['Box.glb', 'converted'],
+      ['site/broken.glb', 'refused'],
+      ['site/house.ifc', 'converted'],
+      ['site/north/clean.USDZ', 'converted'],
     ]);
     const broken = files.find((l) => l.status === 'refused')!;
     expect(broken.error.code).toBe('model_unreadable');
@@ -62,7 +68,9 @@ describe('arsession convert on a folder', () => {
     expect(lines.at(-1)).toMatchObject({ summary: { files: 4, converted: 3, refused: 1, inputs_not_found: 0 } });
     expect(filesUnder(out)).toEqual(['Box.usdz', 'site/house.usdz', 'site/north/clean.usdz']);
     for (const l of files.filter((f) => f.status === 'converted')) expect(statSync(l.outputs.usdz.path).size).toBe(l.outputs.usdz.bytes);
-    expect(readFileSync(join(out, 'site', 'north', 'clean.usdz')).equals(readFileSync(corpusPath('usdz', 'clean_clean_arkit.usdz')))).toBe(true);
+    expect(readFileSync(join(out, 'site', 'north', 'clean.usdz')).equals(readFileSync(corpusPath('usdz', 'clean_clean_arkit.usdz')))).toBe(
+      true,
+    );
     expect(r.stderr).toBe('');
   });
 
@@ -90,7 +98,10 @@ describe('arsession convert on a folder', () => {
     const out = join(dir, 'out-missing');
     const r = arsession(dir, 'convert', 'models/Box.glb', 'nowhere/*.ifc', 'absent.ifc', '-o', out, '--json');
     expect(r.code).toBe(1);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     expect(lines.filter((l) => l.error?.code === 'input_not_found').map((l) => l.input)).toEqual(['nowhere/*.ifc', 'absent.ifc']);
     expect(lines.at(-1)).toMatchObject({ summary: { files: 1, converted: 1, refused: 2, inputs_not_found: 2 } });
     expect(existsSync(join(out, 'Box.usdz'))).toBe(true);
@@ -100,7 +111,11 @@ describe('arsession convert on a folder', () => {
     const r = arsession(dir, 'convert', 'models/Box.glb', 'models/site/house.ifc', '-o', join(dir, 'u'), '--glb', join(dir, 'g'), '--json');
     expect(r.code).toBe(0);
     expect(filesUnder(join(dir, 'g'))).toEqual(['Box.glb', 'house.glb']);
-    expect(readFileSync(join(dir, 'g', 'house.glb')).subarray(0, 4).toString()).toBe('glTF');
+    expect(
+      readFileSync(join(dir, 'g', 'house.glb'))
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('glTF');
     expect(arsession(dir, 'convert', 'models', '-o', join(dir, 'x'), '--jobs', '0').code).toBe(2);
   });
 });
@@ -116,8 +131,17 @@ describe('finding models and naming outputs', () => {
   });
 
   it('two models that would land on one file are told apart, case-blind', () => {
-    const models = ['site/house.ifc', 'site/house.glb', 'site/HOUSE.usdz', 'other/house.ifc'].map((relative) => ({ path: relative, relative, bytes: 1 }));
-    expect(outputPaths(models, 'out', '.usdz')).toEqual([join('out', 'site', 'house.usdz'), join('out', 'site', 'house-2.usdz'), join('out', 'site', 'HOUSE-3.usdz'), join('out', 'other', 'house.usdz')]);
+    const models = ['site/house.ifc', 'site/house.glb', 'site/HOUSE.usdz', 'other/house.ifc'].map((relative) => ({
+      path: relative,
+      relative,
+      bytes: 1,
+    }));
+    expect(outputPaths(models, 'out', '.usdz')).toEqual([
+      join('out', 'site', 'house.usdz'),
+      join('out', 'site', 'house-2.usdz'),
+      join('out', 'site', 'HOUSE-3.usdz'),
+      join('out', 'other', 'house.usdz'),
+    ]);
   });
 });
 
@@ -149,6 +173,11 @@ describe('the progress bar', () => {
   });
 
   it('formats the time left as m:ss or h:mm:ss', () => {
-    expect([formatDuration(0), formatDuration(59.6), formatDuration(61), formatDuration(3725)]).toEqual(['0:00', '1:00', '1:01', '1:02:05']);
+    expect([formatDuration(0), formatDuration(59.6), formatDuration(61), formatDuration(3725)]).toEqual([
+      '0:00',
+      '1:00',
+      '1:01',
+      '1:02:05',
+    ]);
   });
 });

@@ -37,7 +37,9 @@ describe('arsession detect-door', () => {
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ found: true, method: 'semantic', reason: null });
-    expect(Object.keys(out)).toEqual(expect.arrayContaining(['found', 'corners', 'wall_normal', 'width', 'height', 'method', 'confidence', 'reason']));
+    expect(Object.keys(out)).toEqual(
+      expect.arrayContaining(['found', 'corners', 'wall_normal', 'width', 'height', 'method', 'confidence', 'reason']),
+    );
     expectFace(out.corners);
     expect(out.wall_normal[0] * face.normal[0] + out.wall_normal[2] * face.normal[2]).toBeGreaterThan(0.999);
     expect(out.confidence).toBeGreaterThan(0.5);
@@ -54,7 +56,16 @@ describe('arsession detect-door', () => {
   });
 
   it('answers z-up questions in z-up', () => {
-    const r = arsession('detect-door', corpusPath('ifc', 'AC20-FZK-Haus.ifc'), '--from', triple(yUpToZUp([0, 0, 0], viewer)), '--gaze', triple(yUpToZUp([0, 0, 0], gaze)), '--z-up', '--json');
+    const r = arsession(
+      'detect-door',
+      corpusPath('ifc', 'AC20-FZK-Haus.ifc'),
+      '--from',
+      triple(yUpToZUp([0, 0, 0], viewer)),
+      '--gaze',
+      triple(yUpToZUp([0, 0, 0], gaze)),
+      '--z-up',
+      '--json',
+    );
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     const expected = face.corners.map((c) => yUpToZUp([0, 0, 0], c.map((v, k) => v + offset[k]!) as Vec3));

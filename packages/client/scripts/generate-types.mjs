@@ -31,15 +31,22 @@ const ONE_MODEL = (() => {
   const NEVER = f.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword);
   const ways = {
     model_file: [BLOB, 'One model (IFC, ifcZIP, GLB or USDZ, recognised by content); a File keeps its name.'],
-    model_files: [f.createArrayTypeNode(BLOB), 'Several models, their order kept in model_assets; by_scan searches the first for its door.'],
+    model_files: [
+      f.createArrayTypeNode(BLOB),
+      'Several models, their order kept in model_assets; by_scan searches the first for its door.',
+    ],
     model_id: [STRING, "The id of a model saved to the key's account (GET /api/vision/v1/models/), instead of sending it again."],
   };
-  return f.createUnionTypeNode(Object.entries(ways).map(([name, [type, doc]]) => {
-    const given = f.createPropertySignature(undefined, name, undefined, type);
-    addJSDocComment({ description: doc }, given);
-    const others = Object.keys(ways).filter((n) => n !== name).map((n) => f.createPropertySignature(undefined, n, f.createToken(ts.SyntaxKind.QuestionToken), NEVER));
-    return f.createTypeLiteralNode([given, ...others]);
-  }));
+  return f.createUnionTypeNode(
+    Object.entries(ways).map(([name, [type, doc]]) => {
+      const given = f.createPropertySignature(undefined, name, undefined, type);
+      addJSDocComment({ description: doc }, given);
+      const others = Object.keys(ways)
+        .filter((n) => n !== name)
+        .map((n) => f.createPropertySignature(undefined, n, f.createToken(ts.SyntaxKind.QuestionToken), NEVER));
+      return f.createTypeLiteralNode([given, ...others]);
+    }),
+  );
 })();
 
 /**
@@ -62,7 +69,10 @@ function transform(schema, options) {
 /** The type of a JSON value a form field holds: an array of fixed length is a tuple ([x, y, z], four corners). */
 function valueType(schema, options) {
   if (schema.type === 'array' && schema.minItems !== undefined && schema.minItems === schema.maxItems) {
-    return ts.factory.createTypeOperatorNode(ts.SyntaxKind.ReadonlyKeyword, ts.factory.createTupleTypeNode(Array.from({ length: schema.minItems }, () => valueType(schema.items, options))));
+    return ts.factory.createTypeOperatorNode(
+      ts.SyntaxKind.ReadonlyKeyword,
+      ts.factory.createTupleTypeNode(Array.from({ length: schema.minItems }, () => valueType(schema.items, options))),
+    );
   }
   return transformSchemaObject(schema, options);
 }

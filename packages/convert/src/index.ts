@@ -4,7 +4,13 @@
  * recognition, limits, readers into plain scene data, and ARKit-ready writers.
  */
 export {
-  ConversionMemoryError, ConvertError, MeshNodeLimitError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
+  ConversionMemoryError,
+  ConvertError,
+  MeshNodeLimitError,
+  ModelTooLargeError,
+  ModelUnreadableError,
+  UnsupportedFormatError,
+  UsdzPackageError,
 } from './errors/ConvertError.js';
 export { detectFormat, zipEntryNames, type ModelFormat } from './format/detectFormat.js';
 export { readGlbJson, type GltfJson } from './glb/readGlbJson.js';
@@ -15,18 +21,43 @@ export { checkStepSyntax, CHECK_STEP_SYNTAX_DEFAULTS, type CheckStepSyntaxOption
 export { StepEntityOffsets } from './ifc/StepEntityOffsets.js';
 export { inspectModel, type InspectModelOptions, type ModelSummary } from './inspect/inspectModel.js';
 export type {
-  ChannelTextureRef, SceneData, SceneElementRange, SceneMaterial, SceneMesh, SceneNode, SceneSource, SceneStats, SceneTexture, SceneWarning, StreamReducedFigures,
+  ChannelTextureRef,
+  SceneData,
+  SceneElementRange,
+  SceneMaterial,
+  SceneMesh,
+  SceneNode,
+  SceneSource,
+  SceneStats,
+  SceneTexture,
+  SceneWarning,
+  StreamReducedFigures,
   TextureRef,
 } from './scene/SceneData.js';
 export { drawCalls, sceneBounds, sceneStats, worldMatrices } from './scene/sceneStats.js';
 export { sceneTriangles, type SceneTriangles } from './scene/sceneTriangles.js';
 export { readGlb, type ReadGlbOptions } from './glb/readGlb.js';
 export { checkGlbLayout } from './glb/checkGlbLayout.js';
-export { zipLayout, zipStored, ZIP_STORED_DEFAULTS, type ZipEntry, type ZipEntryHeader, type ZipEntryInput, type ZipLayout, type ZipStoredOptions } from '@arsession/usd';
+export {
+  zipLayout,
+  zipStored,
+  ZIP_STORED_DEFAULTS,
+  type ZipEntry,
+  type ZipEntryHeader,
+  type ZipEntryInput,
+  type ZipLayout,
+  type ZipStoredOptions,
+} from '@arsession/usd';
 export { writeUsdzFile, type WrittenUsdzFile } from './usdz/writeUsdzFile.js';
 export { writeUsdaLayer, renderUsda, WRITE_USDA_LAYER_DEFAULTS, type WriteUsdaLayerOptions } from './usdz/writeUsdaLayer.js';
 export { writeUsdcLayer, renderUsdc, WRITE_USDC_LAYER_DEFAULTS, type WriteUsdcLayerOptions } from './usdz/writeUsdcLayer.js';
-export { describeLayer, textureEntryName, DESCRIBE_LAYER_DEFAULTS, PROTOTYPES_SCOPE, type DescribeLayerOptions } from './usdz/layer/describeLayer.js';
+export {
+  describeLayer,
+  textureEntryName,
+  DESCRIBE_LAYER_DEFAULTS,
+  PROTOTYPES_SCOPE,
+  type DescribeLayerOptions,
+} from './usdz/layer/describeLayer.js';
 export type { UsdAttribute, UsdLayer, UsdPrim, UsdProperty, UsdRelationship, UsdTypeName, UsdValue } from '@arsession/usd';
 export { writeUsdz, WRITE_USDZ_DEFAULTS, type WriteUsdzOptions } from './usdz/writeUsdz.js';
 export { readIfc, READ_IFC_DEFAULTS, type IfcSceneData, type ReadIfcOptions } from './ifc/readIfc.js';
@@ -37,11 +68,23 @@ export { measureOpening, type MeasuredOpening, type MeasureOpeningInput } from '
 export { unzipIfc, UNZIP_IFC_DEFAULTS, type UnzipIfcOptions } from './ifc/unzipIfc.js';
 export { readModel, READ_MODEL_DEFAULTS, type ModelScene, type ReadModelOptions } from './model/readModel.js';
 export {
-  closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, warmConversionPool, type SharedPoolOptions,
+  closeConversionPool,
+  configureConversionPool,
+  conversionPoolStats,
+  convertModel,
+  warmConversionPool,
+  type SharedPoolOptions,
 } from './worker/convertModel.js';
 export {
-  createConversionPool, CONVERSION_POOL_DEFAULTS, CONVERT_MODEL_DEFAULTS, WARM_CONVERSION_POOL_DEFAULTS,
-  type ConversionPool, type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
+  createConversionPool,
+  CONVERSION_POOL_DEFAULTS,
+  CONVERT_MODEL_DEFAULTS,
+  WARM_CONVERSION_POOL_DEFAULTS,
+  type ConversionPool,
+  type ConversionPoolOptions,
+  type ConversionPoolStats,
+  type ConvertModelOptions,
+  type WarmConversionPoolOptions,
 } from './worker/createConversionPool.js';
 export { reviveError, serializeError, type CrossingError } from './worker/crossingErrors.js';
 export type { ConversionRequest, ConversionResult, DoorQuery, SerializedConvertError } from './worker/protocol.js';
@@ -60,9 +103,23 @@ export { anchorUsdz, ANCHORED_PRIMS, usdzAnchorRefusal, type AnchorUsdzOptions, 
 export { appendToGlb, APPEND_TO_GLB_DEFAULTS, type AppendToGlbOptions } from './glb/overlay/appendToGlb.js';
 export { overlayMeshes, type OverlayColor, type OverlayMesh, type OverlayShapes } from './glb/overlay/overlayShapes.js';
 export {
-  AR_BUDGET_DEFAULTS, NO_AR_BUDGET, withinBudget, type ArBudget, type BudgetFigures, type BudgetReport, type BudgetStep, type CategoryFigures,
+  AR_BUDGET_DEFAULTS,
+  NO_AR_BUDGET,
+  withinBudget,
+  type ArBudget,
+  type BudgetFigures,
+  type BudgetReport,
+  type BudgetStep,
+  type CategoryFigures,
 } from './budget/ArBudget.js';
-export { budgetFigures, defaultBudgetSteps, estimatePackageBytes, fitArBudget, type FitArBudgetOptions, type FittedScene } from './budget/fitArBudget.js';
+export {
+  budgetFigures,
+  defaultBudgetSteps,
+  estimatePackageBytes,
+  fitArBudget,
+  type FitArBudgetOptions,
+  type FittedScene,
+} from './budget/fitArBudget.js';
 export { BudgetLedger, type BudgetTargets } from './budget/BudgetLedger.js';
 export type { BudgetTransform } from './budget/BudgetTransform.js';
 export { simplifyTriangles, SIMPLIFY_TRIANGLES_DEFAULTS, type SimplifyTrianglesOptions } from './budget/steps/simplifyTriangles.js';
@@ -70,7 +127,13 @@ export { scaleTextures } from './budget/steps/scaleTextures.js';
 export { mergePrims, MERGE_PRIMS_DEFAULTS, type MergePrimsOptions } from './budget/steps/mergePrims.js';
 export { mergeToPrimBudget, type MergedToBudget } from './budget/mergeToPrimBudget.js';
 export { drawnCentres, spatialCells } from './budget/spatialCells.js';
-export { simplifyToBudget, SIMPLIFY_TO_BUDGET_DEFAULTS, STRAY_PER_ERROR, type SimplifiedScene, type SimplifyToBudgetOptions } from './budget/simplifyToBudget.js';
+export {
+  simplifyToBudget,
+  SIMPLIFY_TO_BUDGET_DEFAULTS,
+  STRAY_PER_ERROR,
+  type SimplifiedScene,
+  type SimplifyToBudgetOptions,
+} from './budget/simplifyToBudget.js';
 export { MeshSimplification } from './budget/MeshSimplification.js';
 export { BUDGET_CATEGORIES, type BudgetCategory } from './budget/BudgetCategory.js';
 export { categoryOfIfcClass } from './budget/categoryOfIfcClass.js';

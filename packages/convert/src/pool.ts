@@ -5,14 +5,31 @@
  * server's main thread start faster for it (the workers load them).
  */
 export {
-  ConvertError, MeshNodeLimitError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
+  ConvertError,
+  MeshNodeLimitError,
+  ModelTooLargeError,
+  ModelUnreadableError,
+  UnsupportedFormatError,
+  UsdzPackageError,
 } from './errors/ConvertError.js';
 export {
-  closeConversionPool, configureConversionPool, conversionPoolStats, convertModel, warmConversionPool, type SharedPoolOptions,
+  closeConversionPool,
+  configureConversionPool,
+  conversionPoolStats,
+  convertModel,
+  warmConversionPool,
+  type SharedPoolOptions,
 } from './worker/convertModel.js';
 export {
-  createConversionPool, CONVERSION_POOL_DEFAULTS, CONVERT_MODEL_DEFAULTS, WARM_CONVERSION_POOL_DEFAULTS,
-  type ConversionPool, type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
+  createConversionPool,
+  CONVERSION_POOL_DEFAULTS,
+  CONVERT_MODEL_DEFAULTS,
+  WARM_CONVERSION_POOL_DEFAULTS,
+  type ConversionPool,
+  type ConversionPoolOptions,
+  type ConversionPoolStats,
+  type ConvertModelOptions,
+  type WarmConversionPoolOptions,
 } from './worker/createConversionPool.js';
 export { reviveError, serializeError, type CrossingError } from './worker/crossingErrors.js';
 export type { ConversionResult, DoorQuery, SerializedConvertError } from './worker/protocol.js';

@@ -5,10 +5,17 @@
  * format), so a process loads only what its model needs; services use the pool instead.
  */
 export {
-  ConvertError, MeshNodeLimitError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
+  ConvertError,
+  MeshNodeLimitError,
+  ModelUnreadableError,
+  UnsupportedFormatError,
+  UsdzPackageError,
 } from './errors/ConvertError.js';
 export {
-  convertInThisThread, CONVERT_IN_THIS_THREAD_DEFAULTS, type ConvertInThisThreadOptions, type ThreadConversion,
+  convertInThisThread,
+  CONVERT_IN_THIS_THREAD_DEFAULTS,
+  type ConvertInThisThreadOptions,
+  type ThreadConversion,
 } from './thread/convertInThisThread.js';
 export { armThreadDeadline, type ThreadDeadline, type ThreadDeadlineOptions } from './thread/threadDeadline.js';
 export type { ConversionResult } from './worker/protocol.js';

@@ -14,20 +14,40 @@ const HORIZONTAL: UsdzAnchoring = { type: 'plane', alignment: 'horizontal' };
 
 /** A rigid transform, column-major: a rotation of `angle` about unit `axis`, then `t`. */
 function rigid(axis: [number, number, number], angle: number, t: [number, number, number]): number[] {
-  const [x, y, z] = axis, c = Math.cos(angle), s = Math.sin(angle), k = 1 - c;
+  const [x, y, z] = axis,
+    c = Math.cos(angle),
+    s = Math.sin(angle),
+    k = 1 - c;
   return [
-    c + x * x * k, y * x * k + z * s, z * x * k - y * s, 0,
-    x * y * k - z * s, c + y * y * k, z * y * k + x * s, 0,
-    x * z * k + y * s, y * z * k - x * s, c + z * z * k, 0,
-    t[0], t[1], t[2], 1,
+    c + x * x * k,
+    y * x * k + z * s,
+    z * x * k - y * s,
+    0,
+    x * y * k - z * s,
+    c + y * y * k,
+    z * y * k + x * s,
+    0,
+    x * z * k + y * s,
+    y * z * k - x * s,
+    c + z * z * k,
+    0,
+    t[0],
+    t[1],
+    t[2],
+    1,
   ];
 }
 const apply = (m: number[], p: number[]) => [0, 1, 2].map((r) => m[r]! * p[0]! + m[4 + r]! * p[1]! + m[8 + r]! * p[2]! + m[12 + r]!);
 
 /** The box corners of bounds, moved by `m`, as new bounds. */
 function movedBounds(b: { min: number[]; max: number[] }, m: number[]): { min: number[]; max: number[] } {
-  const corners = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => apply(m, [i & 1 ? b.max[0]! : b.min[0]!, i & 2 ? b.max[1]! : b.min[1]!, i & 4 ? b.max[2]! : b.min[2]!]));
-  return { min: [0, 1, 2].map((k) => Math.min(...corners.map((c) => c[k]!))), max: [0, 1, 2].map((k) => Math.max(...corners.map((c) => c[k]!))) };
+  const corners = [0, 1, 2, 3, 4, 5, 6, 7].map((i) =>
+    apply(m, [i & 1 ? b.max[0]! : b.min[0]!, i & 2 ? b.max[1]! : b.min[1]!, i & 4 ? b.max[2]! : b.min[2]!]),
+  );
+  return {
+    min: [0, 1, 2].map((k) => Math.min(...corners.map((c) => c[k]!))),
+    max: [0, 1, 2].map((k) => Math.max(...corners.map((c) => c[k]!))),
+  };
 }
 
 /** The 16 numbers of `xformOp:transform` on /Anchored/Placed, as TinyUSDZ writes the layer back. */
@@ -57,7 +77,9 @@ describe.each(Object.entries(sources))('anchorUsdz on %s', (_, source) => {
     after.bounds.max.forEach((v, k) => expect(v).toBeCloseTo(expected.max[k]!, 5));
     // Every other entry is the original's, byte for byte.
     const [origEntries, newEntries] = [rawZipEntries(usdz), rawZipEntries(anchored)];
-    expect(newEntries.slice(1).map((e) => [e.name, Buffer.from(e.data).toString('hex')])).toEqual(origEntries.slice(1).map((e) => [e.name, Buffer.from(e.data).toString('hex')]));
+    expect(newEntries.slice(1).map((e) => [e.name, Buffer.from(e.data).toString('hex')])).toEqual(
+      origEntries.slice(1).map((e) => [e.name, Buffer.from(e.data).toString('hex')]),
+    );
   });
 
   it('TinyUSDZ reads the anchoring and the placing transform as written', async () => {
@@ -87,7 +109,12 @@ describe.each(Object.entries(sources))('anchorUsdz on %s', (_, source) => {
 describe('anchorUsdz to a reference image', () => {
   it('holds the image as an entry, a Preliminary_ReferenceImage naming it with its width in centimetres, and the anchor pointing at it', async () => {
     const usdz = concat(writeUsdz(await readGlb(corpusBytes('glb', 'Box.glb'))));
-    const anchored = concat(anchorUsdz(usdz, { anchoring: { type: 'image', image: { data: PNG_1X1, mimeType: 'image/png' }, physicalWidth: 0.297 }, modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]) }));
+    const anchored = concat(
+      anchorUsdz(usdz, {
+        anchoring: { type: 'image', image: { data: PNG_1X1, mimeType: 'image/png' }, physicalWidth: 0.297 },
+        modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]),
+      }),
+    );
     const entry = rawZipEntries(anchored).find((e) => e.name === 'reference_image.png');
     expect(Buffer.from(entry!.data).equals(PNG_1X1)).toBe(true);
     expect(entry!.dataOffset % 64).toBe(0);
@@ -106,12 +133,16 @@ describe('anchorUsdz refuses', () => {
     const usdz = concat(writeUsdz(await readGlb(corpusBytes('glb', 'Box.glb'))));
     const once = concat(anchorUsdz(usdz, { anchoring: HORIZONTAL, modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]) }));
     expect(() => anchorUsdz(once, { anchoring: HORIZONTAL, modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]) })).toThrow(UsdzPackageError);
-    expect(() => anchorUsdz(once, { anchoring: HORIZONTAL, modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]) })).toThrow(/anchors itself already/);
+    expect(() => anchorUsdz(once, { anchoring: HORIZONTAL, modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]) })).toThrow(
+      /anchors itself already/,
+    );
   });
 
   it('a package whose root layer is text', async () => {
     const usdz = concat(writeUsdz(await readGlb(corpusBytes('glb', 'Box.glb')), { layerFormat: 'usda' }));
-    expect(() => anchorUsdz(usdz, { anchoring: HORIZONTAL, modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]) })).toThrow(/does not start with a stored \.usdc layer/);
+    expect(() => anchorUsdz(usdz, { anchoring: HORIZONTAL, modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]) })).toThrow(
+      /does not start with a stored \.usdc layer/,
+    );
   });
 });
 
@@ -124,7 +155,13 @@ describe('usdzAnchorRefusal', () => {
     const text = concat(writeUsdz(await readGlb(corpusBytes('glb', 'Box.glb')), { layerFormat: 'usda' }));
     expect(usdzAnchorRefusal(text)).toMatchObject({ rule: 'root_layer_not_usdc' });
     // Every ARKit-ready package of the corpus: refused exactly when anchorUsdz throws.
-    for (const name of ['clean_clean_arkit.usdz', 'clean_clean_usdc.usdz', 'single_usdc.usdz', 'single_usda.usdz', 'three-DamagedHelmet.usdz']) {
+    for (const name of [
+      'clean_clean_arkit.usdz',
+      'clean_clean_usdc.usdz',
+      'single_usdc.usdz',
+      'single_usda.usdz',
+      'three-DamagedHelmet.usdz',
+    ]) {
       const bytes = corpusBytes('usdz', name);
       let thrown: unknown;
       try {
@@ -141,15 +178,31 @@ describe('anchorUsdz on any rigid placement', () => {
   it('moves the model exactly as the transform says (our reader, 40 placements)', async () => {
     const usdz = concat(writeUsdz(await readGlb(corpusBytes('glb', 'Box.glb'))));
     const before = await readUsdz(usdz);
-    const unit = fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }))
-      .filter(([x, y, z]) => Math.hypot(x, y, z) > 0.1).map(([x, y, z]) => { const l = Math.hypot(x, y, z); return [x / l, y / l, z / l] as [number, number, number]; });
-    const t = fc.tuple(fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: -50, max: 50, noNaN: true }));
-    await fc.assert(fc.asyncProperty(unit, fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), t, async (axis, angle, move) => {
-      const m = rigid(axis, angle, move);
-      const after = await readUsdz(concat(anchorUsdz(usdz, { anchoring: HORIZONTAL, modelToAnchor: m })));
-      const expected = movedBounds(before.bounds, m);
-      after.bounds.min.forEach((v, k) => expect(v).toBeCloseTo(expected.min[k]!, 4));
-      after.bounds.max.forEach((v, k) => expect(v).toBeCloseTo(expected.max[k]!, 4));
-    }), { numRuns: 40 });
+    const unit = fc
+      .tuple(
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+      )
+      .filter(([x, y, z]) => Math.hypot(x, y, z) > 0.1)
+      .map(([x, y, z]) => {
+        const l = Math.hypot(x, y, z);
+        return [x / l, y / l, z / l] as [number, number, number];
+      });
+    const t = fc.tuple(
+      fc.double({ min: -50, max: 50, noNaN: true }),
+      fc.double({ min: -50, max: 50, noNaN: true }),
+      fc.double({ min: -50, max: 50, noNaN: true }),
+    );
+    await fc.assert(
+      fc.asyncProperty(unit, fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), t, async (axis, angle, move) => {
+        const m = rigid(axis, angle, move);
+        const after = await readUsdz(concat(anchorUsdz(usdz, { anchoring: HORIZONTAL, modelToAnchor: m })));
+        const expected = movedBounds(before.bounds, m);
+        after.bounds.min.forEach((v, k) => expect(v).toBeCloseTo(expected.min[k]!, 4));
+        after.bounds.max.forEach((v, k) => expect(v).toBeCloseTo(expected.max[k]!, 4));
+      }),
+      { numRuns: 40 },
+    );
   });
 });

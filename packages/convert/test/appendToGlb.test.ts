@@ -8,9 +8,24 @@ import { PNG_1X1 } from './support/usdzOf.js';
 
 const concat = (parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
 const SHAPES: OverlayShapes = {
-  lines: [{ from: [0, 0, 0], to: [2, 0, 0], color: [1, 0, 0] }, { from: [0, 0, 0], to: [0, 3, 0], color: [0, 1, 0] }],
+  lines: [
+    { from: [0, 0, 0], to: [2, 0, 0], color: [1, 0, 0] },
+    { from: [0, 0, 0], to: [0, 3, 0], color: [0, 1, 0] },
+  ],
   arrows: [{ from: [0, 1, 0], to: [0, 1, 1], color: [0, 0, 1] }],
-  quads: [{ corners: [[-1, 0, -1], [1, 0, -1], [1, 2, -1], [-1, 2, -1]], color: [1, 1, 1], opacity: 0.8, image: { data: PNG_1X1, mimeType: 'image/png' } }],
+  quads: [
+    {
+      corners: [
+        [-1, 0, -1],
+        [1, 0, -1],
+        [1, 2, -1],
+        [-1, 2, -1],
+      ],
+      color: [1, 1, 1],
+      opacity: 0.8,
+      image: { data: PNG_1X1, mimeType: 'image/png' },
+    },
+  ],
   thickness: 0.02,
 };
 
@@ -22,20 +37,28 @@ describe('appendToGlb', () => {
     expect(Buffer.from(marked).includes(Buffer.from(model.subarray(model.length - 64)))).toBe(true);
     const io = new NodeIO();
     const [before, after] = [await io.readBinary(model), await io.readBinary(marked)];
-    const overlay = after.getRoot().listNodes().find((n) => n.getName() === 'placement')!;
+    const overlay = after
+      .getRoot()
+      .listNodes()
+      .find((n) => n.getName() === 'placement')!;
     expect(after.getRoot().listScenes()[0]!.listChildren()).toContain(overlay);
     expect(overlay.listChildren()).toHaveLength(4); // red, green, blue and the image quad
     expect(after.getRoot().listMeshes()).toHaveLength(before.getRoot().listMeshes().length + 4);
     expect(after.getRoot().listTextures()).toHaveLength(before.getRoot().listTextures().length + 1);
     const beforeMesh = before.getRoot().listMeshes()[0]!.listPrimitives()[0]!;
     const afterMesh = after.getRoot().listMeshes()[0]!.listPrimitives()[0]!;
-    expect(Array.from(afterMesh.getAttribute('POSITION')!.getArray()!)).toEqual(Array.from(beforeMesh.getAttribute('POSITION')!.getArray()!));
+    expect(Array.from(afterMesh.getAttribute('POSITION')!.getArray()!)).toEqual(
+      Array.from(beforeMesh.getAttribute('POSITION')!.getArray()!),
+    );
   });
 
   it('draws each mark where it was asked for, its bounds the shape widened by the thickness', async () => {
     const marked = concat(appendToGlb(await writeGlb(await readGlb(corpusBytes('glb', 'Box.glb'))), SHAPES));
     const doc = await new NodeIO().readBinary(marked);
-    const overlay = doc.getRoot().listNodes().find((n) => n.getName() === 'overlay')!;
+    const overlay = doc
+      .getRoot()
+      .listNodes()
+      .find((n) => n.getName() === 'overlay')!;
     const boundsOf = (i: number) => {
       const p = overlay.listChildren()[i]!.getMesh()!.listPrimitives()[0]!.getAttribute('POSITION')!;
       return { min: p.getMin([]), max: p.getMax([]) };

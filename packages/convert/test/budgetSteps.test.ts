@@ -2,8 +2,19 @@
 // simplifyTriangles, scaleTextures, mergePrims; a caller may drop, reorder or add steps.
 import { describe, expect, it } from 'vitest';
 import {
-  defaultBudgetSteps, drawCalls, fitArBudget, ifcClassOfNode, mergePrims, readModel, scaleTextures, sceneBounds, sceneStats, simplifyTriangles, writeUsdz,
-  type BudgetTransform, type SceneData,
+  defaultBudgetSteps,
+  drawCalls,
+  fitArBudget,
+  ifcClassOfNode,
+  mergePrims,
+  readModel,
+  scaleTextures,
+  sceneBounds,
+  sceneStats,
+  simplifyTriangles,
+  writeUsdz,
+  type BudgetTransform,
+  type SceneData,
 } from '../src/index.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
 
@@ -11,11 +22,15 @@ const ISSUE_021 = 'ISSUE_021_Mini_Project.ifc';
 const read = () => readModel(corpusBytes('ifc', ISSUE_021), { fileName: ISSUE_021 });
 const usdzOf = (scene: SceneData) => Buffer.concat(writeUsdz(scene, { instanceable: true }));
 
-describe('the AR budget\'s steps', () => {
+describe("the AR budget's steps", () => {
   it('the default sequence, given or not, delivers the same bytes and the same report', async () => {
     const scene = await read();
     const implicit = await fitArBudget(scene, { triangles: 30_000 }, { fileName: ISSUE_021 });
-    const explicit = await fitArBudget(scene, { triangles: 30_000 }, { fileName: ISSUE_021, steps: [simplifyTriangles(), scaleTextures(), mergePrims()] });
+    const explicit = await fitArBudget(
+      scene,
+      { triangles: 30_000 },
+      { fileName: ISSUE_021, steps: [simplifyTriangles(), scaleTextures(), mergePrims()] },
+    );
     const listed = await fitArBudget(scene, { triangles: 30_000 }, { fileName: ISSUE_021, steps: defaultBudgetSteps() });
     expect(implicit.report.steps).toEqual(['merged', 'simplified']);
     for (const other of [explicit, listed]) {
@@ -34,7 +49,7 @@ describe('the AR budget\'s steps', () => {
     expect(scene.warnings.map((w) => w.code)).not.toContain('budget_merged');
   });
 
-  it('steps of the caller\'s own run where they are put, see the targets, and what they do is delivered', async () => {
+  it("steps of the caller's own run where they are put, see the targets, and what they do is delivered", async () => {
     const seen: number[] = [];
     // Before the simplification: every IfcMember left out, so the triangles it drew go elsewhere.
     const withoutMembers: BudgetTransform = (scene, ledger) => {
@@ -43,9 +58,15 @@ describe('the AR budget\'s steps', () => {
       return { ...scene, nodes, stats: sceneStats({ ...scene, nodes }) };
     };
     // After the merge: one colour for the whole building.
-    const white: BudgetTransform = (scene) => ({ ...scene, materials: scene.materials.map((m) => ({ ...m, baseColor: [1, 1, 1] as [number, number, number] })) });
+    const white: BudgetTransform = (scene) => ({
+      ...scene,
+      materials: scene.materials.map((m) => ({ ...m, baseColor: [1, 1, 1] as [number, number, number] })),
+    });
     const scene = await read();
-    const memberTriangles = sceneStats({ ...scene, nodes: scene.nodes.filter((_, i) => ifcClassOfNode(scene.nodes, i)?.toUpperCase() === 'IFCMEMBER') }).triangles;
+    const memberTriangles = sceneStats({
+      ...scene,
+      nodes: scene.nodes.filter((_, i) => ifcClassOfNode(scene.nodes, i)?.toUpperCase() === 'IFCMEMBER'),
+    }).triangles;
     expect(memberTriangles).toBeGreaterThan(1000);
     const plain = await fitArBudget(scene, {}, { steps: [simplifyTriangles(), mergePrims()] });
     const own = await fitArBudget(scene, {}, { steps: [withoutMembers, simplifyTriangles(), mergePrims(), white] });
@@ -61,7 +82,12 @@ describe('the AR budget\'s steps', () => {
   it('a model far from the origin, re-centred as its prims are merged, says so as it does without a budget', async () => {
     const glb = await readModel(corpusBytes('glb', 'SimpleInstancing.glb'), { fileName: 'SimpleInstancing.glb' });
     // 100 km east: every root node moved (the frame of a georeferenced export).
-    const moved = { ...glb, nodes: glb.nodes.map((n) => (n.parent >= 0 ? n : { ...n, matrix: Float64Array.from(n.matrix, (v, i) => (i === 12 ? v + 100_000 : v)) })) };
+    const moved = {
+      ...glb,
+      nodes: glb.nodes.map((n) =>
+        n.parent >= 0 ? n : { ...n, matrix: Float64Array.from(n.matrix, (v, i) => (i === 12 ? v + 100_000 : v)) },
+      ),
+    };
     const { scene, report } = await fitArBudget({ ...moved, bounds: sceneBounds(moved) }, { meshPrims: 10 });
     expect(report.steps[0]).toBe('merged');
     expect(scene.offset[0]).toBeGreaterThan(99_000);

@@ -21,8 +21,12 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 /** Converts a corpus file (read by the worker from its path) to USDZ and GLB files under `tag`. */
 function convert(pool: ConversionPool, path: string, tag: string) {
   return pool.convert(new Uint8Array(0), {
-    inputPath: path, fileName: path.split('/').pop()!, field: 'model_file', outputs: ['usdz', 'glb'],
-    usdzPath: join(dir, `${tag}.usdz`), glbPath: join(dir, `${tag}.glb`),
+    inputPath: path,
+    fileName: path.split('/').pop()!,
+    field: 'model_file',
+    outputs: ['usdz', 'glb'],
+    usdzPath: join(dir, `${tag}.usdz`),
+    glbPath: join(dir, `${tag}.glb`),
   });
 }
 
@@ -43,9 +47,17 @@ describe('a conversion pool of worker processes', () => {
     // 250 MB holds Node and a small GLB, not the 261,069-triangle IFC (it needs some 450 MB).
     const pool = createConversionPool({ isolation: 'process', memoryLimitMb: 250 });
     pools.push(pool);
-    const refused = await convert(pool, corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'), 'big').then(() => undefined, (err: unknown) => err);
+    const refused = await convert(pool, corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'), 'big').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(refused).toBeInstanceOf(ConversionMemoryError);
-    expect(refused).toMatchObject({ code: 'model_too_large', field: 'model_file', fileName: 'ISSUE_021_Mini_Project.ifc', limit: 250 * 2 ** 20 });
+    expect(refused).toMatchObject({
+      code: 'model_too_large',
+      field: 'model_file',
+      fileName: 'ISSUE_021_Mini_Project.ifc',
+      limit: 250 * 2 ** 20,
+    });
     expect((refused as Error).message).toMatch(/^ISSUE_021_Mini_Project\.ifc: its conversion needed more than the 250 MB/);
     const next = await convert(pool, corpusPath('glb', 'Box.glb'), 'box');
     expect(next.stats.triangles).toBe(12);
@@ -55,10 +67,21 @@ describe('a conversion pool of worker processes', () => {
   it('stops a worker past the deadline, refuses that model by name, and converts the next', async () => {
     const pool = createConversionPool({ isolation: 'process', memoryLimitMb: 2048 });
     pools.push(pool);
-    const late = await pool.convert(new Uint8Array(0), {
-      inputPath: corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'), fileName: 'ISSUE_021_Mini_Project.ifc', usdzPath: join(dir, 'late.usdz'), timeoutMs: 50,
-    }).then(() => undefined, (err: unknown) => err);
-    expect(late).toMatchObject({ code: 'model_unreadable', message: 'ISSUE_021_Mini_Project.ifc: the parser did not finish within 50 ms; the file is malformed or too complex' });
+    const late = await pool
+      .convert(new Uint8Array(0), {
+        inputPath: corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc'),
+        fileName: 'ISSUE_021_Mini_Project.ifc',
+        usdzPath: join(dir, 'late.usdz'),
+        timeoutMs: 50,
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    expect(late).toMatchObject({
+      code: 'model_unreadable',
+      message: 'ISSUE_021_Mini_Project.ifc: the parser did not finish within 50 ms; the file is malformed or too complex',
+    });
     expect((await convert(pool, corpusPath('glb', 'Box.glb'), 'after-late')).stats.triangles).toBe(12);
     expect(pool.stats()).toMatchObject({ busy: 0, exited: 1 });
   });

@@ -23,8 +23,9 @@ describe('convertModel: the contained pipeline', () => {
     // A real building (about a second of parsing here) against a deadline far shorter than that.
     // (Inputs that made web-ifc spin, like `#1=IFCWALL(((((;`, are now refused before it runs.)
     const started = Date.now();
-    await expect(convertModel(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'), { fileName: 'slow.ifc', timeoutMs: 150 }))
-      .rejects.toThrow(/slow\.ifc: the parser did not finish within 150 ms/);
+    await expect(convertModel(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'), { fileName: 'slow.ifc', timeoutMs: 150 })).rejects.toThrow(
+      /slow\.ifc: the parser did not finish within 150 ms/,
+    );
     expect(Date.now() - started).toBeLessThan(30_000);
     // The process is fine: the next conversion works.
     const ok = await convertModel(corpusBytes('glb', 'Box.glb'));
@@ -32,10 +33,15 @@ describe('convertModel: the contained pipeline', () => {
   });
 
   it('typed errors cross the thread boundary intact', async () => {
-    const err = await convertModel(corpusBytes('glb', 'Synthetic_5001MeshNodes_shared.glb'), { fileName: 'big.glb', field: 'model_files' }).catch((e: unknown) => e);
+    const err = await convertModel(corpusBytes('glb', 'Synthetic_5001MeshNodes_shared.glb'), {
+      fileName: 'big.glb',
+      field: 'model_files',
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MeshNodeLimitError);
     expect(err).toMatchObject({ count: 5001, limit: 5000, fileName: 'big.glb', field: 'model_files', code: 'mesh_node_limit' });
-    await expect(convertModel(new TextEncoder().encode('not a model at all'), { fileName: 'x.txt' })).rejects.toBeInstanceOf(UnsupportedFormatError);
+    await expect(convertModel(new TextEncoder().encode('not a model at all'), { fileName: 'x.txt' })).rejects.toBeInstanceOf(
+      UnsupportedFormatError,
+    );
     await expect(convertModel(corpusBytes('ifc', 'AC20-FZK-Haus.ifc').subarray(0, 5000))).rejects.toBeInstanceOf(ModelUnreadableError);
   });
 
@@ -50,7 +56,7 @@ describe('convertModel: the contained pipeline', () => {
 });
 
 describe('a USDZ delivered as uploaded', () => {
-  it('carries no warning about what converting would have changed: its prims are the uploader\'s', async () => {
+  it("carries no warning about what converting would have changed: its prims are the uploader's", async () => {
     const read = await readModel(corpusBytes('usdz', 'clean_clean_arkit.usdz'), { fileName: 'arkit.usdz' });
     expect(read.warnings.map((w) => w.code)).toContain('prims_dropped');
     const delivered = await convertModel(corpusBytes('usdz', 'clean_clean_arkit.usdz'), { fileName: 'arkit.usdz' });
@@ -65,7 +71,10 @@ describe('createConversionPool', () => {
     const [a, b] = [createConversionPool({ maxIdle: 1 }), createConversionPool({ maxIdle: 1 })];
     const box = await a.convert(corpusBytes('glb', 'Box.glb'));
     expect(box.stats.triangles).toBe(12);
-    expect([a.stats(), b.stats()]).toEqual([{ idle: 1, busy: 0, started: 1, exited: 0 }, { idle: 0, busy: 0, started: 0, exited: 0 }]);
+    expect([a.stats(), b.stats()]).toEqual([
+      { idle: 1, busy: 0, started: 1, exited: 0 },
+      { idle: 0, busy: 0, started: 0, exited: 0 },
+    ]);
     b.warm({ workers: 3 });
     expect(b.stats()).toMatchObject({ idle: 1, started: 1 }); // at most maxIdle
     await Promise.all([a.close(), b.close()]);

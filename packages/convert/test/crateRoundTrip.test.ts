@@ -25,8 +25,12 @@ function corpusCrates(): Array<{ pkg: string; name: string; data: Uint8Array }> 
   return out;
 }
 
-describe('readCrate on our own writer\'s crates', () => {
-  it.each([['glb', 'BoxTextured.glb'], ['glb', 'CesiumMan.glb'], ['ifc', 'IfcOpenHouse_IFC4.ifc']] as const)('%s/%s: every prim, property and value written comes back', async (kind, name) => {
+describe("readCrate on our own writer's crates", () => {
+  it.each([
+    ['glb', 'BoxTextured.glb'],
+    ['glb', 'CesiumMan.glb'],
+    ['ifc', 'IfcOpenHouse_IFC4.ifc'],
+  ] as const)('%s/%s: every prim, property and value written comes back', async (kind, name) => {
     const scene = kind === 'glb' ? await readGlb(corpusBytes(kind, name)) : await readIfc(corpusBytes(kind, name));
     const described = describeLayer(scene);
     const layer = readCrate(crateOf(scene), 'model.usdc');
@@ -36,14 +40,17 @@ describe('readCrate on our own writer\'s crates', () => {
     let compared = 0;
     const visit = (prim: UsdPrim, path: string) => {
       expect(field(layer, path, 'typeName'), path).toEqual({ kind: 'token', value: prim.typeName });
-      expect(field(layer, path, 'primChildren')?.kind === 'tokenList' ? (field(layer, path, 'primChildren') as { value: string[] }).value : []).toEqual(prim.children.map((c) => c.name));
+      expect(
+        field(layer, path, 'primChildren')?.kind === 'tokenList' ? (field(layer, path, 'primChildren') as { value: string[] }).value : [],
+      ).toEqual(prim.children.map((c) => c.name));
       for (const p of prim.properties) {
         const at = `${path}.${p.name}`;
         if (p.kind === 'relationship') {
           expect(field(layer, at, 'targetPaths'), at).toMatchObject({ kind: 'pathListOp', value: { explicit: [p.target] } });
           continue;
         }
-        if (p.connect) expect(field(layer, at, 'connectionPaths'), at).toMatchObject({ kind: 'pathListOp', value: { explicit: [p.connect] } });
+        if (p.connect)
+          expect(field(layer, at, 'connectionPaths'), at).toMatchObject({ kind: 'pathListOp', value: { explicit: [p.connect] } });
         if (p.value) {
           const read = field(layer, at, 'default')!;
           expect(numbersOf(read), at).toEqual(numbersOf(toSdf(p.value)));
@@ -58,65 +65,88 @@ describe('readCrate on our own writer\'s crates', () => {
 });
 
 describe('readCrate on every crate in the corpus, against TinyUSDZ', () => {
-  it.each(corpusCrates().map((c) => [`${c.pkg}:${c.name}`, c] as const))('%s: the same prims, types, shader ids and asset paths', async (_, c) => {
-    const layer = readCrate(c.data, c.name);
-    const mod = await tinyusdzModule();
-    const loader = new mod.TinyUSDZLoaderNative();
-    try {
-      expect(loader.loadAsLayerFromBinary(c.data, c.name.replace(/\.usd$/, '.usdc'))).toBe(true);
-      const text = loader.layerToString();
-      // TinyUSDZ's USDA: prim lines, indented by depth.
-      const theirs: string[] = [];
-      const stack: string[] = [];
-      for (const line of text.split('\n')) {
-        const m = /^(\s*)(?:def|over|class)\s+(?:(\w+)\s+)?"([^"]+)"/.exec(line);
-        if (!m) continue;
-        const depth = m[1]!.length / 4;
-        stack.length = depth;
-        stack.push(m[3]!);
-        theirs.push(`/${stack.join('/')} ${m[2] ?? ''}`);
+  it.each(corpusCrates().map((c) => [`${c.pkg}:${c.name}`, c] as const))(
+    '%s: the same prims, types, shader ids and asset paths',
+    async (_, c) => {
+      const layer = readCrate(c.data, c.name);
+      const mod = await tinyusdzModule();
+      const loader = new mod.TinyUSDZLoaderNative();
+      try {
+        expect(loader.loadAsLayerFromBinary(c.data, c.name.replace(/\.usd$/, '.usdc'))).toBe(true);
+        const text = loader.layerToString();
+        // TinyUSDZ's USDA: prim lines, indented by depth.
+        const theirs: string[] = [];
+        const stack: string[] = [];
+        for (const line of text.split('\n')) {
+          const m = /^(\s*)(?:def|over|class)\s+(?:(\w+)\s+)?"([^"]+)"/.exec(line);
+          if (!m) continue;
+          const depth = m[1]!.length / 4;
+          stack.length = depth;
+          stack.push(m[3]!);
+          theirs.push(`/${stack.join('/')} ${m[2] ?? ''}`);
+        }
+        const ours = [...layer.specs]
+          .filter(([, s]) => s.type === 'prim')
+          .map(([p, s]) => `${p} ${(s.fields.get('typeName') as { value?: string } | undefined)?.value ?? ''}`);
+        expect(ours.sort()).toEqual(theirs.sort());
+        for (const [, id] of text.matchAll(/info:id = "(\w+)"/g))
+          expect(
+            [...layer.specs.values()].some((s) => (s.fields.get('default') as { value?: unknown } | undefined)?.value === id),
+            id,
+          ).toBe(true);
+        for (const [, file] of text.matchAll(/asset inputs:file = @([^@]+)@/g))
+          expect(
+            [...layer.specs.values()].some((s) => (s.fields.get('default') as { value?: unknown } | undefined)?.value === file),
+            file,
+          ).toBe(true);
+        const up = /upAxis = "(\w)"/.exec(text)?.[1];
+        if (up) expect(field(layer, '/', 'upAxis')).toEqual({ kind: 'token', value: up });
+      } finally {
+        loader.delete();
       }
-      const ours = [...layer.specs].filter(([, s]) => s.type === 'prim').map(([p, s]) => `${p} ${(s.fields.get('typeName') as { value?: string } | undefined)?.value ?? ''}`);
-      expect(ours.sort()).toEqual(theirs.sort());
-      for (const [, id] of text.matchAll(/info:id = "(\w+)"/g)) expect([...layer.specs.values()].some((s) => (s.fields.get('default') as { value?: unknown } | undefined)?.value === id), id).toBe(true);
-      for (const [, file] of text.matchAll(/asset inputs:file = @([^@]+)@/g)) expect([...layer.specs.values()].some((s) => (s.fields.get('default') as { value?: unknown } | undefined)?.value === file), file).toBe(true);
-      const up = /upAxis = "(\w)"/.exec(text)?.[1];
-      if (up) expect(field(layer, '/', 'upAxis')).toEqual({ kind: 'token', value: up });
-    } finally {
-      loader.delete();
-    }
-  });
+    },
+  );
 });
 
 describe('readCrate on hostile and large crates of ours', () => {
   it('corrupt crates (bytes changed or cut anywhere, header and sections included) are read or refused with UsdUnreadableError', () => {
     const sources = [...corpusCrates().map((c) => c.data), crateOf(SMALL_SCENE)];
-    fc.assert(fc.property(fc.nat(sources.length - 1), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), fc.option(fc.double({ min: 0, max: 1, noNaN: true })), (which, edits, cut) => {
-      let bytes = sources[which]!.slice();
-      for (const [at, byte] of edits) bytes[Math.floor(at * (bytes.length - 1))] = byte;
-      if (cut !== null) bytes = bytes.subarray(0, Math.floor(cut * bytes.length));
-      try {
-        readCrate(bytes, 'corrupt.usdc');
-      } catch (err) {
-        if (!(err instanceof UsdUnreadableError)) throw err;
-        expect(err.message).toMatch(/^corrupt\.usdc: not a readable USD crate file \(/);
-      }
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(
+        fc.nat(sources.length - 1),
+        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+        fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
+        (which, edits, cut) => {
+          let bytes = sources[which]!.slice();
+          for (const [at, byte] of edits) bytes[Math.floor(at * (bytes.length - 1))] = byte;
+          if (cut !== null) bytes = bytes.subarray(0, Math.floor(cut * bytes.length));
+          try {
+            readCrate(bytes, 'corrupt.usdc');
+          } catch (err) {
+            if (!(err instanceof UsdUnreadableError)) throw err;
+            expect(err.message).toMatch(/^corrupt\.usdc: not a readable USD crate file \(/);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 
   it('a mesh of tens of thousands of triangles in our own crate reads back whole', () => {
     const layer = readCrate(crateOf(sceneOfTriangles(60_000)), 'regular.usdc');
-    const counts = [...layer.specs.values()].map((spec) => spec.fields.get('default')).find((v) => v?.kind === 'array' && v.type === 'int[]' && v.value.length === 60_000);
+    const counts = [...layer.specs.values()]
+      .map((spec) => spec.fields.get('default'))
+      .find((v) => v?.kind === 'array' && v.type === 'int[]' && v.value.length === 60_000);
     expect(counts && Array.from((counts as { value: Int32Array }).value).every((k) => k === 3)).toBe(true);
   });
 
   it('refuses a layer whose values would decode past its allowance, by name and before allocating them', () => {
     const crate = crateOf(sceneOfTriangles(50_000));
-    expect(() => readCrate(crate, 'big.usdc', { budget: { minDecodedBytes: 0, decodedPerFileByte: 1, maxDecodedBytes: 2 ** 31 } }))
-      .toThrow(/big\.usdc: not a readable USD crate file \(.* would decode to \d+ bytes, past the layer's \d+-byte allowance/);
+    expect(() => readCrate(crate, 'big.usdc', { budget: { minDecodedBytes: 0, decodedPerFileByte: 1, maxDecodedBytes: 2 ** 31 } })).toThrow(
+      /big\.usdc: not a readable USD crate file \(.* would decode to \d+ bytes, past the layer's \d+-byte allowance/,
+    );
     expect(() => readCrate(crate, 'big.usdc', { budget: { maxDecodedBytes: 100_000 } })).toThrow(/past the layer's 100000-byte allowance/);
   });
-
 
   it('refuses a file that claims 2^40 tokens in a kilobyte without trying to hold them', () => {
     const bytes = crateOf(SMALL_SCENE);
@@ -129,11 +159,22 @@ describe('readCrate on hostile and large crates of ours', () => {
 
 const SMALL_SCENE: SceneData = {
   source: { format: 'glb' },
-  nodes: [{ name: 'n', parent: -1, matrix: new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1]), meshes: [0], metadata: { name: 'x' } }],
+  nodes: [
+    {
+      name: 'n',
+      parent: -1,
+      matrix: new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1]),
+      meshes: [0],
+      metadata: { name: 'x' },
+    },
+  ],
   meshes: [{ name: 'm', positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2]), material: 0 }],
   materials: [{ name: 'mat', baseColor: [1, 0, 0], opacity: 1, metallic: 0, roughness: 0.5, emissive: [0, 0, 0], doubleSided: false }],
-  textures: [], offset: [0, 0, 0], bounds: { min: [0, 0, 0], max: [1, 1, 0] },
-  stats: { nodes: 1, meshNodes: 1, meshes: 1, triangles: 1, vertices: 3, materials: 1, textures: 0 }, warnings: [],
+  textures: [],
+  offset: [0, 0, 0],
+  bounds: { min: [0, 0, 0], max: [1, 1, 0] },
+  stats: { nodes: 1, meshNodes: 1, meshes: 1, triangles: 1, vertices: 3, materials: 1, textures: 0 },
+  warnings: [],
 };
 
 /** One mesh of `n` triangles over distinct vertices: its index and count arrays are as regular as arrays get. */
@@ -146,7 +187,8 @@ function sceneOfTriangles(n: number): SceneData {
 
 /** The numbers of a value, flattened, for comparing what we wrote with what we read. */
 function numbersOf(v: SdfValue | { kind: 'raw'; value: unknown }): unknown {
-  if ('value' in v && (ArrayBuffer.isView(v.value) || Array.isArray(v.value))) return Array.from(v.value as ArrayLike<unknown>).map((x) => (typeof x === 'number' ? Math.fround(x) : x));
+  if ('value' in v && (ArrayBuffer.isView(v.value) || Array.isArray(v.value)))
+    return Array.from(v.value as ArrayLike<unknown>).map((x) => (typeof x === 'number' ? Math.fround(x) : x));
   if ('value' in v && typeof v.value === 'number') return Math.fround(v.value);
   return 'value' in v ? v.value : v.kind;
 }

@@ -35,7 +35,10 @@ describe('deferSchemaNamespaces', () => {
     const api = new IfcAPI();
     await api.Init();
     const model = api.OpenModel(new Uint8Array(readFileSync(corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc'))));
-    const wall = api.GetLine(model, api.GetLineIDsWithType(model, IFCWALLSTANDARDCASE).get(0)) as { constructor: { name: string }; Name: { value: string } };
+    const wall = api.GetLine(model, api.GetLineIDsWithType(model, IFCWALLSTANDARDCASE).get(0)) as {
+      constructor: { name: string };
+      Name: { value: string };
+    };
     api.CloseModel(model);
     expect(wall.constructor.name).toBe('IfcWallStandardCase');
     expect(wall.Name.value).toBe('South wall');
@@ -46,8 +49,10 @@ describe('deferSchemaNamespaces', () => {
     // Two of the three namespaces, or one closed differently: not the shape it knows.
     unchanged(WEB_IFC_SOURCE.replace(/^var IFC4X3;$/m, 'var IFC4X3 = {};'));
     unchanged(WEB_IFC_SOURCE.replace(/^\}\)\(IFC4 \|\| \(IFC4 = \{\}\)\);$/m, '})(IFC4);'));
-    fc.assert(fc.property(fc.string(), (text) => {
-      unchanged(text);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        unchanged(text);
+      }),
+    );
   });
 });

@@ -43,15 +43,21 @@ describe('inspectModel', () => {
     expect(inspectModel(corpusBytes('ifc', 'wall_door_columnt_rgb4x3.ifc')).schema).toBe('IFC4X3_ADD2');
   });
   it('reads the authoring tool positionally (6th FILE_NAME argument), quotes and $ included', () => {
-    expect(inspectModel(corpusBytes('ifc', 'wall_door_columnt_rgb4x3.ifc')).originatingSystem).toBe('Autodesk - Revit 26.3.0.37 (ENU) - 26.3.0.37');
+    expect(inspectModel(corpusBytes('ifc', 'wall_door_columnt_rgb4x3.ifc')).originatingSystem).toBe(
+      'Autodesk - Revit 26.3.0.37 (ENU) - 26.3.0.37',
+    );
     const step = (args: string) => new TextEncoder().encode(`ISO-10303-21;\nHEADER;\nFILE_NAME(${args});\nFILE_SCHEMA(('IFC4'));\nENDSEC;`);
     expect(inspectModel(step("'a','t',('x','y'),('o'),'pre','It''s, (ours)',$")).originatingSystem).toBe("It's, (ours)");
     expect(inspectModel(step("'a','t',(''),(''),'pre',$,$")).originatingSystem).toBeUndefined();
     expect(inspectModel(step("'a);','t',('x'),('o'),'pre','Caf\\X\\E9 \\S\\'s tool);',$")).originatingSystem).toBe('Café §s tool);');
   });
   it('reads the header whatever its records hold, and nothing from a header that is not STEP', () => {
-    const header = (records: string) => new TextEncoder().encode(`ISO-10303-21;\nHEADER;\n${records}\nENDSEC;\nDATA;\n#1=IFCX('FILE_SCHEMA((''IFC2X3''))');`);
-    expect(inspectModel(header("FILE_DESCRIPTION(('FILE_SCHEMA((''X''));'),'2;1');\n/* FILE_SCHEMA(('Y')); */ FILE_SCHEMA (( 'ifc4' ));")).schema).toBe('IFC4');
+    const header = (records: string) =>
+      new TextEncoder().encode(`ISO-10303-21;\nHEADER;\n${records}\nENDSEC;\nDATA;\n#1=IFCX('FILE_SCHEMA((''IFC2X3''))');`);
+    expect(
+      inspectModel(header("FILE_DESCRIPTION(('FILE_SCHEMA((''X''));'),'2;1');\n/* FILE_SCHEMA(('Y')); */ FILE_SCHEMA (( 'ifc4' ));"))
+        .schema,
+    ).toBe('IFC4');
     expect(inspectModel(header("FILE_DESCRIPTION(('x'),'2;1');")).schema).toBeUndefined();
     expect(inspectModel(header("FILE_SCHEMA(('IFC4'")).schema).toBeUndefined();
   });

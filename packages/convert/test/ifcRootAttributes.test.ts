@@ -28,16 +28,19 @@ function withRootAttributes(rewrites: Map<number, StepValue[]>, escapes: (code: 
   return new Uint8Array(Buffer.from(text, 'latin1'));
 }
 
-const GLOBAL_IDS = new Map([...WALLS, DOOR, ...SPATIAL].map((id) => {
-  const start = house.indexOf(`\n#${id}=`) + 1;
-  return [id, stepText(readStepEntity(Buffer.from(house.slice(start, house.indexOf(';', start) + 1), 'latin1'), 0)!.attributes[0])!];
-}));
+const GLOBAL_IDS = new Map(
+  [...WALLS, DOOR, ...SPATIAL].map((id) => {
+    const start = house.indexOf(`\n#${id}=`) + 1;
+    return [id, stepText(readStepEntity(Buffer.from(house.slice(start, house.indexOf(';', start) + 1), 'latin1'), 0)!.attributes[0])!];
+  }),
+);
 
 /**
  * What IfcRoot's OwnerHistory, Name, Description and ObjectType may hold: the owner history, a
  * plain string (a defined type is written bare where no SELECT asks which), or nothing.
  */
-const schemaValid = (v: StepValue) => v.kind === 'unset' || v.kind === 'derived' || v.kind === 'string' || (v.kind === 'reference' && v.id === 5);
+const schemaValid = (v: StepValue) =>
+  v.kind === 'unset' || v.kind === 'derived' || v.kind === 'string' || (v.kind === 'reference' && v.id === 5);
 
 const ownerHistory = fc.constantFrom<StepValue>({ kind: 'unset' }, { kind: 'derived' }, { kind: 'reference', id: 5 });
 const rootAttributes = fc.tuple(ownerHistory, rootAttributeValue, rootAttributeValue, rootAttributeValue);
@@ -46,55 +49,66 @@ const anyRootAttributes = fc.tuple(stepValue, stepValue, stepValue, stepValue);
 
 describe('IfcRoot attributes in every form the standard allows', () => {
   it('read, merged and written to USDZ without a crash, names decoded, door sizes in place', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.array(rootAttributes, { minLength: WALLS.length + 1, maxLength: WALLS.length + 1 }), fc.func(fc.nat()),
-      async (forms, escapes) => {
-        const rewrites = new Map([...WALLS, DOOR].map((id, i) => [id, forms[i]!]));
-        const scene = await readIfc(withRootAttributes(rewrites, escapes), { fileName: 'forms.ifc' });
-        for (const [id, values] of rewrites) {
-          const node = scene.nodes.find((n) => n.metadata['globalId'] === GLOBAL_IDS.get(id));
-          // Forms the schema allows leave the element in place; web-ifc may drop an element whose
-          // label is a number or a list (not IFC), but nothing may crash.
-          if (values.every(schemaValid)) expect(node, `#${id}`).toBeDefined();
-          if (node) expect(node.metadata['name']).toBe(stepText(values[1]) ?? '');
-        }
-        // The door's sizes come from attributes 8 and 9, whatever stands before them.
-        const [door] = scene.doorOpenings;
-        expect(door!.overallHeight).toBeCloseTo(2.2, 9);
-        expect(door!.overallWidth).toBeCloseTo(1.0, 9);
-        const usdz = new Uint8Array(Buffer.concat(writeUsdz(mergeByMaterial(scene))));
-        const back = await readUsdzBack(usdz);
-        expect(back.meshes.reduce((n, m) => n + m.triangles, 0)).toBe(scene.stats.triangles);
-      },
-    ), { numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(rootAttributes, { minLength: WALLS.length + 1, maxLength: WALLS.length + 1 }),
+        fc.func(fc.nat()),
+        async (forms, escapes) => {
+          const rewrites = new Map([...WALLS, DOOR].map((id, i) => [id, forms[i]!]));
+          const scene = await readIfc(withRootAttributes(rewrites, escapes), { fileName: 'forms.ifc' });
+          for (const [id, values] of rewrites) {
+            const node = scene.nodes.find((n) => n.metadata['globalId'] === GLOBAL_IDS.get(id));
+            // Forms the schema allows leave the element in place; web-ifc may drop an element whose
+            // label is a number or a list (not IFC), but nothing may crash.
+            if (values.every(schemaValid)) expect(node, `#${id}`).toBeDefined();
+            if (node) expect(node.metadata['name']).toBe(stepText(values[1]) ?? '');
+          }
+          // The door's sizes come from attributes 8 and 9, whatever stands before them.
+          const [door] = scene.doorOpenings;
+          expect(door!.overallHeight).toBeCloseTo(2.2, 9);
+          expect(door!.overallWidth).toBeCloseTo(1.0, 9);
+          const usdz = new Uint8Array(Buffer.concat(writeUsdz(mergeByMaterial(scene))));
+          const back = await readUsdzBack(usdz);
+          expect(back.meshes.reduce((n, m) => n + m.triangles, 0)).toBe(scene.stats.triangles);
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('any STEP value in any optional IfcRoot position, elements and spatial structure alike: converted, or refused as unreadable, never a crash', async () => {
     const ids = [...WALLS, DOOR, ...SPATIAL];
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.oneof({ arbitrary: rootAttributes, weight: 4 }, { arbitrary: anyRootAttributes, weight: 1 }), { minLength: ids.length, maxLength: ids.length }), fc.func(fc.nat()),
-      async (forms, escapes) => {
-        const rewrites = new Map(ids.map((id, i) => [id, forms[i]!]));
-        let scene;
-        try {
-          scene = await readIfc(withRootAttributes(rewrites, escapes), { fileName: 'anything.ifc' });
-        } catch (err) {
-          // web-ifc cannot open some legal files (a binary literal such as "38E112FBA" where it reads
-          // an owner history): a clear refusal naming the file is the one acceptable end.
-          expect(err).toBeInstanceOf(ModelUnreadableError);
-          expect((err as Error).message).toMatch(/^anything\.ifc: /);
-         
-          return;
-        }
-        for (const [id, values] of rewrites) {
-          const node = scene.nodes.find((n) => n.metadata['globalId'] === GLOBAL_IDS.get(id));
-          if (node) expect(node.metadata['name']).toBe(stepText(values[1]) ?? '');
-        }
-        const usdz = new Uint8Array(Buffer.concat(writeUsdz(mergeByMaterial(scene))));
-        const back = await readUsdzBack(usdz);
-        expect(back.meshes.reduce((n, m) => n + m.triangles, 0)).toBe(scene.stats.triangles);
-      },
-    ), { numRuns: 40 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof({ arbitrary: rootAttributes, weight: 4 }, { arbitrary: anyRootAttributes, weight: 1 }), {
+          minLength: ids.length,
+          maxLength: ids.length,
+        }),
+        fc.func(fc.nat()),
+        async (forms, escapes) => {
+          const rewrites = new Map(ids.map((id, i) => [id, forms[i]!]));
+          let scene;
+          try {
+            scene = await readIfc(withRootAttributes(rewrites, escapes), { fileName: 'anything.ifc' });
+          } catch (err) {
+            // web-ifc cannot open some legal files (a binary literal such as "38E112FBA" where it reads
+            // an owner history): a clear refusal naming the file is the one acceptable end.
+            expect(err).toBeInstanceOf(ModelUnreadableError);
+            expect((err as Error).message).toMatch(/^anything\.ifc: /);
+
+            return;
+          }
+          for (const [id, values] of rewrites) {
+            const node = scene.nodes.find((n) => n.metadata['globalId'] === GLOBAL_IDS.get(id));
+            if (node) expect(node.metadata['name']).toBe(stepText(values[1]) ?? '');
+          }
+          const usdz = new Uint8Array(Buffer.concat(writeUsdz(mergeByMaterial(scene))));
+          const back = await readUsdzBack(usdz);
+          expect(back.meshes.reduce((n, m) => n + m.triangles, 0)).toBe(scene.stats.triangles);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('derived attributes where Renga writes them: a name after three of them is still no name', async () => {

@@ -29,7 +29,9 @@ describe('mergeByMaterial', () => {
       }
       expect(next).toBe(m.indices.length / 3);
     }
-    const expected = scene.nodes.flatMap((n) => [...new Set(n.meshes.map((m) => `${n.metadata['globalId']}|${scene.meshes[m]!.material}`))]);
+    const expected = scene.nodes.flatMap((n) => [
+      ...new Set(n.meshes.map((m) => `${n.metadata['globalId']}|${scene.meshes[m]!.material}`)),
+    ]);
     expect(ids.sort()).toEqual(expected.sort());
   });
 
@@ -39,7 +41,9 @@ describe('mergeByMaterial', () => {
     const back = await readUsdzBack(bytes);
     expect(back.meshes.reduce((s, m) => s + m.triangles, 0)).toBe(merged.stats.triangles);
     // Read from the binary layer by TinyUSDZ: every element's GlobalId, in the mesh's customData.
-    const ids = [...back.text.matchAll(/string\[\] elementGlobalIds = \[([^\]]*)\]/g)].flatMap((m) => m[1]!.split(', ').map((q) => JSON.parse(q) as string));
+    const ids = [...back.text.matchAll(/string\[\] elementGlobalIds = \[([^\]]*)\]/g)].flatMap((m) =>
+      m[1]!.split(', ').map((q) => JSON.parse(q) as string),
+    );
     expect(ids.length).toBe(merged.meshes.reduce((n, m) => n + (m.elements?.length ?? 0), 0));
     expect(ids.every((id) => /^[0-9A-Za-z_$]{22}$/.test(id))).toBe(true);
     expect(back.text).toContain('"IfcDoor"');
@@ -54,13 +58,44 @@ describe('mergeByMaterial', () => {
 
   it('keeps faces the right way out when it bakes a mirrored node, and moves no index otherwise', () => {
     // One triangle facing +z (counter-clockwise), drawn at a plain node and at a node mirrored in x.
-    const triangle = { name: 't', positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), normals: new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]), indices: new Uint32Array([0, 1, 2]), material: 0 };
-    const node = (name: string, sx: number) => ({ name, parent: -1, matrix: new Float64Array([sx, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1]), meshes: [0], metadata: {} });
-    const base = {
-      nodes: [node('plain', 1), node('mirrored', -1)], meshes: [triangle], textures: [],
-      materials: [{ name: 'm', baseColor: [1, 1, 1] as [number, number, number], opacity: 1, metallic: 0, roughness: 1, emissive: [0, 0, 0] as [number, number, number], doubleSided: false }],
+    const triangle = {
+      name: 't',
+      positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]),
+      normals: new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]),
+      indices: new Uint32Array([0, 1, 2]),
+      material: 0,
     };
-    const scene: SceneData = { source: { format: 'glb' }, ...base, offset: [0, 0, 0], bounds: sceneBounds(base), stats: sceneStats(base), warnings: [] };
+    const node = (name: string, sx: number) => ({
+      name,
+      parent: -1,
+      matrix: new Float64Array([sx, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1]),
+      meshes: [0],
+      metadata: {},
+    });
+    const base = {
+      nodes: [node('plain', 1), node('mirrored', -1)],
+      meshes: [triangle],
+      textures: [],
+      materials: [
+        {
+          name: 'm',
+          baseColor: [1, 1, 1] as [number, number, number],
+          opacity: 1,
+          metallic: 0,
+          roughness: 1,
+          emissive: [0, 0, 0] as [number, number, number],
+          doubleSided: false,
+        },
+      ],
+    };
+    const scene: SceneData = {
+      source: { format: 'glb' },
+      ...base,
+      offset: [0, 0, 0],
+      bounds: sceneBounds(base),
+      stats: sceneStats(base),
+      warnings: [],
+    };
     const merged = mergeByMaterial(scene, { minDrawCalls: 1 });
     expect(merged.meshes).toHaveLength(1);
     const { positions: p, normals, indices } = merged.meshes[0]!;

@@ -22,7 +22,8 @@ function terrain(n: number, amplitude: number, wavelength: number): SceneMesh {
   const indices = new Uint32Array(n * n * 6);
   for (let i = 0, k = 0; i < n; i++) {
     for (let j = 0; j < n; j++, k += 6) {
-      const a = i * (n + 1) + j, c = a + n + 1;
+      const a = i * (n + 1) + j,
+        c = a + n + 1;
       indices.set([a, c, a + 1, a + 1, c, c + 1], k);
     }
   }
@@ -34,27 +35,40 @@ function openEdges(mesh: SceneMesh): Array<[number[], number[]]> {
   const uses = new Map<string, number>();
   const key = (a: number, b: number) => (a < b ? `${a},${b}` : `${b},${a}`);
   for (let t = 0; t < mesh.indices.length; t += 3) {
-    for (const [a, b] of [[0, 1], [1, 2], [2, 0]] as const) {
+    for (const [a, b] of [
+      [0, 1],
+      [1, 2],
+      [2, 0],
+    ] as const) {
       const k = key(mesh.indices[t + a]!, mesh.indices[t + b]!);
       uses.set(k, (uses.get(k) ?? 0) + 1);
     }
   }
   const at = (v: number) => [...mesh.positions.subarray(v * 3, v * 3 + 3)];
-  return [...uses].filter(([, n]) => n === 1).map(([k]) => k.split(',').map(Number)).map(([a, b]) => [at(a!), at(b!)]);
+  return [...uses]
+    .filter(([, n]) => n === 1)
+    .map(([k]) => k.split(',').map(Number))
+    .map(([a, b]) => [at(a!), at(b!)]);
 }
 
 describe('MeshSimplification of a mesh larger than one simplifier call takes', () => {
-  it('is simplified in runs that meet without a crack: every open edge of the result is on the terrain\'s own border', () => {
+  it("is simplified in runs that meet without a crack: every open edge of the result is on the terrain's own border", () => {
     // 350 × 350 quads: 245,000 triangles, over the 200,000 one call takes.
-    fc.assert(fc.property(fc.double({ min: 0.05, max: 0.5, noNaN: true }), fc.double({ min: 2, max: 8, noNaN: true }), (amplitude, wavelength) => {
-      const n = 350, side = n * 0.1;
-      const mesh = terrain(n, amplitude, wavelength);
-      const work = new MeshSimplification(mesh);
-      work.tighten(0.01);
-      expect(work.triangles).toBeLessThan(mesh.indices.length / 3 / 4);
-      const onBorder = (p: number[]) => Math.abs(p[0]!) < 1e-4 || Math.abs(p[0]! - side) < 1e-3 || Math.abs(p[2]!) < 1e-4 || Math.abs(p[2]! - side) < 1e-3;
-      for (const [a, b] of openEdges(work.result())) expect(onBorder(a) && onBorder(b), `open edge ${a} – ${b} inside the terrain`).toBe(true);
-    }), { numRuns: 3 });
+    fc.assert(
+      fc.property(fc.double({ min: 0.05, max: 0.5, noNaN: true }), fc.double({ min: 2, max: 8, noNaN: true }), (amplitude, wavelength) => {
+        const n = 350,
+          side = n * 0.1;
+        const mesh = terrain(n, amplitude, wavelength);
+        const work = new MeshSimplification(mesh);
+        work.tighten(0.01);
+        expect(work.triangles).toBeLessThan(mesh.indices.length / 3 / 4);
+        const onBorder = (p: number[]) =>
+          Math.abs(p[0]!) < 1e-4 || Math.abs(p[0]! - side) < 1e-3 || Math.abs(p[2]!) < 1e-4 || Math.abs(p[2]! - side) < 1e-3;
+        for (const [a, b] of openEdges(work.result()))
+          expect(onBorder(a) && onBorder(b), `open edge ${a} – ${b} inside the terrain`).toBe(true);
+      }),
+      { numRuns: 3 },
+    );
   });
 });
 
@@ -63,12 +77,15 @@ describe('MeshSimplification of a mesh larger than one simplifier call takes', (
  * flat-shaded as BIM exports them (every triangle its own corners), one merged mesh, one element each.
  */
 function elbows(radii: number[]): SceneMesh {
-  const positions: number[] = [], indices: number[] = [];
+  const positions: number[] = [],
+    indices: number[] = [];
   const elements = [];
   for (const [k, radius] of radii.entries()) {
     const firstTriangle = indices.length / 3;
     const at = (i: number, j: number) => {
-      const a = (Math.PI / 2) * (i / 40), b = (2 * Math.PI * j) / 24, r = 0.3 + radius * Math.cos(b);
+      const a = (Math.PI / 2) * (i / 40),
+        b = (2 * Math.PI * j) / 24,
+        r = 0.3 + radius * Math.cos(b);
       return [r * Math.cos(a), k * 0.5 + radius * Math.sin(b), r * Math.sin(a)];
     };
     for (let i = 0; i < 40; i++) {
@@ -105,13 +122,23 @@ describe('MeshSimplification reduced whatever the error (the last resort)', () =
 
 /** A flat-shaded box (every face its own corners), each face split into `n` × `n` quads. */
 function box(size: [number, number, number], n: number): SceneMesh {
-  const positions: number[] = [], indices: number[] = [];
-  for (const [a, b, c] of [[0, 1, 2], [1, 2, 0], [2, 0, 1]] as const) {
+  const positions: number[] = [],
+    indices: number[] = [];
+  for (const [a, b, c] of [
+    [0, 1, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+  ] as const) {
     for (const side of [0, 1]) {
       for (let i = 0; i < n; i++) {
         for (let j = 0; j < n; j++) {
           const base = positions.length / 3;
-          for (const [u, w] of [[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]] as const) {
+          for (const [u, w] of [
+            [i, j],
+            [i + 1, j],
+            [i + 1, j + 1],
+            [i, j + 1],
+          ] as const) {
             const v = [0, 0, 0];
             v[a] = (u / n) * size[a];
             v[b] = (w / n) * size[b];
@@ -147,21 +174,24 @@ describe('MeshSimplification bounding how far its parts stray', () => {
   it('keeps an elbow whose chords stray beyond the cap finer, and only that one: the stray it reports is within the cap, and no independent measurement finds more', () => {
     // A thin pipe (3 cm) strays far beyond the error at which it is simplified; a flat one (1 mm) cannot stray much.
     const mesh = elbows([0.03, 0.001, 0.03]);
-    fc.assert(fc.property(fc.double({ min: 0.004, max: 0.03, noNaN: true }), fc.double({ min: 0.004, max: 0.02, noNaN: true }), (error, cap) => {
-      const work = new MeshSimplification(mesh);
-      work.tighten(error);
-      const before = trianglesByName(work.result());
-      const unbound = measureDeviation(mesh, work.result(), { samples: 1e9 }).simplifiedToFull;
-      const stray = work.boundStray(cap, error);
-      expect(stray).toBeLessThanOrEqual(cap);
-      const result = work.result();
-      expect(measureDeviation(mesh, result, { samples: 1e9 }).simplifiedToFull).toBeLessThanOrEqual(stray + 1e-6);
-      const after = trianglesByName(result);
-      // Every elbow is still there; the flat one as it was, whatever became of the thin ones.
-      expect(Object.keys(after)).toEqual(['elbow 0', 'elbow 1', 'elbow 2']);
-      expect(after['elbow 1']).toBe(before['elbow 1']);
-      if (unbound > cap) expect(after['elbow 0']! + after['elbow 2']!).toBeGreaterThan(before['elbow 0']! + before['elbow 2']!);
-    }), { numRuns: 12 });
+    fc.assert(
+      fc.property(fc.double({ min: 0.004, max: 0.03, noNaN: true }), fc.double({ min: 0.004, max: 0.02, noNaN: true }), (error, cap) => {
+        const work = new MeshSimplification(mesh);
+        work.tighten(error);
+        const before = trianglesByName(work.result());
+        const unbound = measureDeviation(mesh, work.result(), { samples: 1e9 }).simplifiedToFull;
+        const stray = work.boundStray(cap, error);
+        expect(stray).toBeLessThanOrEqual(cap);
+        const result = work.result();
+        expect(measureDeviation(mesh, result, { samples: 1e9 }).simplifiedToFull).toBeLessThanOrEqual(stray + 1e-6);
+        const after = trianglesByName(result);
+        // Every elbow is still there; the flat one as it was, whatever became of the thin ones.
+        expect(Object.keys(after)).toEqual(['elbow 0', 'elbow 1', 'elbow 2']);
+        expect(after['elbow 1']).toBe(before['elbow 1']);
+        if (unbound > cap) expect(after['elbow 0']! + after['elbow 2']!).toBeGreaterThan(before['elbow 0']! + before['elbow 2']!);
+      }),
+      { numRuns: 12 },
+    );
   });
 
   it('at an error where the thin elbow strays beyond the cap, keeps it finer', () => {
@@ -207,20 +237,27 @@ describe('MeshSimplification bounding how far its parts stray', () => {
           elementOf.set(v, k);
         }
       });
-      expect(result.elements!.map((e) => e.triangleCount)).toEqual([result.elements![0]!.triangleCount, result.elements![0]!.triangleCount]);
+      expect(result.elements!.map((e) => e.triangleCount)).toEqual([
+        result.elements![0]!.triangleCount,
+        result.elements![0]!.triangleCount,
+      ]);
     }
   });
 });
 
 /** Farthest point of a dense barycentric grid on every triangle of `from` from the surface `to`. */
 function denseFarthest(from: TriangleMesh, to: TriangleMesh, steps: number): number {
-  const bvh = buildBvh(to), p = from.positions, idx = from.indices;
+  const bvh = buildBvh(to),
+    p = from.positions,
+    idx = from.indices;
   let worst = 0;
   for (let t = 0; t < idx.length; t += 3) {
     const [a, b, c] = [idx[t]! * 3, idx[t + 1]! * 3, idx[t + 2]! * 3];
     for (let i = 0; i <= steps; i++) {
       for (let j = 0; i + j <= steps; j++) {
-        const u = i / steps, v = j / steps, w = 1 - u - v;
+        const u = i / steps,
+          v = j / steps,
+          w = 1 - u - v;
         const at = (k: number) => w * p[a + k]! + u * p[b + k]! + v * p[c + k]!;
         worst = Math.max(worst, nearestDistance(bvh, to, at(0), at(1), at(2), worst));
       }
@@ -231,16 +268,24 @@ function denseFarthest(from: TriangleMesh, to: TriangleMesh, steps: number): num
 
 describe('MeshSimplification reporting how far it strays', () => {
   it('reports upper bounds both ways: no dense sample of the delivered surface, nor of the full one, is farther from the other', () => {
-    fc.assert(fc.property(fc.double({ min: 0.002, max: 0.05, noNaN: true }), fc.double({ min: 0.02, max: 0.2, noNaN: true }), (error, amplitude) => {
-      const mesh = terrain(24, amplitude, 0.3);
-      const work = new MeshSimplification(mesh);
-      work.tighten(error);
-      const delivered = work.result();
-      const stray = work.stray(), uncovered = work.uncovered(200);
-      expect(denseFarthest(delivered, mesh, 10)).toBeLessThanOrEqual(stray + 1e-6);
-      expect(denseFarthest(mesh, delivered, 6)).toBeLessThanOrEqual(uncovered + 1e-6);
-      // Bounds, not guesses: near what the densest sampling finds.
-      expect(stray).toBeLessThanOrEqual(denseFarthest(delivered, mesh, 24) * 1.1 + 1e-3);
-    }), { numRuns: 8 });
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.002, max: 0.05, noNaN: true }),
+        fc.double({ min: 0.02, max: 0.2, noNaN: true }),
+        (error, amplitude) => {
+          const mesh = terrain(24, amplitude, 0.3);
+          const work = new MeshSimplification(mesh);
+          work.tighten(error);
+          const delivered = work.result();
+          const stray = work.stray(),
+            uncovered = work.uncovered(200);
+          expect(denseFarthest(delivered, mesh, 10)).toBeLessThanOrEqual(stray + 1e-6);
+          expect(denseFarthest(mesh, delivered, 6)).toBeLessThanOrEqual(uncovered + 1e-6);
+          // Bounds, not guesses: near what the densest sampling finds.
+          expect(stray).toBeLessThanOrEqual(denseFarthest(delivered, mesh, 24) * 1.1 + 1e-3);
+        },
+      ),
+      { numRuns: 8 },
+    );
   });
 });

@@ -6,8 +6,24 @@ import type { SceneData } from '../src/scene/SceneData.js';
 import { newIdentityMatrix } from '../src/scene/identityMatrix.js';
 import { describeLayer } from '../src/usdz/layer/describeLayer.js';
 import {
-  parseUsda, readZipDirectory, tokenizeUsda, USDA_ASSET, USDA_DECIMALS, USDA_MAGIC, USDA_MAX_NESTING, USDA_NAME, USDA_NUMBER, USDA_PATH, USDA_PUNCT, USDA_STRING,
-  type SdfLayer, type SdfSpec, type SdfValue, type UsdLayer, type UsdPrim, type UsdValue,
+  parseUsda,
+  readZipDirectory,
+  tokenizeUsda,
+  USDA_ASSET,
+  USDA_DECIMALS,
+  USDA_MAGIC,
+  USDA_MAX_NESTING,
+  USDA_NAME,
+  USDA_NUMBER,
+  USDA_PATH,
+  USDA_PUNCT,
+  USDA_STRING,
+  type SdfLayer,
+  type SdfSpec,
+  type SdfValue,
+  type UsdLayer,
+  type UsdPrim,
+  type UsdValue,
 } from '@arsession/usd';
 import { tinyusdzModule } from '../../../test/support/tinyusdzModule.js';
 import { renderUsda } from '../src/usdz/writeUsdaLayer.js';
@@ -44,7 +60,12 @@ function refusal(body: string, header = '#usda 1.0\n'): UsdUnreadableError {
 }
 
 const listOp = <T>(edits: { explicit?: T[]; prepended?: T[]; appended?: T[]; added?: T[]; deleted?: T[]; ordered?: T[] }) => ({
-  prepended: [], appended: [], added: [], deleted: [], ordered: [], ...edits,
+  prepended: [],
+  appended: [],
+  added: [],
+  deleted: [],
+  ordered: [],
+  ...edits,
 });
 const ref = (assetPath: string, primPath: string, offset = 0, scale = 1) => ({ assetPath, primPath, layerOffset: { offset, scale } });
 
@@ -53,13 +74,19 @@ function entriesOf(bytes: Uint8Array, label: string): Array<{ name: string; data
   return readZipDirectory(bytes, label).flatMap((e) => {
     const raw = bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize);
     const data = e.method === 8 ? new Uint8Array(inflateRawSync(raw)) : raw;
-    const nested = /\.usdz$/i.test(e.name) ? entriesOf(data, `${label}/${e.name}`).map((n) => ({ name: `${e.name}/${n.name}`, data: n.data })) : [];
+    const nested = /\.usdz$/i.test(e.name)
+      ? entriesOf(data, `${label}/${e.name}`).map((n) => ({ name: `${e.name}/${n.name}`, data: n.data }))
+      : [];
     return [{ name: e.name, data }, ...nested];
   });
 }
 
 const isText = (data: Uint8Array) => Buffer.from(data.subarray(0, 5)).toString('latin1') === '#usda';
-const TEXT_LAYERS = corpusFiles('usdz').flatMap((pkg) => entriesOf(corpusBytes('usdz', pkg), pkg).filter((e) => isText(e.data)).map((e) => ({ pkg, ...e })));
+const TEXT_LAYERS = corpusFiles('usdz').flatMap((pkg) =>
+  entriesOf(corpusBytes('usdz', pkg), pkg)
+    .filter((e) => isText(e.data))
+    .map((e) => ({ pkg, ...e })),
+);
 
 /** What TinyUSDZ (an independent C++ reader) makes of a layer: its own USDA re-serialisation. */
 async function tinyText(data: Uint8Array, name: string): Promise<string> {
@@ -99,7 +126,13 @@ function tinyFacts(text: string) {
     if (prop && owner && indent % 4 === 0) values.set(`${owner}.${prop[1]}`, prop[2]!);
   }
   const mpu = meta('metersPerUnit');
-  return { prims, values, defaultPrim: meta('defaultPrim'), upAxis: meta('upAxis'), metersPerUnit: mpu === undefined ? undefined : Number(mpu) };
+  return {
+    prims,
+    values,
+    defaultPrim: meta('defaultPrim'),
+    upAxis: meta('upAxis'),
+    metersPerUnit: mpu === undefined ? undefined : Number(mpu),
+  };
 }
 
 /** `[(1, 2, 3), (4, 5, 6)]` → [[1, 2, 3], [4, 5, 6]]. */
@@ -114,14 +147,24 @@ const closeTo = (a: number, b: number, tolerance: number) => Math.abs(a - b) <= 
 describe('parseUsda on every text layer of the corpus packages', () => {
   it('finds the text layers (nested packages included), and every .usda entry is one', () => {
     const names = TEXT_LAYERS.map((l) => `${l.pkg}:${l.name}`);
-    expect(names).toEqual(expect.arrayContaining([
-      'clean_clean.usdz:clean.usd', 'clean_clean.usdz:shading.usda', 'clean_clean_usdc.usdz:shading.usda',
-      'three-DamagedHelmet.usdz:model.usda', 'three-DamagedHelmet.usdz:geometries/Geometry_2.usda',
-      'three-CesiumMan.usdz:geometries/Geometry_2.usda', 'single_usda.usdz:test.usda', 'first_file_not_usd.usdz:test.usda',
-      'bad_badUsdz.usdz:clean.usd', 'bad_badUsdz.usdz:clean.usdz/shading.usda', 'bad_refAbc.usdz:refAbc.usd',
-    ]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'clean_clean.usdz:clean.usd',
+        'clean_clean.usdz:shading.usda',
+        'clean_clean_usdc.usdz:shading.usda',
+        'three-DamagedHelmet.usdz:model.usda',
+        'three-DamagedHelmet.usdz:geometries/Geometry_2.usda',
+        'three-CesiumMan.usdz:geometries/Geometry_2.usda',
+        'single_usda.usdz:test.usda',
+        'first_file_not_usd.usdz:test.usda',
+        'bad_badUsdz.usdz:clean.usd',
+        'bad_badUsdz.usdz:clean.usdz/shading.usda',
+        'bad_refAbc.usdz:refAbc.usd',
+      ]),
+    );
     for (const pkg of corpusFiles('usdz')) {
-      for (const e of entriesOf(corpusBytes('usdz', pkg), pkg)) if (/\.usda$/i.test(e.name)) expect(isText(e.data), `${pkg}:${e.name}`).toBe(true);
+      for (const e of entriesOf(corpusBytes('usdz', pkg), pkg))
+        if (/\.usda$/i.test(e.name)) expect(isText(e.data), `${pkg}:${e.name}`).toBe(true);
     }
   });
 
@@ -129,10 +172,14 @@ describe('parseUsda on every text layer of the corpus packages', () => {
     const layer = parseUsda(l.data, l.name);
     const tiny = tinyFacts(await tinyText(l.data, l.name.split('/').pop()!));
 
-    const ours = new Map([...layer.specs].filter(([, s]) => s.type === 'prim').map(([path, s]) => {
-      const t = s.fields.get('typeName');
-      return [path, t?.kind === 'token' ? t.value : ''] as const;
-    }));
+    const ours = new Map(
+      [...layer.specs]
+        .filter(([, s]) => s.type === 'prim')
+        .map(([path, s]) => {
+          const t = s.fields.get('typeName');
+          return [path, t?.kind === 'token' ? t.value : ''] as const;
+        }),
+    );
     expect(ours.size).toBeGreaterThan(0);
     expect(ours).toEqual(tiny.prims);
 
@@ -162,7 +209,10 @@ describe('parseUsda on every text layer of the corpus packages', () => {
         expect(value.value).toBeInstanceOf(Float32Array);
         expect(value.size).toBe(3);
         expect(value.value.length / 3).toBe(expected.length);
-        for (const [i, tuple] of [[0, expected[0]!], [expected.length - 1, expected.at(-1)!]] as const) {
+        for (const [i, tuple] of [
+          [0, expected[0]!],
+          [expected.length - 1, expected.at(-1)!],
+        ] as const) {
           for (let k = 0; k < 3; k++) expect(closeTo(value.value[i * 3 + k]!, tuple[k]!, 1e-5), `${key}[${i}][${k}]`).toBe(true);
         }
         checked++;
@@ -195,17 +245,44 @@ function richScene(positions: Float32Array, normals: Float32Array | undefined, u
   return {
     source: { format: 'glb' },
     nodes: [
-      { name: 'Root node', parent: -1, matrix: newIdentityMatrix(), meshes: [], metadata: { ifcClass: 'IfcWall', 'global id': '2O2Fr$t4X7Zf8NOew3FLOH' } },
+      {
+        name: 'Root node',
+        parent: -1,
+        matrix: newIdentityMatrix(),
+        meshes: [],
+        metadata: { ifcClass: 'IfcWall', 'global id': '2O2Fr$t4X7Zf8NOew3FLOH' },
+      },
       { name: 'child', parent: 0, matrix, meshes: [0, 1], metadata: {} },
     ],
     meshes: [
-      { name: 'mesh a', material: 0, positions, indices, ...(normals && { normals }), ...(uvs && { uvs }), elements: [{ firstTriangle: 0, triangleCount: indices.length / 3, metadata: { ifcClass: 'IfcDoor', globalId: 'g"1', name: 'Door\n1' } }] },
+      {
+        name: 'mesh a',
+        material: 0,
+        positions,
+        indices,
+        ...(normals && { normals }),
+        ...(uvs && { uvs }),
+        elements: [
+          { firstTriangle: 0, triangleCount: indices.length / 3, metadata: { ifcClass: 'IfcDoor', globalId: 'g"1', name: 'Door\n1' } },
+        ],
+      },
       { name: 'mesh b', material: 1, positions, indices },
     ],
     materials: [
-      { name: 'textured', baseColor: [1, 0.5, 0.1], opacity: 0.75, metallic: 0.3, roughness: 0.6, emissive: [0, 0, 0], doubleSided: true, alphaCutoff: 0.5,
-        baseColorTexture: { texture: 0, wrap: ['clamp', 'mirror'] }, normalTexture: { texture: 0, scale: 0.8 },
-        metallicTexture: { texture: 0, channel: 'b' }, roughnessTexture: { texture: 0, channel: 'g' } },
+      {
+        name: 'textured',
+        baseColor: [1, 0.5, 0.1],
+        opacity: 0.75,
+        metallic: 0.3,
+        roughness: 0.6,
+        emissive: [0, 0, 0],
+        doubleSided: true,
+        alphaCutoff: 0.5,
+        baseColorTexture: { texture: 0, wrap: ['clamp', 'mirror'] },
+        normalTexture: { texture: 0, scale: 0.8 },
+        metallicTexture: { texture: 0, channel: 'b' },
+        roughnessTexture: { texture: 0, channel: 'g' },
+      },
       { name: 'plain', baseColor: [0.2, 0.4, 0.6], opacity: 1, metallic: 0, roughness: 1, emissive: [0.1, 0, 0.3], doubleSided: false },
     ],
     textures: [png],
@@ -230,20 +307,50 @@ function expectValue(v: UsdValue, got: SdfValue | undefined, where: string): voi
     }
   };
   switch (v.type) {
-    case 'bool': expect(got, where).toEqual({ kind: 'bool', value: v.value }); return;
-    case 'int': expect(got, where).toEqual({ kind: 'number', type: 'int', value: v.value }); return;
-    case 'float': expect(got, where).toEqual({ kind: 'number', type: 'float', value: f(v.value) }); return;
-    case 'double': expect(got, where).toEqual({ kind: 'number', type: 'double', value: v.value }); return;
-    case 'token': case 'string': case 'asset': expect(got, where).toEqual({ kind: v.type, value: v.value }); return;
-    case 'float2': case 'float3': case 'float4': case 'color3f': case 'normal3f':
+    case 'bool':
+      expect(got, where).toEqual({ kind: 'bool', value: v.value });
+      return;
+    case 'int':
+      expect(got, where).toEqual({ kind: 'number', type: 'int', value: v.value });
+      return;
+    case 'float':
+      expect(got, where).toEqual({ kind: 'number', type: 'float', value: f(v.value) });
+      return;
+    case 'double':
+      expect(got, where).toEqual({ kind: 'number', type: 'double', value: v.value });
+      return;
+    case 'token':
+    case 'string':
+    case 'asset':
+      expect(got, where).toEqual({ kind: v.type, value: v.value });
+      return;
+    case 'float2':
+    case 'float3':
+    case 'float4':
+    case 'color3f':
+    case 'normal3f':
       expect(got, where).toEqual({ kind: 'tuple', type: v.type, value: v.value.map(f) });
       return;
-    case 'matrix4d': expect(got, where).toEqual({ kind: 'tuple', type: 'matrix4d', value: Array.from(v.value) }); return;
-    case 'token[]': case 'string[]': expect(got, where).toEqual({ kind: 'stringArray', type: v.type, value: v.value }); return;
-    case 'int[]': expect(got, where).toEqual({ kind: 'array', type: 'int[]', size: 1, value: Int32Array.from(v.value) }); return;
-    case 'float3[]': case 'point3f[]': near(v.value, USDA_DECIMALS.position); return;
-    case 'normal3f[]': near(v.value, USDA_DECIMALS.normal); return;
-    case 'texCoord2f[]': near(v.value, USDA_DECIMALS.uv); return;
+    case 'matrix4d':
+      expect(got, where).toEqual({ kind: 'tuple', type: 'matrix4d', value: Array.from(v.value) });
+      return;
+    case 'token[]':
+    case 'string[]':
+      expect(got, where).toEqual({ kind: 'stringArray', type: v.type, value: v.value });
+      return;
+    case 'int[]':
+      expect(got, where).toEqual({ kind: 'array', type: 'int[]', size: 1, value: Int32Array.from(v.value) });
+      return;
+    case 'float3[]':
+    case 'point3f[]':
+      near(v.value, USDA_DECIMALS.position);
+      return;
+    case 'normal3f[]':
+      near(v.value, USDA_DECIMALS.normal);
+      return;
+    case 'texCoord2f[]':
+      near(v.value, USDA_DECIMALS.uv);
+      return;
   }
 }
 
@@ -252,7 +359,10 @@ function expectWriterLayer(layer: SdfLayer, usd: UsdLayer): number {
   expect(field(layer, '/', 'defaultPrim')).toEqual({ kind: 'token', value: usd.root.name });
   expect(field(layer, '/', 'upAxis')).toEqual({ kind: 'token', value: usd.upAxis });
   expect(field(layer, '/', 'metersPerUnit')).toEqual({ kind: 'number', type: 'double', value: usd.metersPerUnit });
-  expect(field(layer, '/', 'customLayerData')).toEqual({ kind: 'dictionary', value: new Map(Object.entries(usd.customLayerData).map(([k, v]) => [k, { kind: 'string', value: v }])) });
+  expect(field(layer, '/', 'customLayerData')).toEqual({
+    kind: 'dictionary',
+    value: new Map(Object.entries(usd.customLayerData).map(([k, v]) => [k, { kind: 'string', value: v }])),
+  });
   expect(field(layer, '/', 'primChildren')).toEqual({ kind: 'tokenList', value: [usd.root.name] });
   let prims = 0;
   const visit = (prim: UsdPrim, path: string) => {
@@ -262,7 +372,9 @@ function expectWriterLayer(layer: SdfLayer, usd: UsdLayer): number {
     expect(s.fields.get('specifier')).toEqual({ kind: 'specifier', value: 'def' });
     expect(s.fields.get('typeName')).toEqual({ kind: 'token', value: prim.typeName });
     expect(s.fields.get('kind')).toEqual(prim.kind === undefined ? undefined : { kind: 'token', value: prim.kind });
-    expect(s.fields.get('apiSchemas')).toEqual(prim.apiSchemas ? { kind: 'tokenListOp', value: listOp({ prepended: prim.apiSchemas }) } : undefined);
+    expect(s.fields.get('apiSchemas')).toEqual(
+      prim.apiSchemas ? { kind: 'tokenListOp', value: listOp({ prepended: prim.apiSchemas }) } : undefined,
+    );
     const customData = s.fields.get('customData');
     if (prim.customData) {
       expect(customData?.kind).toBe('dictionary');
@@ -271,8 +383,12 @@ function expectWriterLayer(layer: SdfLayer, usd: UsdLayer): number {
         for (const [k, v] of Object.entries(prim.customData)) expectValue(v, customData.value.get(k), `${path} customData ${k}`);
       }
     } else expect(customData).toBeUndefined();
-    expect(s.fields.get('primChildren')).toEqual(prim.children.length ? { kind: 'tokenList', value: prim.children.map((c) => c.name) } : undefined);
-    expect(s.fields.get('properties')).toEqual(prim.properties.length ? { kind: 'tokenList', value: prim.properties.map((p) => p.name) } : undefined);
+    expect(s.fields.get('primChildren')).toEqual(
+      prim.children.length ? { kind: 'tokenList', value: prim.children.map((c) => c.name) } : undefined,
+    );
+    expect(s.fields.get('properties')).toEqual(
+      prim.properties.length ? { kind: 'tokenList', value: prim.properties.map((p) => p.name) } : undefined,
+    );
     for (const p of prim.properties) {
       const at = `${path}.${p.name}`;
       const ps = spec(layer, at);
@@ -286,7 +402,8 @@ function expectWriterLayer(layer: SdfLayer, usd: UsdLayer): number {
       expect(ps.fields.get('variability'), at).toEqual({ kind: 'variability', value: p.uniform ? 'uniform' : 'varying' });
       expect(ps.fields.get('custom')).toEqual({ kind: 'bool', value: false });
       expect(ps.fields.get('interpolation')).toEqual(p.interpolation === undefined ? undefined : { kind: 'token', value: p.interpolation });
-      if (p.connect !== undefined) expect(ps.fields.get('connectionPaths'), at).toEqual({ kind: 'pathListOp', value: listOp({ explicit: [p.connect] }) });
+      if (p.connect !== undefined)
+        expect(ps.fields.get('connectionPaths'), at).toEqual({ kind: 'pathListOp', value: listOp({ explicit: [p.connect] }) });
       else if (p.value) expectValue(p.value, ps.fields.get('default'), at);
       else expect(ps.fields.has('default'), at).toBe(false);
     }
@@ -298,7 +415,7 @@ function expectWriterLayer(layer: SdfLayer, usd: UsdLayer): number {
   return prims;
 }
 
-describe('parseUsda on our own writer\'s USDA', () => {
+describe("parseUsda on our own writer's USDA", () => {
   it('reads back a textured, nested scene: prims, property types, values, connections, metadata', () => {
     const positions = new Float32Array([0, 0, 0, 1.5, -2.25, 1e-7, 123456.789, 0.333333, -0.5, 3, 2, 1, 7, 8, 9, -1, -2, -3]);
     const normals = new Float32Array([0, 1, 0, 0.6, 0.8, 0, 0, 0, -1, 1, 0, 0, 0.57735, 0.57735, 0.57735, 0, -1, 0]);
@@ -308,18 +425,25 @@ describe('parseUsda on our own writer\'s USDA', () => {
     expect(expectWriterLayer(layer, usd)).toBeGreaterThan(10);
   });
 
-  it('reads back random meshes within the writer\'s decimals', () => {
-    fc.assert(fc.property(
-      fc.integer({ min: 1, max: 12 }).chain((n) => fc.tuple(
-        fc.float32Array({ minLength: n * 9, maxLength: n * 9, min: -1e5, max: 1e5, noNaN: true, noDefaultInfinity: true }),
-        fc.option(fc.float32Array({ minLength: n * 9, maxLength: n * 9, min: -1, max: 1, noNaN: true })),
-        fc.option(fc.float32Array({ minLength: n * 6, maxLength: n * 6, min: 0, max: 1, noNaN: true })),
-      )),
-      ([positions, normals, uvs]) => {
-        const usd = describeLayer(richScene(positions, normals ?? undefined, uvs ?? undefined));
-        expectWriterLayer(parseUsda(concat([...renderUsda(usd)]), 'model.usda'), usd);
-      },
-    ), { numRuns: 60 });
+  it("reads back random meshes within the writer's decimals", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 1, max: 12 })
+          .chain((n) =>
+            fc.tuple(
+              fc.float32Array({ minLength: n * 9, maxLength: n * 9, min: -1e5, max: 1e5, noNaN: true, noDefaultInfinity: true }),
+              fc.option(fc.float32Array({ minLength: n * 9, maxLength: n * 9, min: -1, max: 1, noNaN: true })),
+              fc.option(fc.float32Array({ minLength: n * 6, maxLength: n * 6, min: 0, max: 1, noNaN: true })),
+            ),
+          ),
+        ([positions, normals, uvs]) => {
+          const usd = describeLayer(richScene(positions, normals ?? undefined, uvs ?? undefined));
+          expectWriterLayer(parseUsda(concat([...renderUsda(usd)]), 'model.usda'), usd);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
 
@@ -367,15 +491,28 @@ line "two\\""""
     expect(root.fields.get('timeCodesPerSecond')).toEqual({ kind: 'number', type: 'double', value: 24 });
     expect(root.fields.get('framePrecision')).toEqual({ kind: 'number', type: 'int', value: 3 });
     expect(root.fields.get('subLayers')).toEqual({ kind: 'stringList', value: ['a.usda', 'b.usdc', './c.usda'] });
-    expect(root.fields.get('subLayerOffsets')).toEqual({ kind: 'layerOffsets', value: [{ offset: 1, scale: 2 }, { offset: 0, scale: 1 }, { offset: 0, scale: 0.5 }] });
+    expect(root.fields.get('subLayerOffsets')).toEqual({
+      kind: 'layerOffsets',
+      value: [
+        { offset: 1, scale: 2 },
+        { offset: 0, scale: 1 },
+        { offset: 0, scale: 0.5 },
+      ],
+    });
     expect(root.fields.get('customLayerData')).toEqual({
       kind: 'dictionary',
       value: new Map<string, SdfValue>([
         ['creator', { kind: 'string', value: 'hand' }],
-        ['nested', { kind: 'dictionary', value: new Map<string, SdfValue>([
-          ['b', { kind: 'tuple', type: 'double3', value: [1, 2, 3] }],
-          ['c', { kind: 'array', type: 'int[]', size: 1, value: Int32Array.of(1, 2) }],
-        ]) }],
+        [
+          'nested',
+          {
+            kind: 'dictionary',
+            value: new Map<string, SdfValue>([
+              ['b', { kind: 'tuple', type: 'double3', value: [1, 2, 3] }],
+              ['c', { kind: 'array', type: 'int[]', size: 1, value: Int32Array.of(1, 2) }],
+            ]),
+          },
+        ],
         ['quoted key', { kind: 'token', value: 't' }],
       ]),
     });
@@ -388,14 +525,16 @@ line "two\\""""
     expect(refusal('def "A" {}', '').message).toBe('test.usda line 1: expected the "#usda 1.0" header on the first line, found "def"');
     expect(refusal('', '#sdf 1.4\n').message).toMatch(/^test\.usda line 1: the header "#sdf 1\.4" is not/);
     // A '#' after line 1 is a comment, not the header.
-    expect(refusal('\ndef "A" {}', '\n#usda 1.0').message).toBe('test.usda line 3: expected the "#usda 1.0" header on the first line, found "def"');
+    expect(refusal('\ndef "A" {}', '\n#usda 1.0').message).toBe(
+      'test.usda line 3: expected the "#usda 1.0" header on the first line, found "def"',
+    );
     expect(refusal('(\n  metersPerUnit = "one"\n)').message).toBe('test.usda line 3: expected a number for double, found string "one"');
     const e = refusal('def Shader "S"\n{\n    asset inputs:file {\n}\n');
     expect(e.message).toBe('test.usda line 4: expected "=" after attribute name inputs:file, found "{"');
     expect(e.code).toBe('usd_unreadable');
   });
 
-  it('passes the caller\'s file name and field to its errors', () => {
+  it("passes the caller's file name and field to its errors", () => {
     try {
       parseUsda('#usda 1.0\ndef', 'a.usda', { fileName: 'upload.usdz', field: 'model' });
       expect.fail('accepted');
@@ -465,20 +604,38 @@ def "A" (
     def "C" (references = None; prepend variantSets = ["x", "y"]) {}
 }
 `);
-    expect(field(layer, '/A', 'references')).toEqual({ kind: 'referenceListOp', value: listOp({ explicit: [ref('a.usda', '/Prim', 2, 0.5)] }) });
-    expect(field(layer, '/A', 'payload')).toEqual({ kind: 'payloadListOp', value: listOp({ prepended: [ref('p.usda', ''), ref('q.usda', '/Q')] }) });
+    expect(field(layer, '/A', 'references')).toEqual({
+      kind: 'referenceListOp',
+      value: listOp({ explicit: [ref('a.usda', '/Prim', 2, 0.5)] }),
+    });
+    expect(field(layer, '/A', 'payload')).toEqual({
+      kind: 'payloadListOp',
+      value: listOp({ prepended: [ref('p.usda', ''), ref('q.usda', '/Q')] }),
+    });
     expect(field(layer, '/A', 'inheritPaths')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: ['/_Class'] }) });
     expect(field(layer, '/A', 'specializes')).toEqual({ kind: 'pathListOp', value: listOp({ prepended: ['/Base', '/Sibling'] }) });
     // A later list-op statement edits the same list op; prepend and delete coexist.
-    expect(field(layer, '/A', 'apiSchemas')).toEqual({ kind: 'tokenListOp', value: listOp({ prepended: ['MaterialBindingAPI', 'SkelBindingAPI'], deleted: ['Old'] }) });
+    expect(field(layer, '/A', 'apiSchemas')).toEqual({
+      kind: 'tokenListOp',
+      value: listOp({ prepended: ['MaterialBindingAPI', 'SkelBindingAPI'], deleted: ['Old'] }),
+    });
     expect(field(layer, '/A', 'variantSetNames')).toEqual({ kind: 'stringListOp', value: listOp({ prepended: ['shape'] }) });
     expect(field(layer, '/A', 'variantSetChildren')).toBeUndefined(); // only explicit or added names make variant sets
 
-    expect(field(layer, '/A/B', 'references')).toEqual({ kind: 'referenceListOp', value: listOp({
-      prepended: [ref('', '/Other')], appended: [ref('a.usda', '')], deleted: [ref('gone.usda', '/X'), ref('', '/Y')],
-      added: [ref('added.usda', '')], ordered: [ref('', '/Other'), ref('a.usda', '')],
-    }) });
-    expect(field(layer, '/A/B', 'inheritPaths')).toEqual({ kind: 'pathListOp', value: listOp({ appended: ['/A/B/Cls'], deleted: ['/A/Old'] }) });
+    expect(field(layer, '/A/B', 'references')).toEqual({
+      kind: 'referenceListOp',
+      value: listOp({
+        prepended: [ref('', '/Other')],
+        appended: [ref('a.usda', '')],
+        deleted: [ref('gone.usda', '/X'), ref('', '/Y')],
+        added: [ref('added.usda', '')],
+        ordered: [ref('', '/Other'), ref('a.usda', '')],
+      }),
+    });
+    expect(field(layer, '/A/B', 'inheritPaths')).toEqual({
+      kind: 'pathListOp',
+      value: listOp({ appended: ['/A/B/Cls'], deleted: ['/A/Old'] }),
+    });
     expect(field(layer, '/A/B', 'payload')).toEqual({ kind: 'payloadListOp', value: listOp({ explicit: [] }) });
     expect(field(layer, '/A/B', 'specializes')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: [] }) });
     expect(field(layer, '/A/B', 'apiSchemas')).toEqual({ kind: 'tokenListOp', value: listOp({ explicit: ['OnlyThis'] }) });
@@ -540,22 +697,40 @@ def "A" (
 def "B" (symmetryFunction = mirror; permission = public) {}
 `);
     const a = spec(layer, '/A').fields;
-    expect(a.get('variantSelection')).toEqual({ kind: 'variantSelection', value: new Map([['color', 'red'], ['shape', 'sphere']]) });
+    expect(a.get('variantSelection')).toEqual({
+      kind: 'variantSelection',
+      value: new Map([
+        ['color', 'red'],
+        ['shape', 'sphere'],
+      ]),
+    });
     expect(a.get('kind')).toEqual({ kind: 'token', value: 'component' });
     expect(a.get('instanceable')).toEqual({ kind: 'bool', value: true });
     expect(a.get('active')).toEqual({ kind: 'bool', value: false });
     expect(a.get('hidden')).toEqual({ kind: 'bool', value: true });
-    expect(a.get('customData')).toEqual({ kind: 'dictionary', value: new Map<string, SdfValue>([
-      ['a', { kind: 'number', type: 'int', value: 1 }],
-      ['deeper', { kind: 'dictionary', value: new Map<string, SdfValue>([
-        ['b', { kind: 'bool', value: true }],
-        ['s', { kind: 'stringArray', type: 'string[]', value: ['x', 'y'] }],
-      ]) }],
-    ]) });
-    expect(a.get('assetInfo')).toEqual({ kind: 'dictionary', value: new Map<string, SdfValue>([
-      ['identifier', { kind: 'asset', value: './chair.usd' }],
-      ['version', { kind: 'string', value: '1.0' }],
-    ]) });
+    expect(a.get('customData')).toEqual({
+      kind: 'dictionary',
+      value: new Map<string, SdfValue>([
+        ['a', { kind: 'number', type: 'int', value: 1 }],
+        [
+          'deeper',
+          {
+            kind: 'dictionary',
+            value: new Map<string, SdfValue>([
+              ['b', { kind: 'bool', value: true }],
+              ['s', { kind: 'stringArray', type: 'string[]', value: ['x', 'y'] }],
+            ]),
+          },
+        ],
+      ]),
+    });
+    expect(a.get('assetInfo')).toEqual({
+      kind: 'dictionary',
+      value: new Map<string, SdfValue>([
+        ['identifier', { kind: 'asset', value: './chair.usd' }],
+        ['version', { kind: 'string', value: '1.0' }],
+      ]),
+    });
     expect(a.get('documentation')).toEqual({ kind: 'string', value: 'Documented' });
     expect(a.get('comment')).toEqual({ kind: 'string', value: 'A comment' });
     expect(a.get('permission')).toEqual({ kind: 'permission', value: 'private' });
@@ -564,7 +739,13 @@ def "B" (symmetryFunction = mirror; permission = public) {}
     expect(a.get('payloadAssetDependencies')).toEqual({ kind: 'stringArray', type: 'asset[]', value: ['a.png', 'b.png'] });
     expect(a.get('sceneName')).toEqual({ kind: 'string', value: 'three.js says so' });
     expect(a.get('typeName')).toEqual({ kind: 'token', value: 'Sphere' });
-    expect(a.get('prefixSubstitutions')).toEqual({ kind: 'dictionary', value: new Map([['$A', { kind: 'string', value: '/x' }], ['$B', { kind: 'string', value: '/y' }]]) });
+    expect(a.get('prefixSubstitutions')).toEqual({
+      kind: 'dictionary',
+      value: new Map([
+        ['$A', { kind: 'string', value: '/x' }],
+        ['$B', { kind: 'string', value: '/y' }],
+      ]),
+    });
     expect(field(layer, '/B', 'symmetryFunction')).toEqual({ kind: 'token', value: 'mirror' });
     expect(field(layer, '/B', 'permission')).toEqual({ kind: 'permission', value: 'public' });
   });
@@ -594,8 +775,12 @@ def "B" {}
     expect(refusal('def "not valid" {}').message).toBe('test.usda line 2: "not valid" is not a valid prim name');
     expect(refusal('def "A" {\n  def "B" {\n}').message).toBe('test.usda line 4: expected "}" to close /A, found end of file');
     expect(refusal('def "A" (\n  kind = "x"\n').message).toMatch(/^test\.usda line 4: expected "\)" to close the metadata of \/A/);
-    expect(refusal('def "A" (kind = "x" active = true) {}').message).toBe('test.usda line 2: expected a new line or ";" between metadata of /A, found "active"');
-    expect(refusal('def "A" (prepend references = None) {}').message).toMatch(/references to None \(or an empty list\) is only allowed for an explicit list/);
+    expect(refusal('def "A" (kind = "x" active = true) {}').message).toBe(
+      'test.usda line 2: expected a new line or ";" between metadata of /A, found "active"',
+    );
+    expect(refusal('def "A" (prepend references = None) {}').message).toMatch(
+      /references to None \(or an empty list\) is only allowed for an explicit list/,
+    );
     expect(refusal('def "A" (references = </A.x>) {}').message).toMatch(/must be an absolute prim path/);
     expect(refusal('def "A" (references = <Rel>) {}').message).toMatch(/must be an absolute prim path/);
     expect(refusal('def "A" (inherits = </B{v=x}>) {}').message).toMatch(/cannot contain variant selections/);
@@ -606,7 +791,7 @@ def "B" {}
 });
 
 describe('parseUsda: variant sets', () => {
-  it('puts variant sets, variants and what they hold at USD\'s variant paths', () => {
+  it("puts variant sets, variants and what they hold at USD's variant paths", () => {
     const layer = parse(`
 def Xform "Prim" (
     variants = {
@@ -641,7 +826,10 @@ def Xform "Prim" (
     expect(field(layer, '/Prim', 'variantSetChildren')).toEqual({ kind: 'tokenList', value: ['shape'] });
     expect(field(layer, '/Prim', 'variantSetNames')).toEqual({ kind: 'stringListOp', value: listOp({ prepended: ['shape'] }) });
     expect(field(layer, '/Prim', 'primChildren')).toBeUndefined(); // prims in variants are not the prim's own children
-    expect(spec(layer, '/Prim{shape=}')).toEqual({ type: 'variantSet', fields: new Map([['variantChildren', { kind: 'tokenList', value: ['sphere', 'cube'] }]]) });
+    expect(spec(layer, '/Prim{shape=}')).toEqual({
+      type: 'variantSet',
+      fields: new Map([['variantChildren', { kind: 'tokenList', value: ['sphere', 'cube'] }]]),
+    });
     const sphere = spec(layer, '/Prim{shape=sphere}');
     expect(sphere.type).toBe('variant');
     expect(sphere.fields.get('documentation')).toEqual({ kind: 'string', value: 'round' });
@@ -650,11 +838,17 @@ def Xform "Prim" (
     expect(sphere.fields.get('variantSetChildren')).toEqual({ kind: 'tokenList', value: ['color'] });
     expect(field(layer, '/Prim{shape=sphere}.radius', 'default')).toEqual({ kind: 'number', type: 'float', value: 2 });
     // Relative paths inside a variant resolve against the prim the variant belongs to.
-    expect(field(layer, '/Prim{shape=sphere}.binding', 'targetPaths')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: ['/Looks/M'] }) });
+    expect(field(layer, '/Prim{shape=sphere}.binding', 'targetPaths')).toEqual({
+      kind: 'pathListOp',
+      value: listOp({ explicit: ['/Looks/M'] }),
+    });
     expect(field(layer, '/Prim{shape=sphere}Child', 'typeName')).toEqual({ kind: 'token', value: 'Sphere' });
     expect(field(layer, '/Prim{shape=sphere}Child', 'primChildren')).toEqual({ kind: 'tokenList', value: ['Grandchild'] });
     expect(field(layer, '/Prim{shape=sphere}Child.c', 'default')).toEqual({ kind: 'tuple', type: 'color3f', value: [1, 0, 0] });
-    expect(field(layer, '/Prim{shape=sphere}Child.inputs:x', 'connectionPaths')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: ['/Prim/Child.inputs:y'] }) });
+    expect(field(layer, '/Prim{shape=sphere}Child.inputs:x', 'connectionPaths')).toEqual({
+      kind: 'pathListOp',
+      value: listOp({ explicit: ['/Prim/Child.inputs:y'] }),
+    });
     expect(spec(layer, '/Prim{shape=sphere}Child/Grandchild').type).toBe('prim');
     expect(spec(layer, '/Prim{shape=sphere}{color=}').fields.get('variantChildren')).toEqual({ kind: 'tokenList', value: ['red'] });
     expect(field(layer, '/Prim{shape=sphere}{color=red}.hue', 'default')).toEqual({ kind: 'token', value: 'red' });
@@ -665,7 +859,9 @@ def Xform "Prim" (
 
   it('refuses an empty variant set and a duplicate prim inside a variant', () => {
     expect(refusal('def "P" {\n  variantSet "s" = {\n  }\n}').message).toBe('test.usda line 4: variantSet "s" has no variants');
-    expect(refusal('def "P" {\n  variantSet "s" = {\n    "a" { def "X" {}\n def "X" {} }\n  }\n}').message).toBe('test.usda line 5: duplicate prim /P{s=a}X');
+    expect(refusal('def "P" {\n  variantSet "s" = {\n    "a" { def "X" {}\n def "X" {} }\n  }\n}').message).toBe(
+      'test.usda line 5: duplicate prim /P{s=a}X',
+    );
   });
 });
 
@@ -676,14 +872,23 @@ describe('parseUsda: attributes', () => {
     ['quatf xformOp:orient = (1, 0, 0.5, 0)', { kind: 'tuple', type: 'quatf', value: [0, 0.5, 0, 1] }],
     ['quatd q = (0.25, 1, 2, 3)', { kind: 'tuple', type: 'quatd', value: [1, 2, 3, 0.25] }],
     ['quath qh = (0.5, 0, -1, 2)', { kind: 'tuple', type: 'quath', value: [0, -1, 2, 0.5] }],
-    ['matrix4d xformOp:transform = ( (1,0,0,0), (0,1,0,0), (0,0,1,0), (5,0,0,1) )', { kind: 'tuple', type: 'matrix4d', value: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1] }],
+    [
+      'matrix4d xformOp:transform = ( (1,0,0,0), (0,1,0,0), (0,0,1,0), (5,0,0,1) )',
+      { kind: 'tuple', type: 'matrix4d', value: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1] },
+    ],
     ['matrix2d m2 = ((1, 2), (3, 4))', { kind: 'tuple', type: 'matrix2d', value: [1, 2, 3, 4] }],
     ['matrix3d m3 = ((1, 2, 3), (4, 5, 6), (7, 8, 9))', { kind: 'tuple', type: 'matrix3d', value: [1, 2, 3, 4, 5, 6, 7, 8, 9] }],
-    ['frame4d f = ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))', { kind: 'tuple', type: 'frame4d', value: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }],
+    [
+      'frame4d f = ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,0,1))',
+      { kind: 'tuple', type: 'frame4d', value: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] },
+    ],
     ['asset inputs:file = @tex.png@', { kind: 'asset', value: 'tex.png' }],
     ['asset quotedAsset = "tex.png"', { kind: 'asset', value: 'tex.png' }],
     ['asset tripleAsset = @@@we@ird@@.png@@@', { kind: 'asset', value: 'we@ird@@.png' }],
-    ['uniform token[] xformOpOrder = ["xformOp:translate", "!invert!xformOp:rotateXYZ"]', { kind: 'stringArray', type: 'token[]', value: ['xformOp:translate', '!invert!xformOp:rotateXYZ'] }],
+    [
+      'uniform token[] xformOpOrder = ["xformOp:translate", "!invert!xformOp:rotateXYZ"]',
+      { kind: 'stringArray', type: 'token[]', value: ['xformOp:translate', '!invert!xformOp:rotateXYZ'] },
+    ],
     ['int[] primvars:st:indices = [0, 1, 2, 0]', { kind: 'array', type: 'int[]', size: 1, value: Int32Array.of(0, 1, 2, 0) }],
     ['uniform bool doubleSided = 1', { kind: 'bool', value: true }],
     ['bool other = false', { kind: 'bool', value: false }],
@@ -691,7 +896,10 @@ describe('parseUsda: attributes', () => {
     ['float f = 0.1', { kind: 'number', type: 'float', value: Math.fround(0.1) }],
     // 0.1 as float16 is 0x2E66 = 1638 / 16384.
     ['half h = 0.1', { kind: 'number', type: 'half', value: 1638 / 16384 }],
-    ['half[] hs = [0.1, 65504, 65520, -1e-8, 1e-7]', { kind: 'array', type: 'half[]', size: 1, value: Float32Array.of(1638 / 16384, 65504, Infinity, -0, 2 ** -23) }],
+    [
+      'half[] hs = [0.1, 65504, 65520, -1e-8, 1e-7]',
+      { kind: 'array', type: 'half[]', size: 1, value: Float32Array.of(1638 / 16384, 65504, Infinity, -0, 2 ** -23) },
+    ],
     ['int64 big = -9007199254740991', { kind: 'number', type: 'int64', value: -9007199254740991 }],
     ['uint64 ubig = 9007199254740991', { kind: 'number', type: 'uint64', value: 9007199254740991 }],
     ['uchar u = 255', { kind: 'number', type: 'uchar', value: 255 }],
@@ -708,7 +916,7 @@ describe('parseUsda: attributes', () => {
     ['double[] ds = [1, -inf, "nan", 2.5]', { kind: 'array', type: 'double[]', size: 1, value: Float64Array.of(1, -Infinity, NaN, 2.5) }],
     ['timecode tc = 24', { kind: 'number', type: 'timecode', value: 24 }],
     ['string s = "a \\"quoted\\" \\x41\\101 \\u"', { kind: 'string', value: 'a "quoted" AA u' }],
-    ['token t = \'single\'', { kind: 'token', value: 'single' }],
+    ["token t = 'single'", { kind: 'token', value: 'single' }],
     ['int2 i2 = (1, -2)', { kind: 'tuple', type: 'int2', value: [1, -2] }],
     ['int3 i3 = (1, 2, 3)', { kind: 'tuple', type: 'int3', value: [1, 2, 3] }],
     ['int4 i4 = (1, 2, 3, 4)', { kind: 'tuple', type: 'int4', value: [1, 2, 3, 4] }],
@@ -729,9 +937,15 @@ describe('parseUsda: attributes', () => {
     ['color4f c4 = (1, 1, 1, 0.5)', { kind: 'tuple', type: 'color4f', value: [1, 1, 1, 0.5] }],
     ['texCoord2f tc2 = (0.25, 0.75)', { kind: 'tuple', type: 'texCoord2f', value: [0.25, 0.75] }],
     ['texCoord3f tc3 = (0.25, 0.75, 1)', { kind: 'tuple', type: 'texCoord3f', value: [0.25, 0.75, 1] }],
-    ['point3f[] points = [(0,0,0), (1,0,0), (1, 1, -1e-3)]', { kind: 'array', type: 'point3f[]', size: 3, value: Float32Array.of(0, 0, 0, 1, 0, 0, 1, 1, -1e-3) }],
+    [
+      'point3f[] points = [(0,0,0), (1,0,0), (1, 1, -1e-3)]',
+      { kind: 'array', type: 'point3f[]', size: 3, value: Float32Array.of(0, 0, 0, 1, 0, 0, 1, 1, -1e-3) },
+    ],
     ['normal3f[] normals = []', { kind: 'array', type: 'normal3f[]', size: 3, value: new Float32Array(0) }],
-    ['texCoord2f[] primvars:uv = [(0, 1), (0.5, 0.25),]', { kind: 'array', type: 'texCoord2f[]', size: 2, value: Float32Array.of(0, 1, 0.5, 0.25) }],
+    [
+      'texCoord2f[] primvars:uv = [(0, 1), (0.5, 0.25),]',
+      { kind: 'array', type: 'texCoord2f[]', size: 2, value: Float32Array.of(0, 1, 0.5, 0.25) },
+    ],
     ['double3[] d3s = [(1, 2, 3)]', { kind: 'array', type: 'double3[]', size: 3, value: Float64Array.of(1, 2, 3) }],
     ['int3[] i3s = [(1, 2, 3), (4, 5, 6)]', { kind: 'array', type: 'int3[]', size: 3, value: Int32Array.of(1, 2, 3, 4, 5, 6) }],
     ['uint[] uis = [1, 4294967295]', { kind: 'array', type: 'uint[]', size: 1, value: Uint32Array.of(1, 4294967295) }],
@@ -740,8 +954,14 @@ describe('parseUsda: attributes', () => {
     ['float[] fs = [1.5, 0.1]', { kind: 'array', type: 'float[]', size: 1, value: Float32Array.of(1.5, 0.1) }],
     ['int64[] i64s = [-1, 9007199254740991]', { kind: 'array', type: 'int64[]', size: 1, value: Float64Array.of(-1, 9007199254740991) }],
     ['color4f[] c4s = [(1, 0, 0, 1)]', { kind: 'array', type: 'color4f[]', size: 4, value: Float32Array.of(1, 0, 0, 1) }],
-    ['quatf[] qs = [(1, 0, 0, 0), (0.5, 1, 2, 3)]', { kind: 'array', type: 'quatf[]', size: 4, value: Float32Array.of(0, 0, 0, 1, 1, 2, 3, 0.5) }],
-    ['matrix4d[] ms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(1,2,3,1))]', { kind: 'array', type: 'matrix4d[]', size: 16, value: Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1) }],
+    [
+      'quatf[] qs = [(1, 0, 0, 0), (0.5, 1, 2, 3)]',
+      { kind: 'array', type: 'quatf[]', size: 4, value: Float32Array.of(0, 0, 0, 1, 1, 2, 3, 0.5) },
+    ],
+    [
+      'matrix4d[] ms = [((1,0,0,0),(0,1,0,0),(0,0,1,0),(1,2,3,1))]',
+      { kind: 'array', type: 'matrix4d[]', size: 16, value: Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1) },
+    ],
     ['string[] ss = ["a", \'b\', """c"""]', { kind: 'stringArray', type: 'string[]', value: ['a', 'b', 'c'] }],
     ['asset[] as = [@a.png@, "b.png"]', { kind: 'stringArray', type: 'asset[]', value: ['a.png', 'b.png'] }],
   ];
@@ -801,25 +1021,50 @@ def Shader "S"
 }
 `);
     const s = (name: string) => spec(layer, `/S.${name}`).fields;
-    expect(field(layer, '/S', 'properties')).toEqual({ kind: 'tokenList', value: ['outputs:rgb', 'custom:thing', 'legacy', 'inputs:diffuseColor', 'inputs:many', 'inputs:none', 'xformOp:rotateXYZ', 'primvars:st'] });
-    expect(s('outputs:rgb')).toEqual(new Map<string, SdfValue>([
-      ['custom', { kind: 'bool', value: false }], ['typeName', { kind: 'token', value: 'color3f' }], ['variability', { kind: 'variability', value: 'varying' }],
-    ]));
+    expect(field(layer, '/S', 'properties')).toEqual({
+      kind: 'tokenList',
+      value: [
+        'outputs:rgb',
+        'custom:thing',
+        'legacy',
+        'inputs:diffuseColor',
+        'inputs:many',
+        'inputs:none',
+        'xformOp:rotateXYZ',
+        'primvars:st',
+      ],
+    });
+    expect(s('outputs:rgb')).toEqual(
+      new Map<string, SdfValue>([
+        ['custom', { kind: 'bool', value: false }],
+        ['typeName', { kind: 'token', value: 'color3f' }],
+        ['variability', { kind: 'variability', value: 'varying' }],
+      ]),
+    );
     expect(s('custom:thing').get('custom')).toEqual({ kind: 'bool', value: true });
     expect(s('custom:thing').get('variability')).toEqual({ kind: 'variability', value: 'uniform' });
     expect(s('custom:thing').get('documentation')).toEqual({ kind: 'string', value: 'Custom' });
     expect(s('legacy').get('variability')).toEqual({ kind: 'variability', value: 'uniform' });
-    expect(s('inputs:diffuseColor').get('connectionPaths')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: ['/M/S.outputs:rgb'] }) });
+    expect(s('inputs:diffuseColor').get('connectionPaths')).toEqual({
+      kind: 'pathListOp',
+      value: listOp({ explicit: ['/M/S.outputs:rgb'] }),
+    });
     expect(s('inputs:diffuseColor').has('default')).toBe(false);
     // The explicit list goes when a list-op edit of the same field follows (SdfListOp::SetItems).
-    expect(s('inputs:many').get('connectionPaths')).toEqual({ kind: 'pathListOp', value: listOp({ prepended: ['/P.z'], deleted: ['/Q.z'] }) });
+    expect(s('inputs:many').get('connectionPaths')).toEqual({
+      kind: 'pathListOp',
+      value: listOp({ prepended: ['/P.z'], deleted: ['/Q.z'] }),
+    });
     expect(s('inputs:none').get('connectionPaths')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: [] }) });
-    expect(s('xformOp:rotateXYZ').get('timeSamples')).toEqual({ kind: 'timeSamples', value: new Map<number, SdfValue>([
-      [-5.5, { kind: 'tuple', type: 'float3', value: [1, 2, 3] }],
-      [0, { kind: 'tuple', type: 'float3', value: [0, 0, 0] }],
-      [10, { kind: 'tuple', type: 'float3', value: [0, 90, 0] }],
-      [20, { kind: 'none' }],
-    ]) });
+    expect(s('xformOp:rotateXYZ').get('timeSamples')).toEqual({
+      kind: 'timeSamples',
+      value: new Map<number, SdfValue>([
+        [-5.5, { kind: 'tuple', type: 'float3', value: [1, 2, 3] }],
+        [0, { kind: 'tuple', type: 'float3', value: [0, 0, 0] }],
+        [10, { kind: 'tuple', type: 'float3', value: [0, 90, 0] }],
+        [20, { kind: 'none' }],
+      ]),
+    });
     expect([...(s('xformOp:rotateXYZ').get('timeSamples') as { value: Map<number, SdfValue> }).value.keys()]).toEqual([-5.5, 0, 10, 20]);
     expect(s('xformOp:rotateXYZ').get('default')).toEqual({ kind: 'tuple', type: 'float3', value: [1, 1, 1] });
     const st = s('primvars:st');
@@ -851,8 +1096,13 @@ def "M" {
 }
 `);
     expect(field(layer, '/M/S.a', 'connectionPaths')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: ['/M/S.b'] }) });
-    expect(field(layer, '/M/S.c', 'connectionPaths')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: ['/M/T.outputs:out', '/M/S/Child.x', '/Top', '/Abs/Path.p', '/M'] }) });
-    expect(refusal('def "A" {\n  float x.connect = <../../..>\n}').message).toMatch(/^test\.usda line 3: <\.\.\/\.\.\/\.\.> climbs above the root/);
+    expect(field(layer, '/M/S.c', 'connectionPaths')).toEqual({
+      kind: 'pathListOp',
+      value: listOp({ explicit: ['/M/T.outputs:out', '/M/S/Child.x', '/Top', '/Abs/Path.p', '/M'] }),
+    });
+    expect(refusal('def "A" {\n  float x.connect = <../../..>\n}').message).toMatch(
+      /^test\.usda line 3: <\.\.\/\.\.\/\.\.> climbs above the root/,
+    );
     expect(refusal('def "A" {\n  float x.connect = </A.rel[/B]>\n}').message).toMatch(/target path/);
   });
 
@@ -914,28 +1164,58 @@ def "World" {
 }
 `);
     const r = (name: string) => spec(layer, `/World/geom.${name}`);
-    expect(r('material:binding')).toEqual({ type: 'relationship', fields: new Map<string, SdfValue>([
-      ['variability', { kind: 'variability', value: 'uniform' }],
-      ['targetPaths', { kind: 'pathListOp', value: listOp({ explicit: ['/World/material'] }) }],
-    ]) });
-    expect(r('material:binding:preview').fields.get('targetPaths')).toEqual({ kind: 'pathListOp', value: listOp({ prepended: ['/World/material'] }) });
-    expect(r('material:binding:collection:preview:subsets').fields.get('targetPaths')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: ['/World/geom.collection:subsetColl', '/World/material'] }) });
+    expect(r('material:binding')).toEqual({
+      type: 'relationship',
+      fields: new Map<string, SdfValue>([
+        ['variability', { kind: 'variability', value: 'uniform' }],
+        ['targetPaths', { kind: 'pathListOp', value: listOp({ explicit: ['/World/material'] }) }],
+      ]),
+    });
+    expect(r('material:binding:preview').fields.get('targetPaths')).toEqual({
+      kind: 'pathListOp',
+      value: listOp({ prepended: ['/World/material'] }),
+    });
+    expect(r('material:binding:collection:preview:subsets').fields.get('targetPaths')).toEqual({
+      kind: 'pathListOp',
+      value: listOp({ explicit: ['/World/geom.collection:subsetColl', '/World/material'] }),
+    });
     expect(r('empty').fields.has('targetPaths')).toBe(false);
     expect(r('none').fields.get('targetPaths')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: [] }) });
     expect(r('mine').fields.get('custom')).toEqual({ kind: 'bool', value: true });
-    expect(r('mine').fields.get('targetPaths')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: ['/World/geom/Child', '/World/geom.points'] }) });
+    expect(r('mine').fields.get('targetPaths')).toEqual({
+      kind: 'pathListOp',
+      value: listOp({ explicit: ['/World/geom/Child', '/World/geom.points'] }),
+    });
     expect(r('vary').fields.get('variability')).toEqual({ kind: 'variability', value: 'varying' });
     expect(r('vary').fields.get('targetPaths')).toEqual({ kind: 'pathListOp', value: listOp({ explicit: [] }) });
     expect(r('both').fields.get('variability')).toEqual({ kind: 'variability', value: 'varying' });
     expect(r('both').fields.get('custom')).toEqual({ kind: 'bool', value: true });
     expect(r('empty').fields.has('custom')).toBe(false);
-    expect(r('listed').fields.get('targetPaths')).toEqual({ kind: 'pathListOp', value: listOp({ appended: ['/A', '/B'], deleted: ['/C'] }) });
+    expect(r('listed').fields.get('targetPaths')).toEqual({
+      kind: 'pathListOp',
+      value: listOp({ appended: ['/A', '/B'], deleted: ['/C'] }),
+    });
     expect(r('withMeta').fields.get('documentation')).toEqual({ kind: 'string', value: 'docs' });
     expect(r('withMeta').fields.get('bindMaterialAs')).toEqual({ kind: 'token', value: 'strongerThanDescendants' });
-    expect(r('withMeta').fields.get('customData')).toEqual({ kind: 'dictionary', value: new Map([['n', { kind: 'number', type: 'int', value: 1 }]]) });
-    expect(field(layer, '/World/geom', 'properties')).toEqual({ kind: 'tokenList', value: [
-      'material:binding', 'material:binding:preview', 'material:binding:collection:preview:subsets', 'empty', 'none', 'mine', 'vary', 'both', 'listed', 'withMeta',
-    ] });
+    expect(r('withMeta').fields.get('customData')).toEqual({
+      kind: 'dictionary',
+      value: new Map([['n', { kind: 'number', type: 'int', value: 1 }]]),
+    });
+    expect(field(layer, '/World/geom', 'properties')).toEqual({
+      kind: 'tokenList',
+      value: [
+        'material:binding',
+        'material:binding:preview',
+        'material:binding:collection:preview:subsets',
+        'empty',
+        'none',
+        'mine',
+        'vary',
+        'both',
+        'listed',
+        'withMeta',
+      ],
+    });
   });
 
   it('refuses bad targets', () => {
@@ -960,24 +1240,39 @@ d""" '''e''' @f.png@ @@@g@h@@@ </A/B.c:d> inputs:file a::b -1.5e+3 -inf inf 7 ( 
     const tokens = tokenizeUsda(text, 't.usda');
     expect(tokens.map((t) => [t.kind, t.text, t.line])).toEqual([
       [USDA_MAGIC, '#usda 1.0', 1],
-      [USDA_NAME, 'def', 5], [USDA_STRING, 'A', 5], [USDA_STRING, 'b', 5], [USDA_STRING, 'c\nd', 5], [USDA_STRING, 'e', 6], [USDA_ASSET, 'f.png', 6],
-      [USDA_ASSET, 'g@h', 6], [USDA_PATH, '/A/B.c:d', 6], [USDA_NAME, 'inputs:file', 6], [USDA_NAME, 'a::b', 6],
-      [USDA_NUMBER, '-1.5e+3', 6], [USDA_NUMBER, '-inf', 6], [USDA_NAME, 'inf', 6], [USDA_NUMBER, '7', 6],
+      [USDA_NAME, 'def', 5],
+      [USDA_STRING, 'A', 5],
+      [USDA_STRING, 'b', 5],
+      [USDA_STRING, 'c\nd', 5],
+      [USDA_STRING, 'e', 6],
+      [USDA_ASSET, 'f.png', 6],
+      [USDA_ASSET, 'g@h', 6],
+      [USDA_PATH, '/A/B.c:d', 6],
+      [USDA_NAME, 'inputs:file', 6],
+      [USDA_NAME, 'a::b', 6],
+      [USDA_NUMBER, '-1.5e+3', 6],
+      [USDA_NUMBER, '-inf', 6],
+      [USDA_NAME, 'inf', 6],
+      [USDA_NUMBER, '7', 6],
       ...'()[]{}=,;:.-'.split('').map((c) => [USDA_PUNCT, c, 6]),
-      [USDA_STRING, '\t\n\\"\'AAé', 7], [USDA_STRING, '', 7],
+      [USDA_STRING, '\t\n\\"\'AAé', 7],
+      [USDA_STRING, '', 7],
     ]);
     expect(tokens.filter((t) => t.kind === USDA_NUMBER).map((t) => t.number)).toEqual([-1500, -Infinity, 7]);
   });
 
   it('reads numbers exactly, on the fast path and off it', () => {
-    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (v) => {
-      const written = [String(v), v.toExponential(), v.toFixed(Math.min(20, Math.max(0, 17 - Math.floor(Math.log10(Math.abs(v) || 1)))))];
-      for (const s of written) {
-        if (!/^-?\d/.test(s)) continue;
-        const [token] = tokenizeUsda(`#usda 1.0\n${s}`, 'n.usda').slice(1);
-        expect(token!.number, s).toBe(Number(s));
-      }
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (v) => {
+        const written = [String(v), v.toExponential(), v.toFixed(Math.min(20, Math.max(0, 17 - Math.floor(Math.log10(Math.abs(v) || 1)))))];
+        for (const s of written) {
+          if (!/^-?\d/.test(s)) continue;
+          const [token] = tokenizeUsda(`#usda 1.0\n${s}`, 'n.usda').slice(1);
+          expect(token!.number, s).toBe(Number(s));
+        }
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('refuses what it cannot read, naming the line', () => {
@@ -1021,11 +1316,13 @@ interface Sample {
   components: number[];
 }
 
-const halfValues = fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 1023 })).map(([negative, exponent, fraction]) => {
-  // Built from sign, exponent and fraction bits: exactly representable as a half.
-  const magnitude = exponent === 0 ? fraction * 2 ** -24 : (1 + fraction / 1024) * 2 ** (exponent - 15);
-  return negative ? -magnitude : magnitude;
-});
+const halfValues = fc
+  .tuple(fc.boolean(), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 1023 }))
+  .map(([negative, exponent, fraction]) => {
+    // Built from sign, exponent and fraction bits: exactly representable as a half.
+    const magnitude = exponent === 0 ? fraction * 2 ** -24 : (1 + fraction / 1024) * 2 ** (exponent - 15);
+    return negative ? -magnitude : magnitude;
+  });
 
 /** How the test writes a real number: shortest form, or an exponent form, or the words for the specials. */
 function writeReal(v: number, style: number): string {
@@ -1055,19 +1352,26 @@ const TUPLES: Array<[string, Base, number[]]> = [
   ...(['h', 'f', 'd'] as const).flatMap((s) => {
     const base: Base = s === 'h' ? 'half' : s === 'f' ? 'float' : 'double';
     return ['point3', 'vector3', 'normal3', 'color3', 'color4', 'texCoord2', 'texCoord3', 'quat'].map((role): [string, Base, number[]] => [
-      `${role}${s}`, base, [role === 'quat' ? 4 : Number(role.at(-1))],
+      `${role}${s}`,
+      base,
+      [role === 'quat' ? 4 : Number(role.at(-1))],
     ]);
   }),
-  ['matrix2d', 'double', [2, 2]], ['matrix3d', 'double', [3, 3]], ['matrix4d', 'double', [4, 4]], ['frame4d', 'double', [4, 4]],
+  ['matrix2d', 'double', [2, 2]],
+  ['matrix3d', 'double', [3, 3]],
+  ['matrix4d', 'double', [4, 4]],
+  ['frame4d', 'double', [4, 4]],
 ];
 
 /** A tuple of `shape`, written with `( … )` nesting, its components flattened in writing order. */
 function tupleOf(base: Base, shape: number[]): fc.Arbitrary<Sample> {
   const inner = shape.length === 1 ? BASES[base] : tupleOf(base, shape.slice(1));
-  return fc.tuple(fc.array(inner, { minLength: shape[0]!, maxLength: shape[0]! }), fc.constantFrom(', ', ',', ' ,  ', ',\n    ')).map(([items, sep]) => ({
-    text: `(${items.map((i) => i.text).join(sep)})`,
-    components: items.flatMap((i) => i.components),
-  }));
+  return fc
+    .tuple(fc.array(inner, { minLength: shape[0]!, maxLength: shape[0]! }), fc.constantFrom(', ', ',', ' ,  ', ',\n    '))
+    .map(([items, sep]) => ({
+      text: `(${items.map((i) => i.text).join(sep)})`,
+      components: items.flatMap((i) => i.components),
+    }));
 }
 
 /** A string written in one of USD's quotings, with escapes where the quoting needs them. */
@@ -1086,11 +1390,8 @@ const quotedString = fc.tuple(fc.string({ unit: 'grapheme', maxLength: 30 }), fc
 });
 
 describe('parseUsda properties', () => {
-  it('reads back values of every supported type, scalar and array, as written by a printer of the test\'s own', () => {
-    const numeric = [
-      ...Object.keys(BASES).map((b) => [b, b as Base, [] as number[]] as [string, Base, number[]]),
-      ...TUPLES,
-    ];
+  it("reads back values of every supported type, scalar and array, as written by a printer of the test's own", () => {
+    const numeric = [...Object.keys(BASES).map((b) => [b, b as Base, [] as number[]] as [string, Base, number[]]), ...TUPLES];
     // Floats are generated as float32 values and halves as float16 ones: what is written is what is stored.
     const stored = (_base: Base, v: number) => v;
     const expectedOf = (type: string, base: Base, shape: number[], samples: Sample[], array: boolean): SdfValue => {
@@ -1101,8 +1402,16 @@ describe('parseUsda properties', () => {
       });
       const size = shape.reduce((a, b) => a * b, 1);
       if (array) {
-        const Ctor = base === 'half' || base === 'float' ? Float32Array : base === 'int' ? Int32Array : base === 'uint' ? Uint32Array
-          : base === 'bool' || base === 'uchar' ? Uint8Array : Float64Array;
+        const Ctor =
+          base === 'half' || base === 'float'
+            ? Float32Array
+            : base === 'int'
+              ? Int32Array
+              : base === 'uint'
+                ? Uint32Array
+                : base === 'bool' || base === 'uchar'
+                  ? Uint8Array
+                  : Float64Array;
         return { kind: 'array', type: `${type}[]`, size, value: Ctor.from(components) };
       }
       if (shape.length > 0) return { kind: 'tuple', type, value: components };
@@ -1111,22 +1420,33 @@ describe('parseUsda properties', () => {
     };
     const arbitrary = fc.constantFrom(...numeric).chain(([type, base, shape]) => {
       const element = shape.length === 0 ? BASES[base] : tupleOf(base, shape);
-      return fc.tuple(fc.constant({ type, base, shape }), fc.boolean(), fc.array(element, { maxLength: 8 }), fc.constantFrom(', ', ',\n        ', ','));
+      return fc.tuple(
+        fc.constant({ type, base, shape }),
+        fc.boolean(),
+        fc.array(element, { maxLength: 8 }),
+        fc.constantFrom(', ', ',\n        ', ','),
+      );
     });
-    fc.assert(fc.property(arbitrary, ([{ type, base, shape }, array, samples, sep]) => {
-      if (!array && samples.length === 0) return;
-      const used = array ? samples : samples.slice(0, 1);
-      const text = array ? `[${used.map((s) => s.text).join(sep)}${sep === ',' && used.length > 0 ? ',' : ''}]` : used[0]!.text;
-      const layer = parse(`def "P"\n{\n    ${type}${array ? '[]' : ''} a = ${text}\n}\n`);
-      expect(field(layer, '/P.a', 'default')).toEqual(expectedOf(type, base, shape, used, array));
-    }), { numRuns: 1500 });
+    fc.assert(
+      fc.property(arbitrary, ([{ type, base, shape }, array, samples, sep]) => {
+        if (!array && samples.length === 0) return;
+        const used = array ? samples : samples.slice(0, 1);
+        const text = array ? `[${used.map((s) => s.text).join(sep)}${sep === ',' && used.length > 0 ? ',' : ''}]` : used[0]!.text;
+        const layer = parse(`def "P"\n{\n    ${type}${array ? '[]' : ''} a = ${text}\n}\n`);
+        expect(field(layer, '/P.a', 'default')).toEqual(expectedOf(type, base, shape, used, array));
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   it('reads back strings, tokens and asset paths in every quoting', () => {
-    const assetText = fc.string({ unit: fc.constantFrom(...'abcXYZ019 ._-/:éü@'.split('')), maxLength: 20 }).filter((s) => !s.includes('@@') && !s.endsWith('@') && !s.startsWith('@'));
-    fc.assert(fc.property(fc.array(quotedString, { maxLength: 5 }), quotedString, assetText, (list, one, asset) => {
-      const assetWritten = asset.includes('@') ? `@@@${asset}@@@` : `@${asset}@`;
-      const layer = parse(`def "P" {
+    const assetText = fc
+      .string({ unit: fc.constantFrom(...'abcXYZ019 ._-/:éü@'.split('')), maxLength: 20 })
+      .filter((s) => !s.includes('@@') && !s.endsWith('@') && !s.startsWith('@'));
+    fc.assert(
+      fc.property(fc.array(quotedString, { maxLength: 5 }), quotedString, assetText, (list, one, asset) => {
+        const assetWritten = asset.includes('@') ? `@@@${asset}@@@` : `@${asset}@`;
+        const layer = parse(`def "P" {
     string s = ${one.text}
     token t = ${one.text}
     string[] ss = [${list.map((l) => l.text).join(', ')}]
@@ -1135,17 +1455,28 @@ describe('parseUsda properties', () => {
     asset[] as = [${assetWritten}, ${one.text.includes('\\') ? '@x@' : assetWritten}]
 }
 `);
-      expect(field(layer, '/P.s', 'default')).toEqual({ kind: 'string', value: one.value });
-      expect(field(layer, '/P.t', 'default')).toEqual({ kind: 'token', value: one.value });
-      expect(field(layer, '/P.ss', 'default')).toEqual({ kind: 'stringArray', type: 'string[]', value: list.map((l) => l.value) });
-      expect(field(layer, '/P.ts', 'default')).toEqual({ kind: 'stringArray', type: 'token[]', value: list.map((l) => l.value) });
-      expect(field(layer, '/P.a', 'default')).toEqual({ kind: 'asset', value: asset });
-    }), { numRuns: 600 });
+        expect(field(layer, '/P.s', 'default')).toEqual({ kind: 'string', value: one.value });
+        expect(field(layer, '/P.t', 'default')).toEqual({ kind: 'token', value: one.value });
+        expect(field(layer, '/P.ss', 'default')).toEqual({ kind: 'stringArray', type: 'string[]', value: list.map((l) => l.value) });
+        expect(field(layer, '/P.ts', 'default')).toEqual({ kind: 'stringArray', type: 'token[]', value: list.map((l) => l.value) });
+        expect(field(layer, '/P.a', 'default')).toEqual({ kind: 'asset', value: asset });
+      }),
+      { numRuns: 600 },
+    );
   });
 
   const hostileBases = (): Array<[string, string]> => {
-    const small = TEXT_LAYERS.filter((l) => l.data.length < 20_000).map((l): [string, string] => [l.name, Buffer.from(l.data).toString('utf8')]);
-    const usd = describeLayer(richScene(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]), new Float32Array([0, 0, 1, 0, 0, 1])));
+    const small = TEXT_LAYERS.filter((l) => l.data.length < 20_000).map((l): [string, string] => [
+      l.name,
+      Buffer.from(l.data).toString('utf8'),
+    ]);
+    const usd = describeLayer(
+      richScene(
+        new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]),
+        new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]),
+        new Float32Array([0, 0, 1, 0, 0, 1]),
+      ),
+    );
     const ours = Buffer.from(concat([...renderUsda(usd)])).toString('utf8');
     const kitchenSink = `#usda 1.0
 (
@@ -1173,48 +1504,97 @@ def Xform "P" (
 
   it('on hostile text (cut, with braces, quotes, @ and random characters inserted or removed) either parses or throws UsdUnreadableError naming a line', () => {
     const bases = hostileBases();
-    const pieces = ['{', '}', '[', ']', '(', ')', '"', "'", '"""', '@', '@@@', '<', '>', '=', ',', ';', ':', '.', '\n', '#', '/*', '-', 'inf', 'None', 'def "X" {', '\\', '\u0000', '\uFFFF', 'é'];
+    const pieces = [
+      '{',
+      '}',
+      '[',
+      ']',
+      '(',
+      ')',
+      '"',
+      "'",
+      '"""',
+      '@',
+      '@@@',
+      '<',
+      '>',
+      '=',
+      ',',
+      ';',
+      ':',
+      '.',
+      '\n',
+      '#',
+      '/*',
+      '-',
+      'inf',
+      'None',
+      'def "X" {',
+      '\\',
+      '\u0000',
+      '\uFFFF',
+      'é',
+    ];
     const mutation = fc.oneof(
       fc.record({ kind: fc.constant('cut' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
-      fc.record({ kind: fc.constant('insert' as const), at: fc.double({ min: 0, max: 1, noNaN: true }), text: fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 4 })) }),
-      fc.record({ kind: fc.constant('remove' as const), at: fc.double({ min: 0, max: 1, noNaN: true }), length: fc.integer({ min: 1, max: 12 }) }),
+      fc.record({
+        kind: fc.constant('insert' as const),
+        at: fc.double({ min: 0, max: 1, noNaN: true }),
+        text: fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 4 })),
+      }),
+      fc.record({
+        kind: fc.constant('remove' as const),
+        at: fc.double({ min: 0, max: 1, noNaN: true }),
+        length: fc.integer({ min: 1, max: 12 }),
+      }),
     );
-    let accepted = 0, refused = 0;
-    fc.assert(fc.property(fc.integer({ min: 0, max: bases.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), (which, mutations) => {
-      const [name, base] = bases[which]!;
-      let text = base;
-      for (const m of mutations) {
-        const at = Math.floor(m.at * text.length);
-        if (m.kind === 'cut') text = text.slice(0, at);
-        else if (m.kind === 'insert') text = text.slice(0, at) + m.text + text.slice(at);
-        else text = text.slice(0, at) + text.slice(at + m.length);
-      }
-      try {
-        const layer = parseUsda(text, name);
-        expect(layer.specs.get('/')?.type).toBe('pseudoRoot');
-        accepted++;
-      } catch (e) {
-        if (!(e instanceof UsdUnreadableError)) throw e;
-        expect(e.message.startsWith(`${name} line `), e.message).toBe(true);
-        refused++;
-      }
-    }), { numRuns: 1500 });
+    let accepted = 0,
+      refused = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: bases.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), (which, mutations) => {
+        const [name, base] = bases[which]!;
+        let text = base;
+        for (const m of mutations) {
+          const at = Math.floor(m.at * text.length);
+          if (m.kind === 'cut') text = text.slice(0, at);
+          else if (m.kind === 'insert') text = text.slice(0, at) + m.text + text.slice(at);
+          else text = text.slice(0, at) + text.slice(at + m.length);
+        }
+        try {
+          const layer = parseUsda(text, name);
+          expect(layer.specs.get('/')?.type).toBe('pseudoRoot');
+          accepted++;
+        } catch (e) {
+          if (!(e instanceof UsdUnreadableError)) throw e;
+          expect(e.message.startsWith(`${name} line `), e.message).toBe(true);
+          refused++;
+        }
+      }),
+      { numRuns: 1500 },
+    );
     expect(refused).toBeGreaterThan(100);
     expect(accepted).toBeGreaterThan(10);
   });
 
   it('on random bytes written into real layers either parses or throws UsdUnreadableError naming a line', () => {
     const bases = hostileBases().map(([name, text]) => [name, new TextEncoder().encode(text)] as const);
-    fc.assert(fc.property(fc.integer({ min: 0, max: bases.length - 1 }), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), (which, edits) => {
-      const [name, base] = bases[which]!;
-      const bytes = base.slice();
-      for (const [at, byte] of edits) bytes[Math.floor(at * (bytes.length - 1))] = byte;
-      try {
-        parseUsda(bytes, name);
-      } catch (e) {
-        if (!(e instanceof UsdUnreadableError)) throw e;
-        expect(e.message.startsWith(`${name} line `), e.message).toBe(true);
-      }
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: bases.length - 1 }),
+        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+        (which, edits) => {
+          const [name, base] = bases[which]!;
+          const bytes = base.slice();
+          for (const [at, byte] of edits) bytes[Math.floor(at * (bytes.length - 1))] = byte;
+          try {
+            parseUsda(bytes, name);
+          } catch (e) {
+            if (!(e instanceof UsdUnreadableError)) throw e;
+            expect(e.message.startsWith(`${name} line `), e.message).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

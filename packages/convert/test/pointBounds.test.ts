@@ -7,15 +7,18 @@ import { newIdentityMatrix } from '../src/scene/identityMatrix.js';
 describe('pointBounds (USD extent of a mesh)', () => {
   it('is the box growBounds finds through the identity, bit for bit (−0 included)', () => {
     const coordinate = fc.oneof(fc.constantFrom(0, -0, 1, -1), fc.float({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }));
-    fc.assert(fc.property(fc.array(fc.tuple(coordinate, coordinate, coordinate), { minLength: 1, maxLength: 50 }), (points) => {
-      const positions = Float32Array.from(points.flat());
-      const expected = growBounds(emptyBounds(), positions, 3, newIdentityMatrix());
-      const box = pointBounds(positions);
-      for (const k of [0, 1, 2]) {
-        expect(Object.is(box.min[k], expected.min[k]), `min[${k}] ${box.min[k]} vs ${expected.min[k]}`).toBe(true);
-        expect(Object.is(box.max[k], expected.max[k]), `max[${k}] ${box.max[k]} vs ${expected.max[k]}`).toBe(true);
-      }
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(coordinate, coordinate, coordinate), { minLength: 1, maxLength: 50 }), (points) => {
+        const positions = Float32Array.from(points.flat());
+        const expected = growBounds(emptyBounds(), positions, 3, newIdentityMatrix());
+        const box = pointBounds(positions);
+        for (const k of [0, 1, 2]) {
+          expect(Object.is(box.min[k], expected.min[k]), `min[${k}] ${box.min[k]} vs ${expected.min[k]}`).toBe(true);
+          expect(Object.is(box.max[k], expected.max[k]), `max[${k}] ${box.max[k]} vs ${expected.max[k]}`).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('contains every point and touches the box on each side', () => {

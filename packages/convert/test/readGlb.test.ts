@@ -70,17 +70,38 @@ describe('readGlb on the corpus', () => {
     const lamp = await readGlb(bytes);
     expect(lamp.warnings.map((w) => w.code).filter((c) => c.startsWith('texture'))).toEqual([]);
     // Every KTX2 image a material uses arrives as a PNG the size its KTX2 header states.
-    const used = new Set(doc.getRoot().listMaterials().flatMap((m) => [m.getBaseColorTexture(), m.getNormalTexture(), m.getMetallicRoughnessTexture(), m.getOcclusionTexture(), m.getEmissiveTexture()]).filter((t) => t !== null));
+    const used = new Set(
+      doc
+        .getRoot()
+        .listMaterials()
+        .flatMap((m) => [
+          m.getBaseColorTexture(),
+          m.getNormalTexture(),
+          m.getMetallicRoughnessTexture(),
+          m.getOcclusionTexture(),
+          m.getEmissiveTexture(),
+        ])
+        .filter((t) => t !== null),
+    );
     expect(lamp.textures).toHaveLength(used.size);
-    const headerSizes = [...used].map((t) => { const v = new DataView(t!.getImage()!.buffer, t!.getImage()!.byteOffset); return `${v.getUint32(20, true)}x${v.getUint32(24, true)}`; }).sort();
+    const headerSizes = [...used]
+      .map((t) => {
+        const v = new DataView(t!.getImage()!.buffer, t!.getImage()!.byteOffset);
+        return `${v.getUint32(20, true)}x${v.getUint32(24, true)}`;
+      })
+      .sort();
     const pngSizes = [];
     for (const t of lamp.textures) {
       expect(t.mimeType).toBe('image/png');
       const { data, info } = await sharp(t.data).raw().toBuffer({ resolveWithObject: true });
       pngSizes.push(`${info.width}x${info.height}`);
       // A real picture, not a blank: its pixels vary.
-      let min = 255, max = 0;
-      for (let i = 0; i < data.length; i += 97) { min = Math.min(min, data[i]!); max = Math.max(max, data[i]!); }
+      let min = 255,
+        max = 0;
+      for (let i = 0; i < data.length; i += 97) {
+        min = Math.min(min, data[i]!);
+        max = Math.max(max, data[i]!);
+      }
       expect(max - min).toBeGreaterThan(16);
     }
     expect(pngSizes.sort()).toEqual(headerSizes);
@@ -100,24 +121,37 @@ describe('readGlb on the corpus', () => {
   it('passes PNG and JPEG bytes through untouched', async () => {
     const helmet = await readGlb(corpusBytes('glb', 'DamagedHelmet.glb'));
     const doc = await new NodeIO().readBinary(corpusBytes('glb', 'DamagedHelmet.glb'));
-    const originals = doc.getRoot().listTextures().map((t) => t.getImage()!);
+    const originals = doc
+      .getRoot()
+      .listTextures()
+      .map((t) => t.getImage()!);
     for (const t of helmet.textures) expect(originals.some((o) => Buffer.from(o).equals(Buffer.from(t.data)))).toBe(true);
   });
 
   it('bakes a mirrored node and keeps its faces the right way out', async () => {
     const doc = new Document();
     const buffer = doc.createBuffer();
-    const pos = doc.createAccessor().setType('VEC3').setBuffer(buffer).setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]));
-    const nrm = doc.createAccessor().setType('VEC3').setBuffer(buffer).setArray(new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]));
+    const pos = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setBuffer(buffer)
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]));
+    const nrm = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setBuffer(buffer)
+      .setArray(new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1]));
     const prim = doc.createPrimitive().setAttribute('POSITION', pos).setAttribute('NORMAL', nrm);
     const node = doc.createNode('mirror').setScale([-1, 1, 1]).setMesh(doc.createMesh().addPrimitive(prim));
     doc.createScene().addChild(node);
     const bytes = await new NodeIO().writeBinary(doc);
     const s = await readGlb(bytes);
     const mesh = s.meshes[0]!;
-    const p = mesh.positions, [a, b, c] = mesh.indices;
+    const p = mesh.positions,
+      [a, b, c] = mesh.indices;
     expect(p[3]).toBe(-1); // baked: x mirrored
-    const e1 = [p[b! * 3]! - p[a! * 3]!, p[b! * 3 + 1]! - p[a! * 3 + 1]!], e2 = [p[c! * 3]! - p[a! * 3]!, p[c! * 3 + 1]! - p[a! * 3 + 1]!];
+    const e1 = [p[b! * 3]! - p[a! * 3]!, p[b! * 3 + 1]! - p[a! * 3 + 1]!],
+      e2 = [p[c! * 3]! - p[a! * 3]!, p[c! * 3 + 1]! - p[a! * 3 + 1]!];
     const faceZ = e1[0]! * e2[1]! - e1[1]! * e2[0]!;
     // The winding's face normal agrees with the vertex normal (+z) after mirroring.
     expect(Math.sign(faceZ)).toBe(Math.sign(mesh.normals![2]!));
@@ -133,22 +167,82 @@ describe('readGlb on the corpus', () => {
   });
 
   it.each([
-    ['an accessor count larger than its data', (j: any) => { j.accessors[0].count = 10_000; }, /accessor 0 claims 10000 elements/],
-    ['a buffer larger than the binary chunk', (j: any) => { j.buffers[0].byteLength = 1e9; }, /declares 1000000000 bytes but the binary chunk holds/],
-    ['a bufferView past its buffer', (j: any) => { j.bufferViews[0].byteOffset = 1e6; }, /bufferView 0 .* runs past the end of buffer 0/],
-    ['an external buffer', (j: any) => { j.buffers[0].uri = '../../etc/passwd'; }, /external file/],
-    ['an accessor pointing at a missing view', (j: any) => { j.accessors[0].bufferView = 99; }, /bufferView 99, which does not exist/],
+    [
+      'an accessor count larger than its data',
+      (j: any) => {
+        j.accessors[0].count = 10_000;
+      },
+      /accessor 0 claims 10000 elements/,
+    ],
+    [
+      'a buffer larger than the binary chunk',
+      (j: any) => {
+        j.buffers[0].byteLength = 1e9;
+      },
+      /declares 1000000000 bytes but the binary chunk holds/,
+    ],
+    [
+      'a bufferView past its buffer',
+      (j: any) => {
+        j.bufferViews[0].byteOffset = 1e6;
+      },
+      /bufferView 0 .* runs past the end of buffer 0/,
+    ],
+    [
+      'an external buffer',
+      (j: any) => {
+        j.buffers[0].uri = '../../etc/passwd';
+      },
+      /external file/,
+    ],
+    [
+      'an accessor pointing at a missing view',
+      (j: any) => {
+        j.accessors[0].bufferView = 99;
+      },
+      /bufferView 99, which does not exist/,
+    ],
   ])('refuses a GLB whose JSON lies: %s', async (_, lie, why) => {
     const bytes = rewriteJson(corpusBytes('glb', 'Box.glb'), lie);
     await expect(readGlb(bytes, { fileName: 'Box.glb' })).rejects.toThrow(why);
   });
 
   it.each([
-    ['a material whose base colour texture does not exist', (j: any) => { j.materials[0].pbrMetallicRoughness.baseColorTexture.index = 7; }, /material 0 \(baseColorTexture\) uses texture 7, which does not exist \(the file has 1\)/],
-    ['an extension\'s texture slot that does not exist', (j: any) => { j.materials[0].extensions = { KHR_materials_clearcoat: { clearcoatTexture: { index: 3 } } }; }, /material 0 \(clearcoatTexture\) uses texture 3/],
-    ['a texture whose image does not exist', (j: any) => { j.textures[0].source = 4; }, /texture 0 uses image 4, which does not exist \(the file has 1\)/],
-    ['a texture whose sampler does not exist', (j: any) => { j.textures[0].sampler = 2; }, /texture 0 uses sampler 2/],
-    ['no textures at all, but a material names one', (j: any) => { delete j.textures; }, /material 0 \(baseColorTexture\) uses texture 0, which does not exist \(the file has 0\)/],
+    [
+      'a material whose base colour texture does not exist',
+      (j: any) => {
+        j.materials[0].pbrMetallicRoughness.baseColorTexture.index = 7;
+      },
+      /material 0 \(baseColorTexture\) uses texture 7, which does not exist \(the file has 1\)/,
+    ],
+    [
+      "an extension's texture slot that does not exist",
+      (j: any) => {
+        j.materials[0].extensions = { KHR_materials_clearcoat: { clearcoatTexture: { index: 3 } } };
+      },
+      /material 0 \(clearcoatTexture\) uses texture 3/,
+    ],
+    [
+      'a texture whose image does not exist',
+      (j: any) => {
+        j.textures[0].source = 4;
+      },
+      /texture 0 uses image 4, which does not exist \(the file has 1\)/,
+    ],
+    [
+      'a texture whose sampler does not exist',
+      (j: any) => {
+        j.textures[0].sampler = 2;
+      },
+      /texture 0 uses sampler 2/,
+    ],
+    [
+      'no textures at all, but a material names one',
+      (j: any) => {
+        delete j.textures;
+      },
+      /material 0 \(baseColorTexture\) uses texture 0, which does not exist \(the file has 0\)/,
+    ],
   ])('refuses a textured GLB whose JSON points at nothing, naming the reference: %s', async (_, lie, why) => {
     const bytes = rewriteJson(corpusBytes('glb', 'BoxTextured.glb'), lie);
     await expect(readGlb(bytes, { fileName: 'Box.glb' })).rejects.toThrow(why);
@@ -156,8 +250,10 @@ describe('readGlb on the corpus', () => {
 });
 
 describe('readGlb and what a GLB only carries along', () => {
-  it('an application\'s extras that look like a texture slot are its own data, not a reference', async () => {
-    const bytes = rewriteJson(corpusBytes('glb', 'BoxTextured.glb'), (j: any) => { j.materials[0].extras = { bakedTexture: { index: 99 } }; });
+  it("an application's extras that look like a texture slot are its own data, not a reference", async () => {
+    const bytes = rewriteJson(corpusBytes('glb', 'BoxTextured.glb'), (j: any) => {
+      j.materials[0].extras = { bakedTexture: { index: 99 } };
+    });
     const scene = await readGlb(bytes, { fileName: 'extras.glb' });
     expect(scene.textures).toHaveLength(1);
   });

@@ -11,11 +11,13 @@ beforeAll(async () => {
 /** A wavy terrain of `n` × `n` quads, 10 cm apart. */
 function terrain(n: number): SceneMesh {
   const positions = new Float32Array((n + 1) * (n + 1) * 3);
-  for (let i = 0; i <= n; i++) for (let j = 0; j <= n; j++) positions.set([i * 0.1, 0.3 * Math.sin(i * 0.05) * Math.cos(j * 0.05), j * 0.1], (i * (n + 1) + j) * 3);
+  for (let i = 0; i <= n; i++)
+    for (let j = 0; j <= n; j++) positions.set([i * 0.1, 0.3 * Math.sin(i * 0.05) * Math.cos(j * 0.05), j * 0.1], (i * (n + 1) + j) * 3);
   const indices: number[] = [];
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
-      const a = i * (n + 1) + j, c = a + n + 1;
+      const a = i * (n + 1) + j,
+        c = a + n + 1;
       indices.push(a, c, a + 1, a + 1, c, c + 1);
     }
   }
@@ -24,7 +26,8 @@ function terrain(n: number): SceneMesh {
 
 /** A rail: a long thin strip of `segments` quads along x, `length` metres. */
 function rail(length: number, segments: number, z: number): SceneMesh {
-  const positions: number[] = [], indices: number[] = [];
+  const positions: number[] = [],
+    indices: number[] = [];
   for (let i = 0; i <= segments; i++) positions.push((i / segments) * length, 0.2, z, (i / segments) * length, 0.2, z + 0.07);
   for (let i = 0; i < segments; i++) indices.push(i * 2, i * 2 + 1, i * 2 + 2, i * 2 + 1, i * 2 + 3, i * 2 + 2);
   return { name: 'rail', positions: new Float32Array(positions), indices: new Uint32Array(indices), material: 1 };
@@ -32,8 +35,20 @@ function rail(length: number, segments: number, z: number): SceneMesh {
 
 function scene(meshes: SceneMesh[]): SceneData {
   const identity = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-  const base = { nodes: meshes.map((_, m) => ({ name: `n${m}`, parent: -1, matrix: identity, meshes: [m], metadata: {} })), meshes, materials: [], textures: [] };
-  return { source: { format: 'glb' }, ...base, offset: [0, 0, 0], bounds: { min: [0, -1, 0], max: [300, 1, 30] }, warnings: [], stats: sceneStats(base) };
+  const base = {
+    nodes: meshes.map((_, m) => ({ name: `n${m}`, parent: -1, matrix: identity, meshes: [m], metadata: {} })),
+    meshes,
+    materials: [],
+    textures: [],
+  };
+  return {
+    source: { format: 'glb' },
+    ...base,
+    offset: [0, 0, 0],
+    bounds: { min: [0, -1, 0], max: [300, 1, 30] },
+    warnings: [],
+    stats: sceneStats(base),
+  };
 }
 
 describe('SceneSimplification.reduceToFit (the last resort)', () => {

@@ -44,14 +44,22 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
       expect(read.stats).toEqual(full.stats);
       expect(read.bounds).toEqual(full.bounds);
       read.meshes.forEach((m, i) => {
-        expect(Buffer.from(m.positions.buffer, m.positions.byteOffset, m.positions.byteLength).equals(Buffer.from(full.meshes[i]!.positions.buffer, full.meshes[i]!.positions.byteOffset, full.meshes[i]!.positions.byteLength))).toBe(true);
+        expect(
+          Buffer.from(m.positions.buffer, m.positions.byteOffset, m.positions.byteLength).equals(
+            Buffer.from(full.meshes[i]!.positions.buffer, full.meshes[i]!.positions.byteOffset, full.meshes[i]!.positions.byteLength),
+          ),
+        ).toBe(true);
         expect(Array.from(m.indices)).toEqual(Array.from(full.meshes[i]!.indices));
       });
     }
   });
 
   it('a model over the budget is reduced as it is read: each repeated geometry simplified once, the source counted in full, within 2 cm', async () => {
-    const result = await runConversion({ bytes: corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'), fileName: 'mini.ifc', outputs: ['usdz'] });
+    const result = await runConversion({
+      bytes: corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'),
+      fileName: 'mini.ifc',
+      outputs: ['usdz'],
+    });
     const full = await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'));
     const budget = result.budget!;
     expect(budget.source).toMatchObject({ triangles: full.stats.triangles, meshPrims: full.stats.meshNodes });
@@ -65,7 +73,7 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
     expect(result.stats.elements).toBe(full.stats.meshNodes);
   });
 
-  it('a georeferenced model reduced hard as it is read keeps the full model\'s frame: the same offset, bounds and door index', async () => {
+  it("a georeferenced model reduced hard as it is read keeps the full model's frame: the same offset, bounds and door index", async () => {
     const bytes = farAwayIfcOpenHouse();
     const full = await readIfc(bytes);
     expect(full.offset.some((v) => v !== 0)).toBe(true);
@@ -78,7 +86,12 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
   });
 
   it('repeated geometry stays shared through the merge, delivered once and instanced, when that makes the package markedly smaller', async () => {
-    const result = await runConversion({ bytes: repeatedColumnsIfc(20), fileName: 'columns.ifc', outputs: ['usdz'], budget: { triangles: 10_000, meshPrims: 25 } });
+    const result = await runConversion({
+      bytes: repeatedColumnsIfc(20),
+      fileName: 'columns.ifc',
+      outputs: ['usdz'],
+      budget: { triangles: 10_000, meshPrims: 25 },
+    });
     expect(result.warnings.find((w) => w.code === 'budget_merged')!.message).toMatch(/1 repeated mesh kept as instances/);
     expect((await readUsdz(result.usdz!)).stats.triangles).toBe(result.stats.triangles);
     // ISSUE_021's repeated fittings would save 4 % of its triangles for two dozen prims: merged.
@@ -97,6 +110,8 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
     expect(result.budget!.steps).toContain('simplified');
     expect(result.budget!.maxDeviation).toBeGreaterThan(0);
     expect((await readUsdz(result.usdz!)).stats.triangles).toBe(result.stats.triangles);
-    await expect(runConversion({ bytes: bytes(), fileName: 'big.ifc', outputs: ['usdz'], maxGeometryBytes: bound, budget: false })).rejects.toBeInstanceOf(ModelTooLargeError);
+    await expect(
+      runConversion({ bytes: bytes(), fileName: 'big.ifc', outputs: ['usdz'], maxGeometryBytes: bound, budget: false }),
+    ).rejects.toBeInstanceOf(ModelTooLargeError);
   });
 });

@@ -19,7 +19,11 @@ const ARM = (ms: number) => `const deadline = armThreadDeadline(${ms}, { report:
 /** Runs a module script in a fresh process, from the package folder (so it imports the built bundle). */
 function run(script: string): { status: number | null; stdout: string; stderr: string; ms: number } {
   const started = Date.now();
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { armThreadDeadline } from '@arsession/convert/thread';\n${script}`], { cwd: PACKAGE, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `import { armThreadDeadline } from '@arsession/convert/thread';\n${script}`],
+    { cwd: PACKAGE, encoding: 'utf8', timeout: 20_000 },
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
 }
 
@@ -67,22 +71,42 @@ describe('armThreadDeadline', () => {
     `);
     // Either the caller settled first (and goes on), or the watchdog had already taken it (and
     // the process ended with the report): never both, never neither.
-    expect([{ status: 0, stdout: 'late, reported by the caller' }, { status: 7, stdout: 'late\n' }]).toContainEqual({ status: r.status, stdout: r.stdout });
+    expect([
+      { status: 0, stdout: 'late, reported by the caller' },
+      { status: 7, stdout: 'late\n' },
+    ]).toContainEqual({ status: r.status, stdout: r.stdout });
     expect(r.stderr).toBe('');
   });
 
-  it('whatever the deadline and however busy the machine, exactly one of: the work\'s own output, or the report', async () => {
+  it("whatever the deadline and however busy the machine, exactly one of: the work's own output, or the report", async () => {
     // Two processes spinning beside each one, so the watchdog and the work compete for the cores.
     const load = Array.from({ length: 2 }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
     try {
-      await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: 120 }), fc.integer({ min: 0, max: 120 }), fc.constantFrom('wasm', 'sync', 'async'), async (deadlineMs, workMs, kind) => {
-        const work = kind === 'wasm' ? `const until = Date.now() + ${workMs}; while (Date.now() < until) {}`
-          : kind === 'sync' ? `const until = Date.now() + ${workMs}; while (Date.now() < until) { JSON.stringify({ a: [1, 2, 3] }); }`
-            : `await new Promise((r) => setTimeout(r, ${workMs}));`;
-        const r = run(`${ARM(deadlineMs)}\n ${work}\n const inTime = await deadline.settle();\n process.stdout.write(inTime ? 'done\\n' : 'refused\\n'); process.exit(inTime ? 0 : 1);`);
-        expect([{ status: 0, stdout: 'done\n' }, { status: 1, stdout: 'refused\n' }, { status: 7, stdout: 'late\n' }]).toContainEqual({ status: r.status, stdout: r.stdout });
-        expect(r.stderr).toBe('');
-      }), { numRuns: 25 });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 120 }),
+          fc.integer({ min: 0, max: 120 }),
+          fc.constantFrom('wasm', 'sync', 'async'),
+          async (deadlineMs, workMs, kind) => {
+            const work =
+              kind === 'wasm'
+                ? `const until = Date.now() + ${workMs}; while (Date.now() < until) {}`
+                : kind === 'sync'
+                  ? `const until = Date.now() + ${workMs}; while (Date.now() < until) { JSON.stringify({ a: [1, 2, 3] }); }`
+                  : `await new Promise((r) => setTimeout(r, ${workMs}));`;
+            const r = run(
+              `${ARM(deadlineMs)}\n ${work}\n const inTime = await deadline.settle();\n process.stdout.write(inTime ? 'done\\n' : 'refused\\n'); process.exit(inTime ? 0 : 1);`,
+            );
+            expect([
+              { status: 0, stdout: 'done\n' },
+              { status: 1, stdout: 'refused\n' },
+              { status: 7, stdout: 'late\n' },
+            ]).toContainEqual({ status: r.status, stdout: r.stdout });
+            expect(r.stderr).toBe('');
+          },
+        ),
+        { numRuns: 25 },
+      );
     } finally {
       for (const p of load) p.kill();
     }
@@ -105,17 +129,29 @@ describe('convertInThisThread past its deadline', () => {
     // 1 ms: while web-ifc loads; 100 ms: while it streams the 3 MB model's geometry (about a second here).
     for (const ms of [1, 100]) {
       const out = join(dir, `late-${ms}.usdz`);
-      const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+      const r = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `
         import { readFileSync } from 'node:fs';
         import { convertInThisThread } from '@arsession/convert/thread';
         const c = convertInThisThread({ timeoutMs: ${ms}, preloadIfc: true, fileName: 'mini.ifc', lateReport: (e) => ({ fd: 1, text: e.code + ': ' + e.message + '\\n' }), lateExitCode: 3 });
         try { await c.convert(readFileSync(${JSON.stringify(model)}), { fileName: 'mini.ifc', usdzPath: ${JSON.stringify(out)}, outputs: ['usdz', 'glb'], glbPath: ${JSON.stringify(`${out}.glb`)} }); console.log('converted'); }
         catch (e) { console.log('refused: ' + e.message); process.exit(1); }
-      `], { cwd: PACKAGE, encoding: 'utf8', timeout: 30_000 });
+      `,
+        ],
+        { cwd: PACKAGE, encoding: 'utf8', timeout: 30_000 },
+      );
       const shown = `${ms} ms`;
       // The watchdog's report (exit 3) or, when the conversion came back late but first, the caller's own.
       expect([3, 1], r.stdout + r.stderr).toContain(r.status);
-      expect(r.stdout).toMatch(new RegExp(`^(model_unreadable: |refused: )mini\\.ifc: the parser did not finish within ${shown}; the file is malformed or too complex\\n$`));
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `^(model_unreadable: |refused: )mini\\.ifc: the parser did not finish within ${shown}; the file is malformed or too complex\\n$`,
+        ),
+      );
       expect(r.stderr).toBe('');
       expect(existsSync(out)).toBe(false);
     }

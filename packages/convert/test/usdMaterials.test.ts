@@ -6,7 +6,10 @@ import { readUsdzBack } from '../../../test/support/usdReader.js';
 import { METRES_Y_UP, usdzOf } from './support/usdzOf.js';
 
 /** A small PNG of one colour (RGBA), distinct per map so each map can be told apart. */
-const png = (r: number, g: number, b: number, a = 255) => sharp({ create: { width: 4, height: 4, channels: 4, background: { r, g, b, alpha: a / 255 } } }).png().toBuffer();
+const png = (r: number, g: number, b: number, a = 255) =>
+  sharp({ create: { width: 4, height: 4, channels: 4, background: { r, g, b, alpha: a / 255 } } })
+    .png()
+    .toBuffer();
 
 const texture = (name: string, file: string, extra = '') => `
   def Shader "${name}" {
@@ -69,18 +72,24 @@ const EVERY_MAP = `${METRES_Y_UP}def Xform "World" {
 }
 `;
 
-const everyMapPackage = async () => usdzOf({
-  'scene.usda': EVERY_MAP,
-  'tex/base.png': await png(200, 100, 50),
-  'tex/opacity.png': await png(0, 0, 0, 128),
-  'tex/orm.png': await png(255, 128, 64),
-  'tex/emissive.png': await png(10, 20, 30),
-  'tex/normal.png': await png(128, 128, 255),
-});
+const everyMapPackage = async () =>
+  usdzOf({
+    'scene.usda': EVERY_MAP,
+    'tex/base.png': await png(200, 100, 50),
+    'tex/opacity.png': await png(0, 0, 0, 128),
+    'tex/orm.png': await png(255, 128, 64),
+    'tex/emissive.png': await png(10, 20, 30),
+    'tex/normal.png': await png(128, 128, 255),
+  });
 
 const mapsOf = (m: SceneMaterial) => ({
-  base: m.baseColorTexture !== undefined, normal: m.normalTexture !== undefined, emissive: m.emissiveTexture !== undefined,
-  metallic: m.metallicTexture?.channel, roughness: m.roughnessTexture?.channel, occlusion: m.occlusionTexture?.channel, opacity: m.opacityTexture?.channel,
+  base: m.baseColorTexture !== undefined,
+  normal: m.normalTexture !== undefined,
+  emissive: m.emissiveTexture !== undefined,
+  metallic: m.metallicTexture?.channel,
+  roughness: m.roughnessTexture?.channel,
+  occlusion: m.occlusionTexture?.channel,
+  opacity: m.opacityTexture?.channel,
 });
 
 describe('UsdPreviewSurface materials', () => {
@@ -106,7 +115,8 @@ describe('UsdPreviewSurface materials', () => {
     const written = new Uint8Array(Buffer.concat(writeUsdz(scene)));
     const back = await readUsdz(written);
     expect(mapsOf(back.materials[0]!)).toEqual(mapsOf(scene.materials[0]!));
-    for (const key of ['baseColor', 'metallic', 'roughness', 'opacity', 'emissive'] as const) expect(back.materials[0]![key]).toEqual(scene.materials[0]![key]);
+    for (const key of ['baseColor', 'metallic', 'roughness', 'opacity', 'emissive'] as const)
+      expect(back.materials[0]![key]).toEqual(scene.materials[0]![key]);
     const { text } = await readUsdzBack(written);
     for (const input of ['diffuseColor', 'opacity', 'metallic', 'roughness', 'occlusion', 'emissiveColor', 'normal']) {
       expect(text, input).toMatch(new RegExp(`inputs:${input}\\.connect = </[^>]+\\.outputs:(rgb|r|g|b|a)>`));
@@ -118,7 +128,14 @@ describe('UsdPreviewSurface materials', () => {
     const doc = await new NodeIO().readBinary(await writeGlb(scene));
     const m = doc.getRoot().listMaterials()[0]!;
     expect(m.getAlphaMode()).toBe('BLEND');
-    for (const t of [m.getBaseColorTexture(), m.getNormalTexture(), m.getOcclusionTexture(), m.getEmissiveTexture(), m.getMetallicRoughnessTexture()]) expect(t).not.toBeNull();
+    for (const t of [
+      m.getBaseColorTexture(),
+      m.getNormalTexture(),
+      m.getOcclusionTexture(),
+      m.getEmissiveTexture(),
+      m.getMetallicRoughnessTexture(),
+    ])
+      expect(t).not.toBeNull();
     // The opacity image's alpha (128) is now the base colour's alpha; its colour is the base image's.
     const { data } = await sharp(m.getBaseColorTexture()!.getImage()!).raw().toBuffer({ resolveWithObject: true });
     expect([data[0], data[1], data[2], data[3]]).toEqual([200, 100, 50, 128]);
@@ -129,10 +146,16 @@ describe('UsdPreviewSurface materials', () => {
 
   it('a texture that is not PNG or JPEG leaves its input at the constant, with a warning', async () => {
     const text = EVERY_MAP.replace('tex/emissive.png', 'tex/emissive.exr');
-    const scene = await readUsdz(usdzOf({
-      'scene.usda': text, 'tex/base.png': await png(1, 2, 3), 'tex/opacity.png': await png(0, 0, 0), 'tex/orm.png': await png(1, 1, 1),
-      'tex/emissive.exr': new Uint8Array([0x76, 0x2f, 0x31, 0x01]), 'tex/normal.png': await png(128, 128, 255),
-    }));
+    const scene = await readUsdz(
+      usdzOf({
+        'scene.usda': text,
+        'tex/base.png': await png(1, 2, 3),
+        'tex/opacity.png': await png(0, 0, 0),
+        'tex/orm.png': await png(1, 1, 1),
+        'tex/emissive.exr': new Uint8Array([0x76, 0x2f, 0x31, 0x01]),
+        'tex/normal.png': await png(128, 128, 255),
+      }),
+    );
     expect(scene.materials[0]!.emissiveTexture).toBeUndefined();
     expect(scene.warnings.find((w) => w.code === 'texture_dropped')?.message).toMatch(/tex\/emissive\.exr/);
   });
@@ -141,10 +164,17 @@ describe('UsdPreviewSurface materials', () => {
     // 2×1 true-colour, bottom-left origin: BGR pixels (left red-ish, right blue-ish).
     const tga = Uint8Array.from([0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 24, 0, 10, 20, 200, 220, 30, 5]);
     const text = EVERY_MAP.replace('tex/orm.png', '0/roughness.tga');
-    const scene = await readUsdz(usdzOf({
-      'scene.usda': text, 'tex/base.png': await png(1, 2, 3), 'tex/opacity.png': await png(0, 0, 0), '0/roughness.tga': tga,
-      'tex/emissive.png': await png(9, 9, 9), 'tex/normal.png': await png(128, 128, 255),
-    }), { fileName: 'blender.usdz' });
+    const scene = await readUsdz(
+      usdzOf({
+        'scene.usda': text,
+        'tex/base.png': await png(1, 2, 3),
+        'tex/opacity.png': await png(0, 0, 0),
+        '0/roughness.tga': tga,
+        'tex/emissive.png': await png(9, 9, 9),
+        'tex/normal.png': await png(128, 128, 255),
+      }),
+      { fileName: 'blender.usdz' },
+    );
     const m = scene.materials[0]!;
     expect(m.roughnessTexture?.channel).toBe('g');
     const texture = scene.textures[m.roughnessTexture!.texture]!;
@@ -154,23 +184,36 @@ describe('UsdPreviewSurface materials', () => {
     expect(Array.from(data)).toEqual([200, 20, 10, 5, 30, 220]);
     expect(scene.warnings.find((w) => w.code === 'texture_transcoded_tga')?.message).toMatch(/0\/roughness\.tga/);
     expect(scene.arkitPackage).toBeUndefined();
-    expect(scene.warnings.find((w) => w.code === 'rewritten')?.message).toMatch(/0\/roughness\.tga is neither a USD layer nor a PNG or JPEG image/);
+    expect(scene.warnings.find((w) => w.code === 'rewritten')?.message).toMatch(
+      /0\/roughness\.tga is neither a USD layer nor a PNG or JPEG image/,
+    );
   });
 
   it('a TGA texture that cannot be decoded is named, and its input keeps its constant', async () => {
     const text = EVERY_MAP.replace('tex/orm.png', 'tex/orm.tga');
-    const scene = await readUsdz(usdzOf({
-      'scene.usda': text, 'tex/base.png': await png(1, 2, 3), 'tex/opacity.png': await png(0, 0, 0), 'tex/orm.tga': new Uint8Array([0, 0, 2, 0, 0]),
-      'tex/emissive.png': await png(9, 9, 9), 'tex/normal.png': await png(128, 128, 255),
-    }));
+    const scene = await readUsdz(
+      usdzOf({
+        'scene.usda': text,
+        'tex/base.png': await png(1, 2, 3),
+        'tex/opacity.png': await png(0, 0, 0),
+        'tex/orm.tga': new Uint8Array([0, 0, 2, 0, 0]),
+        'tex/emissive.png': await png(9, 9, 9),
+        'tex/normal.png': await png(128, 128, 255),
+      }),
+    );
     expect(scene.materials[0]!.roughnessTexture).toBeUndefined();
-    expect(scene.warnings.find((w) => w.code === 'texture_unreadable')?.message).toMatch(/tex\/orm\.tga cannot be decoded \(it has 5 bytes, fewer than a TGA header\)/);
+    expect(scene.warnings.find((w) => w.code === 'texture_unreadable')?.message).toMatch(
+      /tex\/orm\.tga cannot be decoded \(it has 5 bytes, fewer than a TGA header\)/,
+    );
   });
 
   it('bindings: the nearest wins, a collection binding before a direct one, strongerThanDescendants over all', async () => {
-    const material = (name: string, rgb: string) => `def Material "${name}" {\n token outputs:surface.connect = </Looks/${name}/S.outputs:surface>\n def Shader "S" {\n uniform token info:id = "UsdPreviewSurface"\n color3f inputs:diffuseColor = (${rgb})\n token outputs:surface\n }\n}`;
-    const quad = (name: string, binding = '') => `def Mesh "${name}" (\n prepend apiSchemas = ["MaterialBindingAPI"]\n) {\n point3f[] points = [(0,0,0),(1,0,0),(1,1,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0,1,2]\n ${binding}\n}`;
-    const scene = await sceneWith(`def Scope "Looks" {\n${material('Red', '1, 0, 0')}\n${material('Blue', '0, 0, 1')}\n${material('Green', '0, 1, 0')}\n}
+    const material = (name: string, rgb: string) =>
+      `def Material "${name}" {\n token outputs:surface.connect = </Looks/${name}/S.outputs:surface>\n def Shader "S" {\n uniform token info:id = "UsdPreviewSurface"\n color3f inputs:diffuseColor = (${rgb})\n token outputs:surface\n }\n}`;
+    const quad = (name: string, binding = '') =>
+      `def Mesh "${name}" (\n prepend apiSchemas = ["MaterialBindingAPI"]\n) {\n point3f[] points = [(0,0,0),(1,0,0),(1,1,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0,1,2]\n ${binding}\n}`;
+    const scene =
+      await sceneWith(`def Scope "Looks" {\n${material('Red', '1, 0, 0')}\n${material('Blue', '0, 0, 1')}\n${material('Green', '0, 1, 0')}\n}
 def Xform "A" (\n prepend apiSchemas = ["MaterialBindingAPI", "CollectionAPI:picked"]\n) {
  rel material:binding = </Looks/Red>
  rel collection:picked:includes = [</A/ByCollection>]
@@ -187,7 +230,12 @@ def Xform "B" (\n prepend apiSchemas = ["MaterialBindingAPI"]\n) {
       const node = scene.nodes.find((n) => n.name === mesh)!;
       return scene.materials[scene.meshes[node.meshes[0]!]!.material]!.name;
     };
-    expect([colourOf('Inherited'), colourOf('Own'), colourOf('ByCollection'), colourOf('Overridden')]).toEqual(['Red', 'Green', 'Blue', 'Red']);
+    expect([colourOf('Inherited'), colourOf('Own'), colourOf('ByCollection'), colourOf('Overridden')]).toEqual([
+      'Red',
+      'Green',
+      'Blue',
+      'Red',
+    ]);
   });
 });
 

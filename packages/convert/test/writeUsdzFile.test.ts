@@ -8,8 +8,10 @@ import { corpusBytes } from '../../../test/support/corpus.js';
 
 describe('writeUsdzFile streams the same package to disk', () => {
   it.each([
-    ['glb', 'DamagedHelmet.glb', 'usdc'], ['ifc', 'Office_A_20110811.ifc', 'usdc'],
-    ['glb', 'DamagedHelmet.glb', 'usda'], ['ifc', 'Office_A_20110811.ifc', 'usda'],
+    ['glb', 'DamagedHelmet.glb', 'usdc'],
+    ['ifc', 'Office_A_20110811.ifc', 'usdc'],
+    ['glb', 'DamagedHelmet.glb', 'usda'],
+    ['ifc', 'Office_A_20110811.ifc', 'usda'],
   ] as const)('%s/%s, %s layer: byte-identical to writeUsdz, nothing left behind', async (kind, name, layerFormat) => {
     const dir = mkdtempSync(join(tmpdir(), 'arsession-usdz-'));
     const scene = mergeByMaterial(kind === 'glb' ? await readGlb(corpusBytes(kind, name)) : await readIfc(corpusBytes(kind, name)));

@@ -2,8 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { vec3 as glv } from 'gl-matrix';
 import {
-  AnchorValidationError, circleDirectionalFrame, cornerDirectionalFrame, rectangleShortSideFrame,
-  segmentDirectionalFrame, type Pose,
+  AnchorValidationError,
+  circleDirectionalFrame,
+  cornerDirectionalFrame,
+  rectangleShortSideFrame,
+  segmentDirectionalFrame,
+  type Pose,
 } from '../src/index.js';
 import { expectClose, unitVec3, vec3, zUp } from './arbitraries.js';
 
@@ -36,46 +40,62 @@ const normalAndForward = fc.tuple(unitVec3, unitVec3).filter(([n, f]) => Math.ab
 
 describe('anchor frames: properties', () => {
   it('every kind yields an orthonormal right-handed frame with y along the normal', () => {
-    fc.assert(fc.property(vec3(100), normalAndForward, unitVec3, (c, [n, f], g) => {
-      const frames = [
-        rectangleShortSideFrame({ center: c, width: 1, height: 2, planeNormal: n, shortSideDirection: f }).pose,
-        segmentDirectionalFrame({ segmentPoint1: c, segmentPoint2: glv.scaleAndAdd([0, 0, 0], c, f, 2) as never, planeNormal: n }).pose,
-        circleDirectionalFrame({ center: c, radius: 0.5, planeNormal: n, direction: f }).pose,
-      ];
-      const inPlaneG = glv.normalize([0, 0, 0], glv.scaleAndAdd([0, 0, 0], g, n, -glv.dot(g, n)));
-      const inPlaneF = glv.normalize([0, 0, 0], glv.scaleAndAdd([0, 0, 0], f, n, -glv.dot(f, n)));
-      const cosFG = glv.dot(inPlaneF, inPlaneG);
-      if (Math.abs(glv.dot(n, g)) < Math.cos((15 * Math.PI) / 180) && Math.abs(cosFG) < Math.cos((10 * Math.PI) / 180)) {
-        frames.push(cornerDirectionalFrame({ corner: c, edge1Direction: f, edge2Direction: g, planeNormal: n }).pose);
-      }
-      for (const p of frames) {
-        expectRightHandedOrthonormal(p);
-        expectClose(axes(p).y, n, 1e-9);
-      }
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(vec3(100), normalAndForward, unitVec3, (c, [n, f], g) => {
+        const frames = [
+          rectangleShortSideFrame({ center: c, width: 1, height: 2, planeNormal: n, shortSideDirection: f }).pose,
+          segmentDirectionalFrame({ segmentPoint1: c, segmentPoint2: glv.scaleAndAdd([0, 0, 0], c, f, 2) as never, planeNormal: n }).pose,
+          circleDirectionalFrame({ center: c, radius: 0.5, planeNormal: n, direction: f }).pose,
+        ];
+        const inPlaneG = glv.normalize([0, 0, 0], glv.scaleAndAdd([0, 0, 0], g, n, -glv.dot(g, n)));
+        const inPlaneF = glv.normalize([0, 0, 0], glv.scaleAndAdd([0, 0, 0], f, n, -glv.dot(f, n)));
+        const cosFG = glv.dot(inPlaneF, inPlaneG);
+        if (Math.abs(glv.dot(n, g)) < Math.cos((15 * Math.PI) / 180) && Math.abs(cosFG) < Math.cos((10 * Math.PI) / 180)) {
+          frames.push(cornerDirectionalFrame({ corner: c, edge1Direction: f, edge2Direction: g, planeNormal: n }).pose);
+        }
+        for (const p of frames) {
+          expectRightHandedOrthonormal(p);
+          expectClose(axes(p).y, n, 1e-9);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('the correction angle is the angle between the given and the used direction', () => {
-    fc.assert(fc.property(normalAndForward, ([n, f]) => {
-      const a = circleDirectionalFrame({ center: [0, 0, 0], radius: 1, planeNormal: n, direction: f });
-      const used = axes(a.pose).x;
-      const angle = (Math.atan2(glv.length(glv.cross([0, 0, 0], used as never, f)), glv.dot(used as never, f)) * 180) / Math.PI;
-      expect(a.correctionDeg).toBeCloseTo(angle, 6);
-    }));
+    fc.assert(
+      fc.property(normalAndForward, ([n, f]) => {
+        const a = circleDirectionalFrame({ center: [0, 0, 0], radius: 1, planeNormal: n, direction: f });
+        const used = axes(a.pose).x;
+        const angle = (Math.atan2(glv.length(glv.cross([0, 0, 0], used as never, f)), glv.dot(used as never, f)) * 180) / Math.PI;
+        expect(a.correctionDeg).toBeCloseTo(angle, 6);
+      }),
+    );
   });
 
   it('z-up input gives the same frame as the same anchor in y-up', () => {
-    fc.assert(fc.property(vec3(100), normalAndForward, (c, [n, f]) => {
-      const y = circleDirectionalFrame({ center: c, radius: 1, planeNormal: n, direction: f });
-      const z = circleDirectionalFrame({ center: zUp(c), radius: 1, planeNormal: zUp(n), direction: zUp(f) }, { coordinateSystem: 'z-up' });
-      expectClose(z.pose.matrix, y.pose.matrix, 1e-9);
-    }));
+    fc.assert(
+      fc.property(vec3(100), normalAndForward, (c, [n, f]) => {
+        const y = circleDirectionalFrame({ center: c, radius: 1, planeNormal: n, direction: f });
+        const z = circleDirectionalFrame(
+          { center: zUp(c), radius: 1, planeNormal: zUp(n), direction: zUp(f) },
+          { coordinateSystem: 'z-up' },
+        );
+        expectClose(z.pose.matrix, y.pose.matrix, 1e-9);
+      }),
+    );
   });
 });
 
 describe('anchor frames: worked examples', () => {
   it('rectangle on the floor, short side along +x: identity rotation at the centre', () => {
-    const f = rectangleShortSideFrame({ center: [1, 0, 2], width: 0.6, height: 1.2, planeNormal: [0, 1, 0], shortSideDirection: [1, 0, 0] });
+    const f = rectangleShortSideFrame({
+      center: [1, 0, 2],
+      width: 0.6,
+      height: 1.2,
+      planeNormal: [0, 1, 0],
+      shortSideDirection: [1, 0, 0],
+    });
     expect(f.pose.position).toEqual([1, 0, 2]);
     expectClose(f.pose.rotation, [0, 0, 0, 1], 1e-15);
     expect(f.correctionDeg).toBe(0);
@@ -113,7 +133,9 @@ describe('anchor frames: one test per problem', () => {
     expect(p.map((x) => [x.field, x.code])).toEqual([['virtual_anchor.width', 'not_positive']]);
   });
   it('negative radius and non-finite size', () => {
-    expect(problemsOf(() => circleDirectionalFrame({ center: [0, 0, 0], radius: -1, planeNormal: [0, 1, 0], direction: [1, 0, 0] }))[0]!.code).toBe('not_positive');
+    expect(
+      problemsOf(() => circleDirectionalFrame({ center: [0, 0, 0], radius: -1, planeNormal: [0, 1, 0], direction: [1, 0, 0] }))[0]!.code,
+    ).toBe('not_positive');
     expect(problemsOf(() => rectangleShortSideFrame({ ...rect, height: NaN }))[0]!.code).toBe('non_finite');
   });
   it('zero normal', () => {
@@ -129,7 +151,9 @@ describe('anchor frames: one test per problem', () => {
     expect(p.map((x) => [x.field, x.code])).toEqual([['virtual_anchor.anchor_type', 'anchor_type_mismatch']]);
   });
   it('unknown placement_source', () => {
-    const p = problemsOf(() => segmentDirectionalFrame({ segmentPoint1: [0, 0, 0], segmentPoint2: [1, 0, 0], planeNormal: [0, 1, 0], placementSource: 'air' }));
+    const p = problemsOf(() =>
+      segmentDirectionalFrame({ segmentPoint1: [0, 0, 0], segmentPoint2: [1, 0, 0], planeNormal: [0, 1, 0], placementSource: 'air' }),
+    );
     expect(p.map((x) => [x.field, x.code])).toEqual([['virtual_anchor.placement_source', 'unknown_value']]);
   });
   it('segment of zero length', () => {
@@ -141,11 +165,20 @@ describe('anchor frames: one test per problem', () => {
     expect(p.map((x) => x.code)).toEqual(['parallel_to_normal']);
   });
   it('corner whose edges are parallel', () => {
-    const p = problemsOf(() => cornerDirectionalFrame({ corner: [0, 0, 0], edge1Direction: [1, 0, 0], edge2Direction: [1, 0, 0.01], planeNormal: [0, 1, 0] }));
+    const p = problemsOf(() =>
+      cornerDirectionalFrame({ corner: [0, 0, 0], edge1Direction: [1, 0, 0], edge2Direction: [1, 0, 0.01], planeNormal: [0, 1, 0] }),
+    );
     expect(p.map((x) => [x.field, x.code])).toEqual([['virtual_anchor.edge_2_direction', 'edges_parallel']]);
   });
   it('several problems at once, each with its field', () => {
-    const p = problemsOf(() => circleDirectionalFrame({ center: [0, 0] as never, radius: 0, planeNormal: [0, 0, 0], direction: [Infinity, 0, 0] }));
-    expect(p.map((x) => x.field)).toEqual(['virtual_anchor.center', 'virtual_anchor.radius', 'virtual_anchor.plane_normal', 'virtual_anchor.direction']);
+    const p = problemsOf(() =>
+      circleDirectionalFrame({ center: [0, 0] as never, radius: 0, planeNormal: [0, 0, 0], direction: [Infinity, 0, 0] }),
+    );
+    expect(p.map((x) => x.field)).toEqual([
+      'virtual_anchor.center',
+      'virtual_anchor.radius',
+      'virtual_anchor.plane_normal',
+      'virtual_anchor.direction',
+    ]);
   });
 });

@@ -41,14 +41,20 @@ export const door: fc.Arbitrary<Door> = fc.record({
 
 /** Rotation about +Y then translation, as plain math (independent of the code under test). */
 export function yawMove(p: readonly number[], yaw: number, at: readonly number[]): Vec3 {
-  const c = Math.cos(yaw), s = Math.sin(yaw);
+  const c = Math.cos(yaw),
+    s = Math.sin(yaw);
   return [c * p[0]! + s * p[2]! + at[0]!, p[1]! + at[1]!, -s * p[0]! + c * p[2]! + at[2]!];
 }
 
 /** Corners [BL, BR, TR, TL] and wall normal of a door in Y-up. */
 export function doorCorners(d: Door): { corners: Vec3[]; normal: Vec3 } {
   const w = d.width / 2;
-  const local: Vec3[] = [[-w, 0, 0], [w, 0, 0], [w, d.height, 0], [-w, d.height, 0]];
+  const local: Vec3[] = [
+    [-w, 0, 0],
+    [w, 0, 0],
+    [w, d.height, 0],
+    [-w, d.height, 0],
+  ];
   return {
     corners: local.map((p) => yawMove(p, d.yaw, d.at)),
     normal: yawMove([0, 0, 1], d.yaw, [0, 0, 0]),

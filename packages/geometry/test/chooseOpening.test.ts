@@ -5,16 +5,33 @@ import { door, doorCorners, expectClose, zUp } from './arbitraries.js';
 
 /** A door of width w in the wall z = 0 facing +z, centred at x. */
 function doorAt(x: number, w = 0.9, h = 2.1): OpeningCandidate {
-  return { corners: [[x - w / 2, 0, 0], [x + w / 2, 0, 0], [x + w / 2, h, 0], [x - w / 2, h, 0]], normal: [0, 0, 1], source: { id: `door@${x}` } };
+  return {
+    corners: [
+      [x - w / 2, 0, 0],
+      [x + w / 2, 0, 0],
+      [x + w / 2, h, 0],
+      [x - w / 2, h, 0],
+    ],
+    normal: [0, 0, 1],
+    source: { id: `door@${x}` },
+  };
 }
-const back = (c: OpeningCandidate): OpeningCandidate => ({ corners: [c.corners[1], c.corners[0], c.corners[3], c.corners[2]], normal: [0, 0, -1] });
+const back = (c: OpeningCandidate): OpeningCandidate => ({
+  corners: [c.corners[1], c.corners[0], c.corners[3], c.corners[2]],
+  normal: [0, 0, -1],
+});
 const failure = (fn: () => unknown) => {
-  try { fn(); } catch (e) { return e as DoorNotFoundError; }
+  try {
+    fn();
+  } catch (e) {
+    return e as DoorNotFoundError;
+  }
   throw new Error('expected a failure');
 };
 
 describe('chooseOpening (semantic door detection)', () => {
-  const left = doorAt(-1), right = doorAt(1.5);
+  const left = doorAt(-1),
+    right = doorAt(1.5);
   const all = [left, back(left), right, back(right)];
 
   it('picks the door the gaze passes through, among neighbours and their back faces', () => {
@@ -34,7 +51,11 @@ describe('chooseOpening (semantic door detection)', () => {
   });
 
   it('of two openings in line, picks the one aimed at; when aimed at alike, the nearer', () => {
-    const near = doorAt(0), far: OpeningCandidate = { ...doorAt(0), corners: doorAt(0).corners.map((c) => [c[0], c[1], -4] as Vec3) as OpeningCandidate['corners'] };
+    const near = doorAt(0),
+      far: OpeningCandidate = {
+        ...doorAt(0),
+        corners: doorAt(0).corners.map((c) => [c[0], c[1], -4] as Vec3) as OpeningCandidate['corners'],
+      };
     // Looking through the near door at the far door's centre: the far one is meant.
     expect(chooseOpening([near, far], [0, 1.6, 3], [0, 1.05 - 1.6, -7]).candidate).toBe(1);
     // Looking level through both centres' line (same angle to both): the nearer one.
@@ -50,15 +71,26 @@ describe('chooseOpening (semantic door detection)', () => {
   });
 
   it('finds a random door from a random viewpoint in front of it, looking at its centre', () => {
-    fc.assert(fc.property(door, fc.double({ min: 1, max: 6, noNaN: true }), fc.double({ min: -40, max: 40, noNaN: true }), (d, dist, sideDeg) => {
-      const { corners, normal } = doorCorners(d);
-      const centre = corners.reduce<number[]>((s, c) => s.map((v, k) => v + c[k]! / 4), [0, 0, 0]) as Vec3;
-      const a = (sideDeg * Math.PI) / 180;
-      const right: Vec3 = [normal[2], 0, -normal[0]];
-      const viewer: Vec3 = [centre[0] + dist * (Math.cos(a) * normal[0] + Math.sin(a) * right[0]), corners[0][1] + 1.6, centre[2] + dist * (Math.cos(a) * normal[2] + Math.sin(a) * right[2])];
-      const chosen = chooseOpening([{ corners: corners as OpeningCandidate['corners'], normal }], viewer, centre.map((v, k) => v - viewer[k]!));
-      expectClose(chosen.opening.corners.flat(), corners.flat(), 1e-9);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(door, fc.double({ min: 1, max: 6, noNaN: true }), fc.double({ min: -40, max: 40, noNaN: true }), (d, dist, sideDeg) => {
+        const { corners, normal } = doorCorners(d);
+        const centre = corners.reduce<number[]>((s, c) => s.map((v, k) => v + c[k]! / 4), [0, 0, 0]) as Vec3;
+        const a = (sideDeg * Math.PI) / 180;
+        const right: Vec3 = [normal[2], 0, -normal[0]];
+        const viewer: Vec3 = [
+          centre[0] + dist * (Math.cos(a) * normal[0] + Math.sin(a) * right[0]),
+          corners[0][1] + 1.6,
+          centre[2] + dist * (Math.cos(a) * normal[2] + Math.sin(a) * right[2]),
+        ];
+        const chosen = chooseOpening(
+          [{ corners: corners as OpeningCandidate['corners'], normal }],
+          viewer,
+          centre.map((v, k) => v - viewer[k]!),
+        );
+        expectClose(chosen.opening.corners.flat(), corners.flat(), 1e-9);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('fails with a reason the client can act on', () => {

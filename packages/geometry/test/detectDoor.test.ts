@@ -3,13 +3,18 @@ import { buildBvh, detectDoor, DoorNotFoundError, type OpeningCandidate, type Ve
 import { buildWallScene } from './support/syntheticWall.js';
 
 const viewer: Vec3 = [0, 1.6, 2];
-const centreOf = (corners: readonly (readonly number[])[]) => corners.reduce<number[]>((s, c) => s.map((v, k) => v + c[k]! / 4), [0, 0, 0]) as Vec3;
+const centreOf = (corners: readonly (readonly number[])[]) =>
+  corners.reduce<number[]>((s, c) => s.map((v, k) => v + c[k]! / 4), [0, 0, 0]) as Vec3;
 const towards = (p: Vec3): Vec3 => [p[0] - viewer[0], p[1] - viewer[1], p[2] - viewer[2]];
 
 describe('detectDoor (semantics first, then geometry)', () => {
   it('answers from the semantics when a known opening is in sight', () => {
     const { mesh, expected } = buildWallScene();
-    const candidate: OpeningCandidate = { corners: expected!.corners as OpeningCandidate['corners'], normal: [0, 0, 1], source: { id: 'door-1' } };
+    const candidate: OpeningCandidate = {
+      corners: expected!.corners as OpeningCandidate['corners'],
+      normal: [0, 0, 1],
+      source: { id: 'door-1' },
+    };
     const door = detectDoor({ mesh, bvh: buildBvh(mesh), candidates: [candidate], viewer, gaze: towards(centreOf(expected!.corners)) });
     expect(door.method).toBe('semantic');
     expect(door.source).toEqual({ id: 'door-1' });
@@ -19,7 +24,15 @@ describe('detectDoor (semantics first, then geometry)', () => {
   it('skips a known opening hidden behind a wall, and then searches the geometry', () => {
     // A door stated in the far wall of the next room, while the wall in front has no hole at all.
     const { mesh } = buildWallScene({ blank: true });
-    const hidden: OpeningCandidate = { corners: [[-0.45, 0, -3.8], [0.45, 0, -3.8], [0.45, 2.1, -3.8], [-0.45, 2.1, -3.8]], normal: [0, 0, 1] };
+    const hidden: OpeningCandidate = {
+      corners: [
+        [-0.45, 0, -3.8],
+        [0.45, 0, -3.8],
+        [0.45, 2.1, -3.8],
+        [-0.45, 2.1, -3.8],
+      ],
+      normal: [0, 0, 1],
+    };
     const gaze = towards([0, 1.05, -3.8]);
     // Without the geometry nothing can hide it: the semantics alone answer.
     expect(detectDoor({ candidates: [hidden], viewer, gaze }).method).toBe('semantic');

@@ -1,10 +1,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  buildBvh, detectOpening, DoorNotFoundError, yUpToZUp, type DetectedOpening, type DetectOpeningOptions, type Vec3,
+  buildBvh,
+  detectOpening,
+  DoorNotFoundError,
+  yUpToZUp,
+  type DetectedOpening,
+  type DetectOpeningOptions,
+  type Vec3,
 } from '../src/index.js';
 import {
-  buildFloorOnlyScene, buildWallScene, WALL_SCENE_DEFAULTS, type ExpectedOpening, type LeafKind, type SyntheticMesh, type WallScene, type WallSceneOptions,
+  buildFloorOnlyScene,
+  buildWallScene,
+  WALL_SCENE_DEFAULTS,
+  type ExpectedOpening,
+  type LeafKind,
+  type SyntheticMesh,
+  type WallScene,
+  type WallSceneOptions,
 } from './support/syntheticWall.js';
 import { buildCubicleScene, buildSegmentedWallScene, type CubicleSceneOptions } from './support/syntheticCubicle.js';
 
@@ -18,7 +31,14 @@ const sub = (a: readonly number[], b: readonly number[]): Vec3 => [a[0]! - b[0]!
 
 /** The centre of the expected opening (world). */
 function centreOf(expected: ExpectedOpening): Vec3 {
-  return expected.corners.reduce<Vec3>((s, c) => add(s, c.map((v) => v / 4)), [0, 0, 0]);
+  return expected.corners.reduce<Vec3>(
+    (s, c) =>
+      add(
+        s,
+        c.map((v) => v / 4),
+      ),
+    [0, 0, 0],
+  );
 }
 
 function door(scene: WallScene): ExpectedOpening {
@@ -182,7 +202,8 @@ describe('detectOpening (geometric door detection on a triangle mesh)', () => {
 
     it('with z-up viewer and gaze, answering in y-up world', () => {
       const { scene, eye, gaze } = lookFrom({});
-      const eyeZ = yUpToZUp([0, 0, 0], eye), gazeZ = yUpToZUp([0, 0, 0], gaze);
+      const eyeZ = yUpToZUp([0, 0, 0], eye),
+        gazeZ = yUpToZUp([0, 0, 0], gaze);
       expectOpening(detect(scene.mesh, eyeZ, gazeZ, { coordinateSystem: 'z-up' }), door(scene));
     });
   });
@@ -214,10 +235,13 @@ describe('detectOpening (geometric door detection on a triangle mesh)', () => {
       ['no leaf', {}],
       ['a closed leaf, casing and skirting', { leaf: 'closed', casing: true, skirting: true }],
       ['a thin wall', { thickness: 0.1 }],
-    ])('walls drawn from the finished floor, 10 cm above a slab without its screed: the doorway starts with the wall (%s)', (_name, options) => {
-      const found = expectFound({ ...options, wallBase: 0.1 });
-      expect(found.opening.corners[0][1]).toBeCloseTo(0.1, 2);
-    });
+    ])(
+      'walls drawn from the finished floor, 10 cm above a slab without its screed: the doorway starts with the wall (%s)',
+      (_name, options) => {
+        const found = expectFound({ ...options, wallBase: 0.1 });
+        expect(found.opening.corners[0][1]).toBeCloseTo(0.1, 2);
+      },
+    );
 
     it('a wall standing 0.5 m off the floor is not a floor build-up: the doorway reaches the floor', () => {
       const { scene, eye, gaze } = lookFrom({ wallBase: 0.5, doorHeight: 1.7 });
@@ -340,11 +364,14 @@ describe('detectOpening (geometric door detection on a triangle mesh)', () => {
     });
     const distance = fc.double({ min: 1, max: 4, noNaN: true });
     const lateral = fc.double({ min: -1, max: 1, noNaN: true });
-    fc.assert(fc.property(arbitraryDoor, distance, lateral, (options, dist, side) => {
-      const centreX = options.doorX + options.doorWidth / 2;
-      // The wall behind the viewer moves back so that a viewer 4 m out still stands in the room.
-      const { scene, eye, gaze } = lookFrom({ ...options, wallBehindViewerZ: 5 }, [centreX + side, 1.6, dist]);
-      expectOpening(detect(scene.mesh, eye, gaze), door(scene));
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(arbitraryDoor, distance, lateral, (options, dist, side) => {
+        const centreX = options.doorX + options.doorWidth / 2;
+        // The wall behind the viewer moves back so that a viewer 4 m out still stands in the room.
+        const { scene, eye, gaze } = lookFrom({ ...options, wallBehindViewerZ: 5 }, [centreX + side, 1.6, dist]);
+        expectOpening(detect(scene.mesh, eye, gaze), door(scene));
+      }),
+      { numRuns: 30 },
+    );
   });
 });

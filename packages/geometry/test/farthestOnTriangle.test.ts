@@ -4,10 +4,12 @@ import { buildBvh, farthestOnTriangle, nearestTriangle, triangleDistanceSquared,
 
 const coord = fc.double({ min: -10, max: 10, noNaN: true });
 const point = fc.tuple(coord, coord, coord);
-const soup = fc.array(fc.tuple(point, point, point), { minLength: 1, maxLength: 60 }).map((tris): TriangleMesh => ({
-  positions: Float32Array.from(tris.flat(2)),
-  indices: Uint32Array.from({ length: tris.length * 3 }, (_, i) => i),
-}));
+const soup = fc.array(fc.tuple(point, point, point), { minLength: 1, maxLength: 60 }).map(
+  (tris): TriangleMesh => ({
+    positions: Float32Array.from(tris.flat(2)),
+    indices: Uint32Array.from({ length: tris.length * 3 }, (_, i) => i),
+  }),
+);
 // Corners as float32 values, as a delivered mesh stores them.
 const triangle = fc.tuple(point, point, point).map((t) => Array.from(Float32Array.from(t.flat())));
 
@@ -15,7 +17,18 @@ const triangle = fc.tuple(point, point, point).map((t) => Array.from(Float32Arra
 function bruteDistance(mesh: TriangleMesh, x: number, y: number, z: number): number {
   let best = Infinity;
   for (let t = 0; t < mesh.indices.length / 3; t++) {
-    best = Math.min(best, triangleDistanceSquared(mesh.positions, mesh.indices[t * 3]! * 3, mesh.indices[t * 3 + 1]! * 3, mesh.indices[t * 3 + 2]! * 3, x, y, z));
+    best = Math.min(
+      best,
+      triangleDistanceSquared(
+        mesh.positions,
+        mesh.indices[t * 3]! * 3,
+        mesh.indices[t * 3 + 1]! * 3,
+        mesh.indices[t * 3 + 2]! * 3,
+        x,
+        y,
+        z,
+      ),
+    );
   }
   return Math.sqrt(best);
 }
@@ -25,8 +38,12 @@ function denseFarthest(mesh: TriangleMesh, q: readonly number[], steps = 48): nu
   let worst = 0;
   for (let i = 0; i <= steps; i++) {
     for (let j = 0; i + j <= steps; j++) {
-      const u = i / steps, v = j / steps, w = 1 - u - v;
-      const x = w * q[0]! + u * q[3]! + v * q[6]!, y = w * q[1]! + u * q[4]! + v * q[7]!, z = w * q[2]! + u * q[5]! + v * q[8]!;
+      const u = i / steps,
+        v = j / steps,
+        w = 1 - u - v;
+      const x = w * q[0]! + u * q[3]! + v * q[6]!,
+        y = w * q[1]! + u * q[4]! + v * q[7]!,
+        z = w * q[2]! + u * q[5]! + v * q[8]!;
       worst = Math.max(worst, bruteDistance(mesh, x, y, z));
     }
   }
@@ -35,7 +52,8 @@ function denseFarthest(mesh: TriangleMesh, q: readonly number[], steps = 48): nu
 
 /** Whether a triangle is more than a sliver: twice its area over its longest side above a millionth of that side. */
 function hasArea(q: readonly number[]): boolean {
-  const u = [q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!], v = [q[6]! - q[0]!, q[7]! - q[1]!, q[8]! - q[2]!];
+  const u = [q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!],
+    v = [q[6]! - q[0]!, q[7]! - q[1]!, q[8]! - q[2]!];
   const area2 = Math.hypot(u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!);
   const side = Math.max(Math.hypot(...u), Math.hypot(...v), Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!));
   return side > 0 && area2 / side > 1e-6 * side;
@@ -48,11 +66,16 @@ function nearestOf(mesh: TriangleMesh) {
 
 /** A bumpy height field z = f(x, y) over [0, size]², `n` squares a side, two triangles each. */
 function heightField(n: number, size: number, f: (x: number, y: number) => number): TriangleMesh {
-  const positions: number[] = [], indices: number[] = [];
-  for (let j = 0; j <= n; j++) for (let i = 0; i <= n; i++) positions.push((i / n) * size, (j / n) * size, f((i / n) * size, (j / n) * size));
+  const positions: number[] = [],
+    indices: number[] = [];
+  for (let j = 0; j <= n; j++)
+    for (let i = 0; i <= n; i++) positions.push((i / n) * size, (j / n) * size, f((i / n) * size, (j / n) * size));
   for (let j = 0; j < n; j++) {
     for (let i = 0; i < n; i++) {
-      const a = j * (n + 1) + i, b = a + 1, c = a + n + 1, d = c + 1;
+      const a = j * (n + 1) + i,
+        b = a + 1,
+        c = a + n + 1,
+        d = c + 1;
       indices.push(a, b, d, a, d, c);
     }
   }
@@ -67,23 +90,29 @@ function longestSide(q: readonly number[]): number {
 
 describe('farthestOnTriangle', () => {
   it('bounds every point of the triangle: no dense sample is farther than the upper bound, and the lower bound is met', () => {
-    fc.assert(fc.property(soup, triangle, (mesh, q) => {
-      const { upper, lower } = farthestOnTriangle(q, mesh, nearestOf(mesh), { maxCuts: 20_000 });
-      const sampled = denseFarthest(mesh, q);
-      expect(sampled).toBeLessThanOrEqual(upper * (1 + 1e-9) + 1e-9);
-      expect(lower).toBeLessThanOrEqual(upper);
-      // Refined until the bound is within 2% of a point measured (cuts to spare), on a triangle
-      // with area: one without is measured along its segments, and may settle looser. Slivers a
-      // cut leaves on an edge add their width (a billionth of the triangle's span) to the bound.
-      if (hasArea(q)) expect(upper).toBeLessThanOrEqual(lower * 1.02 + 1e-8 + 2e-9 * longestSide(q));
-    }), { numRuns: 80 });
+    fc.assert(
+      fc.property(soup, triangle, (mesh, q) => {
+        const { upper, lower } = farthestOnTriangle(q, mesh, nearestOf(mesh), { maxCuts: 20_000 });
+        const sampled = denseFarthest(mesh, q);
+        expect(sampled).toBeLessThanOrEqual(upper * (1 + 1e-9) + 1e-9);
+        expect(lower).toBeLessThanOrEqual(upper);
+        // Refined until the bound is within 2% of a point measured (cuts to spare), on a triangle
+        // with area: one without is measured along its segments, and may settle looser. Slivers a
+        // cut leaves on an edge add their width (a billionth of the triangle's span) to the bound.
+        if (hasArea(q)) expect(upper).toBeLessThanOrEqual(lower * 1.02 + 1e-8 + 2e-9 * longestSide(q));
+      }),
+      { numRuns: 80 },
+    );
   });
 
   it('stays an upper bound when refinement is cut short, only a looser one', () => {
-    fc.assert(fc.property(soup, triangle, fc.integer({ min: 0, max: 8 }), (mesh, q, maxCuts) => {
-      const { upper } = farthestOnTriangle(q, mesh, nearestOf(mesh), { maxCuts });
-      expect(denseFarthest(mesh, q, 24)).toBeLessThanOrEqual(upper * (1 + 1e-9) + 1e-9);
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(soup, triangle, fc.integer({ min: 0, max: 8 }), (mesh, q, maxCuts) => {
+        const { upper } = farthestOnTriangle(q, mesh, nearestOf(mesh), { maxCuts });
+        expect(denseFarthest(mesh, q, 24)).toBeLessThanOrEqual(upper * (1 + 1e-9) + 1e-9);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('settles a triangle spanning a flat surface of many triangles at the absolute tolerance, where sampling finds 0', () => {
@@ -98,7 +127,12 @@ describe('farthestOnTriangle', () => {
     const ridge = heightField(48, 1, (x) => 0.05 * Math.exp(-(((x - 0.8) / 0.05) ** 2)));
     const q = [0, 0, 0, 1, 0, 0, 0, 1, 0];
     const { upper } = farthestOnTriangle(q, ridge, nearestOf(ridge));
-    const fixedPoints = [[0.5, 0, 0], [0.5, 0.5, 0], [0, 0.5, 0], [1 / 3, 1 / 3, 0]].map(([x, y, z]) => bruteDistance(ridge, x!, y!, z!));
+    const fixedPoints = [
+      [0.5, 0, 0],
+      [0.5, 0.5, 0],
+      [0, 0.5, 0],
+      [1 / 3, 1 / 3, 0],
+    ].map(([x, y, z]) => bruteDistance(ridge, x!, y!, z!));
     const sampled = denseFarthest(ridge, q, 96);
     expect(sampled).toBeGreaterThan(Math.max(...fixedPoints) + 0.01);
     expect(sampled).toBeLessThanOrEqual(upper);

@@ -8,7 +8,9 @@ describe('footprintPose', () => {
     expect(p.rotation).toEqual([0, 0, 0, 1]);
   });
   it('refuses empty (infinite) and inverted bounds, naming the axis', () => {
-    expect(() => footprintPose({ min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] })).toThrow(DegenerateInputError);
+    expect(() => footprintPose({ min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] })).toThrow(
+      DegenerateInputError,
+    );
     expect(() => footprintPose({ min: [0, 2, 0], max: [1, 1, 1] })).toThrow(/axis y has min 2 > max 1/);
   });
 });

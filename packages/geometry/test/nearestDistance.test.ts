@@ -5,10 +5,12 @@ import { buildBvh, nearestDistance, triangleDistanceSquared, type TriangleMesh }
 const coord = fc.double({ min: -10, max: 10, noNaN: true });
 const point = fc.tuple(coord, coord, coord);
 // Degenerate triangles (slivers, repeated corners) included: simplified meshes have them.
-const soup = fc.array(fc.tuple(point, point, point), { minLength: 1, maxLength: 120 }).map((tris): TriangleMesh => ({
-  positions: Float32Array.from(tris.flat(2)),
-  indices: Uint32Array.from({ length: tris.length * 3 }, (_, i) => i),
-}));
+const soup = fc.array(fc.tuple(point, point, point), { minLength: 1, maxLength: 120 }).map(
+  (tris): TriangleMesh => ({
+    positions: Float32Array.from(tris.flat(2)),
+    indices: Uint32Array.from({ length: tris.length * 3 }, (_, i) => i),
+  }),
+);
 
 /** Independent reference: the minimum over a dense barycentric grid of every triangle (an upper bound, close from above). */
 function gridDistance(mesh: TriangleMesh, q: readonly number[], steps = 40): number {
@@ -18,8 +20,12 @@ function gridDistance(mesh: TriangleMesh, q: readonly number[], steps = 40): num
     const [a, b, c] = [0, 1, 2].map((k) => mesh.indices[t * 3 + k]! * 3);
     for (let i = 0; i <= steps; i++) {
       for (let j = 0; i + j <= steps; j++) {
-        const u = i / steps, v = j / steps, w = 1 - u - v;
-        const x = w * p[a!]! + u * p[b!]! + v * p[c!]! - q[0]!, y = w * p[a! + 1]! + u * p[b! + 1]! + v * p[c! + 1]! - q[1]!, z = w * p[a! + 2]! + u * p[b! + 2]! + v * p[c! + 2]! - q[2]!;
+        const u = i / steps,
+          v = j / steps,
+          w = 1 - u - v;
+        const x = w * p[a!]! + u * p[b!]! + v * p[c!]! - q[0]!,
+          y = w * p[a! + 1]! + u * p[b! + 1]! + v * p[c! + 1]! - q[1]!,
+          z = w * p[a! + 2]! + u * p[b! + 2]! + v * p[c! + 2]! - q[2]!;
         best = Math.min(best, Math.hypot(x, y, z));
       }
     }
@@ -29,30 +35,48 @@ function gridDistance(mesh: TriangleMesh, q: readonly number[], steps = 40): num
 
 describe('nearestDistance', () => {
   it('is the distance to the nearest triangle: never above a dense sample of the surface, and close to it', () => {
-    fc.assert(fc.property(soup, point, (mesh, q) => {
-      const d = nearestDistance(buildBvh(mesh), mesh, q[0], q[1], q[2]);
-      const grid = gridDistance(mesh, q);
-      expect(Number.isFinite(d)).toBe(true);
-      expect(d).toBeLessThanOrEqual(grid + 1e-6);
-      // A 40-step grid on triangles at most ~35 long is within ~0.9 of every surface point.
-      expect(grid - d).toBeLessThan(0.9);
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(soup, point, (mesh, q) => {
+        const d = nearestDistance(buildBvh(mesh), mesh, q[0], q[1], q[2]);
+        const grid = gridDistance(mesh, q);
+        expect(Number.isFinite(d)).toBe(true);
+        expect(d).toBeLessThanOrEqual(grid + 1e-6);
+        // A 40-step grid on triangles at most ~35 long is within ~0.9 of every surface point.
+        expect(grid - d).toBeLessThan(0.9);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('agrees with a scan of every triangle, whatever the tree prunes', () => {
-    fc.assert(fc.property(soup, point, (mesh, q) => {
-      let brute = Infinity;
-      for (let t = 0; t < mesh.indices.length / 3; t++) brute = Math.min(brute, triangleDistanceSquared(mesh.positions, t * 9, t * 9 + 3, t * 9 + 6, q[0], q[1], q[2]));
-      expect(nearestDistance(buildBvh(mesh, { maxLeafTriangles: 2 }), mesh, q[0], q[1], q[2])).toBeCloseTo(Math.sqrt(brute), 9);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(soup, point, (mesh, q) => {
+        let brute = Infinity;
+        for (let t = 0; t < mesh.indices.length / 3; t++)
+          brute = Math.min(brute, triangleDistanceSquared(mesh.positions, t * 9, t * 9 + 3, t * 9 + 6, q[0], q[1], q[2]));
+        expect(nearestDistance(buildBvh(mesh, { maxLeafTriangles: 2 }), mesh, q[0], q[1], q[2])).toBeCloseTo(Math.sqrt(brute), 9);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('stops early once a distance within the bound is found, never reporting more than the true one there', () => {
-    const square: TriangleMesh = { positions: new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2, 0, 2, 3]) };
+    const square: TriangleMesh = {
+      positions: new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]),
+      indices: new Uint32Array([0, 1, 2, 0, 2, 3]),
+    };
     const bvh = buildBvh(square);
     expect(nearestDistance(bvh, square, 0.5, 0.5, 2)).toBeCloseTo(2, 6);
     expect(nearestDistance(bvh, square, 3, 0.5, 0)).toBeCloseTo(2, 6);
     expect(nearestDistance(bvh, square, 0.5, 0.5, 2, 5)).toBeLessThanOrEqual(5);
-    expect(nearestDistance(buildBvh({ positions: new Float32Array(), indices: new Uint32Array() }), { positions: new Float32Array(), indices: new Uint32Array() }, 0, 0, 0)).toBe(Infinity);
+    expect(
+      nearestDistance(
+        buildBvh({ positions: new Float32Array(), indices: new Uint32Array() }),
+        { positions: new Float32Array(), indices: new Uint32Array() },
+        0,
+        0,
+        0,
+      ),
+    ).toBe(Infinity);
   });
 });

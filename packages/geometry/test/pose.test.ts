@@ -2,8 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { vec3 as glv } from 'gl-matrix';
 import {
-  composePoses, createPose, IDENTITY_POSE, invertPose, poseFromMatrix, poseFromYUp, poseToYUp,
-  transformDirection, transformPoint, zUpToYUp,
+  composePoses,
+  createPose,
+  IDENTITY_POSE,
+  invertPose,
+  poseFromMatrix,
+  poseFromYUp,
+  poseToYUp,
+  transformDirection,
+  transformPoint,
+  zUpToYUp,
 } from '../src/index.js';
 import { expectClose, unitQuat, vec3 } from './arbitraries.js';
 
@@ -24,36 +32,44 @@ describe('Pose', () => {
   });
 
   it('matrix, position and rotation agree', () => {
-    fc.assert(fc.property(pose, vec3(100), (p, v) => {
-      expectClose(transformPoint([0, 0, 0], p, v), glv.transformMat4([0, 0, 0], v, p.matrix), 1e-9);
-    }));
+    fc.assert(
+      fc.property(pose, vec3(100), (p, v) => {
+        expectClose(transformPoint([0, 0, 0], p, v), glv.transformMat4([0, 0, 0], v, p.matrix), 1e-9);
+      }),
+    );
   });
 
   it('compose applies b then a; invert undoes', () => {
-    fc.assert(fc.property(pose, pose, vec3(100), (a, b, v) => {
-      const ab = composePoses(a, b);
-      expectClose(transformPoint([0, 0, 0], ab, v), transformPoint([0, 0, 0], a, transformPoint([0, 0, 0], b, v)), 1e-9);
-      const id = composePoses(invertPose(a), a);
-      expectClose(id.position, [0, 0, 0], 1e-9);
-      expectClose(id.rotation, IDENTITY_POSE.rotation, 1e-9);
-    }));
+    fc.assert(
+      fc.property(pose, pose, vec3(100), (a, b, v) => {
+        const ab = composePoses(a, b);
+        expectClose(transformPoint([0, 0, 0], ab, v), transformPoint([0, 0, 0], a, transformPoint([0, 0, 0], b, v)), 1e-9);
+        const id = composePoses(invertPose(a), a);
+        expectClose(id.position, [0, 0, 0], 1e-9);
+        expectClose(id.rotation, IDENTITY_POSE.rotation, 1e-9);
+      }),
+    );
   });
 
   it('directions never translate', () => {
-    fc.assert(fc.property(pose, vec3(10), (p, d) => {
-      const moved = createPose([p.position[0] + 5, p.position[1], p.position[2]], p.rotation);
-      expectClose(transformDirection([0, 0, 0], p, d), transformDirection([0, 0, 0], moved, d), 1e-12);
-    }));
+    fc.assert(
+      fc.property(pose, vec3(10), (p, d) => {
+        const moved = createPose([p.position[0] + 5, p.position[1], p.position[2]], p.rotation);
+        expectClose(transformDirection([0, 0, 0], p, d), transformDirection([0, 0, 0], moved, d), 1e-12);
+      }),
+    );
   });
 
   it('round-trips through its matrix', () => {
-    fc.assert(fc.property(pose, (p) => {
-      const q = poseFromMatrix(p.matrix);
-      expectClose(q.position, p.position, 1e-12);
-      // q and −q are one rotation; at w ≈ 0 the canonical sign can flip on rounding.
-      const dot = q.rotation.reduce((s, v, i) => s + v * p.rotation[i]!, 0);
-      expect(Math.abs(dot)).toBeCloseTo(1, 9);
-    }));
+    fc.assert(
+      fc.property(pose, (p) => {
+        const q = poseFromMatrix(p.matrix);
+        expectClose(q.position, p.position, 1e-12);
+        // q and −q are one rotation; at w ≈ 0 the canonical sign can flip on rounding.
+        const dot = q.rotation.reduce((s, v, i) => s + v * p.rotation[i]!, 0);
+        expect(Math.abs(dot)).toBeCloseTo(1, 9);
+      }),
+    );
   });
 
   it('picks one sign for equal rotations', () => {
@@ -67,13 +83,12 @@ describe('Pose', () => {
   });
 
   it('a z-up pose re-expressed in y-up moves points the same way', () => {
-    fc.assert(fc.property(pose, vec3(100), (pz, v) => {
-      const py = poseToYUp(pz, 'z-up');
-      expectClose(
-        zUpToYUp([0, 0, 0], transformPoint([0, 0, 0], pz, v)),
-        transformPoint([0, 0, 0], py, zUpToYUp([0, 0, 0], v)), 1e-9,
-      );
-      expectClose(poseFromYUp(py, 'z-up').matrix, pz.matrix, 1e-12);
-    }));
+    fc.assert(
+      fc.property(pose, vec3(100), (pz, v) => {
+        const py = poseToYUp(pz, 'z-up');
+        expectClose(zUpToYUp([0, 0, 0], transformPoint([0, 0, 0], pz, v)), transformPoint([0, 0, 0], py, zUpToYUp([0, 0, 0], v)), 1e-9);
+        expectClose(poseFromYUp(py, 'z-up').matrix, pz.matrix, 1e-12);
+      }),
+    );
   });
 });

@@ -18,19 +18,26 @@ describe('referenceImageFrame', () => {
   });
 
   it('property: a right-handed orthonormal frame, y = normal, −z = the in-plane up', () => {
-    fc.assert(fc.property(vec3(100), normalAndUp, fc.double({ min: 0.01, max: 5, noNaN: true }), (c, [n, u], w) => {
-      const f = referenceImageFrame({ center: c, normal: n, up: u, physicalWidth: w });
-      const x = poseAxis([0, 0, 0], f.pose, 0), y = poseAxis([0, 0, 0], f.pose, 1), z = poseAxis([0, 0, 0], f.pose, 2);
-      expectClose(y, n, 1e-9);
-      expectClose(glv.cross([0, 0, 0], x, y), z, 1e-9);
-      const inPlaneUp = glv.normalize([0, 0, 0], glv.scaleAndAdd([0, 0, 0], u, n, -glv.dot(u, n)));
-      expectClose(z, glv.negate([0, 0, 0], inPlaneUp), 1e-9);
-    }));
+    fc.assert(
+      fc.property(vec3(100), normalAndUp, fc.double({ min: 0.01, max: 5, noNaN: true }), (c, [n, u], w) => {
+        const f = referenceImageFrame({ center: c, normal: n, up: u, physicalWidth: w });
+        const x = poseAxis([0, 0, 0], f.pose, 0),
+          y = poseAxis([0, 0, 0], f.pose, 1),
+          z = poseAxis([0, 0, 0], f.pose, 2);
+        expectClose(y, n, 1e-9);
+        expectClose(glv.cross([0, 0, 0], x, y), z, 1e-9);
+        const inPlaneUp = glv.normalize([0, 0, 0], glv.scaleAndAdd([0, 0, 0], u, n, -glv.dot(u, n)));
+        expectClose(z, glv.negate([0, 0, 0], inPlaneUp), 1e-9);
+      }),
+    );
   });
 
   it('turns z-up input the same way as every other client coordinate', () => {
     const y = referenceImageFrame({ center: [1, 2, 3], normal: [0, 0, 1], up: [0, 1, 0], physicalWidth: 0.2 });
-    const z = referenceImageFrame({ center: zUp([1, 2, 3]), normal: zUp([0, 0, 1]), up: zUp([0, 1, 0]), physicalWidth: 0.2 }, { coordinateSystem: 'z-up' });
+    const z = referenceImageFrame(
+      { center: zUp([1, 2, 3]), normal: zUp([0, 0, 1]), up: zUp([0, 1, 0]), physicalWidth: 0.2 },
+      { coordinateSystem: 'z-up' },
+    );
     expectClose(z.pose.matrix, y.pose.matrix, 1e-12);
   });
 
@@ -46,7 +53,8 @@ describe('referenceImageFrame', () => {
   });
 
   it('refuses an up direction along the normal', () => {
-    expect(() => referenceImageFrame({ center: [0, 0, 0], normal: [0, 0, 1], up: [0, 0.01, 1], physicalWidth: 0.2 }))
-      .toThrow(/reference_image\.up/);
+    expect(() => referenceImageFrame({ center: [0, 0, 0], normal: [0, 0, 1], up: [0, 0.01, 1], physicalWidth: 0.2 })).toThrow(
+      /reference_image\.up/,
+    );
   });
 });

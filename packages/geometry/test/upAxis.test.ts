@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { vec3 as glv, mat4 as glm } from 'gl-matrix';
-import {
-  fromYUp, toYUp, yUpToZUp, yUpToZUpMat4, yUpToZUpQuat, zUpToYUp, zUpToYUpMat4, zUpToYUpQuat, type Vec3,
-} from '../src/index.js';
+import { fromYUp, toYUp, yUpToZUp, yUpToZUpMat4, yUpToZUpQuat, zUpToYUp, zUpToYUpMat4, zUpToYUpQuat, type Vec3 } from '../src/index.js';
 import { expectClose, unitQuat, vec3 } from './arbitraries.js';
 
 const Y = (v: readonly number[]) => zUpToYUp([0, 0, 0], v as Vec3);
@@ -18,40 +16,48 @@ describe('z-up ↔ y-up', () => {
   });
 
   it('round-trips any vector exactly', () => {
-    fc.assert(fc.property(vec3(1e7), (v) => {
-      expect(yUpToZUp([0, 0, 0], zUpToYUp([0, 0, 0], v))).toEqual(v);
-      expect(fromYUp([0, 0, 0], toYUp([0, 0, 0], v, 'z-up'), 'z-up')).toEqual(v);
-      expect(toYUp([0, 0, 0], v, 'y-up')).toEqual(v);
-    }));
+    fc.assert(
+      fc.property(vec3(1e7), (v) => {
+        expect(yUpToZUp([0, 0, 0], zUpToYUp([0, 0, 0], v))).toEqual(v);
+        expect(fromYUp([0, 0, 0], toYUp([0, 0, 0], v, 'z-up'), 'z-up')).toEqual(v);
+        expect(toYUp([0, 0, 0], v, 'y-up')).toEqual(v);
+      }),
+    );
   });
 
   it('is a proper rotation: lengths kept, cross products preserved, determinant +1', () => {
-    fc.assert(fc.property(vec3(), vec3(), (a, b) => {
-      expectClose([glv.length(Y(a))], [glv.length(a)], 1e-12);
-      expectClose(Y(glv.cross([0, 0, 0], a, b) as Vec3), glv.cross([0, 0, 0], Y(a), Y(b)), 1e-9);
-    }));
+    fc.assert(
+      fc.property(vec3(), vec3(), (a, b) => {
+        expectClose([glv.length(Y(a))], [glv.length(a)], 1e-12);
+        expectClose(Y(glv.cross([0, 0, 0], a, b) as Vec3), glv.cross([0, 0, 0], Y(a), Y(b)), 1e-9);
+      }),
+    );
     const m = [Y([1, 0, 0]), Y([0, 1, 0]), Y([0, 0, 1])];
     const det = glv.dot(m[0]!, glv.cross([0, 0, 0], m[1]!, m[2]!));
     expect(det).toBe(1);
   });
 
   it('turns quaternions with the frame: rotate-then-convert equals convert-then-rotate', () => {
-    fc.assert(fc.property(unitQuat, vec3(100), (q, v) => {
-      const qy = zUpToYUpQuat([0, 0, 0, 1], q);
-      expectClose(Y(glv.transformQuat([0, 0, 0], v, q) as Vec3), glv.transformQuat([0, 0, 0], Y(v), qy), 1e-9);
-      expectClose(yUpToZUpQuat([0, 0, 0, 1], qy), q, 0);
-    }));
+    fc.assert(
+      fc.property(unitQuat, vec3(100), (q, v) => {
+        const qy = zUpToYUpQuat([0, 0, 0, 1], q);
+        expectClose(Y(glv.transformQuat([0, 0, 0], v, q) as Vec3), glv.transformQuat([0, 0, 0], Y(v), qy), 1e-9);
+        expectClose(yUpToZUpQuat([0, 0, 0, 1], qy), q, 0);
+      }),
+    );
   });
 
   it('turns 4×4 transforms as M·T·M⁻¹ and round-trips them', () => {
-    fc.assert(fc.property(unitQuat, vec3(1e5), vec3(100), (q, t, p) => {
-      const T = glm.fromRotationTranslation(new Float64Array(16), q, t) as Float64Array;
-      const Ty = zUpToYUpMat4(new Float64Array(16), T);
-      expectClose(Y(glv.transformMat4([0, 0, 0], p, T) as Vec3), glv.transformMat4([0, 0, 0], Y(p), Ty), 1e-9);
-      expectClose(yUpToZUpMat4(new Float64Array(16), Ty), T, 0);
-      // The rotation part keeps determinant +1.
-      expectClose([glm.determinant(Ty)], [1], 1e-9);
-    }));
+    fc.assert(
+      fc.property(unitQuat, vec3(1e5), vec3(100), (q, t, p) => {
+        const T = glm.fromRotationTranslation(new Float64Array(16), q, t) as Float64Array;
+        const Ty = zUpToYUpMat4(new Float64Array(16), T);
+        expectClose(Y(glv.transformMat4([0, 0, 0], p, T) as Vec3), glv.transformMat4([0, 0, 0], Y(p), Ty), 1e-9);
+        expectClose(yUpToZUpMat4(new Float64Array(16), Ty), T, 0);
+        // The rotation part keeps determinant +1.
+        expectClose([glm.determinant(Ty)], [1], 1e-9);
+      }),
+    );
   });
 
   it('converts a z-up translation matrix by hand', () => {

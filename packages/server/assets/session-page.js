@@ -1,5 +1,10 @@
 // The session page's one script of its own: the expiry counts down (the text works without it).
-const units = [['d', 86400], ['h', 3600], ['min', 60], ['s', 1]];
+const units = [
+  ['d', 86400],
+  ['h', 3600],
+  ['min', 60],
+  ['s', 1],
+];
 function left(ms) {
   if (ms <= 0) return 'expired — reload the page';
   let s = Math.floor(ms / 1000);
@@ -14,7 +19,9 @@ function left(ms) {
 }
 for (const el of document.querySelectorAll('time[data-countdown]')) {
   const at = Date.parse(el.getAttribute('datetime'));
-  const tick = () => { el.textContent = left(at - Date.now()); };
+  const tick = () => {
+    el.textContent = left(at - Date.now());
+  };
   tick();
   setInterval(tick, 1000);
 }

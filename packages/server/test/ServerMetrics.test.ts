@@ -5,7 +5,7 @@ import { ServerMetrics } from '../src/metrics/ServerMetrics.js';
 import { sampleValue } from '../../../test/support/prometheusText.js';
 
 describe('ServerMetrics', () => {
-  it('reads the queue and the admission at each scrape: depth by state, the oldest job\'s age, load and capacity', async () => {
+  it("reads the queue and the admission at each scrape: depth by state, the oldest job's age, load and capacity", async () => {
     const metrics = new ServerMetrics('api');
     const since = Date.now() - 5_000;
     metrics.watchQueue(async () => ({ waiting: 3, active: 1, failed: 2, oldestWaitingSince: since }));
@@ -36,11 +36,13 @@ describe('ServerMetrics', () => {
     expect(reads).toBe(2);
   });
 
-  it('leaves the queue\'s depths out of a scrape while it cannot be reached (its oldest age NaN), rather than reporting stale ones', async () => {
+  it("leaves the queue's depths out of a scrape while it cannot be reached (its oldest age NaN), rather than reporting stale ones", async () => {
     const metrics = new ServerMetrics('api');
     metrics.watchQueue(async () => ({ waiting: 4, active: 0, failed: 0, oldestWaitingSince: undefined }));
     expect(sampleValue(await metrics.text(), 'arsession_queue_jobs', { state: 'waiting' })).toBe(4);
-    metrics.watchQueue(async () => { throw new Error('connection refused'); });
+    metrics.watchQueue(async () => {
+      throw new Error('connection refused');
+    });
     const text = await metrics.text();
     expect(sampleValue(text, 'arsession_queue_jobs', { state: 'waiting' })).toBeUndefined();
     expect(sampleValue(text, 'arsession_queue_oldest_waiting_seconds')).toBeNaN();
@@ -52,7 +54,9 @@ describe('ServerMetrics', () => {
     metrics.conversion('ifc', 'model_too_large', 0.2);
     metrics.backingServiceError('objects', 'object_store_unavailable');
     const text = await metrics.text();
-    expect(sampleValue(text, 'arsession_conversion_duration_seconds_sum', { format: 'ifc', outcome: 'converted', role: 'worker' })).toBe(1.5);
+    expect(sampleValue(text, 'arsession_conversion_duration_seconds_sum', { format: 'ifc', outcome: 'converted', role: 'worker' })).toBe(
+      1.5,
+    );
     expect(sampleValue(text, 'arsession_conversion_duration_seconds_bucket', { format: 'ifc', outcome: 'converted', le: '1' })).toBe(0);
     expect(sampleValue(text, 'arsession_conversion_duration_seconds_bucket', { format: 'ifc', outcome: 'converted', le: '2.5' })).toBe(1);
     expect(sampleValue(text, 'arsession_conversion_duration_seconds_count', { format: 'ifc', outcome: 'model_too_large' })).toBe(1);
@@ -62,8 +66,16 @@ describe('ServerMetrics', () => {
 
   it('labels a refused conversion by its file name in the terms a converted one has (an .ifczip stays ifczip)', async () => {
     const metrics = new ServerMetrics('worker');
-    await expect(observeConversion(metrics, 'site.IFCZIP', async () => { throw new ModelUnreadableError('site.IFCZIP: no IFC inside'); })).rejects.toBeInstanceOf(ModelUnreadableError);
-    await expect(observeConversion(metrics, 'notes.txt', async () => { throw new Error('not ours'); })).rejects.toThrow('not ours');
+    await expect(
+      observeConversion(metrics, 'site.IFCZIP', async () => {
+        throw new ModelUnreadableError('site.IFCZIP: no IFC inside');
+      }),
+    ).rejects.toBeInstanceOf(ModelUnreadableError);
+    await expect(
+      observeConversion(metrics, 'notes.txt', async () => {
+        throw new Error('not ours');
+      }),
+    ).rejects.toThrow('not ours');
     const text = await metrics.text();
     expect(sampleValue(text, 'arsession_conversion_duration_seconds_count', { format: 'ifczip', outcome: 'model_unreadable' })).toBe(1);
     expect(sampleValue(text, 'arsession_conversion_duration_seconds_count', { format: 'unknown', outcome: 'error' })).toBe(1);

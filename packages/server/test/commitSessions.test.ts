@@ -39,9 +39,21 @@ function session(id: string, options: { shared?: string; accountId?: number | nu
   const files = [{ from: own, name: '0.usdz' }, ...(options.shared ? [{ from: placed, name: '1.usdz' }] : [])];
   return {
     record: {
-      id, method: 'by_plane', createdAt: 1_000, expiresAt: 2_000_000_000_000, accountId: options.accountId ?? null,
-      placement: PLACEMENT_AT_ORIGIN, modelFrame: MODEL_FRAME, assets: [boxAsset()],
-      files: files.map((f) => ({ name: f.name, contentType: 'model/vnd.usdz+zip', bytes: 1, sha256: '0'.repeat(64), downloadName: 'attachment' })),
+      id,
+      method: 'by_plane',
+      createdAt: 1_000,
+      expiresAt: 2_000_000_000_000,
+      accountId: options.accountId ?? null,
+      placement: PLACEMENT_AT_ORIGIN,
+      modelFrame: MODEL_FRAME,
+      assets: [boxAsset()],
+      files: files.map((f) => ({
+        name: f.name,
+        contentType: 'model/vnd.usdz+zip',
+        bytes: 1,
+        sha256: '0'.repeat(64),
+        downloadName: 'attachment',
+      })),
     },
     saved: [],
     files,
@@ -92,8 +104,14 @@ describe('commitSessions', () => {
     // A foreign key checked at commit time: the savepoints pass, the commit does not. (SQLite
     // switches this off at every commit, so it is set after the key's own transaction.)
     db.pragma('defer_foreign_keys = ON');
-    const outcomes = commitSessions(db, sessionsDir, [session('fine', { accountId: account }), session('orphan', { accountId: account + 1000 })]);
-    expect(outcomes).toEqual([{ error: expect.objectContaining({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }) }, { error: expect.objectContaining({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }) }]);
+    const outcomes = commitSessions(db, sessionsDir, [
+      session('fine', { accountId: account }),
+      session('orphan', { accountId: account + 1000 }),
+    ]);
+    expect(outcomes).toEqual([
+      { error: expect.objectContaining({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }) },
+      { error: expect.objectContaining({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }) },
+    ]);
     expect(readdirSync(sessionsDir)).toEqual([]);
     expect(findSession(db, 'fine')).toBeUndefined();
   });

@@ -12,7 +12,10 @@ describe('newSessionId', () => {
     expect(new Set(ids).size).toBe(ids.length);
     // Not a counter: each of the 128 bits is set in some ids and clear in others.
     const ones = new Array<number>(128).fill(0);
-    for (const id of ids) Buffer.from(id, 'base64url').forEach((byte, i) => { for (let b = 0; b < 8; b++) ones[i * 8 + b]! += (byte >> b) & 1; });
+    for (const id of ids)
+      Buffer.from(id, 'base64url').forEach((byte, i) => {
+        for (let b = 0; b < 8; b++) ones[i * 8 + b]! += (byte >> b) & 1;
+      });
     expect(ones.every((n) => n > 350 && n < 650)).toBe(true);
   });
 });

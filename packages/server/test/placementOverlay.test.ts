@@ -7,19 +7,22 @@ import type { Bounds } from '@arsession/geometry';
 import type { Placement } from '../src/records/Placement.js';
 
 const pose = (position: number[]) => ({ position, rotation: [0, 0, 0, 1], matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, ...position, 1] });
-const circleAt = (position: number[]): Placement => ({ method: 'by_virtual_anchor', anchor_type: 'circle_directional', radius: 0.5, pose: pose(position), correction_deg: 0 } as Placement);
+const circleAt = (position: number[]): Placement =>
+  ({ method: 'by_virtual_anchor', anchor_type: 'circle_directional', radius: 0.5, pose: pose(position), correction_deg: 0 }) as Placement;
 const house: Bounds = { min: [-5, 0, -4], max: [5, 7, 4] };
 const diagonal = Math.hypot(10, 7, 8);
 
 describe('placementOutOfView', () => {
-  it('is the distance outside the bounds exactly when it passes the larger of 10 m and the bounds\' diagonal', () => {
-    fc.assert(fc.property(fc.double({ min: 0, max: 1e7, noNaN: true }), fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), (d, a) => {
-      // A point d outside the house's side at x = 5, anywhere along it.
-      const at = [5 + d, 3.5, 4 * Math.sin(a)];
-      const far = placementOutOfView(circleAt(at), house);
-      if (d > Math.max(10, diagonal) * (1 + 1e-12)) expect(far).toBeCloseTo(d, 6);
-      else if (d < Math.max(10, diagonal) * (1 - 1e-12)) expect(far).toBeUndefined();
-    }));
+  it("is the distance outside the bounds exactly when it passes the larger of 10 m and the bounds' diagonal", () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e7, noNaN: true }), fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), (d, a) => {
+        // A point d outside the house's side at x = 5, anywhere along it.
+        const at = [5 + d, 3.5, 4 * Math.sin(a)];
+        const far = placementOutOfView(circleAt(at), house);
+        if (d > Math.max(10, diagonal) * (1 + 1e-12)) expect(far).toBeCloseTo(d, 6);
+        else if (d < Math.max(10, diagonal) * (1 - 1e-12)) expect(far).toBeUndefined();
+      }),
+    );
   });
 
   it('never holds a by_plane placement away: it stands on the model', () => {
@@ -36,7 +39,7 @@ describe('placementOverlay', () => {
     expect([far.lines, far.arrows, far.quads]).toEqual([[], [], []]);
   });
 
-  it('draws a by_plane footprint outside the model\'s foot and just below it, outline and sheet', () => {
+  it("draws a by_plane footprint outside the model's foot and just below it, outline and sheet", () => {
     const shapes = placementOverlay({ method: 'by_plane', anchor: pose([0, 0, 0]) }, { bounds: house });
     const [sheet] = shapes.quads;
     expect(sheet!.opacity).toBeGreaterThan(0);

@@ -24,10 +24,18 @@ describe('readMultipartForm', () => {
       // As a session request waits for its key check: here until the client is gone, and a moment
       // more, so that the request's own 'aborted' error has been emitted with nobody listening.
       outcome = new Promise((settled) => {
-        res.once('close', () => setTimeout(() => {
-          readMultipartForm(req, res, { dirFor: () => dir, prefix: 'r', created, maxFileBytes: 1 << 20, maxFiles: 1, fileFields: ['model_file'] })
-            .then(() => settled('read'), settled);
-        }, 20));
+        res.once('close', () =>
+          setTimeout(() => {
+            readMultipartForm(req, res, {
+              dirFor: () => dir,
+              prefix: 'r',
+              created,
+              maxFileBytes: 1 << 20,
+              maxFiles: 1,
+              fileFields: ['model_file'],
+            }).then(() => settled('read'), settled);
+          }, 20),
+        );
       });
     });
     const server = app.listen(0, '127.0.0.1');
@@ -35,7 +43,11 @@ describe('readMultipartForm', () => {
     try {
       // The whole body is sent (it waits unread in the server), then the client leaves, as a load
       // generator stopping does: the reader used to wait for its end forever, holding a slot.
-      const upload = startManualUpload(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { field: 'model_file', fileName: 'm.glb', declaredFileBytes: 100 });
+      const upload = startManualUpload(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
+        field: 'model_file',
+        fileName: 'm.glb',
+        declaredFileBytes: 100,
+      });
       await upload.send(new Uint8Array(100));
       upload.finish();
       while (!outcome) await new Promise((tick) => setTimeout(tick, 5));

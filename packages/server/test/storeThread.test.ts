@@ -29,8 +29,14 @@ function commitOf(id: string): SessionCommit {
   writeFileSync(staged, id);
   return {
     record: {
-      id, method: 'by_plane', createdAt: Date.now(), expiresAt: Date.now() + 60_000, accountId: null,
-      placement: PLACEMENT_AT_ORIGIN, modelFrame: MODEL_FRAME, assets: [],
+      id,
+      method: 'by_plane',
+      createdAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+      accountId: null,
+      placement: PLACEMENT_AT_ORIGIN,
+      modelFrame: MODEL_FRAME,
+      assets: [],
       files: [{ name: '0.usdz', contentType: 'model/vnd.usdz+zip', bytes: id.length, sha256: '0'.repeat(64), downloadName: 'attachment' }],
     },
     saved: [],
@@ -77,7 +83,8 @@ describe('createStoreThread', () => {
 describe('a store thread that fails', () => {
   it('fails the requests in flight, and the next request starts a new thread', async () => {
     const faulty = createStoreThread({
-      databasePath: join(root, 'db.sqlite'), sessionsDir: join(root, 'sessions'),
+      databasePath: join(root, 'db.sqlite'),
+      sessionsDir: join(root, 'sessions'),
       workerScript: new URL('../../../test/support/faultyStoreThread.mjs', import.meta.url),
     });
     try {

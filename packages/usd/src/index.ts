@@ -16,12 +16,28 @@ export { CRATE_TYPE, SPEC_TYPE } from './crate/crateTypes.js';
 export { compressIntegers, decodeIntegers, encodeIntegers } from './crate/integerCoding.js';
 export { decompressFramed, DecompressError } from './crate/decompressLz4.js';
 export { fastCompress } from './crate/fastCompression.js';
-export { DecodeBudget, DecodeBudgetExceeded, decodeBudgetFor, DECODE_BUDGET_DEFAULTS, type DecodeBudgetOptions } from './crate/DecodeBudget.js';
+export {
+  DecodeBudget,
+  DecodeBudgetExceeded,
+  decodeBudgetFor,
+  DECODE_BUDGET_DEFAULTS,
+  type DecodeBudgetOptions,
+} from './crate/DecodeBudget.js';
 
 // Text layers (.usda)
 export { parseUsda, USDA_MAX_NESTING, type ParseUsdaOptions } from './usda/parseUsda.js';
 export {
-  tokenizeUsda, USDA_ASSET, USDA_END, USDA_MAGIC, USDA_NAME, USDA_NUMBER, USDA_PATH, USDA_PUNCT, USDA_STRING, type UsdaToken, type UsdaTokenKind,
+  tokenizeUsda,
+  USDA_ASSET,
+  USDA_END,
+  USDA_MAGIC,
+  USDA_NAME,
+  USDA_NUMBER,
+  USDA_PATH,
+  USDA_PUNCT,
+  USDA_STRING,
+  type UsdaToken,
+  type UsdaTokenKind,
 } from './usda/tokenizeUsda.js';
 export { AsciiWriter } from './write/AsciiWriter.js';
 export { formatFloat64, intArray, primName, quote, tupleArray, USDA_DECIMALS } from './write/usdaText.js';
@@ -37,14 +53,35 @@ export { sampleAt } from './stage/sampleAt.js';
 export { localTransform, type LocalTransform } from './geom/xformOps.js';
 export { numericArray, readPrimvar, type Interpolation, type Primvar } from './geom/readPrimvar.js';
 export {
-  tessellateCapsule, tessellateCube, tessellateCylinder, tessellatePlane, tessellateSphere, TESSELLATE_DEFAULTS,
-  type ShapeAxis, type TessellateOptions, type TriangleMesh,
+  tessellateCapsule,
+  tessellateCube,
+  tessellateCylinder,
+  tessellatePlane,
+  tessellateSphere,
+  TESSELLATE_DEFAULTS,
+  type ShapeAxis,
+  type TessellateOptions,
+  type TriangleMesh,
 } from './geom/implicitShapes.js';
 
 // USDZ packages
-export { checkUsdzPackage, CHECK_USDZ_PACKAGE_DEFAULTS, type CheckedUsdzPackage, type CheckUsdzPackageOptions } from './package/checkUsdzPackage.js';
+export {
+  checkUsdzPackage,
+  CHECK_USDZ_PACKAGE_DEFAULTS,
+  type CheckedUsdzPackage,
+  type CheckUsdzPackageOptions,
+} from './package/checkUsdzPackage.js';
 export { arkitRulesBroken, type BrokenRule } from './package/arkitRulesBroken.js';
 
 // Zip, as USDZ and .ifczip use it (stored entries, 64-byte aligned, checked against hostile headers)
 export { readZipDirectory, type ZipDirectoryEntry } from './zip/readZipDirectory.js';
-export { zipLayout, zipStored, ZIP_STORED_DEFAULTS, type ZipEntry, type ZipEntryHeader, type ZipEntryInput, type ZipLayout, type ZipStoredOptions } from './zip/zipStored.js';
+export {
+  zipLayout,
+  zipStored,
+  ZIP_STORED_DEFAULTS,
+  type ZipEntry,
+  type ZipEntryHeader,
+  type ZipEntryInput,
+  type ZipLayout,
+  type ZipStoredOptions,
+} from './zip/zipStored.js';

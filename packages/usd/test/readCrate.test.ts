@@ -23,7 +23,13 @@ describe('readCrate reads every coding other tools write', () => {
     t.ints(lookups.map((v) => table.indexOf(v)));
     const halves = new Bytes().u64(2).raw([0x00, 0x3c, 0x00, 0xc0]).bytes(); // 1, −2
     b.spec('/', 7, [['primChildren', b.stored(41, new Bytes().u64(1).u32(b.token('A')).bytes())]]);
-    b.spec('/A', 6, [['specifier', b.inline(42, 0)], ['properties', b.stored(41, new Bytes().u64(5).u32(b.token('f')).u32(b.token('g')).u32(b.token('h')).u32(b.token('l')).u32(b.token('v')).bytes())]]);
+    b.spec('/A', 6, [
+      ['specifier', b.inline(42, 0)],
+      [
+        'properties',
+        b.stored(41, new Bytes().u64(5).u32(b.token('f')).u32(b.token('g')).u32(b.token('h')).u32(b.token('l')).u32(b.token('v')).bytes()),
+      ],
+    ]);
     b.spec('/A.f', 1, [['default', b.stored(8, i, 0xa0000000)]]);
     b.spec('/A.g', 1, [['default', b.stored(8, t.bytes(), 0xa0000000)]]);
     b.spec('/A.h', 1, [['default', b.stored(7, halves, 0x80000000)]]);
@@ -50,7 +56,10 @@ describe('readCrate reads every coding other tools write', () => {
     b.spec('/A.points', 1, [['default', b.stored(24, points.bytes(), 0x80000000)]]);
     const layer = readCrate(b.build(), 'old.usdc');
     expect(Array.from((field(layer, '/A.points', 'default') as { value: Float32Array }).value)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(field(layer, '/A', 'payload')).toEqual({ kind: 'payload', value: { assetPath: 'geo.usdc', primPath: '/', layerOffset: { offset: 0, scale: 1 } } });
+    expect(field(layer, '/A', 'payload')).toEqual({
+      kind: 'payload',
+      value: { assetPath: 'geo.usdc', primPath: '/', layerOffset: { offset: 0, scale: 1 } },
+    });
   });
 
   it('time samples, dictionaries, variant selections, reference list ops and variant paths', () => {
@@ -59,24 +68,61 @@ describe('readCrate reads every coding other tools write', () => {
     const times = b.stored(48, new Bytes().u64(2).f64(0).f64(10).bytes());
     const at = b.end;
     const ts = new Bytes().i64(8);
-    const repOf = (r: { type: number; flags: number; payload: number }) => new Bytes().u32(r.payload).u32((r.flags | (r.type << 16)) >>> 0).bytes();
-    ts.raw(repOf(times)).i64(8).u64(2).raw(repOf(b.inline(8, new Uint32Array(new Float32Array([1]).buffer)[0]!))).raw(repOf(b.inline(8, new Uint32Array(new Float32Array([3]).buffer)[0]!)));
+    const repOf = (r: { type: number; flags: number; payload: number }) =>
+      new Bytes()
+        .u32(r.payload)
+        .u32((r.flags | (r.type << 16)) >>> 0)
+        .bytes();
+    ts.raw(repOf(times))
+      .i64(8)
+      .u64(2)
+      .raw(repOf(b.inline(8, new Uint32Array(new Float32Array([1]).buffer)[0]!)))
+      .raw(repOf(b.inline(8, new Uint32Array(new Float32Array([3]).buffer)[0]!)));
     const samples = b.stored(46, ts.bytes());
     expect(samples.payload).toBe(at);
-    const dict = b.stored(31, new Bytes().u64(1).u32(b.string('note')).i64(8).raw(repOf(b.inline(10, b.string('hello')))).bytes());
+    const dict = b.stored(
+      31,
+      new Bytes()
+        .u64(1)
+        .u32(b.string('note'))
+        .i64(8)
+        .raw(repOf(b.inline(10, b.string('hello'))))
+        .bytes(),
+    );
     const selection = b.stored(45, new Bytes().u64(1).u32(b.string('shape')).u32(b.string('ball')).bytes());
     const refs = b.stored(35, new Bytes().u8(0b0100000).u64(1).u32(b.string('chair.usda')).u32(0xffffffff).f64(2).f64(1).u64(0).bytes());
     b.spec('/', 7, [['primChildren', b.stored(41, new Bytes().u64(1).u32(b.token('A')).bytes())]]);
-    b.spec('/A', 6, [['specifier', b.inline(42, 0)], ['customData', dict], ['variantSelection', selection], ['references', refs], ['variantSetNames', b.stored(33, new Bytes().u8(0b100000).u64(1).u32(b.string('shape')).bytes())]]);
+    b.spec('/A', 6, [
+      ['specifier', b.inline(42, 0)],
+      ['customData', dict],
+      ['variantSelection', selection],
+      ['references', refs],
+      ['variantSetNames', b.stored(33, new Bytes().u8(0b100000).u64(1).u32(b.string('shape')).bytes())],
+    ]);
     b.spec('/A.v', 1, [['timeSamples', samples]]);
     b.spec('/A{shape=}', 11, [['variantChildren', b.stored(41, new Bytes().u64(1).u32(b.token('ball')).bytes())]]);
     b.spec('/A{shape=ball}', 10, [['primChildren', b.stored(41, new Bytes().u64(1).u32(b.token('Ball')).bytes())]]);
-    b.spec('/A{shape=ball}Ball', 6, [['specifier', b.inline(42, 0)], ['typeName', b.inline(11, b.token('Sphere'))]]);
+    b.spec('/A{shape=ball}Ball', 6, [
+      ['specifier', b.inline(42, 0)],
+      ['typeName', b.inline(11, b.token('Sphere'))],
+    ]);
     const layer = readCrate(b.build(), 'composed.usdc');
-    expect(field(layer, '/A.v', 'timeSamples')).toEqual({ kind: 'timeSamples', value: new Map([[0, { kind: 'number', type: 'float', value: 1 }], [10, { kind: 'number', type: 'float', value: 3 }]]) });
-    expect(field(layer, '/A', 'customData')).toEqual({ kind: 'dictionary', value: new Map([['note', { kind: 'string', value: 'hello' }]]) });
+    expect(field(layer, '/A.v', 'timeSamples')).toEqual({
+      kind: 'timeSamples',
+      value: new Map([
+        [0, { kind: 'number', type: 'float', value: 1 }],
+        [10, { kind: 'number', type: 'float', value: 3 }],
+      ]),
+    });
+    expect(field(layer, '/A', 'customData')).toEqual({
+      kind: 'dictionary',
+      value: new Map([['note', { kind: 'string', value: 'hello' }]]),
+    });
     expect(field(layer, '/A', 'variantSelection')).toEqual({ kind: 'variantSelection', value: new Map([['shape', 'ball']]) });
-    expect(field(layer, '/A', 'references')).toMatchObject({ kind: 'referenceListOp', value: { prepended: [{ assetPath: 'chair.usda', primPath: '', layerOffset: { offset: 2, scale: 1 } }] } });
+    expect(field(layer, '/A', 'references')).toMatchObject({
+      kind: 'referenceListOp',
+      value: { prepended: [{ assetPath: 'chair.usda', primPath: '', layerOffset: { offset: 2, scale: 1 } }] },
+    });
     expect(layer.specs.get('/A{shape=ball}Ball')?.type).toBe('prim');
     expect(layer.specs.get('/A{shape=}')?.type).toBe('variantSet');
   });
@@ -84,45 +130,67 @@ describe('readCrate reads every coding other tools write', () => {
 
 describe('readCrate properties', () => {
   it('LZ4 decompression inverts a real compressor (literals and overlapping matches)', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 3000 }), fc.nat(200), (symbols, seed) => {
-      // Few symbols and repeated runs: a greedy compressor finds many matches, overlapping ones included.
-      const input = Uint8Array.from(symbols, (s, i) => (s === 3 ? (i * seed) & 0xff : s));
-      const framed = Uint8Array.from([0, ...compressLz4(input)]);
-      expect(Array.from(decompressFramed(framed, input.length))).toEqual(Array.from(input));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 3000 }), fc.nat(200), (symbols, seed) => {
+        // Few symbols and repeated runs: a greedy compressor finds many matches, overlapping ones included.
+        const input = Uint8Array.from(symbols, (s, i) => (s === 3 ? (i * seed) & 0xff : s));
+        const framed = Uint8Array.from([0, ...compressLz4(input)]);
+        expect(Array.from(decompressFramed(framed, input.length))).toEqual(Array.from(input));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('integer decoding inverts the coding, extremes included', () => {
-    fc.assert(fc.property(fc.array(fc.oneof(fc.integer(), fc.constantFrom(-(2 ** 31), 2 ** 31 - 1, 0, -1)), { maxLength: 400 }), (values) => {
-      expect(Array.from(decodeIntegers(encodeIntegers(values), values.length))).toEqual(values.map((v) => v | 0));
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer(), fc.constantFrom(-(2 ** 31), 2 ** 31 - 1, 0, -1)), { maxLength: 400 }), (values) => {
+        expect(Array.from(decodeIntegers(encodeIntegers(values), values.length))).toEqual(values.map((v) => v | 0));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('regular data that integer coding and LZ4 shrink thousands of times reads (uniform face counts, runs of equal deltas)', () => {
-    fc.assert(fc.property(fc.integer({ min: 16, max: 400_000 }), fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -5, max: 5 }), (n, first, step) => {
-      // As USD writes such an array: the differences coded (one common value, two bits each),
-      // then framed LZ4, which turns the run of zero bits into a single long match.
-      const values = Array.from({ length: n }, (_, i) => first + i * step);
-      const coded = encodeIntegers(values);
-      const framed = Uint8Array.from([0, ...compressLz4(coded)]);
-      const b = new CrateBuilder();
-      b.spec('/', 1, [['counts', b.stored(3 /* Int */, new Bytes().u64(n).u64(framed.length).raw(framed).bytes(), 0x80000000 | 0x20000000)]]);
-      const value = field(readCrate(b.build(), 'regular.usdc'), '/', 'counts');
-      expect(value).toMatchObject({ kind: 'array', type: 'int[]' });
-      const read = (value as { value: Int32Array }).value;
-      expect(read.length).toBe(n);
-      expect(read[n - 1]).toBe(first + (n - 1) * step);
-      // LZ4 spends a byte per 255 of a run, plus a fixed few: past ~50k values the expansion passes 1024×.
-      if (n > 50_000) expect(n * 4 / framed.length, 'an expansion no ratio guard allows').toBeGreaterThan(1024);
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 16, max: 400_000 }),
+        fc.integer({ min: -1000, max: 1000 }),
+        fc.integer({ min: -5, max: 5 }),
+        (n, first, step) => {
+          // As USD writes such an array: the differences coded (one common value, two bits each),
+          // then framed LZ4, which turns the run of zero bits into a single long match.
+          const values = Array.from({ length: n }, (_, i) => first + i * step);
+          const coded = encodeIntegers(values);
+          const framed = Uint8Array.from([0, ...compressLz4(coded)]);
+          const b = new CrateBuilder();
+          b.spec('/', 1, [
+            ['counts', b.stored(3 /* Int */, new Bytes().u64(n).u64(framed.length).raw(framed).bytes(), 0x80000000 | 0x20000000)],
+          ]);
+          const value = field(readCrate(b.build(), 'regular.usdc'), '/', 'counts');
+          expect(value).toMatchObject({ kind: 'array', type: 'int[]' });
+          const read = (value as { value: Int32Array }).value;
+          expect(read.length).toBe(n);
+          expect(read[n - 1]).toBe(first + (n - 1) * step);
+          // LZ4 spends a byte per 255 of a run, plus a fixed few: past ~50k values the expansion passes 1024×.
+          if (n > 50_000) expect((n * 4) / framed.length, 'an expansion no ratio guard allows').toBeGreaterThan(1024);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('an integer array that claims 2^31 elements from a few compressed bytes is refused without allocating them', () => {
     const b = new CrateBuilder();
     const coded = Uint8Array.from([0, 0, 0, 0, 0]);
-    const body = new Bytes().u64(2 ** 31).u64(coded.length).raw(coded).bytes();
+    const body = new Bytes()
+      .u64(2 ** 31)
+      .u64(coded.length)
+      .raw(coded)
+      .bytes();
     b.spec('/', 1, [['liar', b.stored(3 /* Int */, body, 0x80000000 | 0x20000000)]]);
-    expect(() => readCrate(b.build(), 'liar.usdc')).toThrow(/liar\.usdc: not a readable USD crate file \(an array of 2147483648 int would decode to 8589934592 bytes/);
+    expect(() => readCrate(b.build(), 'liar.usdc')).toThrow(
+      /liar\.usdc: not a readable USD crate file \(an array of 2147483648 int would decode to 8589934592 bytes/,
+    );
   });
 });
 
@@ -130,8 +198,12 @@ describe('readCrate properties', () => {
 function compressLz4(input: Uint8Array): Uint8Array {
   const out: number[] = [];
   const table = new Map<number, number>();
-  let anchor = 0, i = 0;
-  const length = (n: number) => { for (; n >= 255; n -= 255) out.push(255); out.push(n); };
+  let anchor = 0,
+    i = 0;
+  const length = (n: number) => {
+    for (; n >= 255; n -= 255) out.push(255);
+    out.push(n);
+  };
   const emit = (literalEnd: number, matchLength: number, offset: number) => {
     const literals = literalEnd - anchor;
     out.push((Math.min(literals, 15) << 4) | (matchLength ? Math.min(matchLength - 4, 15) : 0));

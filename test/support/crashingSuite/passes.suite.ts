@@ -1,2 +1,4 @@
 import { it, expect } from 'vitest';
-it('passes', () => { expect(1).toBe(1); });
+it('passes', () => {
+  expect(1).toBe(1);
+});

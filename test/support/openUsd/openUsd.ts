@@ -59,7 +59,11 @@ const require = createRequire(import.meta.url);
 const POOL = { from: 'var pthreadPoolSize = 2;', to: 'var pthreadPoolSize = 8;' };
 /** Longest one file may take: the largest we write open in under a second. */
 const OPEN_TIMEOUT_MS = 30_000;
-const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'same-origin' };
+const ISOLATED = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
 
 /**
  * Starts the tests' oracle for USD: Autodesk's WebAssembly build of OpenUSD with Hydra (npm
@@ -78,7 +82,8 @@ const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Em
 export async function startOpenUsd(): Promise<OpenUsd> {
   const wasm = join(dirname(require.resolve('usd-viewer')), 'wasm');
   const glue = readFileSync(join(wasm, 'emHdBindings.js'), 'utf8');
-  if (glue.split(POOL.from).length !== 2) throw new Error(`usd-viewer's glue no longer has "${POOL.from}" once: the thread pool cannot be raised`);
+  if (glue.split(POOL.from).length !== 2)
+    throw new Error(`usd-viewer's glue no longer has "${POOL.from}" once: the thread pool cannot be raised`);
   const files = new Map<string, { body: Buffer; type: string }>([
     ['/', { body: Buffer.from('<!doctype html><meta charset="utf-8"><script src="/page.js"></script>'), type: 'text/html' }],
     ['/page.js', { body: readFileSync(join(HERE, 'openUsdPage.js')), type: 'text/javascript' }],
@@ -106,7 +111,9 @@ export async function startOpenUsd(): Promise<OpenUsd> {
     await page.goto(origin);
     const started = page.evaluate(() => (globalThis as unknown as { openUsd: { init(): Promise<void> } }).openUsd.init());
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`OpenUSD did not start within ${OPEN_TIMEOUT_MS / 1000} s`)), OPEN_TIMEOUT_MS); });
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`OpenUSD did not start within ${OPEN_TIMEOUT_MS / 1000} s`)), OPEN_TIMEOUT_MS);
+    });
     try {
       await Promise.race([started, late]);
     } finally {
@@ -128,8 +135,14 @@ export async function startOpenUsd(): Promise<OpenUsd> {
     models.set(url, bytes);
     let timer: NodeJS.Timeout | undefined;
     try {
-      const opened = page.evaluate(([u, n, t]) => (globalThis as unknown as { openUsd: { open(u: string, n: string, t?: number): Promise<OpenUsdReport> } }).openUsd.open(u, n, t), [url, name, time] as const);
-      const late = new Promise<OpenUsdReport>((resolve) => { timer = setTimeout(() => resolve({ error: `OpenUSD did not finish ${name} within ${OPEN_TIMEOUT_MS / 1000} s` }), OPEN_TIMEOUT_MS); });
+      const opened = page.evaluate(
+        ([u, n, t]) =>
+          (globalThis as unknown as { openUsd: { open(u: string, n: string, t?: number): Promise<OpenUsdReport> } }).openUsd.open(u, n, t),
+        [url, name, time] as const,
+      );
+      const late = new Promise<OpenUsdReport>((resolve) => {
+        timer = setTimeout(() => resolve({ error: `OpenUSD did not finish ${name} within ${OPEN_TIMEOUT_MS / 1000} s` }), OPEN_TIMEOUT_MS);
+      });
       const report = await Promise.race([opened, late]);
       // OpenUSD that aborted, or hangs, is unusable: the next file gets a fresh page.
       if (report.error?.startsWith('OpenUSD aborted') || report.error?.startsWith('OpenUSD did not finish')) {

@@ -13,13 +13,27 @@
   // (object space), triangle indices, and the world matrix (row-major, row vectors). The arrays
   // alias WASM memory for the length of the call only, so they are copied.
   class Mesh {
-    constructor(path) { this.path = path; this.points = null; this.indices = null; this.transform = null; this.material = null; }
-    setMaterial(id) { this.material = String(id); }
-    updatePoints(v) { this.points = v.slice(); }
-    updateIndices(v) { this.indices = v.slice(); }
+    constructor(path) {
+      this.path = path;
+      this.points = null;
+      this.indices = null;
+      this.transform = null;
+      this.material = null;
+    }
+    setMaterial(id) {
+      this.material = String(id);
+    }
+    updatePoints(v) {
+      this.points = v.slice();
+    }
+    updateIndices(v) {
+      this.indices = v.slice();
+    }
     updateNormals() {}
     updatePrimvar() {}
-    setTransform(v) { this.transform = Array.from(v); }
+    setTransform(v) {
+      this.transform = Array.from(v);
+    }
     commit() {}
   }
   class Material {
@@ -27,20 +41,35 @@
     updateFinished() {}
   }
   class Delegate {
-    constructor() { this.meshes = []; }
-    createRPrim(type, path) { const m = new Mesh(String(path)); if (String(type) === 'mesh') this.meshes.push(m); return m; }
-    createSPrim() { return new Material(); }
-    createBPrim() { return undefined; }
+    constructor() {
+      this.meshes = [];
+    }
+    createRPrim(type, path) {
+      const m = new Mesh(String(path));
+      if (String(type) === 'mesh') this.meshes.push(m);
+      return m;
+    }
+    createSPrim() {
+      return new Material();
+    }
+    createBPrim() {
+      return undefined;
+    }
     CommitResources() {}
   }
 
   function worldBounds(meshes) {
-    const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+    const min = [Infinity, Infinity, Infinity],
+      max = [-Infinity, -Infinity, -Infinity];
     for (const m of meshes) {
-      const p = m.points, t = m.transform || [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+      const p = m.points,
+        t = m.transform || [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
       for (let i = 0; i < p.length; i += 3) {
         const w = [0, 1, 2].map((k) => p[i] * t[k] + p[i + 1] * t[4 + k] + p[i + 2] * t[8 + k] + t[12 + k]);
-        for (let k = 0; k < 3; k++) { if (w[k] < min[k]) min[k] = w[k]; if (w[k] > max[k]) max[k] = w[k]; }
+        for (let k = 0; k < 3; k++) {
+          if (w[k] < min[k]) min[k] = w[k];
+          if (w[k] > max[k]) max[k] = w[k];
+        }
       }
     }
     return Number.isFinite(min[0]) ? { min, max } : null;
@@ -49,13 +78,22 @@
   /** Hydra syncs invisible prims as it does visible ones: leave out what the stage hides. */
   function visible(stage, path) {
     for (let p = path.split('.')[0]; p && p !== '/'; p = p.slice(0, p.lastIndexOf('/'))) {
-      let prim = null, attr = null;
+      let prim = null,
+        attr = null;
       try {
         prim = stage.GetPrimAtPath(p);
         attr = prim.GetAttribute('visibility');
         if (attr.Get() === 'invisible') return false;
-      } catch (e) { /* a prim of Hydra's own naming (an instancer's prototype): no attribute */ }
-      finally { try { attr && attr.delete(); } catch (e) {} try { prim && prim.delete(); } catch (e) {} }
+      } catch (e) {
+        /* a prim of Hydra's own naming (an instancer's prototype): no attribute */
+      } finally {
+        try {
+          attr && attr.delete();
+        } catch (e) {}
+        try {
+          prim && prim.delete();
+        } catch (e) {}
+      }
     }
     return true;
   }
@@ -65,11 +103,14 @@
     try {
       const text = layer.ExportToString();
       const head = text.slice(0, Math.max(0, text.search(/\n\s*(def|over|class)\s/)) || 4096);
-      const up = /\bupAxis\s*=\s*"([^"]*)"/.exec(head), mpu = /\bmetersPerUnit\s*=\s*([-+0-9.eE]+)/.exec(head);
+      const up = /\bupAxis\s*=\s*"([^"]*)"/.exec(head),
+        mpu = /\bmetersPerUnit\s*=\s*([-+0-9.eE]+)/.exec(head);
       // OpenUSD's own text of the layer: instanceable prims as it read them (Hydra draws a prototype once).
       const instances = (text.match(/\binstanceable = true\b/g) || []).length;
       return { upAxis: up ? up[1] : null, metersPerUnit: mpu ? Number(mpu[1]) : null, instances };
-    } finally { layer.delete(); }
+    } finally {
+      layer.delete();
+    }
   }
 
   async function init() {
@@ -81,12 +122,23 @@
       s.onerror = () => reject(new Error('OpenUSD could not be loaded'));
       document.head.appendChild(s);
     });
-    usd = await self.getUsdModule({ print: (t) => log.push(String(t)), printErr: (t) => log.push(String(t)), onAbort: (what) => { aborted = String(what); } }, '/wasm');
+    usd = await self.getUsdModule(
+      {
+        print: (t) => log.push(String(t)),
+        printErr: (t) => log.push(String(t)),
+        onAbort: (what) => {
+          aborted = String(what);
+        },
+      },
+      '/wasm',
+    );
     usd.FS.mkdir('/models');
     // The first stage loads OpenUSD's plugins and Hydra's adapters, and the first draw starts its
     // threads (workers that load through this page's event loop): done here, on a one-quad stage,
     // so no model's Draw() ever holds the page while a thread it waits for is still loading.
-    const warm = new TextEncoder().encode('#usda 1.0\ndef Mesh "M" {\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]\n point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n}\n');
+    const warm = new TextEncoder().encode(
+      '#usda 1.0\ndef Mesh "M" {\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]\n point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n}\n',
+    );
     const report = await open(URL.createObjectURL(new Blob([warm])), 'warm.usda');
     if (report.triangles !== 1) throw new Error(`OpenUSD's first stage did not draw: ${report.error || JSON.stringify(report)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -102,10 +154,19 @@
     usd.FS.mkdir(dir);
     usd.FS.writeFile(path, bytes);
     log.length = 0;
-    let stage = null, driver = null;
+    let stage = null,
+      driver = null;
     try {
       stage = usd.UsdStage.Open(path);
-      if (!stage) return { error: `OpenUSD cannot open it: ${log.filter((l) => /Error|error/.test(l)).slice(0, 3).join(' | ') || 'UsdStage.Open returned null'}` };
+      if (!stage)
+        return {
+          error: `OpenUSD cannot open it: ${
+            log
+              .filter((l) => /Error|error/.test(l))
+              .slice(0, 3)
+              .join(' | ') || 'UsdStage.Open returned null'
+          }`,
+        };
       const delegate = new Delegate();
       driver = usd.HdWebSyncDriver.CreateFromStage(delegate, stage);
       if (typeof time === 'number') driver.SetTime(time);
@@ -119,13 +180,22 @@
         paths: drawn.map((m) => m.path).sort(),
         materials: Object.fromEntries(drawn.map((m) => [m.path, m.material])),
         // This build finds no shader discovery plugin the first time a material is drawn: its own lack, not the file's.
-        diagnostics: log.filter((l) => /error|warning|invalid|cannot|could not|failed/i.test(l) && !/_FindAndInstantiateDiscoveryPlugins/.test(l)),
+        diagnostics: log.filter(
+          (l) => /error|warning|invalid|cannot|could not|failed/i.test(l) && !/_FindAndInstantiateDiscoveryPlugins/.test(l),
+        ),
       };
     } catch (e) {
-      return { error: typeof e === 'number' ? `OpenUSD threw (C++ exception ${e})` : String(e && e.message || e) };
+      return { error: typeof e === 'number' ? `OpenUSD threw (C++ exception ${e})` : String((e && e.message) || e) };
     } finally {
-      for (const h of [driver, stage]) { try { h && !aborted && h.delete(); } catch (e) {} }
-      try { usd.FS.unlink(path); usd.FS.rmdir(dir); } catch (e) {}
+      for (const h of [driver, stage]) {
+        try {
+          h && !aborted && h.delete();
+        } catch (e) {}
+      }
+      try {
+        usd.FS.unlink(path);
+        usd.FS.rmdir(dir);
+      } catch (e) {}
     }
   }
 

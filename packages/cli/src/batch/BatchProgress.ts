@@ -28,7 +28,13 @@ export class BatchProgress {
   private readonly live: boolean;
 
   /** `now` is the clock the rate and time left are measured with (milliseconds). */
-  constructor(private readonly io: CommandIO, total: number, bytesTotal: number, enabled: boolean, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly io: CommandIO,
+    total: number,
+    bytesTotal: number,
+    enabled: boolean,
+    private readonly now: () => number = Date.now,
+  ) {
     this.started = now();
     this.counts = { done: 0, total, bytesDone: 0, bytesTotal };
     this.live = enabled && io.stderr.isTTY === true;
@@ -70,7 +76,7 @@ export class BatchProgress {
     const rate = seconds > 0 ? bytesDone / seconds : 0;
     const eta = rate > 0 && done > 0 ? formatDuration((bytesTotal - bytesDone) / rate) : '–:––';
     const width = 24;
-    const filled = Math.round((width * (bytesTotal > 0 ? bytesDone / bytesTotal : done / Math.max(total, 1))));
+    const filled = Math.round(width * (bytesTotal > 0 ? bytesDone / bytesTotal : done / Math.max(total, 1)));
     const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
     const now = [...this.running].slice(0, 2).join(', ');
     const line = `${bar} ${done}/${total} files · ${mb(bytesDone)}/${mb(bytesTotal)} MB · ${mb(rate)} MB/s · ETA ${eta}${now ? ` · ${now}` : ''}`;
@@ -86,6 +92,8 @@ function mb(bytes: number): string {
 /** `m:ss` (or `h:mm:ss`). */
 export function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
-  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const h = Math.floor(s / 3600),
+    m = Math.floor((s % 3600) / 60),
+    r = s % 60;
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(r).padStart(2, '0')}` : `${m}:${String(r).padStart(2, '0')}`;
 }

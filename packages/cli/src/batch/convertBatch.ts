@@ -23,17 +23,28 @@ export async function convertBatch(inputs: readonly string[], options: ConvertOp
   const started = performance.now();
   const { models, missing } = await findModels(inputs);
   for (const m of missing) {
-    if (options.json) io.stdout.write(`${JSON.stringify({ input: m.argument, status: 'refused', error: { code: 'input_not_found', message: `${m.argument}: ${m.reason}` } })}\n`);
+    if (options.json)
+      io.stdout.write(
+        `${JSON.stringify({ input: m.argument, status: 'refused', error: { code: 'input_not_found', message: `${m.argument}: ${m.reason}` } })}\n`,
+      );
     else io.stderr.write(`arsession convert: ${m.argument}: ${m.reason}\n`);
   }
   if (models.length === 0) {
-    if (options.json) io.stdout.write(`${JSON.stringify({ summary: { files: 0, converted: 0, refused: missing.length, inputs_not_found: missing.length, bytes: 0, seconds: 0 } })}\n`);
+    if (options.json)
+      io.stdout.write(
+        `${JSON.stringify({ summary: { files: 0, converted: 0, refused: missing.length, inputs_not_found: missing.length, bytes: 0, seconds: 0 } })}\n`,
+      );
     else io.stderr.write('arsession convert: no models to convert\n');
     return EXIT.refused;
   }
   const usdzPaths = outputPaths(models, options.out, '.usdz');
   const glbPaths = options.glb === undefined ? undefined : outputPaths(models, options.glb, '.glb');
-  const progress = new BatchProgress(io, models.length, models.reduce((n, m) => n + m.bytes, 0), !options.json);
+  const progress = new BatchProgress(
+    io,
+    models.length,
+    models.reduce((n, m) => n + m.bytes, 0),
+    !options.json,
+  );
   const reports: FileReport[] = new Array(models.length);
   let next = 0;
   const worker = async () => {
@@ -60,7 +71,9 @@ export async function convertBatch(inputs: readonly string[], options: ConvertOp
   const seconds = (performance.now() - started) / 1000;
   const refused = reports.filter((r) => r.status === 'refused').length + missing.length;
   if (options.json) {
-    io.stdout.write(`${JSON.stringify({ summary: { files: models.length, converted: models.length - (refused - missing.length), refused, inputs_not_found: missing.length, bytes: models.reduce((n, m) => n + m.bytes, 0), seconds: Math.round(seconds * 1000) / 1000 } })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ summary: { files: models.length, converted: models.length - (refused - missing.length), refused, inputs_not_found: missing.length, bytes: models.reduce((n, m) => n + m.bytes, 0), seconds: Math.round(seconds * 1000) / 1000 } })}\n`,
+    );
   } else {
     io.stdout.write(summaryTable(reports, seconds));
   }

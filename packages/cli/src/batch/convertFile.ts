@@ -1,7 +1,14 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
-  arBudgetOnWire, conversionStatsOnWire, type ArBudget, type ArBudgetOnWire, type ConversionResult, type ConversionStatsOnWire, type ConvertError, type ConvertModelOptions,
+  arBudgetOnWire,
+  conversionStatsOnWire,
+  type ArBudget,
+  type ArBudgetOnWire,
+  type ConversionResult,
+  type ConversionStatsOnWire,
+  type ConvertError,
+  type ConvertModelOptions,
 } from '@arsession/convert/pool';
 
 /**
@@ -77,7 +84,13 @@ export async function convertFile(path: string, name: string, engine: Conversion
   try {
     bytes = new Uint8Array(await readFile(path));
   } catch (err) {
-    return { input: name, status: 'refused', error: { code: 'file_unreadable', message: `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` }, bytes: 0, seconds: seconds() };
+    return {
+      input: name,
+      status: 'refused',
+      error: { code: 'file_unreadable', message: `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` },
+      bytes: 0,
+      seconds: seconds(),
+    };
   }
   const size = bytes.length;
   try {
@@ -92,7 +105,13 @@ export async function convertFile(path: string, name: string, engine: Conversion
     if (result.stats.triangles === 0) {
       // Nothing to show or place: the server refuses such a model (model_unreadable), and so does the CLI.
       await rm(options.usdzPath, { force: true });
-      return { input: name, status: 'refused', error: { code: 'model_unreadable', message: `${name} has no geometry to show or place (0 triangles)` }, bytes: size, seconds: seconds() };
+      return {
+        input: name,
+        status: 'refused',
+        error: { code: 'model_unreadable', message: `${name} has no geometry to show or place (0 triangles)` },
+        bytes: size,
+        seconds: seconds(),
+      };
     }
     if (options.glbPath) await writeAtomically(options.glbPath, result.glb!);
     return {
@@ -101,7 +120,10 @@ export async function convertFile(path: string, name: string, engine: Conversion
       format: result.format,
       ...(result.source.schema !== undefined && { schema: result.source.schema }),
       delivery: result.delivery,
-      outputs: { usdz: { path: options.usdzPath, bytes: result.usdzFileBytes! }, ...(options.glbPath && { glb: { path: options.glbPath, bytes: result.glb!.length } }) },
+      outputs: {
+        usdz: { path: options.usdzPath, bytes: result.usdzFileBytes! },
+        ...(options.glbPath && { glb: { path: options.glbPath, bytes: result.glb!.length } }),
+      },
       stats: conversionStatsOnWire(result.stats),
       bounds: result.bounds,
       offset: result.offset,
@@ -112,7 +134,8 @@ export async function convertFile(path: string, name: string, engine: Conversion
       seconds: seconds(),
     };
   } catch (err) {
-    if (err instanceof engine.ConvertError) return { input: name, status: 'refused', error: { code: err.code, message: err.message }, bytes: size, seconds: seconds() };
+    if (err instanceof engine.ConvertError)
+      return { input: name, status: 'refused', error: { code: err.code, message: err.message }, bytes: size, seconds: seconds() };
     throw err;
   }
 }

@@ -71,7 +71,14 @@ async function walk(folder: string): Promise<string[]> {
     const path = join(folder, e.name);
     if (e.isDirectory()) out.push(...(await walk(path)));
     else if ((e.isFile() || e.isSymbolicLink()) && MODEL_EXTENSIONS.includes(extname(e.name).toLowerCase())) {
-      if (e.isSymbolicLink() && !(await stat(path).then((s) => s.isFile(), () => false))) continue;
+      if (
+        e.isSymbolicLink() &&
+        !(await stat(path).then(
+          (s) => s.isFile(),
+          () => false,
+        ))
+      )
+        continue;
       out.push(path);
     }
   }

@@ -41,9 +41,11 @@ export function describeBudget(r: ConvertedReport): string | undefined {
   const n = (v: number) => v.toLocaleString('en-US');
   const mb = (v: number | null) => (v === null ? '?' : (v / 1e6).toFixed(1));
   const over = b.within_budget ? '' : ' — still over budget';
-  return `AR budget: ${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ${n(b.source.mesh_prims)} → ${n(b.delivered.mesh_prims)} mesh prims, `
-    + `largest texture ${b.source.largest_texture_px} → ${b.delivered.largest_texture_px} px, ${mb(b.source.bytes)} → ${mb(b.delivered.bytes)} MB; `
-    + `largest deviation ${(b.max_deviation_m * 1000).toFixed(1)} mm (${b.steps.join(', ')})${over}`;
+  return (
+    `AR budget: ${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ${n(b.source.mesh_prims)} → ${n(b.delivered.mesh_prims)} mesh prims, ` +
+    `largest texture ${b.source.largest_texture_px} → ${b.delivered.largest_texture_px} px, ${mb(b.source.bytes)} → ${mb(b.delivered.bytes)} MB; ` +
+    `largest deviation ${(b.max_deviation_m * 1000).toFixed(1)} mm (${b.steps.join(', ')})${over}`
+  );
 }
 
 /**
@@ -61,7 +63,10 @@ export function describeCategories(r: ConvertedReport): string[] {
   const n = (v: number) => v.toLocaleString('en-US');
   return (b.categories ?? [])
     .filter((c) => c.delivered_triangles !== c.source_triangles || c.left_out.length > 0 || c.proxied_elements > 0)
-    .map((c) => `${c.category}: ${n(c.source_triangles)} → ${n(c.delivered_triangles)} triangles, deviation ${(c.max_deviation_m * 1000).toFixed(1)} mm`
-      + (c.proxied_elements ? `, ${n(c.proxied_elements)} as boxes` : '')
-      + (c.left_out.length ? `, left out ${c.left_out.map((l) => `${n(l.elements)} ${l.ifc_class}`).join(', ')}` : ''));
+    .map(
+      (c) =>
+        `${c.category}: ${n(c.source_triangles)} → ${n(c.delivered_triangles)} triangles, deviation ${(c.max_deviation_m * 1000).toFixed(1)} mm` +
+        (c.proxied_elements ? `, ${n(c.proxied_elements)} as boxes` : '') +
+        (c.left_out.length ? `, left out ${c.left_out.map((l) => `${n(l.elements)} ${l.ifc_class}`).join(', ')}` : ''),
+    );
 }

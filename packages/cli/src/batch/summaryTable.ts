@@ -10,7 +10,10 @@ import type { FileReport } from './convertFile.js';
  * ```
  */
 export function summaryTable(reports: readonly FileReport[], wallSeconds: number): string {
-  const rows = new Map<string, { converted: number; refused: number; inBytes: number; outBytes: number; triangles: number; seconds: number }>();
+  const rows = new Map<
+    string,
+    { converted: number; refused: number; inBytes: number; outBytes: number; triangles: number; seconds: number }
+  >();
   const row = (key: string) => {
     let r = rows.get(key);
     if (!r) rows.set(key, (r = { converted: 0, refused: 0, inBytes: 0, outBytes: 0, triangles: 0, seconds: 0 }));
@@ -26,13 +29,26 @@ export function summaryTable(reports: readonly FileReport[], wallSeconds: number
       r.triangles += report.stats.triangles;
     } else r.refused++;
   }
-  const total = [...rows.values()].reduce((t, r) => ({
-    converted: t.converted + r.converted, refused: t.refused + r.refused, inBytes: t.inBytes + r.inBytes, outBytes: t.outBytes + r.outBytes,
-    triangles: t.triangles + r.triangles, seconds: t.seconds + r.seconds,
-  }), { converted: 0, refused: 0, inBytes: 0, outBytes: 0, triangles: 0, seconds: 0 });
+  const total = [...rows.values()].reduce(
+    (t, r) => ({
+      converted: t.converted + r.converted,
+      refused: t.refused + r.refused,
+      inBytes: t.inBytes + r.inBytes,
+      outBytes: t.outBytes + r.outBytes,
+      triangles: t.triangles + r.triangles,
+      seconds: t.seconds + r.seconds,
+    }),
+    { converted: 0, refused: 0, inBytes: 0, outBytes: 0, triangles: 0, seconds: 0 },
+  );
   const header = ['', 'converted', 'refused', 'MB in', 'MB out', 'triangles', 'CPU s'];
   const cells = [...rows, ['total', total] as const].map(([name, r]) => [
-    name, String(r.converted), String(r.refused), (r.inBytes / 1e6).toFixed(1), (r.outBytes / 1e6).toFixed(1), r.triangles.toLocaleString('en-US'), r.seconds.toFixed(1),
+    name,
+    String(r.converted),
+    String(r.refused),
+    (r.inBytes / 1e6).toFixed(1),
+    (r.outBytes / 1e6).toFixed(1),
+    r.triangles.toLocaleString('en-US'),
+    r.seconds.toFixed(1),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: readonly string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');

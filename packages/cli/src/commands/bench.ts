@@ -26,7 +26,8 @@ export const benchCommand: Command = {
     if (!values.models) throw new UsageError('--models DIR is required');
     if (values.json && values.csv) throw new UsageError('choose one of --json and --csv');
     const rounds = values.rounds === undefined ? 5 : Number(values.rounds);
-    if (!Number.isInteger(rounds) || rounds < 1 || rounds > 100) throw new UsageError(`--rounds must be an integer from 1 to 100, got ${values.rounds}`);
+    if (!Number.isInteger(rounds) || rounds < 1 || rounds > 100)
+      throw new UsageError(`--rounds must be an integer from 1 to 100, got ${values.rounds}`);
     if (!existsSync(values.models) || !statSync(values.models).isDirectory()) {
       io.stderr.write(`arsession bench: ${values.models} is not a directory\n`);
       return EXIT.refused;
@@ -38,7 +39,9 @@ export const benchCommand: Command = {
       return undefined;
     });
     if (!bench) {
-      io.stderr.write('arsession bench: the benchmarks are a package of their own: install @arsession/bench beside @arsession/cli (npm install @arsession/bench)\n');
+      io.stderr.write(
+        'arsession bench: the benchmarks are a package of their own: install @arsession/bench beside @arsession/cli (npm install @arsession/bench)\n',
+      );
       return EXIT.refused;
     }
     const { benchModels } = bench;
@@ -47,7 +50,8 @@ export const benchCommand: Command = {
       rounds,
       onModel: (file, i, n) => io.stderr.write(`[${i + 1}/${n}] ${file}\n`),
     });
-    if (values.json) printJson(io, { directory: values.models, rounds, node: process.version, seconds: (Date.now() - started) / 1000, models: rows });
+    if (values.json)
+      printJson(io, { directory: values.models, rounds, node: process.version, seconds: (Date.now() - started) / 1000, models: rows });
     else if (values.csv) printCsv(io, rows);
     else printTable(io, rows);
     return EXIT.ok;
@@ -94,20 +98,30 @@ function printCsv(io: CommandIO, rows: readonly ModelBenchRow[]): void {
 
 function printTable(io: CommandIO, rows: readonly ModelBenchRow[]): void {
   const header = ['file', 'triangles', 'convert ms', 'peer ms', 'ours ÷ peer', 'BVH build ÷ 3mb', 'rays ÷ 3mb', 'detect p50/p95 ms'];
-  const lines = rows.map((r) => r.error
-    ? [r.file, '—', `refused: ${r.error}`]
-    : [
-        r.file,
-        r.triangles?.toLocaleString('en-US') ?? '—',
-        fixed(r.convert?.median, 1) ?? '—',
-        r.peer ? `${fixed(r.peer.time.median, 1)} (${shortPeer(r.peer.name)})` : `— (${r.peerNote ?? 'no peer'})`,
-        r.peer ? `×${fixed(r.peer.ratio.median, 2)}` : '—',
-        r.bvh ? `×${fixed(r.bvh.buildRatio.median, 2)}` : '—',
-        r.bvh ? `×${fixed(r.bvh.rayRatio.median, 2)}` : '—',
-        r.detection && r.detection.detections > 0 ? `${fixed(r.detection.p50Ms, 1)} / ${fixed(r.detection.p95Ms, 1)} (${r.detection.found}/${r.detection.detections} found)` : '—',
-      ]);
+  const lines = rows.map((r) =>
+    r.error
+      ? [r.file, '—', `refused: ${r.error}`]
+      : [
+          r.file,
+          r.triangles?.toLocaleString('en-US') ?? '—',
+          fixed(r.convert?.median, 1) ?? '—',
+          r.peer ? `${fixed(r.peer.time.median, 1)} (${shortPeer(r.peer.name)})` : `— (${r.peerNote ?? 'no peer'})`,
+          r.peer ? `×${fixed(r.peer.ratio.median, 2)}` : '—',
+          r.bvh ? `×${fixed(r.bvh.buildRatio.median, 2)}` : '—',
+          r.bvh ? `×${fixed(r.bvh.rayRatio.median, 2)}` : '—',
+          r.detection && r.detection.detections > 0
+            ? `${fixed(r.detection.p50Ms, 1)} / ${fixed(r.detection.p95Ms, 1)} (${r.detection.found}/${r.detection.detections} found)`
+            : '—',
+        ],
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...lines.filter((l) => l.length === header.length).map((l) => l[i]!.length)));
-  const format = (cells: readonly string[]) => cells.length === header.length ? cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd() : cells.join('  ');
+  const format = (cells: readonly string[]) =>
+    cells.length === header.length
+      ? cells
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd()
+      : cells.join('  ');
   io.stdout.write(`${format(header)}\n`);
   for (const l of lines) io.stdout.write(`${format(l)}\n`);
   io.stdout.write('\nratios are ours ÷ peer, round by round (lower is better); 3mb = three-mesh-bvh\n');

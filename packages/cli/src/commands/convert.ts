@@ -7,8 +7,15 @@ import type { ConvertOptions } from '../ConvertOptions.js';
 
 /** The flags of `arsession convert`. */
 export const CONVERT_OPTIONS = {
-  out: { type: 'string', short: 'o' }, glb: { type: 'string' }, timeout: { type: 'string' }, jobs: { type: 'string', short: 'j' }, json: { type: 'boolean' },
-  'budget-triangles': { type: 'string' }, 'budget-prims': { type: 'string' }, 'budget-texture': { type: 'string' }, 'budget-package-mb': { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  glb: { type: 'string' },
+  timeout: { type: 'string' },
+  jobs: { type: 'string', short: 'j' },
+  json: { type: 'boolean' },
+  'budget-triangles': { type: 'string' },
+  'budget-prims': { type: 'string' },
+  'budget-texture': { type: 'string' },
+  'budget-package-mb': { type: 'string' },
   'no-budget': { type: 'boolean' },
 } as const;
 
@@ -49,7 +56,14 @@ export const convertCommand: Command = {
     const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
     if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError('--jobs takes a positive whole number');
     const budget = budgetFlags(values);
-    const options: ConvertOptions = { out: values.out, json: values.json === true, jobs, budget, ...(values.glb !== undefined && { glb: values.glb }), ...(timeoutMs !== undefined && { timeoutMs }) };
+    const options: ConvertOptions = {
+      out: values.out,
+      json: values.json === true,
+      jobs,
+      budget,
+      ...(values.glb !== undefined && { glb: values.glb }),
+      ...(timeoutMs !== undefined && { timeoutMs }),
+    };
     // Each path loads only what it needs: a single small conversion is mostly start-up.
     if (isBatch(positionals, values.out)) return (await import('../batch/convertBatch.js')).convertBatch(positionals, options, io);
     return (await import('../single/convertOne.js')).convertOne(positionals[0]!, options, io);
@@ -57,13 +71,20 @@ export const convertCommand: Command = {
 };
 
 /** The AR budget the flags ask for; a limit that is not a positive number is a usage error naming its flag. */
-function budgetFlags(values: { 'budget-triangles'?: string; 'budget-prims'?: string; 'budget-texture'?: string; 'budget-package-mb'?: string; 'no-budget'?: boolean }): Partial<ArBudget> | false {
+function budgetFlags(values: {
+  'budget-triangles'?: string;
+  'budget-prims'?: string;
+  'budget-texture'?: string;
+  'budget-package-mb'?: string;
+  'no-budget'?: boolean;
+}): Partial<ArBudget> | false {
   const limits: Partial<ArBudget> = {};
   const set = (flag: keyof typeof values, key: keyof ArBudget, scale: number, whole: boolean): void => {
     const raw = values[flag];
     if (typeof raw !== 'string') return;
     const v = Number(raw);
-    if (!(v > 0) || !Number.isFinite(v) || (whole && !Number.isInteger(v))) throw new UsageError(`--${flag} takes a positive ${whole ? 'whole ' : ''}number, got ${JSON.stringify(raw)}`);
+    if (!(v > 0) || !Number.isFinite(v) || (whole && !Number.isInteger(v)))
+      throw new UsageError(`--${flag} takes a positive ${whole ? 'whole ' : ''}number, got ${JSON.stringify(raw)}`);
     limits[key] = Math.round(v * scale);
   };
   set('budget-triangles', 'triangles', 1, true);

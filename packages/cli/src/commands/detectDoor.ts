@@ -59,13 +59,26 @@ export const detectDoorCommand: Command = {
       else {
         io.stdout.write(`door found (${door.method}, confidence ${door.confidence}): ${result.width} m × ${result.height} m\n`);
         io.stdout.write(`corners BL, BR, TR, TL: ${result.corners.map((c) => `[${c.join(', ')}]`).join(' ')}\n`);
-        io.stdout.write(`wall normal: [${result.wall_normal.join(', ')}]${door.source ? `; element ${door.source.name ?? ''} ${door.source.id}` : ''}\n`);
+        io.stdout.write(
+          `wall normal: [${result.wall_normal.join(', ')}]${door.source ? `; element ${door.source.name ?? ''} ${door.source.id}` : ''}\n`,
+        );
       }
       return EXIT.ok;
     } catch (err) {
       if (err instanceof DoorNotFoundError) {
         const message = err.problems[0]!.message;
-        if (json) printJson(io, { found: false, corners: null, wall_normal: null, width: null, height: null, method: null, confidence: 0, reason: err.reason, message });
+        if (json)
+          printJson(io, {
+            found: false,
+            corners: null,
+            wall_normal: null,
+            width: null,
+            height: null,
+            method: null,
+            confidence: 0,
+            reason: err.reason,
+            message,
+          });
         else io.stderr.write(`no door found (${err.reason}): ${message}\n`);
         return EXIT.refused;
       }

@@ -18,7 +18,12 @@ export const keysCommand: Command = {
   A new key is printed once and stored only as a hash: keep it; a lost key is revoked and replaced.`,
   async run(args, io) {
     const [action, ...rest] = args;
-    const { values, positionals } = parseArgs({ args: rest, options: { account: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { account: { type: 'string' }, json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
     // Loaded here, not at start-up: every other command would pay for Express and the store's driver.
     const { ConfigError, dataLayout, dataPaths, openSessionStore, readServerConfig } = await import('@arsession/server');
     let config;
@@ -35,7 +40,9 @@ export const keysCommand: Command = {
     const database = dataLayout(config.dataDir).database;
     const fresh = config.databaseUrl === undefined && !existsSync(database);
     if (fresh && action !== 'create') {
-      io.stderr.write(`arsession keys: no server database at ${resolve(database)}; run where the server keeps its data or set ARSESSION_DATA_DIR (or ARSESSION_DATABASE_URL)\n`);
+      io.stderr.write(
+        `arsession keys: no server database at ${resolve(database)}; run where the server keeps its data or set ARSESSION_DATA_DIR (or ARSESSION_DATABASE_URL)\n`,
+      );
       return EXIT.refused;
     }
     const store = await openSessionStore(config, dataPaths(config.dataDir), 'tool');
@@ -67,8 +74,11 @@ export const keysCommand: Command = {
         }
         case 'list': {
           const keys = await store.listApiKeys();
-          if (values.json) printJson(io, { keys: keys.map((k) => ({ id: k.id, account: k.account, created_at: k.createdAt, revoked_at: k.revokedAt })) });
-          else for (const k of keys) io.stdout.write(`${k.id}  ${k.account}  created ${k.createdAt}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}\n`);
+          if (values.json)
+            printJson(io, { keys: keys.map((k) => ({ id: k.id, account: k.account, created_at: k.createdAt, revoked_at: k.revokedAt })) });
+          else
+            for (const k of keys)
+              io.stdout.write(`${k.id}  ${k.account}  created ${k.createdAt}${k.revokedAt ? `  revoked ${k.revokedAt}` : ''}\n`);
           return EXIT.ok;
         }
         default:

@@ -14,7 +14,9 @@ export const serveCommand: Command = {
   --role worker: no HTTP; takes conversion jobs from the queue, ARSESSION_WORKERS at a time.
 
   Settings come from the environment (defaults in brackets):
-${Object.entries(CONFIG_ENV).map(([k, env]) => `    ${env.padEnd(36)} [${String(SERVER_CONFIG_DEFAULTS[k as keyof typeof SERVER_CONFIG_DEFAULTS] ?? 'unset')}]`).join('\n')}
+${Object.entries(CONFIG_ENV)
+  .map(([k, env]) => `    ${env.padEnd(36)} [${String(SERVER_CONFIG_DEFAULTS[k as keyof typeof SERVER_CONFIG_DEFAULTS] ?? 'unset')}]`)
+  .join('\n')}
 
   Traces: set OTEL_EXPORTER_OTLP_ENDPOINT (and the other standard OTEL_* variables) to send
   OpenTelemetry traces over OTLP; without them none are made.
@@ -23,7 +25,8 @@ ${Object.entries(CONFIG_ENV).map(([k, env]) => `    ${env.padEnd(36)} [${String(
   async run(args, io) {
     const { values } = parseArgs({ args, options: { role: { type: 'string' } }, strict: true });
     const role = values.role ?? 'all';
-    if (role !== 'all' && role !== 'api' && role !== 'worker') throw new UsageError(`--role takes all, api or worker, not ${JSON.stringify(role)}`);
+    if (role !== 'all' && role !== 'api' && role !== 'worker')
+      throw new UsageError(`--role takes all, api or worker, not ${JSON.stringify(role)}`);
     let config;
     try {
       config = readServerConfig(process.env);
@@ -33,11 +36,14 @@ ${Object.entries(CONFIG_ENV).map(([k, env]) => `    ${env.padEnd(36)} [${String(
       return EXIT.refused;
     }
     // A split role only works with what every node shares: a queue, a bucket, and for API nodes a database.
-    const missing = role === 'all' ? [] : [
-      ...(config.redisUrl ? [] : [`${CONFIG_ENV.redisUrl} (the queue, redis://…)`]),
-      ...(config.s3Bucket ? [] : [`${CONFIG_ENV.s3Bucket} (the shared object store, with the other ARSESSION_S3_* settings)`]),
-      ...(role === 'api' && !config.databaseUrl ? [`${CONFIG_ENV.databaseUrl} (the shared session store, postgres://…)`] : []),
-    ];
+    const missing =
+      role === 'all'
+        ? []
+        : [
+            ...(config.redisUrl ? [] : [`${CONFIG_ENV.redisUrl} (the queue, redis://…)`]),
+            ...(config.s3Bucket ? [] : [`${CONFIG_ENV.s3Bucket} (the shared object store, with the other ARSESSION_S3_* settings)`]),
+            ...(role === 'api' && !config.databaseUrl ? [`${CONFIG_ENV.databaseUrl} (the shared session store, postgres://…)`] : []),
+          ];
     if (missing.length) {
       io.stderr.write(`arsession serve: --role ${role} runs beside other nodes and needs what they share; set ${missing.join(' and ')}\n`);
       return EXIT.refused;

@@ -34,7 +34,10 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
     lateExitCode: EXIT.refused,
   });
   const stop = startProgress(io, `converting ${name}`, !options.json);
-  const engine = { convert: (bytes: Uint8Array, { timeoutMs: _armed, ...job }: Partial<ConvertModelOptions>) => conversion.convert(bytes, job), ConvertError: here.ConvertError };
+  const engine = {
+    convert: (bytes: Uint8Array, { timeoutMs: _armed, ...job }: Partial<ConvertModelOptions>) => conversion.convert(bytes, job),
+    ConvertError: here.ConvertError,
+  };
   const report = await convertFile(input, name, engine, {
     usdzPath: resolve(options.out),
     budget: options.budget,
@@ -47,10 +50,18 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
     printError(io, options.json, report.error.code, [{ field: 'model_file', message: report.error.message }]);
     return EXIT.refused;
   }
-  const shown = { ...report, outputs: { usdz: { ...report.outputs.usdz, path: options.out }, ...(report.outputs.glb && { glb: { ...report.outputs.glb, path: options.glb! } }) } };
+  const shown = {
+    ...report,
+    outputs: {
+      usdz: { ...report.outputs.usdz, path: options.out },
+      ...(report.outputs.glb && { glb: { ...report.outputs.glb, path: options.glb! } }),
+    },
+  };
   if (options.json) printJson(io, shown);
   else {
-    io.stdout.write(`${name} → ${options.out} (${report.outputs.usdz.bytes.toLocaleString('en-US')} bytes${report.delivery === 'converted' ? '' : `, ${report.delivery.replace('_', ' ')}`})${options.glb ? ` and ${options.glb}` : ''}\n`);
+    io.stdout.write(
+      `${name} → ${options.out} (${report.outputs.usdz.bytes.toLocaleString('en-US')} bytes${report.delivery === 'converted' ? '' : `, ${report.delivery.replace('_', ' ')}`})${options.glb ? ` and ${options.glb}` : ''}\n`,
+    );
     io.stdout.write(`  ${describeStats(report)}\n`);
     const budget = describeBudget(report);
     if (budget) io.stdout.write(`  ${budget}\n`);

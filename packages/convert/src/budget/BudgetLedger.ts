@@ -27,7 +27,10 @@ export class BudgetLedger {
   private simplification: { maxDeviation: number; maxUncovered: number; categories: CategoryFigures[] } | undefined;
   private resized = 0;
 
-  constructor(readonly targets: Readonly<BudgetTargets>, readonly fileName?: string) {}
+  constructor(
+    readonly targets: Readonly<BudgetTargets>,
+    readonly fileName?: string,
+  ) {}
 
   /** Triangles were simplified: how far the surface moved each way (m) and what each category gave up. */
   simplified(result: { maxDeviation: number; maxUncovered: number; categories: CategoryFigures[] }): void {

@@ -1,4 +1,12 @@
-import { buildBvh, farthestOnTriangle, nearestDistance, nearestTriangle, triangleDistanceSquared, type Bvh, type TriangleMesh } from '@arsession/geometry';
+import {
+  buildBvh,
+  farthestOnTriangle,
+  nearestDistance,
+  nearestTriangle,
+  triangleDistanceSquared,
+  type Bvh,
+  type TriangleMesh,
+} from '@arsession/geometry';
 
 /**
  * One surface of a mesh, to measure how far another version of the same mesh (triangles over the
@@ -28,7 +36,10 @@ export class DeviationProbe {
    * surface and of the versions measured, lie in one part (a merged mesh welded within its
    * elements). Without it the surface is one part.
    */
-  constructor(private readonly surface: TriangleMesh, partOfVertex?: Int32Array) {
+  constructor(
+    private readonly surface: TriangleMesh,
+    partOfVertex?: Int32Array,
+  ) {
     this.parts = new SurfaceParts(surface, partOfVertex);
   }
 
@@ -64,7 +75,12 @@ export class DeviationProbe {
   bound(indices: Uint32Array, enough = 0, absolute = 0): number {
     let worst = enough;
     // Each triangle's bound raises the line the next ones settle at.
-    this.boundEach(indices, () => worst, absolute, (_, upper) => (worst = Math.max(worst, upper)));
+    this.boundEach(
+      indices,
+      () => worst,
+      absolute,
+      (_, upper) => (worst = Math.max(worst, upper)),
+    );
     return worst;
   }
 
@@ -74,7 +90,12 @@ export class DeviationProbe {
    */
   exceeding(indices: Uint32Array, cap: number): Uint8Array {
     const over = new Uint8Array(indices.length / 3);
-    this.boundEach(indices, () => cap, 0, (t, upper) => (over[t] = upper > cap ? 1 : 0));
+    this.boundEach(
+      indices,
+      () => cap,
+      0,
+      (t, upper) => (over[t] = upper > cap ? 1 : 0),
+    );
     return over;
   }
 
@@ -91,13 +112,15 @@ export class DeviationProbe {
     const candidates: number[] = [];
     const at = (t: number) => {
       candidates.length = 0;
-      for (let k = 0; k < 3; k++) distances[k] = this.cornerDistance(indices[t * 3 + k]!, indices[t * 3]!, rows, known, candidates, corners, k);
+      for (let k = 0; k < 3; k++)
+        distances[k] = this.cornerDistance(indices[t * 3 + k]!, indices[t * 3]!, rows, known, candidates, corners, k);
       // Every point of the triangle is within its covering radius of a corner.
       return Math.max(...distances) + longestSide(corners) / Math.sqrt(3);
     };
     // Triangles by that cheap bound, largest first: the farthest is met early, and once the cheap
     // bound is under the line, so is every triangle after.
-    const open: number[] = [], cheap = new Float64Array(indices.length / 3);
+    const open: number[] = [],
+      cheap = new Float64Array(indices.length / 3);
     for (let t = 0; t < indices.length / 3; t++) {
       if (hasTriangle(rows, this.surface.indices, indices, t * 3) || !this.parts.has(indices[t * 3]!)) continue;
       cheap[t] = at(t);
@@ -109,7 +132,12 @@ export class DeviationProbe {
       if (cheap[t]! <= enough) break;
       at(t);
       const first = indices[t * 3]!;
-      const { upper } = farthestOnTriangle(corners, this.surface, (x, y, z) => this.parts.nearestTriangle(first, x, y, z), { enough, absolute, candidates, cornerDistances: distances });
+      const { upper } = farthestOnTriangle(corners, this.surface, (x, y, z) => this.parts.nearestTriangle(first, x, y, z), {
+        enough,
+        absolute,
+        candidates,
+        cornerDistances: distances,
+      });
       visit(t, upper);
     }
   }
@@ -119,7 +147,15 @@ export class DeviationProbe {
    * vertex `of`, its nearest triangles added to `candidates`: 0 for a corner of a triangle of that part, else searched (once per
    * vertex of that part, kept in `known`).
    */
-  private cornerDistance(v: number, of: number, rows: Rows, known: CornerDistances, candidates: number[], corners: Float64Array, k: number): number {
+  private cornerDistance(
+    v: number,
+    of: number,
+    rows: Rows,
+    known: CornerDistances,
+    candidates: number[],
+    corners: Float64Array,
+    k: number,
+  ): number {
     const p = this.surface.positions;
     for (let c = 0; c < 3; c++) corners[k * 3 + c] = p[v * 3 + c]!;
     let on = false;
@@ -134,7 +170,20 @@ export class DeviationProbe {
     if (!own || !known.has(v)) {
       const idx = this.surface.indices;
       const f = this.parts.nearestTriangle(of, p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!);
-      const d = f < 0 ? Infinity : Math.sqrt(triangleDistanceSquared(p, idx[f * 3]! * 3, idx[f * 3 + 1]! * 3, idx[f * 3 + 2]! * 3, p[v * 3]!, p[v * 3 + 1]!, p[v * 3 + 2]!));
+      const d =
+        f < 0
+          ? Infinity
+          : Math.sqrt(
+              triangleDistanceSquared(
+                p,
+                idx[f * 3]! * 3,
+                idx[f * 3 + 1]! * 3,
+                idx[f * 3 + 2]! * 3,
+                p[v * 3]!,
+                p[v * 3 + 1]!,
+                p[v * 3 + 2]!,
+              ),
+            );
       if (!own) {
         if (f >= 0) candidates.push(f);
         return d;
@@ -192,7 +241,9 @@ export class DeviationProbe {
 
   /** Distance from a point of triangle `i >> 2` to the surface's triangles at the corners it lies between. */
   private nearCorners(points: SamplePoints, i: number, x: number, y: number, z: number): number {
-    const rows = this.rows!, idx = this.surface.indices, p = this.surface.positions;
+    const rows = this.rows!,
+      idx = this.surface.indices,
+      p = this.surface.positions;
     let best = Infinity;
     for (const v of points.corners(i)) {
       for (let r = rows.start[v]!; r < rows.start[v + 1]!; r++) {
@@ -245,7 +296,10 @@ export class DeviationMeasurement {
   readonly triangles: Float64Array;
 
   /** @internal */
-  constructor(private readonly points: SamplePoints, private readonly tighten: (point: number, within: number) => void) {
+  constructor(
+    private readonly points: SamplePoints,
+    private readonly tighten: (point: number, within: number) => void,
+  ) {
     this.triangles = new Float64Array(points.count / POINTS_PER_TRIANGLE);
     for (let i = 0; i < points.count; i++) {
       const t = i >> 2;
@@ -277,7 +331,9 @@ export class DeviationMeasurement {
 /** Sample points per triangle: three edge midpoints and the centroid. */
 const POINTS_PER_TRIANGLE = 4;
 /** How a point's bound was found: its distance to a corner, to the surface's triangles at its corners, or the surface's nearest (exact). */
-const TRIVIAL = 0, LOCAL = 1, EXACT = 2;
+const TRIVIAL = 0,
+  LOCAL = 1,
+  EXACT = 2;
 /**
  * Bounds are ordered in steps of {@link BOUND_STEP} from the largest, this many; the rest share
  * the last. Fine steps stop the search soon after the farthest point is found.
@@ -296,35 +352,51 @@ class SamplePoints {
   readonly bound: Float64Array;
   readonly state: Uint8Array;
 
-  constructor(private readonly p: Float32Array, private readonly indices: Uint32Array, rows: Rows | undefined, surface: Uint32Array) {
+  constructor(
+    private readonly p: Float32Array,
+    private readonly indices: Uint32Array,
+    rows: Rows | undefined,
+    surface: Uint32Array,
+  ) {
     this.count = (indices.length / 3) * POINTS_PER_TRIANGLE;
     this.bound = new Float64Array(this.count);
     this.state = new Uint8Array(this.count);
     for (let t = 0; t < indices.length / 3; t++) {
       if (rows && hasTriangle(rows, surface, indices, t * 3)) continue;
       for (let k = 0; k < 3; k++) {
-        const a = indices[t * 3 + k]!, b = indices[t * 3 + ((k + 1) % 3)]!;
+        const a = indices[t * 3 + k]!,
+          b = indices[t * 3 + ((k + 1) % 3)]!;
         if (rows && hasEdge(rows, surface, a, b)) continue;
         // A midpoint is no farther from the surface than from the edge's ends, which are on it.
         this.bound[t * 4 + k] = distance(p, a, b) / 2;
       }
       const [x, y, z] = centroid(p, indices, t * 3);
-      this.bound[t * 4 + 3] = Math.min(distanceTo(p, indices[t * 3]!, x, y, z), distanceTo(p, indices[t * 3 + 1]!, x, y, z), distanceTo(p, indices[t * 3 + 2]!, x, y, z));
+      this.bound[t * 4 + 3] = Math.min(
+        distanceTo(p, indices[t * 3]!, x, y, z),
+        distanceTo(p, indices[t * 3 + 1]!, x, y, z),
+        distanceTo(p, indices[t * 3 + 2]!, x, y, z),
+      );
     }
   }
 
   /** Where point `i` is. */
   at(i: number): [number, number, number] {
-    const t = (i >> 2) * 3, k = i & 3;
+    const t = (i >> 2) * 3,
+      k = i & 3;
     if (k === 3) return centroid(this.p, this.indices, t);
-    const a = this.indices[t + k]! * 3, b = this.indices[t + ((k + 1) % 3)]! * 3, p = this.p;
+    const a = this.indices[t + k]! * 3,
+      b = this.indices[t + ((k + 1) % 3)]! * 3,
+      p = this.p;
     return [(p[a]! + p[b]!) / 2, (p[a + 1]! + p[b + 1]!) / 2, (p[a + 2]! + p[b + 2]!) / 2];
   }
 
   /** The corners point `i` lies between: an edge's two ends, or all three for the centroid. */
   corners(i: number): number[] {
-    const t = (i >> 2) * 3, k = i & 3;
-    return k === 3 ? [this.indices[t]!, this.indices[t + 1]!, this.indices[t + 2]!] : [this.indices[t + k]!, this.indices[t + ((k + 1) % 3)]!];
+    const t = (i >> 2) * 3,
+      k = i & 3;
+    return k === 3
+      ? [this.indices[t]!, this.indices[t + 1]!, this.indices[t + 2]!]
+      : [this.indices[t + k]!, this.indices[t + ((k + 1) % 3)]!];
   }
 
   /**
@@ -349,7 +421,10 @@ class SamplePoints {
     const fill = start.slice(0, BOUND_BUCKETS);
     const order = new Uint32Array(start[BOUND_BUCKETS]!);
     for (let i = 0; i < this.count; i++) if (bucketOf[i]! < BOUND_BUCKETS) order[fill[bucketOf[i]!]!++] = i;
-    return Array.from({ length: BOUND_BUCKETS }, (_, b) => ({ upTo: top / BOUND_STEP ** b, points: order.subarray(start[b]!, start[b + 1]!) }));
+    return Array.from({ length: BOUND_BUCKETS }, (_, b) => ({
+      upTo: top / BOUND_STEP ** b,
+      points: order.subarray(start[b]!, start[b + 1]!),
+    }));
   }
 }
 
@@ -368,9 +443,13 @@ class SurfaceParts {
   private readonly start: Uint32Array | undefined;
   private readonly searched = new Map<number, { mesh: TriangleMesh; bvh: Bvh | undefined }>();
 
-  constructor(private readonly surface: TriangleMesh, private readonly partOfVertex: Int32Array | undefined) {
+  constructor(
+    private readonly surface: TriangleMesh,
+    private readonly partOfVertex: Int32Array | undefined,
+  ) {
     if (!partOfVertex) return;
-    const idx = surface.indices, count = idx.length / 3;
+    const idx = surface.indices,
+      count = idx.length / 3;
     let parts = 0;
     for (let v = 0; v < partOfVertex.length; v++) parts = Math.max(parts, partOfVertex[v]! + 1);
     this.start = new Uint32Array(parts + 2);
@@ -399,7 +478,8 @@ class SurfaceParts {
     if (bvh) return nearestDistance(bvh, mesh, x, y, z, within);
     const f = this.nearestTriangle(of, x, y, z);
     if (f < 0) return Infinity;
-    const p = this.surface.positions, idx = this.surface.indices;
+    const p = this.surface.positions,
+      idx = this.surface.indices;
     return Math.sqrt(triangleDistanceSquared(p, idx[f * 3]! * 3, idx[f * 3 + 1]! * 3, idx[f * 3 + 2]! * 3, x, y, z));
   }
 
@@ -427,7 +507,8 @@ class SurfaceParts {
     if (bvh) local = nearestTriangle(bvh, mesh, x, y, z);
     else {
       let best = Infinity;
-      const p = mesh.positions, idx = mesh.indices;
+      const p = mesh.positions,
+        idx = mesh.indices;
       for (let f = 0; f < idx.length; f += 3) {
         const d = triangleDistanceSquared(p, idx[f]! * 3, idx[f + 1]! * 3, idx[f + 2]! * 3, x, y, z);
         if (d < best) [best, local] = [d, f / 3];
@@ -439,9 +520,11 @@ class SurfaceParts {
   /** One part's triangles as a mesh of their own (the surface itself when it is one part). */
   private meshOf(part: number): TriangleMesh {
     if (!this.order) return this.surface;
-    const from = this.start![part + 1]!, to = this.start![part + 2]!;
+    const from = this.start![part + 1]!,
+      to = this.start![part + 2]!;
     const indices = new Uint32Array((to - from) * 3);
-    const all = this.surface.indices, order = this.order;
+    const all = this.surface.indices,
+      order = this.order;
     for (let k = from, o = 0; k < to; k++, o += 3) {
       const t = order[k]! * 3;
       indices[o] = all[t]!;
@@ -494,10 +577,14 @@ function hasEdge(rows: Rows, surface: Uint32Array, a: number, b: number): boolea
 
 /** Whether the surface has triangle `t` of `indices` (its corners in any order). */
 function hasTriangle(rows: Rows, surface: Uint32Array, indices: Uint32Array, t: number): boolean {
-  const a = indices[t]!, b = indices[t + 1]!, c = indices[t + 2]!;
+  const a = indices[t]!,
+    b = indices[t + 1]!,
+    c = indices[t + 2]!;
   for (let r = rows.start[a]!; r < rows.start[a + 1]!; r++) {
     const f = rows.triangles[r]! * 3;
-    const fa = surface[f]!, fb = surface[f + 1]!, fc = surface[f + 2]!;
+    const fa = surface[f]!,
+      fb = surface[f + 1]!,
+      fc = surface[f + 2]!;
     if ((fa === b || fb === b || fc === b) && (fa === c || fb === c || fc === c)) return true;
   }
   return false;
@@ -509,11 +596,17 @@ function hasTriangle(rows: Rows, surface: Uint32Array, indices: Uint32Array, t: 
  * longest side of any other).
  */
 function longestSide(q: Float64Array): number {
-  return Math.max(Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!), Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!), Math.hypot(q[0]! - q[6]!, q[1]! - q[7]!, q[2]! - q[8]!));
+  return Math.max(
+    Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!),
+    Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!),
+    Math.hypot(q[0]! - q[6]!, q[1]! - q[7]!, q[2]! - q[8]!),
+  );
 }
 
 function centroid(p: Float32Array, indices: Uint32Array, t: number): [number, number, number] {
-  const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
+  const a = indices[t]! * 3,
+    b = indices[t + 1]! * 3,
+    c = indices[t + 2]! * 3;
   return [(p[a]! + p[b]! + p[c]!) / 3, (p[a + 1]! + p[b + 1]! + p[c + 1]!) / 3, (p[a + 2]! + p[b + 2]! + p[c + 2]!) / 3];
 }
 

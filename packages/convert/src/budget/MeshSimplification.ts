@@ -56,7 +56,10 @@ export class MeshSimplification {
    * `mayVanish`: the mesh may be simplified away entirely when all of it is smaller than the error
    * (a bolt among thousands of sleepers); otherwise it keeps at least its coarsest shape.
    */
-  constructor(source: SceneMesh, private readonly mayVanish = false) {
+  constructor(
+    source: SceneMesh,
+    private readonly mayVanish = false,
+  ) {
     this.source = source;
     this.partOfVertex = source.elements && vertexElements(source);
     const byPosition = source.uvs ? identity(source.positions.length / 3) : MeshoptSimplifier.generatePositionRemap(source.positions, 3);
@@ -219,13 +222,18 @@ export class MeshSimplification {
 
   /** Diagonal of the largest part the triangles `current` have nothing of (0 for a mesh that is one part). */
   private largestPartGone(current: Uint32Array): number {
-    const partOf = this.partOfVertex, elements = this.source.elements;
+    const partOf = this.partOfVertex,
+      elements = this.source.elements;
     if (!partOf || !elements) return 0;
     const kept = new Uint8Array(elements.length);
     for (let i = 0; i < current.length; i += 3) if (partOf[current[i]!]! >= 0) kept[partOf[current[i]!]!] = 1;
     let largest = 0;
     elements.forEach((e, k) => {
-      if (!kept[k] && e.triangleCount > 0) largest = Math.max(largest, diagonal(this.source.positions, this.source.indices.subarray(e.firstTriangle * 3, (e.firstTriangle + e.triangleCount) * 3)));
+      if (!kept[k] && e.triangleCount > 0)
+        largest = Math.max(
+          largest,
+          diagonal(this.source.positions, this.source.indices.subarray(e.firstTriangle * 3, (e.firstTriangle + e.triangleCount) * 3)),
+        );
     });
     return largest;
   }
@@ -256,7 +264,9 @@ export class MeshSimplification {
   /** The source triangles of one part: an element's run, or all of a mesh without elements. */
   private sourceTrianglesOf(part: number): Uint32Array {
     const range = this.source.elements?.[part];
-    return range ? this.source.indices.subarray(range.firstTriangle * 3, (range.firstTriangle + range.triangleCount) * 3) : this.source.indices;
+    return range
+      ? this.source.indices.subarray(range.firstTriangle * 3, (range.firstTriangle + range.triangleCount) * 3)
+      : this.source.indices;
   }
 
   /** The delivered mesh: only the vertices still used, element runs regrouped to tile its triangles. */
@@ -304,13 +314,15 @@ function simplifyRuns(indices: Uint32Array, positions: Float32Array, error: numb
 /** `simplify` applied to `indices` in runs of at most {@link TRIANGLES_PER_CALL} triangles, the results one after another. */
 function inRuns(indices: Uint32Array, simplify: (run: Uint32Array) => Uint32Array): Uint32Array {
   const runs: Uint32Array[] = [];
-  for (let start = 0; start < indices.length; start += TRIANGLES_PER_CALL * 3) runs.push(simplify(indices.subarray(start, start + TRIANGLES_PER_CALL * 3)));
+  for (let start = 0; start < indices.length; start += TRIANGLES_PER_CALL * 3)
+    runs.push(simplify(indices.subarray(start, start + TRIANGLES_PER_CALL * 3)));
   return runs.length === 1 ? runs[0]! : concat(runs);
 }
 
 /** Diagonal of the box around the vertices `indices` use. */
 function diagonal(p: Float32Array, indices: Uint32Array): number {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
   for (const v of indices) {
     for (let k = 0; k < 3; k++) {
       min[k] = Math.min(min[k]!, p[v * 3 + k]!);
@@ -375,13 +387,22 @@ function unweldByNormal(indices: Uint32Array, weld: Uint32Array, p: Float32Array
 
   const out = new Uint32Array(indices.length);
   for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
-    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
-    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
-    const fx = uy * vz - uz * vy, fy = uz * vx - ux * vz, fz = ux * vy - uy * vx;
+    const a = indices[t]! * 3,
+      b = indices[t + 1]! * 3,
+      c = indices[t + 2]! * 3;
+    const ux = p[b]! - p[a]!,
+      uy = p[b + 1]! - p[a + 1]!,
+      uz = p[b + 2]! - p[a + 2]!;
+    const vx = p[c]! - p[a]!,
+      vy = p[c + 1]! - p[a + 1]!,
+      vz = p[c + 2]! - p[a + 2]!;
+    const fx = uy * vz - uz * vy,
+      fy = uz * vx - ux * vz,
+      fz = ux * vy - uy * vx;
     for (let k = 0; k < 3; k++) {
       const w = indices[t + k]!;
-      let best = w, bestDot = -Infinity;
+      let best = w,
+        bestDot = -Infinity;
       for (let j = start[w]!; j < start[w + 1]!; j++) {
         const o = twins[j]! * 3;
         const dot = n[o]! * fx + n[o + 1]! * fy + n[o + 2]! * fz;

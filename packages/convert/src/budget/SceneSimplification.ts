@@ -75,7 +75,11 @@ export class SceneSimplification {
     // Small parts (bolts, fixings: under half a metre and a thousandth of the model) may be simplified
     // away entirely; anything larger keeps a shape, however coarse.
     const vanishBelow = Math.min(VANISH_BELOW_METRES, this.size / 1000);
-    this.work = scene.meshes.map((mesh, m) => (this.uses[m]! > 0 && mesh.indices.length > 0 ? new MeshSimplification(mesh, this.extent[m]! * this.scale[m]! < vanishBelow) : undefined));
+    this.work = scene.meshes.map((mesh, m) =>
+      this.uses[m]! > 0 && mesh.indices.length > 0
+        ? new MeshSimplification(mesh, this.extent[m]! * this.scale[m]! < vanishBelow)
+        : undefined,
+    );
     this.standIn = scene.meshes.map(() => undefined);
   }
 
@@ -164,10 +168,15 @@ export class SceneSimplification {
    */
   proxyClutter(triangles: number): void {
     const saving = (m: number, to: StandIn) => (this.trianglesOf(m) - STAND_IN_TRIANGLES[to]) * this.uses[m]!;
-    const candidates = this.clutter().filter((m) => this.boxable(m) && saving(m, 'box') > 0).sort((a, b) => saving(b, 'box') - saving(a, 'box') || a - b);
+    const candidates = this.clutter()
+      .filter((m) => this.boxable(m) && saving(m, 'box') > 0)
+      .sort((a, b) => saving(b, 'box') - saving(a, 'box') || a - b);
     let drawn = this.drawn;
     for (const to of ['box', 'top'] as const) {
-      const from = to === 'box' ? candidates : this.standIn.flatMap((s, m) => (s === 'box' ? [m] : [])).sort((a, b) => saving(b, 'top') - saving(a, 'top') || a - b);
+      const from =
+        to === 'box'
+          ? candidates
+          : this.standIn.flatMap((s, m) => (s === 'box' ? [m] : [])).sort((a, b) => saving(b, 'top') - saving(a, 'top') || a - b);
       for (const m of from) {
         if (drawn <= triangles) return;
         drawn -= saving(m, to);
@@ -179,7 +188,9 @@ export class SceneSimplification {
   /** Clutter (as it stands, boxes included) left out, the smallest first, until the triangles fit. */
   leaveOutClutter(triangles: number): void {
     const small = (m: number) => this.sizeOf(m) <= this.size * CLUTTER_MAX_SHARE_OF_MODEL;
-    const candidates = this.work.flatMap((w, m) => (w && this.standIn[m] !== 'left_out' && this.categories[m] !== 'envelope' && small(m) ? [m] : []));
+    const candidates = this.work.flatMap((w, m) =>
+      w && this.standIn[m] !== 'left_out' && this.categories[m] !== 'envelope' && small(m) ? [m] : [],
+    );
     candidates.sort((a, b) => this.sizeOf(a) - this.sizeOf(b) || a - b);
     let drawn = this.drawn;
     for (const m of candidates) {
@@ -196,7 +207,8 @@ export class SceneSimplification {
    */
   fitError(opts: Pick<SimplifyToBudgetOptions, 'triangles' | 'firstError' | 'growth' | 'refinements'>): number {
     const active = () => this.work.filter((w, m): w is MeshSimplification => w !== undefined && !this.standIn[m]);
-    let error = opts.firstError, below = 0;
+    let error = opts.firstError,
+      below = 0;
     while (this.drawn > opts.triangles && error < this.size) {
       for (const w of active()) w.mark();
       this.round(error);
@@ -243,8 +255,11 @@ export class SceneSimplification {
 
   /** The most triangles per draw for which every mesh's min(triangles, that) × draws totals at most `budget`. */
   private trianglesPerDraw(budget: number): number {
-    const meshes = this.work.flatMap((w, m) => (w && !this.standIn[m] && this.uses[m]! > 0 ? [{ triangles: w.triangles, uses: this.uses[m]! }] : [])).sort((a, b) => a.triangles - b.triangles);
-    let left = budget, draws = meshes.reduce((n, m) => n + m.uses, 0);
+    const meshes = this.work
+      .flatMap((w, m) => (w && !this.standIn[m] && this.uses[m]! > 0 ? [{ triangles: w.triangles, uses: this.uses[m]! }] : []))
+      .sort((a, b) => a.triangles - b.triangles);
+    let left = budget,
+      draws = meshes.reduce((n, m) => n + m.uses, 0);
     for (const m of meshes) {
       // Every mesh from here on is at least this large: if all keep it, does it fit?
       if (m.triangles * draws > left) return Math.max(0, left) / draws;
@@ -262,8 +277,20 @@ export class SceneSimplification {
     // One sampling allowance for the scene, shared by the meshes in proportion to their triangles.
     const total = scene.meshes.reduce((n, mesh) => n + mesh.indices.length / 3, 0);
     const meshes: SceneMesh[] = scene.meshes.map((mesh, m) => {
-      const w = work[m], standIn = this.standIn[m], category = this.categories[m]!, size = this.sizeOf(m);
-      const delivered = standIn === 'left_out' ? { ...mesh, indices: new Uint32Array(0) } : standIn === 'box' ? boxProxy(mesh) : standIn === 'top' ? topProxy(mesh, this.up[m]!) : w?.changed ? w.result() : mesh;
+      const w = work[m],
+        standIn = this.standIn[m],
+        category = this.categories[m]!,
+        size = this.sizeOf(m);
+      const delivered =
+        standIn === 'left_out'
+          ? { ...mesh, indices: new Uint32Array(0) }
+          : standIn === 'box'
+            ? boxProxy(mesh)
+            : standIn === 'top'
+              ? topProxy(mesh, this.up[m]!)
+              : w?.changed
+                ? w.result()
+                : mesh;
       figures.count(category, mesh.indices.length / 3, delivered.indices.length / 3, this.uses[m]!);
       if (!w || (!w.changed && !standIn)) return delivered;
       if (standIn === 'box') {
@@ -283,10 +310,15 @@ export class SceneSimplification {
       } else {
         // Measured once every stand-in has counted: a category's farthest so far spares refining
         // what cannot change it.
-        const meshSamples = Math.max(MIN_SAMPLES, Math.round(samples * (mesh.indices.length / 3) / total));
+        const meshSamples = Math.max(MIN_SAMPLES, Math.round((samples * (mesh.indices.length / 3)) / total));
         measured.push(() => {
-          const s = scale[m]!, sofar = figures.farthest(category);
-          figures.strayed(category, w.stray(sofar.deviation / s, SETTLED_ON_SURFACE / s) * s, w.uncovered(meshSamples, sofar.uncovered / s, SETTLED_ON_SURFACE / s) * s);
+          const s = scale[m]!,
+            sofar = figures.farthest(category);
+          figures.strayed(
+            category,
+            w.stray(sofar.deviation / s, SETTLED_ON_SURFACE / s) * s,
+            w.uncovered(meshSamples, sofar.uncovered / s, SETTLED_ON_SURFACE / s) * s,
+          );
         });
       }
       return delivered;
@@ -297,7 +329,13 @@ export class SceneSimplification {
     scene.nodes.forEach((n, i) => {
       if (n.meshes.length === 0) return;
       const key = elementKey(scene, i);
-      const e = elements.get(key) ?? { category: this.categories[n.meshes[0]!]!, ifcClass: ifcClassOfNode(scene.nodes, i) ?? 'mesh', drew: false, drawn: false, boxed: false };
+      const e = elements.get(key) ?? {
+        category: this.categories[n.meshes[0]!]!,
+        ifcClass: ifcClassOfNode(scene.nodes, i) ?? 'mesh',
+        drew: false,
+        drawn: false,
+        boxed: false,
+      };
       for (const m of n.meshes) {
         e.drew ||= scene.meshes[m]!.indices.length > 0;
         e.drawn ||= meshes[m]!.indices.length > 0;
@@ -309,7 +347,9 @@ export class SceneSimplification {
       if (e.drew && !e.drawn) figures.leftOut(e.category, e.ifcClass);
       else if (e.boxed) figures.proxied(e.category);
     }
-    const nodes = scene.nodes.map((n) => (n.meshes.some((m) => meshes[m]!.indices.length === 0) ? { ...n, meshes: n.meshes.filter((m) => meshes[m]!.indices.length > 0) } : n));
+    const nodes = scene.nodes.map((n) =>
+      n.meshes.some((m) => meshes[m]!.indices.length === 0) ? { ...n, meshes: n.meshes.filter((m) => meshes[m]!.indices.length > 0) } : n,
+    );
     const base = { nodes, meshes, materials: scene.materials, textures: scene.textures };
     const categories = figures.result();
     return {
@@ -332,7 +372,16 @@ class CategoryLedger {
   private row(category: BudgetCategory) {
     let row = this.rows.get(category);
     if (!row) {
-      row = { category, sourceTriangles: 0, deliveredTriangles: 0, maxDeviation: 0, maxUncovered: 0, proxiedElements: 0, leftOut: [], leftOutByClass: new Map() };
+      row = {
+        category,
+        sourceTriangles: 0,
+        deliveredTriangles: 0,
+        maxDeviation: 0,
+        maxUncovered: 0,
+        proxiedElements: 0,
+        leftOut: [],
+        leftOutByClass: new Map(),
+      };
       this.rows.set(category, row);
     }
     return row;
@@ -373,7 +422,9 @@ class CategoryLedger {
       const row = this.rows.get(c);
       if (!row) return [];
       const { leftOutByClass, ...figures } = row;
-      const leftOut = [...leftOutByClass].map(([ifcClass, elements]) => ({ ifcClass, elements })).sort((a, b) => b.elements - a.elements || a.ifcClass.localeCompare(b.ifcClass));
+      const leftOut = [...leftOutByClass]
+        .map(([ifcClass, elements]) => ({ ifcClass, elements }))
+        .sort((a, b) => b.elements - a.elements || a.ifcClass.localeCompare(b.ifcClass));
       return [{ ...figures, leftOut }];
     });
   }

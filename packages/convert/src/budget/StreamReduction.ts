@@ -21,7 +21,11 @@ export interface StreamReductionOptions {
  * triangles, and is delivered in about half the time and a quarter of the deviation it took
  * simplified after placing).
  */
-export const STREAM_REDUCTION_DEFAULTS: Readonly<StreamReductionOptions> = { triangles: 100_000, startTriangles: 100_000, maxBytes: Number.POSITIVE_INFINITY };
+export const STREAM_REDUCTION_DEFAULTS: Readonly<StreamReductionOptions> = {
+  triangles: 100_000,
+  startTriangles: 100_000,
+  maxBytes: Number.POSITIVE_INFINITY,
+};
 
 /**
  * One geometry of a model as its reader keeps it before placing it: local vertices (px py pz nx ny
@@ -107,7 +111,9 @@ export class StreamReduction {
     this.fullBounds = bounds;
     const meshes: SceneMesh[] = geometries.map((g) => sharedGeometryMesh(g));
     // Each placement tells its product's class: the budget takes clutter first and the envelope last.
-    const nodes: SceneNode[] = geometries.flatMap((g, i) => g.transforms.map((matrix, k) => ({ name: '', parent: -1, matrix, meshes: [i], metadata: classOf(g, k) })));
+    const nodes: SceneNode[] = geometries.flatMap((g, i) =>
+      g.transforms.map((matrix, k) => ({ name: '', parent: -1, matrix, meshes: [i], metadata: classOf(g, k) })),
+    );
     const base = { nodes, meshes, materials: [], textures: [] };
     const asDrawn: SceneData = { source: { format: 'ifc' }, ...base, offset: [0, 0, 0], bounds, stats: sceneStats(base), warnings: [] };
     const simplified = await simplifyToBudget(asDrawn, { triangles: this.opts.triangles });
@@ -133,7 +139,8 @@ function classOf(g: SharedGeometry, placement: number): Record<string, string> {
 /** A shared geometry as a mesh in its own frame: positions and normals apart, its triangles as they are, no name, material 0. */
 export function sharedGeometryMesh({ vertices, indices }: SharedGeometry): SceneMesh {
   const count = vertices.length / 6;
-  const positions = new Float32Array(count * 3), normals = new Float32Array(count * 3);
+  const positions = new Float32Array(count * 3),
+    normals = new Float32Array(count * 3);
   for (let v = 0; v < count; v++) {
     for (let k = 0; k < 3; k++) {
       positions[v * 3 + k] = vertices[v * 6 + k]!;

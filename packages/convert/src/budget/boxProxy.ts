@@ -53,13 +53,17 @@ export interface UpAxis {
  * ```
  */
 export function topProxy(mesh: SceneMesh, up: UpAxis): SceneMesh {
-  return boxFaces(mesh, FACES.filter((f) => f.axis === up.axis && f.side === up.side));
+  return boxFaces(
+    mesh,
+    FACES.filter((f) => f.axis === up.axis && f.side === up.side),
+  );
 }
 
 /** The given faces of a mesh's own box, facing out, with flat normals. */
 function boxFaces(mesh: SceneMesh, faces: typeof FACES): SceneMesh {
   const { min, max } = pointBounds(mesh.positions);
-  const positions = new Float32Array(faces.length * 4 * 3), normals = new Float32Array(faces.length * 4 * 3);
+  const positions = new Float32Array(faces.length * 4 * 3),
+    normals = new Float32Array(faces.length * 4 * 3);
   const indices = new Uint32Array(faces.length * 6);
   faces.forEach(({ axis, side, corners }, f) => {
     corners.forEach((bits, c) => {

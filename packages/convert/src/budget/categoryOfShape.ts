@@ -28,19 +28,32 @@ const FLAT_DIRECTIONS = 8;
  * categoryOfShape(chairMesh, 1); // → 'other'
  * ```
  */
-export function categoryOfShape(mesh: Pick<SceneMesh, 'positions' | 'indices'>, scale: number, options: Partial<CategoryOfShapeOptions> = {}): BudgetCategory {
+export function categoryOfShape(
+  mesh: Pick<SceneMesh, 'positions' | 'indices'>,
+  scale: number,
+  options: Partial<CategoryOfShapeOptions> = {},
+): BudgetCategory {
   const opts = { ...CATEGORY_OF_SHAPE_DEFAULTS, ...options };
-  const p = mesh.positions, idx = mesh.indices;
+  const p = mesh.positions,
+    idx = mesh.indices;
   const { min, max } = pointBounds(p);
   if (Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) * scale < opts.minEnvelopeSize) return 'other';
   // Area by facing direction, quantised to about 3° (both sides of a plane are one direction).
   const byDirection = new Map<number, number>();
   let total = 0;
   for (let t = 0; t < idx.length; t += 3) {
-    const a = idx[t]! * 3, b = idx[t + 1]! * 3, c = idx[t + 2]! * 3;
-    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
-    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
-    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = idx[t]! * 3,
+      b = idx[t + 1]! * 3,
+      c = idx[t + 2]! * 3;
+    const ux = p[b]! - p[a]!,
+      uy = p[b + 1]! - p[a + 1]!,
+      uz = p[b + 2]! - p[a + 2]!;
+    const vx = p[c]! - p[a]!,
+      vy = p[c + 1]! - p[a + 1]!,
+      vz = p[c + 2]! - p[a + 2]!;
+    let nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const area = Math.hypot(nx, ny, nz);
     if (!(area > 0)) continue;
     const sign = nx < 0 || (nx === 0 && (ny < 0 || (ny === 0 && nz < 0))) ? -1 / area : 1 / area;

@@ -14,18 +14,23 @@ import { BUDGET_CATEGORIES } from './BudgetCategory.js';
  */
 export function chainCategories(first: readonly CategoryFigures[], second: readonly CategoryFigures[]): CategoryFigures[] {
   return BUDGET_CATEGORIES.flatMap((category) => {
-    const a = first.find((c) => c.category === category), b = second.find((c) => c.category === category);
+    const a = first.find((c) => c.category === category),
+      b = second.find((c) => c.category === category);
     if (!a || !b) return a ? [a] : b ? [b] : [];
     const leftOut = new Map<string, number>();
     for (const { ifcClass, elements } of [...a.leftOut, ...b.leftOut]) leftOut.set(ifcClass, (leftOut.get(ifcClass) ?? 0) + elements);
-    return [{
-      category,
-      sourceTriangles: a.sourceTriangles,
-      deliveredTriangles: b.deliveredTriangles,
-      maxDeviation: a.maxDeviation + b.maxDeviation,
-      maxUncovered: a.maxUncovered + b.maxUncovered,
-      proxiedElements: a.proxiedElements + b.proxiedElements,
-      leftOut: [...leftOut].map(([ifcClass, elements]) => ({ ifcClass, elements })).sort((x, y) => y.elements - x.elements || x.ifcClass.localeCompare(y.ifcClass)),
-    }];
+    return [
+      {
+        category,
+        sourceTriangles: a.sourceTriangles,
+        deliveredTriangles: b.deliveredTriangles,
+        maxDeviation: a.maxDeviation + b.maxDeviation,
+        maxUncovered: a.maxUncovered + b.maxUncovered,
+        proxiedElements: a.proxiedElements + b.proxiedElements,
+        leftOut: [...leftOut]
+          .map(([ifcClass, elements]) => ({ ifcClass, elements }))
+          .sort((x, y) => y.elements - x.elements || x.ifcClass.localeCompare(y.ifcClass)),
+      },
+    ];
   });
 }

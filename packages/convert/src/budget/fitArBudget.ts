@@ -1,5 +1,13 @@
 import type { SceneData, SceneWarning } from '../scene/SceneData.js';
-import { AR_BUDGET_DEFAULTS, withinBudget, type ArBudget, type BudgetFigures, type BudgetReport, type BudgetStep, type CategoryFigures } from './ArBudget.js';
+import {
+  AR_BUDGET_DEFAULTS,
+  withinBudget,
+  type ArBudget,
+  type BudgetFigures,
+  type BudgetReport,
+  type BudgetStep,
+  type CategoryFigures,
+} from './ArBudget.js';
 import { BudgetLedger } from './BudgetLedger.js';
 import type { BudgetTransform } from './BudgetTransform.js';
 import { chainCategories } from './chainCategories.js';
@@ -32,7 +40,11 @@ export interface FittedScene {
  * report.delivered.triangles; // ≤ 100 000
  * ```
  */
-export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = {}, options: FitArBudgetOptions = {}): Promise<FittedScene> {
+export async function fitArBudget(
+  scene: SceneData,
+  budget: Partial<ArBudget> = {},
+  options: FitArBudgetOptions = {},
+): Promise<FittedScene> {
   const limits = { ...AR_BUDGET_DEFAULTS, ...budget };
   const steps = options.steps ?? defaultBudgetSteps();
   // A reader that simplified as it streamed (a huge IFC) read fewer triangles than the model has,
@@ -40,18 +52,28 @@ export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = 
   const streamed = scene.streamReduced;
   // Without a budget a scene is delivered merged per storey and material (`mergeByMaterial`'s
   // defaults); a scene that is within budget so is delivered exactly so.
-  const today = !streamed && withinBudget({ ...budgetFigures(scene), meshPrims: mergedDrawCalls(scene) }, limits) ? mergeByMaterial(scene) : undefined;
+  const today =
+    !streamed && withinBudget({ ...budgetFigures(scene), meshPrims: mergedDrawCalls(scene) }, limits) ? mergeByMaterial(scene) : undefined;
   const read = budgetFigures(today ?? scene);
-  const source = streamed ? { ...read, triangles: streamed.sourceTriangles, meshPrims: streamed.sourceDrawCalls } : { ...read, meshPrims: drawCalls(scene) };
+  const source = streamed
+    ? { ...read, triangles: streamed.sourceTriangles, meshPrims: streamed.sourceDrawCalls }
+    : { ...read, meshPrims: drawCalls(scene) };
   const report = (delivered: SceneData, ledger?: BudgetLedger): BudgetReport => {
     const figures = delivered === today ? read : budgetFigures(delivered);
     const deviation = ledger?.deviation ?? { maxDeviation: 0, maxUncovered: 0 };
     // The stream's deviation and this stage's add up to a bound (Hausdorff's triangle inequality).
-    const total = streamed ? { maxDeviation: deviation.maxDeviation + streamed.maxDeviation, maxUncovered: deviation.maxUncovered + streamed.maxUncovered } : deviation;
+    const total = streamed
+      ? { maxDeviation: deviation.maxDeviation + streamed.maxDeviation, maxUncovered: deviation.maxUncovered + streamed.maxUncovered }
+      : deviation;
     // A stream-reduced scene was simplified as it was read, whatever the steps did after.
     const all: BudgetStep[] = ledger?.steps({ simplifiedAlready: streamed !== undefined }) ?? [];
     const simplified = ledger?.trianglesSimplified ?? false;
-    const categories = streamed && simplified ? chainCategories(streamed.categories, ledger!.categories) : streamed ? streamed.categories : ledger?.categories ?? [];
+    const categories =
+      streamed && simplified
+        ? chainCategories(streamed.categories, ledger!.categories)
+        : streamed
+          ? streamed.categories
+          : (ledger?.categories ?? []);
     return { budget: limits, source, delivered: figures, steps: all, ...total, withinBudget: withinBudget(figures, limits), categories };
   };
   if (today && bytesWithin(today, limits.packageBytes)) return { scene: today, report: report(today) };
@@ -68,7 +90,10 @@ export async function fitArBudget(scene: SceneData, budget: Partial<ArBudget> = 
       continue;
     }
     const fitted = report(current, ledger);
-    return { scene: { ...current, warnings: [...current.warnings, ...budgetWarnings(ledger, fitted, source, current, limits, streamed)] }, report: fitted };
+    return {
+      scene: { ...current, warnings: [...current.warnings, ...budgetWarnings(ledger, fitted, source, current, limits, streamed)] },
+      report: fitted,
+    };
   }
 }
 
@@ -95,17 +120,33 @@ export function defaultBudgetSteps(): BudgetTransform[] {
 }
 
 /** The warnings that say what the budget did, merging first, as the report lists the steps. */
-function budgetWarnings(ledger: BudgetLedger, fittedReport: BudgetReport, source: BudgetFigures, delivered: SceneData, limits: ArBudget, streamed: SceneData['streamReduced']): SceneWarning[] {
+function budgetWarnings(
+  ledger: BudgetLedger,
+  fittedReport: BudgetReport,
+  source: BudgetFigures,
+  delivered: SceneData,
+  limits: ArBudget,
+  streamed: SceneData['streamReduced'],
+): SceneWarning[] {
   const warnings: SceneWarning[] = [];
   if (fittedReport.steps.includes('merged')) {
-    warnings.push({ code: 'budget_merged', message: `${source.meshPrims} mesh prims merged into ${drawCalls(delivered)} by ${ledger.grouping} (AR budget ${limits.meshPrims})` });
+    warnings.push({
+      code: 'budget_merged',
+      message: `${source.meshPrims} mesh prims merged into ${drawCalls(delivered)} by ${ledger.grouping} (AR budget ${limits.meshPrims})`,
+    });
   }
   if (ledger.trianglesSimplified || streamed) {
-    warnings.push({ code: 'budget_simplified', message: `simplified from ${source.triangles} to ${delivered.stats.triangles} triangles (AR budget ${ledger.targets.triangles}${streamed ? `; ${streamed.reducedGeometries} geometries already as they streamed in` : ''}); largest deviation ${formatMetres(fittedReport.maxDeviation)}; parts smaller than the error left out, the farthest ${formatMetres(fittedReport.maxUncovered)} from the nearest surface kept; ${describeCategories(fittedReport.categories)}` });
+    warnings.push({
+      code: 'budget_simplified',
+      message: `simplified from ${source.triangles} to ${delivered.stats.triangles} triangles (AR budget ${ledger.targets.triangles}${streamed ? `; ${streamed.reducedGeometries} geometries already as they streamed in` : ''}); largest deviation ${formatMetres(fittedReport.maxDeviation)}; parts smaller than the error left out, the farthest ${formatMetres(fittedReport.maxUncovered)} from the nearest surface kept; ${describeCategories(fittedReport.categories)}`,
+    });
     warnings.push(...categoryWarnings(fittedReport.categories));
   }
   if (ledger.texturesScaled) {
-    warnings.push({ code: 'budget_textures_resized', message: `${ledger.texturesScaled} of ${delivered.textures.length} textures scaled down to at most ${ledger.targets.textureSize} px (largest was ${source.largestTexture} px)` });
+    warnings.push({
+      code: 'budget_textures_resized',
+      message: `${ledger.texturesScaled} of ${delivered.textures.length} textures scaled down to at most ${ledger.targets.textureSize} px (largest was ${source.largestTexture} px)`,
+    });
   }
   return warnings;
 }
@@ -113,7 +154,10 @@ function budgetWarnings(ledger: BudgetLedger, fittedReport: BudgetReport, source
 /** Per category, what it kept and how far it moved: `envelope 83,012 → 83,012 triangles (as read), furniture …`. */
 function describeCategories(categories: readonly CategoryFigures[]): string {
   const parts = categories.map((c) => {
-    const moved = c.sourceTriangles === c.deliveredTriangles && c.maxDeviation === 0 && c.maxUncovered === 0 ? 'as read' : `within ${formatMetres(c.maxDeviation)}`;
+    const moved =
+      c.sourceTriangles === c.deliveredTriangles && c.maxDeviation === 0 && c.maxUncovered === 0
+        ? 'as read'
+        : `within ${formatMetres(c.maxDeviation)}`;
     return `${c.category} ${c.sourceTriangles} → ${c.deliveredTriangles} triangles (${moved})`;
   });
   return parts.length ? `by category: ${parts.join(', ')}` : '';
@@ -125,12 +169,18 @@ function categoryWarnings(categories: readonly CategoryFigures[]): SceneWarning[
   const proxied = categories.filter((c) => c.proxiedElements > 0);
   if (proxied.length) {
     const count = proxied.reduce((n, c) => n + c.proxiedElements, 0);
-    warnings.push({ code: 'budget_proxied', message: `${count} element${count > 1 ? 's' : ''} drawn as the box around ${count > 1 ? 'them' : 'it'} (or as its top face, where boxes were still too many) to fit the AR budget (${proxied.map((c) => `${c.category} ${c.proxiedElements}`).join(', ')})` });
+    warnings.push({
+      code: 'budget_proxied',
+      message: `${count} element${count > 1 ? 's' : ''} drawn as the box around ${count > 1 ? 'them' : 'it'} (or as its top face, where boxes were still too many) to fit the AR budget (${proxied.map((c) => `${c.category} ${c.proxiedElements}`).join(', ')})`,
+    });
   }
   const leftOut = categories.flatMap((c) => c.leftOut);
   if (leftOut.length) {
     const count = leftOut.reduce((n, c) => n + c.elements, 0);
-    warnings.push({ code: 'budget_left_out', message: `${count} element${count > 1 ? 's' : ''} left out to fit the AR budget: ${leftOut.map((c) => `${c.ifcClass} ×${c.elements}`).join(', ')}` });
+    warnings.push({
+      code: 'budget_left_out',
+      message: `${count} element${count > 1 ? 's' : ''} left out to fit the AR budget: ${leftOut.map((c) => `${c.ifcClass} ×${c.elements}`).join(', ')}`,
+    });
   }
   return warnings;
 }
@@ -144,8 +194,10 @@ type DetailTargets = { triangles: number; textureSize: number };
 function smallerTargets(scene: SceneData, targets: DetailTargets): DetailTargets {
   const textureBytes = scene.textures.reduce((n, t) => n + t.data.length, 0);
   const texturesFirst = textureBytes > estimatePackageBytes(scene) / 2 || targets.triangles <= MIN_TRIANGLES;
-  if (texturesFirst && targets.textureSize > MIN_TEXTURE_SIZE) return { ...targets, textureSize: Math.max(MIN_TEXTURE_SIZE, Math.floor(targets.textureSize / 2)) };
-  if (targets.triangles > MIN_TRIANGLES) return { ...targets, triangles: Math.max(MIN_TRIANGLES, Math.floor(Math.min(targets.triangles, scene.stats.triangles) / 2)) };
+  if (texturesFirst && targets.textureSize > MIN_TEXTURE_SIZE)
+    return { ...targets, textureSize: Math.max(MIN_TEXTURE_SIZE, Math.floor(targets.textureSize / 2)) };
+  if (targets.triangles > MIN_TRIANGLES)
+    return { ...targets, triangles: Math.max(MIN_TRIANGLES, Math.floor(Math.min(targets.triangles, scene.stats.triangles) / 2)) };
   return targets;
 }
 
@@ -163,7 +215,8 @@ const MIN_TRIANGLES = 1000;
  */
 export function estimatePackageBytes(scene: SceneData): number {
   let bytes = 0;
-  for (const m of scene.meshes) bytes += m.positions.byteLength + (m.normals?.byteLength ?? 0) + (m.uvs?.byteLength ?? 0) + m.indices.byteLength * 4 / 3;
+  for (const m of scene.meshes)
+    bytes += m.positions.byteLength + (m.normals?.byteLength ?? 0) + (m.uvs?.byteLength ?? 0) + (m.indices.byteLength * 4) / 3;
   for (const t of scene.textures) bytes += t.data.length;
   return bytes;
 }

@@ -34,30 +34,49 @@ export interface Deviation {
  */
 export function measureDeviation(full: TriangleMesh, simplified: TriangleMesh, options: Partial<MeasureDeviationOptions> = {}): Deviation {
   const { samples } = { ...MEASURE_DEVIATION_DEFAULTS, ...options };
-  const fullEmpty = full.indices.length === 0, simplifiedEmpty = simplified.indices.length === 0;
+  const fullEmpty = full.indices.length === 0,
+    simplifiedEmpty = simplified.indices.length === 0;
   if (fullEmpty || simplifiedEmpty) {
     const d = fullEmpty === simplifiedEmpty ? 0 : Infinity;
     return { simplifiedToFull: simplifiedEmpty ? 0 : d, fullToSimplified: fullEmpty ? 0 : d };
   }
-  return { simplifiedToFull: oneSided(simplified, full, samples, EDGE_MIDPOINTS), fullToSimplified: oneSided(full, simplified, samples, CORNERS) };
+  return {
+    simplifiedToFull: oneSided(simplified, full, samples, EDGE_MIDPOINTS),
+    fullToSimplified: oneSided(full, simplified, samples, CORNERS),
+  };
 }
 
 /** Barycentric weights of the points sampled on a triangle. */
 type Weights = ReadonlyArray<readonly [number, number, number]>;
-const CORNERS: Weights = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1 / 3, 1 / 3, 1 / 3]];
-const EDGE_MIDPOINTS: Weights = [[0.5, 0.5, 0], [0, 0.5, 0.5], [0.5, 0, 0.5], [1 / 3, 1 / 3, 1 / 3]];
+const CORNERS: Weights = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+  [1 / 3, 1 / 3, 1 / 3],
+];
+const EDGE_MIDPOINTS: Weights = [
+  [0.5, 0.5, 0],
+  [0, 0.5, 0.5],
+  [0.5, 0, 0.5],
+  [1 / 3, 1 / 3, 1 / 3],
+];
 
 /** Largest distance from sampled points of `from` to the surface of `to`. */
 function oneSided(from: TriangleMesh, to: TriangleMesh, samples: number, weights: Weights): number {
   const bvh = buildBvh(to);
-  const p = from.positions, idx = from.indices;
+  const p = from.positions,
+    idx = from.indices;
   const triangles = idx.length / 3;
   const stride = Math.max(1, Math.floor(triangles / samples));
   let worst = 0;
   for (let t = 0; t < triangles; t += stride) {
-    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
+    const a = idx[t * 3]! * 3,
+      b = idx[t * 3 + 1]! * 3,
+      c = idx[t * 3 + 2]! * 3;
     for (const [wa, wb, wc] of weights) {
-      const x = wa * p[a]! + wb * p[b]! + wc * p[c]!, y = wa * p[a + 1]! + wb * p[b + 1]! + wc * p[c + 1]!, z = wa * p[a + 2]! + wb * p[b + 2]! + wc * p[c + 2]!;
+      const x = wa * p[a]! + wb * p[b]! + wc * p[c]!,
+        y = wa * p[a + 1]! + wb * p[b + 1]! + wc * p[c + 1]!,
+        z = wa * p[a + 2]! + wb * p[b + 2]! + wc * p[c + 2]!;
       // Only whether a point is farther than the worst so far matters: stop early below it.
       const d = nearestDistance(bvh, to, x, y, z, worst);
       if (d > worst) worst = d;

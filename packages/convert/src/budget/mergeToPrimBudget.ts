@@ -39,7 +39,9 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedTo
     const merged = mergedDrawCalls(scene, { minDrawCalls: 0, ...grouping.options });
     if (merged > meshPrims) continue;
     const keep = worthInstancing(scene, candidates, instancedWithin(candidates, Math.min(meshPrims, INSTANCED_PRIMS_TARGET) - merged));
-    const label = keep.size ? `${grouping.label}, ${keep.size} repeated mesh${keep.size > 1 ? 'es' : ''} kept as instances` : grouping.label;
+    const label = keep.size
+      ? `${grouping.label}, ${keep.size} repeated mesh${keep.size > 1 ? 'es' : ''} kept as instances`
+      : grouping.label;
     return { scene: mergeByMaterial(scene, { minDrawCalls: 0, ...grouping.options, keep }), steps: ['merged'], grouping: label };
   }
   // '' groups nothing: one mesh per material.
@@ -47,7 +49,8 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedTo
   // Steps per colour channel; at −1 every plain material is one (the first one's look).
   for (const levels of [0, 64, 32, 16, 8, 4, 2, 1, -1]) {
     const alike = mergeByMaterial(withMaterialsMerged(byMaterial, levels), { minDrawCalls: 0, groupBy: '' });
-    if (drawCalls(alike) <= meshPrims || levels === -1) return { scene: alike, steps: ['merged', 'materials_merged'], grouping: 'material, with alike materials made one' };
+    if (drawCalls(alike) <= meshPrims || levels === -1)
+      return { scene: alike, steps: ['merged', 'materials_merged'], grouping: 'material, with alike materials made one' };
   }
   /* c8 ignore next */
   throw new Error('unreachable: the last level always returns');
@@ -64,9 +67,14 @@ interface Grouping {
 const CELL_DIVISIONS = [4, 3, 2];
 
 function* groupings(scene: SceneData): Generator<Grouping> {
-  if (scene.nodes.some((n) => n.meshes.length > 0 && n.metadata['storey'] !== undefined)) yield { options: { groupBy: 'storey' }, label: 'storey and material' };
+  if (scene.nodes.some((n) => n.meshes.length > 0 && n.metadata['storey'] !== undefined))
+    yield { options: { groupBy: 'storey' }, label: 'storey and material' };
   const centres = drawnCentres(scene);
-  for (const divisions of CELL_DIVISIONS) yield { options: { groupBy: 'cell', groups: spatialCells(centres, scene.bounds, divisions) }, label: `spatial cell (${divisions} × ${divisions}) and material` };
+  for (const divisions of CELL_DIVISIONS)
+    yield {
+      options: { groupBy: 'cell', groups: spatialCells(centres, scene.bounds, divisions) },
+      label: `spatial cell (${divisions} × ${divisions}) and material`,
+    };
   yield { options: { groupBy: '' }, label: 'material' };
 }
 
@@ -147,10 +155,28 @@ function instancedWithin(candidates: readonly Repeated[], spare: number): Set<nu
  */
 function withMaterialsMerged(scene: SceneData, levels: number): SceneData {
   const keyOf = (m: SceneMaterial, i: number): string => {
-    if (m.baseColorTexture || m.normalTexture || m.occlusionTexture || m.emissiveTexture || m.metallicTexture || m.roughnessTexture || m.opacityTexture) return `texture ${i}`;
+    if (
+      m.baseColorTexture ||
+      m.normalTexture ||
+      m.occlusionTexture ||
+      m.emissiveTexture ||
+      m.metallicTexture ||
+      m.roughnessTexture ||
+      m.opacityTexture
+    )
+      return `texture ${i}`;
     if (levels < 0) return 'plain';
     const q = (v: number) => (levels === 0 ? v : Math.round(v * levels));
-    return [...m.baseColor.map(q), q(m.opacity), q(m.metallic), q(m.roughness), ...m.emissive.map(q), m.doubleSided, m.alphaCutoff ?? '', m.alphaBlend ?? ''].join(' ');
+    return [
+      ...m.baseColor.map(q),
+      q(m.opacity),
+      q(m.metallic),
+      q(m.roughness),
+      ...m.emissive.map(q),
+      m.doubleSided,
+      m.alphaCutoff ?? '',
+      m.alphaBlend ?? '',
+    ].join(' ');
   };
   const first = new Map<string, number>();
   const materials: SceneMaterial[] = [];

@@ -24,19 +24,24 @@ export async function resizeTextures(scene: SceneData, maxSize: number, options:
   if (!over.includes(true)) return { scene, resized: 0 };
   // Loaded only when needed: sharp's native module costs start-up time.
   const { default: sharp } = await import('sharp');
-  const textures = await Promise.all(scene.textures.map(async (t, i): Promise<SceneTexture> => {
-    if (!over[i]) return t;
-    try {
-      const resized = sharp(t.data).resize({ width: maxSize, height: maxSize, fit: 'inside', withoutEnlargement: true });
-      const data = t.mimeType === 'image/png' ? await resized.png().toBuffer() : await resized.jpeg({ quality: 90 }).toBuffer();
-      return { ...t, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
-    } catch (err) {
-      // Passed through untouched until now, a texture is first decoded here: a broken one is the model's fault.
-      throw new ModelUnreadableError(`${options.fileName ?? 'the model'}: its texture "${t.name}" (${t.mimeType}) cannot be decoded to be scaled down to ${maxSize} px (${(err as Error).message})`, {
-        ...(options.fileName !== undefined && { fileName: options.fileName }),
-      });
-    }
-  }));
+  const textures = await Promise.all(
+    scene.textures.map(async (t, i): Promise<SceneTexture> => {
+      if (!over[i]) return t;
+      try {
+        const resized = sharp(t.data).resize({ width: maxSize, height: maxSize, fit: 'inside', withoutEnlargement: true });
+        const data = t.mimeType === 'image/png' ? await resized.png().toBuffer() : await resized.jpeg({ quality: 90 }).toBuffer();
+        return { ...t, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+      } catch (err) {
+        // Passed through untouched until now, a texture is first decoded here: a broken one is the model's fault.
+        throw new ModelUnreadableError(
+          `${options.fileName ?? 'the model'}: its texture "${t.name}" (${t.mimeType}) cannot be decoded to be scaled down to ${maxSize} px (${(err as Error).message})`,
+          {
+            ...(options.fileName !== undefined && { fileName: options.fileName }),
+          },
+        );
+      }
+    }),
+  );
   return { scene: { ...scene, textures }, resized: over.filter(Boolean).length };
 }
 

@@ -18,7 +18,14 @@ export const STRAY_PER_ERROR = 4;
 const BOUND_PASSES = 3;
 
 /** Defaults of {@link simplifyToBudget}. */
-export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = { triangles: 100_000, firstError: 0.002, growth: 2, refinements: 1, samples: 20_000, maxDeviation: 0.02 };
+export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = {
+  triangles: 100_000,
+  firstError: 0.002,
+  growth: 2,
+  refinements: 1,
+  samples: 20_000,
+  maxDeviation: 0.02,
+};
 
 /**
  * Brings a scene's triangles within a budget, taking them from what a person misses least, in

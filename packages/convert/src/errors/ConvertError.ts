@@ -68,7 +68,11 @@ export class ModelTooLargeError extends ConvertError {
   constructor(count: number, limit: number, options: { field?: string; fileName?: string } = {}) {
     const mb = (b: number) => `${Math.ceil(b / 2 ** 20)} MB`;
     const who = options.fileName ?? 'the model';
-    super('model_too_large', `${who}: its geometry needs more than ${mb(limit)} of memory (${mb(count)} held when reading stopped), over what one conversion may use; split the model, or raise the conversion memory bound`, options);
+    super(
+      'model_too_large',
+      `${who}: its geometry needs more than ${mb(limit)} of memory (${mb(count)} held when reading stopped), over what one conversion may use; split the model, or raise the conversion memory bound`,
+      options,
+    );
     this.count = count;
     this.limit = limit;
   }
@@ -86,7 +90,11 @@ export class ConversionMemoryError extends ConvertError {
 
   constructor(limit: number, options: { field?: string; fileName?: string } = {}) {
     const who = options.fileName ?? 'the model';
-    super('model_too_large', `${who}: its conversion needed more than the ${Math.round(limit / 2 ** 20)} MB of memory one conversion may use, and was stopped; split the model, or raise the conversion memory bound`, options);
+    super(
+      'model_too_large',
+      `${who}: its conversion needed more than the ${Math.round(limit / 2 ** 20)} MB of memory one conversion may use, and was stopped; split the model, or raise the conversion memory bound`,
+      options,
+    );
     this.limit = limit;
   }
 }

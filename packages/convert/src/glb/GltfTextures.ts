@@ -22,7 +22,10 @@ export class GltfTextures {
   private readonly packed = new Map<string, Promise<Texture>>();
   private sharp: Promise<Sharp> | undefined;
 
-  constructor(private readonly doc: Document, private readonly images: readonly SceneTexture[]) {}
+  constructor(
+    private readonly doc: Document,
+    private readonly images: readonly SceneTexture[],
+  ) {}
 
   /** Texture `i` as it is. */
   texture(i: number): Texture {
@@ -36,7 +39,8 @@ export class GltfTextures {
 
   /** Base colour, with an opacity channel from elsewhere moved into its alpha. */
   async baseColor(m: SceneMaterial): Promise<Texture | undefined> {
-    const base = m.baseColorTexture, opacity = m.opacityTexture;
+    const base = m.baseColorTexture,
+      opacity = m.opacityTexture;
     if (!opacity) return base && this.texture(base.texture);
     const rgb = base ? { ref: base } : { constant: m.baseColor.map((c) => Math.round(255 * linearToSrgb(c))) };
     return this.pack(`base:${base?.texture ?? rgb.constant!.join(',')}:${opacity.texture}${opacity.channel}`, [
@@ -47,7 +51,8 @@ export class GltfTextures {
 
   /** glTF's metallic-roughness image: roughness in G, metallic in B. */
   async metallicRoughness(m: SceneMaterial): Promise<Texture | undefined> {
-    const metal = m.metallicTexture, rough = m.roughnessTexture;
+    const metal = m.metallicTexture,
+      rough = m.roughnessTexture;
     if (!metal && !rough) return undefined;
     if (metal?.channel === 'b' && rough?.channel === 'g' && metal.texture === rough.texture) return this.texture(metal.texture);
     return this.pack(`mr:${key(rough)}:${key(metal)}`, [
@@ -94,8 +99,13 @@ export class GltfTextures {
             }
           }
         });
-        const png = await sharp(out, { raw: { width, height, channels: channels.length as 3 | 4 } }).png().toBuffer();
-        return this.doc.createTexture(id).setImage(new Uint8Array(png.buffer, png.byteOffset, png.byteLength)).setMimeType('image/png');
+        const png = await sharp(out, { raw: { width, height, channels: channels.length as 3 | 4 } })
+          .png()
+          .toBuffer();
+        return this.doc
+          .createTexture(id)
+          .setImage(new Uint8Array(png.buffer, png.byteOffset, png.byteLength))
+          .setMimeType('image/png');
       })();
       this.packed.set(id, made);
     }

@@ -5,8 +5,21 @@ const CHUNK_BIN = 0x004e4942;
 const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
 const TYPE_COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
 
-interface BufferViewJson { buffer?: number; byteOffset?: number; byteLength?: number; byteStride?: number; extensions?: Record<string, unknown> }
-interface AccessorJson { bufferView?: number; byteOffset?: number; componentType?: number; count?: number; type?: string; sparse?: unknown }
+interface BufferViewJson {
+  buffer?: number;
+  byteOffset?: number;
+  byteLength?: number;
+  byteStride?: number;
+  extensions?: Record<string, unknown>;
+}
+interface AccessorJson {
+  bufferView?: number;
+  byteOffset?: number;
+  componentType?: number;
+  count?: number;
+  type?: string;
+  sparse?: unknown;
+}
 
 /**
  * Checks that a GLB's JSON tells the truth about its binary layout before any decoder trusts it:
@@ -27,7 +40,8 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
   let binLength: number | undefined;
   let at = 20 + jsonLength;
   while (at + 8 <= total) {
-    const length = view.getUint32(at, true), type = view.getUint32(at + 4, true);
+    const length = view.getUint32(at, true),
+      type = view.getUint32(at + 4, true);
     if (at + 8 + length > total) throw fail(`a chunk declares ${length} bytes but only ${total - at - 8} remain (truncated?)`);
     if (type === CHUNK_BIN && binLength === undefined) binLength = length;
     at += 8 + length;
@@ -57,12 +71,14 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
     const size = bufferSizes[v.buffer ?? -1];
     if (size === undefined) throw fail(`bufferView ${i} refers to buffer ${v.buffer}, which does not exist`);
     const end = (v.byteOffset ?? 0) + (v.byteLength ?? -1);
-    if (!(v.byteLength! >= 0) || end > size) throw fail(`bufferView ${i} (bytes ${v.byteOffset ?? 0}–${end}) runs past the end of buffer ${v.buffer} (${size} bytes)`);
+    if (!(v.byteLength! >= 0) || end > size)
+      throw fail(`bufferView ${i} (bytes ${v.byteOffset ?? 0}–${end}) runs past the end of buffer ${v.buffer} (${size} bytes)`);
     const meshopt = v.extensions?.['EXT_meshopt_compression'] as { buffer?: number; byteOffset?: number; byteLength?: number } | undefined;
     if (meshopt) {
       const src = bufferSizes[meshopt.buffer ?? -1];
       const mEnd = (meshopt.byteOffset ?? 0) + (meshopt.byteLength ?? -1);
-      if (src === undefined || !(meshopt.byteLength! >= 0) || mEnd > src) throw fail(`bufferView ${i}'s compressed data runs past the end of buffer ${meshopt.buffer}`);
+      if (src === undefined || !(meshopt.byteLength! >= 0) || mEnd > src)
+        throw fail(`bufferView ${i}'s compressed data runs past the end of buffer ${meshopt.buffer}`);
     }
   });
 
@@ -70,13 +86,20 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
   // Decoders allocate what accessors and compressed views claim, whatever the file holds (zero-filled
   // or Draco/meshopt-decoded data): bound the total, so a tiny file cannot demand gigabytes.
   const budget = Math.min(4 * 2 ** 30, Math.max(256 * 2 ** 20, 32 * bytes.length));
-  let claimed = views.reduce((n, v) => n + ((v.extensions?.['EXT_meshopt_compression'] as { byteLength?: number } | undefined)?.byteLength ?? 0), 0);
+  let claimed = views.reduce(
+    (n, v) => n + ((v.extensions?.['EXT_meshopt_compression'] as { byteLength?: number } | undefined)?.byteLength ?? 0),
+    0,
+  );
   accessors.forEach((a, i) => {
-    const components = TYPE_COMPONENTS[a.type ?? ''], bytesPer = COMPONENT_BYTES[a.componentType ?? -1];
+    const components = TYPE_COMPONENTS[a.type ?? ''],
+      bytesPer = COMPONENT_BYTES[a.componentType ?? -1];
     if (!components || !bytesPer) throw fail(`accessor ${i} has an unknown type or component type`);
     if (!Number.isInteger(a.count) || a.count! < 1) throw fail(`accessor ${i} has an invalid count (${a.count})`);
     claimed += a.count! * components * bytesPer;
-    if (claimed > budget) throw fail(`its accessors claim more than ${Math.round(budget / 2 ** 20)} MiB of data, out of proportion to a ${bytes.length}-byte file`);
+    if (claimed > budget)
+      throw fail(
+        `its accessors claim more than ${Math.round(budget / 2 ** 20)} MiB of data, out of proportion to a ${bytes.length}-byte file`,
+      );
     if (!isCount(a.byteOffset)) throw fail(`accessor ${i} has an invalid byteOffset (${JSON.stringify(a.byteOffset)})`);
     if (a.bufferView === undefined) return; // all zeros (or sparse / Draco-decoded): nothing to bound
     const v = views[a.bufferView];
@@ -85,7 +108,9 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
     const stride = v.byteStride ?? element;
     const needed = (a.byteOffset ?? 0) + stride * (a.count! - 1) + element;
     if (needed > (v.byteLength ?? 0)) {
-      throw fail(`accessor ${i} claims ${a.count} elements (${needed} bytes) but its bufferView ${a.bufferView} holds ${v.byteLength} bytes`);
+      throw fail(
+        `accessor ${i} claims ${a.count} elements (${needed} bytes) but its bufferView ${a.bufferView} holds ${v.byteLength} bytes`,
+      );
     }
   });
 }

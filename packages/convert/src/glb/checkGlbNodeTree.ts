@@ -26,7 +26,8 @@ export function checkGlbNodeTree(json: GltfJson, fileName?: string): void {
     if (children === undefined) return;
     if (!Array.isArray(children)) throw fail(`node ${i} has "children" that is not an array`);
     for (const child of children as unknown[]) {
-      if (!isIndex(child, nodes.length)) throw fail(`node ${i} lists child ${JSON.stringify(child)}, which does not exist (${nodes.length} nodes)`);
+      if (!isIndex(child, nodes.length))
+        throw fail(`node ${i} lists child ${JSON.stringify(child)}, which does not exist (${nodes.length} nodes)`);
       if (child === i) throw fail(`node ${i} is its own child (a cycle in the node graph)`);
       if (parentOf[child] !== -1) throw fail(`node ${child} has two parents (nodes ${parentOf[child]} and ${i}); glTF nodes form a tree`);
       parentOf[child] = i;
@@ -55,11 +56,13 @@ export function checkGlbNodeTree(json: GltfJson, fileName?: string): void {
     const roots = (scene as { nodes?: unknown } | null)?.nodes ?? [];
     if (!Array.isArray(roots)) throw fail(`scene ${s} has "nodes" that is not an array`);
     for (const root of roots as unknown[]) {
-      if (!isIndex(root, nodes.length)) throw fail(`scene ${s} lists node ${JSON.stringify(root)}, which does not exist (${nodes.length} nodes)`);
+      if (!isIndex(root, nodes.length))
+        throw fail(`scene ${s} lists node ${JSON.stringify(root)}, which does not exist (${nodes.length} nodes)`);
       if (parentOf[root] !== -1) throw fail(`scene ${s} lists node ${root} as a root, but it is a child of node ${parentOf[root]}`);
     }
   });
-  if (json['scene'] !== undefined && !isIndex(json['scene'], scenes.length)) throw fail(`"scene" is ${JSON.stringify(json['scene'])}, but the file has ${scenes.length} scenes`);
+  if (json['scene'] !== undefined && !isIndex(json['scene'], scenes.length))
+    throw fail(`"scene" is ${JSON.stringify(json['scene'])}, but the file has ${scenes.length} scenes`);
 }
 
 function isIndex(value: unknown, length: number): value is number {

@@ -16,7 +16,9 @@ import type { GltfJson } from './readGlbJson.js';
 export function checkGlbReferences(json: GltfJson, fileName?: string): void {
   const fail = (why: string) => new ModelUnreadableError(`${fileName ?? 'GLB'}: ${why}`, fileName === undefined ? {} : { fileName });
   const count = (name: string): number => (Array.isArray(json[name]) ? (json[name] as unknown[]).length : 0);
-  const meshes = count('meshes'), accessors = count('accessors'), materials = count('materials');
+  const meshes = count('meshes'),
+    accessors = count('accessors'),
+    materials = count('materials');
   const expectIndex = (value: unknown, length: number, what: string, kind: string) => {
     if (value === undefined) return;
     if (!Number.isInteger(value) || (value as number) < 0 || (value as number) >= length) {
@@ -30,7 +32,12 @@ export function checkGlbReferences(json: GltfJson, fileName?: string): void {
     if (!Array.isArray(primitives)) throw fail(`mesh ${m} has no "primitives" array`);
     primitives.forEach((prim: unknown, p) => {
       if (typeof prim !== 'object' || prim === null) throw fail(`mesh ${m} primitive ${p} is not an object`);
-      const { attributes, indices, material, targets } = prim as { attributes?: unknown; indices?: unknown; material?: unknown; targets?: unknown };
+      const { attributes, indices, material, targets } = prim as {
+        attributes?: unknown;
+        indices?: unknown;
+        material?: unknown;
+        targets?: unknown;
+      };
       const where = `mesh ${m} primitive ${p}`;
       if (typeof attributes !== 'object' || attributes === null) throw fail(`${where} has no "attributes" object`);
       for (const [name, index] of Object.entries(attributes)) expectIndex(index, accessors, `${where} (${name})`, 'accessor');
@@ -38,11 +45,14 @@ export function checkGlbReferences(json: GltfJson, fileName?: string): void {
       expectIndex(material, materials, where, 'material');
       if (targets !== undefined && !Array.isArray(targets)) throw fail(`${where} has "targets" that is not an array`);
       (targets as unknown[] | undefined)?.forEach((target, t) => {
-        for (const [name, index] of Object.entries((target ?? {}) as object)) expectIndex(index, accessors, `${where} morph target ${t} (${name})`, 'accessor');
+        for (const [name, index] of Object.entries((target ?? {}) as object))
+          expectIndex(index, accessors, `${where} morph target ${t} (${name})`, 'accessor');
       });
     });
   });
-  const textures = count('textures'), images = count('images'), samplers = count('samplers');
+  const textures = count('textures'),
+    images = count('images'),
+    samplers = count('samplers');
   listOf(json, 'materials').forEach((material, i) => {
     for (const { path, index } of textureSlots(material, `material ${i}`)) expectIndex(index, textures, path, 'texture');
   });

@@ -38,7 +38,10 @@ function instanceCount(json: GltfJson, ext: { attributes?: Record<string, unknow
     counts.add(accessor.count!);
   }
   if (counts.size > 1) {
-    throw new ModelUnreadableError(`${fileName ?? 'GLB'}: EXT_mesh_gpu_instancing attributes disagree on the instance count (${[...counts].join(' vs ')})`, { fileName });
+    throw new ModelUnreadableError(
+      `${fileName ?? 'GLB'}: EXT_mesh_gpu_instancing attributes disagree on the instance count (${[...counts].join(' vs ')})`,
+      { fileName },
+    );
   }
   return counts.size === 1 ? [...counts][0]! : 1;
 }

@@ -12,12 +12,10 @@ let io: Promise<NodeIO> | undefined;
 export function gltfIO(): Promise<NodeIO> {
   io ??= (async () => {
     await MeshoptDecoder.ready;
-    return new NodeIO()
-      .registerExtensions(ALL_EXTENSIONS)
-      .registerDependencies({
-        'draco3d.decoder': await draco3d.createDecoderModule(),
-        'meshopt.decoder': MeshoptDecoder,
-      });
+    return new NodeIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({
+      'draco3d.decoder': await draco3d.createDecoderModule(),
+      'meshopt.decoder': MeshoptDecoder,
+    });
   })();
   return io;
 }

@@ -20,7 +20,9 @@ export interface ReadGlbOptions {
   fileName?: string;
 }
 
-const TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6;
+const TRIANGLES = 4,
+  TRIANGLE_STRIP = 5,
+  TRIANGLE_FAN = 6;
 
 /**
  * Reads a GLB into {@link SceneData}: Draco and meshopt decoded, quantized attributes read as
@@ -45,7 +47,8 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
   } catch (err) {
     if (err instanceof ModelUnreadableError) throw err;
     throw new ModelUnreadableError(`${label}: malformed glTF JSON (${(err as Error).message})`, {
-      ...(options.fileName !== undefined && { fileName: options.fileName }), cause: err,
+      ...(options.fileName !== undefined && { fileName: options.fileName }),
+      cause: err,
     });
   }
   const io = await gltfIO();
@@ -54,7 +57,8 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
     doc = await io.readBinary(bytes);
   } catch (err) {
     throw new ModelUnreadableError(`${label}: cannot be read as glTF 2.0 (${(err as Error).message})`, {
-      ...(options.fileName !== undefined && { fileName: options.fileName }), cause: err,
+      ...(options.fileName !== undefined && { fileName: options.fileName }),
+      cause: err,
     });
   }
   let transcoded;
@@ -62,7 +66,8 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
     transcoded = await transcodeTextures(doc);
   } catch (err) {
     throw new ModelUnreadableError(`${label}: a texture cannot be decoded (${(err as Error).message})`, {
-      ...(options.fileName !== undefined && { fileName: options.fileName }), cause: err,
+      ...(options.fileName !== undefined && { fileName: options.fileName }),
+      cause: err,
     });
   }
   try {
@@ -73,7 +78,8 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
     // The builder's own refusals (an index past its vertices) do not know the file: name it here.
     const why = err instanceof ModelUnreadableError ? err.message : `inconsistent glTF content (${(err as Error).message})`;
     throw new ModelUnreadableError(`${label}: ${why}`, {
-      ...(options.fileName !== undefined && { fileName: options.fileName }), cause: err,
+      ...(options.fileName !== undefined && { fileName: options.fileName }),
+      cause: err,
     });
   }
 }
@@ -94,8 +100,10 @@ class GlbSceneBuilder {
   build(): SceneData {
     const root = this.doc.getRoot();
     const scene = root.getDefaultScene() ?? root.listScenes()[0];
-    if (root.listScenes().length > 1) this.warn('extra_scenes', `the file has ${root.listScenes().length} scenes; only the default one is delivered`);
-    if (root.listAnimations().length > 0) this.warn('animation_dropped', `${root.listAnimations().length} animation(s) dropped; the model is delivered in its rest pose`);
+    if (root.listScenes().length > 1)
+      this.warn('extra_scenes', `the file has ${root.listScenes().length} scenes; only the default one is delivered`);
+    if (root.listAnimations().length > 0)
+      this.warn('animation_dropped', `${root.listAnimations().length} animation(s) dropped; the model is delivered in its rest pose`);
     for (const child of scene?.listChildren() ?? []) this.visit(child, -1);
     const base = { nodes: this.nodes, meshes: this.meshes, materials: this.materials, textures: this.textures };
     return {
@@ -121,8 +129,14 @@ class GlbSceneBuilder {
 
     if (mesh && skin) {
       // glTF ignores a skinned node's own transform: skinned vertices live in world space via the joints.
-      this.warn('skin_rest_pose', 'skinned meshes are delivered in their rest pose (bind pose through the joints\' rest transforms)');
-      this.nodes.push({ name, parent: -1, matrix: newIdentityMatrix(), meshes: this.primitivesOf(mesh, node, newIdentityMatrix(), true), metadata: {} });
+      this.warn('skin_rest_pose', "skinned meshes are delivered in their rest pose (bind pose through the joints' rest transforms)");
+      this.nodes.push({
+        name,
+        parent: -1,
+        matrix: newIdentityMatrix(),
+        meshes: this.primitivesOf(mesh, node, newIdentityMatrix(), true),
+        metadata: {},
+      });
       this.nodes.push({ name: `${name}_children`, parent, matrix: local, meshes: [], metadata: {} });
     } else if (mesh && instancing) {
       this.nodes.push({ name, parent, matrix: local, meshes: [], metadata: {} });
@@ -130,9 +144,18 @@ class GlbSceneBuilder {
     } else if (mesh && mat4.determinant(world) < 0) {
       // A mirrored node: bake its world transform into the vertices and reverse the winding, so
       // every consumer (USD viewers differ on negative-determinant handling) sees the same faces.
-      this.nodes.push({ name, parent: -1, matrix: newIdentityMatrix(), meshes: this.primitivesOf(mesh, node, Float64Array.from(world), false), metadata: {} });
+      this.nodes.push({
+        name,
+        parent: -1,
+        matrix: newIdentityMatrix(),
+        meshes: this.primitivesOf(mesh, node, Float64Array.from(world), false),
+        metadata: {},
+      });
       this.nodes.push({ name: `${name}_children`, parent, matrix: local, meshes: [], metadata: {} });
-      this.warn('mirrored_node_baked', 'nodes with a mirroring (negative) scale were baked into world space to keep their faces the right way out');
+      this.warn(
+        'mirrored_node_baked',
+        'nodes with a mirroring (negative) scale were baked into world space to keep their faces the right way out',
+      );
     } else {
       this.nodes.push({ name, parent, matrix: local, meshes: mesh ? this.sharedMeshes(mesh, node) : [], metadata: {} });
     }
@@ -142,10 +165,14 @@ class GlbSceneBuilder {
   }
 
   private expandInstances(node: GltfNode, mesh: Mesh, ext: InstancedMesh, parent: number, world: Float64Array): void {
-    const t = ext.getAttribute('TRANSLATION'), r = ext.getAttribute('ROTATION'), s = ext.getAttribute('SCALE');
+    const t = ext.getAttribute('TRANSLATION'),
+      r = ext.getAttribute('ROTATION'),
+      s = ext.getAttribute('SCALE');
     const count = (t ?? r ?? s)?.getCount() ?? 0;
     const meshes = this.sharedMeshes(mesh, node);
-    const tv = [0, 0, 0], rv = [0, 0, 0, 1], sv = [1, 1, 1];
+    const tv = [0, 0, 0],
+      rv = [0, 0, 0, 1],
+      sv = [1, 1, 1];
     for (let i = 0; i < count; i++) {
       if (t) t.getElement(i, tv);
       if (r) r.getElement(i, rv);
@@ -161,7 +188,10 @@ class GlbSceneBuilder {
       });
       if (mirrored) this.nodes[this.nodes.length - 1]!.parent = -1;
     }
-    this.warn('instancing_expanded', 'EXT_mesh_gpu_instancing instances were expanded into separate nodes (USDZ for ARKit has no GPU instancing)');
+    this.warn(
+      'instancing_expanded',
+      'EXT_mesh_gpu_instancing instances were expanded into separate nodes (USDZ for ARKit has no GPU instancing)',
+    );
   }
 
   /** Meshes of a glTF mesh in its own space, shared by every node that uses it. */
@@ -189,7 +219,14 @@ class GlbSceneBuilder {
     return out;
   }
 
-  private primitive(prim: Primitive, name: string, weights: number[], node: GltfNode, transform: Float64Array, skinned: boolean): SceneMesh | undefined {
+  private primitive(
+    prim: Primitive,
+    name: string,
+    weights: number[],
+    node: GltfNode,
+    transform: Float64Array,
+    skinned: boolean,
+  ): SceneMesh | undefined {
     const mode = prim.getMode();
     if (mode !== TRIANGLES && mode !== TRIANGLE_STRIP && mode !== TRIANGLE_FAN) {
       this.warn('non_triangle_primitive', 'points and lines were dropped: AR clients draw triangles only');
@@ -232,16 +269,23 @@ class GlbSceneBuilder {
     };
   }
 
-  private applyRestPoseSkin(prim: Primitive, node: GltfNode, positions: Float32Array, normals: Float32Array | undefined): Float32Array | undefined {
+  private applyRestPoseSkin(
+    prim: Primitive,
+    node: GltfNode,
+    positions: Float32Array,
+    normals: Float32Array | undefined,
+  ): Float32Array | undefined {
     const skin = node.getSkin()!;
-    const joints = prim.getAttribute('JOINTS_0'), weights = prim.getAttribute('WEIGHTS_0');
+    const joints = prim.getAttribute('JOINTS_0'),
+      weights = prim.getAttribute('WEIGHTS_0');
     if (!joints || !weights) return normals;
     const ibm = skin.getInverseBindMatrices();
     const jointMatrices = skin.listJoints().map((j, i) => {
       const inv = ibm ? ibm.getElement(i, new Array<number>(16)) : Array.from(newIdentityMatrix());
       return mat4.multiply(new Float64Array(16), j.getWorldMatrix(), inv) as Float64Array;
     });
-    const jv = [0, 0, 0, 0], wv = [0, 0, 0, 0];
+    const jv = [0, 0, 0, 0],
+      wv = [0, 0, 0, 0];
     const m = new Float64Array(16);
     for (let v = 0; v < positions.length / 3; v++) {
       joints.getElement(v, jv);
@@ -264,7 +308,15 @@ class GlbSceneBuilder {
     const index = this.materials.length;
     this.materialCache.set(material, index);
     if (!material) {
-      this.materials.push({ name: 'default', baseColor: [0.8, 0.8, 0.8], opacity: 1, metallic: 0, roughness: 0.5, emissive: [0, 0, 0], doubleSided: false });
+      this.materials.push({
+        name: 'default',
+        baseColor: [0.8, 0.8, 0.8],
+        opacity: 1,
+        metallic: 0,
+        roughness: 0.5,
+        emissive: [0, 0, 0],
+        doubleSided: false,
+      });
       return index;
     }
     const [r, g, b, a] = material.getBaseColorFactor();
@@ -284,8 +336,16 @@ class GlbSceneBuilder {
     const ref = (tex: Texture | null, info: TextureInfo | null): TextureRef | undefined => {
       const t = tex ? this.texture(tex) : undefined;
       if (t === undefined) return undefined;
-      if (info && info.getTexCoord() !== 0) this.warn('texcoord_1_ignored', 'textures mapped through a second UV set were mapped through the first; USDZ delivery carries one UV set');
-      if (info?.getExtension('KHR_texture_transform')) this.warn('texture_transform_ignored', 'KHR_texture_transform (texture offset, rotation, tiling) was not applied; textures show untransformed');
+      if (info && info.getTexCoord() !== 0)
+        this.warn(
+          'texcoord_1_ignored',
+          'textures mapped through a second UV set were mapped through the first; USDZ delivery carries one UV set',
+        );
+      if (info?.getExtension('KHR_texture_transform'))
+        this.warn(
+          'texture_transform_ignored',
+          'KHR_texture_transform (texture offset, rotation, tiling) was not applied; textures show untransformed',
+        );
       return { texture: t, ...(info && { wrap: [WRAP[info.getWrapS()] ?? 'repeat', WRAP[info.getWrapT()] ?? 'repeat'] as const }) };
     };
     const base = ref(material.getBaseColorTexture(), material.getBaseColorTextureInfo());
@@ -302,8 +362,15 @@ class GlbSceneBuilder {
       out.metallicTexture = { ...mr, channel: 'b' };
       out.roughnessTexture = { ...mr, channel: 'g' };
     }
-    const unsupported = material.listExtensions().map((e) => e.extensionName).filter((n) => n !== 'KHR_materials_emissive_strength');
-    if (unsupported.length) this.warn('material_extensions_dropped', `material extensions not expressible in UsdPreviewSurface were dropped: ${[...new Set(unsupported)].sort().join(', ')}`);
+    const unsupported = material
+      .listExtensions()
+      .map((e) => e.extensionName)
+      .filter((n) => n !== 'KHR_materials_emissive_strength');
+    if (unsupported.length)
+      this.warn(
+        'material_extensions_dropped',
+        `material extensions not expressible in UsdPreviewSurface were dropped: ${[...new Set(unsupported)].sort().join(', ')}`,
+      );
     return index;
   }
 
@@ -316,7 +383,10 @@ class GlbSceneBuilder {
       index = this.textures.length;
       this.textures.push({ name: texture.getName() || `texture_${index}`, mimeType: mime, data });
     } else {
-      this.warn('texture_dropped', `${mime} textures cannot be delivered to ARKit and were dropped (materials keep their constant factors)`);
+      this.warn(
+        'texture_dropped',
+        `${mime} textures cannot be delivered to ARKit and were dropped (materials keep their constant factors)`,
+      );
     }
     this.textureCache.set(texture, index);
     return index;
@@ -366,7 +436,12 @@ function triangleIndices(prim: Primitive, vertexCount: number, mode: number, fli
   for (let i = 0; i < tris.length; i++) {
     if (tris[i]! >= vertexCount) throw new ModelUnreadableError(`a primitive index (${tris[i]}) points past its ${vertexCount} vertices`);
   }
-  if (flip) for (let i = 0; i < tris.length; i += 3) { const t = tris[i + 1]!; tris[i + 1] = tris[i + 2]!; tris[i + 2] = t; }
+  if (flip)
+    for (let i = 0; i < tris.length; i += 3) {
+      const t = tris[i + 1]!;
+      tris[i + 1] = tris[i + 2]!;
+      tris[i + 2] = t;
+    }
   return tris;
 }
 

@@ -16,7 +16,10 @@ import { decodeKtx2 } from './ktx2/decodeKtx2.js';
  * ```
  */
 export async function transcodeTextures(doc: Document): Promise<SceneWarning[]> {
-  const textures = doc.getRoot().listTextures().filter((t) => t.getImage());
+  const textures = doc
+    .getRoot()
+    .listTextures()
+    .filter((t) => t.getImage());
   const webp = textures.filter((t) => t.getMimeType() === 'image/webp');
   const ktx2 = textures.filter((t) => t.getMimeType() === 'image/ktx2');
   if (webp.length === 0 && ktx2.length === 0) return [];
@@ -35,7 +38,9 @@ export async function transcodeTextures(doc: Document): Promise<SceneWarning[]> 
     const raw = sharp(image.rgba, { raw: { width: image.width, height: image.height, channels: 4 } });
     setPng(texture, await (image.hasAlpha ? raw : raw.removeAlpha()).png().toBuffer());
   }
-  return webp.length === 0 ? [] : [{ code: 'texture_transcoded_webp', message: `${webp.length} WebP texture(s) were transcoded to PNG (ARKit cannot load WebP)` }];
+  return webp.length === 0
+    ? []
+    : [{ code: 'texture_transcoded_webp', message: `${webp.length} WebP texture(s) were transcoded to PNG (ARKit cannot load WebP)` }];
 }
 
 function setPng(texture: Texture, png: Buffer): void {

@@ -20,7 +20,8 @@ export async function writeGlb(scene: SceneData): Promise<Uint8Array> {
   const textures = new GltfTextures(doc, scene.textures);
   const materials = await Promise.all(scene.materials.map((m) => material(doc, m, textures)));
   const primitives = scene.meshes.map((m) => {
-    const prim = doc.createPrimitive()
+    const prim = doc
+      .createPrimitive()
       .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(m.positions).setBuffer(buffer))
       .setIndices(doc.createAccessor().setType('SCALAR').setArray(m.indices).setBuffer(buffer))
       .setMaterial(materials[m.material]!);
@@ -44,7 +45,8 @@ export async function writeGlb(scene: SceneData): Promise<Uint8Array> {
       }
       out.setMesh(mesh);
     }
-    if (node.parent < 0) gltfScene.addChild(out); else nodes[node.parent]!.addChild(out);
+    if (node.parent < 0) gltfScene.addChild(out);
+    else nodes[node.parent]!.addChild(out);
     nodes.push(out);
   }
   doc.getRoot().setDefaultScene(gltfScene);
@@ -52,7 +54,8 @@ export async function writeGlb(scene: SceneData): Promise<Uint8Array> {
 }
 
 async function material(doc: Document, m: SceneMaterial, textures: GltfTextures): Promise<Material> {
-  const out = doc.createMaterial(m.name)
+  const out = doc
+    .createMaterial(m.name)
     .setBaseColorFactor([...m.baseColor, m.opacity])
     .setMetallicFactor(m.metallic)
     .setRoughnessFactor(m.roughness)

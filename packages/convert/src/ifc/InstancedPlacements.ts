@@ -45,8 +45,13 @@ export class InstancedPlacements {
     const g = this.about(p.geometry);
     if (!g.repeated) return false;
     this.placements.push(p);
-    const t = p.transform, [x, y, z] = g.centre;
-    centres.push(t[0]! * x + t[4]! * y + t[8]! * z + t[12]!, t[1]! * x + t[5]! * y + t[9]! * z + t[13]!, t[2]! * x + t[6]! * y + t[10]! * z + t[14]!);
+    const t = p.transform,
+      [x, y, z] = g.centre;
+    centres.push(
+      t[0]! * x + t[4]! * y + t[8]! * z + t[12]!,
+      t[1]! * x + t[5]! * y + t[9]! * z + t[13]!,
+      t[2]! * x + t[6]! * y + t[10]! * z + t[14]!,
+    );
     return true;
   }
 
@@ -70,7 +75,13 @@ export class InstancedPlacements {
    * node's metadata, its matrix the placement less `offset` (in float64: the vertices stay as
    * web-ifc made them).
    */
-  build(offset: Readonly<Vec3>, materialFor: (color: GeometryPlacement['color']) => number, productNodes: ReadonlyMap<number, number>, nodesSoFar: readonly SceneNode[], firstMesh: number): { meshes: SceneMesh[]; nodes: SceneNode[] } {
+  build(
+    offset: Readonly<Vec3>,
+    materialFor: (color: GeometryPlacement['color']) => number,
+    productNodes: ReadonlyMap<number, number>,
+    nodesSoFar: readonly SceneNode[],
+    firstMesh: number,
+  ): { meshes: SceneMesh[]; nodes: SceneNode[] } {
     const meshes: SceneMesh[] = [];
     const meshOf = new Map<SharedGeometry, Map<number, number>>();
     const nodes: SceneNode[] = [];
@@ -95,11 +106,13 @@ export class InstancedPlacements {
 
   /** Where a product's shared geometry lies in the delivered frame, placed now (door measuring needs its walls'). */
   placedPositions(product: number, offset: Readonly<Vec3>): Float32Array[] {
-    return this.placements.filter((p) => p.product === product).map((p) => {
-      const count = p.geometry.vertices.length / 6;
-      const into = { positions: new Float32Array(count * 3), normals: new Float32Array(count * 3) };
-      placeVertices(p.geometry.vertices, p.transform, offset, into, emptyBounds());
-      return into.positions;
-    });
+    return this.placements
+      .filter((p) => p.product === product)
+      .map((p) => {
+        const count = p.geometry.vertices.length / 6;
+        const into = { positions: new Float32Array(count * 3), normals: new Float32Array(count * 3) };
+        placeVertices(p.geometry.vertices, p.transform, offset, into, emptyBounds());
+        return into.positions;
+      });
   }
 }

@@ -56,7 +56,8 @@ export class StepEntityOffsets {
   }
 
   private search(id: number): number {
-    let lo = 0, hi = this.count - 1;
+    let lo = 0,
+      hi = this.count - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const v = this.ids[mid]!;

@@ -13,10 +13,21 @@ export interface CheckStepSyntaxOptions {
 /** Defaults of {@link checkStepSyntax}. */
 export const CHECK_STEP_SYNTAX_DEFAULTS: Readonly<CheckStepSyntaxOptions> = { maxEntityId: 0xffffffff, maxNesting: 64 };
 
-const HASH = 0x23, EQUALS = 0x3d, SEMICOLON = 0x3b, OPEN = 0x28, CLOSE = 0x29, QUOTE = 0x27, DOUBLE_QUOTE = 0x22;
-const SLASH = 0x2f, STAR = 0x2a, NEWLINE = 0x0a, BACKSLASH = 0x5c;
+const HASH = 0x23,
+  EQUALS = 0x3d,
+  SEMICOLON = 0x3b,
+  OPEN = 0x28,
+  CLOSE = 0x29,
+  QUOTE = 0x27,
+  DOUBLE_QUOTE = 0x22;
+const SLASH = 0x2f,
+  STAR = 0x2a,
+  NEWLINE = 0x0a,
+  BACKSLASH = 0x5c;
 
-const DOT = 0x2e, LETTER_E = 0x45, LETTER_e = 0x65;
+const DOT = 0x2e,
+  LETTER_E = 0x45,
+  LETTER_e = 0x65;
 
 /** 1 for the bytes an entity's body must look at, 2 for a keyword's first letter; everything else is skipped in one step. */
 const BODY_BYTE = new Uint8Array(256);
@@ -41,7 +52,11 @@ for (let b = 0; b < 256; b++) if (isKeywordPart(b)) KEYWORD_PART[b] = 1;
  * checkStepSyntax(new TextEncoder().encode(text)); // → 'line 8: entity #1 has 5 unclosed parentheses'
  * ```
  */
-export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyntaxOptions> = {}, offsets?: StepEntityOffsets): string | undefined {
+export function checkStepSyntax(
+  bytes: Uint8Array,
+  options: Partial<CheckStepSyntaxOptions> = {},
+  offsets?: StepEntityOffsets,
+): string | undefined {
   const { maxEntityId, maxNesting } = { ...CHECK_STEP_SYNTAX_DEFAULTS, ...options };
   // This runs over every byte of files of hundreds of MB before web-ifc sees them, so it is one
   // loop with its state in locals: no closure or string per statement, and no line count. A
@@ -53,7 +68,8 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
     if (i < 0) return `line ${lineAt(bytes, ~i)}: a comment never ends`;
     if (i >= n) return 'the file ends before END-ISO-10303-21;';
     // The statement's head: `#id =` or a section keyword.
-    let entityId = 0, keywordAt = -1;
+    let entityId = 0,
+      keywordAt = -1;
     const b = bytes[i]!;
     if (b === HASH) {
       const start = ++i;
@@ -78,13 +94,16 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
     const bodyAt = i;
     let depth = 0;
     for (;;) {
-      if (i >= n) return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} never ends (no ";" before the end of the file)`;
+      if (i >= n)
+        return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} never ends (no ";" before the end of the file)`;
       const c = bytes[i]!;
       if (BODY_BYTE[c] === 0) {
         i++;
-      } else if (c === DOT) { // the most frequent: every real number has one
+      } else if (c === DOT) {
+        // the most frequent: every real number has one
         const end = dotEnd(bytes, i);
-        if (end < 0) return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} has "${printable(latin1Text(bytes, i, Math.min(i + 12, bytes.length)))}": a "." that is neither in a number nor around an enumeration (.T.)`;
+        if (end < 0)
+          return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} has "${printable(latin1Text(bytes, i, Math.min(i + 12, bytes.length)))}": a "." that is neither in a number nor around an enumeration (.T.)`;
         i = end;
       } else if (BODY_BYTE[c] === 2) {
         const start = i;
@@ -102,23 +121,33 @@ export function checkStepSyntax(bytes: Uint8Array, options: Partial<CheckStepSyn
       } else if (c === HASH) {
         const start = ++i;
         i = skipDigits(bytes, i);
-        if (entityIdIn(bytes, start, i, maxEntityId) < 0) return idProblem(bytes, start, i, maxEntityId, `${statementName(bytes, keywordAt, entityId)} refers to`);
+        if (entityIdIn(bytes, start, i, maxEntityId) < 0)
+          return idProblem(bytes, start, i, maxEntityId, `${statementName(bytes, keywordAt, entityId)} refers to`);
         // web-ifc ends a reference at its digits and reads what clings to it as a token of its own.
-        if (bytes[i] === DOT || KEYWORD_PART[bytes[i]!] === 1) return `line ${lineAt(bytes, start)}: ${statementName(bytes, keywordAt, entityId)} has "${printable(latin1Text(bytes, start - 1, clingingEnd(bytes, i)))}" where a reference belongs (# and digits only)`;
+        if (bytes[i] === DOT || KEYWORD_PART[bytes[i]!] === 1)
+          return `line ${lineAt(bytes, start)}: ${statementName(bytes, keywordAt, entityId)} has "${printable(latin1Text(bytes, start - 1, clingingEnd(bytes, i)))}" where a reference belongs (# and digits only)`;
       } else if (c === OPEN) {
-        if (++depth > maxNesting) return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} nests parentheses deeper than ${maxNesting} levels`;
+        if (++depth > maxNesting)
+          return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} nests parentheses deeper than ${maxNesting} levels`;
         i++;
       } else if (c === CLOSE) {
-        if (--depth < 0) return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} closes a parenthesis it never opened`;
+        if (--depth < 0)
+          return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} closes a parenthesis it never opened`;
         i++;
       } else if (c === SLASH) {
-        if (bytes[i + 1] !== STAR) { i++; continue; }
+        if (bytes[i + 1] !== STAR) {
+          i++;
+          continue;
+        }
         const end = commentEnd(bytes, i);
         // Inside a statement an endless comment also leaves the statement without its ';'.
-        if (end < 0) return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} never ends (no ";" before the end of the file)`;
+        if (end < 0)
+          return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} never ends (no ";" before the end of the file)`;
         i = end;
-      } else { // SEMICOLON
-        if (depth !== 0) return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} has ${depth} unclosed parenthes${depth === 1 ? 'is' : 'es'}`;
+      } else {
+        // SEMICOLON
+        if (depth !== 0)
+          return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} has ${depth} unclosed parenthes${depth === 1 ? 'is' : 'es'}`;
         i++;
         break;
       }
@@ -260,7 +289,10 @@ function webIfcStringEnd(bytes: Uint8Array, open: number): number {
     if (bytes[k] !== QUOTE) continue;
     const s = bytes[k - 2];
     if (k - open > 3 && bytes[k - 1] === BACKSLASH && (s === 0x53 || s === 0x73) && bytes[k - 3] === BACKSLASH) continue;
-    if (bytes[k + 1] === QUOTE) { k++; continue; }
+    if (bytes[k + 1] === QUOTE) {
+      k++;
+      continue;
+    }
     return k;
   }
   return -1;

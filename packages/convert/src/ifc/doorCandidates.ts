@@ -11,5 +11,7 @@ import type { DoorOpeningRecord } from './DoorOpeningRecord.js';
  * ```
  */
 export function doorCandidates(doors: readonly DoorOpeningRecord[] | undefined): OpeningCandidate[] {
-  return (doors ?? []).flatMap((d) => d.faces.map((f) => ({ ...f, source: { id: d.door.globalId, ...(d.door.name && { name: d.door.name }) } })));
+  return (doors ?? []).flatMap((d) =>
+    d.faces.map((f) => ({ ...f, source: { id: d.door.globalId, ...(d.door.name && { name: d.door.name }) } })),
+  );
 }

@@ -2,8 +2,22 @@ import type { StepFile } from './step/StepFile.js';
 import { stepEnum, stepNumber, stepReferences } from './step/StepValue.js';
 
 const PREFIX: Record<string, number> = {
-  EXA: 1e18, PETA: 1e15, TERA: 1e12, GIGA: 1e9, MEGA: 1e6, KILO: 1e3, HECTO: 1e2, DECA: 1e1,
-  DECI: 1e-1, CENTI: 1e-2, MILLI: 1e-3, MICRO: 1e-6, NANO: 1e-9, PICO: 1e-12, FEMTO: 1e-15, ATTO: 1e-18,
+  EXA: 1e18,
+  PETA: 1e15,
+  TERA: 1e12,
+  GIGA: 1e9,
+  MEGA: 1e6,
+  KILO: 1e3,
+  HECTO: 1e2,
+  DECA: 1e1,
+  DECI: 1e-1,
+  CENTI: 1e-2,
+  MILLI: 1e-3,
+  MICRO: 1e-6,
+  NANO: 1e-9,
+  PICO: 1e-12,
+  FEMTO: 1e-15,
+  ATTO: 1e-18,
 };
 
 // Attribute positions (0-based), the same in IFC2X3, IFC4 and IFC4X3.
@@ -47,5 +61,5 @@ export function ifcLengthUnit(file: StepFile, project: number | undefined): numb
 }
 
 function prefixScale(prefix: string | undefined): number {
-  return prefix === undefined ? 1 : PREFIX[prefix] ?? 1;
+  return prefix === undefined ? 1 : (PREFIX[prefix] ?? 1);
 }

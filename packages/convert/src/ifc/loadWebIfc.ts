@@ -36,10 +36,16 @@ export function loadWebIfc(): WebIfcModule {
   const version = (JSON.parse(readFileSync(join(dirname(file), 'package.json'), 'utf8')) as { version: string }).version;
   // V8's tag covers its version, its flags and the CPU: a process run with other flags (the CLI's
   // tiering budget) keeps a cache of its own instead of rejecting and rewriting the other's.
-  const cacheFile = join(cacheDir(), `web-ifc-${version}${deferred.length ? '-lazy-schemas' : ''}-node${process.version}-${process.arch}-${cachedDataVersionTag().toString(16)}.v8cache`);
+  const cacheFile = join(
+    cacheDir(),
+    `web-ifc-${version}${deferred.length ? '-lazy-schemas' : ''}-node${process.version}-${process.arch}-${cachedDataVersionTag().toString(16)}.v8cache`,
+  );
   const cachedData = readIfPresent(cacheFile);
   // The CommonJS wrapper on the source's first line, so stack traces keep their line numbers.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname, __arsessionSchemaFilled) {${source}\n})`, { filename: file, ...(cachedData && { cachedData }) });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname, __arsessionSchemaFilled) {${source}\n})`, {
+    filename: file,
+    ...(cachedData && { cachedData }),
+  });
   const module = { exports: {} as WebIfcModule };
   const filled = (name: string) => schemasFilled.push(name);
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, dirname(file), filled);

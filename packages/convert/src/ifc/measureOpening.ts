@@ -31,12 +31,21 @@ const UP: Vec3 = [0, 1, 0];
 export function measureOpening(input: MeasureOpeningInput): MeasuredOpening | undefined {
   const { positions: p, indices } = input;
   // Vertical faces of a box have normals at θ, θ+90°, θ+180°, θ+270°: 4θ is the same for all.
-  let c4 = 0, s4 = 0;
+  let c4 = 0,
+    s4 = 0;
   for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t]! * 3, b = indices[t + 1]! * 3, c = indices[t + 2]! * 3;
-    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
-    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = indices[t]! * 3,
+      b = indices[t + 1]! * 3,
+      c = indices[t + 2]! * 3;
+    const ux = p[b]! - p[a]!,
+      uy = p[b + 1]! - p[a + 1]!,
+      uz = p[b + 2]! - p[a + 2]!;
+    const vx = p[c]! - p[a]!,
+      vy = p[c + 1]! - p[a + 1]!,
+      vz = p[c + 2]! - p[a + 2]!;
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const area2 = Math.hypot(nx, ny, nz);
     if (area2 === 0 || Math.abs(ny) > 0.2 * area2) continue;
     const theta = Math.atan2(nz, nx);
@@ -50,7 +59,8 @@ export function measureOpening(input: MeasureOpeningInput): MeasuredOpening | un
   const extent = (d: Vec3) => range(p, d);
   const n = chooseNormal(input, axisA, axisB, extent);
   const r: Vec3 = [UP[1] * n[2] - UP[2] * n[1], UP[2] * n[0] - UP[0] * n[2], UP[0] * n[1] - UP[1] * n[0]];
-  const [r0, r1] = extent(r), [y0, y1] = extent(UP);
+  const [r0, r1] = extent(r),
+    [y0, y1] = extent(UP);
   let [d0, d1] = extent(n);
   if (input.wallPositions?.length) {
     const [w0, w1] = wallDepth(input.wallPositions, r, n, r0 - 0.3, r1 + 0.3, y0, y1);
@@ -59,10 +69,17 @@ export function measureOpening(input: MeasureOpeningInput): MeasuredOpening | un
       d1 = Math.min(d1, w1);
     }
   }
-  const point = (rr: number, yy: number, dd: number): Vec3 => [rr * r[0] + yy * UP[0] + dd * n[0], rr * r[1] + yy * UP[1] + dd * n[1], rr * r[2] + yy * UP[2] + dd * n[2]];
+  const point = (rr: number, yy: number, dd: number): Vec3 => [
+    rr * r[0] + yy * UP[0] + dd * n[0],
+    rr * r[1] + yy * UP[1] + dd * n[1],
+    rr * r[2] + yy * UP[2] + dd * n[2],
+  ];
   const front: OpeningFace = { normal: n, corners: [point(r0, y0, d1), point(r1, y0, d1), point(r1, y1, d1), point(r0, y1, d1)] };
   // Seen from the other side, left and right swap.
-  const back: OpeningFace = { normal: [-n[0], -n[1], -n[2]], corners: [point(r1, y0, d0), point(r0, y0, d0), point(r0, y1, d0), point(r1, y1, d0)] };
+  const back: OpeningFace = {
+    normal: [-n[0], -n[1], -n[2]],
+    corners: [point(r1, y0, d0), point(r0, y0, d0), point(r0, y1, d0), point(r1, y1, d0)],
+  };
   return { width: r1 - r0, height: y1 - y0, thickness: d1 - d0, faces: [front, back] };
 }
 
@@ -79,19 +96,22 @@ function chooseNormal(input: MeasureOpeningInput, a: Vec3, b: Vec3, extent: (d: 
       const [w0, w1] = wallDepth(input.wallPositions!, along, n, s0 - 0.3, s1 + 0.3, y0, y1);
       return w1 > w0 ? w1 - w0 : Infinity;
     };
-    const da = depthAcross(a, b), db = depthAcross(b, a);
+    const da = depthAcross(a, b),
+      db = depthAcross(b, a);
     if (Number.isFinite(da) || Number.isFinite(db)) return da <= db ? a : b;
   }
   const h = input.normalHint;
   if (h && Math.hypot(h[0], h[2]) > 0.5) {
     return Math.abs(h[0] * a[0] + h[2] * a[2]) >= Math.abs(h[0] * b[0] + h[2] * b[2]) ? a : b;
   }
-  const [a0, a1] = extent(a), [b0, b1] = extent(b);
+  const [a0, a1] = extent(a),
+    [b0, b1] = extent(b);
   return a1 - a0 <= b1 - b0 ? a : b;
 }
 
 function range(p: Float32Array, d: Vec3): [number, number] {
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let i = 0; i < p.length; i += 3) {
     const s = p[i]! * d[0] + p[i + 1]! * d[1] + p[i + 2]! * d[2];
     if (s < lo) lo = s;
@@ -100,11 +120,22 @@ function range(p: Float32Array, d: Vec3): [number, number] {
   return [lo, hi];
 }
 
-function wallDepth(walls: readonly Float32Array[], r: Vec3, n: Vec3, rMin: number, rMax: number, yMin: number, yMax: number): [number, number] {
-  let lo = Infinity, hi = -Infinity;
+function wallDepth(
+  walls: readonly Float32Array[],
+  r: Vec3,
+  n: Vec3,
+  rMin: number,
+  rMax: number,
+  yMin: number,
+  yMax: number,
+): [number, number] {
+  let lo = Infinity,
+    hi = -Infinity;
   for (const p of walls) {
     for (let i = 0; i < p.length; i += 3) {
-      const x = p[i]!, y = p[i + 1]!, z = p[i + 2]!;
+      const x = p[i]!,
+        y = p[i + 1]!,
+        z = p[i + 2]!;
       if (y < yMin - 0.01 || y > yMax + 0.01) continue;
       const along = x * r[0] + z * r[2];
       if (along < rMin || along > rMax) continue;

@@ -58,7 +58,13 @@ export interface ReadIfcOptions {
 }
 
 /** Defaults of {@link readIfc}. */
-export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = { circleSegments: 12, recentreBeyond: 1000, doorIndex: true, maxGeometryBytes: Number.POSITIVE_INFINITY, maxUnpackedBytes: UNZIP_IFC_DEFAULTS.maxBytes };
+export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = {
+  circleSegments: 12,
+  recentreBeyond: 1000,
+  doorIndex: true,
+  maxGeometryBytes: Number.POSITIVE_INFINITY,
+  maxUnpackedBytes: UNZIP_IFC_DEFAULTS.maxBytes,
+};
 
 /** Scene data of an IFC model, with its door index. */
 export interface IfcSceneData extends SceneData {
@@ -99,9 +105,15 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   const opts = { ...READ_IFC_DEFAULTS, ...options };
   const label = opts.fileName ?? 'IFC';
   const fail = (why: string, cause?: unknown) =>
-    new ModelUnreadableError(`${label}: ${why}`, { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(cause !== undefined && { cause }) });
+    new ModelUnreadableError(`${label}: ${why}`, {
+      ...(opts.fileName !== undefined && { fileName: opts.fileName }),
+      ...(cause !== undefined && { cause }),
+    });
 
-  const bytes = detectFormat(input) === 'ifczip' ? unzipIfc(input, { maxBytes: opts.maxUnpackedBytes, ...(opts.fileName !== undefined && { fileName: opts.fileName }) }) : input;
+  const bytes =
+    detectFormat(input) === 'ifczip'
+      ? unzipIfc(input, { maxBytes: opts.maxUnpackedBytes, ...(opts.fileName !== undefined && { fileName: opts.fileName }) })
+      : input;
   const header = readIfcHeader(bytes);
   if (!header.schema) throw fail('no FILE_SCHEMA in the STEP header');
   // web-ifc half-reads a truncated file without complaint; the STEP terminator says it is whole.
@@ -119,7 +131,8 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
       return await buildScene(api, model, header.schema, new StepFile(bytes, offsets), opts, fail);
     } catch (err) {
       if (err instanceof ModelUnreadableError) throw err;
-      if (err instanceof GeometryOverBound) throw new ModelTooLargeError(err.held, opts.maxGeometryBytes, opts.fileName === undefined ? {} : { fileName: opts.fileName });
+      if (err instanceof GeometryOverBound)
+        throw new ModelTooLargeError(err.held, opts.maxGeometryBytes, opts.fileName === undefined ? {} : { fileName: opts.fileName });
       throw fail(`web-ifc failed while reading its geometry (${err instanceof Error ? err.message : String(err)})`, err);
     } finally {
       api.CloseModel(model);
@@ -130,19 +143,31 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
 }
 
 /** Opens the model in web-ifc, or refuses the file by name. */
-function openModel(api: IfcAPI, bytes: Uint8Array, schema: string, opts: ReadIfcOptions, fail: (why: string, cause?: unknown) => Error): number {
+function openModel(
+  api: IfcAPI,
+  bytes: Uint8Array,
+  schema: string,
+  opts: ReadIfcOptions,
+  fail: (why: string, cause?: unknown) => Error,
+): number {
   let model: number;
   try {
     model = api.OpenModel(bytes, { COORDINATE_TO_ORIGIN: false, CIRCLE_SEGMENTS: opts.circleSegments });
   } catch (err) {
     throw fail(`web-ifc cannot parse it (${(err as Error).message})`, err);
   }
-  if (model < 0) throw fail(`web-ifc could not open this ${schema} model (it stops at values it cannot parse, such as some binary literals)`);
+  if (model < 0)
+    throw fail(`web-ifc could not open this ${schema} model (it stops at values it cannot parse, such as some binary literals)`);
   return model;
 }
 
 async function buildScene(
-  api: IfcAPI, model: number, schema: string, file: StepFile, opts: ReadIfcOptions, fail: (why: string) => Error,
+  api: IfcAPI,
+  model: number,
+  schema: string,
+  file: StepFile,
+  opts: ReadIfcOptions,
+  fail: (why: string) => Error,
 ): Promise<IfcSceneData> {
   const warnings: SceneWarning[] = [];
   const geometries: StreamedGeometry[] = [];
@@ -152,7 +177,14 @@ async function buildScene(
   const centres: number[] = [];
   // Each geometry is placed as it arrives, read straight from web-ifc's memory, as if the model
   // needed no re-centring.
-  const target: CollectTarget = { blocks: new ArrayBlocks(), offset: NO_OFFSET, box: bounds, centres, keepBeyond: opts.recentreBeyond, held: 0 };
+  const target: CollectTarget = {
+    blocks: new ArrayBlocks(),
+    offset: NO_OFFSET,
+    box: bounds,
+    centres,
+    keepBeyond: opts.recentreBeyond,
+    held: 0,
+  };
   const bound = () => {
     if (target.held > opts.maxGeometryBytes) throw new GeometryOverBound(target.held);
   };
@@ -198,7 +230,10 @@ async function buildScene(
   const fullCentres = opts.reduction?.reduced ? opts.reduction.fullCentres : centres;
   const offset = chooseOffset(Float64Array.from(fullCentres), opts.recentreBeyond);
   if (offset.some((v) => v !== 0)) {
-    warnings.push({ code: 'recentred', message: `geometry was ${Math.round(Math.hypot(...offset))} m from the origin and was re-centred; model_frame.offset states the shift` });
+    warnings.push({
+      code: 'recentred',
+      message: `geometry was ${Math.round(Math.hypot(...offset))} m from the origin and was re-centred; model_frame.offset states the shift`,
+    });
     bounds = emptyBounds();
     for (const g of geometries) {
       if (g.local) placeVertices(g.local, g.transform, offset, g, bounds);
@@ -208,7 +243,11 @@ async function buildScene(
 
   // A model reduced before placing keeps the bounds of its full geometry (placements use them).
   const fullBounds = opts.reduction?.reduced ? opts.reduction.fullBounds : undefined;
-  if (fullBounds) bounds = { min: fullBounds.min.map((v, k) => Math.fround(v - offset[k]!)) as Vec3, max: fullBounds.max.map((v, k) => Math.fround(v - offset[k]!)) as Vec3 };
+  if (fullBounds)
+    bounds = {
+      min: fullBounds.min.map((v, k) => Math.fround(v - offset[k]!)) as Vec3,
+      max: fullBounds.max.map((v, k) => Math.fround(v - offset[k]!)) as Vec3,
+    };
 
   const info = new Map<number, IfcElementRef>();
   const ref = (id: number): IfcElementRef => {
@@ -234,7 +273,13 @@ async function buildScene(
     if (storey !== undefined && !storeyNode.has(storey)) {
       const s = ref(storey);
       storeyNode.set(storey, nodes.length);
-      nodes.push({ name: s.name || `storey_${storey}`, parent: -1, matrix: newIdentityMatrix(), meshes: [], metadata: { ifcClass: s.ifcClass, globalId: s.globalId, name: s.name } });
+      nodes.push({
+        name: s.name || `storey_${storey}`,
+        parent: -1,
+        matrix: newIdentityMatrix(),
+        meshes: [],
+        metadata: { ifcClass: s.ifcClass, globalId: s.globalId, name: s.name },
+      });
     }
   }
   for (const product of products) {
@@ -261,7 +306,15 @@ async function buildScene(
       materialOf.set(key, material);
       const [r, gr, b, a] = color;
       // BIM surface models often have inconsistent face orientation: draw both sides.
-      materials.push({ name: `colour_${key.replace(/,/g, '_')}`, baseColor: [srgbToLinear(r), srgbToLinear(gr), srgbToLinear(b)], opacity: a, metallic: 0, roughness: 0.8, emissive: [0, 0, 0], doubleSided: true });
+      materials.push({
+        name: `colour_${key.replace(/,/g, '_')}`,
+        baseColor: [srgbToLinear(r), srgbToLinear(gr), srgbToLinear(b)],
+        opacity: a,
+        metallic: 0,
+        roughness: 0.8,
+        emissive: [0, 0, 0],
+        doubleSided: true,
+      });
     }
     return material;
   };
@@ -290,7 +343,10 @@ async function buildScene(
   const doorOpenings = opts.doorIndex ? doorIndex(api, model, file, offset, ref, storeyOf, wallPositions) : [];
   const base = { nodes, meshes, materials, textures: [] };
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
-    warnings.push({ code: 'far_outliers', message: `some elements lie more than ${10 * opts.recentreBeyond / 1000} km from the rest of the model (stray placements?); they are delivered where the file puts them` });
+    warnings.push({
+      code: 'far_outliers',
+      message: `some elements lie more than ${(10 * opts.recentreBeyond) / 1000} km from the rest of the model (stray placements?); they are delivered where the file puts them`,
+    });
   }
   const reduction = opts.reduction;
   return {
@@ -301,9 +357,18 @@ async function buildScene(
     stats: sceneStats(base),
     warnings,
     doorOpenings,
-    ...(reduction && reduction.reduced > 0 && {
-      streamReduced: { sourceTriangles: reduction.sourceTriangles, sourceDrawCalls: reduction.sourceDrawCalls, sourceElements, reducedGeometries: reduction.reduced, maxDeviation: reduction.maxDeviation, maxUncovered: reduction.maxUncovered, categories: reduction.categories },
-    }),
+    ...(reduction &&
+      reduction.reduced > 0 && {
+        streamReduced: {
+          sourceTriangles: reduction.sourceTriangles,
+          sourceDrawCalls: reduction.sourceDrawCalls,
+          sourceElements,
+          reducedGeometries: reduction.reduced,
+          maxDeviation: reduction.maxDeviation,
+          maxUncovered: reduction.maxUncovered,
+          categories: reduction.categories,
+        },
+      }),
   };
 }
 
@@ -327,7 +392,15 @@ function collect(api: IfcAPI, model: number, mesh: FlatMesh, target: CollectTarg
     try {
       // Views of web-ifc's memory: no web-ifc call until they are read.
       const { vertices, indices } = geometryViews(api, geometry);
-      keep(target, mesh.expressID, vertices, indices, Float64Array.from(pg.flatTransformation), [pg.color.x, pg.color.y, pg.color.z, pg.color.w], out);
+      keep(
+        target,
+        mesh.expressID,
+        vertices,
+        indices,
+        Float64Array.from(pg.flatTransformation),
+        [pg.color.x, pg.color.y, pg.color.z, pg.color.w],
+        out,
+      );
     } finally {
       geometry.delete();
     }
@@ -336,7 +409,13 @@ function collect(api: IfcAPI, model: number, mesh: FlatMesh, target: CollectTarg
 
 /** Places one geometry of a product (`local`: px py pz nx ny nz per vertex) into the scene's arrays. */
 function keep(
-  target: CollectTarget, product: number, local: Float32Array, triangles: Uint32Array, transform: Float64Array, color: [number, number, number, number], out: StreamedGeometry[],
+  target: CollectTarget,
+  product: number,
+  local: Float32Array,
+  triangles: Uint32Array,
+  transform: Float64Array,
+  color: [number, number, number, number],
+  out: StreamedGeometry[],
 ): void {
   if (triangles.length < 3) return;
   const indices = target.blocks.uints(triangles.length);
@@ -345,7 +424,13 @@ function keep(
   const count = local.length / 6;
   target.held += triangles.length * 4 + count * 24;
   const g: StreamedGeometry = {
-    product, positions: target.blocks.floats(count * 3), normals: target.blocks.floats(count * 3), indices, transform, color, local: undefined,
+    product,
+    positions: target.blocks.floats(count * 3),
+    normals: target.blocks.floats(count * 3),
+    indices,
+    transform,
+    color,
+    local: undefined,
   };
   if (placeVertices(local, transform, target.offset, g, target.box, target.centres) > target.keepBeyond) {
     g.local = local.slice();
@@ -365,7 +450,12 @@ class SharedGeometries {
   /** The variants of each geometry id: one, unless web-ifc gave products different triangles under it. */
   private readonly byId = new Map<number, SharedGeometry[]>();
   private readonly classes = new Map<number, string>();
-  readonly placements: Array<{ product: number; geometry: SharedGeometry; transform: Float64Array; color: [number, number, number, number] }> = [];
+  readonly placements: Array<{
+    product: number;
+    geometry: SharedGeometry;
+    transform: Float64Array;
+    color: [number, number, number, number];
+  }> = [];
   private bytes = 0;
 
   /** Notes a product's placed geometries, copying each geometry the first time its triangles are met; returns the bytes held. */
@@ -411,7 +501,10 @@ class SharedGeometries {
 
 /** Whether two arrays hold the same bytes (a copy against web-ifc's memory). */
 function sameArray(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array): boolean {
-  return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
+  return (
+    a.length === b.length &&
+    Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0
+  );
 }
 
 const NO_OFFSET: Readonly<Vec3> = [0, 0, 0];
@@ -425,7 +518,11 @@ class GeometryOverBound extends Error {
 
 /** Reverses every triangle in place (a mirroring placement turns faces inside out). */
 function flipWinding(indices: Uint32Array): void {
-  for (let i = 0; i < indices.length; i += 3) { const s = indices[i + 1]!; indices[i + 1] = indices[i + 2]!; indices[i + 2] = s; }
+  for (let i = 0; i < indices.length; i += 3) {
+    const s = indices[i + 1]!;
+    indices[i + 1] = indices[i + 2]!;
+    indices[i + 2] = s;
+  }
 }
 
 /**
@@ -475,7 +572,10 @@ function storeys(api: IfcAPI, model: number, file: StepFile): Map<number, number
     let p = parentOf.get(child);
     for (let depth = 0; p !== undefined && depth < 8; depth++) {
       const s = storeyOf.get(p);
-      if (s !== undefined) { storeyOf.set(child, s); break; }
+      if (s !== undefined) {
+        storeyOf.set(child, s);
+        break;
+      }
       p = parentOf.get(p);
     }
   }
@@ -483,8 +583,13 @@ function storeys(api: IfcAPI, model: number, file: StepFile): Map<number, number
 }
 
 function doorIndex(
-  api: IfcAPI, model: number, file: StepFile, offset: Vec3, ref: (id: number) => IfcElementRef,
-  storeyOf: Map<number, number>, positionsOf: (product: number) => Float32Array[] | undefined,
+  api: IfcAPI,
+  model: number,
+  file: StepFile,
+  offset: Vec3,
+  ref: (id: number) => IfcElementRef,
+  storeyOf: Map<number, number>,
+  positionsOf: (product: number) => Float32Array[] | undefined,
 ): DoorOpeningRecord[] {
   // Door sizes (OverallWidth/Height) are in the file's length unit; only the door index reads them.
   const unit = ifcLengthUnit(file, ids(api, model, loadWebIfc().IFCPROJECT)[0]);
@@ -513,7 +618,10 @@ function doorIndex(
       ...(opening !== undefined && { opening: ref(opening) }),
       ...(wall !== undefined && { wall: ref(wall) }),
       ...(storeyOf.has(door) && { storey: ref(storeyOf.get(door)!).name }),
-      width: 0, height: 0, thickness: 0, faces: [],
+      width: 0,
+      height: 0,
+      thickness: 0,
+      faces: [],
       ...(overallWidth !== undefined && { overallWidth: overallWidth * unit }),
       ...(overallHeight !== undefined && { overallHeight: overallHeight * unit }),
     };
@@ -521,11 +629,13 @@ function doorIndex(
       const wallPositions = wall === undefined ? undefined : positionsOf(wall);
       const solid = openingSolid(api, model, opening, offset);
       const hint = placement === undefined ? undefined : doorNormalHint(api, model, placement);
-      const measured = solid && measureOpening({
-        ...solid,
-        ...(wallPositions && { wallPositions }),
-        ...(hint && { normalHint: hint }),
-      });
+      const measured =
+        solid &&
+        measureOpening({
+          ...solid,
+          ...(wallPositions && { wallPositions }),
+          ...(hint && { normalHint: hint }),
+        });
       if (measured) Object.assign(record, measured);
     }
     records.push(record);
@@ -534,15 +644,27 @@ function doorIndex(
 }
 
 /** The opening's solid in the delivered frame (web-ifc streams openings only on request). */
-function openingSolid(api: IfcAPI, model: number, opening: number, offset: Vec3): { positions: Float32Array; indices: Uint32Array } | undefined {
+function openingSolid(
+  api: IfcAPI,
+  model: number,
+  opening: number,
+  offset: Vec3,
+): { positions: Float32Array; indices: Uint32Array } | undefined {
   const parts: StreamedGeometry[] = [];
   // Arrays of their own (`blockBytes: 0`): an opening's few vertices are copied out at once.
-  collect(api, model, api.GetFlatMesh(model, opening), { blocks: new ArrayBlocks({ blockBytes: 0 }), offset, box: emptyBounds(), keepBeyond: Infinity, held: 0 }, parts);
+  collect(
+    api,
+    model,
+    api.GetFlatMesh(model, opening),
+    { blocks: new ArrayBlocks({ blockBytes: 0 }), offset, box: emptyBounds(), keepBeyond: Infinity, held: 0 },
+    parts,
+  );
   if (parts.length === 0) return undefined;
   const total = parts.reduce((s, p) => s + p.positions.length, 0);
   const positions = new Float32Array(total);
   const indices = new Uint32Array(parts.reduce((s, p) => s + p.indices.length, 0));
-  let pv = 0, pi = 0;
+  let pv = 0,
+    pi = 0;
   for (const p of parts) {
     positions.set(p.positions, pv);
     for (let i = 0; i < p.indices.length; i++) indices[pi + i] = p.indices[i]! + pv / 3;

@@ -27,8 +27,10 @@ export interface GeometryViews {
  * ```
  */
 export function geometryViews(api: IfcAPI, geometry: IfcGeometry): GeometryViews {
-  const vertexAt = geometry.GetVertexData() >>> 2, vertexCount = geometry.GetVertexDataSize();
-  const indexAt = geometry.GetIndexData() >>> 2, indexCount = geometry.GetIndexDataSize();
+  const vertexAt = geometry.GetVertexData() >>> 2,
+    vertexCount = geometry.GetVertexDataSize();
+  const indexAt = geometry.GetIndexData() >>> 2,
+    indexCount = geometry.GetIndexDataSize();
   const heaps = api.wasmModule as WasmHeaps;
   return {
     vertices: heaps.HEAPF32.subarray(vertexAt, vertexAt + vertexCount),

@@ -30,10 +30,18 @@ export function decodeTga(bytes: Uint8Array, options: Partial<DecodeTgaOptions> 
   const { maxPixels } = { ...DECODE_TGA_DEFAULTS, ...options };
   if (bytes.length < HEADER_BYTES) throw new TgaError(`it has ${bytes.length} bytes, fewer than a TGA header`);
   const u16 = (at: number) => bytes[at]! | (bytes[at + 1]! << 8);
-  const idLength = bytes[0]!, colorMapType = bytes[1]!, imageType = bytes[2]!;
-  const mapFirst = u16(3), mapLength = u16(5), mapEntryBits = bytes[7]!;
-  const width = u16(12), height = u16(14), depth = bytes[16]!, descriptor = bytes[17]!;
-  const kind = imageType & 7, rle = (imageType & 8) !== 0;
+  const idLength = bytes[0]!,
+    colorMapType = bytes[1]!,
+    imageType = bytes[2]!;
+  const mapFirst = u16(3),
+    mapLength = u16(5),
+    mapEntryBits = bytes[7]!;
+  const width = u16(12),
+    height = u16(14),
+    depth = bytes[16]!,
+    descriptor = bytes[17]!;
+  const kind = imageType & 7,
+    rle = (imageType & 8) !== 0;
   if (![1, 2, 3].includes(kind) || imageType > 11) throw new TgaError(`image type ${imageType} is not one TGA defines`);
   if (width === 0 || height === 0) throw new TgaError(`it is ${width}×${height} pixels`);
   if (width * height > maxPixels) throw new TgaError(`it claims ${width}×${height} pixels, over the ${maxPixels}-pixel limit`);
@@ -59,7 +67,8 @@ export function decodeTga(bytes: Uint8Array, options: Partial<DecodeTgaOptions> 
   // packet covers at most 128 pixels for 1 + pixelBytes bytes).
   const left = bytes.length - at;
   const coverable = rle ? Math.floor(left / (1 + pixelBytes)) * 128 : Math.floor(left / pixelBytes);
-  if (pixels > coverable) throw new TgaError(`the pixel data ends early (${pixels} pixels of ${depth} bits claimed in ${Math.max(0, left)} bytes)`);
+  if (pixels > coverable)
+    throw new TgaError(`the pixel data ends early (${pixels} pixels of ${depth} bits claimed in ${Math.max(0, left)} bytes)`);
   const out = new Uint8Array(pixels * 4);
   const put = (src: number, pixel: number) => {
     const o = pixel * 4;
@@ -69,7 +78,8 @@ export function decodeTga(bytes: Uint8Array, options: Partial<DecodeTgaOptions> 
       out[o + 3] = depth === 16 ? bytes[src + 1]! : 255;
     } else {
       const index = depth === 16 ? u16(src) : bytes[src]!;
-      if (!palette || index >= palette.length / 4) throw new TgaError(`pixel ${pixel} uses colour ${index}, past the ${mapLength}-entry map`);
+      if (!palette || index >= palette.length / 4)
+        throw new TgaError(`pixel ${pixel} uses colour ${index}, past the ${mapLength}-entry map`);
       out.set(palette.subarray(index * 4, index * 4 + 4), o);
     }
   };
@@ -80,7 +90,7 @@ export function decodeTga(bytes: Uint8Array, options: Partial<DecodeTgaOptions> 
     need(pixels * pixelBytes);
     for (let p = 0; p < pixels; p++, at += pixelBytes) put(at, p);
   } else {
-    for (let p = 0; p < pixels;) {
+    for (let p = 0; p < pixels; ) {
       need(1);
       const header = bytes[at++]!;
       const count = (header & 0x7f) + 1;
@@ -118,17 +128,20 @@ function readTrueColor(bytes: Uint8Array, at: number, bits: number, out: Uint8Ar
 
 /** Rows top-down and columns left to right, whatever corner the file starts at. */
 function orient(rgba: Uint8Array, width: number, height: number, descriptor: number, alphaFromFile: boolean): RgbaImage {
-  const fromTop = (descriptor & 0x20) !== 0, fromRight = (descriptor & 0x10) !== 0;
+  const fromTop = (descriptor & 0x20) !== 0,
+    fromRight = (descriptor & 0x10) !== 0;
   let out = rgba;
   if (!fromTop || fromRight) {
     out = new Uint8Array(rgba.length);
-    const view = new Uint32Array(rgba.buffer), target = new Uint32Array(out.buffer);
+    const view = new Uint32Array(rgba.buffer),
+      target = new Uint32Array(out.buffer);
     for (let y = 0; y < height; y++) {
       const sy = fromTop ? y : height - 1 - y;
       for (let x = 0; x < width; x++) target[y * width + x] = view[sy * width + (fromRight ? width - 1 - x : x)]!;
     }
   }
-  let anyTranslucent = false, anyVisible = false;
+  let anyTranslucent = false,
+    anyVisible = false;
   for (let i = 3; i < out.length; i += 4) {
     if (out[i] !== 255) anyTranslucent = true;
     if (out[i] !== 0) anyVisible = true;

@@ -17,9 +17,15 @@ export function imageSize(data: Uint8Array, mimeType: 'image/png' | 'image/jpeg'
   while (at + 9 <= data.length) {
     if (data[at] !== 0xff) return undefined;
     const marker = data[at + 1]!;
-    if (marker === 0xff) { at++; continue; } // fill byte
+    if (marker === 0xff) {
+      at++;
+      continue;
+    } // fill byte
     // Standalone markers carry no length.
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) { at += 2; continue; }
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) {
+      at += 2;
+      continue;
+    }
     // SOF0–SOF15 except DHT (C4), JPG (C8) and DAC (CC).
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
       return { height: view.getUint16(at + 5), width: view.getUint16(at + 7) };

@@ -26,7 +26,11 @@ export const WRITE_CHUNK_BYTES = 1 << 30;
  * const { bytes, sha256 } = writeHashedFile('out/house.glb', (write) => write(glb));
  * ```
  */
-export function writeHashedFile(path: string, fill: (write: (data: Uint8Array, length?: number) => void) => void, chunkBytes = WRITE_CHUNK_BYTES): WrittenFile {
+export function writeHashedFile(
+  path: string,
+  fill: (write: (data: Uint8Array, length?: number) => void) => void,
+  chunkBytes = WRITE_CHUNK_BYTES,
+): WrittenFile {
   const partial = `${path}.${process.pid}.partial`;
   try {
     const out = openSync(partial, 'w');
@@ -34,7 +38,7 @@ export function writeHashedFile(path: string, fill: (write: (data: Uint8Array, l
     let bytes = 0;
     try {
       fill((data, length = data.length) => {
-        for (let at = 0; at < length;) {
+        for (let at = 0; at < length; ) {
           const written = writeSync(out, data, at, Math.min(chunkBytes, length - at));
           // Hashed chunk by chunk too: crypto refuses a single update of 2 GiB or more, as writeSync does.
           hash.update(data.subarray(at, at + written));

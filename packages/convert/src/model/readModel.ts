@@ -29,7 +29,11 @@ export interface ReadModelOptions {
 }
 
 /** Defaults of {@link readModel}. */
-export const READ_MODEL_DEFAULTS: Readonly<ReadModelOptions> = { meshNodeLimit: MESH_NODE_LIMIT, maxGeometryBytes: Number.POSITIVE_INFINITY, maxUnpackedBytes: 1024 * 1024 * 1024 };
+export const READ_MODEL_DEFAULTS: Readonly<ReadModelOptions> = {
+  meshNodeLimit: MESH_NODE_LIMIT,
+  maxGeometryBytes: Number.POSITIVE_INFINITY,
+  maxUnpackedBytes: 1024 * 1024 * 1024,
+};
 
 /** A model read into scene data, with the IFC door index when the model has semantics. */
 export interface ModelScene extends SceneData {
@@ -66,7 +70,12 @@ export async function readModel(bytes: Uint8Array, options: Partial<ReadModelOpt
   }
 }
 
-async function readByFormat(format: ModelFormat | undefined, bytes: Uint8Array, opts: ReadModelOptions, named: { fileName?: string; field?: string }): Promise<ModelScene> {
+async function readByFormat(
+  format: ModelFormat | undefined,
+  bytes: Uint8Array,
+  opts: ReadModelOptions,
+  named: { fileName?: string; field?: string },
+): Promise<ModelScene> {
   switch (format) {
     case 'glb':
       checkMeshNodeLimit(bytes, { limit: opts.meshNodeLimit, ...named });
@@ -75,7 +84,12 @@ async function readByFormat(format: ModelFormat | undefined, bytes: Uint8Array, 
     case 'ifc':
     case 'ifczip':
       // web-ifc takes ~0.15 s to load even from its code cache: a worker that only ever sees GLB never pays it.
-      return (await import('../ifc/readIfc.js')).readIfc(bytes, { ...named, maxGeometryBytes: opts.maxGeometryBytes, maxUnpackedBytes: opts.maxUnpackedBytes, ...(opts.reduction && { reduction: opts.reduction }) });
+      return (await import('../ifc/readIfc.js')).readIfc(bytes, {
+        ...named,
+        maxGeometryBytes: opts.maxGeometryBytes,
+        maxUnpackedBytes: opts.maxUnpackedBytes,
+        ...(opts.reduction && { reduction: opts.reduction }),
+      });
     case 'usdz':
       // Each reader loads with its first model, so a worker's start-up holds only what it is asked for.
       return (await import('../usdz/readUsdz.js')).readUsdz(bytes, { ...named, maxUnpackedBytes: opts.maxUnpackedBytes });
@@ -101,5 +115,8 @@ function refuseNonFiniteGeometry(scene: ModelScene, fileName: string | undefined
 
 /** Bytes of a scene's mesh arrays, each counted once however often it is drawn. */
 function geometryBytes(scene: SceneData): number {
-  return scene.meshes.reduce((n, m) => n + m.positions.byteLength + (m.normals?.byteLength ?? 0) + (m.uvs?.byteLength ?? 0) + m.indices.byteLength, 0);
+  return scene.meshes.reduce(
+    (n, m) => n + m.positions.byteLength + (m.normals?.byteLength ?? 0) + (m.uvs?.byteLength ?? 0) + m.indices.byteLength,
+    0,
+  );
 }

@@ -50,12 +50,22 @@ export interface CategoryOnWire {
  * ```
  */
 export function arBudgetOnWire(report: BudgetReport): ArBudgetOnWire {
-  const figures = (f: BudgetFigures): BudgetFiguresOnWire => ({ triangles: f.triangles, mesh_prims: f.meshPrims, largest_texture_px: f.largestTexture, bytes: f.bytes ?? null });
+  const figures = (f: BudgetFigures): BudgetFiguresOnWire => ({
+    triangles: f.triangles,
+    mesh_prims: f.meshPrims,
+    largest_texture_px: f.largestTexture,
+    bytes: f.bytes ?? null,
+  });
   const metres = (m: number) => Math.round(m * 1e4) / 1e4;
   return {
     within_budget: report.withinBudget,
     steps: report.steps,
-    limits: { triangles: report.budget.triangles, mesh_prims: report.budget.meshPrims, texture_px: report.budget.textureSize, package_bytes: report.budget.packageBytes },
+    limits: {
+      triangles: report.budget.triangles,
+      mesh_prims: report.budget.meshPrims,
+      texture_px: report.budget.textureSize,
+      package_bytes: report.budget.packageBytes,
+    },
     source: figures(report.source),
     delivered: figures(report.delivered),
     max_deviation_m: metres(report.maxDeviation),

@@ -26,7 +26,13 @@ export interface ConversionStatsOnWire {
  */
 export function conversionStatsOnWire(stats: ConversionResult['stats']): ConversionStatsOnWire {
   return {
-    triangles: stats.triangles, mesh_nodes: stats.meshNodes, draw_calls: stats.drawCalls, elements: stats.elements,
-    nodes: stats.nodes, vertices: stats.vertices, materials: stats.materials, textures: stats.textures,
+    triangles: stats.triangles,
+    mesh_nodes: stats.meshNodes,
+    draw_calls: stats.drawCalls,
+    elements: stats.elements,
+    nodes: stats.nodes,
+    vertices: stats.vertices,
+    materials: stats.materials,
+    textures: stats.textures,
   };
 }

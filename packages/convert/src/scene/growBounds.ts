@@ -18,12 +18,29 @@ export function emptyBounds(): Bounds {
  * ```
  */
 export function growBounds(out: Bounds, positions: Float32Array, stride: number, matrix: Float64Array): Bounds {
-  const m0 = matrix[0]!, m1 = matrix[1]!, m2 = matrix[2]!, m4 = matrix[4]!, m5 = matrix[5]!, m6 = matrix[6]!;
-  const m8 = matrix[8]!, m9 = matrix[9]!, m10 = matrix[10]!, m12 = matrix[12]!, m13 = matrix[13]!, m14 = matrix[14]!;
+  const m0 = matrix[0]!,
+    m1 = matrix[1]!,
+    m2 = matrix[2]!,
+    m4 = matrix[4]!,
+    m5 = matrix[5]!,
+    m6 = matrix[6]!;
+  const m8 = matrix[8]!,
+    m9 = matrix[9]!,
+    m10 = matrix[10]!,
+    m12 = matrix[12]!,
+    m13 = matrix[13]!,
+    m14 = matrix[14]!;
   // Not destructured: `let [a, b] = array` in this function made the whole loop 2× slower.
-  let x0 = out.min[0], y0 = out.min[1], z0 = out.min[2], x1 = out.max[0], y1 = out.max[1], z1 = out.max[2];
+  let x0 = out.min[0],
+    y0 = out.min[1],
+    z0 = out.min[2],
+    x1 = out.max[0],
+    y1 = out.max[1],
+    z1 = out.max[2];
   for (let i = 0; i + 2 < positions.length; i += stride) {
-    const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
+    const x = positions[i]!,
+      y = positions[i + 1]!,
+      z = positions[i + 2]!;
     const wx = m0 * x + m4 * y + m8 * z + m12;
     const wy = m1 * x + m5 * y + m9 * z + m13;
     const wz = m2 * x + m6 * y + m10 * z + m14;
@@ -34,7 +51,11 @@ export function growBounds(out: Bounds, positions: Float32Array, stride: number,
     if (wz < z0) z0 = wz;
     if (wz > z1) z1 = wz;
   }
-  out.min[0] = x0; out.min[1] = y0; out.min[2] = z0;
-  out.max[0] = x1; out.max[1] = y1; out.max[2] = z1;
+  out.min[0] = x0;
+  out.min[1] = y0;
+  out.min[2] = z0;
+  out.max[0] = x1;
+  out.max[1] = y1;
+  out.max[2] = z1;
   return out;
 }

@@ -118,7 +118,13 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
   const offset: Vec3 = [scene.offset[0] + shift[0], scene.offset[1] + shift[1], scene.offset[2] + shift[2]];
   const bounds = { min: b.min.map((v, k) => v - shift[k]!) as Vec3, max: b.max.map((v, k) => v - shift[k]!) as Vec3 };
   const warnings = shift.some((v) => v !== 0)
-    ? [...scene.warnings, { code: 'recentred' as const, message: `geometry was ${Math.round(Math.hypot(...shift))} m from the origin and was re-centred; model_frame.offset states the shift` }]
+    ? [
+        ...scene.warnings,
+        {
+          code: 'recentred' as const,
+          message: `geometry was ${Math.round(Math.hypot(...shift))} m from the origin and was re-centred; model_frame.offset states the shift`,
+        },
+      ]
     : scene.warnings;
   return { ...scene, ...base, offset, bounds, stats: sceneStats(base), warnings };
 }
@@ -153,8 +159,14 @@ function groupOf(node: SceneNode, i: number, opts: MergeByMaterialOptions): stri
   return (opts.groups ? opts.groups[i] : node.metadata[opts.groupBy]) ?? '';
 }
 
-function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array; node: SceneNode }>, material: number, name: string, shift: Vec3): SceneMesh {
-  let vertexCount = 0, indexCount = 0;
+function mergeParts(
+  parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array; node: SceneNode }>,
+  material: number,
+  name: string,
+  shift: Vec3,
+): SceneMesh {
+  let vertexCount = 0,
+    indexCount = 0;
   const withNormals = parts.every((p) => p.mesh.normals);
   const withUvs = parts.every((p) => p.mesh.uvs);
   for (const p of parts) {
@@ -166,10 +178,13 @@ function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array
   const uvs = withUvs ? new Float32Array(vertexCount * 2) : undefined;
   const indices = new Uint32Array(indexCount);
   const elements: SceneElementRange[] = [];
-  let v0 = 0, i0 = 0;
+  let v0 = 0,
+    i0 = 0;
   let lastNode: SceneNode | undefined;
   for (const { mesh, matrix: t, node } of parts) {
-    const p = mesh.positions, n = mesh.normals, count = p.length / 3;
+    const p = mesh.positions,
+      n = mesh.normals,
+      count = p.length / 3;
     // IFC geometry arrives baked (identity nodes) and is rarely shifted: then it is a copy.
     const unmoved = isIdentityMatrix(t) && shift[0] === 0 && shift[1] === 0 && shift[2] === 0;
     if (unmoved) {
@@ -178,14 +193,21 @@ function mergeParts(parts: ReadonlyArray<{ mesh: SceneMesh; matrix: Float64Array
     } else {
       const nm = normalMatrix(t);
       for (let v = 0; v < count; v++) {
-        const x = p[v * 3]!, y = p[v * 3 + 1]!, z = p[v * 3 + 2]!, o = (v0 + v) * 3;
+        const x = p[v * 3]!,
+          y = p[v * 3 + 1]!,
+          z = p[v * 3 + 2]!,
+          o = (v0 + v) * 3;
         // float64 until the shift is removed; only then float32.
         positions[o] = t[0]! * x + t[4]! * y + t[8]! * z + t[12]! - shift[0];
         positions[o + 1] = t[1]! * x + t[5]! * y + t[9]! * z + t[13]! - shift[1];
         positions[o + 2] = t[2]! * x + t[6]! * y + t[10]! * z + t[14]! - shift[2];
         if (normals && n) {
-          const a = n[v * 3]!, b = n[v * 3 + 1]!, c = n[v * 3 + 2]!;
-          const ox = nm[0]! * a + nm[1]! * b + nm[2]! * c, oy = nm[3]! * a + nm[4]! * b + nm[5]! * c, oz = nm[6]! * a + nm[7]! * b + nm[8]! * c;
+          const a = n[v * 3]!,
+            b = n[v * 3 + 1]!,
+            c = n[v * 3 + 2]!;
+          const ox = nm[0]! * a + nm[1]! * b + nm[2]! * c,
+            oy = nm[3]! * a + nm[4]! * b + nm[5]! * c,
+            oz = nm[6]! * a + nm[7]! * b + nm[8]! * c;
           const l = Math.sqrt(ox * ox + oy * oy + oz * oz) || 1; // not Math.hypot: hot loop
           normals[o] = ox / l;
           normals[o + 1] = oy / l;

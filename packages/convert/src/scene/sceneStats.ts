@@ -11,7 +11,9 @@ import { emptyBounds, growBounds } from './growBounds.js';
  * ```
  */
 export function sceneStats(scene: Pick<SceneData, 'nodes' | 'meshes' | 'materials' | 'textures'>): SceneStats {
-  let triangles = 0, vertices = 0, meshNodes = 0;
+  let triangles = 0,
+    vertices = 0,
+    meshNodes = 0;
   for (const node of scene.nodes) {
     if (node.meshes.length > 0) meshNodes++;
     for (const m of node.meshes) {
@@ -68,7 +70,8 @@ export function worldMatrices(nodes: SceneData['nodes']): Float64Array[] {
     const w = new Float64Array(16);
     for (let c = 0; c < 4; c++) {
       for (let r = 0; r < 4; r++) {
-        w[c * 4 + r] = p[r]! * local[c * 4]! + p[4 + r]! * local[c * 4 + 1]! + p[8 + r]! * local[c * 4 + 2]! + p[12 + r]! * local[c * 4 + 3]!;
+        w[c * 4 + r] =
+          p[r]! * local[c * 4]! + p[4 + r]! * local[c * 4 + 1]! + p[8 + r]! * local[c * 4 + 2]! + p[12 + r]! * local[c * 4 + 3]!;
       }
     }
     out.push(w);

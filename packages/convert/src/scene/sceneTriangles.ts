@@ -25,7 +25,8 @@ export interface SceneTriangles {
  */
 export function sceneTriangles(scene: Pick<SceneData, 'nodes' | 'meshes' | 'offset'>): SceneTriangles {
   const world = worldMatrices(scene.nodes);
-  let vertexCount = 0, indexCount = 0;
+  let vertexCount = 0,
+    indexCount = 0;
   for (const node of scene.nodes) {
     for (const m of node.meshes) {
       vertexCount += scene.meshes[m]!.positions.length / 3;
@@ -35,14 +36,18 @@ export function sceneTriangles(scene: Pick<SceneData, 'nodes' | 'meshes' | 'offs
   const positions = new Float32Array(vertexCount * 3);
   const indices = new Uint32Array(indexCount);
   const groups = new Uint32Array(indexCount / 3);
-  let v = 0, i = 0;
+  let v = 0,
+    i = 0;
   scene.nodes.forEach((node, n) => {
     const w = world[n]!;
     for (const m of node.meshes) {
       const mesh = scene.meshes[m]!;
-      const p = mesh.positions, base = v / 3;
+      const p = mesh.positions,
+        base = v / 3;
       for (let k = 0; k < p.length; k += 3) {
-        const x = p[k]!, y = p[k + 1]!, z = p[k + 2]!;
+        const x = p[k]!,
+          y = p[k + 1]!,
+          z = p[k + 2]!;
         positions[v++] = w[0]! * x + w[4]! * y + w[8]! * z + w[12]!;
         positions[v++] = w[1]! * x + w[5]! * y + w[9]! * z + w[13]!;
         positions[v++] = w[2]! * x + w[6]! * y + w[10]! * z + w[14]!;

@@ -5,12 +5,13 @@
  */
 export const WARNING_CODES = {
   // Where the model is.
-  recentred: 'the geometry lay far from the origin and was moved near it; model_frame.offset (and the asset\'s offset) state the shift',
+  recentred: "the geometry lay far from the origin and was moved near it; model_frame.offset (and the asset's offset) state the shift",
   far_outliers: 'some elements lie kilometres from the rest of the model (stray placements); they are delivered where the file puts them',
   no_geometry: 'the model has nothing to draw',
   // The AR budget (ar_budget says what it did, per category).
   budget_merged: 'mesh prims were merged (by storey and material) to fit the mesh-prim limit',
-  budget_simplified: 'triangles were simplified to fit the triangle limit; ar_budget.max_deviation_m bounds how far the delivered surface strays',
+  budget_simplified:
+    'triangles were simplified to fit the triangle limit; ar_budget.max_deviation_m bounds how far the delivered surface strays',
   budget_proxied: 'small clutter (furniture, fittings) was drawn as boxes to fit the triangle limit',
   budget_left_out: 'elements were left out to fit the triangle limit; ar_budget.categories names them by class',
   budget_textures_resized: 'textures were scaled down to the texture-size limit',
@@ -34,11 +35,11 @@ export const WARNING_CODES = {
   instances_expanded: 'point instancers were expanded into one node per instance',
   assets_missing: 'asset paths name files the package does not hold',
   entries_left_out: 'package entries of kinds ARKit cannot load were left out',
-  stage_defaults: 'the stage does not state its up axis or units; USD\'s defaults were used',
-  repacked: 'the package broke ARKit\'s packaging rules only; it is delivered repacked, its entries untouched',
-  rewritten: 'the package breaks ARKit\'s rules; it is delivered converted',
+  stage_defaults: "the stage does not state its up axis or units; USD's defaults were used",
+  repacked: "the package broke ARKit's packaging rules only; it is delivered repacked, its entries untouched",
+  rewritten: "the package breaks ARKit's rules; it is delivered converted",
   // Materials and textures (any format).
-  material_without_surface: 'materials without UsdPreviewSurface were given USD\'s default grey',
+  material_without_surface: "materials without UsdPreviewSurface were given USD's default grey",
   specular_workflow: 'specular-workflow materials were delivered in the metallic workflow',
   several_uv_sets: 'materials reading textures through several UV sets read them through one',
   texture_dropped: 'textures of a kind ARKit cannot load were dropped; their materials keep constant values',

@@ -21,7 +21,10 @@ export interface ConvertInThisThreadOptions {
 
 /** Defaults of {@link convertInThisThread}. */
 export const CONVERT_IN_THIS_THREAD_DEFAULTS: Readonly<ConvertInThisThreadOptions> = {
-  timeoutMs: 120_000, preloadIfc: false, lateReport: (refusal) => ({ fd: 2, text: `${refusal.message}\n` }), lateExitCode: 1,
+  timeoutMs: 120_000,
+  preloadIfc: false,
+  lateReport: (refusal) => ({ fd: 2, text: `${refusal.message}\n` }),
+  lateExitCode: 1,
 };
 
 /** One conversion in the calling thread, under way: give it the model once it is read. */
@@ -59,7 +62,10 @@ export function convertInThisThread(options: Partial<ConvertInThisThreadOptions>
     const name = job.fileName ?? fileName;
     const named = { ...(name !== undefined && { fileName: name }), ...(job.field !== undefined && { field: job.field }) };
     const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
-    return new ModelUnreadableError(`${name ?? 'the model'}: the parser did not finish within ${limit}; the file is malformed or too complex`, named);
+    return new ModelUnreadableError(
+      `${name ?? 'the model'}: the parser did not finish within ${limit}; the file is malformed or too complex`,
+      named,
+    );
   };
   // Armed first: the watchdog's own start then runs on the other core while web-ifc loads here.
   const deadline = armThreadDeadline(timeoutMs, { report: lateReport(late()), exitCode: lateExitCode });

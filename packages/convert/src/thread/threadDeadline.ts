@@ -64,8 +64,9 @@ export function armThreadDeadline(ms: number, options: ThreadDeadlineOptions): T
   if (!isMainThread) throw new Error('armThreadDeadline: only the main thread of a process can be given a deadline');
   const cells = new Int32Array(new SharedArrayBuffer(8));
   const at = Date.now() + ms;
-  const ending = `(() => { const fs = process.getBuiltinModule('node:fs'); `
-    + `try { fs.writeSync(${options.report.fd}, ${JSON.stringify(options.report.text)}); } finally { try { fs.closeSync(2); } finally { process.reallyExit(${options.exitCode | 0}); } } })()`;
+  const ending =
+    `(() => { const fs = process.getBuiltinModule('node:fs'); ` +
+    `try { fs.writeSync(${options.report.fd}, ${JSON.stringify(options.report.text)}); } finally { try { fs.closeSync(2); } finally { process.reallyExit(${options.exitCode | 0}); } } })()`;
   const watchdog = new Worker(WATCHDOG, { eval: true, workerData: { cells: cells.buffer, at, ending }, execArgv: [] });
   watchdog.unref();
   // A watchdog that cannot start (no threads left) only means no deadline; it must not end the process.

@@ -19,9 +19,12 @@ interface Named {
  */
 export function fromUsdError(err: unknown, named: Named = {}): unknown {
   if (!(err instanceof UsdError)) return err;
-  const fileName = err.fileName ?? named.fileName, field = err.field ?? named.field;
+  const fileName = err.fileName ?? named.fileName,
+    field = err.field ?? named.field;
   const subject = { ...(fileName !== undefined && { fileName }), ...(field !== undefined && { field }) };
-  return err instanceof UsdPackageError ? new UsdzPackageError(err.rule, err.message, subject) : new ModelUnreadableError(err.message, { ...subject, cause: err });
+  return err instanceof UsdPackageError
+    ? new UsdzPackageError(err.rule, err.message, subject)
+    : new ModelUnreadableError(err.message, { ...subject, cause: err });
 }
 
 /**

@@ -44,43 +44,73 @@ const FALLBACK_METERS_PER_UNIT = 0.01;
  * ```
  */
 export async function readUsdz(input: Uint8Array, options: ReadUsdzOptions = {}): Promise<UsdzScene> {
-  const named = { ...(options.fileName !== undefined && { fileName: options.fileName }), ...(options.field !== undefined && { field: options.field }) };
+  const named = {
+    ...(options.fileName !== undefined && { fileName: options.fileName }),
+    ...(options.field !== undefined && { field: options.field }),
+  };
   // The USD library's refusals as the converter's, wherever in the reading they come from.
   return withConvertErrors(named, () => readPackage(input, options, named));
 }
 
 function readPackage(input: Uint8Array, options: ReadUsdzOptions, named: { fileName?: string; field?: string }): UsdzScene {
   const label = options.fileName ?? 'the USDZ';
-  const pkg = checkUsdzPackage(input, { ...named, ...(options.maxUnpackedBytes !== undefined && { maxUnpackedBytes: options.maxUnpackedBytes }) });
+  const pkg = checkUsdzPackage(input, {
+    ...named,
+    ...(options.maxUnpackedBytes !== undefined && { maxUnpackedBytes: options.maxUnpackedBytes }),
+  });
   const warnings: SceneWarning[] = [];
   // Nested packages share the package's unpacking allowance.
-  const layers = new PackageLayers(pkg.entries, { label, ...named, ...(options.maxUnpackedBytes !== undefined && { maxUnpackedBytes: options.maxUnpackedBytes }) }, pkg.leftOut);
+  const layers = new PackageLayers(
+    pkg.entries,
+    { label, ...named, ...(options.maxUnpackedBytes !== undefined && { maxUnpackedBytes: options.maxUnpackedBytes }) },
+    pkg.leftOut,
+  );
   const stage = withLabel(label, named, () => UsdStage.open(layers, pkg.entries[0]!.name));
   const dangling = layers.danglingAssets();
   if (dangling.length) {
     const first = dangling[0]!;
-    warnings.push({ code: 'assets_missing', message: `${dangling.length} asset path(s) name nothing in the package (such as "${first.asset}" in ${first.layer}); what they name is left out, as OpenUSD leaves it` });
+    warnings.push({
+      code: 'assets_missing',
+      message: `${dangling.length} asset path(s) name nothing in the package (such as "${first.asset}" in ${first.layer}); what they name is left out, as OpenUSD leaves it`,
+    });
   }
   if (pkg.leftOut.length) {
-    warnings.push({ code: 'entries_left_out', message: `${pkg.leftOut.length} package entr${pkg.leftOut.length === 1 ? 'y' : 'ies'} of a kind ARKit cannot load (such as "${pkg.leftOut[0]}") ${pkg.leftOut.length === 1 ? 'is' : 'are'} not delivered` });
+    warnings.push({
+      code: 'entries_left_out',
+      message: `${pkg.leftOut.length} package entr${pkg.leftOut.length === 1 ? 'y' : 'ies'} of a kind ARKit cannot load (such as "${pkg.leftOut[0]}") ${pkg.leftOut.length === 1 ? 'is' : 'are'} not delivered`,
+    });
   }
 
   if (stage.upAxis === undefined || stage.metersPerUnit === undefined) {
-    warnings.push({ code: 'stage_defaults', message: `the stage does not state ${[stage.upAxis === undefined && 'upAxis', stage.metersPerUnit === undefined && 'metersPerUnit'].filter(Boolean).join(' or ')}; USD's fallbacks (Y up, centimetres) were used` });
+    warnings.push({
+      code: 'stage_defaults',
+      message: `the stage does not state ${[stage.upAxis === undefined && 'upAxis', stage.metersPerUnit === undefined && 'metersPerUnit'].filter(Boolean).join(' or ')}; USD's fallbacks (Y up, centimetres) were used`,
+    });
   }
   const upAxis = (stage.upAxis ?? FALLBACK_UP_AXIS).toUpperCase();
   if (upAxis !== 'Y' && upAxis !== 'Z') throw new ModelUnreadableError(`${label}: upAxis "${stage.upAxis}" is neither Y nor Z`, named);
   const metersPerUnit = stage.metersPerUnit ?? FALLBACK_METERS_PER_UNIT;
-  if (!(metersPerUnit > 0) || !Number.isFinite(metersPerUnit)) throw new ModelUnreadableError(`${label}: metersPerUnit ${metersPerUnit} is not a positive number`, named);
+  if (!(metersPerUnit > 0) || !Number.isFinite(metersPerUnit))
+    throw new ModelUnreadableError(`${label}: metersPerUnit ${metersPerUnit} is not a positive number`, named);
 
   const content = withLabel(label, named, () => stageScene(stage, layers, stageMatrix(upAxis, metersPerUnit)));
   const broken = arkitRulesBroken(pkg, stage, layers.layerNames);
-  if (dangling.length) broken.push({ rule: 'asset_missing', message: `asset paths name nothing in the package (such as "${dangling[0]!.asset}")` });
+  if (dangling.length)
+    broken.push({ rule: 'asset_missing', message: `asset paths name nothing in the package (such as "${dangling[0]!.asset}")` });
   if (broken.length === 0) {
-    if (pkg.repaired.length) warnings.push({ code: 'repacked', message: `the package broke ARKit's packaging rules (${pkg.repaired.join(', ')}); it is delivered repacked, its contents untouched` });
+    if (pkg.repaired.length)
+      warnings.push({
+        code: 'repacked',
+        message: `the package broke ARKit's packaging rules (${pkg.repaired.join(', ')}); it is delivered repacked, its contents untouched`,
+      });
   } else {
-    const packaging = pkg.repaired.length ? `; its entries were also ${pkg.repaired.map((r) => r.replace(/_entry$/, '')).join(' and ')}` : '';
-    warnings.push({ code: 'rewritten', message: `the package is delivered rewritten for ARKit, as it breaks: ${broken.map((b) => b.message).join('; ')}${packaging}` });
+    const packaging = pkg.repaired.length
+      ? `; its entries were also ${pkg.repaired.map((r) => r.replace(/_entry$/, '')).join(' and ')}`
+      : '';
+    warnings.push({
+      code: 'rewritten',
+      message: `the package is delivered rewritten for ARKit, as it breaks: ${broken.map((b) => b.message).join('; ')}${packaging}`,
+    });
   }
   if (content.meshes.length === 0) warnings.push({ code: 'no_geometry', message: 'the model has no drawable geometry' });
   const base = { nodes: content.nodes, meshes: content.meshes, materials: content.materials, textures: content.textures };

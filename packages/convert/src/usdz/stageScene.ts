@@ -8,7 +8,21 @@ import { transformVertices } from '../scene/transformVertices.js';
 import { readMeshGeometry, type MeshGeometry } from './geom/readMeshGeometry.js';
 import { boundMaterial } from './shade/boundMaterial.js';
 import { UsdMaterials } from './shade/UsdMaterials.js';
-import { localTransform, numericArray, tessellateCapsule, tessellateCube, tessellateCylinder, tessellatePlane, tessellateSphere, type PackageLayers, type SdfValue, type ShapeAxis, type StagePrim, type TriangleMesh, type UsdStage } from '@arsession/usd';
+import {
+  localTransform,
+  numericArray,
+  tessellateCapsule,
+  tessellateCube,
+  tessellateCylinder,
+  tessellatePlane,
+  tessellateSphere,
+  type PackageLayers,
+  type SdfValue,
+  type ShapeAxis,
+  type StagePrim,
+  type TriangleMesh,
+  type UsdStage,
+} from '@arsession/usd';
 
 /** What a stage becomes: SceneData's contents, before bounds and stats. */
 export type StageScene = Pick<SceneData, 'nodes' | 'meshes' | 'materials' | 'textures' | 'warnings'>;
@@ -50,7 +64,10 @@ class StageSceneBuilder {
   /** Meshes of a prim already read (point-instanced prototypes are drawn many times from one). */
   private readonly meshesOfPrim = new Map<string, number[]>();
 
-  constructor(private readonly stage: UsdStage, layers: PackageLayers) {
+  constructor(
+    private readonly stage: UsdStage,
+    layers: PackageLayers,
+  ) {
     this.materials = new UsdMaterials(stage, layers);
   }
 
@@ -61,22 +78,33 @@ class StageSceneBuilder {
       const list = [...this.dropped].map(([type, n]) => `${n} ${type}`).join(', ');
       this.warn('prims_dropped', `prims with no surface ARKit can draw were dropped: ${list}`);
     }
-    if (this.stage.problems.length) this.warn('composition_incomplete', `composition could not follow everything in the package: ${this.stage.problems.join('; ')}`);
+    if (this.stage.problems.length)
+      this.warn('composition_incomplete', `composition could not follow everything in the package: ${this.stage.problems.join('; ')}`);
     return {
-      nodes: this.nodes, meshes: this.meshes, materials: this.materials.materials, textures: this.materials.textures,
+      nodes: this.nodes,
+      meshes: this.meshes,
+      materials: this.materials.materials,
+      textures: this.materials.textures,
       warnings: [...this.materials.warnings.values(), ...this.warnings.values()],
     };
   }
 
   /** A prim and its subtree; a point instancer's prototypes are drawn even when only `over`ed (a common way to hide them). */
   private visit(prim: StagePrim, parent: number, prototype = false): void {
-    if ((prim.specifier !== 'def' && !(prototype && prim.specifier === 'over')) || NOT_DRAWN.has(prim.typeName) || this.hidden(prim)) return;
+    if ((prim.specifier !== 'def' && !(prototype && prim.specifier === 'over')) || NOT_DRAWN.has(prim.typeName) || this.hidden(prim))
+      return;
     if (NO_SURFACE.has(prim.typeName) || /Light$/.test(prim.typeName)) {
       this.dropped.set(prim.typeName, (this.dropped.get(prim.typeName) ?? 0) + 1);
       return;
     }
     const { matrix, resetsXformStack } = localTransform(this.stage, prim);
-    const self = this.addNode({ name: prim.name, parent: resetsXformStack ? 0 : parent, matrix, meshes: [], metadata: { usdPath: prim.path } });
+    const self = this.addNode({
+      name: prim.name,
+      parent: resetsXformStack ? 0 : parent,
+      matrix,
+      meshes: [],
+      metadata: { usdPath: prim.path },
+    });
     if (prim.typeName === 'PointInstancer') {
       this.expandInstances(prim, self);
       return; // its prototypes are drawn through it, never on their own
@@ -89,7 +117,10 @@ class StageSceneBuilder {
   private hidden(prim: StagePrim): boolean {
     const visibility = this.stage.value(prim, 'visibility');
     const purpose = this.stage.value(prim, 'purpose');
-    return (visibility?.kind === 'token' && visibility.value === 'invisible') || (purpose?.kind === 'token' && (purpose.value === 'guide' || purpose.value === 'proxy'));
+    return (
+      (visibility?.kind === 'token' && visibility.value === 'invisible') ||
+      (purpose?.kind === 'token' && (purpose.value === 'guide' || purpose.value === 'proxy'))
+    );
   }
 
   private addMeshes(prim: StagePrim, node: number): void {
@@ -107,15 +138,29 @@ class StageSceneBuilder {
     const world = this.worlds[node]!;
     const baked = drawn.map((m) => {
       const src = this.meshes[m]!;
-      const positions = src.positions.slice(), normals = src.normals?.slice();
+      const positions = src.positions.slice(),
+        normals = src.normals?.slice();
       transformVertices(world, positions, normals);
       const indices = src.indices.slice();
-      for (let i = 0; i < indices.length; i += 3) { const t = indices[i + 1]!; indices[i + 1] = indices[i + 2]!; indices[i + 2] = t; }
+      for (let i = 0; i < indices.length; i += 3) {
+        const t = indices[i + 1]!;
+        indices[i + 1] = indices[i + 2]!;
+        indices[i + 2] = t;
+      }
       this.meshes.push({ ...src, positions, ...(normals && { normals }), indices });
       return this.meshes.length - 1;
     });
-    this.addNode({ name: `${this.nodes[node]!.name}_baked`, parent: -1, matrix: newIdentityMatrix(), meshes: baked, metadata: this.nodes[node]!.metadata });
-    this.warn('mirrored_node_baked', 'prims with a mirroring (negative) scale were baked into world space to keep their faces the right way out');
+    this.addNode({
+      name: `${this.nodes[node]!.name}_baked`,
+      parent: -1,
+      matrix: newIdentityMatrix(),
+      meshes: baked,
+      metadata: this.nodes[node]!.metadata,
+    });
+    this.warn(
+      'mirrored_node_baked',
+      'prims with a mirroring (negative) scale were baked into world space to keep their faces the right way out',
+    );
   }
 
   private readMesh(prim: StagePrim): number[] {
@@ -152,8 +197,12 @@ class StageSceneBuilder {
     }
     return [...groups].map(([material, indices]) => {
       this.meshes.push({
-        name, positions: g.positions, ...(g.normals && { normals: g.normals }), ...(g.uvs && { uvs: g.uvs }),
-        indices: groups.size === 1 ? g.indices : Uint32Array.from(indices), material,
+        name,
+        positions: g.positions,
+        ...(g.normals && { normals: g.normals }),
+        ...(g.uvs && { uvs: g.uvs }),
+        indices: groups.size === 1 ? g.indices : Uint32Array.from(indices),
+        material,
       });
       return this.meshes.length - 1;
     });
@@ -169,16 +218,35 @@ class StageSceneBuilder {
     const axis: ShapeAxis = axisValue?.kind === 'token' && (axisValue.value === 'X' || axisValue.value === 'Y') ? axisValue.value : 'Z';
     let mesh: TriangleMesh;
     switch (prim.typeName) {
-      case 'Sphere': mesh = tessellateSphere(n('radius', 1)); break;
-      case 'Cube': mesh = tessellateCube(n('size', 2)); break;
-      case 'Cone': mesh = tessellateCylinder(n('radius', 1), 0, n('height', 2), axis); break;
-      case 'Cylinder': mesh = tessellateCylinder(n('radius', 1), n('radius', 1), n('height', 2), axis); break;
-      case 'Cylinder_1': mesh = tessellateCylinder(n('radiusBottom', 1), n('radiusTop', 1), n('height', 2), axis); break;
-      case 'Capsule': mesh = tessellateCapsule(n('radius', 0.5), n('height', 1), axis); break;
-      case 'Capsule_1': mesh = tessellateCapsule(Math.max(n('radiusBottom', 0.5), n('radiusTop', 0.5)), n('height', 1), axis); break;
-      default: mesh = tessellatePlane(n('width', 2), n('length', 2), axis);
+      case 'Sphere':
+        mesh = tessellateSphere(n('radius', 1));
+        break;
+      case 'Cube':
+        mesh = tessellateCube(n('size', 2));
+        break;
+      case 'Cone':
+        mesh = tessellateCylinder(n('radius', 1), 0, n('height', 2), axis);
+        break;
+      case 'Cylinder':
+        mesh = tessellateCylinder(n('radius', 1), n('radius', 1), n('height', 2), axis);
+        break;
+      case 'Cylinder_1':
+        mesh = tessellateCylinder(n('radiusBottom', 1), n('radiusTop', 1), n('height', 2), axis);
+        break;
+      case 'Capsule':
+        mesh = tessellateCapsule(n('radius', 0.5), n('height', 1), axis);
+        break;
+      case 'Capsule_1':
+        mesh = tessellateCapsule(Math.max(n('radiusBottom', 0.5), n('radiusTop', 0.5)), n('height', 1), axis);
+        break;
+      default:
+        mesh = tessellatePlane(n('width', 2), n('length', 2), axis);
     }
-    const material = this.materials.of(boundMaterial(this.stage, prim), this.bool(prim, 'doubleSided', prim.typeName === 'Plane'), this.displayColor(prim));
+    const material = this.materials.of(
+      boundMaterial(this.stage, prim),
+      this.bool(prim, 'doubleSided', prim.typeName === 'Plane'),
+      this.displayColor(prim),
+    );
     this.meshes.push({ name: prim.name, positions: mesh.positions, normals: mesh.normals, uvs: mesh.uvs, indices: mesh.indices, material });
     return [this.meshes.length - 1];
   }
@@ -196,19 +264,42 @@ class StageSceneBuilder {
       const prototype = prototypes[protoIndices[i]!];
       if (!prototype || invisible.has(ids ? ids[i]! : i)) continue;
       const m = newIdentityMatrix();
-      const at = (a: typeof positions, size: number) => (a && a.size === size && (i + 1) * size <= a.values.length ? a.values.subarray(i * size, i * size + size) : undefined);
-      const p = at(positions, 3), q = at(orientations, 4), s = at(scales, 3);
-      mat4.fromRotationTranslationScale(m as unknown as mat4, q ? quat.normalize(quat.create(), [q[0]!, q[1]!, q[2]!, q[3]!]) : [0, 0, 0, 1], p ? [p[0]!, p[1]!, p[2]!] : [0, 0, 0], s ? [s[0]!, s[1]!, s[2]!] : [1, 1, 1]);
-      const instance = this.addNode({ name: `${instancer.name}_${i}`, parent: node, matrix: m, meshes: [], metadata: { usdPath: instancer.path, instance: String(i) } });
+      const at = (a: typeof positions, size: number) =>
+        a && a.size === size && (i + 1) * size <= a.values.length ? a.values.subarray(i * size, i * size + size) : undefined;
+      const p = at(positions, 3),
+        q = at(orientations, 4),
+        s = at(scales, 3);
+      mat4.fromRotationTranslationScale(
+        m as unknown as mat4,
+        q ? quat.normalize(quat.create(), [q[0]!, q[1]!, q[2]!, q[3]!]) : [0, 0, 0, 1],
+        p ? [p[0]!, p[1]!, p[2]!] : [0, 0, 0],
+        s ? [s[0]!, s[1]!, s[2]!] : [1, 1, 1],
+      );
+      const instance = this.addNode({
+        name: `${instancer.name}_${i}`,
+        parent: node,
+        matrix: m,
+        meshes: [],
+        metadata: { usdPath: instancer.path, instance: String(i) },
+      });
       this.visit(prototype, instance, true);
     }
     this.warn('instances_expanded', 'point instancers were expanded into one node per instance (ARKit has no PointInstancer)');
   }
 
   private addNode(node: SceneNode): number {
-    if (this.nodes.length >= MAX_NODES) throw new ModelUnreadableError(`the stage expands to more than ${MAX_NODES} prims (point instancers?)`);
+    if (this.nodes.length >= MAX_NODES)
+      throw new ModelUnreadableError(`the stage expands to more than ${MAX_NODES} prims (point instancers?)`);
     const parentWorld = node.parent < 0 ? undefined : this.worlds[node.parent];
-    this.worlds.push(parentWorld ? (mat4.multiply(new Float64Array(16) as unknown as mat4, parentWorld as unknown as mat4, node.matrix as unknown as mat4) as unknown as Float64Array) : node.matrix);
+    this.worlds.push(
+      parentWorld
+        ? (mat4.multiply(
+            new Float64Array(16) as unknown as mat4,
+            parentWorld as unknown as mat4,
+            node.matrix as unknown as mat4,
+          ) as unknown as Float64Array)
+        : node.matrix,
+    );
     this.nodes.push(node);
     return this.nodes.length - 1;
   }

@@ -1,6 +1,17 @@
 import type { SceneData } from '../scene/SceneData.js';
 import { describeLayer, DESCRIBE_LAYER_DEFAULTS, type DescribeLayerOptions } from './layer/describeLayer.js';
-import { AsciiWriter, USDA_DECIMALS, formatFloat64, intArray, quote, tupleArray, type UsdLayer, type UsdPrim, type UsdProperty, type UsdValue } from '@arsession/usd';
+import {
+  AsciiWriter,
+  USDA_DECIMALS,
+  formatFloat64,
+  intArray,
+  quote,
+  tupleArray,
+  type UsdLayer,
+  type UsdPrim,
+  type UsdProperty,
+  type UsdValue,
+} from '@arsession/usd';
 
 /** Options of {@link writeUsdaLayer}. */
 export type WriteUsdaLayerOptions = DescribeLayerOptions;
@@ -28,7 +39,9 @@ export function* renderUsda(layer: UsdLayer): Generator<Uint8Array> {
   const w = new AsciiWriter();
   w.text('#usda 1.0\n(\n    customLayerData = {\n');
   for (const [k, v] of Object.entries(layer.customLayerData)) w.text(`        string ${k} = ${quote(v)}\n`);
-  w.text(`    }\n    defaultPrim = ${quote(layer.root.name)}\n    metersPerUnit = ${formatFloat64(layer.metersPerUnit)}\n    upAxis = ${quote(layer.upAxis)}\n)\n\n`);
+  w.text(
+    `    }\n    defaultPrim = ${quote(layer.root.name)}\n    metersPerUnit = ${formatFloat64(layer.metersPerUnit)}\n    upAxis = ${quote(layer.upAxis)}\n)\n\n`,
+  );
   // Depth first with an explicit stack: node trees can be deep.
   const stack: Array<{ prim: UsdPrim; depth: number } | { close: number }> = [{ prim: layer.root, depth: 0 }];
   while (stack.length) {
@@ -45,7 +58,8 @@ export function* renderUsda(layer: UsdLayer): Generator<Uint8Array> {
 }
 
 function primOpen(w: AsciiWriter, prim: UsdPrim, depth: number): void {
-  const indent = '    '.repeat(depth), i2 = `${indent}    `;
+  const indent = '    '.repeat(depth),
+    i2 = `${indent}    `;
   w.text(`${indent}${prim.specifier ?? 'def'} ${prim.typeName} ${quote(prim.name)}`);
   if (prim.kind !== undefined || prim.apiSchemas || prim.customData || prim.instanceable !== undefined || prim.references) {
     w.text(' (\n');
@@ -85,20 +99,49 @@ function property(w: AsciiWriter, p: UsdProperty, indent: string): void {
 
 function value(w: AsciiWriter, v: UsdValue): void {
   switch (v.type) {
-    case 'bool': w.char(v.value ? 49 : 48); return;
-    case 'int': case 'float': case 'double': w.text(formatFloat64(v.value)); return;
-    case 'token': case 'string': w.text(quote(v.value)); return;
-    case 'asset': w.text(`@${v.value}@`); return;
-    case 'float2': case 'float3': case 'float4': case 'color3f': case 'normal3f': w.text(`(${v.value.map(formatFloat64).join(', ')})`); return;
+    case 'bool':
+      w.char(v.value ? 49 : 48);
+      return;
+    case 'int':
+    case 'float':
+    case 'double':
+      w.text(formatFloat64(v.value));
+      return;
+    case 'token':
+    case 'string':
+      w.text(quote(v.value));
+      return;
+    case 'asset':
+      w.text(`@${v.value}@`);
+      return;
+    case 'float2':
+    case 'float3':
+    case 'float4':
+    case 'color3f':
+    case 'normal3f':
+      w.text(`(${v.value.map(formatFloat64).join(', ')})`);
+      return;
     case 'matrix4d': {
       const rows = [0, 1, 2, 3].map((r) => `(${[0, 1, 2, 3].map((c) => formatFloat64(v.value[r * 4 + c]!)).join(', ')})`);
       w.text(`( ${rows.join(', ')} )`);
       return;
     }
-    case 'token[]': case 'string[]': w.text(`[${v.value.map(quote).join(', ')}]`); return;
-    case 'int[]': intArray(w, v.value); return;
-    case 'float3[]': case 'point3f[]': tupleArray(w, v.value, 3, USDA_DECIMALS.position); return;
-    case 'normal3f[]': tupleArray(w, v.value, 3, USDA_DECIMALS.normal); return;
-    case 'texCoord2f[]': tupleArray(w, v.value, 2, USDA_DECIMALS.uv); return;
+    case 'token[]':
+    case 'string[]':
+      w.text(`[${v.value.map(quote).join(', ')}]`);
+      return;
+    case 'int[]':
+      intArray(w, v.value);
+      return;
+    case 'float3[]':
+    case 'point3f[]':
+      tupleArray(w, v.value, 3, USDA_DECIMALS.position);
+      return;
+    case 'normal3f[]':
+      tupleArray(w, v.value, 3, USDA_DECIMALS.normal);
+      return;
+    case 'texCoord2f[]':
+      tupleArray(w, v.value, 2, USDA_DECIMALS.uv);
+      return;
   }
 }

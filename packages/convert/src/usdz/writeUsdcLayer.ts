@@ -1,6 +1,15 @@
 import type { SceneData } from '../scene/SceneData.js';
 import { describeLayer, DESCRIBE_LAYER_DEFAULTS, type DescribeLayerOptions } from './layer/describeLayer.js';
-import { CRATE_TYPE, CrateWriter, SPEC_TYPE, type UsdLayer, type UsdPrim, type UsdProperty, type UsdValue, type ValueRep } from '@arsession/usd';
+import {
+  CRATE_TYPE,
+  CrateWriter,
+  SPEC_TYPE,
+  type UsdLayer,
+  type UsdPrim,
+  type UsdProperty,
+  type UsdValue,
+  type ValueRep,
+} from '@arsession/usd';
 
 /** Options of {@link writeUsdcLayer}. */
 export type WriteUsdcLayerOptions = DescribeLayerOptions;
@@ -42,12 +51,16 @@ export function renderUsdc(layer: UsdLayer): Uint8Array[] {
     // Children's paths first, in order: properties below may point into them (connections), and
     // the path tree should list children as primChildren does.
     const childPaths = prim.children.map((c) => crate.childPath(path, c.name));
-    const fields: Array<readonly [string, ValueRep]> = [['specifier', crate.specifier(prim.specifier ?? 'def')], ['typeName', crate.token(prim.typeName)]];
+    const fields: Array<readonly [string, ValueRep]> = [
+      ['specifier', crate.specifier(prim.specifier ?? 'def')],
+      ['typeName', crate.token(prim.typeName)],
+    ];
     if (prim.kind !== undefined) fields.push(['kind', crate.token(prim.kind)]);
     if (prim.instanceable !== undefined) fields.push(['instanceable', crate.bool(prim.instanceable)]);
     if (prim.references) fields.push(['references', crate.referenceListOpPrepend(prim.references)]);
     if (prim.apiSchemas) fields.push(['apiSchemas', crate.tokenListOpPrepend(prim.apiSchemas)]);
-    if (prim.customData) fields.push(['customData', crate.dictionary(Object.entries(prim.customData).map(([k, v]) => [k, () => value(crate, v)] as const))]);
+    if (prim.customData)
+      fields.push(['customData', crate.dictionary(Object.entries(prim.customData).map(([k, v]) => [k, () => value(crate, v)] as const))]);
     if (prim.children.length) fields.push(['primChildren', crate.tokenVector(prim.children.map((c) => c.name))]);
     if (prim.properties.length) fields.push(['properties', crate.tokenVector(prim.properties.map((p) => p.name))]);
     crate.addSpec(path, SPEC_TYPE.Prim, fields);
@@ -60,10 +73,16 @@ export function renderUsdc(layer: UsdLayer): Uint8Array[] {
 function property(crate: CrateWriter, path: number, p: UsdProperty): void {
   if (p.kind === 'relationship') {
     // Relationships are uniform, as USD's text reader makes every `rel`.
-    crate.addSpec(path, SPEC_TYPE.Relationship, [['variability', crate.variability(true)], ['targetPaths', crate.pathListOpExplicit([p.target])]]);
+    crate.addSpec(path, SPEC_TYPE.Relationship, [
+      ['variability', crate.variability(true)],
+      ['targetPaths', crate.pathListOpExplicit([p.target])],
+    ]);
     return;
   }
-  const fields: Array<readonly [string, ValueRep]> = [['typeName', crate.token(p.type)], ['variability', crate.variability(p.uniform === true)]];
+  const fields: Array<readonly [string, ValueRep]> = [
+    ['typeName', crate.token(p.type)],
+    ['variability', crate.variability(p.uniform === true)],
+  ];
   if (p.value) fields.push(['default', value(crate, p.value)]);
   if (p.connect !== undefined) fields.push(['connectionPaths', crate.pathListOpExplicit([p.connect])]);
   if (p.interpolation !== undefined) fields.push(['interpolation', crate.token(p.interpolation)]);
@@ -72,21 +91,41 @@ function property(crate: CrateWriter, path: number, p: UsdProperty): void {
 
 function value(crate: CrateWriter, v: UsdValue): ValueRep {
   switch (v.type) {
-    case 'bool': return crate.bool(v.value);
-    case 'int': return crate.int(v.value);
-    case 'float': return crate.float(v.value);
-    case 'double': return crate.double(v.value);
-    case 'token': return crate.token(v.value);
-    case 'string': return crate.string(v.value);
-    case 'asset': return crate.assetPath(v.value);
-    case 'float2': return crate.vecf(CRATE_TYPE.Vec2f, v.value);
-    case 'float3': case 'color3f': case 'normal3f': return crate.vecf(CRATE_TYPE.Vec3f, v.value);
-    case 'float4': return crate.vecf(CRATE_TYPE.Vec4f, v.value);
-    case 'matrix4d': return crate.matrix4d(v.value);
-    case 'token[]': return crate.textArray(CRATE_TYPE.Token, v.value);
-    case 'string[]': return crate.textArray(CRATE_TYPE.String, v.value);
-    case 'int[]': return crate.intArray(v.value);
-    case 'float3[]': case 'point3f[]': case 'normal3f[]': return crate.vecfArray(CRATE_TYPE.Vec3f, v.value);
-    case 'texCoord2f[]': return crate.vecfArray(CRATE_TYPE.Vec2f, v.value);
+    case 'bool':
+      return crate.bool(v.value);
+    case 'int':
+      return crate.int(v.value);
+    case 'float':
+      return crate.float(v.value);
+    case 'double':
+      return crate.double(v.value);
+    case 'token':
+      return crate.token(v.value);
+    case 'string':
+      return crate.string(v.value);
+    case 'asset':
+      return crate.assetPath(v.value);
+    case 'float2':
+      return crate.vecf(CRATE_TYPE.Vec2f, v.value);
+    case 'float3':
+    case 'color3f':
+    case 'normal3f':
+      return crate.vecf(CRATE_TYPE.Vec3f, v.value);
+    case 'float4':
+      return crate.vecf(CRATE_TYPE.Vec4f, v.value);
+    case 'matrix4d':
+      return crate.matrix4d(v.value);
+    case 'token[]':
+      return crate.textArray(CRATE_TYPE.Token, v.value);
+    case 'string[]':
+      return crate.textArray(CRATE_TYPE.String, v.value);
+    case 'int[]':
+      return crate.intArray(v.value);
+    case 'float3[]':
+    case 'point3f[]':
+    case 'normal3f[]':
+      return crate.vecfArray(CRATE_TYPE.Vec3f, v.value);
+    case 'texCoord2f[]':
+      return crate.vecfArray(CRATE_TYPE.Vec2f, v.value);
   }
 }

@@ -36,10 +36,7 @@ export const WRITE_USDZ_DEFAULTS: Readonly<WriteUsdzOptions> = { layerFormat: 'u
  */
 export function writeUsdz(scene: SceneData, options: Partial<WriteUsdzOptions> = {}): Uint8Array[] {
   const { layer, name } = rootLayer(scene, options);
-  return zipStored([
-    { name, data: layer },
-    ...scene.textures.map((t, i) => ({ name: textureEntryName(scene, i), data: t.data })),
-  ]);
+  return zipStored([{ name, data: layer }, ...scene.textures.map((t, i) => ({ name: textureEntryName(scene, i), data: t.data }))]);
 }
 
 /** The package's root layer as parts, with its entry name. */

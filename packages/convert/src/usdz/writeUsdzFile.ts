@@ -51,8 +51,15 @@ export function writeUsdzBytesFile(bytes: Uint8Array, path: string): WrittenUsdz
   return writeHashedFile(path, (write) => write(bytes));
 }
 
-function writeWithTextLayer(scene: SceneData, layerName: string, layerOptions: Pick<WriteUsdzOptions, 'rootName' | 'instanceable'>, layerPath: string, write: (data: Uint8Array, length?: number) => void): void {
-  let crc = 0, size = 0;
+function writeWithTextLayer(
+  scene: SceneData,
+  layerName: string,
+  layerOptions: Pick<WriteUsdzOptions, 'rootName' | 'instanceable'>,
+  layerPath: string,
+  write: (data: Uint8Array, length?: number) => void,
+): void {
+  let crc = 0,
+    size = 0;
   const layerFd = openSync(layerPath, 'w');
   try {
     for (const bytes of writeUsdaLayer(scene, layerOptions)) {

@@ -31,7 +31,15 @@ const baseByHeap = new Map<number, number>();
 function nodeBaseDataBytes(maxHeapMb: number): number {
   let base = baseByHeap.get(maxHeapMb);
   if (base === undefined) {
-    const probe = spawnSync(process.execPath, [`--max-old-space-size=${maxHeapMb}`, '-e', "try { process.stdout.write(require('fs').readFileSync('/proc/self/status', 'utf8')) } catch {}"], { encoding: 'utf8' });
+    const probe = spawnSync(
+      process.execPath,
+      [
+        `--max-old-space-size=${maxHeapMb}`,
+        '-e',
+        "try { process.stdout.write(require('fs').readFileSync('/proc/self/status', 'utf8')) } catch {}",
+      ],
+      { encoding: 'utf8' },
+    );
     base = vmDataBytes(probe.stdout ?? '') ?? 0;
     baseByHeap.set(maxHeapMb, base);
   }
@@ -74,14 +82,20 @@ export class ProcessWorker extends EventEmitter {
   constructor(options: ProcessWorkerOptions) {
     super();
     this.memoryLimitBytes = options.memoryLimitMb === undefined ? undefined : options.memoryLimitMb * 2 ** 20;
-    const node = [process.execPath, `--max-old-space-size=${options.maxHeapMb}`, fileURLToPath(options.script),
-      ...(options.preloadIfc ? ['--preload-ifc'] : []), ...(options.memoryLimitMb === undefined ? [] : [`--memory-limit-mb=${options.memoryLimitMb}`])];
+    const node = [
+      process.execPath,
+      `--max-old-space-size=${options.maxHeapMb}`,
+      fileURLToPath(options.script),
+      ...(options.preloadIfc ? ['--preload-ifc'] : []),
+      ...(options.memoryLimitMb === undefined ? [] : [`--memory-limit-mb=${options.memoryLimitMb}`]),
+    ];
     // The shell sets the limit on itself, then becomes node: the limit is the process's own. It is
     // the bound on top of what Node maps before running any of our code, which differs by release
     // (about 50 MB on Node 20, 570 MB on Node 24): the bound is what a conversion may add.
     this.baseBytes = this.memoryLimitBytes === undefined ? 0 : nodeBaseDataBytes(options.maxHeapMb);
     const limitKb = Math.ceil((this.baseBytes + (this.memoryLimitBytes ?? 0)) / 1024);
-    const [command, ...args] = options.memoryLimitMb === undefined ? node : ['/bin/sh', '-c', `ulimit -d ${limitKb} && exec "$0" "$@"`, ...node];
+    const [command, ...args] =
+      options.memoryLimitMb === undefined ? node : ['/bin/sh', '-c', `ulimit -d ${limitKb} && exec "$0" "$@"`, ...node];
     this.child = spawn(command!, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
     const stderr = this.child.stderr as Readable;
     // What a worker prints (parsers' chatter; V8's dump as it dies of memory) is kept to judge its
@@ -118,7 +132,7 @@ export class ProcessWorker extends EventEmitter {
     if (this.memoryLimitBytes !== undefined && this.sampler === undefined) this.sampler = setInterval(() => this.sampleMemory(), SAMPLE_MS);
     this.child.ref();
     this.child.channel?.ref();
-    (this.child.stderr as Readable & { ref?(): void } | null)?.ref?.();
+    (this.child.stderr as (Readable & { ref?(): void }) | null)?.ref?.();
   }
 
   /** Lets the host exit while the process idles. */
@@ -127,7 +141,7 @@ export class ProcessWorker extends EventEmitter {
     this.sampler = undefined;
     this.child.unref();
     this.child.channel?.unref();
-    (this.child.stderr as Readable & { unref?(): void } | null)?.unref?.();
+    (this.child.stderr as (Readable & { unref?(): void }) | null)?.unref?.();
   }
 
   /**
@@ -142,8 +156,11 @@ export class ProcessWorker extends EventEmitter {
 
   private sampleMemory(): void {
     if (this.child.pid === undefined) return;
-    readFile(`/proc/${this.child.pid}/status`, 'utf8').then((status) => {
-      this.peakDataBytes = Math.max(this.peakDataBytes, vmDataBytes(status) ?? 0);
-    }, () => undefined);
+    readFile(`/proc/${this.child.pid}/status`, 'utf8').then(
+      (status) => {
+        this.peakDataBytes = Math.max(this.peakDataBytes, vmDataBytes(status) ?? 0);
+      },
+      () => undefined,
+    );
   }
 }

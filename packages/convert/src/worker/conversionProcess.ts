@@ -39,7 +39,10 @@ function asMemoryRefusal(request: ConversionRequest, reply: ConversionReply): Co
   if (reply.ok || !Number.isFinite(limitMb) || reply.error.code !== 'model_unreadable') return reply;
   const held = dataBytes();
   if (held === undefined || held - (startBytes ?? 0) < 0.5 * limitMb * 2 ** 20) return reply;
-  const named = { ...(request.field !== undefined && { field: request.field }), ...(request.fileName !== undefined && { fileName: request.fileName }) };
+  const named = {
+    ...(request.field !== undefined && { field: request.field }),
+    ...(request.fileName !== undefined && { fileName: request.fileName }),
+  };
   return { ok: false, error: serializeError(new ConversionMemoryError(limitMb * 2 ** 20, named))! };
 }
 

@@ -1,5 +1,10 @@
 import {
-  createConversionPool, type ConversionPool, type ConversionPoolOptions, type ConversionPoolStats, type ConvertModelOptions, type WarmConversionPoolOptions,
+  createConversionPool,
+  type ConversionPool,
+  type ConversionPoolOptions,
+  type ConversionPoolStats,
+  type ConvertModelOptions,
+  type WarmConversionPoolOptions,
 } from './createConversionPool.js';
 import type { ConversionResult } from './protocol.js';
 
@@ -51,7 +56,10 @@ export async function closeConversionPool(): Promise<void> {
  * ```
  */
 export function configureConversionPool(options: SharedPoolOptions): void {
-  const same = sharedOptions.workerScript?.href === options.workerScript?.href && sharedOptions.isolation === options.isolation && sharedOptions.memoryLimitMb === options.memoryLimitMb;
+  const same =
+    sharedOptions.workerScript?.href === options.workerScript?.href &&
+    sharedOptions.isolation === options.isolation &&
+    sharedOptions.memoryLimitMb === options.memoryLimitMb;
   if (shared && same) return;
   void shared?.close();
   shared = undefined;

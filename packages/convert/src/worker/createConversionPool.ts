@@ -146,14 +146,20 @@ export function createConversionPool(options: Partial<ConversionPoolOptions> = {
   let nextJob = 0;
 
   const spawn = (maxHeapMb: number, start: WorkerStart = {}): PooledWorker => {
-    const worker: ConversionWorker = isolation === 'process'
-      ? new ProcessWorker({ script: workerScript, maxHeapMb, ...(memoryLimitMb !== undefined && { memoryLimitMb }), ...(start.preloadIfc && { preloadIfc: true }) })
-      : new Worker(workerScript, {
-        workerData: start,
-        resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
-        // A clean start: the worker must not inherit loaders or flags of its host (test runners set some).
-        execArgv: [],
-      });
+    const worker: ConversionWorker =
+      isolation === 'process'
+        ? new ProcessWorker({
+            script: workerScript,
+            maxHeapMb,
+            ...(memoryLimitMb !== undefined && { memoryLimitMb }),
+            ...(start.preloadIfc && { preloadIfc: true }),
+          })
+        : new Worker(workerScript, {
+            workerData: start,
+            resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
+            // A clean start: the worker must not inherit loaders or flags of its host (test runners set some).
+            execArgv: [],
+          });
     counts.started++;
     const ready = new Promise<void>((resolve) => {
       const onReady = (message: Partial<WorkerReady>) => {
@@ -199,8 +205,12 @@ export function createConversionPool(options: Partial<ConversionPoolOptions> = {
     // request body holding several files) is copied so the caller's other bytes stay intact.
     // A detached buffer (already sent to an earlier conversion) reads as empty, and transferring it
     // would leave the worker without a message: it is sent as the empty input it now is.
-    const owned = bytes.byteLength === 0 ? new Uint8Array(0)
-      : bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    const owned =
+      bytes.byteLength === 0
+        ? new Uint8Array(0)
+        : bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+          ? bytes
+          : bytes.slice();
     const request: ConversionRequest = { ...job, bytes: owned };
     const pooled = acquire(maxHeapMb);
     const { worker } = pooled;
@@ -215,7 +225,8 @@ export function createConversionPool(options: Partial<ConversionPoolOptions> = {
         counts.busy--;
         clearTimeout(timer);
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-        if (keepWorker) release(pooled, usedWasm); else void worker.terminate();
+        if (keepWorker) release(pooled, usedWasm);
+        else void worker.terminate();
         fn();
       };
       const onMessage = (message: { id: number; reply: ConversionReply }) => {
@@ -224,15 +235,36 @@ export function createConversionPool(options: Partial<ConversionPoolOptions> = {
         // A worker whose parser failed may hold corrupt WASM state: only those that read the model go
         // back to the pool (a door not found is a read model).
         const usedWasm = !(reply.ok && reply.result.format !== 'ifc');
-        finish(reply.ok || reply.error.problems !== undefined, () => (reply.ok ? resolve(reply.result) : reject(reviveError(reply.error))), usedWasm);
+        finish(
+          reply.ok || reply.error.problems !== undefined,
+          () => (reply.ok ? resolve(reply.result) : reject(reviveError(reply.error))),
+          usedWasm,
+        );
       };
-      const onError = (err: Error) => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser crashed (${err.message})`, { ...named, cause: err })));
-      const onExit = (code: number) => finish(false, () => reject(worker.outOfMemory && memoryLimitMb !== undefined
-        ? new ConversionMemoryError(memoryLimitMb * 2 ** 20, named)
-        : new ModelUnreadableError(`${label}: the parser stopped without an answer (exit code ${code})`, named)));
-      const onTimeout = () => finish(false, () => reject(new ModelUnreadableError(`${label}: the parser did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}; the file is malformed or too complex`, named)));
+      const onError = (err: Error) =>
+        finish(false, () => reject(new ModelUnreadableError(`${label}: the parser crashed (${err.message})`, { ...named, cause: err })));
+      const onExit = (code: number) =>
+        finish(false, () =>
+          reject(
+            worker.outOfMemory && memoryLimitMb !== undefined
+              ? new ConversionMemoryError(memoryLimitMb * 2 ** 20, named)
+              : new ModelUnreadableError(`${label}: the parser stopped without an answer (exit code ${code})`, named),
+          ),
+        );
+      const onTimeout = () =>
+        finish(false, () =>
+          reject(
+            new ModelUnreadableError(
+              `${label}: the parser did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}; the file is malformed or too complex`,
+              named,
+            ),
+          ),
+        );
       // Not the model's fault, so not a ModelUnreadableError: the host cannot start workers.
-      const onStartTimeout = () => finish(false, () => reject(new Error(`convertModel: the conversion worker did not start within ${WORKER_START_TIMEOUT_MS / 1000} s`)));
+      const onStartTimeout = () =>
+        finish(false, () =>
+          reject(new Error(`convertModel: the conversion worker did not start within ${WORKER_START_TIMEOUT_MS / 1000} s`)),
+        );
       worker.on('message', onMessage).once('error', onError).once('exit', onExit);
       timer = setTimeout(onStartTimeout, WORKER_START_TIMEOUT_MS);
       // A new worker first loads its modules. The job is sent, and its clock started, once the

@@ -1,6 +1,12 @@
 import { DoorNotFoundError, GeometryValidationError, type DoorNotFoundReason } from '@arsession/geometry/errors';
 import {
-  ConversionMemoryError, ConvertError, MeshNodeLimitError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError, UsdzPackageError,
+  ConversionMemoryError,
+  ConvertError,
+  MeshNodeLimitError,
+  ModelTooLargeError,
+  ModelUnreadableError,
+  UnsupportedFormatError,
+  UsdzPackageError,
 } from '../errors/ConvertError.js';
 import type { SerializedConvertError } from './protocol.js';
 
@@ -37,14 +43,21 @@ const REVIVE: Record<string, (e: SerializedConvertError) => CrossingError> = {
 export function serializeError(err: unknown): SerializedConvertError | undefined {
   if (err instanceof GeometryValidationError) {
     return {
-      className: err.name, code: err.code, message: err.message, field: err.field, problems: [...err.problems],
+      className: err.name,
+      code: err.code,
+      message: err.message,
+      field: err.field,
+      problems: [...err.problems],
       ...(err instanceof DoorNotFoundError && { reason: err.reason }),
     };
   }
   if (!(err instanceof ConvertError)) return undefined;
   const extra = err as ConvertError & { count?: number; limit?: number; rule?: string };
   return {
-    className: err.name, code: err.code, message: err.message, field: err.field,
+    className: err.name,
+    code: err.code,
+    message: err.message,
+    field: err.field,
     ...(err.fileName !== undefined && { fileName: err.fileName }),
     ...(extra.count !== undefined && { count: extra.count }),
     ...(extra.limit !== undefined && { limit: extra.limit }),

@@ -30,15 +30,20 @@ import type { FittedScene } from '../budget/fitArBudget.js';
  */
 export async function runConversion(asked: ConversionRequest): Promise<ConversionResult> {
   const started = performance.now();
-  const request = asked.bytes.length === 0 && asked.inputPath !== undefined ? { ...asked, bytes: new Uint8Array(readFileSync(asked.inputPath)) } : asked;
+  const request =
+    asked.bytes.length === 0 && asked.inputPath !== undefined ? { ...asked, bytes: new Uint8Array(readFileSync(asked.inputPath)) } : asked;
   const budget = request.budget === false ? undefined : { ...AR_BUDGET_DEFAULTS, ...request.budget };
   // With a budget, an IFC over it has its shared geometry simplified before it is placed: each
   // repeated geometry is simplified once, not at every placement, and memory follows the unique
   // geometry and the budget, not the drawn model.
   const maxGeometryBytes = request.maxGeometryBytes ?? Number.POSITIVE_INFINITY;
-  const reduction = budget && new StreamReduction({
-    triangles: budget.triangles, startTriangles: budget.triangles, maxBytes: maxGeometryBytes,
-  });
+  const reduction =
+    budget &&
+    new StreamReduction({
+      triangles: budget.triangles,
+      startTriangles: budget.triangles,
+      maxBytes: maxGeometryBytes,
+    });
   const readOptions = {
     ...(request.fileName !== undefined && { fileName: request.fileName }),
     ...(request.field !== undefined && { field: request.field }),
@@ -49,7 +54,8 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
   const scene = await readModel(request.bytes, { ...readOptions, ...(reduction && { reduction }) });
   // Before anything is written: a by_scan without a door must cost no conversion.
   const detecting = performance.now();
-  const full = request.detectDoor || request.approachDoors ? await fullScene(scene, request.bytes, readOptions, budget?.triangles ?? 0) : scene;
+  const full =
+    request.detectDoor || request.approachDoors ? await fullScene(scene, request.bytes, readOptions, budget?.triangles ?? 0) : scene;
   // Where mode 1 detects each door from, found on the scene a request's detection would search.
   const doorOpenings = request.approachDoors && full.doorOpenings ? findDoorApproaches(full) : full.doorOpenings;
   const door = request.detectDoor && (await import('../model/detectDoorInScene.js')).detectDoorInScene(full, request.detectDoor);
@@ -59,15 +65,26 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
   // What the phone draws: thousands of elements merged per storey and material, then brought
   // within the AR budget. An ARKit-ready USDZ upload within budget is delivered as it came (its
   // scene is what it draws); one over budget is converted like any other model.
-  const arkit = scene.arkitPackage && (!budget || arkitWithinBudget(scene, scene.arkitPackage.bytes.length, budget)) ? scene.arkitPackage : undefined;
-  const fitted = arkit || !budget ? undefined : await fitArBudget(scene, budget, request.fileName === undefined ? {} : { fileName: request.fileName });
+  const arkit =
+    scene.arkitPackage && (!budget || arkitWithinBudget(scene, scene.arkitPackage.bytes.length, budget)) ? scene.arkitPackage : undefined;
+  const fitted =
+    arkit || !budget ? undefined : await fitArBudget(scene, budget, request.fileName === undefined ? {} : { fileName: request.fileName });
   const delivered = arkit ? scene : fitted ? fitted.scene : mergeByMaterial(scene);
   // Geometry that a budgeted delivery keeps shared is written once and instanced; a model the
   // budget leaves alone is written as it always was.
   const usdzOptions = { instanceable: fitted !== undefined && fitted.report.steps.length > 0 };
   const toFile = outputs.includes('usdz') && request.usdzPath !== undefined;
-  const usdzFile = !toFile ? undefined : arkit ? writeUsdzBytesFile(arkit.bytes, request.usdzPath!) : writeUsdzFile(delivered, request.usdzPath!, usdzOptions);
-  const usdz = !outputs.includes('usdz') || toFile ? undefined : arkit ? arkit.bytes.slice() : new Uint8Array(Buffer.concat(writeUsdz(delivered, usdzOptions)));
+  const usdzFile = !toFile
+    ? undefined
+    : arkit
+      ? writeUsdzBytesFile(arkit.bytes, request.usdzPath!)
+      : writeUsdzFile(delivered, request.usdzPath!, usdzOptions);
+  const usdz =
+    !outputs.includes('usdz') || toFile
+      ? undefined
+      : arkit
+        ? arkit.bytes.slice()
+        : new Uint8Array(Buffer.concat(writeUsdz(delivered, usdzOptions)));
   const glbBytes = outputs.includes('glb') ? await (await import('../glb/writeGlb.js')).writeGlb(delivered) : undefined;
   const glbFile = glbBytes && request.glbPath !== undefined ? writeHashedFile(request.glbPath, (write) => write(glbBytes)) : undefined;
   const glb = glbFile ? undefined : glbBytes;
@@ -83,7 +100,12 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
     warnings: arkit ? delivered.warnings.filter((w) => !CONVERTED_ONLY.has(w.code)) : delivered.warnings,
     delivery: !arkit ? 'converted' : arkit.repacked ? 'repacked' : 'as_uploaded',
     ...(refusal && { anchorRefusal: { rule: refusal.rule, message: refusal.message } }),
-    timings: { readMs: round(read - started), writeMs: round(written - read), startedAt: Math.round(performance.timeOrigin + started), ...(request.detectDoor && { detectMs: round(detected - detecting) }) },
+    timings: {
+      readMs: round(read - started),
+      writeMs: round(written - read),
+      startedAt: Math.round(performance.timeOrigin + started),
+      ...(request.detectDoor && { detectMs: round(detected - detecting) }),
+    },
     ...(budget && { budget: budgetReport(scene, delivered, fitted, budget, request.bytes.length, usdzFile?.bytes ?? usdz?.length) }),
     ...(doorOpenings && { doorOpenings }),
     ...(door && { door }),
@@ -107,7 +129,12 @@ const fullReadTriangles = (budgetTriangles: number) => Math.max(1_000_000, 10 * 
  * and openings measured in full) whatever the budget; one too large for that, or for the memory
  * bound, is searched as reduced.
  */
-async function fullScene(scene: ModelScene, bytes: Uint8Array, options: Partial<ReadModelOptions>, budgetTriangles: number): Promise<ModelScene> {
+async function fullScene(
+  scene: ModelScene,
+  bytes: Uint8Array,
+  options: Partial<ReadModelOptions>,
+  budgetTriangles: number,
+): Promise<ModelScene> {
   if (!scene.streamReduced || scene.streamReduced.sourceTriangles > fullReadTriangles(budgetTriangles)) return scene;
   try {
     return await readModel(bytes, options);
@@ -123,8 +150,24 @@ function arkitWithinBudget(scene: SceneData, bytes: number, budget: ArBudget): b
 }
 
 /** The budget's report with the bytes in and out; the package's own size decides whether it fits. */
-function budgetReport(scene: SceneData, delivered: SceneData, fitted: FittedScene | undefined, budget: ArBudget, sourceBytes: number, usdzBytes: number | undefined): BudgetReport {
-  const base = fitted?.report ?? { budget, source: budgetFigures(scene), delivered: budgetFigures(delivered), steps: [], maxDeviation: 0, maxUncovered: 0, withinBudget: true, categories: [] };
+function budgetReport(
+  scene: SceneData,
+  delivered: SceneData,
+  fitted: FittedScene | undefined,
+  budget: ArBudget,
+  sourceBytes: number,
+  usdzBytes: number | undefined,
+): BudgetReport {
+  const base = fitted?.report ?? {
+    budget,
+    source: budgetFigures(scene),
+    delivered: budgetFigures(delivered),
+    steps: [],
+    maxDeviation: 0,
+    maxUncovered: 0,
+    withinBudget: true,
+    categories: [],
+  };
   const bytesWithin = usdzBytes === undefined || usdzBytes <= budget.packageBytes;
   return {
     ...base,
@@ -139,8 +182,16 @@ function budgetReport(scene: SceneData, delivered: SceneData, fitted: FittedScen
  * repacked) had none of it done — its prims, meshes, materials and textures are the uploader's.
  */
 const CONVERTED_ONLY: ReadonlySet<WarningCode> = new Set<WarningCode>([
-  'prims_dropped', 'mesh_skipped', 'instances_expanded', 'mirrored_node_baked', 'material_without_surface', 'specular_workflow',
-  'several_uv_sets', 'texture_dropped', 'texture_transcoded_tga', 'texture_unreadable',
+  'prims_dropped',
+  'mesh_skipped',
+  'instances_expanded',
+  'mirrored_node_baked',
+  'material_without_surface',
+  'specular_workflow',
+  'several_uv_sets',
+  'texture_dropped',
+  'texture_transcoded_tga',
+  'texture_unreadable',
 ]);
 
 function round(ms: number): number {

@@ -8,17 +8,28 @@ import type { StepValue } from '../../src/ifc/step/StepValue.js';
  */
 export function printStepValue(v: StepValue, escapes: (code: number) => number = () => 0): string {
   switch (v.kind) {
-    case 'unset': return '$';
-    case 'derived': return '*';
-    case 'string': return `'${encodeStepString(v.value, escapes)}'`;
-    case 'integer': return String(v.value);
-    case 'real': return printReal(v.value);
-    case 'enum': return `.${v.value}.`;
-    case 'reference': return `#${v.id}`;
-    case 'binary': return `"${v.value}"`;
-    case 'typed': return `${v.type}(${printStepValue(v.value, escapes)})`;
-    case 'list': return `(${v.items.map((i) => printStepValue(i, escapes)).join(',')})`;
-    case 'invalid': return v.text;
+    case 'unset':
+      return '$';
+    case 'derived':
+      return '*';
+    case 'string':
+      return `'${encodeStepString(v.value, escapes)}'`;
+    case 'integer':
+      return String(v.value);
+    case 'real':
+      return printReal(v.value);
+    case 'enum':
+      return `.${v.value}.`;
+    case 'reference':
+      return `#${v.id}`;
+    case 'binary':
+      return `"${v.value}"`;
+    case 'typed':
+      return `${v.type}(${printStepValue(v.value, escapes)})`;
+    case 'list':
+      return `(${v.items.map((i) => printStepValue(i, escapes)).join(',')})`;
+    case 'invalid':
+      return v.text;
   }
 }
 
@@ -70,7 +81,10 @@ export const stepValue: fc.Arbitrary<StepValue> = fc.letrec<{ value: StepValue }
     fc.constant<StepValue>({ kind: 'derived' }),
     text.map((value): StepValue => ({ kind: 'string', value })),
     fc.integer({ min: -1e9, max: 1e9 }).map((value): StepValue => ({ kind: 'integer', value })),
-    fc.double({ noNaN: true, noDefaultInfinity: true }).filter((x) => !Object.is(x, -0)).map((value): StepValue => ({ kind: 'real', value })),
+    fc
+      .double({ noNaN: true, noDefaultInfinity: true })
+      .filter((x) => !Object.is(x, -0))
+      .map((value): StepValue => ({ kind: 'real', value })),
     keyword.map((value): StepValue => ({ kind: 'enum', value })),
     fc.integer({ min: 1, max: 2 ** 31 }).map((id): StepValue => ({ kind: 'reference', id })),
     fc.stringMatching(/^[0-3][0-9A-F]{0,8}$/).map((value): StepValue => ({ kind: 'binary', value })),
@@ -89,5 +103,10 @@ export const rootAttributeValue: fc.Arbitrary<StepValue> = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((value): StepValue => ({ kind: 'real', value })),
   fc.integer({ min: 1, max: 99 }).map((id): StepValue => ({ kind: 'reference', id })),
   keyword.map((value): StepValue => ({ kind: 'enum', value })),
-  fc.array(text.map((value): StepValue => ({ kind: 'string', value })), { maxLength: 2 }).map((items): StepValue => ({ kind: 'list', items })),
+  fc
+    .array(
+      text.map((value): StepValue => ({ kind: 'string', value })),
+      { maxLength: 2 },
+    )
+    .map((items): StepValue => ({ kind: 'list', items })),
 );

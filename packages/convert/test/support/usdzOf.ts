@@ -5,7 +5,10 @@ import { zipStored } from '@arsession/usd';
  * layers, bytes for anything else.
  */
 export function usdzOf(entries: Record<string, string | Uint8Array>): Uint8Array {
-  const encoded = Object.entries(entries).map(([name, content]) => ({ name, data: typeof content === 'string' ? new TextEncoder().encode(content) : content }));
+  const encoded = Object.entries(entries).map(([name, content]) => ({
+    name,
+    data: typeof content === 'string' ? new TextEncoder().encode(content) : content,
+  }));
   return new Uint8Array(Buffer.concat(zipStored(encoded)));
 }
 
@@ -13,4 +16,7 @@ export function usdzOf(entries: Record<string, string | Uint8Array>): Uint8Array
 export const METRES_Y_UP = '#usda 1.0\n(\n    upAxis = "Y"\n    metersPerUnit = 1\n    defaultPrim = "World"\n)\n';
 
 /** A 1×1 PNG (opaque red) and a 1×1 JPEG, valid images for texture tests. */
-export const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+export const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);

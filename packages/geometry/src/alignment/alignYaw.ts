@@ -77,7 +77,8 @@ export function alignYaw(input: AlignYawInput): YawAlignment {
   checkInput(input, directions);
 
   let wSum = 0;
-  const pBar: Vec3 = [0, 0, 0], qBar: Vec3 = [0, 0, 0];
+  const pBar: Vec3 = [0, 0, 0],
+    qBar: Vec3 = [0, 0, 0];
   for (const c of points) {
     const w = c.weight ?? 1;
     wSum += w;
@@ -88,7 +89,10 @@ export function alignYaw(input: AlignYawInput): YawAlignment {
   vec3.scale(qBar, qBar, 1 / wSum);
 
   // A and B of geometry-notes.md; the 3×3 cross-covariance S feeds the 6-DOF diagnostic.
-  let A = 0, B = 0, pVar = 0, qVar = 0;
+  let A = 0,
+    B = 0,
+    pVar = 0,
+    qVar = 0;
   const S = new Float64Array(9);
   const accumulate = (p: ReadonlyVec3, q: ReadonlyVec3, w: number) => {
     A += w * (p[0] * q[0] + p[2] * q[2]);
@@ -97,7 +101,8 @@ export function alignYaw(input: AlignYawInput): YawAlignment {
   };
   for (const c of points) {
     const w = c.weight ?? 1;
-    const p = vec3.sub([0, 0, 0], c.model, pBar) as Vec3, q = vec3.sub([0, 0, 0], c.world, qBar) as Vec3;
+    const p = vec3.sub([0, 0, 0], c.model, pBar) as Vec3,
+      q = vec3.sub([0, 0, 0], c.world, qBar) as Vec3;
     pVar += w * vec3.squaredLength(p);
     qVar += w * vec3.squaredLength(q);
     accumulate(p, q, w);
@@ -106,18 +111,22 @@ export function alignYaw(input: AlignYawInput): YawAlignment {
 
   const scaleOfData = Math.sqrt(pVar / wSum) + directions.reduce((s, d) => s + d.weight, 0);
   if (Math.hypot(A, B) <= 1e-12 * Math.max(1, scaleOfData)) {
-    throw new DegenerateInputError([{
-      field: 'correspondences',
-      code: 'yaw_undetermined',
-      message: 'the correspondences do not fix the rotation about the vertical: give two points apart horizontally, or a horizontal direction',
-    }]);
+    throw new DegenerateInputError([
+      {
+        field: 'correspondences',
+        code: 'yaw_undetermined',
+        message:
+          'the correspondences do not fix the rotation about the vertical: give two points apart horizontally, or a horizontal direction',
+      },
+    ]);
   }
   const yaw = Math.atan2(B, A);
   const rotation = createPose([0, 0, 0], [0, Math.sin(yaw / 2), 0, Math.cos(yaw / 2)]);
   const rp = transformPoint([0, 0, 0], rotation, pBar);
   const pose = createPose(vec3.sub([0, 0, 0], qBar, rp) as Vec3, rotation.rotation);
 
-  let sq = 0, maxResidual = 0;
+  let sq = 0,
+    maxResidual = 0;
   for (const c of points) {
     const d = vec3.distance(transformPoint([0, 0, 0], pose, c.model), c.world);
     sq += (c.weight ?? 1) * d * d;
@@ -143,13 +152,17 @@ export function alignYaw(input: AlignYawInput): YawAlignment {
 function checkInput(input: AlignYawInput, directions: ReadonlyArray<{ model: Vec3; world: Vec3; weight: number }>): void {
   const bad = (v: ReadonlyVec3) => !Number.isFinite(v[0]) || !Number.isFinite(v[1]) || !Number.isFinite(v[2]);
   if (input.points.length === 0) {
-    throw new DegenerateInputError([{ field: 'correspondences', code: 'no_points', message: 'at least one point correspondence is needed to fix the translation' }]);
+    throw new DegenerateInputError([
+      { field: 'correspondences', code: 'no_points', message: 'at least one point correspondence is needed to fix the translation' },
+    ]);
   }
   let wSum = 0;
   for (const c of input.points) {
     const w = c.weight ?? 1;
     if (bad(c.model) || bad(c.world) || !Number.isFinite(w) || w < 0) {
-      throw new DegenerateInputError([{ field: 'correspondences', code: 'non_finite', message: 'every point and weight must be finite, weights ≥ 0' }]);
+      throw new DegenerateInputError([
+        { field: 'correspondences', code: 'non_finite', message: 'every point and weight must be finite, weights ≥ 0' },
+      ]);
     }
     wSum += w;
   }
@@ -158,7 +171,9 @@ function checkInput(input: AlignYawInput, directions: ReadonlyArray<{ model: Vec
   }
   for (const d of directions) {
     if (bad(d.model) || bad(d.world) || !Number.isFinite(d.weight) || d.weight < 0) {
-      throw new DegenerateInputError([{ field: 'correspondences', code: 'non_finite', message: 'every direction must be a finite non-zero vector, weights ≥ 0' }]);
+      throw new DegenerateInputError([
+        { field: 'correspondences', code: 'non_finite', message: 'every direction must be a finite non-zero vector, weights ≥ 0' },
+      ]);
     }
   }
 }
@@ -167,10 +182,22 @@ function checkInput(input: AlignYawInput, directions: ReadonlyArray<{ model: Vec
 function freeFitDiagnostics(S: Float64Array, pVar: number, qVar: number, pointCount: number): AlignmentDiagnostics {
   const [xx, xy, xz, yx, yy, yz, zx, zy, zz] = S as unknown as number[];
   const N = [
-    xx! + yy! + zz!, yz! - zy!, zx! - xz!, xy! - yx!,
-    yz! - zy!, xx! - yy! - zz!, xy! + yx!, zx! + xz!,
-    zx! - xz!, xy! + yx!, -xx! + yy! - zz!, yz! + zy!,
-    xy! - yx!, zx! + xz!, yz! + zy!, -xx! - yy! + zz!,
+    xx! + yy! + zz!,
+    yz! - zy!,
+    zx! - xz!,
+    xy! - yx!,
+    yz! - zy!,
+    xx! - yy! - zz!,
+    xy! + yx!,
+    zx! + xz!,
+    zx! - xz!,
+    xy! + yx!,
+    -xx! + yy! - zz!,
+    yz! + zy!,
+    xy! - yx!,
+    zx! + xz!,
+    yz! + zy!,
+    -xx! - yy! + zz!,
   ];
   // The rotation is fixed only when S has rank ≥ 2 (non-collinear data): check via the singular
   // values of S, i.e. the eigenvalues of SᵀS, through its second invariant.
@@ -178,9 +205,13 @@ function freeFitDiagnostics(S: Float64Array, pVar: number, qVar: number, pointCo
   const rank2 = secondInvariantOfSTS(S) > 1e-10 * frob ** 4;
   let tiltDeg: number | null = null;
   if (rank2 && frob > 0) {
-    const { vector: [w, x, y, z] } = largestEigenpair4(N);
+    const {
+      vector: [w, x, y, z],
+    } = largestEigenpair4(N);
     // Rotated +Y is the second column of the rotation matrix; atan2 keeps small tilts exact (acos near 1 does not).
-    const cx = 2 * (x * y - w * z), cy = 1 - 2 * (x * x + z * z), cz = 2 * (y * z + w * x);
+    const cx = 2 * (x * y - w * z),
+      cy = 1 - 2 * (x * x + z * z),
+      cz = 2 * (y * z + w * x);
     tiltDeg = (Math.atan2(Math.hypot(cx, cz), cy) * 180) / Math.PI;
   }
   const scale = pointCount >= 2 && pVar > 1e-18 ? Math.sqrt(qVar / pVar) : null;
@@ -190,10 +221,11 @@ function freeFitDiagnostics(S: Float64Array, pVar: number, qVar: number, pointCo
 function secondInvariantOfSTS(S: Float64Array): number {
   // Sum of the principal 2×2 minors of M = SᵀS: σ1²σ2² + σ1²σ3² + σ2²σ3².
   const M = new Float64Array(9);
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
-    let s = 0;
-    for (let k = 0; k < 3; k++) s += S[k * 3 + i]! * S[k * 3 + j]!;
-    M[i * 3 + j] = s;
-  }
+  for (let i = 0; i < 3; i++)
+    for (let j = 0; j < 3; j++) {
+      let s = 0;
+      for (let k = 0; k < 3; k++) s += S[k * 3 + i]! * S[k * 3 + j]!;
+      M[i * 3 + j] = s;
+    }
   return M[0]! * M[4]! - M[1]! * M[3]! + M[0]! * M[8]! - M[2]! * M[6]! + M[4]! * M[8]! - M[5]! * M[7]!;
 }

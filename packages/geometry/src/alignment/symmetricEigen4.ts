@@ -16,19 +16,23 @@ export function largestEigenpair4(m: ArrayLike<number>): { value: number; vector
         if (Math.abs(apq) < 1e-300) continue;
         const theta = (a[q * 4 + q]! - a[p * 4 + p]!) / (2 * apq);
         const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1), s = t * c;
+        const c = 1 / Math.sqrt(t * t + 1),
+          s = t * c;
         for (let k = 0; k < 4; k++) {
-          const akp = a[k * 4 + p]!, akq = a[k * 4 + q]!;
+          const akp = a[k * 4 + p]!,
+            akq = a[k * 4 + q]!;
           a[k * 4 + p] = c * akp - s * akq;
           a[k * 4 + q] = s * akp + c * akq;
         }
         for (let k = 0; k < 4; k++) {
-          const apk = a[p * 4 + k]!, aqk = a[q * 4 + k]!;
+          const apk = a[p * 4 + k]!,
+            aqk = a[q * 4 + k]!;
           a[p * 4 + k] = c * apk - s * aqk;
           a[q * 4 + k] = s * apk + c * aqk;
         }
         for (let k = 0; k < 4; k++) {
-          const vkp = v[k * 4 + p]!, vkq = v[k * 4 + q]!;
+          const vkp = v[k * 4 + p]!,
+            vkq = v[k * 4 + q]!;
           v[k * 4 + p] = c * vkp - s * vkq;
           v[k * 4 + q] = s * vkp + c * vkq;
         }

@@ -67,6 +67,9 @@ export class AnchorFieldReader {
   /** Throws an {@link AnchorValidationError} with everything collected, if anything was. */
   finish(): void {
     if (this.problems.length === 0) return;
-    throw new AnchorValidationError(this.problems, this.options.fieldPrefix === 'reference_image' ? 'Invalid reference image' : 'Invalid virtual anchor');
+    throw new AnchorValidationError(
+      this.problems,
+      this.options.fieldPrefix === 'reference_image' ? 'Invalid reference image' : 'Invalid virtual anchor',
+    );
   }
 }

@@ -35,9 +35,10 @@ export function circleDirectionalFrame(input: CircleDirectionalInput, options: P
   const radius = r.length(input.radius, 'radius');
   const normal = r.direction(input.planeNormal, 'plane_normal');
   const forward = r.direction(input.direction, 'direction');
-  const frame = center && normal && forward
-    ? frameFromNormalAndForward(center, normal, forward, r.field('direction'), r.problems, r.options)
-    : undefined;
+  const frame =
+    center && normal && forward
+      ? frameFromNormalAndForward(center, normal, forward, r.field('direction'), r.problems, r.options)
+      : undefined;
   r.finish();
   return { kind: 'circle_directional', pose: frame!.pose, correctionDeg: frame!.correctionDeg, radius: radius! };
 }

@@ -39,9 +39,10 @@ export function rectangleShortSideFrame(input: RectangleShortSideInput, options:
   const height = r.length(input.height, 'height');
   const normal = r.direction(input.planeNormal, 'plane_normal');
   const forward = r.direction(input.shortSideDirection, 'short_side_direction');
-  const frame = center && normal && forward
-    ? frameFromNormalAndForward(center, normal, forward, r.field('short_side_direction'), r.problems, r.options)
-    : undefined;
+  const frame =
+    center && normal && forward
+      ? frameFromNormalAndForward(center, normal, forward, r.field('short_side_direction'), r.problems, r.options)
+      : undefined;
   r.finish();
   return { kind: 'rectangle_short_side', pose: frame!.pose, correctionDeg: frame!.correctionDeg, width: width!, height: height! };
 }

@@ -46,5 +46,10 @@ export function referenceImageFrame(input: ReferenceImageInput, options: Partial
   const inPlaneUp = poseAxis([0, 0, 0], pose, 0);
   const right = poseAxis([0, 0, 0], pose, 2);
   const down: Vec3 = [-inPlaneUp[0], -inPlaneUp[1], -inPlaneUp[2]];
-  return { kind: 'reference_image', pose: poseFromAxes(pose.position, right, poseAxis([0, 0, 0], pose, 1), down), correctionDeg, physicalWidth: width! };
+  return {
+    kind: 'reference_image',
+    pose: poseFromAxes(pose.position, right, poseAxis([0, 0, 0], pose, 1), down),
+    correctionDeg,
+    physicalWidth: width!,
+  };
 }

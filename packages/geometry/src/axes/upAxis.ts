@@ -13,7 +13,9 @@ import type { Mat4, Quat, ReadonlyQuat, ReadonlyVec3, UpAxis, Vec3 } from '../ty
  * ```
  */
 export function zUpToYUp(out: Vec3, v: ReadonlyVec3): Vec3 {
-  const x = v[0], y = v[1], z = v[2];
+  const x = v[0],
+    y = v[1],
+    z = v[2];
   out[0] = x;
   out[1] = z;
   out[2] = -y;
@@ -24,7 +26,9 @@ export function zUpToYUp(out: Vec3, v: ReadonlyVec3): Vec3 {
  * Turns a y-up point or direction into z-up: `(x, y, z) → (x, −z, y)`; the inverse of {@link zUpToYUp}.
  */
 export function yUpToZUp(out: Vec3, v: ReadonlyVec3): Vec3 {
-  const x = v[0], y = v[1], z = v[2];
+  const x = v[0],
+    y = v[1],
+    z = v[2];
   out[0] = x;
   out[1] = -z;
   out[2] = y;
@@ -36,7 +40,10 @@ export function yUpToZUp(out: Vec3, v: ReadonlyVec3): Vec3 {
  * The vector part turns with the frame; the angle is unchanged.
  */
 export function zUpToYUpQuat(out: Quat, q: ReadonlyQuat): Quat {
-  const x = q[0], y = q[1], z = q[2], w = q[3];
+  const x = q[0],
+    y = q[1],
+    z = q[2],
+    w = q[3];
   out[0] = x;
   out[1] = z;
   out[2] = -y;
@@ -46,7 +53,10 @@ export function zUpToYUpQuat(out: Quat, q: ReadonlyQuat): Quat {
 
 /** Re-expresses a y-up rotation quaternion in z-up; the inverse of {@link zUpToYUpQuat}. */
 export function yUpToZUpQuat(out: Quat, q: ReadonlyQuat): Quat {
-  const x = q[0], y = q[1], z = q[2], w = q[3];
+  const x = q[0],
+    y = q[1],
+    z = q[2],
+    w = q[3];
   out[0] = x;
   out[1] = -z;
   out[2] = y;

@@ -32,9 +32,13 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
   // bounds ((min + max) / 2 on the fly: rounding there only moves the split a hair).
   const box = new Float32Array(count * 6);
   for (let t = 0; t < count; t++) {
-    const a = indices[t * 3]! * 3, b = indices[t * 3 + 1]! * 3, c = indices[t * 3 + 2]! * 3;
+    const a = indices[t * 3]! * 3,
+      b = indices[t * 3 + 1]! * 3,
+      c = indices[t * 3 + 2]! * 3;
     for (let k = 0; k < 3; k++) {
-      const va = p[a + k]!, vb = p[b + k]!, vc = p[c + k]!;
+      const va = p[a + k]!,
+        vb = p[b + k]!,
+        vc = p[c + k]!;
       box[t * 6 + k * 2] = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
       box[t * 6 + k * 2 + 1] = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
     }
@@ -44,7 +48,13 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
   // A tree over n leaves has at most 2n − 1 nodes; grow on demand, trim at the end.
   const capacity = Math.max(1, Math.ceil((2 * count) / maxLeafTriangles) + 1);
   const tree: TreeUnderConstruction = {
-    box, triangles, bounds: new Float32Array(capacity * 6), links: new Uint32Array(capacity * 2), nodeCount: 0, maxLeafTriangles, maxDepth,
+    box,
+    triangles,
+    bounds: new Float32Array(capacity * 6),
+    links: new Uint32Array(capacity * 2),
+    nodeCount: 0,
+    maxLeafTriangles,
+    maxDepth,
   };
   if (count > 0) buildNode(tree, 0, count, 0);
   return { bounds: tree.bounds.slice(0, tree.nodeCount * 6), links: tree.links.slice(0, tree.nodeCount * 2), triangles };
@@ -82,18 +92,35 @@ function newNode(tree: TreeUnderConstruction): number {
 function buildNode(tree: TreeUnderConstruction, start: number, end: number, depth: number): number {
   const node = newNode(tree);
   const { box, triangles } = tree;
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  let cx0 = Infinity, cy0 = Infinity, cz0 = Infinity, cx1 = -Infinity, cy1 = -Infinity, cz1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    z0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity,
+    z1 = -Infinity;
+  let cx0 = Infinity,
+    cy0 = Infinity,
+    cz0 = Infinity,
+    cx1 = -Infinity,
+    cy1 = -Infinity,
+    cz1 = -Infinity;
   for (let i = start; i < end; i++) {
     const o = i * 6;
-    const ax = box[o]!, bx = box[o + 1]!, ay = box[o + 2]!, by = box[o + 3]!, az = box[o + 4]!, bz = box[o + 5]!;
+    const ax = box[o]!,
+      bx = box[o + 1]!,
+      ay = box[o + 2]!,
+      by = box[o + 3]!,
+      az = box[o + 4]!,
+      bz = box[o + 5]!;
     if (ax < x0) x0 = ax;
     if (bx > x1) x1 = bx;
     if (ay < y0) y0 = ay;
     if (by > y1) y1 = by;
     if (az < z0) z0 = az;
     if (bz > z1) z1 = bz;
-    const cx = ax + bx, cy = ay + by, cz = az + bz; // twice the centroid; the split below uses the same doubled units
+    const cx = ax + bx,
+      cy = ay + by,
+      cz = az + bz; // twice the centroid; the split below uses the same doubled units
     if (cx < cx0) cx0 = cx;
     if (cx > cx1) cx1 = cx;
     if (cy < cy0) cy0 = cy;
@@ -110,7 +137,9 @@ function buildNode(tree: TreeUnderConstruction, start: number, end: number, dept
   bounds[o6 + 4] = y1;
   bounds[o6 + 5] = z1;
   const n = end - start;
-  const ex = cx1 - cx0, ey = cy1 - cy0, ez = cz1 - cz0;
+  const ex = cx1 - cx0,
+    ey = cy1 - cy0,
+    ez = cz1 - cz0;
   const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
   const extent = axis === 0 ? ex : axis === 1 ? ey : ez;
   if (n <= tree.maxLeafTriangles || depth >= tree.maxDepth || !(extent > 0)) {
@@ -122,7 +151,8 @@ function buildNode(tree: TreeUnderConstruction, start: number, end: number, dept
   // Hoare partition in place, centroids below the split to the left: only pairs on the wrong
   // sides are swapped, boxes with their triangles.
   const ax2 = axis * 2;
-  let i = start, j = end - 1;
+  let i = start,
+    j = end - 1;
   for (;;) {
     while (i <= j && box[i * 6 + ax2]! + box[i * 6 + ax2 + 1]! < split) i++;
     while (i <= j && box[j * 6 + ax2]! + box[j * 6 + ax2 + 1]! >= split) j--;
@@ -130,11 +160,26 @@ function buildNode(tree: TreeUnderConstruction, start: number, end: number, dept
     const s = triangles[i]!;
     triangles[i] = triangles[j]!;
     triangles[j] = s;
-    const a = i * 6, b = j * 6;
-    const a0 = box[a]!, a1 = box[a + 1]!, a2 = box[a + 2]!, a3 = box[a + 3]!, a4 = box[a + 4]!, a5 = box[a + 5]!;
-    box[a] = box[b]!; box[a + 1] = box[b + 1]!; box[a + 2] = box[b + 2]!;
-    box[a + 3] = box[b + 3]!; box[a + 4] = box[b + 4]!; box[a + 5] = box[b + 5]!;
-    box[b] = a0; box[b + 1] = a1; box[b + 2] = a2; box[b + 3] = a3; box[b + 4] = a4; box[b + 5] = a5;
+    const a = i * 6,
+      b = j * 6;
+    const a0 = box[a]!,
+      a1 = box[a + 1]!,
+      a2 = box[a + 2]!,
+      a3 = box[a + 3]!,
+      a4 = box[a + 4]!,
+      a5 = box[a + 5]!;
+    box[a] = box[b]!;
+    box[a + 1] = box[b + 1]!;
+    box[a + 2] = box[b + 2]!;
+    box[a + 3] = box[b + 3]!;
+    box[a + 4] = box[b + 4]!;
+    box[a + 5] = box[b + 5]!;
+    box[b] = a0;
+    box[b + 1] = a1;
+    box[b + 2] = a2;
+    box[b + 3] = a3;
+    box[b + 4] = a4;
+    box[b + 5] = a5;
     i++;
     j--;
   }

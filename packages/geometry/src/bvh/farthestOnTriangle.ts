@@ -21,7 +21,14 @@ export interface FarthestOnTriangleOptions {
 }
 
 /** Defaults of {@link farthestOnTriangle}. */
-export const FARTHEST_ON_TRIANGLE_DEFAULTS: Readonly<FarthestOnTriangleOptions> = { enough: 0, tolerance: 0.02, absolute: 0, maxCuts: 512, candidates: [], cornerDistances: undefined };
+export const FARTHEST_ON_TRIANGLE_DEFAULTS: Readonly<FarthestOnTriangleOptions> = {
+  enough: 0,
+  tolerance: 0.02,
+  absolute: 0,
+  maxCuts: 512,
+  candidates: [],
+  cornerDistances: undefined,
+};
 
 /** How far a triangle strays from a surface, bounded from both sides. */
 export interface FarthestBound {
@@ -64,11 +71,14 @@ class PieceQueue {
   }
 
   pop(): Piece {
-    const h = this.heap, top = h[0]!, last = h.pop()!;
+    const h = this.heap,
+      top = h[0]!,
+      last = h.pop()!;
     if (h.length === 0) return top;
     h[0] = last;
     for (let i = 0; ; ) {
-      const l = i * 2 + 1, r = l + 1;
+      const l = i * 2 + 1,
+        r = l + 1;
       let largest = i;
       if (l < h.length && h[l]!.bound > h[largest]!.bound) largest = l;
       if (r < h.length && h[r]!.bound > h[largest]!.bound) largest = r;
@@ -110,7 +120,8 @@ export function farthestOnTriangle(
   options: Partial<FarthestOnTriangleOptions> = {},
 ): FarthestBound {
   const { enough, tolerance, absolute, maxCuts, candidates, cornerDistances } = { ...FARTHEST_ON_TRIANGLE_DEFAULTS, ...options };
-  const p = surface.positions, idx = surface.indices;
+  const p = surface.positions,
+    idx = surface.indices;
   const distanceTo = (t: number, x: number, y: number, z: number): number =>
     Math.sqrt(triangleDistanceSquared(p, idx[t * 3]! * 3, idx[t * 3 + 1]! * 3, idx[t * 3 + 2]! * 3, x, y, z));
   /** A point's distance to the surface, its nearest triangle put first in `near`. */
@@ -159,8 +170,10 @@ export function farthestOnTriangle(
   // Cuts along a piece's own edge leave slivers without area: their points lie on their
   // neighbours (within `slack`), which count them. A triangle without area is all sliver: its
   // pieces are segments, halved and kept while they have length.
-  const thin = THIN * span(first), degenerate = thickness(first) <= thin;
-  let cuts = 0, slack = 0;
+  const thin = THIN * span(first),
+    degenerate = thickness(first) <= thin;
+  let cuts = 0,
+    slack = 0;
   // The piece with the largest bound first: once it is settled, so is every other.
   const queue = new PieceQueue();
   queue.push(root);
@@ -198,7 +211,9 @@ const THIN = 1e-9;
 
 /** Twice a polygon's area over its longest span: how thick it is across that span. */
 function thickness(q: number[]): number {
-  let x = 0, y = 0, z = 0;
+  let x = 0,
+    y = 0,
+    z = 0;
   for (let k = 3; k + 3 < q.length; k += 3) {
     const u = [q[k]! - q[0]!, q[k + 1]! - q[1]!, q[k + 2]! - q[2]!] as const;
     const v = [q[k + 3]! - q[0]!, q[k + 4]! - q[1]!, q[k + 5]! - q[2]!] as const;
@@ -215,7 +230,8 @@ function thickness(q: number[]): number {
 function span(q: number[]): number {
   let best = 0;
   for (let i = 0; i < q.length; i += 3) {
-    for (let j = i + 3; j < q.length; j += 3) best = Math.max(best, Math.hypot(q[j]! - q[i]!, q[j + 1]! - q[i + 1]!, q[j + 2]! - q[i + 2]!));
+    for (let j = i + 3; j < q.length; j += 3)
+      best = Math.max(best, Math.hypot(q[j]! - q[i]!, q[j + 1]! - q[i + 1]!, q[j + 2]! - q[i + 2]!));
   }
   return best;
 }
@@ -229,7 +245,9 @@ function farthestCorner(q: number[], t: number, stop: number, distanceTo: (t: nu
 
 /** Mean of a polygon's corners: a point inside it, as it is convex. */
 function centre(q: number[]): [number, number, number] {
-  let x = 0, y = 0, z = 0;
+  let x = 0,
+    y = 0,
+    z = 0;
   for (let k = 0; k < q.length; k += 3) {
     x += q[k]!;
     y += q[k + 1]!;
@@ -252,15 +270,20 @@ function radius(q: number[], x: number, y: number, z: number): number {
  * a triangle without area (or too thin to tell its sides).
  */
 function cutByPrism(q: number[], p: ArrayLike<number>, idx: Uint32Array, t: number): { inside: number[]; outside: number[][] } | undefined {
-  const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
+  const a = idx[t * 3]! * 3,
+    b = idx[t * 3 + 1]! * 3,
+    c = idx[t * 3 + 2]! * 3;
   const v = [a, b, c].map((o) => [p[o]!, p[o + 1]!, p[o + 2]!] as const);
-  const e1 = sub(v[1]!, v[0]!), e2 = sub(v[2]!, v[0]!), n = cross(e1, e2);
+  const e1 = sub(v[1]!, v[0]!),
+    e2 = sub(v[2]!, v[0]!),
+    n = cross(e1, e2);
   // As `triangleDistanceSquared` judges it: a triangle it measures as its edges has no prism.
   if (!(dot(n, n) > 1e-12 * dot(e1, e1) * dot(e2, e2))) return undefined;
   const outside: number[][] = [];
   let inside = q;
   for (let k = 0; k < 3 && inside.length >= 9; k++) {
-    const from = v[k]!, to = v[(k + 1) % 3]!;
+    const from = v[k]!,
+      to = v[(k + 1) % 3]!;
     // Inward normal of the side: the triangle's normal crossed with the edge.
     const m = cross(n, sub(to, from));
     const offset = m[0] * from[0] + m[1] * from[1] + m[2] * from[2];
@@ -287,10 +310,15 @@ function substantial(parts: number[][], thin: number, segments: boolean): [numbe
 
 /** The polygon cut in two across its longest span, through its centre. */
 function halve(q: number[]): number[][] {
-  let best = -1, ax = 0, ay = 0, az = 0;
+  let best = -1,
+    ax = 0,
+    ay = 0,
+    az = 0;
   for (let i = 0; i < q.length; i += 3) {
     for (let j = i + 3; j < q.length; j += 3) {
-      const dx = q[j]! - q[i]!, dy = q[j + 1]! - q[i + 1]!, dz = q[j + 2]! - q[i + 2]!;
+      const dx = q[j]! - q[i]!,
+        dy = q[j + 1]! - q[i + 1]!,
+        dz = q[j + 2]! - q[i + 2]!;
       const d = dx * dx + dy * dy + dz * dz;
       if (d > best) [best, ax, ay, az] = [d, dx, dy, dz];
     }
@@ -313,7 +341,8 @@ function clip(q: number[], m: readonly [number, number, number], offset: number,
   const keeps = (d: number) => (closed ? d >= 0 : d > 0);
   for (let k = 0; k < count; k++) {
     const next = (k + 1) % count;
-    const sk = s(k), sn = s(next);
+    const sk = s(k),
+      sn = s(next);
     if (keeps(sk)) out.push(q[k * 3]!, q[k * 3 + 1]!, q[k * 3 + 2]!);
     if (keeps(sk) !== keeps(sn) && sk !== sn) {
       const f = sk / (sk - sn);

@@ -48,7 +48,8 @@ function searchNearest(bvh: Bvh, mesh: TriangleMesh, x: number, y: number, z: nu
   const { bounds, links, triangles } = bvh;
   found = -1;
   if (links.length === 0) return Infinity;
-  const p = mesh.positions, idx = mesh.indices;
+  const p = mesh.positions,
+    idx = mesh.indices;
   let best = Infinity; // squared
   let top = 0;
   stack[top++] = 0;
@@ -74,7 +75,8 @@ function searchNearest(bvh: Bvh, mesh: TriangleMesh, x: number, y: number, z: nu
       grown.set(stack);
       stack = grown;
     }
-    const left = node + 1, right = links[node * 2]!;
+    const left = node + 1,
+      right = links[node * 2]!;
     if (boxDistanceSquared(bounds, left, x, y, z) <= boxDistanceSquared(bounds, right, x, y, z)) {
       stack[top++] = right;
       stack[top++] = left;
@@ -99,43 +101,68 @@ function boxDistanceSquared(bounds: Float32Array, node: number, x: number, y: nu
  * Collision Detection §5.1.5). Degenerate triangles fall into an edge or vertex region.
  */
 export function triangleDistanceSquared(p: ArrayLike<number>, a: number, b: number, c: number, x: number, y: number, z: number): number {
-  const ax = p[a]!, ay = p[a + 1]!, az = p[a + 2]!;
-  const abx = p[b]! - ax, aby = p[b + 1]! - ay, abz = p[b + 2]! - az;
-  const acx = p[c]! - ax, acy = p[c + 1]! - ay, acz = p[c + 2]! - az;
-  const apx = x - ax, apy = y - ay, apz = z - az;
+  const ax = p[a]!,
+    ay = p[a + 1]!,
+    az = p[a + 2]!;
+  const abx = p[b]! - ax,
+    aby = p[b + 1]! - ay,
+    abz = p[b + 2]! - az;
+  const acx = p[c]! - ax,
+    acy = p[c + 1]! - ay,
+    acz = p[c + 2]! - az;
+  const apx = x - ax,
+    apy = y - ay,
+    apz = z - az;
   // Ericson's regions assume a triangle with area; a degenerate one is its three edges.
-  const nx = aby * acz - abz * acy, ny = abz * acx - abx * acz, nz = abx * acy - aby * acx;
-  const ab2 = abx * abx + aby * aby + abz * abz, ac2 = acx * acx + acy * acy + acz * acz;
+  const nx = aby * acz - abz * acy,
+    ny = abz * acx - abx * acz,
+    nz = abx * acy - aby * acx;
+  const ab2 = abx * abx + aby * aby + abz * abz,
+    ac2 = acx * acx + acy * acy + acz * acz;
   if (!(nx * nx + ny * ny + nz * nz > 1e-12 * ab2 * ac2)) {
-    const bcx = p[c]! - p[b]!, bcy = p[c + 1]! - p[b + 1]!, bcz = p[c + 2]! - p[b + 2]!;
+    const bcx = p[c]! - p[b]!,
+      bcy = p[c + 1]! - p[b + 1]!,
+      bcz = p[c + 2]! - p[b + 2]!;
     return Math.min(
       segmentDistanceSquared(apx, apy, apz, abx, aby, abz),
       segmentDistanceSquared(apx, apy, apz, acx, acy, acz),
       segmentDistanceSquared(x - p[b]!, y - p[b + 1]!, z - p[b + 2]!, bcx, bcy, bcz),
     );
   }
-  const d1 = abx * apx + aby * apy + abz * apz, d2 = acx * apx + acy * apy + acz * apz;
+  const d1 = abx * apx + aby * apy + abz * apz,
+    d2 = acx * apx + acy * apy + acz * apz;
   if (d1 <= 0 && d2 <= 0) return apx * apx + apy * apy + apz * apz;
-  const bpx = x - p[b]!, bpy = y - p[b + 1]!, bpz = z - p[b + 2]!;
-  const d3 = abx * bpx + aby * bpy + abz * bpz, d4 = acx * bpx + acy * bpy + acz * bpz;
+  const bpx = x - p[b]!,
+    bpy = y - p[b + 1]!,
+    bpz = z - p[b + 2]!;
+  const d3 = abx * bpx + aby * bpy + abz * bpz,
+    d4 = acx * bpx + acy * bpy + acz * bpz;
   if (d3 >= 0 && d4 <= d3) return bpx * bpx + bpy * bpy + bpz * bpz;
   const vc = d1 * d4 - d3 * d2;
   if (vc <= 0 && d1 >= 0 && d3 <= 0) return along(apx, apy, apz, abx, aby, abz, ratio(d1, d1 - d3));
-  const cpx = x - p[c]!, cpy = y - p[c + 1]!, cpz = z - p[c + 2]!;
-  const d5 = abx * cpx + aby * cpy + abz * cpz, d6 = acx * cpx + acy * cpy + acz * cpz;
+  const cpx = x - p[c]!,
+    cpy = y - p[c + 1]!,
+    cpz = z - p[c + 2]!;
+  const d5 = abx * cpx + aby * cpy + abz * cpz,
+    d6 = acx * cpx + acy * cpy + acz * cpz;
   if (d6 >= 0 && d5 <= d6) return cpx * cpx + cpy * cpy + cpz * cpz;
   const vb = d5 * d2 - d1 * d6;
   if (vb <= 0 && d2 >= 0 && d6 <= 0) return along(apx, apy, apz, acx, acy, acz, ratio(d2, d2 - d6));
   const va = d3 * d6 - d5 * d4;
   if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-    const bcx = p[c]! - p[b]!, bcy = p[c + 1]! - p[b + 1]!, bcz = p[c + 2]! - p[b + 2]!;
+    const bcx = p[c]! - p[b]!,
+      bcy = p[c + 1]! - p[b + 1]!,
+      bcz = p[c + 2]! - p[b + 2]!;
     return along(bpx, bpy, bpz, bcx, bcy, bcz, ratio(d4 - d3, d4 - d3 + (d5 - d6)));
   }
   // Inside the face: the distance to the plane.
   const denom = va + vb + vc;
   if (!(denom > 0)) return apx * apx + apy * apy + apz * apz;
-  const v = vb / denom, w = vc / denom;
-  const qx = apx - abx * v - acx * w, qy = apy - aby * v - acy * w, qz = apz - abz * v - acz * w;
+  const v = vb / denom,
+    w = vc / denom;
+  const qx = apx - abx * v - acx * w,
+    qy = apy - aby * v - acy * w,
+    qz = apz - abz * v - acz * w;
   return qx * qx + qy * qy + qz * qz;
 }
 
@@ -153,6 +180,8 @@ function ratio(a: number, b: number): number {
 
 /** Squared length of `d − t·e`: the offset from a point to the point at `t` along an edge. */
 function along(dx: number, dy: number, dz: number, ex: number, ey: number, ez: number, t: number): number {
-  const qx = dx - ex * t, qy = dy - ey * t, qz = dz - ez * t;
+  const qx = dx - ex * t,
+    qy = dy - ey * t,
+    qz = dz - ez * t;
   return qx * qx + qy * qy + qz * qz;
 }

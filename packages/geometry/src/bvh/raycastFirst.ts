@@ -39,13 +39,23 @@ export function raycastFirst(
 ): RayHit | undefined {
   const { bounds, links, triangles } = bvh;
   if (links.length === 0) return undefined;
-  const p = mesh.positions, idx = mesh.indices;
+  const p = mesh.positions,
+    idx = mesh.indices;
   const len = Math.sqrt(direction[0] * direction[0] + direction[1] * direction[1] + direction[2] * direction[2]);
   if (!(len > 0)) return undefined;
-  const ox = origin[0], oy = origin[1], oz = origin[2];
-  const dx = direction[0] / len, dy = direction[1] / len, dz = direction[2] / len;
-  const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
-  let best = maxDistance, bestTri = -1, bestU = 0, bestV = 0;
+  const ox = origin[0],
+    oy = origin[1],
+    oz = origin[2];
+  const dx = direction[0] / len,
+    dy = direction[1] / len,
+    dz = direction[2] / len;
+  const ix = 1 / dx,
+    iy = 1 / dy,
+    iz = 1 / dz;
+  let best = maxDistance,
+    bestTri = -1,
+    bestU = 0,
+    bestV = 0;
 
   let top = 0;
   stack[top++] = 0;
@@ -72,19 +82,33 @@ export function raycastFirst(
       const first = links[node * 2]!;
       for (let k = first; k < first + count; k++) {
         const t = triangles[k]!;
-        const a = idx[t * 3]! * 3, bb = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
-        const ax = p[a]!, ay = p[a + 1]!, az = p[a + 2]!;
-        const e1x = p[bb]! - ax, e1y = p[bb + 1]! - ay, e1z = p[bb + 2]! - az;
-        const e2x = p[c]! - ax, e2y = p[c + 1]! - ay, e2z = p[c + 2]! - az;
+        const a = idx[t * 3]! * 3,
+          bb = idx[t * 3 + 1]! * 3,
+          c = idx[t * 3 + 2]! * 3;
+        const ax = p[a]!,
+          ay = p[a + 1]!,
+          az = p[a + 2]!;
+        const e1x = p[bb]! - ax,
+          e1y = p[bb + 1]! - ay,
+          e1z = p[bb + 2]! - az;
+        const e2x = p[c]! - ax,
+          e2y = p[c + 1]! - ay,
+          e2z = p[c + 2]! - az;
         // Möller–Trumbore, no culling: the determinant's sign only says which side was hit.
-        const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
+        const px = dy * e2z - dz * e2y,
+          py = dz * e2x - dx * e2z,
+          pz = dx * e2y - dy * e2x;
         const det = e1x * px + e1y * py + e1z * pz;
         if (det > -EPSILON && det < EPSILON) continue;
         const inv = 1 / det;
-        const sx = ox - ax, sy = oy - ay, sz = oz - az;
+        const sx = ox - ax,
+          sy = oy - ay,
+          sz = oz - az;
         const u = (sx * px + sy * py + sz * pz) * inv;
         if (u < 0 || u > 1) continue;
-        const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
+        const qx = sy * e1z - sz * e1y,
+          qy = sz * e1x - sx * e1z,
+          qz = sx * e1y - sy * e1x;
         const v = (dx * qx + dy * qy + dz * qz) * inv;
         if (v < 0 || u + v > 1) continue;
         const dist = (e2x * qx + e2y * qy + e2z * qz) * inv;
@@ -103,10 +127,11 @@ export function raycastFirst(
       stack = grown;
     }
     // Visit the nearer child first (pushed last), so the best distance shrinks early.
-    const left = node + 1, right = links[node * 2]!;
+    const left = node + 1,
+      right = links[node * 2]!;
     const axisDir = Math.abs(dx) >= Math.abs(dy) && Math.abs(dx) >= Math.abs(dz) ? 0 : Math.abs(dy) >= Math.abs(dz) ? 1 : 2;
     const dirPositive = (axisDir === 0 ? dx : axisDir === 1 ? dy : dz) >= 0;
-    const leftFirst = dirPositive === (bounds[left * 6 + axisDir]! <= bounds[right * 6 + axisDir]!);
+    const leftFirst = dirPositive === bounds[left * 6 + axisDir]! <= bounds[right * 6 + axisDir]!;
     if (leftFirst) {
       stack[top++] = right;
       stack[top++] = left;

@@ -72,7 +72,11 @@ export function chooseOpening(
   const scored: Scored[] = [];
   let facing = 0;
   candidates.forEach((c, index) => {
-    const centre = vec3.scale([0, 0, 0], vec3.add([0, 0, 0], vec3.add([0, 0, 0], c.corners[0], c.corners[1]), vec3.add([0, 0, 0], c.corners[2], c.corners[3])), 0.25) as Vec3;
+    const centre = vec3.scale(
+      [0, 0, 0],
+      vec3.add([0, 0, 0], vec3.add([0, 0, 0], c.corners[0], c.corners[1]), vec3.add([0, 0, 0], c.corners[2], c.corners[3])),
+      0.25,
+    ) as Vec3;
     const toCentre = vec3.sub([0, 0, 0], centre, eye) as Vec3;
     const distance = vec3.length(toCentre);
     if (vec3.dot(c.normal, toCentre) >= 0 || distance > opts.maxDistance) return; // viewer behind this face, or too far
@@ -81,13 +85,22 @@ export function chooseOpening(
     const angle = (Math.atan2(vec3.length(vec3.cross([0, 0, 0], toCentre, dir)), vec3.dot(toCentre, dir)) * 180) / Math.PI;
     scored.push({ index, angle, through: gazeCrossing(c, eye, dir) });
   });
-  if (facing === 0) throw new DoorNotFoundError('no_opening_facing_viewer', `no door opening faces the viewer within ${opts.maxDistance} m; stand in front of the door`);
-  if (scored.length === 0) throw new DoorNotFoundError('no_opening_facing_viewer', 'every door opening facing the viewer is hidden behind walls; stand where the door can be seen');
+  if (facing === 0)
+    throw new DoorNotFoundError(
+      'no_opening_facing_viewer',
+      `no door opening faces the viewer within ${opts.maxDistance} m; stand in front of the door`,
+    );
+  if (scored.length === 0)
+    throw new DoorNotFoundError(
+      'no_opening_facing_viewer',
+      'every door opening facing the viewer is hidden behind walls; stand where the door can be seen',
+    );
   // Openings the gaze passes through come first; among them the one aimed at (smallest angle):
   // a user looking through a near door at a far one means the far one. Only when two are aimed
   // at alike (within half a degree: in line) does the nearer win.
   scored.sort((a, b) => {
-    const fa = Number.isFinite(a.through), fb = Number.isFinite(b.through);
+    const fa = Number.isFinite(a.through),
+      fb = Number.isFinite(b.through);
     if (fa !== fb) return fa ? -1 : 1;
     if (Math.abs(a.angle - b.angle) > 0.5) return a.angle - b.angle;
     return a.through - b.through || a.angle - b.angle;
@@ -95,12 +108,17 @@ export function chooseOpening(
   const best = scored[0]!;
   const through = Number.isFinite(best.through);
   if (!through && best.angle > opts.maxAngleDeg) {
-    throw new DoorNotFoundError('no_opening_near_gaze', `no door opening lies within ${opts.maxAngleDeg}° of the gaze (nearest is ${best.angle.toFixed(0)}° off); look at the door`);
+    throw new DoorNotFoundError(
+      'no_opening_near_gaze',
+      `no door opening lies within ${opts.maxAngleDeg}° of the gaze (nearest is ${best.angle.toFixed(0)}° off); look at the door`,
+    );
   }
   const second = scored[1];
   const squareness = Math.max(0, 1 - best.angle / opts.maxAngleDeg);
   // An alternative within a few degrees makes the choice ambiguous.
-  const margin = second ? Math.min(1, Math.max(0.2, (second.angle - best.angle) / 5 + (through && !Number.isFinite(second.through) ? 1 : 0))) : 1;
+  const margin = second
+    ? Math.min(1, Math.max(0.2, (second.angle - best.angle) / 5 + (through && !Number.isFinite(second.through) ? 1 : 0)))
+    : 1;
   const c = candidates[best.index]!;
   return {
     opening: validateOpening({ corners: c.corners, wallNormal: c.normal }),
@@ -118,7 +136,10 @@ function gazeCrossing(c: OpeningCandidate, eye: Vec3, dir: Vec3): number {
   if (t <= 0) return Infinity;
   const hit = vec3.scaleAndAdd([0, 0, 0], eye, dir, t);
   const [bl, br, , tl] = c.corners;
-  const right = vec3.sub([0, 0, 0], br, bl), up = vec3.sub([0, 0, 0], tl, bl), rel = vec3.sub([0, 0, 0], hit, bl);
-  const s = vec3.dot(rel, right) / vec3.squaredLength(right), h = vec3.dot(rel, up) / vec3.squaredLength(up);
+  const right = vec3.sub([0, 0, 0], br, bl),
+    up = vec3.sub([0, 0, 0], tl, bl),
+    rel = vec3.sub([0, 0, 0], hit, bl);
+  const s = vec3.dot(rel, right) / vec3.squaredLength(right),
+    h = vec3.dot(rel, up) / vec3.squaredLength(up);
   return s >= 0 && s <= 1 && h >= 0 && h <= 1 ? t : Infinity;
 }

@@ -61,7 +61,10 @@ export function detectDoor(input: DetectDoorInput, options: Partial<DetectDoorOp
   let semanticFailure: DoorNotFoundError | undefined;
   if (input.candidates && input.candidates.length > 0) {
     // Candidates move to world coordinates (float64), where the viewer is.
-    const world = input.candidates.map((c) => ({ ...c, corners: c.corners.map((p) => [p[0] + offset[0], p[1] + offset[1], p[2] + offset[2]]) as OpeningCandidate['corners'] }));
+    const world = input.candidates.map((c) => ({
+      ...c,
+      corners: c.corners.map((p) => [p[0] + offset[0], p[1] + offset[1], p[2] + offset[2]]) as OpeningCandidate['corners'],
+    }));
     try {
       // The viewer in the mesh's own frame, once, for the sight lines.
       const { eye: worldEye } = readViewerAndGaze(input.viewer, input.gaze, opts.coordinateSystem);

@@ -87,7 +87,8 @@ export function detectOpening(
   const eye: Vec3 = [worldEye[0] - offset[0], worldEye[1] - offset[1], worldEye[2] - offset[2]];
 
   const planes = findWallPlanes(bvh, mesh, eye, dir, opts.fan);
-  if (planes.length === 0) throw new DoorNotFoundError('no_wall_along_gaze', 'no wall is in view along the gaze; look at the wall that holds the door');
+  if (planes.length === 0)
+    throw new DoorNotFoundError('no_wall_along_gaze', 'no wall is in view along the gaze; look at the wall that holds the door');
 
   const cosMax = Math.cos((opts.maxIncidenceDeg * Math.PI) / 180);
   const inView = planes
@@ -134,7 +135,10 @@ export function detectOpening(
   }
   throw reason === 'no_floor'
     ? new DoorNotFoundError('no_floor', 'no floor was found below the viewer or the door; stand on the floor the door opens onto')
-    : new DoorNotFoundError('no_opening_near_gaze', 'the wall along the gaze has no floor-level opening of door size near the gaze point; look at the door');
+    : new DoorNotFoundError(
+        'no_opening_near_gaze',
+        'the wall along the gaze has no floor-level opening of door size near the gaze point; look at the door',
+      );
 }
 
 /** The failure when no surface in view faces the gaze: grazing if the gaze meets a wall, else no wall. */

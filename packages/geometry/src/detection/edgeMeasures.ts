@@ -10,7 +10,8 @@ const BISECTIONS = 9; // a 0.1 m grid step / 2⁹ ≈ 0.2 mm
  * ```
  */
 export function bisect(inside: number, outside: number, test: (x: number) => boolean): number {
-  let w = inside, f = outside;
+  let w = inside,
+    f = outside;
   for (let k = 0; k < BISECTIONS; k++) {
     const m = (w + f) / 2;
     if (test(m)) w = m;

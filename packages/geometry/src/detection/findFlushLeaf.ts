@@ -127,21 +127,25 @@ export function findFlushLeaf(
   const low = edge(sMid, gazeY, 0, -1, maxHeight - (top - gazeY));
   if (low === undefined) return undefined;
   // A leaf is a rectangle: its sides measure alike a quarter and three quarters of the way up.
-  const lefts = [l0], rights = [r0];
+  const lefts = [l0],
+    rights = [r0];
   for (const f of [0.25, 0.75]) {
     const y = low + f * (top - low);
     if (!onLeaf(sMid, y)) return undefined;
-    const l = edge(sMid, y, -1, 0, maxWidth), r = edge(sMid, y, 1, 0, maxWidth);
+    const l = edge(sMid, y, -1, 0, maxWidth),
+      r = edge(sMid, y, 1, 0, maxWidth);
     if (l === undefined || r === undefined) return undefined;
     lefts.push(l);
     rights.push(r);
   }
-  const left = median(lefts), right = median(rights);
+  const left = median(lefts),
+    right = median(rights);
   const edgeSpread = Math.max(spread(lefts), spread(rights));
   if (right - left < minWidth || right - left > maxWidth || edgeSpread > opts.squareness) return undefined;
 
   // One host around it: the same part of the wall beside both sides and above the head.
-  const beyond = opts.hostProbe, yMid = (low + top) / 2;
+  const beyond = opts.hostProbe,
+    yMid = (low + top) / 2;
   const host = face.partAt(left - beyond, yMid);
   if (host === undefined || host === leaf || !wall.parts.has(host)) return undefined;
   const hostAt = (s: number, y: number) => face.partAt(s, y) === host && face.isWall(s, y, (p) => p === host);
@@ -151,13 +155,15 @@ export function findFlushLeaf(
   // (a panel filling a window) is no leaf. Where a floor runs in front of the wall, the leaf stands
   // on it, clear of it by no more than a build-up. With none in front (a storey modelled without
   // its slab; what is under the leaf is then the top of a wall below), the doorway ends where the leaf does.
-  const from = low + FLOOR_PROBE_LIFT, reach = from - (eyeY - opts.maxFloorDrop);
+  const from = low + FLOOR_PROBE_LIFT,
+    reach = from - (eyeY - opts.maxFloorDrop);
   const under = reach > 0 ? face.below(sMid, from, wall.mid, reach, leaf) : undefined;
   if (under && wall.parts.has(under.part)) return undefined;
   const before = reach > 0 ? face.below(sMid, from, -opts.floorProbeFront, reach, leaf) : undefined;
   let bottom = low;
   if (before) {
-    if (!under || under.distance - FLOOR_PROBE_LIFT > opts.maxScreed || Math.abs(under.distance - before.distance) > opts.maxScreed) return undefined;
+    if (!under || under.distance - FLOOR_PROBE_LIFT > opts.maxScreed || Math.abs(under.distance - before.distance) > opts.maxScreed)
+      return undefined;
     bottom = from - under.distance;
   }
   const fall = eyeY - bottom;

@@ -94,31 +94,54 @@ export function findOpeningInWall(
 ): WallOpening | NoOpeningReason {
   const opts = { ...FIND_OPENING_IN_WALL_DEFAULTS, ...options };
   const { normal: n, offset } = plane;
-  const tol = opts.faceTolerance, step = opts.gridStep;
+  const tol = opts.faceTolerance,
+    step = opts.gridStep;
   // Face coordinates: s along r = up × n (the viewer's right), y up, s = 0 at the gaze point.
   const r: Vec3 = [n[2], 0, -n[0]];
   const along = n[0] * gazePoint[0] + n[2] * gazePoint[2] - offset;
-  const bx = gazePoint[0] - n[0] * along, bz = gazePoint[2] - n[2] * along;
+  const bx = gazePoint[0] - n[0] * along,
+    bz = gazePoint[2] - n[2] * along;
 
   const hit: RayHit = { distance: 0, triangle: -1, u: 0, v: 0 };
-  const o: Vec3 = [0, 0, 0], d: Vec3 = [0, 0, 0];
-  const cast = (s: number, y: number, depth: number, dx: number, dy: number, dz: number, max: number, accept?: (t: number) => boolean): number | undefined => {
+  const o: Vec3 = [0, 0, 0],
+    d: Vec3 = [0, 0, 0];
+  const cast = (
+    s: number,
+    y: number,
+    depth: number,
+    dx: number,
+    dy: number,
+    dz: number,
+    max: number,
+    accept?: (t: number) => boolean,
+  ): number | undefined => {
     o[0] = bx + r[0] * s - n[0] * depth;
     o[1] = y;
     o[2] = bz + r[2] * s - n[2] * depth;
-    d[0] = dx; d[1] = dy; d[2] = dz;
+    d[0] = dx;
+    d[1] = dy;
+    d[2] = dz;
     return raycastFirst(bvh, mesh, o, d, max, hit, accept)?.distance;
   };
   // What lies on the face at (s, y): a ray through the face plane, a tolerance either side.
   const castAtFace = (s: number, y: number, accept?: (t: number) => boolean) => cast(s, y, -tol, -n[0], 0, -n[2], 2 * tol, accept);
 
   const { groups } = opts;
-  const { thickness, wallGroups } = measureWall(plane, groups, (p) => {
-    o[0] = p[0] - n[0] * 0.002; o[1] = p[1]; o[2] = p[2] - n[2] * 0.002;
-    d[0] = -n[0]; d[1] = 0; d[2] = -n[2];
-    const t = raycastFirst(bvh, mesh, o, d, opts.maxThickness, hit)?.distance;
-    return t === undefined ? undefined : t + 0.002;
-  }, tol);
+  const { thickness, wallGroups } = measureWall(
+    plane,
+    groups,
+    (p) => {
+      o[0] = p[0] - n[0] * 0.002;
+      o[1] = p[1];
+      o[2] = p[2] - n[2] * 0.002;
+      d[0] = -n[0];
+      d[1] = 0;
+      d[2] = -n[2];
+      const t = raycastFirst(bvh, mesh, o, d, opts.maxThickness, hit)?.distance;
+      return t === undefined ? undefined : t + 0.002;
+    },
+    tol,
+  );
   const ofWall = groups && wallGroups && ((triangle: number) => wallGroups.has(groups[triangle]!));
   const mid = thickness / 2; // depth of the slab's middle
   // Rays inside an opening start near the front face, in the middle and near the back face.
@@ -161,7 +184,12 @@ export function findOpeningInWall(
       },
     };
     const { maxFloorDrop, minDrop, maxScreed } = opts;
-    const leaf = findFlushLeaf(probe, { parts: wallGroups, mid }, { gazeY: gazePoint[1], eyeY: eye[1] }, { maxFloorDrop, minDrop, maxScreed });
+    const leaf = findFlushLeaf(
+      probe,
+      { parts: wallGroups, mid },
+      { gazeY: gazePoint[1], eyeY: eye[1] },
+      { maxFloorDrop, minDrop, maxScreed },
+    );
     if (leaf) {
       const { left, right, bottom, top, edgeSpread } = leaf;
       return { corners: [at(left, bottom), at(right, bottom), at(right, top), at(left, top)], thickness, lateral: 0, edgeSpread };
@@ -206,7 +234,8 @@ export function findOpeningInWall(
   const bottoms = new Float64Array(2 * columns + 1);
   // Columns whose bottom is the wall's underside (no floor within reach), not a floor.
   const hanging = new Uint8Array(2 * columns + 1);
-  let emptyAtProbe = 0, grounded = 0;
+  let emptyAtProbe = 0,
+    grounded = 0;
   for (let c = -columns; c <= columns; c++) {
     const s = c * step;
     if (isWallAtProbe(c)) continue;
@@ -244,13 +273,15 @@ export function findOpeningInWall(
   runs.sort((a, b) => a.lateral - b.lateral);
 
   for (const run of runs) {
-    const s0 = run.first * step, s1 = run.last * step;
+    const s0 = run.first * step,
+      s1 = run.last * step;
     const floor = median(Array.from(bottoms.subarray(run.first + columns, run.last + columns + 1)));
     // Without a floor, or without much wall, only a hole with a lintel is a doorway; a gap between
     // two walls, under a wall's end, or between two low cabinets is not.
     const mustBeFramed = airy || hanging.subarray(run.first + columns, run.last + columns + 1).includes(1);
     const heights = [0.4, 1.0, opts.size.minHeight - 0.1].map((h) => floor + h);
-    const lefts: number[] = [], rights: number[] = [];
+    const lefts: number[] = [],
+      rights: number[] = [];
     // At each height, the first wall within three steps outward of the run's outer column (a sample
     // exactly on an edge may fall either side of it). A strip of wall narrower than a step (where a
     // cross wall meets the door's wall just beside the jamb) can hide between two columns, so the
@@ -270,13 +301,15 @@ export function findOpeningInWall(
       return bisect(wallAt, wallAt - outward * fine, (x) => isWall(x, y));
     };
     for (const y of heights) {
-      const l = edge(s0, -1, y), r = edge(s1, 1, y);
+      const l = edge(s0, -1, y),
+        r = edge(s1, 1, y);
       if (l !== undefined) lefts.push(l);
       if (r !== undefined) rights.push(r);
     }
     // Bounded by wall on both sides, measured: a run that merely stops at furniture or a drop is no doorway.
     if (lefts.length === 0 || rights.length === 0) continue;
-    const left = median(lefts), right = median(rights);
+    const left = median(lefts),
+      right = median(rights);
     const width = right - left;
     if (width < opts.size.minWidth || width > opts.size.maxWidth) continue;
 
@@ -287,7 +320,8 @@ export function findOpeningInWall(
     let bottom = drop === undefined ? floor : floor + 0.5 - drop;
     // Walls drawn from the finished floor level over a slab modelled without its screed stand a few
     // centimetres above what the rays meet: the doorway, like the wall, begins at the finished floor.
-    const ul = undersideAt(left - step / 2), ur = undersideAt(right + step / 2);
+    const ul = undersideAt(left - step / 2),
+      ur = undersideAt(right + step / 2);
     if (ul !== undefined && ur !== undefined && Math.abs(ul - ur) <= opts.maxScreed / 4) {
       const finished = Math.min(ul, ur);
       if (finished > bottom + tol && finished <= bottom + opts.maxScreed) bottom = finished;
@@ -315,7 +349,8 @@ export function findOpeningInWall(
     const height = top - bottom;
     if (height < opts.size.minHeight || height > opts.size.maxHeight) continue;
 
-    const dx = Math.max(0, left, -right), dy = Math.max(0, bottom - gazePoint[1], gazePoint[1] - top);
+    const dx = Math.max(0, left, -right),
+      dy = Math.max(0, bottom - gazePoint[1], gazePoint[1] - top);
     return {
       corners: [at(left, bottom), at(right, bottom), at(right, top), at(left, top)],
       thickness,

@@ -88,7 +88,8 @@ export function findWallPlanes(
   type Cluster = { nx: number; nz: number; offset: number; sumX: number; sumZ: number; points: number[]; triangles: number[] };
   const clusters: Cluster[] = [];
   const hit: RayHit = { distance: 0, triangle: -1, u: 0, v: 0 };
-  const dir: Vec3 = [0, 0, 0], n: Vec3 = [0, 0, 0];
+  const dir: Vec3 = [0, 0, 0],
+    n: Vec3 = [0, 0, 0];
   for (let j = -steps(opts.pitchDeg); j <= steps(opts.pitchDeg); j++) {
     const pitch = Math.max(-85 * deg, Math.min(85 * deg, pitch0 + j * opts.stepDeg * deg));
     for (let i = -steps(opts.yawDeg); i <= steps(opts.yawDeg); i++) {
@@ -99,8 +100,11 @@ export function findWallPlanes(
       if (!raycastFirst(bvh, mesh, eye, dir, opts.maxDistance, hit)) continue;
       triangleNormal(mesh, hit.triangle, n);
       if (Math.abs(n[1]) > opts.maxNormalY) continue;
-      const px = eye[0] + dir[0] * hit.distance, py = eye[1] + dir[1] * hit.distance, pz = eye[2] + dir[2] * hit.distance;
-      let nx = n[0], nz = n[2];
+      const px = eye[0] + dir[0] * hit.distance,
+        py = eye[1] + dir[1] * hit.distance,
+        pz = eye[2] + dir[2] * hit.distance;
+      let nx = n[0],
+        nz = n[2];
       const h = Math.hypot(nx, nz);
       nx /= h;
       nz /= h;
@@ -131,19 +135,39 @@ export function findWallPlanes(
     const offsets = new Float64Array(support);
     for (let k = 0; k < support; k++) offsets[k] = normal[0] * c.points[k * 3]! + normal[2] * c.points[k * 3 + 2]!;
     const sorted = Float64Array.from(offsets).sort();
-    planes.push({ normal, offset: sorted[support >> 1]!, support, points: Float64Array.from(c.points), triangles: Uint32Array.from(c.triangles), layer: false });
+    planes.push({
+      normal,
+      offset: sorted[support >> 1]!,
+      support,
+      points: Float64Array.from(c.points),
+      triangles: Uint32Array.from(c.triangles),
+      layer: false,
+    });
     // Surfaces a few millimetres apart fall into one cluster, and its median may be a door frame
     // standing proud of the wall rather than the wall: each layer hit often enough is a plane too.
     for (const layer of runsWithinGap(sorted, opts.layerGap)) {
-      if (layer.to - layer.from < opts.minSupport || Math.abs(sorted[(layer.from + layer.to) >> 1]! - sorted[support >> 1]!) <= opts.layerGap) continue;
-      const lo = sorted[layer.from]!, hi = sorted[layer.to - 1]!;
-      const points: number[] = [], triangles: number[] = [];
+      if (
+        layer.to - layer.from < opts.minSupport ||
+        Math.abs(sorted[(layer.from + layer.to) >> 1]! - sorted[support >> 1]!) <= opts.layerGap
+      )
+        continue;
+      const lo = sorted[layer.from]!,
+        hi = sorted[layer.to - 1]!;
+      const points: number[] = [],
+        triangles: number[] = [];
       for (let k = 0; k < support; k++) {
         if (offsets[k]! < lo || offsets[k]! > hi) continue;
         points.push(c.points[k * 3]!, c.points[k * 3 + 1]!, c.points[k * 3 + 2]!);
         triangles.push(c.triangles[k]!);
       }
-      planes.push({ normal, offset: sorted[(layer.from + layer.to) >> 1]!, support: triangles.length, points: Float64Array.from(points), triangles: Uint32Array.from(triangles), layer: true });
+      planes.push({
+        normal,
+        offset: sorted[(layer.from + layer.to) >> 1]!,
+        support: triangles.length,
+        points: Float64Array.from(points),
+        triangles: Uint32Array.from(triangles),
+        layer: true,
+      });
     }
   }
   return planes.sort((a, b) => b.support - a.support);

@@ -99,7 +99,8 @@ export function validateOpening(input: OpeningInput, options: Partial<ValidateOp
   const pts = [bl, br, tr, tl];
   let degenerate = false;
   for (let i = 0; i < 4; i++) {
-    const a = pts[i]!, b = pts[(i + 1) % 4]!;
+    const a = pts[i]!,
+      b = pts[(i + 1) % 4]!;
     const len = vec3.distance(a, b);
     if (len < opts.minEdgeLength) {
       degenerate = true;
@@ -115,7 +116,8 @@ export function validateOpening(input: OpeningInput, options: Partial<ValidateOp
   const centroid = vec3.scale([0, 0, 0], vec3.add([0, 0, 0], vec3.add([0, 0, 0], bl, br), vec3.add([0, 0, 0], tr, tl)), 0.25) as Vec3;
   const newell: Vec3 = [0, 0, 0];
   for (let i = 0; i < 4; i++) {
-    const a = pts[i]!, b = pts[(i + 1) % 4]!;
+    const a = pts[i]!,
+      b = pts[(i + 1) % 4]!;
     newell[0] += (a[1] - b[1]) * (a[2] + b[2]);
     newell[1] += (a[2] - b[2]) * (a[0] + b[0]);
     newell[2] += (a[0] - b[0]) * (a[1] + b[1]);
@@ -123,10 +125,14 @@ export function validateOpening(input: OpeningInput, options: Partial<ValidateOp
   const newellLen = vec3.length(newell);
   const planeNormal = newellLen > 1e-12 ? (vec3.scale([0, 0, 0], newell, 1 / newellLen) as Vec3) : undefined;
   if (!degenerate && planeNormal) {
-    let worst = 0, worstIdx = 0;
+    let worst = 0,
+      worstIdx = 0;
     for (let i = 0; i < 4; i++) {
       const d = Math.abs(vec3.dot(vec3.sub([0, 0, 0], pts[i]!, centroid), planeNormal));
-      if (d > worst) { worst = d; worstIdx = i; }
+      if (d > worst) {
+        worst = d;
+        worstIdx = i;
+      }
     }
     if (worst > opts.maxPlaneDistance) {
       problems.push({
@@ -231,49 +237,65 @@ function readCorners(value: unknown, field: string, problems: Problem[]): Vec3[]
  */
 function outlineProblems(q: ReadonlyArray<readonly [number, number]>, cornersField: string, normalField: string): Problem[] {
   if (segmentsCross(q[0]!, q[1]!, q[2]!, q[3]!) || segmentsCross(q[1]!, q[2]!, q[3]!, q[0]!)) {
-    return [{
-      field: cornersField,
-      code: 'edges_cross',
-      message: 'the outline BL→BR→TR→TL crosses itself: two corners are swapped; list them in the order BL, BR, TR, TL around the opening',
-    }];
+    return [
+      {
+        field: cornersField,
+        code: 'edges_cross',
+        message:
+          'the outline BL→BR→TR→TL crosses itself: two corners are swapped; list them in the order BL, BR, TR, TL around the opening',
+      },
+    ];
   }
   const turns = [0, 1, 2, 3].map((i) => {
-    const a = q[i]!, b = q[(i + 1) % 4]!, c = q[(i + 2) % 4]!;
+    const a = q[i]!,
+      b = q[(i + 1) % 4]!,
+      c = q[(i + 2) % 4]!;
     return (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
   });
   const positive = turns.filter((t) => t > 0).length;
   const negative = turns.filter((t) => t < 0).length;
   if (positive > 0 && negative > 0) {
-    return [{
-      field: cornersField,
-      code: 'not_convex',
-      message: 'the four corners do not form a convex quadrilateral; a door opening is a (near) rectangle',
-    }];
+    return [
+      {
+        field: cornersField,
+        code: 'not_convex',
+        message: 'the four corners do not form a convex quadrilateral; a door opening is a (near) rectangle',
+      },
+    ];
   }
   const bottomY = (q[0]![1] + q[1]![1]) / 2;
   const topY = (q[2]![1] + q[3]![1]) / 2;
   if (topY < bottomY) {
-    return [{
-      field: cornersField,
-      code: 'upside_down',
-      message: 'TR and TL lie below BL and BR: the corners are upside down; BL and BR are the floor-level corners',
-    }];
+    return [
+      {
+        field: cornersField,
+        code: 'upside_down',
+        message: 'TR and TL lie below BL and BR: the corners are upside down; BL and BR are the floor-level corners',
+      },
+    ];
   }
   if (negative > 0) {
-    return [{
-      field: cornersField,
-      code: 'mirrored_order',
-      message: `seen from the side wall_normal points to, BR is left of BL: left and right are swapped, or ${normalField} points away from the viewer's side of the wall`,
-    }];
+    return [
+      {
+        field: cornersField,
+        code: 'mirrored_order',
+        message: `seen from the side wall_normal points to, BR is left of BL: left and right are swapped, or ${normalField} points away from the viewer's side of the wall`,
+      },
+    ];
   }
   return [];
 }
 
 function segmentsCross(
-  a: readonly [number, number], b: readonly [number, number],
-  c: readonly [number, number], d: readonly [number, number],
+  a: readonly [number, number],
+  b: readonly [number, number],
+  c: readonly [number, number],
+  d: readonly [number, number],
 ): boolean {
-  const o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+  const o1 = orient(a, b, c),
+    o2 = orient(a, b, d),
+    o3 = orient(c, d, a),
+    o4 = orient(c, d, b);
   return o1 * o2 < 0 && o3 * o4 < 0;
 }
 

@@ -14,9 +14,14 @@ import type { Bounds } from '../types/vector.js';
 export function footprintPose(bounds: Bounds): Pose {
   const problems: Problem[] = [];
   for (let i = 0; i < 3; i++) {
-    const lo = bounds.min[i]!, hi = bounds.max[i]!;
+    const lo = bounds.min[i]!,
+      hi = bounds.max[i]!;
     if (!Number.isFinite(lo) || !Number.isFinite(hi)) {
-      problems.push({ field: 'bounds', code: 'non_finite', message: `bounds axis ${'xyz'[i]} is not finite (${lo}, ${hi}); is the model empty?` });
+      problems.push({
+        field: 'bounds',
+        code: 'non_finite',
+        message: `bounds axis ${'xyz'[i]} is not finite (${lo}, ${hi}); is the model empty?`,
+      });
     } else if (lo > hi) {
       problems.push({ field: 'bounds', code: 'inverted_bounds', message: `bounds axis ${'xyz'[i]} has min ${lo} > max ${hi}` });
     }

@@ -59,15 +59,25 @@ export function quickLookAnchor(target: QuickLookTarget, options: Partial<QuickL
       return { type: 'image', frame: target.pose };
     case 'wall': {
       const frame = wallFrame(target.origin, target.normal);
-      return frame ? { type: 'plane', alignment: 'vertical', frame } : { type: 'none', reason: 'the wall normal points straight up or down' };
+      return frame
+        ? { type: 'plane', alignment: 'vertical', frame }
+        : { type: 'none', reason: 'the wall normal points straight up or down' };
     }
     case 'surface': {
       const normal = poseAxis([0, 0, 0], target.pose, 1);
       const tilt = (Math.acos(Math.max(-1, Math.min(1, normal[1]))) * 180) / Math.PI; // from up
       if (tilt <= toleranceDeg) return { type: 'plane', alignment: 'horizontal', frame: levelFrame(target.pose) };
-      if (Math.abs(tilt - 90) <= toleranceDeg) return { type: 'plane', alignment: 'vertical', frame: wallFrame(target.pose.position, normal)! };
-      if (tilt >= 180 - toleranceDeg) return { type: 'none', reason: `the anchor's plane faces down (${round(180 - tilt)}° from straight down); AR Quick Look anchors to floors, tables and walls` };
-      return { type: 'none', reason: `the anchor's plane is tilted ${round(tilt)}° from level; AR Quick Look anchors only to level (within ${toleranceDeg}°) or upright planes` };
+      if (Math.abs(tilt - 90) <= toleranceDeg)
+        return { type: 'plane', alignment: 'vertical', frame: wallFrame(target.pose.position, normal)! };
+      if (tilt >= 180 - toleranceDeg)
+        return {
+          type: 'none',
+          reason: `the anchor's plane faces down (${round(180 - tilt)}° from straight down); AR Quick Look anchors to floors, tables and walls`,
+        };
+      return {
+        type: 'none',
+        reason: `the anchor's plane is tilted ${round(tilt)}° from level; AR Quick Look anchors only to level (within ${toleranceDeg}°) or upright planes`,
+      };
     }
   }
 }

@@ -51,13 +51,7 @@ export function readPositive(value: unknown, field: string, problems: Problem[],
 }
 
 /** Reads a non-zero direction and returns it normalised. `minLength` guards against noise-sized vectors. */
-export function readDirection(
-  value: unknown,
-  field: string,
-  problems: Problem[],
-  label = 'direction',
-  minLength = 1e-9,
-): Vec3 | undefined {
+export function readDirection(value: unknown, field: string, problems: Problem[], label = 'direction', minLength = 1e-9): Vec3 | undefined {
   const v = readVec3(value, field, problems, label);
   if (!v) return undefined;
   // Components near 1e308 overflow the length to Infinity (and the direction to zero): scale by

@@ -45,8 +45,10 @@ function pushVertex(soup: Soup, p: readonly number[]): number {
 
 function rotate(p: Point3, yaw: YawAbout | undefined): Point3 {
   if (!yaw) return p;
-  const c = Math.cos(yaw.angle), s = Math.sin(yaw.angle);
-  const dx = p[0] - yaw.pivot[0], dz = p[2] - yaw.pivot[1];
+  const c = Math.cos(yaw.angle),
+    s = Math.sin(yaw.angle);
+  const dx = p[0] - yaw.pivot[0],
+    dz = p[2] - yaw.pivot[1];
   return [yaw.pivot[0] + c * dx + s * dz, p[1], yaw.pivot[1] - s * dx + c * dz];
 }
 
@@ -93,7 +95,12 @@ export function addQuad(soup: Soup, corners: readonly [Point3, Point3, Point3, P
 /** An axis-aligned rectangle in the plane z = `z`, facing +z, double-sided. */
 export function addRectZ(soup: Soup, x0: number, x1: number, y0: number, y1: number, z: number): void {
   if (!(x1 > x0 && y1 > y0)) throw new RangeError(`addRectZ: empty rectangle [${x0}, ${x1}] × [${y0}, ${y1}]`);
-  addQuad(soup, [[x0, y0, z], [x1, y0, z], [x1, y1, z], [x0, y1, z]]);
+  addQuad(soup, [
+    [x0, y0, z],
+    [x1, y0, z],
+    [x1, y1, z],
+    [x0, y1, z],
+  ]);
 }
 
 /** The soup as a detector mesh: float32 `world − offset`, with `offset` defaulting to the soup's origin. */
@@ -240,7 +247,8 @@ function addWallWithHoles(soup: Soup, thickness: number, holes: readonly Hole[],
     .filter((x) => x >= -WALL_HALF_LENGTH && x <= end)
     .sort((a, b) => a - b);
   for (let i = 0; i + 1 < xs.length; i++) {
-    const a = xs[i]!, b = xs[i + 1]!;
+    const a = xs[i]!,
+      b = xs[i + 1]!;
     const covering = holes.filter((h) => h.x0 <= a && h.x1 >= b).sort((p, q) => p.y0 - q.y0);
     let y = base;
     const pieces: [number, number][] = [];
@@ -306,7 +314,9 @@ export function buildWallScene(options: Partial<WallSceneOptions> = {}): WallSce
 
   // The door wall and its holes.
   const hasDoor = !o.blank && o.window !== 'only';
-  const x0 = o.doorX, x1 = o.doorX + o.doorWidth, h = o.doorHeight;
+  const x0 = o.doorX,
+    x1 = o.doorX + o.doorWidth,
+    h = o.doorHeight;
   const holes: Hole[] = [];
   const base = o.wallBase;
   if (hasDoor) holes.push({ x0, x1, y0: base, y1: base + h });
@@ -323,7 +333,8 @@ export function buildWallScene(options: Partial<WallSceneOptions> = {}): WallSce
 
   // The clear opening: inside the lining when there is one.
   const lined = hasDoor && o.lining;
-  const cx0 = lined ? x0 + LINING : x0, cx1 = lined ? x1 - LINING : x1;
+  const cx0 = lined ? x0 + LINING : x0,
+    cx1 = lined ? x1 - LINING : x1;
   const top = base + (lined ? h - LINING : h);
 
   if (hasDoor) {
@@ -333,7 +344,8 @@ export function buildWallScene(options: Partial<WallSceneOptions> = {}): WallSce
       addInWall(soup, t, cx0, cx1, top, base + h);
     }
 
-    const leafY0 = base + LEAF_GAP, leafY1 = top - LEAF_GAP;
+    const leafY0 = base + LEAF_GAP,
+      leafY1 = top - LEAF_GAP;
     if (o.doubleDoor) {
       if (o.leaf === 'closed') {
         const [z0, z1] = leafDepth('closed', t);
@@ -360,7 +372,10 @@ export function buildWallScene(options: Partial<WallSceneOptions> = {}): WallSce
 
   if (o.skirting) {
     const runs: [number, number][] = hasDoor
-      ? [[-WALL_HALF_LENGTH, x0 - (o.casing ? CASING_WIDTH : 0)], [x1 + (o.casing ? CASING_WIDTH : 0), WALL_HALF_LENGTH]]
+      ? [
+          [-WALL_HALF_LENGTH, x0 - (o.casing ? CASING_WIDTH : 0)],
+          [x1 + (o.casing ? CASING_WIDTH : 0), WALL_HALF_LENGTH],
+        ]
       : [[-WALL_HALF_LENGTH, WALL_HALF_LENGTH]];
     for (const [a, b] of runs) if (b > a) addBox(soup, [a, 0, 0], [b, SKIRTING_HEIGHT, SKIRTING_DEPTH]);
   }

@@ -57,7 +57,9 @@ export function createAdmission(options: AdmissionOptions): Admission {
     conversions: () => ({ waiting: waiting.length, active: running, oldestWaitingSince: waiting[0]?.since }),
     admit() {
       if (inFlight >= capacity) {
-        throw new ApiError(503, 'saturated', `the server is converting at capacity (${capacity} requests in progress); retry shortly`, [], { 'Retry-After': '5' });
+        throw new ApiError(503, 'saturated', `the server is converting at capacity (${capacity} requests in progress); retry shortly`, [], {
+          'Retry-After': '5',
+        });
       }
       inFlight++;
       let left = false;

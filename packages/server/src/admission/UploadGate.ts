@@ -37,9 +37,13 @@ export function createUploadGate(options: UploadGateOptions): UploadGate {
     enter(client) {
       const now = byClient.get(client) ?? 0;
       if (now >= options.perClient) {
-        throw new ApiError(429, 'too_many_uploads', `this client is already sending ${now} uploads, the most it may send at once (ARSESSION_UPLOADS_PER_CLIENT); retry when one has arrived`, [
-          { field: 'model_file', message: `at most ${options.perClient} uploads at once per client` },
-        ], { 'Retry-After': '5' });
+        throw new ApiError(
+          429,
+          'too_many_uploads',
+          `this client is already sending ${now} uploads, the most it may send at once (ARSESSION_UPLOADS_PER_CLIENT); retry when one has arrived`,
+          [{ field: 'model_file', message: `at most ${options.perClient} uploads at once per client` }],
+          { 'Retry-After': '5' },
+        );
       }
       byClient.set(client, now + 1);
       receiving++;
@@ -75,5 +79,8 @@ export function clientKey(address: string | undefined): string {
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => Number.parseInt(g || '0', 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
 }

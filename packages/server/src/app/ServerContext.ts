@@ -65,7 +65,14 @@ export interface ServerContext {
  * ```
  */
 export function dataLayout(root: string): DataPaths {
-  return { root, database: join(root, 'arsession.sqlite'), uploads: join(root, 'uploads'), sessions: join(root, 'sessions'), models: join(root, 'models'), cache: join(root, 'cache') };
+  return {
+    root,
+    database: join(root, 'arsession.sqlite'),
+    uploads: join(root, 'uploads'),
+    sessions: join(root, 'sessions'),
+    models: join(root, 'models'),
+    cache: join(root, 'cache'),
+  };
 }
 
 /**

@@ -32,10 +32,18 @@ interface SessionEndpoint {
   handle(ctx: ServerContext, req: Request, res: Response): Promise<void>;
 }
 
-const endpoint = <I>(method: PlacementMethod<I>): SessionEndpoint => ({ path: method.path, handle: (ctx, req, res) => createSession(ctx, method, req, res) });
+const endpoint = <I>(method: PlacementMethod<I>): SessionEndpoint => ({
+  path: method.path,
+  handle: (ctx, req, res) => createSession(ctx, method, req, res),
+});
 
 /** The seven session endpoints, in the spec's order. */
-export const SESSION_ENDPOINTS: readonly SessionEndpoint[] = [endpoint(byPlane), endpoint(byScan), ...byVirtualAnchor.map(endpoint), endpoint(byRefimage)];
+export const SESSION_ENDPOINTS: readonly SessionEndpoint[] = [
+  endpoint(byPlane),
+  endpoint(byScan),
+  ...byVirtualAnchor.map(endpoint),
+  endpoint(byRefimage),
+];
 
 const API = '/api/vision/v1';
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -71,11 +79,19 @@ export function createApp(ctx: ServerContext): express.Express {
     res.locals.log = ctx.log.child({ req_id: id });
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      (res.locals.log as ServerContext['log']).info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+      (res.locals.log as ServerContext['log']).info(
+        { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        'request',
+      );
     });
     // On close, not finish: a request its client gave up on counts too, as `aborted`.
     res.on('close', () => {
-      ctx.metrics.httpRequest(routeOf(req), req.method, res.writableFinished ? res.statusCode : 'aborted', Number(process.hrtime.bigint() - started) / 1e9);
+      ctx.metrics.httpRequest(
+        routeOf(req),
+        req.method,
+        res.writableFinished ? res.statusCode : 'aborted',
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     });
     next();
   });
@@ -89,9 +105,12 @@ export function createApp(ctx: ServerContext): express.Express {
   const refuseOversizedBody = (req: Request, _res: Response, next: NextFunction) => {
     const declared = Number(req.get('Content-Length'));
     if (declared > maxRequestBytes) {
-      throw new ApiError(413, 'request_too_large', `the request declares ${declared} bytes; at most ${maxRequestBytes} are accepted (${ctx.config.maxFiles + 1} files of ${ctx.config.maxFileBytes} bytes and the form fields)`, [
-        { field: 'Content-Length', message: `over ${maxRequestBytes} bytes` },
-      ]);
+      throw new ApiError(
+        413,
+        'request_too_large',
+        `the request declares ${declared} bytes; at most ${maxRequestBytes} are accepted (${ctx.config.maxFiles + 1} files of ${ctx.config.maxFileBytes} bytes and the form fields)`,
+        [{ field: 'Content-Length', message: `over ${maxRequestBytes} bytes` }],
+      );
     }
     next();
   };
@@ -113,7 +132,10 @@ export function createApp(ctx: ServerContext): express.Express {
   app.get(`${API}/models/:id`, modelRoute(ctx));
   app.get(`${API}/models/:id/file`, modelFileRoute(ctx));
   app.delete(`${API}/models/:id`, deleteModelRoute(ctx));
-  app.get(`${API}/openapi.json`, (_req, res) => void res.json(openapiDocument({ serverUrl: ctx.config.publicUrl, metrics: publicMetrics(ctx.config) })));
+  app.get(
+    `${API}/openapi.json`,
+    (_req, res) => void res.json(openapiDocument({ serverUrl: ctx.config.publicUrl, metrics: publicMetrics(ctx.config) })),
+  );
   app.get(`${PAGE_ASSETS}/:name`, pageAssetsRoute());
   app.get('/s/:id', sessionPageRoute(ctx));
   const docs = docsRoute();
@@ -129,7 +151,9 @@ export function createApp(ctx: ServerContext): express.Express {
   app.use((req: Request) => {
     const near = nearestEndpoint(req.path, postOnly);
     const hint = near ? `; did you mean ${near}/?` : '';
-    throw new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.path}${hint}`, [{ field: 'path', message: `unknown endpoint${hint}` }]);
+    throw new ApiError(404, 'not_found', `no endpoint ${req.method} ${req.path}${hint}`, [
+      { field: 'path', message: `unknown endpoint${hint}` },
+    ]);
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const { problem, headers } = problemFromError(err);
@@ -146,7 +170,11 @@ export function createApp(ctx: ServerContext): express.Express {
     // that after the answer): a client still sending when the socket closed would see a reset,
     // not our answer. A large or undeclared one is not worth reading: answer and close.
     if (!req.complete && !(Number(req.headers['content-length']) <= DRAIN_REFUSED_BODY_BYTES)) res.set('Connection', 'close');
-    res.status(problem.status).set(headers).type('application/problem+json').send(JSON.stringify({ ...problem, request_id: res.locals.requestId }));
+    res
+      .status(problem.status)
+      .set(headers)
+      .type('application/problem+json')
+      .send(JSON.stringify({ ...problem, request_id: res.locals.requestId }));
   });
   return app;
 }
@@ -158,7 +186,13 @@ export function publicMetrics(config: Pick<ServerConfig, 'metricsPort' | 'metric
 
 /** 405 for a method a POST-only endpoint does not take, with the `Allow` header. */
 function methodNotAllowed(req: Request): ApiError {
-  return new ApiError(405, 'method_not_allowed', `${req.path} takes POST, not ${req.method}`, [{ field: 'method', message: 'must be POST' }], { Allow: 'POST' });
+  return new ApiError(
+    405,
+    'method_not_allowed',
+    `${req.path} takes POST, not ${req.method}`,
+    [{ field: 'method', message: 'must be POST' }],
+    { Allow: 'POST' },
+  );
 }
 
 /**

@@ -72,22 +72,43 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const paths = dataPaths(config.dataDir);
   const sessions = await openSessionStore(config, paths, 'server', log);
   const objects = await openObjectStore(config, paths);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 }) : undefined;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
+    : undefined;
   redis?.on('error', () => {});
   const metrics = new ServerMetrics(options.role ?? 'all');
   const jobs = config.redisUrl
-    ? await bullmqConversionJobs({ redisUrl: config.redisUrl, queueName: config.queueName, objects, maxWaiting: config.clusterQueue, inlineBytes: config.queueInlineBytes })
+    ? await bullmqConversionJobs({
+        redisUrl: config.redisUrl,
+        queueName: config.queueName,
+        objects,
+        maxWaiting: config.clusterQueue,
+        inlineBytes: config.queueInlineBytes,
+      })
     : threadConversionJobs({ metrics });
   // `all` with a queue: this process also serves the queue, as a worker role would.
-  const worker = config.redisUrl && (options.role ?? 'all') === 'all'
-    ? runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log, metrics, inlineBytes: config.queueInlineBytes })
-    : undefined;
+  const worker =
+    config.redisUrl && (options.role ?? 'all') === 'all'
+      ? runConversionWorker({
+          redisUrl: config.redisUrl,
+          queueName: config.queueName,
+          objects,
+          concurrency: config.workers,
+          lockSeconds: config.jobLockSeconds,
+          log,
+          metrics,
+          inlineBytes: config.queueInlineBytes,
+        })
+      : undefined;
   const orphans = await removeOrphans(sessions, paths);
   if (orphans.length > 0) log.warn({ removed: orphans.length }, 'removed files left by an interrupted run');
   // The cluster shares its cache through PostgreSQL and the bucket; one process keeps its index in memory.
   const conversionCache = openConversionCache({
     index: config.databaseUrl ? postgresCacheIndex({ url: config.databaseUrl }) : memoryCacheIndex(),
-    objects, maxEntries: config.cacheEntries, maxBytes: config.cacheBytes, log,
+    objects,
+    maxEntries: config.cacheEntries,
+    maxBytes: config.cacheBytes,
+    log,
     // A conversion made under another budget is another conversion.
     converterVersion: conversionCacheVersion(arBudgetOf(config)),
   });
@@ -98,50 +119,73 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   metrics.watchQueue(jobs.queueCounts ? () => jobs.queueCounts!() : async () => ({ ...admission.conversions(), failed: 0 }));
   metrics.watchAdmission(() => ({ inFlight: admission.inFlight, capacity: admission.capacity }));
   const ctx: ServerContext = {
-    config, paths, sessions, objects, jobs, log, metrics, draining: false,
+    config,
+    paths,
+    sessions,
+    objects,
+    jobs,
+    log,
+    metrics,
+    draining: false,
     admission,
     uploads: createUploadGate({ perClient: config.uploadsPerClient }),
     conversionCache,
     derivedFiles: createFileDeriver({ sessions, objects, uploadsDir: paths.uploads, log }),
     sessionThrottle: redis
       ? {
-        perClient: createRedisThrottle(redis, `${config.queueName}:sessions-per-client`, config.sessionsPerClientPerHour, 3_600_000),
-        perKey: createRedisThrottle(redis, `${config.queueName}:sessions-per-key`, config.sessionsPerKeyPerHour, 3_600_000),
-      }
-      : { perClient: createThrottle(config.sessionsPerClientPerHour, 3_600_000), perKey: createThrottle(config.sessionsPerKeyPerHour, 3_600_000) },
+          perClient: createRedisThrottle(redis, `${config.queueName}:sessions-per-client`, config.sessionsPerClientPerHour, 3_600_000),
+          perKey: createRedisThrottle(redis, `${config.queueName}:sessions-per-key`, config.sessionsPerKeyPerHour, 3_600_000),
+        }
+      : {
+          perClient: createThrottle(config.sessionsPerClientPerHour, 3_600_000),
+          perKey: createThrottle(config.sessionsPerKeyPerHour, 3_600_000),
+        },
     // With a queue, Redis is shared by every node: claims are counted there, cluster-wide.
     claimThrottle: redis
       ? {
-        // Named after the deployment's queue: deployments sharing one Redis count apart.
-        perClient: createRedisThrottle(redis, `${config.queueName}:claims-per-client`, config.claimsPerClientPerMinute, 60_000),
-        failedPerHour: createRedisThrottle(redis, `${config.queueName}:failed-claims-hour`, config.failedClaimsPerClientPerHour, 3_600_000),
-        failedPerDay: createRedisThrottle(redis, `${config.queueName}:failed-claims-day`, config.failedClaimsPerClientPerDay, 86_400_000),
-      }
+          // Named after the deployment's queue: deployments sharing one Redis count apart.
+          perClient: createRedisThrottle(redis, `${config.queueName}:claims-per-client`, config.claimsPerClientPerMinute, 60_000),
+          failedPerHour: createRedisThrottle(
+            redis,
+            `${config.queueName}:failed-claims-hour`,
+            config.failedClaimsPerClientPerHour,
+            3_600_000,
+          ),
+          failedPerDay: createRedisThrottle(redis, `${config.queueName}:failed-claims-day`, config.failedClaimsPerClientPerDay, 86_400_000),
+        }
       : {
-        perClient: createThrottle(config.claimsPerClientPerMinute, 60_000),
-        failedPerHour: createThrottle(config.failedClaimsPerClientPerHour, 3_600_000),
-        failedPerDay: createThrottle(config.failedClaimsPerClientPerDay, 86_400_000),
-      },
+          perClient: createThrottle(config.claimsPerClientPerMinute, 60_000),
+          failedPerHour: createThrottle(config.failedClaimsPerClientPerHour, 3_600_000),
+          failedPerDay: createThrottle(config.failedClaimsPerClientPerDay, 86_400_000),
+        },
   };
   // One node at a time sweeps (the session store elects it); the others skip the round.
-  const sweep = () => sessions.leadSweep(async () => {
-    const expired = await sweepExpired(sessions, objects);
-    if (expired > 0) log.info({ sessions: expired }, 'expired sessions swept');
-    // A job's scratch objects live as long as the job may (two tries at the conversion timeout).
-    const scratchGraceMs = Math.max(OBJECT_ORPHAN_GRACE_MS, 4 * config.conversionTimeoutSeconds * 1000);
-    const orphaned = await removeObjectOrphans(sessions, objects, { graceMs: OBJECT_ORPHAN_GRACE_MS, scratchGraceMs });
-    if (orphaned.sessions.length + orphaned.savedModels.length + orphaned.scratch.length > 0) {
-      log.warn({ sessions: orphaned.sessions.length, savedModels: orphaned.savedModels.length, scratch: orphaned.scratch.length }, 'removed objects nothing owns (left by an interrupted node)');
-    }
-    const cacheOrphans = await conversionCache.removeOrphans(OBJECT_ORPHAN_GRACE_MS);
-    if (cacheOrphans > 0) log.warn({ entries: cacheOrphans }, 'removed conversion-cache files no cache entry owns');
-  });
+  const sweep = () =>
+    sessions.leadSweep(async () => {
+      const expired = await sweepExpired(sessions, objects);
+      if (expired > 0) log.info({ sessions: expired }, 'expired sessions swept');
+      // A job's scratch objects live as long as the job may (two tries at the conversion timeout).
+      const scratchGraceMs = Math.max(OBJECT_ORPHAN_GRACE_MS, 4 * config.conversionTimeoutSeconds * 1000);
+      const orphaned = await removeObjectOrphans(sessions, objects, { graceMs: OBJECT_ORPHAN_GRACE_MS, scratchGraceMs });
+      if (orphaned.sessions.length + orphaned.savedModels.length + orphaned.scratch.length > 0) {
+        log.warn(
+          { sessions: orphaned.sessions.length, savedModels: orphaned.savedModels.length, scratch: orphaned.scratch.length },
+          'removed objects nothing owns (left by an interrupted node)',
+        );
+      }
+      const cacheOrphans = await conversionCache.removeOrphans(OBJECT_ORPHAN_GRACE_MS);
+      if (cacheOrphans > 0) log.warn({ entries: cacheOrphans }, 'removed conversion-cache files no cache entry owns');
+    });
   await sweep();
   let sweeping = false;
   const sweeper = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
-    sweep().catch((err: unknown) => log.error({ err }, 'sweep failed')).finally(() => { sweeping = false; });
+    sweep()
+      .catch((err: unknown) => log.error({ err }, 'sweep failed'))
+      .finally(() => {
+        sweeping = false;
+      });
   }, config.sweepIntervalSeconds * 1000);
   sweeper.unref();
 
@@ -152,7 +196,10 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   // 30 s past a limit: the sweep runs at a tenth of the shorter limit (0.1–1 s).
   const requestTimeout = config.requestTimeoutSeconds * 1000;
   const headersTimeout = Math.min(config.headersTimeoutSeconds * 1000, requestTimeout);
-  const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(100, headersTimeout / 10)) }, app);
+  const server = createServer(
+    { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(100, headersTimeout / 10)) },
+    app,
+  );
   server.keepAliveTimeout = 5_000;
   let metricsListener: MetricsListener | undefined;
   try {
@@ -177,11 +224,26 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const metricsUrl = metricsListener?.url ?? (publicMetrics(config) ? `${url}/metrics` : undefined);
-  log.info({ url, metrics: metricsUrl ?? 'not served (set ARSESSION_METRICS_PORT, or ARSESSION_METRICS_TOKEN for the public port)', role: options.role ?? 'all', store: sessions.engine, objects: objects.engine, jobs: jobs.engine, cache: conversionCache.engine, config: echoedConfig(config) }, 'arsession listening');
+  log.info(
+    {
+      url,
+      metrics: metricsUrl ?? 'not served (set ARSESSION_METRICS_PORT, or ARSESSION_METRICS_TOKEN for the public port)',
+      role: options.role ?? 'all',
+      store: sessions.engine,
+      objects: objects.engine,
+      jobs: jobs.engine,
+      cache: conversionCache.engine,
+      config: echoedConfig(config),
+    },
+    'arsession listening',
+  );
 
   let closing: Promise<void> | undefined;
   return {
-    url, port, context: ctx, metricsUrl,
+    url,
+    port,
+    context: ctx,
+    metricsUrl,
     close(graceMs = 30_000) {
       closing ??= (async () => {
         ctx.draining = true;

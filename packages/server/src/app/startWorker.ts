@@ -31,15 +31,38 @@ export interface RunningWorker {
 export async function startWorker(config: ServerConfig, options: { logger?: Logger } = {}): Promise<RunningWorker> {
   const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'arsession', role: 'worker' } });
   if (!config.redisUrl) throw new ConfigError(CONFIG_ENV.redisUrl, 'the worker role takes its jobs from a queue: set it to redis://…');
-  if (!config.s3Bucket) throw new ConfigError(CONFIG_ENV.s3Bucket, 'the worker role reads models from and writes files to the store the API nodes share: set it (and the other ARSESSION_S3_* settings)');
+  if (!config.s3Bucket)
+    throw new ConfigError(
+      CONFIG_ENV.s3Bucket,
+      'the worker role reads models from and writes files to the store the API nodes share: set it (and the other ARSESSION_S3_* settings)',
+    );
   configureConversionPool(conversionPoolOf(config));
   const objects = await openObjectStore(config, dataPaths(config.dataDir));
   const metrics = new ServerMetrics('worker');
   // A worker has no HTTP of its own: Prometheus reaches it on the metrics port, when one is set.
   // Bound before the worker takes a job: a port that cannot be bound stops the start with nothing taken.
   const listener = config.metricsPort === undefined ? undefined : await startMetricsListener(metrics, config.host, config.metricsPort);
-  const worker = runConversionWorker({ redisUrl: config.redisUrl, queueName: config.queueName, objects, concurrency: config.workers, lockSeconds: config.jobLockSeconds, log, metrics, inlineBytes: config.queueInlineBytes });
-  log.info({ role: 'worker', objects: objects.engine, concurrency: config.workers, pid: process.pid, metrics: listener?.url ?? null, config: echoedConfig(config) }, 'arsession worker ready');
+  const worker = runConversionWorker({
+    redisUrl: config.redisUrl,
+    queueName: config.queueName,
+    objects,
+    concurrency: config.workers,
+    lockSeconds: config.jobLockSeconds,
+    log,
+    metrics,
+    inlineBytes: config.queueInlineBytes,
+  });
+  log.info(
+    {
+      role: 'worker',
+      objects: objects.engine,
+      concurrency: config.workers,
+      pid: process.pid,
+      metrics: listener?.url ?? null,
+      config: echoedConfig(config),
+    },
+    'arsession worker ready',
+  );
   return {
     ...(listener && { metricsUrl: listener.url }),
     async close() {

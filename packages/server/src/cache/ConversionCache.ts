@@ -16,7 +16,9 @@ export interface ConversionCacheOptions extends CacheLimits {
 }
 
 /** Defaults of {@link openConversionCache}. */
-export const CONVERSION_CACHE_DEFAULTS: Readonly<Pick<ConversionCacheOptions, 'converterVersion'>> = { converterVersion: CONVERTER_VERSION };
+export const CONVERSION_CACHE_DEFAULTS: Readonly<Pick<ConversionCacheOptions, 'converterVersion'>> = {
+  converterVersion: CONVERTER_VERSION,
+};
 
 /**
  * Converted models by the SHA-256 of their source and the converter's version: a model uploaded
@@ -55,7 +57,9 @@ export interface ConversionCache {
  * const entry = await cache.reuse(sha256, { 'model.usdz': staged.usdz, 'model.glb': staged.glb });
  * ```
  */
-export function openConversionCache(options: Omit<ConversionCacheOptions, 'converterVersion'> & Partial<Pick<ConversionCacheOptions, 'converterVersion'>>): ConversionCache {
+export function openConversionCache(
+  options: Omit<ConversionCacheOptions, 'converterVersion'> & Partial<Pick<ConversionCacheOptions, 'converterVersion'>>,
+): ConversionCache {
   const { index, objects, maxEntries, maxBytes, converterVersion, log } = { ...CONVERSION_CACHE_DEFAULTS, ...options };
   const keyOf = (sha256: string) => `${sha256}.${converterVersion}`;
   return {
@@ -96,7 +100,9 @@ export function openConversionCache(options: Omit<ConversionCacheOptions, 'conve
     },
     async removeOrphans(graceMs, now = Date.now()) {
       const owned = await index.keys();
-      const orphans = [...await objects.cachedEntries()].filter(([key, newestAt]) => !owned.has(key) && newestAt < now - graceMs).map(([key]) => key);
+      const orphans = [...(await objects.cachedEntries())]
+        .filter(([key, newestAt]) => !owned.has(key) && newestAt < now - graceMs)
+        .map(([key]) => key);
       if (orphans.length) await objects.deleteCached(orphans);
       return orphans.length;
     },

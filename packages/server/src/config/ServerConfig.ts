@@ -250,7 +250,10 @@ export const CONFIG_ENV: Readonly<Record<keyof ServerConfig, string>> = {
 
 /** A setting in the environment that cannot be used; the server refuses to start. */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`${variable}: ${message}`);
     this.name = 'ConfigError';
   }
@@ -270,14 +273,20 @@ function trustProxy(raw: string | undefined, c: ServerConfig): void {
     c.trustProxy = Number(raw.trim());
     return;
   }
-  const entries = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   for (const entry of entries) {
     if (PROXY_RANGE_NAMES.has(entry)) continue;
     const [address, prefix, ...rest] = entry.split('/');
     const family = isIP(address ?? '');
     const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
     if (family === 0 || !validPrefix || rest.length > 0) {
-      throw new ConfigError(CONFIG_ENV.trustProxy, `${JSON.stringify(entry)} is not an address, a CIDR range (10.0.0.0/8, fd00::/8), loopback, linklocal or uniquelocal; expected those comma-separated, a hop count, or false`);
+      throw new ConfigError(
+        CONFIG_ENV.trustProxy,
+        `${JSON.stringify(entry)} is not an address, a CIDR range (10.0.0.0/8, fd00::/8), loopback, linklocal or uniquelocal; expected those comma-separated, a hop count, or false`,
+      );
     }
   }
   c.trustProxy = entries;
@@ -293,7 +302,10 @@ function trustProxy(raw: string | undefined, c: ServerConfig): void {
  * config.port; // → 9000
  * ```
  */
-export function readServerConfig(env: Readonly<Record<string, string | undefined>> = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+export function readServerConfig(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  overrides: Partial<ServerConfig> = {},
+): ServerConfig {
   const c: ServerConfig = { ...SERVER_CONFIG_DEFAULTS };
   const int = (key: keyof ServerConfig, min: number, scale = 1): void => {
     const raw = env[CONFIG_ENV[key]];
@@ -371,7 +383,8 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   text('queueName', /^[A-Za-z0-9_-]{1,100}$/);
   int('queueInlineBytes', 0);
   // Every inline copy shares Redis's memory with the queue itself (which must never be evicted).
-  if (c.queueInlineBytes > MAX_QUEUE_INLINE_BYTES) throw new ConfigError(CONFIG_ENV.queueInlineBytes, `expected at most ${MAX_QUEUE_INLINE_BYTES} (64 MiB), got ${c.queueInlineBytes}`);
+  if (c.queueInlineBytes > MAX_QUEUE_INLINE_BYTES)
+    throw new ConfigError(CONFIG_ENV.queueInlineBytes, `expected at most ${MAX_QUEUE_INLINE_BYTES} (64 MiB), got ${c.queueInlineBytes}`);
   flag('s3ForcePathStyle');
   flag('s3Redirect');
   flag('arBudget');
@@ -381,7 +394,8 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
   int('budgetPackageBytes', 0.001, 1024 * 1024);
   const merged = { ...c, ...overrides };
   if (merged.port > 65535) throw new ConfigError(CONFIG_ENV.port, `port ${merged.port} is out of range`);
-  if (merged.metricsPort !== undefined && merged.metricsPort > 65535) throw new ConfigError(CONFIG_ENV.metricsPort, `port ${merged.metricsPort} is out of range`);
+  if (merged.metricsPort !== undefined && merged.metricsPort > 65535)
+    throw new ConfigError(CONFIG_ENV.metricsPort, `port ${merged.metricsPort} is out of range`);
   return { ...merged, dataDir: resolve(merged.dataDir), publicUrl: merged.publicUrl?.replace(/\/+$/, '') };
 }
 
@@ -395,7 +409,12 @@ export function readServerConfig(env: Readonly<Record<string, string | undefined
  */
 export function arBudgetOf(config: ServerConfig): ArBudget | false {
   return config.arBudget
-    ? { triangles: config.budgetTriangles, meshPrims: config.budgetMeshPrims, textureSize: config.budgetTexturePx, packageBytes: config.budgetPackageBytes }
+    ? {
+        triangles: config.budgetTriangles,
+        meshPrims: config.budgetMeshPrims,
+        textureSize: config.budgetTexturePx,
+        packageBytes: config.budgetPackageBytes,
+      }
     : false;
 }
 
@@ -419,9 +438,13 @@ export function conversionPoolOf(config: ServerConfig, workerScript?: URL): Shar
 /** ARSESSION_CORS_ORIGINS: `*`, or origins (scheme://host[:port]) separated by commas. */
 function corsOrigins(raw: string | undefined, c: ServerConfig): void {
   if (raw === undefined || raw.trim() === '') return;
-  const origins = raw.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
   for (const o of origins) {
-    if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) throw new ConfigError(CONFIG_ENV.corsOrigins, `${JSON.stringify(o)} is not an origin (scheme://host[:port], no path) nor *`);
+    if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o))
+      throw new ConfigError(CONFIG_ENV.corsOrigins, `${JSON.stringify(o)} is not an origin (scheme://host[:port], no path) nor *`);
   }
   c.corsOrigins = origins;
 }

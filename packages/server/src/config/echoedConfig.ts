@@ -12,14 +12,19 @@ import { CONFIG_ENV, type ServerConfig } from './ServerConfig.js';
  * ```
  */
 export function echoedConfig(config: ServerConfig): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(config).map(([k, v]) => {
-    const name = CONFIG_ENV[k as keyof ServerConfig];
-    return [name, typeof v === 'number' ? inUnitOf(name, v) : withoutSecrets(v, k)];
-  }));
+  return Object.fromEntries(
+    Object.entries(config).map(([k, v]) => {
+      const name = CONFIG_ENV[k as keyof ServerConfig];
+      return [name, typeof v === 'number' ? inUnitOf(name, v) : withoutSecrets(v, k)];
+    }),
+  );
 }
 
 /** Bytes per unit of the variables whose unit their name ends in; the rest are as they are held. */
-const UNITS: ReadonlyArray<[RegExp, number]> = [[/_MB$/, 1024 * 1024], [/_KBPS$/, 1024]];
+const UNITS: ReadonlyArray<[RegExp, number]> = [
+  [/_MB$/, 1024 * 1024],
+  [/_KBPS$/, 1024],
+];
 
 /** A number held in bytes, in the unit of the variable `name`, to a millionth of it (set in that unit, it was rounded to whole bytes). */
 function inUnitOf(name: string, value: number): number {

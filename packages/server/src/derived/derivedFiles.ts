@@ -32,7 +32,12 @@ export interface DerivedFile {
  * const info = quickLookFileOf(0, '0.usdz', placement.quick_look, result.anchorRefusal);
  * ```
  */
-export function quickLookFileOf(order: number, usdzFile: string, quickLook: QuickLook, refusal: ConversionResult['anchorRefusal']): QuickLookFile {
+export function quickLookFileOf(
+  order: number,
+  usdzFile: string,
+  quickLook: QuickLook,
+  refusal: ConversionResult['anchorRefusal'],
+): QuickLookFile {
   if (quickLook.anchoring === 'none') return { file: usdzFile, anchoring: 'none', reason: quickLook.reason };
   if (refusal) return { file: usdzFile, anchoring: 'none', reason: refusal.message };
   return { file: quickLookFileName(order), anchoring: quickLook.anchoring, reason: null };
@@ -61,23 +66,36 @@ export function derivedFileOf(session: SessionRecord, name: string): DerivedFile
   if (name === PREVIEW_FILE && first?.info.glb_file) {
     const glbFile = first.info.glb_file;
     return {
-      name, contentType: 'model/gltf-binary', downloadName: contentDisposition(PREVIEW_FILE),
-      make: async (read) => previewGlb({
-        glb: await read(glbFile), placement,
-        models: session.assets.map((a) => ({ bounds: { min: a.info.bounds.min as Vec3, max: a.info.bounds.max as Vec3 }, offset: a.info.offset as Vec3 })),
-        ...await imageOf(read).then((image) => image && { image }),
-      }),
+      name,
+      contentType: 'model/gltf-binary',
+      downloadName: contentDisposition(PREVIEW_FILE),
+      make: async (read) =>
+        previewGlb({
+          glb: await read(glbFile),
+          placement,
+          models: session.assets.map((a) => ({
+            bounds: { min: a.info.bounds.min as Vec3, max: a.info.bounds.max as Vec3 },
+            offset: a.info.offset as Vec3,
+          })),
+          ...(await imageOf(read).then((image) => image && { image })),
+        }),
     };
   }
   const asset = session.assets.find((a) => a.info.quick_look?.file === name && a.info.quick_look.anchoring !== 'none');
   const quickLook = placement.quick_look;
   if (asset && first && quickLook && quickLook.anchoring !== 'none') {
     return {
-      name, contentType: 'model/vnd.usdz+zip', downloadName: contentDisposition(deliveredName(asset.sourceName, 'usdz')),
-      make: async (read) => quickLookPackage({
-        usdz: await read(asset.info.usdz_file), offset: asset.info.offset as Vec3, primaryOffset: first.info.offset as Vec3, quickLook,
-        ...await imageOf(read).then((image) => image && { image }),
-      }),
+      name,
+      contentType: 'model/vnd.usdz+zip',
+      downloadName: contentDisposition(deliveredName(asset.sourceName, 'usdz')),
+      make: async (read) =>
+        quickLookPackage({
+          usdz: await read(asset.info.usdz_file),
+          offset: asset.info.offset as Vec3,
+          primaryOffset: first.info.offset as Vec3,
+          quickLook,
+          ...(await imageOf(read).then((image) => image && { image })),
+        }),
     };
   }
   return undefined;

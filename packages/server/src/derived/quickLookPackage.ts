@@ -33,14 +33,17 @@ export interface QuickLookInputs {
  */
 export function quickLookPackage(inputs: QuickLookInputs): Uint8Array[] {
   const { quickLook } = inputs;
-  const anchoring: UsdzAnchoring = quickLook.anchoring === 'plane'
-    ? { type: 'plane', alignment: quickLook.alignment }
-    : { type: 'image', image: inputs.image!, physicalWidth: quickLook.physical_width };
+  const anchoring: UsdzAnchoring =
+    quickLook.anchoring === 'plane'
+      ? { type: 'plane', alignment: quickLook.alignment }
+      : { type: 'image', image: inputs.image!, physicalWidth: quickLook.physical_width };
   // A point of this model's delivered frame, in the first model's (where the placement is), then in the anchor's.
   const { frame } = quickLook;
   const anchorFromPrimary = invertPose(createPose(frame.position as Vec3, frame.rotation as [number, number, number, number])).matrix;
   const shift = [0, 1, 2].map((k) => inputs.offset[k]! - inputs.primaryOffset[k]!);
   const modelToAnchor = Array.from(anchorFromPrimary);
-  for (let r = 0; r < 3; r++) modelToAnchor[12 + r]! += anchorFromPrimary[r]! * shift[0]! + anchorFromPrimary[4 + r]! * shift[1]! + anchorFromPrimary[8 + r]! * shift[2]!;
+  for (let r = 0; r < 3; r++)
+    modelToAnchor[12 + r]! +=
+      anchorFromPrimary[r]! * shift[0]! + anchorFromPrimary[4 + r]! * shift[1]! + anchorFromPrimary[8 + r]! * shift[2]!;
   return anchorUsdz(inputs.usdz, { anchoring, modelToAnchor });
 }

@@ -18,8 +18,17 @@ export interface Problem {
 export const PROBLEM_TYPE_BASE = 'urn:arsession:problem:';
 
 const TITLES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 410: 'Gone', 413: 'Content Too Large',
-  415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
 
@@ -58,17 +67,26 @@ export function problemFromError(err: unknown): { problem: Problem; headers: Rec
     const field = err.field ?? 'body';
     return make(status, code, `${field}: ${err.message}`, [{ field, message: err.message }]);
   }
-  if (err instanceof UnsupportedFormatError) return make(415, err.code, err.message, [{ field: err.field, message: err.message }], fileOf(err));
+  if (err instanceof UnsupportedFormatError)
+    return make(415, err.code, err.message, [{ field: err.field, message: err.message }], fileOf(err));
   if (err instanceof ConvertError) {
     return make(422, err.code, err.message, [{ field: err.field, message: err.message }], fileOf(err));
   }
   if (err instanceof GeometryValidationError) {
     const extra = err instanceof DoorNotFoundError ? { reason: err.reason } : {};
-    return make(422, err.code, err.message, err.problems.map((p) => ({ field: p.field, message: p.message, code: p.code })), extra);
+    return make(
+      422,
+      err.code,
+      err.message,
+      err.problems.map((p) => ({ field: p.field, message: p.message, code: p.code })),
+      extra,
+    );
   }
   if (err instanceof URIError && (err as URIError & { status?: unknown }).status === 400) {
     // The router could not percent-decode a path segment (`%E0%A4%A`): the client's URL, not our bug.
-    return make(400, 'malformed_path', `the request path cannot be decoded: ${err.message}`, [{ field: 'path', message: 'malformed percent-encoding' }]);
+    return make(400, 'malformed_path', `the request path cannot be decoded: ${err.message}`, [
+      { field: 'path', message: 'malformed percent-encoding' },
+    ]);
   }
   if (isClientHttpError(err)) {
     // body-parser and friends (http-errors): a 4xx they decided, with a message safe to show.

@@ -22,8 +22,12 @@ export function requiredField(form: Form, name: string): string {
 export function requireFields(form: Form, names: readonly string[]): void {
   const missing = names.filter((name) => !form.fields.has(name));
   if (missing.length === 0) return;
-  throw new ApiError(400, 'missing_field', `missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
-    missing.map((field) => ({ field, message: 'is required' })));
+  throw new ApiError(
+    400,
+    'missing_field',
+    `missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+    missing.map((field) => ({ field, message: 'is required' })),
+  );
 }
 
 /** Parses a JSON value; a field that is not JSON is a 400 naming it. */
@@ -31,7 +35,11 @@ function parseJson(name: string, text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw badField(name, `must be ${what} as JSON, e.g. ${what === 'a number' ? '0.9' : '[1.2, 0, -3.4]'}; got ${preview(text)}`, 'malformed_json');
+    throw badField(
+      name,
+      `must be ${what} as JSON, e.g. ${what === 'a number' ? '0.9' : '[1.2, 0, -3.4]'}; got ${preview(text)}`,
+      'malformed_json',
+    );
   }
 }
 
@@ -61,8 +69,10 @@ export function numberField(form: Form, name: string, limit: number): number | u
   const text = textField(form, name);
   if (text === undefined) return undefined;
   const value = parseJson(name, text, 'a number');
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw badField(name, `must be a finite number; got ${preview(text)}`, 'wrong_type');
-  if (Math.abs(value) > limit) throw badField(name, `must be within ±${limit} (ARSESSION_MAX_COORDINATE_M); got ${preview(text)}`, 'out_of_range');
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw badField(name, `must be a finite number; got ${preview(text)}`, 'wrong_type');
+  if (Math.abs(value) > limit)
+    throw badField(name, `must be within ±${limit} (ARSESSION_MAX_COORDINATE_M); got ${preview(text)}`, 'out_of_range');
   return value;
 }
 
@@ -70,7 +80,8 @@ export function numberField(form: Form, name: string, limit: number): number | u
 export function enumField<T extends string>(form: Form, name: string, values: readonly T[]): T | undefined {
   const text = textField(form, name);
   if (text === undefined) return undefined;
-  if (!(values as readonly string[]).includes(text)) throw badField(name, `must be one of ${values.join(', ')}; got ${preview(text)}`, 'unknown_value');
+  if (!(values as readonly string[]).includes(text))
+    throw badField(name, `must be one of ${values.join(', ')}; got ${preview(text)}`, 'unknown_value');
   return text as T;
 }
 
@@ -79,7 +90,12 @@ export function enumField<T extends string>(form: Form, name: string, values: re
  * ignored). A text field named like one of its `fileFields` is a file sent as its path (curl's
  * `-F model_file=house.ifc`, without the `@`): said so.
  */
-export function refuseUnknownFields(form: Form, known: ReadonlySet<string>, knownPrefixes: readonly string[] = [], fileFields: readonly string[] = []): void {
+export function refuseUnknownFields(
+  form: Form,
+  known: ReadonlySet<string>,
+  knownPrefixes: readonly string[] = [],
+  fileFields: readonly string[] = [],
+): void {
   const asText = [...form.fields.keys()].find((k) => fileFields.includes(k));
   if (asText !== undefined) {
     const message = `${asText} must be a file part, not text (got ${preview(form.fields.get(asText) ?? '')}); with curl, -F ${asText}=@path/to/file (the @ sends the file)`;
@@ -87,8 +103,12 @@ export function refuseUnknownFields(form: Form, known: ReadonlySet<string>, know
   }
   const unknown = [...form.fields.keys()].filter((k) => !known.has(k) && !knownPrefixes.some((p) => k.startsWith(p)));
   if (unknown.length > 0) {
-    throw new ApiError(400, 'unknown_field', `this endpoint does not take ${unknown.map((u) => JSON.stringify(u)).join(', ')}`,
-      unknown.map((field) => ({ field, message: 'not a field of this endpoint' })));
+    throw new ApiError(
+      400,
+      'unknown_field',
+      `this endpoint does not take ${unknown.map((u) => JSON.stringify(u)).join(', ')}`,
+      unknown.map((field) => ({ field, message: 'not a field of this endpoint' })),
+    );
   }
 }
 

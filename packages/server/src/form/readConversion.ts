@@ -16,7 +16,12 @@ const MODES = ['auto', 'custom'] as const;
 export function readConversion(form: Form): ConversionSettings {
   const dotted = [...form.fields.keys()].filter((k) => k.startsWith('conversion.'));
   const whole = form.fields.get('conversion');
-  if (whole !== undefined && dotted.length > 0) throw badField(dotted[0]!, 'send the conversion block either as one JSON field `conversion` or as dotted fields, not both', 'mutually_exclusive');
+  if (whole !== undefined && dotted.length > 0)
+    throw badField(
+      dotted[0]!,
+      'send the conversion block either as one JSON field `conversion` or as dotted fields, not both',
+      'mutually_exclusive',
+    );
   let block: Record<string, unknown> = {};
   if (whole !== undefined) {
     let parsed: unknown;
@@ -25,7 +30,8 @@ export function readConversion(form: Form): ConversionSettings {
     } catch {
       throw badField('conversion', 'must be a JSON object, e.g. {"mode": "auto"}', 'malformed_json');
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badField('conversion', 'must be a JSON object, e.g. {"mode": "auto"}', 'wrong_type');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw badField('conversion', 'must be a JSON object, e.g. {"mode": "auto"}', 'wrong_type');
     block = parsed as Record<string, unknown>;
   } else {
     for (const k of dotted) {
@@ -37,9 +43,12 @@ export function readConversion(form: Form): ConversionSettings {
   if ('custom' in block || block.mode === 'custom') {
     // The field sent is the one named: conversion.custom when a custom block came, else the mode asking for it.
     const field = 'custom' in block ? 'conversion.custom' : 'conversion.mode';
-    throw new ApiError(400, 'conversion_custom_unsupported', `${field === 'conversion.mode' ? 'conversion.mode=custom' : 'conversion.custom (including decimation)'} is not supported yet; omit the conversion block or send conversion.mode=auto`, [
-      { field, message: 'custom conversion is in development and not supported; use mode auto' },
-    ]);
+    throw new ApiError(
+      400,
+      'conversion_custom_unsupported',
+      `${field === 'conversion.mode' ? 'conversion.mode=custom' : 'conversion.custom (including decimation)'} is not supported yet; omit the conversion block or send conversion.mode=auto`,
+      [{ field, message: 'custom conversion is in development and not supported; use mode auto' }],
+    );
   }
   for (const key of Object.keys(block)) {
     if (key !== 'mode') throw badField(`conversion.${key}`, 'is not a field of the conversion block (only mode)', 'unknown_field');

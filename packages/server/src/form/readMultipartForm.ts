@@ -58,9 +58,12 @@ const MAX_FIELD_BYTES = 64 * 1024;
  */
 export async function readMultipartForm(req: Request, res: Response, options: MultipartOptions): Promise<Form> {
   if (!req.is('multipart/form-data')) {
-    throw new ApiError(400, 'not_multipart', `the body must be multipart/form-data (got ${req.headers['content-type'] ?? 'no Content-Type'})`, [
-      { field: 'Content-Type', message: 'send the request as multipart/form-data' },
-    ]);
+    throw new ApiError(
+      400,
+      'not_multipart',
+      `the body must be multipart/form-data (got ${req.headers['content-type'] ?? 'no Content-Type'})`,
+      [{ field: 'Content-Type', message: 'send the request as multipart/form-data' }],
+    );
   }
   // A client that left while the request waited (for its key check) has no body left to send: a
   // pipe from the destroyed request would never end, and its admission slot would never free.
@@ -109,18 +112,30 @@ export async function readMultipartForm(req: Request, res: Response, options: Mu
   // multer passes over a body whose Content-Type it cannot parse (`boundary=` with no value)
   // without reading it; there is then no form at all, and the client's header is at fault.
   if (req.body === undefined) {
-    throw new ApiError(400, 'invalid_multipart', `the multipart body cannot be read: Content-Type ${JSON.stringify(req.headers['content-type'])} has no usable boundary`, [
-      { field: 'Content-Type', message: 'send multipart/form-data with a non-empty boundary parameter' },
-    ]);
+    throw new ApiError(
+      400,
+      'invalid_multipart',
+      `the multipart body cannot be read: Content-Type ${JSON.stringify(req.headers['content-type'])} has no usable boundary`,
+      [{ field: 'Content-Type', message: 'send multipart/form-data with a non-empty boundary parameter' }],
+    );
   }
   const fields = new Map<string, string>();
   for (const [name, value] of Object.entries(req.body as Record<string, unknown>)) {
     if (typeof value === 'string') fields.set(name, value);
     else if (Array.isArray(value)) throw badField(name, `sent ${value.length} times; send each field once`, 'duplicate_field');
-    else throw badField(name, 'bracketed field names are not used; name nested fields with dots, e.g. alignment.point_1', 'invalid_field_name');
+    else
+      throw badField(
+        name,
+        'bracketed field names are not used; name nested fields with dots, e.g. alignment.point_1',
+        'invalid_field_name',
+      );
   }
   const files = ((req.files ?? []) as Array<Express.Multer.File & { sha256: string }>).map((f) => ({
-    field: f.fieldname, name: safeBaseName(f.originalname), path: f.path, bytes: f.size, sha256: f.sha256,
+    field: f.fieldname,
+    name: safeBaseName(f.originalname),
+    path: f.path,
+    bytes: f.size,
+    sha256: f.sha256,
   }));
   for (const f of files) {
     if (fields.has(f.field)) throw badField(f.field, 'sent both as a file and as a text field', 'duplicate_field');
@@ -147,9 +162,14 @@ function watchBodyRate(req: Request, minBytesPerSecond: number, tooSlow: (err: A
     const brought = seconds.reduce((n, b) => n + b, 0);
     if (seconds.length < BODY_RATE_WINDOW_S || brought >= minBytesPerSecond * BODY_RATE_WINDOW_S) return;
     clearInterval(timer);
-    tooSlow(new ApiError(408, 'body_too_slow', `the request body brought ${brought} bytes in the last ${BODY_RATE_WINDOW_S} s, under the ${minBytesPerSecond} bytes a second it must keep (ARSESSION_MIN_BODY_KBPS)`, [
-      { field: 'body', message: `slower than ${minBytesPerSecond} bytes a second` },
-    ]));
+    tooSlow(
+      new ApiError(
+        408,
+        'body_too_slow',
+        `the request body brought ${brought} bytes in the last ${BODY_RATE_WINDOW_S} s, under the ${minBytesPerSecond} bytes a second it must keep (ARSESSION_MIN_BODY_KBPS)`,
+        [{ field: 'body', message: `slower than ${minBytesPerSecond} bytes a second` }],
+      ),
+    );
   }, 1000);
   timer.unref();
   return () => clearInterval(timer);
@@ -181,7 +201,12 @@ function fileTooLarge(field: string, name: string, maxFileBytes: number): ApiErr
  * hash (conversion cache, saved models), and reading the file back to get it would cost a second
  * pass over bytes that were just in memory.
  */
-function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<void>>, overLimit: { reject(err: Error): void }, open: Set<{ destroy(): void }>): multer.StorageEngine {
+function hashingDiskStorage(
+  options: MultipartOptions,
+  writing: Array<Promise<void>>,
+  overLimit: { reject(err: Error): void },
+  open: Set<{ destroy(): void }>,
+): multer.StorageEngine {
   // A destination function, not a string: with a string multer mkdirSync()s it on every request.
   const disk = multer.diskStorage({
     destination: (_req, file, cb) => cb(null, options.dirFor(file.fieldname)),
@@ -205,13 +230,15 @@ function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<vo
         // partial file close (and be removed) now.
         file.stream.destroy();
       });
-      writing.push(new Promise((settled) => {
-        disk._handleFile(req, file, (err, info) => {
-          settled();
-          if (err) cb(err);
-          else cb(null, { ...info, sha256: hash.digest('hex') } as Partial<Express.Multer.File>);
-        });
-      }));
+      writing.push(
+        new Promise((settled) => {
+          disk._handleFile(req, file, (err, info) => {
+            settled();
+            if (err) cb(err);
+            else cb(null, { ...info, sha256: hash.digest('hex') } as Partial<Express.Multer.File>);
+          });
+        }),
+      );
     },
     _removeFile: (req, file, cb) => disk._removeFile(req, file, cb),
   };
@@ -225,6 +252,10 @@ function hashingDiskStorage(options: MultipartOptions, writing: Array<Promise<vo
 function safeBaseName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim().replace(/^\.+/, '').slice(0, 200);
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim()
+    .replace(/^\.+/, '')
+    .slice(0, 200);
   return clean === '' ? 'model' : clean;
 }

@@ -31,7 +31,8 @@ export interface QueueCounts {
 }
 
 /** A conversion done: the worker's result, with the size and SHA-256 of the files written at `usdzPath` and `glbPath`. */
-export type ConvertedModel = ConversionResult & Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256' | 'glbFileBytes' | 'glbFileSha256'>;
+export type ConvertedModel = ConversionResult &
+  Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256' | 'glbFileBytes' | 'glbFileSha256'>;
 
 /**
  * Where conversions run: one role, an engine per folder (`threads/`: the worker threads of this

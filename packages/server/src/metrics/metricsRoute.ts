@@ -24,11 +24,18 @@ export function metricsRoute(metrics: ServerMetrics, token?: string): (req: Requ
       const given = /^Bearer (\S+)$/.exec(req.get('Authorization') ?? '')?.[1] ?? '';
       // Hashed first: equal lengths for the comparison, and nothing learnt from the time it takes.
       if (!timingSafeEqual(createHash('sha256').update(given).digest(), expected)) {
-        throw new ApiError(401, 'metrics_token_invalid', 'GET /metrics on this port needs Authorization: Bearer and the metrics token (ARSESSION_METRICS_TOKEN)', [
-          { field: 'Authorization', message: 'missing or wrong metrics token' },
-        ], { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+        throw new ApiError(
+          401,
+          'metrics_token_invalid',
+          'GET /metrics on this port needs Authorization: Bearer and the metrics token (ARSESSION_METRICS_TOKEN)',
+          [{ field: 'Authorization', message: 'missing or wrong metrics token' }],
+          { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+        );
       }
     }
-    res.set('Cache-Control', 'no-store').type(metrics.contentType).send(await metrics.text());
+    res
+      .set('Cache-Control', 'no-store')
+      .type(metrics.contentType)
+      .send(await metrics.text());
   };
 }

@@ -14,7 +14,11 @@ import { recordConversionSteps } from '../tracing/spans.js';
  * const result = await observeConversion(metrics, upload.name, () => convertModel(bytes, options));
  * ```
  */
-export async function observeConversion<T extends ConversionResult>(metrics: ServerMetrics | undefined, fileName: string, run: () => Promise<T>): Promise<T> {
+export async function observeConversion<T extends ConversionResult>(
+  metrics: ServerMetrics | undefined,
+  fileName: string,
+  run: () => Promise<T>,
+): Promise<T> {
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   try {

@@ -28,7 +28,8 @@ export async function startMetricsListener(metrics: ServerMetrics, host: string,
     }
     metrics.text().then(
       (text) => res.writeHead(200, { 'Content-Type': metrics.contentType }).end(text),
-      (err: unknown) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`metrics could not be collected: ${(err as Error).message}\n`),
+      (err: unknown) =>
+        res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`metrics could not be collected: ${(err as Error).message}\n`),
     );
   });
   server.listen(port, host);
@@ -40,9 +41,10 @@ export async function startMetricsListener(metrics: ServerMetrics, host: string,
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {
     url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${bound}/metrics`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -28,7 +28,12 @@ export interface ObjectStore {
    * files engine places them in the same step as the rows) and writes the rows. All or nothing:
    * when `writeRows` fails, what was put in the store is removed.
    */
-  commitSession<T>(sessionId: string, staged: readonly StagedFile[], kept: readonly KeptUpload[], writeRows: (localFiles: readonly StagedFile[]) => Promise<T>): Promise<T>;
+  commitSession<T>(
+    sessionId: string,
+    staged: readonly StagedFile[],
+    kept: readonly KeptUpload[],
+    writeRows: (localFiles: readonly StagedFile[]) => Promise<T>,
+  ): Promise<T>;
   /** Answers a request for a committed session's file: its bytes (ranges, conditional requests) or a redirect. */
   send(req: Request, res: Response, sessionId: string, file: SessionFile, options: SendOptions): Promise<void>;
   /** A committed session's file, whole (what a derived file is made from). */

@@ -16,7 +16,12 @@ import { openS3ObjectStore } from './s3/openS3ObjectStore.js';
 export async function openObjectStore(config: ServerConfig, paths: DataPaths): Promise<ObjectStore> {
   if (!config.s3Bucket) return openFilesObjectStore(paths);
   return openS3ObjectStore({
-    bucket: config.s3Bucket, endpoint: config.s3Endpoint, region: config.s3Region, accessKeyId: config.s3AccessKeyId,
-    secretAccessKey: config.s3SecretAccessKey, forcePathStyle: config.s3ForcePathStyle, redirect: config.s3Redirect,
+    bucket: config.s3Bucket,
+    endpoint: config.s3Endpoint,
+    region: config.s3Region,
+    accessKeyId: config.s3AccessKeyId,
+    secretAccessKey: config.s3SecretAccessKey,
+    forcePathStyle: config.s3ForcePathStyle,
+    redirect: config.s3Redirect,
   });
 }

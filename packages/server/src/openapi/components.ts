@@ -8,9 +8,11 @@ export const ref = (name: keyof typeof SCHEMAS): Schema => ({ $ref: `#/component
 /** An object of exactly these properties, all required unless listed as optional. */
 function record(properties: Record<string, Schema>, optional: readonly string[] = [], description?: string): Schema {
   return {
-    type: 'object', additionalProperties: false,
+    type: 'object',
+    additionalProperties: false,
     required: Object.keys(properties).filter((k) => !optional.includes(k)),
-    properties, ...(description && { description }),
+    properties,
+    ...(description && { description }),
   };
 }
 
@@ -29,166 +31,366 @@ const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }
  * describe fails the tests, which validate every response against it.
  */
 export const SCHEMAS = {
-  SessionResponse: record({
-    deeplink: { ...url, examples: ['arsession://session/3q2-7wEjS0mZ1T2V0X9dQg'] },
-    expires_at: { type: 'string', format: 'date-time', pattern: 'Z$' },
-    onetime_code: { type: 'string', pattern: '^[0-9]{12}$', description: 'twelve digits (leading zeros kept), claimable once while it lives (ARSESSION_CODE_TTL_S, an hour by default, at most the session): POST /api/vision/v1/session/claim/' },
-  }, [], 'The body of every 201: the deep link the app opens, when the session expires, and its one-time code.'),
-  ClaimResponse: record({ session_id: text, deeplink: url, expires_at: { type: 'string', format: 'date-time' } }, [], 'The session a one-time code belonged to.'),
-  Pose: record({
-    position: vec3('metres, in the delivered frame'),
-    rotation: { type: 'array', items: number, minItems: 4, maxItems: 4, description: 'unit quaternion [x, y, z, w]' },
-    matrix: { type: 'array', items: number, minItems: 16, maxItems: 16, description: 'the same, as a column-major 4×4' },
-  }, [], 'A rigid frame in the delivered frame (right-handed, Y-up, metres).'),
+  SessionResponse: record(
+    {
+      deeplink: { ...url, examples: ['arsession://session/3q2-7wEjS0mZ1T2V0X9dQg'] },
+      expires_at: { type: 'string', format: 'date-time', pattern: 'Z$' },
+      onetime_code: {
+        type: 'string',
+        pattern: '^[0-9]{12}$',
+        description:
+          'twelve digits (leading zeros kept), claimable once while it lives (ARSESSION_CODE_TTL_S, an hour by default, at most the session): POST /api/vision/v1/session/claim/',
+      },
+    },
+    [],
+    'The body of every 201: the deep link the app opens, when the session expires, and its one-time code.',
+  ),
+  ClaimResponse: record(
+    { session_id: text, deeplink: url, expires_at: { type: 'string', format: 'date-time' } },
+    [],
+    'The session a one-time code belonged to.',
+  ),
+  Pose: record(
+    {
+      position: vec3('metres, in the delivered frame'),
+      rotation: { type: 'array', items: number, minItems: 4, maxItems: 4, description: 'unit quaternion [x, y, z, w]' },
+      matrix: { type: 'array', items: number, minItems: 16, maxItems: 16, description: 'the same, as a column-major 4×4' },
+    },
+    [],
+    'A rigid frame in the delivered frame (right-handed, Y-up, metres).',
+  ),
   QuickLook: {
-    description: "How AR Quick Look anchors the session's packages (each asset's quick_look file): Apple's anchoring schema, with the anchor's frame in the delivered frame (origin at the anchor's centre, +Y its normal; on an upright plane or an image +X level to the right and +Z down); or none, with the reason.",
+    description:
+      "How AR Quick Look anchors the session's packages (each asset's quick_look file): Apple's anchoring schema, with the anchor's frame in the delivered frame (origin at the anchor's centre, +Y its normal; on an upright plane or an image +X level to the right and +Z down); or none, with the reason.",
     oneOf: [
-      record({ anchoring: { const: 'plane' }, alignment: { type: 'string', enum: ['horizontal', 'vertical'] }, frame: { $ref: '#/components/schemas/Pose' } }),
-      record({ anchoring: { const: 'image' }, frame: { $ref: '#/components/schemas/Pose' }, physical_width: { type: 'number', description: 'printed width of the reference image (m)' } }),
+      record({
+        anchoring: { const: 'plane' },
+        alignment: { type: 'string', enum: ['horizontal', 'vertical'] },
+        frame: { $ref: '#/components/schemas/Pose' },
+      }),
+      record({
+        anchoring: { const: 'image' },
+        frame: { $ref: '#/components/schemas/Pose' },
+        physical_width: { type: 'number', description: 'printed width of the reference image (m)' },
+      }),
       record({ anchoring: { const: 'none' }, reason: text }),
     ],
   },
   PlacementWarnings: {
-    type: 'array', description: 'numbers the request sent that are valid but look like mistakes (a frame or unit mix-up); the session was made. Empty when none',
+    type: 'array',
+    description:
+      'numbers the request sent that are valid but look like mistakes (a frame or unit mix-up); the session was made. Empty when none',
     items: record({
-      code: { type: 'string', enum: Object.keys(PLACEMENT_WARNING_CODES), description: Object.entries(PLACEMENT_WARNING_CODES).map(([code, meaning]) => `${code}: ${meaning}`).join('; ') },
+      code: {
+        type: 'string',
+        enum: Object.keys(PLACEMENT_WARNING_CODES),
+        description: Object.entries(PLACEMENT_WARNING_CODES)
+          .map(([code, meaning]) => `${code}: ${meaning}`)
+          .join('; '),
+      },
       message: { type: 'string', description: 'the same in words, with the figures sent' },
     }),
   },
   ByPlanePlacement: record({
     method: { const: 'by_plane' },
     anchor: { $ref: '#/components/schemas/Pose', description: "the footprint anchor: bottom centre of every model's bounds" },
-    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }), warnings: { $ref: '#/components/schemas/PlacementWarnings' },
+    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+    warnings: { $ref: '#/components/schemas/PlacementWarnings' },
   }),
-  ByScanPlacement: record({
-    method: { const: 'by_scan' },
-    found: { type: 'string', enum: ['detected', 'given'] },
-    corners: { type: 'array', items: vec3('a corner'), minItems: 4, maxItems: 4, description: 'the opening [BL, BR, TR, TL] on the viewer\'s face of the wall' },
-    wall_normal: vec3('the wall normal, toward the viewer'),
-    width: number, height: number,
-    frame: { $ref: '#/components/schemas/Pose', description: 'origin at the bottom centre, x to the right, y up, z along the wall normal' },
-    detection: record({
-      method: { type: 'string', enum: ['semantic', 'geometric'] },
-      confidence: { type: 'number', minimum: 0, maximum: 1 },
-      source: nullable(record({ id: text, name: text }, ['name'])),
-    }, [], 'how mode 1 found the door'),
-    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }), warnings: { $ref: '#/components/schemas/PlacementWarnings' },
-  }, ['detection']),
+  ByScanPlacement: record(
+    {
+      method: { const: 'by_scan' },
+      found: { type: 'string', enum: ['detected', 'given'] },
+      corners: {
+        type: 'array',
+        items: vec3('a corner'),
+        minItems: 4,
+        maxItems: 4,
+        description: "the opening [BL, BR, TR, TL] on the viewer's face of the wall",
+      },
+      wall_normal: vec3('the wall normal, toward the viewer'),
+      width: number,
+      height: number,
+      frame: {
+        $ref: '#/components/schemas/Pose',
+        description: 'origin at the bottom centre, x to the right, y up, z along the wall normal',
+      },
+      detection: record(
+        {
+          method: { type: 'string', enum: ['semantic', 'geometric'] },
+          confidence: { type: 'number', minimum: 0, maximum: 1 },
+          source: nullable(record({ id: text, name: text }, ['name'])),
+        },
+        [],
+        'how mode 1 found the door',
+      ),
+      quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+      warnings: { $ref: '#/components/schemas/PlacementWarnings' },
+    },
+    ['detection'],
+  ),
   VirtualAnchorPlacement: {
     description: "The anchor's frame (origin and axes per kind: y along plane_normal) and its sizes.",
-    oneOf: ([
-      ['rectangle_short_side', { width: number, height: number }],
-      ['segment_directional', { length: number, placement_source: { type: 'string', enum: ['model_surface'] } }],
-      ['circle_directional', { radius: number }],
-      ['corner_directional', { opening_angle_deg: number }],
-    ] as const).map(([kind, sizes]) => record({
-      method: { const: 'by_virtual_anchor' }, anchor_type: { const: kind }, pose: { $ref: '#/components/schemas/Pose' },
-      correction_deg: { type: 'number', description: 'how far the sent direction was turned into the anchor\'s plane (degrees)' },
-      ...sizes, quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }), warnings: { $ref: '#/components/schemas/PlacementWarnings' },
-    })),
+    oneOf: (
+      [
+        ['rectangle_short_side', { width: number, height: number }],
+        ['segment_directional', { length: number, placement_source: { type: 'string', enum: ['model_surface'] } }],
+        ['circle_directional', { radius: number }],
+        ['corner_directional', { opening_angle_deg: number }],
+      ] as const
+    ).map(([kind, sizes]) =>
+      record({
+        method: { const: 'by_virtual_anchor' },
+        anchor_type: { const: kind },
+        pose: { $ref: '#/components/schemas/Pose' },
+        correction_deg: { type: 'number', description: "how far the sent direction was turned into the anchor's plane (degrees)" },
+        ...sizes,
+        quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+        warnings: { $ref: '#/components/schemas/PlacementWarnings' },
+      }),
+    ),
   },
   ByRefimagePlacement: record({
     method: { const: 'by_refimage' },
-    pose: { $ref: '#/components/schemas/Pose', description: "the printed image's frame in ARKit's image-anchor convention: y out of the image, x to its right, z to its bottom" },
-    physical_width: number, correction_deg: number, image_url: url,
-    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }), warnings: { $ref: '#/components/schemas/PlacementWarnings' },
+    pose: {
+      $ref: '#/components/schemas/Pose',
+      description: "the printed image's frame in ARKit's image-anchor convention: y out of the image, x to its right, z to its bottom",
+    },
+    physical_width: number,
+    correction_deg: number,
+    image_url: url,
+    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
+    warnings: { $ref: '#/components/schemas/PlacementWarnings' },
   }),
   QuickLookPackage: record({
-    usdz_url: { ...url, description: 'the USDZ that places itself in AR Quick Look (the plain USDZ when anchoring is none); made on its first request' },
+    usdz_url: {
+      ...url,
+      description: 'the USDZ that places itself in AR Quick Look (the plain USDZ when anchoring is none); made on its first request',
+    },
     bytes: { ...nullable(integer), description: 'null until the package has been made (its first request)' },
     sha256: { ...nullable(sha256), description: 'null until the package has been made (its first request)' },
     anchoring: { type: 'string', enum: ['plane', 'image', 'none'] },
     reason: nullable(text),
   }),
-  ModelAsset: record({
-    order: integer, source_name: text,
-    format: { type: 'string', enum: ['ifc', 'ifczip', 'glb', 'usdz'] },
-    usdz_delivery: { type: 'string', enum: ['converted', 'as_uploaded', 'repacked'], description: 'converted: written from the model; as_uploaded: an ARKit-ready USDZ upload delivered byte for byte; repacked: one whose only faults were compression or alignment, its entries untouched' },
-    preferred_format: { type: 'string', enum: ['reality', 'usdz'] },
-    reality_url: { ...nullable(url), description: 'the Reality file, when the operator configured a compiler (ARSESSION_REALITY_COMPILER: Apple publishes no writer) and it succeeded; null otherwise — a configured compiler that failed adds the warning reality_failed' },
-    reality_status: { type: 'string', enum: ['made', 'not_configured', 'failed'], description: 'why reality_url is what it is: made; not_configured (the server has no ARSESSION_REALITY_COMPILER: Apple publishes no Reality writer, so a macOS build host with Reality Composer Pro\'s tools provides one); failed (the compiler failed on this model, with the warning reality_failed). The client rule holds either way: Reality when there is one, else USDZ' },
-    usdz_url: url,
-    glb_url: { ...nullable(url), description: 'the same scene as GLB (null for sessions made before GLBs were delivered)' },
-    source_bytes: integer, usdz_bytes: integer, usdz_sha256: sha256,
-    glb_bytes: nullable(integer), glb_sha256: nullable(sha256),
-    triangles: integer, mesh_nodes: integer, draw_calls: integer, elements: integer,
-    bounds: record({ min: vec3('lowest corner'), max: vec3('highest corner') }, [], 'in this model\'s delivered frame, of the full model (placement is computed on it; a simplified delivery lies within ar_budget.max_deviation_m of it)'),
-    offset: vec3("this model's own re-centring (Y-up, m)"),
-    warnings: {
-      type: 'array', description: 'what the conversion changed or dropped, never silently; the model was delivered',
-      items: record({
-        code: { type: 'string', enum: Object.keys(ASSET_WARNING_CODES), description: Object.entries(ASSET_WARNING_CODES).map(([code, meaning]) => `${code}: ${meaning}`).join('; ') },
-        message: { ...text, description: 'the same in words, with this model\'s figures and names' },
-      }),
+  ModelAsset: record(
+    {
+      order: integer,
+      source_name: text,
+      format: { type: 'string', enum: ['ifc', 'ifczip', 'glb', 'usdz'] },
+      usdz_delivery: {
+        type: 'string',
+        enum: ['converted', 'as_uploaded', 'repacked'],
+        description:
+          'converted: written from the model; as_uploaded: an ARKit-ready USDZ upload delivered byte for byte; repacked: one whose only faults were compression or alignment, its entries untouched',
+      },
+      preferred_format: { type: 'string', enum: ['reality', 'usdz'] },
+      reality_url: {
+        ...nullable(url),
+        description:
+          'the Reality file, when the operator configured a compiler (ARSESSION_REALITY_COMPILER: Apple publishes no writer) and it succeeded; null otherwise — a configured compiler that failed adds the warning reality_failed',
+      },
+      reality_status: {
+        type: 'string',
+        enum: ['made', 'not_configured', 'failed'],
+        description:
+          "why reality_url is what it is: made; not_configured (the server has no ARSESSION_REALITY_COMPILER: Apple publishes no Reality writer, so a macOS build host with Reality Composer Pro's tools provides one); failed (the compiler failed on this model, with the warning reality_failed). The client rule holds either way: Reality when there is one, else USDZ",
+      },
+      usdz_url: url,
+      glb_url: { ...nullable(url), description: 'the same scene as GLB (null for sessions made before GLBs were delivered)' },
+      source_bytes: integer,
+      usdz_bytes: integer,
+      usdz_sha256: sha256,
+      glb_bytes: nullable(integer),
+      glb_sha256: nullable(sha256),
+      triangles: integer,
+      mesh_nodes: integer,
+      draw_calls: integer,
+      elements: integer,
+      bounds: record(
+        { min: vec3('lowest corner'), max: vec3('highest corner') },
+        [],
+        "in this model's delivered frame, of the full model (placement is computed on it; a simplified delivery lies within ar_budget.max_deviation_m of it)",
+      ),
+      offset: vec3("this model's own re-centring (Y-up, m)"),
+      warnings: {
+        type: 'array',
+        description: 'what the conversion changed or dropped, never silently; the model was delivered',
+        items: record({
+          code: {
+            type: 'string',
+            enum: Object.keys(ASSET_WARNING_CODES),
+            description: Object.entries(ASSET_WARNING_CODES)
+              .map(([code, meaning]) => `${code}: ${meaning}`)
+              .join('; '),
+          },
+          message: { ...text, description: "the same in words, with this model's figures and names" },
+        }),
+      },
+      door_openings: integer,
+      quick_look: nullable({ $ref: '#/components/schemas/QuickLookPackage' }),
+      ar_budget: {
+        ...nullable({ $ref: '#/components/schemas/ArBudget' }),
+        description:
+          'what the AR budget did to this model; null when the server runs without one (ARSESSION_AR_BUDGET=false) or for sessions made before it',
+      },
     },
-    door_openings: integer,
-    quick_look: nullable({ $ref: '#/components/schemas/QuickLookPackage' }),
-    ar_budget: { ...nullable({ $ref: '#/components/schemas/ArBudget' }), description: 'what the AR budget did to this model; null when the server runs without one (ARSESSION_AR_BUDGET=false) or for sessions made before it' },
-  }, ['door_openings']),
+    ['door_openings'],
+  ),
   ArBudgetFigures: record({
-    triangles: integer, mesh_prims: integer,
+    triangles: integer,
+    mesh_prims: integer,
     largest_texture_px: { ...integer, description: 'longest side of the largest texture; 0 without textures' },
     bytes: { ...nullable(integer), description: "the upload's bytes (source) or the USDZ package's (delivered)" },
   }),
-  ArBudget: record({
-    within_budget: { type: 'boolean', description: 'every delivered figure is within its limit' },
-    steps: { type: 'array', items: { type: 'string', enum: ['merged', 'materials_merged', 'simplified', 'textures_resized'] }, description: 'what was done, cheapest loss first; empty when the model was delivered as read, byte for byte' },
-    limits: record({ triangles: integer, mesh_prims: integer, texture_px: integer, package_bytes: integer }, [], 'the budget the server holds delivered files to (ARSESSION_BUDGET_*)'),
-    source: { $ref: '#/components/schemas/ArBudgetFigures' },
-    delivered: { $ref: '#/components/schemas/ArBudgetFigures' },
-    max_deviation_m: { ...number, minimum: 0, description: "an upper bound on the distance from any point of the delivered surface to the full model's (metres), over whole triangles (not at sample points), each element against its own full surface; 0 when no vertex moved. Elements that may stray more than 2 cm are delivered finer, unless the triangle limit cannot be met otherwise" },
-    max_uncovered_m: { ...number, minimum: 0, description: 'an upper bound on the distance from any point of the full surface to the delivered one (metres), over whole triangles, each element against its own delivered surface: an element simplified away whole counts its own size' },
-    categories: {
-      type: 'array', items: { $ref: '#/components/schemas/ArBudgetCategory' },
-      description: 'what each category of element gave up, envelope first (one row per category the model draws); empty when no triangle was simplified; absent for sessions made before it was reported. The budget takes triangles from clutter first (furniture, MEP, other: coarsened at a share of their own size, then drawn as boxes, then left out) and from the envelope last',
+  ArBudget: record(
+    {
+      within_budget: { type: 'boolean', description: 'every delivered figure is within its limit' },
+      steps: {
+        type: 'array',
+        items: { type: 'string', enum: ['merged', 'materials_merged', 'simplified', 'textures_resized'] },
+        description: 'what was done, cheapest loss first; empty when the model was delivered as read, byte for byte',
+      },
+      limits: record(
+        { triangles: integer, mesh_prims: integer, texture_px: integer, package_bytes: integer },
+        [],
+        'the budget the server holds delivered files to (ARSESSION_BUDGET_*)',
+      ),
+      source: { $ref: '#/components/schemas/ArBudgetFigures' },
+      delivered: { $ref: '#/components/schemas/ArBudgetFigures' },
+      max_deviation_m: {
+        ...number,
+        minimum: 0,
+        description:
+          "an upper bound on the distance from any point of the delivered surface to the full model's (metres), over whole triangles (not at sample points), each element against its own full surface; 0 when no vertex moved. Elements that may stray more than 2 cm are delivered finer, unless the triangle limit cannot be met otherwise",
+      },
+      max_uncovered_m: {
+        ...number,
+        minimum: 0,
+        description:
+          'an upper bound on the distance from any point of the full surface to the delivered one (metres), over whole triangles, each element against its own delivered surface: an element simplified away whole counts its own size',
+      },
+      categories: {
+        type: 'array',
+        items: { $ref: '#/components/schemas/ArBudgetCategory' },
+        description:
+          'what each category of element gave up, envelope first (one row per category the model draws); empty when no triangle was simplified; absent for sessions made before it was reported. The budget takes triangles from clutter first (furniture, MEP, other: coarsened at a share of their own size, then drawn as boxes, then left out) and from the envelope last',
+      },
     },
-  }, ['categories'], 'placement, door detection and footprints are computed on the full model whatever the budget did'),
-  ArBudgetCategory: record({
-    category: { type: 'string', enum: ['envelope', 'furniture', 'mep', 'other'], description: 'envelope: walls, slabs, roofs, curtain walls, windows, doors, columns, beams, stairs, ramps, railings, plates, members, coverings (by IFC class; in a GLB or USDZ, meshes 2 m across or more with flat faces); furniture: IfcFurnishingElement and its kin; mep: flow and distribution elements; other: everything else (proxies among them)' },
-    source_triangles: { ...integer, description: 'triangles its elements draw in the full model' },
-    delivered_triangles: { ...integer, description: 'triangles its elements draw as delivered, boxes counted' },
-    max_deviation_m: { ...number, minimum: 0, description: "largest distance from its delivered surface to its full one (metres), measured as max_deviation_m is; an element drawn as a box counts its box's largest face diagonal" },
-    max_uncovered_m: { ...number, minimum: 0, description: 'largest distance from its full surface to its delivered one (metres); an element left out counts its own size' },
-    proxied_elements: { ...integer, description: 'elements drawn as the box around them in place of their shape' },
-    left_out: { type: 'array', items: record({ ifc_class: { ...text, description: 'the IFC class, or mesh for a model that names none' }, elements: integer }), description: 'elements left out, by class, most first (the budget_left_out warning names them too)' },
-  }, [], 'what one category of element gave up to the AR budget'),
+    ['categories'],
+    'placement, door detection and footprints are computed on the full model whatever the budget did',
+  ),
+  ArBudgetCategory: record(
+    {
+      category: {
+        type: 'string',
+        enum: ['envelope', 'furniture', 'mep', 'other'],
+        description:
+          'envelope: walls, slabs, roofs, curtain walls, windows, doors, columns, beams, stairs, ramps, railings, plates, members, coverings (by IFC class; in a GLB or USDZ, meshes 2 m across or more with flat faces); furniture: IfcFurnishingElement and its kin; mep: flow and distribution elements; other: everything else (proxies among them)',
+      },
+      source_triangles: { ...integer, description: 'triangles its elements draw in the full model' },
+      delivered_triangles: { ...integer, description: 'triangles its elements draw as delivered, boxes counted' },
+      max_deviation_m: {
+        ...number,
+        minimum: 0,
+        description:
+          "largest distance from its delivered surface to its full one (metres), measured as max_deviation_m is; an element drawn as a box counts its box's largest face diagonal",
+      },
+      max_uncovered_m: {
+        ...number,
+        minimum: 0,
+        description: 'largest distance from its full surface to its delivered one (metres); an element left out counts its own size',
+      },
+      proxied_elements: { ...integer, description: 'elements drawn as the box around them in place of their shape' },
+      left_out: {
+        type: 'array',
+        items: record({ ifc_class: { ...text, description: 'the IFC class, or mesh for a model that names none' }, elements: integer }),
+        description: 'elements left out, by class, most first (the budget_left_out warning names them too)',
+      },
+    },
+    [],
+    'what one category of element gave up to the AR budget',
+  ),
   SessionDetail: record({
-    session_id: text, deeplink: url,
-    created_at: { type: 'string', format: 'date-time' }, expires_at: { type: 'string', format: 'date-time' },
+    session_id: text,
+    deeplink: url,
+    created_at: { type: 'string', format: 'date-time' },
+    expires_at: { type: 'string', format: 'date-time' },
     placement: {
-      oneOf: [{ $ref: '#/components/schemas/ByPlanePlacement' }, { $ref: '#/components/schemas/ByScanPlacement' }, { $ref: '#/components/schemas/VirtualAnchorPlacement' }, { $ref: '#/components/schemas/ByRefimagePlacement' }],
+      oneOf: [
+        { $ref: '#/components/schemas/ByPlanePlacement' },
+        { $ref: '#/components/schemas/ByScanPlacement' },
+        { $ref: '#/components/schemas/VirtualAnchorPlacement' },
+        { $ref: '#/components/schemas/ByRefimagePlacement' },
+      ],
       description: 'what the AR client needs to place the model, in the delivered frame of the first model',
     },
-    model_frame: record({ up_axis: { const: 'y' }, handedness: { const: 'right' }, units: { const: 'm' }, offset: vec3('a submitted point p lands at to_y_up(p) − offset') }),
+    model_frame: record({
+      up_axis: { const: 'y' },
+      handedness: { const: 'right' },
+      units: { const: 'm' },
+      offset: vec3('a submitted point p lands at to_y_up(p) − offset'),
+    }),
     model_assets: { type: 'array', items: { $ref: '#/components/schemas/ModelAsset' } },
     page_url: { ...url, description: 'the session page for people (HTML)' },
-    preview_glb_url: { ...nullable(url), description: 'the first model with the placement drawn (GLB), as the page shows it; made on its first request' },
+    preview_glb_url: {
+      ...nullable(url),
+      description: 'the first model with the placement drawn (GLB), as the page shows it; made on its first request',
+    },
   }),
-  SavedModel: record({
-    id: { ...text, description: 'its id, for DELETE /api/vision/v1/models/{model_id}' },
-    session_id: { ...text, description: 'the session it was first sent with (which may have expired)' },
-    source_name: { ...text, description: 'its file name as uploaded' },
-    format: { type: 'string', enum: ['ifc', 'ifczip', 'glb', 'usdz'], description: 'the format it was read as' },
-    bytes: { ...integer, description: 'its size as uploaded' },
-    sha256: { ...sha256, description: 'SHA-256 of its bytes, hex' },
-    created_at: { type: 'string', format: 'date-time', description: 'when it was saved' },
-  }, [], 'A model saved to the key\'s account: GET …/models/{id}/file gives its bytes, DELETE …/models/{id} forgets it.'),
+  SavedModel: record(
+    {
+      id: { ...text, description: 'its id, for DELETE /api/vision/v1/models/{model_id}' },
+      session_id: { ...text, description: 'the session it was first sent with (which may have expired)' },
+      source_name: { ...text, description: 'its file name as uploaded' },
+      format: { type: 'string', enum: ['ifc', 'ifczip', 'glb', 'usdz'], description: 'the format it was read as' },
+      bytes: { ...integer, description: 'its size as uploaded' },
+      sha256: { ...sha256, description: 'SHA-256 of its bytes, hex' },
+      created_at: { type: 'string', format: 'date-time', description: 'when it was saved' },
+    },
+    [],
+    "A model saved to the key's account: GET …/models/{id}/file gives its bytes, DELETE …/models/{id} forgets it.",
+  ),
   SavedModels: record({
     account: { ...text, description: "the key's account" },
-    models: { type: 'array', description: 'newest first; a model is kept once per content (the same file sent again is not stored twice)', items: { $ref: '#/components/schemas/SavedModel' } },
+    models: {
+      type: 'array',
+      description: 'newest first; a model is kept once per content (the same file sent again is not stored twice)',
+      items: { $ref: '#/components/schemas/SavedModel' },
+    },
     next_cursor: { ...nullable(text), description: 'pass as cursor for the next page; null on the last page' },
   }),
-  Health: record({ status: { const: 'ok' }, version: { type: 'string', description: "the converter's version, e.g. 0.1.0+11: the package version, and after the + the revision of what it writes (the conversion cache keys entries by it)" } }),
+  Health: record({
+    status: { const: 'ok' },
+    version: {
+      type: 'string',
+      description:
+        "the converter's version, e.g. 0.1.0+11: the package version, and after the + the revision of what it writes (the conversion cache keys entries by it)",
+    },
+  }),
   Readiness: record({
     status: { type: 'string', enum: ['ready', 'not_ready'] },
-    checks: { type: 'object', additionalProperties: text, description: "each dependency (database, jobs, objects, data_dir, accepting): 'ok', or which way it failed ('cannot be reached', 'is not writable', 'shutting down'); the error itself is in the server's log, never here" },
-    in_flight: integer, capacity: integer,
+    checks: {
+      type: 'object',
+      additionalProperties: text,
+      description:
+        "each dependency (database, jobs, objects, data_dir, accepting): 'ok', or which way it failed ('cannot be reached', 'is not writable', 'shutting down'); the error itself is in the server's log, never here",
+    },
+    in_flight: integer,
+    capacity: integer,
   }),
-  Problem: record({
-    type: { ...url, description: 'urn:arsession:problem:<code>' }, title: text, status: { type: 'integer' }, detail: text, code: text,
-    errors: { type: 'array', items: record({ field: text, message: text, code: text }, ['code']), description: 'the fields at fault' },
-    request_id: { type: 'string', description: 'also the X-Request-Id response header' },
-    reason: { type: 'string', description: 'door_not_found: why no door was found' },
-    file: { type: 'string', description: 'the uploaded file at fault' },
-  }, ['request_id', 'reason', 'file'], 'RFC 9457 problem details with the fields at fault.'),
+  Problem: record(
+    {
+      type: { ...url, description: 'urn:arsession:problem:<code>' },
+      title: text,
+      status: { type: 'integer' },
+      detail: text,
+      code: text,
+      errors: { type: 'array', items: record({ field: text, message: text, code: text }, ['code']), description: 'the fields at fault' },
+      request_id: { type: 'string', description: 'also the X-Request-Id response header' },
+      reason: { type: 'string', description: 'door_not_found: why no door was found' },
+      file: { type: 'string', description: 'the uploaded file at fault' },
+    },
+    ['request_id', 'reason', 'file'],
+    'RFC 9457 problem details with the fields at fault.',
+  ),
 } as const satisfies Record<string, Schema>;

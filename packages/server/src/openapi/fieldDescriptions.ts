@@ -7,7 +7,7 @@ import type { Schema } from './components.js';
  */
 const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   // Sessions.
-  session_id: 'the session\'s id: 128 random bits, URL-safe; the capability to read it',
+  session_id: "the session's id: 128 random bits, URL-safe; the capability to read it",
   deeplink: 'the link the app opens: <scheme>://session/<session_id> (ARSESSION_DEEPLINK_SCHEME)',
   expires_at: 'when the session expires (ISO 8601, UTC); after it, its id answers 410 and its files are deleted',
   created_at: 'when the session was made (ISO 8601, UTC)',
@@ -17,8 +17,9 @@ const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   units: 'always m (metres)',
   model_assets: 'the delivered models, in upload order',
   // Placements.
-  method: 'how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 found the door (semantic: from the IFC door elements; geometric: from the surfaces)',
-  quick_look: 'how AR Quick Look anchors the session\'s packages (null for sessions made before)',
+  method:
+    'how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 found the door (semantic: from the IFC door elements; geometric: from the surfaces)',
+  quick_look: "how AR Quick Look anchors the session's packages (null for sessions made before)",
   warnings: 'numbers the request sent that are valid but look like mistakes, by code; empty when none',
   found: 'detected (mode 1: the server found the door from point_1 and point_2) or given (mode 2: the corners sent)',
   width: 'width (m)',
@@ -30,17 +31,17 @@ const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   id: 'its id',
   name: 'its name in the model',
   anchor_type: 'the anchor kind: the endpoint it was made by',
-  pose: 'the anchor\'s frame in the delivered frame',
-  length: 'the segment\'s length (m)',
-  placement_source: 'model_surface: the segment lies on the model\'s surface',
-  radius: 'the circle\'s radius (m)',
-  opening_angle_deg: 'the angle between the corner\'s two edges (degrees)',
-  physical_width: 'the printed image\'s width (m)',
+  pose: "the anchor's frame in the delivered frame",
+  length: "the segment's length (m)",
+  placement_source: "model_surface: the segment lies on the model's surface",
+  radius: "the circle's radius (m)",
+  opening_angle_deg: "the angle between the corner's two edges (degrees)",
+  physical_width: "the printed image's width (m)",
   correction_deg: 'how far a sent direction was turned to be perpendicular to its normal (degrees)',
   image_url: 'the reference image as uploaded, for ARReferenceImage',
   anchoring: 'plane, image, or none (AR Quick Look cannot anchor it: reason says why)',
   alignment: 'horizontal (floor, table) or vertical (wall) plane',
-  frame: 'the anchor\'s frame in the delivered frame',
+  frame: "the anchor's frame in the delivered frame",
   reason: 'why, in words',
   // Assets.
   order: 'its place in the upload order, from 0',
@@ -97,16 +98,19 @@ function describe(schema: unknown, path: string): unknown {
   const out: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
   const properties = out.properties as Record<string, Schema> | undefined;
   if (properties) {
-    out.properties = Object.fromEntries(Object.entries(properties).map(([field, p]) => {
-      const described = p.description === undefined ? { ...p, ...descriptionOf(path, field) } : p;
-      return [field, describe(described, `${path}.${field}`)];
-    }));
+    out.properties = Object.fromEntries(
+      Object.entries(properties).map(([field, p]) => {
+        const described = p.description === undefined ? { ...p, ...descriptionOf(path, field) } : p;
+        return [field, describe(described, `${path}.${field}`)];
+      }),
+    );
   }
   for (const key of ['items', 'oneOf', 'anyOf', 'allOf']) if (out[key] !== undefined) out[key] = describe(out[key], path);
   return out;
 }
 
 function descriptionOf(path: string, field: string): { description?: string } {
-  const description = FIELD_DESCRIPTIONS[`${path}.${field}`] ?? FIELD_DESCRIPTIONS[`${path.split('.')[0]}.${field}`] ?? FIELD_DESCRIPTIONS[field];
+  const description =
+    FIELD_DESCRIPTIONS[`${path}.${field}`] ?? FIELD_DESCRIPTIONS[`${path.split('.')[0]}.${field}`] ?? FIELD_DESCRIPTIONS[field];
   return description === undefined ? {} : { description };
 }

@@ -9,7 +9,9 @@ import type { Bounds } from '@arsession/geometry';
  * modelsBounds([{ bounds: a.bounds, offset: a.offset }, { bounds: b.bounds, offset: b.offset }]);
  * ```
  */
-export function modelsBounds(models: ReadonlyArray<{ bounds: { min: readonly number[]; max: readonly number[] }; offset: readonly number[] }>): Bounds {
+export function modelsBounds(
+  models: ReadonlyArray<{ bounds: { min: readonly number[]; max: readonly number[] }; offset: readonly number[] }>,
+): Bounds {
   const first = models[0]!.offset;
   const bounds: Bounds = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
   for (const m of models) {

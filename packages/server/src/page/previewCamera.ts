@@ -13,7 +13,8 @@ export interface PreviewCamera {
 /** Not quite level: a picture from eye height shows the floor an opening stands on (90° − this at a level normal). */
 const LOOK_DOWN_DEG = 12;
 /** model-viewer's default limits on phi: a camera beyond them is moved back inside. */
-const MIN_PHI_DEG = 22.5, MAX_PHI_DEG = 157.5;
+const MIN_PHI_DEG = 22.5,
+  MAX_PHI_DEG = 157.5;
 
 /**
  * The preview camera that shows a placement from the side it is meant to be seen from: a door

@@ -23,7 +23,8 @@ export interface SessionPageData {
 
 /** model-viewer's start camera for the placement, or its own framing of the whole model (also when the placement is too far away to draw). */
 function cameraAttributes(detail: SessionDetail): string {
-  const camera = placementOutOfView(detail.placement, modelsBounds(detail.model_assets)) === undefined ? previewCamera(detail.placement) : undefined;
+  const camera =
+    placementOutOfView(detail.placement, modelsBounds(detail.model_assets)) === undefined ? previewCamera(detail.placement) : undefined;
   if (!camera) return '';
   return ` camera-target="${camera.target.map((v) => `${v}m`).join(' ')}" camera-orbit="${camera.thetaDeg}deg ${camera.phiDeg}deg auto"`;
 }
@@ -89,7 +90,12 @@ ${first.glb_url ? `<a class="button" id="ar-scene-viewer" href="${attr(sceneView
 <dl>
 <dt>Deep link</dt><dd><a id="deeplink" href="${attr(detail.deeplink)}">${text(detail.deeplink)}</a></dd>
 <dt>One-time code</dt><dd><span class="code" id="onetime-code">${text(groupedOnetimeCode(data.onetimeCode))}</span>${data.codeClaimed ? ' (used)' : data.codeExpired ? ' (expired; the link still works)' : ''}</dd>
-<dt>Expires</dt><dd><time id="expires" datetime="${attr(detail.expires_at)}" data-countdown>${text(countdown(expires.getTime() - data.now))}</time> (${text(expires.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))})</dd>
+<dt>Expires</dt><dd><time id="expires" datetime="${attr(detail.expires_at)}" data-countdown>${text(countdown(expires.getTime() - data.now))}</time> (${text(
+    expires
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC'),
+  )})</dd>
 </dl>
 </section>
 <section class="models">
@@ -137,14 +143,21 @@ function modelBlock(a: AssetOnWire): string {
   const rows: Array<[string, string]> = [
     ['Format', `${a.format.toUpperCase()}${a.usdz_delivery === 'converted' ? '' : ` (USDZ ${a.usdz_delivery.replace('_', ' ')})`}`],
     ['Triangles', a.triangles.toLocaleString('en-US')],
-    ['Mesh nodes', `${a.mesh_nodes.toLocaleString('en-US')} (${a.draw_calls.toLocaleString('en-US')} draw calls, from ${a.elements.toLocaleString('en-US')} elements)`],
+    [
+      'Mesh nodes',
+      `${a.mesh_nodes.toLocaleString('en-US')} (${a.draw_calls.toLocaleString('en-US')} draw calls, from ${a.elements.toLocaleString('en-US')} elements)`,
+    ],
     ['Size', `${size} m`],
     ['Uploaded', megabytes(a.source_bytes)],
     ...arBudgetRow(a),
   ];
   const links = [
     `<a href="${attr(a.usdz_url)}">USDZ</a> (${megabytes(a.usdz_bytes)})`,
-    ...(a.quick_look && a.quick_look.usdz_url !== a.usdz_url ? [`<a href="${attr(a.quick_look.usdz_url)}">USDZ for AR Quick Look</a>${a.quick_look.bytes === null ? '' : ` (${megabytes(a.quick_look.bytes)})`}`] : []),
+    ...(a.quick_look && a.quick_look.usdz_url !== a.usdz_url
+      ? [
+          `<a href="${attr(a.quick_look.usdz_url)}">USDZ for AR Quick Look</a>${a.quick_look.bytes === null ? '' : ` (${megabytes(a.quick_look.bytes)})`}`,
+        ]
+      : []),
     ...(a.glb_url && a.glb_bytes !== null ? [`<a href="${attr(a.glb_url)}">GLB</a> (${megabytes(a.glb_bytes)})`] : []),
     ...(a.reality_url ? [`<a href="${attr(a.reality_url)}">Reality</a>`] : []),
   ];
@@ -169,17 +182,27 @@ function arBudgetRow(a: AssetOnWire): Array<[string, string]> {
   const n = (v: number) => v.toLocaleString('en-US');
   const counts = `${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ${n(b.source.mesh_prims)} → ${n(b.delivered.mesh_prims)} meshes`;
   const categories = b.categories ?? [];
-  if (categories.length === 0) return [['Made lighter for AR', `${counts}${b.max_deviation_m > 0 ? `; surfaces within ${metres(b.max_deviation_m)} of the model` : ''}`]];
+  if (categories.length === 0)
+    return [
+      ['Made lighter for AR', `${counts}${b.max_deviation_m > 0 ? `; surfaces within ${metres(b.max_deviation_m)} of the model` : ''}`],
+    ];
   const envelope = categories.find((c) => c.category === 'envelope');
   const clutter = categories.filter((c) => c.category !== 'envelope' && c.source_triangles > 0);
   const parts = [counts];
-  if (envelope) parts.push(envelope.max_deviation_m > 0 ? `the building itself (walls, slabs, roofs, openings, structure) within ${metres(envelope.max_deviation_m)} of the model` : 'the building itself (walls, slabs, roofs, openings, structure) as modelled');
+  if (envelope)
+    parts.push(
+      envelope.max_deviation_m > 0
+        ? `the building itself (walls, slabs, roofs, openings, structure) within ${metres(envelope.max_deviation_m)} of the model`
+        : 'the building itself (walls, slabs, roofs, openings, structure) as modelled',
+    );
   if (clutter.length) {
     const deviation = Math.max(...clutter.map((c) => c.max_deviation_m));
     const boxed = clutter.reduce((k, c) => k + c.proxied_elements, 0);
     const leftOut = clutter.reduce((k, c) => k + c.left_out.reduce((j, l) => j + l.elements, 0), 0);
     const what = clutter.map((c) => (c.category === 'mep' ? 'MEP' : c.category === 'other' ? 'other details' : c.category)).join(', ');
-    parts.push(`${what} ${deviation > 0 ? `within ${metres(deviation)}` : 'as modelled'}${boxed ? `, ${n(boxed)} shown as boxes` : ''}${leftOut ? `, ${n(leftOut)} left out` : ''}`);
+    parts.push(
+      `${what} ${deviation > 0 ? `within ${metres(deviation)}` : 'as modelled'}${boxed ? `, ${n(boxed)} shown as boxes` : ''}${leftOut ? `, ${n(leftOut)} left out` : ''}`,
+    );
   }
   return [['Made lighter for AR', parts.join('; ')]];
 }
@@ -202,7 +225,8 @@ function anchoringSentence(placement: PlacementOnWire): string {
 function legendOrWhy(detail: SessionDetail): string {
   const far = placementOutOfView(detail.placement, modelsBounds(detail.model_assets));
   if (far !== undefined) {
-    const what = detail.placement.method === 'by_scan' ? 'door opening' : detail.placement.method === 'by_refimage' ? 'reference image' : 'anchor';
+    const what =
+      detail.placement.method === 'by_scan' ? 'door opening' : detail.placement.method === 'by_refimage' ? 'reference image' : 'anchor';
     return `<p class="legend" id="placement-far">The ${what} lies ${text(metres(far))} outside the model, too far to draw beside it: the preview shows the model alone, and AR places it there.</p>`;
   }
   return `<p class="legend">The placement drawn on the model:
@@ -214,10 +238,14 @@ function legendOrWhy(detail: SessionDetail): string {
 function legendOf(placement: PlacementOnWire): string {
   const item = (swatch: string, label: string) => `\n<span><i class="swatch ${swatch}"></i>${label}</span>`;
   switch (placement.method) {
-    case 'by_plane': return item('footprint', 'footprint');
-    case 'by_scan': return item('door', 'door opening and wall normal');
-    case 'by_virtual_anchor': return item('anchor', 'virtual anchor');
-    case 'by_refimage': return item('anchor', 'reference image');
+    case 'by_plane':
+      return item('footprint', 'footprint');
+    case 'by_scan':
+      return item('door', 'door opening and wall normal');
+    case 'by_virtual_anchor':
+      return item('anchor', 'virtual anchor');
+    case 'by_refimage':
+      return item('anchor', 'reference image');
   }
 }
 

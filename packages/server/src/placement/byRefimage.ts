@@ -21,7 +21,13 @@ export const byRefimage: PlacementMethod<RefimageInput, ByRefimagePlacement> = {
   path: 'by_refimage',
   method: 'by_refimage',
   requiresKey: true,
-  fields: ['reference_image.physical_width', 'reference_image.center', 'reference_image.normal', 'reference_image.up', 'reference_image.coordinate_system'],
+  fields: [
+    'reference_image.physical_width',
+    'reference_image.center',
+    'reference_image.normal',
+    'reference_image.up',
+    'reference_image.coordinate_system',
+  ],
   fileFields: ['reference_image'],
   read(form, limit) {
     const images = form.files.filter((f) => f.field === 'reference_image');
@@ -30,23 +36,30 @@ export const byRefimage: PlacementMethod<RefimageInput, ByRefimagePlacement> = {
     const image = images[0]!;
     const imageType = imageTypeOf(image.path);
     if (!imageType) {
-      throw new ApiError(415, 'unsupported_image', `reference_image ${image.name} is not a PNG or JPEG image`, [{ field: 'reference_image', message: 'must be a PNG or JPEG image' }]);
+      throw new ApiError(415, 'unsupported_image', `reference_image ${image.name} is not a PNG or JPEG image`, [
+        { field: 'reference_image', message: 'must be a PNG or JPEG image' },
+      ]);
     }
     requireFields(form, ['reference_image.physical_width', 'reference_image.center', 'reference_image.normal', 'reference_image.up']);
     const coordinateSystem = enumField(form, 'reference_image.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up';
-    const frame = referenceImageFrame({
-      center: vectorField(form, 'reference_image.center', limit) as number[],
-      normal: vectorField(form, 'reference_image.normal', limit) as number[],
-      up: vectorField(form, 'reference_image.up', limit) as number[],
-      physicalWidth: numberField(form, 'reference_image.physical_width', limit) as number,
-    }, { coordinateSystem });
+    const frame = referenceImageFrame(
+      {
+        center: vectorField(form, 'reference_image.center', limit) as number[],
+        normal: vectorField(form, 'reference_image.normal', limit) as number[],
+        up: vectorField(form, 'reference_image.up', limit) as number[],
+        physicalWidth: numberField(form, 'reference_image.physical_width', limit) as number,
+      },
+      { coordinateSystem },
+    );
     return { frame, image, imageType };
   },
-  files: (input) => [{
-    upload: input.image,
-    name: input.imageType === 'png' ? 'reference_image.png' : 'reference_image.jpg',
-    contentType: input.imageType === 'png' ? 'image/png' : 'image/jpeg',
-  }],
+  files: (input) => [
+    {
+      upload: input.image,
+      name: input.imageType === 'png' ? 'reference_image.png' : 'reference_image.jpg',
+      contentType: input.imageType === 'png' ? 'image/png' : 'image/jpeg',
+    },
+  ],
   place(input, { primary }) {
     return {
       method: 'by_refimage',

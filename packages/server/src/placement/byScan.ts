@@ -6,11 +6,15 @@ import type { PlacementMethod } from './PlacementMethod.js';
 import { deliveredPoint, deliveredPose, round } from './poseJson.js';
 
 /** by_scan's two alignment modes (interface-spec.md). */
-type ScanInput =
-  | { mode: 'detect'; viewer: Vec3; gaze: Vec3; coordinateSystem: UpAxis }
-  | { mode: 'given'; opening: Opening };
+type ScanInput = { mode: 'detect'; viewer: Vec3; gaze: Vec3; coordinateSystem: UpAxis } | { mode: 'given'; opening: Opening };
 
-const FIELDS = ['alignment.point_1', 'alignment.point_2', 'alignment.corners', 'alignment.wall_normal', 'alignment.coordinate_system'] as const;
+const FIELDS = [
+  'alignment.point_1',
+  'alignment.point_2',
+  'alignment.corners',
+  'alignment.wall_normal',
+  'alignment.coordinate_system',
+] as const;
 
 /**
  * by_scan: the model is placed by a door opening, either detected from where the user stands and
@@ -31,9 +35,17 @@ export const byScan: PlacementMethod<ScanInput, ByScanPlacement> = {
     const detect = point1 !== undefined || point2 !== undefined;
     const given = corners !== undefined || normal !== undefined;
     if (detect && given) {
-      throw new ApiError(400, 'mutually_exclusive', 'the alignment modes are mutually exclusive: send point_1 + point_2 (detect the door) or corners + wall_normal (door known)', [
-        { field: corners ? 'alignment.corners' : 'alignment.wall_normal', message: 'cannot be sent together with alignment.point_1 / point_2' },
-      ]);
+      throw new ApiError(
+        400,
+        'mutually_exclusive',
+        'the alignment modes are mutually exclusive: send point_1 + point_2 (detect the door) or corners + wall_normal (door known)',
+        [
+          {
+            field: corners ? 'alignment.corners' : 'alignment.wall_normal',
+            message: 'cannot be sent together with alignment.point_1 / point_2',
+          },
+        ],
+      );
     }
     if (detect) {
       if (!point1) throw badField('alignment.point_1', 'is required with alignment.point_2 (where the user stands)', 'missing_field');
@@ -46,11 +58,15 @@ export const byScan: PlacementMethod<ScanInput, ByScanPlacement> = {
       if (!normal) throw badField('alignment.wall_normal', 'is required with alignment.corners', 'missing_field');
       return { mode: 'given', opening: validateOpening({ corners, wallNormal: normal, coordinateSystem }) };
     }
-    throw new ApiError(400, 'missing_field', 'the alignment object is required: alignment.point_1 + alignment.point_2, or alignment.corners + alignment.wall_normal', [
-      { field: 'alignment', message: 'send point_1 + point_2, or corners + wall_normal' },
-    ]);
+    throw new ApiError(
+      400,
+      'missing_field',
+      'the alignment object is required: alignment.point_1 + alignment.point_2, or alignment.corners + alignment.wall_normal',
+      [{ field: 'alignment', message: 'send point_1 + point_2, or corners + wall_normal' }],
+    );
   },
-  doorQuery: (input) => (input.mode === 'detect' ? { viewer: input.viewer, gaze: input.gaze, coordinateSystem: input.coordinateSystem } : undefined),
+  doorQuery: (input) =>
+    input.mode === 'detect' ? { viewer: input.viewer, gaze: input.gaze, coordinateSystem: input.coordinateSystem } : undefined,
   place(input, { primary }) {
     const door = input.mode === 'detect' ? primary.door : undefined;
     const opening = input.mode === 'given' ? input.opening : door?.opening;

@@ -1,6 +1,13 @@
 import {
-  circleDirectionalFrame, cornerDirectionalFrame, rectangleShortSideFrame, segmentDirectionalFrame, type CircleAnchorFrame,
-  type CornerAnchorFrame, type RectangleAnchorFrame, type SegmentAnchorFrame, type UpAxis,
+  circleDirectionalFrame,
+  cornerDirectionalFrame,
+  rectangleShortSideFrame,
+  segmentDirectionalFrame,
+  type CircleAnchorFrame,
+  type CornerAnchorFrame,
+  type RectangleAnchorFrame,
+  type SegmentAnchorFrame,
+  type UpAxis,
 } from '@arsession/geometry';
 import { enumField, numberField, requireFields, vectorField } from '../form/fieldValues.js';
 import type { Form } from '../form/readMultipartForm.js';
@@ -17,7 +24,10 @@ type Frame = RectangleAnchorFrame | SegmentAnchorFrame | CircleAnchorFrame | Cor
  */
 function common(form: Form, kind: Frame['kind']): { anchorType?: string; coordinateSystem: UpAxis } {
   const anchorType = enumField(form, 'virtual_anchor.anchor_type', [kind]);
-  return { ...(anchorType !== undefined && { anchorType }), coordinateSystem: enumField(form, 'virtual_anchor.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up' };
+  return {
+    ...(anchorType !== undefined && { anchorType }),
+    coordinateSystem: enumField(form, 'virtual_anchor.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up',
+  };
 }
 
 // Presence is checked first (400 listing every missing field); values are judged by the geometry builders (422).
@@ -31,7 +41,17 @@ const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form
     required: ['center', 'width', 'height', 'plane_normal', 'short_side_direction'],
     frame: (f, limit) => {
       const c = common(f, 'rectangle_short_side');
-      return rectangleShortSideFrame({ ...c, center: v(f, 'center', limit), width: n(f, 'width', limit), height: n(f, 'height', limit), planeNormal: v(f, 'plane_normal', limit), shortSideDirection: v(f, 'short_side_direction', limit) }, c);
+      return rectangleShortSideFrame(
+        {
+          ...c,
+          center: v(f, 'center', limit),
+          width: n(f, 'width', limit),
+          height: n(f, 'height', limit),
+          planeNormal: v(f, 'plane_normal', limit),
+          shortSideDirection: v(f, 'short_side_direction', limit),
+        },
+        c,
+      );
     },
   },
   'segment-directional': {
@@ -40,7 +60,16 @@ const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form
     frame: (f, limit) => {
       const c = common(f, 'segment_directional');
       const source = enumField(f, 'virtual_anchor.placement_source', ['model_surface']);
-      return segmentDirectionalFrame({ ...c, segmentPoint1: v(f, 'segment_point_1', limit), segmentPoint2: v(f, 'segment_point_2', limit), planeNormal: v(f, 'plane_normal', limit), ...(source !== undefined && { placementSource: source }) }, c);
+      return segmentDirectionalFrame(
+        {
+          ...c,
+          segmentPoint1: v(f, 'segment_point_1', limit),
+          segmentPoint2: v(f, 'segment_point_2', limit),
+          planeNormal: v(f, 'plane_normal', limit),
+          ...(source !== undefined && { placementSource: source }),
+        },
+        c,
+      );
     },
   },
   'circle-directional': {
@@ -48,7 +77,16 @@ const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form
     required: ['center', 'radius', 'plane_normal', 'direction'],
     frame: (f, limit) => {
       const c = common(f, 'circle_directional');
-      return circleDirectionalFrame({ ...c, center: v(f, 'center', limit), radius: n(f, 'radius', limit), planeNormal: v(f, 'plane_normal', limit), direction: v(f, 'direction', limit) }, c);
+      return circleDirectionalFrame(
+        {
+          ...c,
+          center: v(f, 'center', limit),
+          radius: n(f, 'radius', limit),
+          planeNormal: v(f, 'plane_normal', limit),
+          direction: v(f, 'direction', limit),
+        },
+        c,
+      );
     },
   },
   'corner-directional': {
@@ -56,7 +94,16 @@ const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form
     required: ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'],
     frame: (f, limit) => {
       const c = common(f, 'corner_directional');
-      return cornerDirectionalFrame({ ...c, corner: v(f, 'corner', limit), edge1Direction: v(f, 'edge_1_direction', limit), edge2Direction: v(f, 'edge_2_direction', limit), planeNormal: v(f, 'plane_normal', limit) }, c);
+      return cornerDirectionalFrame(
+        {
+          ...c,
+          corner: v(f, 'corner', limit),
+          edge1Direction: v(f, 'edge_1_direction', limit),
+          edge2Direction: v(f, 'edge_2_direction', limit),
+          planeNormal: v(f, 'plane_normal', limit),
+        },
+        c,
+      );
     },
   },
 };
@@ -72,11 +119,19 @@ export const byVirtualAnchor: ReadonlyArray<PlacementMethod<Frame, VirtualAnchor
   fields: ['anchor_type', 'coordinate_system', ...spec.fields].map((f) => `virtual_anchor.${f}`),
   fileFields: [],
   read(form, limit) {
-    requireFields(form, spec.required.map((f) => `virtual_anchor.${f}`));
+    requireFields(
+      form,
+      spec.required.map((f) => `virtual_anchor.${f}`),
+    );
     return spec.frame(form, limit);
   },
   place(frame, { primary }) {
-    return { method: 'by_virtual_anchor', pose: deliveredPose(frame.pose, primary.offset), correction_deg: round([frame.correctionDeg], 1e4)[0]!, ...sizesOf(frame) };
+    return {
+      method: 'by_virtual_anchor',
+      pose: deliveredPose(frame.pose, primary.offset),
+      correction_deg: round([frame.correctionDeg], 1e4)[0]!,
+      ...sizesOf(frame),
+    };
   },
 }));
 
@@ -84,9 +139,13 @@ export const byVirtualAnchor: ReadonlyArray<PlacementMethod<Frame, VirtualAnchor
 function sizesOf(frame: Frame): AnchorSizes {
   const r = (x: number) => round([x])[0]!;
   switch (frame.kind) {
-    case 'rectangle_short_side': return { anchor_type: frame.kind, width: r(frame.width), height: r(frame.height) };
-    case 'segment_directional': return { anchor_type: frame.kind, length: r(frame.length), placement_source: frame.placementSource };
-    case 'circle_directional': return { anchor_type: frame.kind, radius: r(frame.radius) };
-    case 'corner_directional': return { anchor_type: frame.kind, opening_angle_deg: r(frame.openingAngleDeg) };
+    case 'rectangle_short_side':
+      return { anchor_type: frame.kind, width: r(frame.width), height: r(frame.height) };
+    case 'segment_directional':
+      return { anchor_type: frame.kind, length: r(frame.length), placement_source: frame.placementSource };
+    case 'circle_directional':
+      return { anchor_type: frame.kind, radius: r(frame.radius) };
+    case 'corner_directional':
+      return { anchor_type: frame.kind, opening_angle_deg: r(frame.openingAngleDeg) };
   }
 }

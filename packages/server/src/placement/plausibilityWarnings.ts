@@ -34,17 +34,31 @@ export function plausibilityWarnings(placement: Placement, bounds: Bounds, optio
   const metres = (v: number) => `${+v.toFixed(1)} m`;
   if (placement.method === 'by_scan') {
     const centre = [0, 1, 2].map((k) => placement.corners.reduce((s, c) => s + c[k]! / 4, 0));
-    if (far(centre) > openingMargin) warnings.push({ code: 'opening_outside_model', message: `the door opening's centre is ${metres(far(centre))} outside the model's bounds; doors lie on the model's walls (are the corners in the model's frame and in metres, with the right coordinate_system?)` });
+    if (far(centre) > openingMargin)
+      warnings.push({
+        code: 'opening_outside_model',
+        message: `the door opening's centre is ${metres(far(centre))} outside the model's bounds; doors lie on the model's walls (are the corners in the model's frame and in metres, with the right coordinate_system?)`,
+      });
   }
   if (placement.method === 'by_virtual_anchor' || placement.method === 'by_refimage') {
     const d = far(placement.pose.position);
-    if (d > anchorLimit) warnings.push({ code: 'anchor_far_from_model', message: `the anchor is ${metres(d)} outside the model's bounds (are its coordinates in the model's frame and in metres?)` });
+    if (d > anchorLimit)
+      warnings.push({
+        code: 'anchor_far_from_model',
+        message: `the anchor is ${metres(d)} outside the model's bounds (are its coordinates in the model's frame and in metres?)`,
+      });
   }
   if (placement.method === 'by_refimage' && (placement.physical_width < imageWidth[0] || placement.physical_width > imageWidth[1])) {
-    warnings.push({ code: 'implausible_image_width', message: `reference_image.physical_width is ${placement.physical_width} m; a printed image is ${imageWidth[0]}–${imageWidth[1]} m wide (is it in centimetres?)` });
+    warnings.push({
+      code: 'implausible_image_width',
+      message: `reference_image.physical_width is ${placement.physical_width} m; a printed image is ${imageWidth[0]}–${imageWidth[1]} m wide (is it in centimetres?)`,
+    });
   }
   if (placement.method === 'by_virtual_anchor' && placement.anchor_type === 'rectangle_short_side' && placement.width > placement.height) {
-    warnings.push({ code: 'short_side_longer', message: `virtual_anchor.width ${placement.width} m, along short_side_direction, is larger than height ${placement.height} m: the direction runs along the long side (swap width and height, or turn the direction)` });
+    warnings.push({
+      code: 'short_side_longer',
+      message: `virtual_anchor.width ${placement.width} m, along short_side_direction, is larger than height ${placement.height} m: the direction runs along the long side (swap width and height, or turn the direction)`,
+    });
   }
   return warnings;
 }

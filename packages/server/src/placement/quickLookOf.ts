@@ -15,23 +15,38 @@ import { deliveredPose, type PoseJson } from './poseJson.js';
  */
 export function quickLookOf(placement: Placement): QuickLook {
   const anchor = quickLookAnchor(targetOf(placement));
-  const frame = (p: { position: Vec3; rotation: readonly [number, number, number, number] }) => deliveredPose(createPose(p.position, p.rotation), [0, 0, 0]);
+  const frame = (p: { position: Vec3; rotation: readonly [number, number, number, number] }) =>
+    deliveredPose(createPose(p.position, p.rotation), [0, 0, 0]);
   switch (anchor.type) {
-    case 'plane': return { anchoring: 'plane', alignment: anchor.alignment, frame: frame(anchor.frame) };
-    case 'image': return { anchoring: 'image', frame: frame(anchor.frame), physical_width: placement.method === 'by_refimage' ? placement.physical_width : 0 };
-    case 'none': return { anchoring: 'none', reason: anchor.reason };
+    case 'plane':
+      return { anchoring: 'plane', alignment: anchor.alignment, frame: frame(anchor.frame) };
+    case 'image':
+      return {
+        anchoring: 'image',
+        frame: frame(anchor.frame),
+        physical_width: placement.method === 'by_refimage' ? placement.physical_width : 0,
+      };
+    case 'none':
+      return { anchoring: 'none', reason: anchor.reason };
   }
 }
 
 function targetOf(placement: Placement): QuickLookTarget {
   switch (placement.method) {
-    case 'by_plane': return { kind: 'floor', origin: vec(placement.anchor.position) };
+    case 'by_plane':
+      return { kind: 'floor', origin: vec(placement.anchor.position) };
     case 'by_scan': {
       const [bl, br] = placement.corners as [number[], number[]];
-      return { kind: 'wall', origin: [(bl[0]! + br[0]!) / 2, (bl[1]! + br[1]!) / 2, (bl[2]! + br[2]!) / 2], normal: vec(placement.wall_normal) };
+      return {
+        kind: 'wall',
+        origin: [(bl[0]! + br[0]!) / 2, (bl[1]! + br[1]!) / 2, (bl[2]! + br[2]!) / 2],
+        normal: vec(placement.wall_normal),
+      };
     }
-    case 'by_virtual_anchor': return { kind: 'surface', pose: pose(placement.pose) };
-    case 'by_refimage': return { kind: 'image', pose: pose(placement.pose) };
+    case 'by_virtual_anchor':
+      return { kind: 'surface', pose: pose(placement.pose) };
+    case 'by_refimage':
+      return { kind: 'image', pose: pose(placement.pose) };
   }
 }
 

@@ -19,7 +19,12 @@ export const COMPILE_REALITY_DEFAULTS: Readonly<CompileRealityOptions> = { timeo
  * const ok = await compileReality('/usr/local/bin/realityconvert', 'a.usdz', 'a.reality');
  * ```
  */
-export function compileReality(command: string, input: string, output: string, options: Partial<CompileRealityOptions> = {}): Promise<{ ok: true } | { ok: false; message: string }> {
+export function compileReality(
+  command: string,
+  input: string,
+  output: string,
+  options: Partial<CompileRealityOptions> = {},
+): Promise<{ ok: true } | { ok: false; message: string }> {
   const { timeoutMs } = { ...COMPILE_REALITY_DEFAULTS, ...options };
   const [program, ...args] = command.trim().split(/\s+/);
   return new Promise((resolve) => {

@@ -93,7 +93,8 @@ export type PlacementOnWire = (
  */
 export function placementOnWire(placement: StoredPlacement, filesUrl: string): PlacementOnWire {
   // Sessions made before placements were checked for plausibility have no warnings: none, not absent.
-  const quickLook = placement.quick_look ?? null, warnings = placement.warnings ?? [];
+  const quickLook = placement.quick_look ?? null,
+    warnings = placement.warnings ?? [];
   if (placement.method !== 'by_refimage') return { ...placement, quick_look: quickLook, warnings };
   const { image_file: imageFile, ...rest } = placement;
   return { ...rest, image_url: filesUrl + imageFile, quick_look: quickLook, warnings };

@@ -21,8 +21,8 @@ export interface AssetWarning {
 export const PLACEMENT_WARNING_CODES = {
   opening_outside_model: 'the door opening lies well outside the model (corners in another frame or unit?)',
   anchor_far_from_model: 'the anchor lies far from the model (a point in another frame or unit?)',
-  implausible_image_width: 'the reference image\'s physical_width is not a printable size in metres (centimetres sent as metres?)',
-  short_side_longer: 'the rectangle\'s width (along short_side_direction) is larger than its height: the direction runs along the long side',
+  implausible_image_width: "the reference image's physical_width is not a printable size in metres (centimetres sent as metres?)",
+  short_side_longer: "the rectangle's width (along short_side_direction) is larger than its height: the direction runs along the long side",
 } as const;
 
 /** A code a placement's warning carries. */

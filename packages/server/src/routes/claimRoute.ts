@@ -30,19 +30,34 @@ async function claim(ctx: ServerContext, req: Request, res: Response): Promise<v
   const { perClient, failedPerHour, failedPerDay } = ctx.claimThrottle;
   const wait = Math.max(await perClient.hit(client), await failedPerHour.blockedFor(client), await failedPerDay.blockedFor(client));
   if (wait > 0) {
-    throw new ApiError(429, 'too_many_claims', `too many one-time-code attempts from this client; retry in ${wait} s`, [{ field: 'onetime_code', message: 'throttled' }], { 'Retry-After': String(wait) });
+    throw new ApiError(
+      429,
+      'too_many_claims',
+      `too many one-time-code attempts from this client; retry in ${wait} s`,
+      [{ field: 'onetime_code', message: 'throttled' }],
+      { 'Retry-After': String(wait) },
+    );
   }
   const body = (req.body ?? {}) as Record<string, unknown>;
   const given = body.onetime_code;
   if (given === undefined) throw badField('onetime_code', 'is required', 'missing_field');
   const code = typeof given === 'string' ? readOnetimeCode(given) : undefined;
-  if (code === undefined) throw badField('onetime_code', `must be the ${ONETIME_CODE_DIGITS} digits of the code as a string, e.g. "042199371180" or "0421 9937 1180"`, 'wrong_type');
+  if (code === undefined)
+    throw badField(
+      'onetime_code',
+      `must be the ${ONETIME_CODE_DIGITS} digits of the code as a string, e.g. "042199371180" or "0421 9937 1180"`,
+      'wrong_type',
+    );
   const now = Date.now();
   const outcome = await ctx.sessions.claim(code, now, now - Math.min(ctx.config.codeTtlSeconds, ctx.config.sessionTtlSeconds) * 1000);
   if (!outcome.ok) {
     await Promise.all([failedPerHour.hit(client), failedPerDay.hit(client)]);
-    throw new ApiError(404, 'code_not_found', 'no live session has this one-time code (unknown, already used, or expired)', [{ field: 'onetime_code', message: 'unknown, used or expired' }]);
+    throw new ApiError(404, 'code_not_found', 'no live session has this one-time code (unknown, already used, or expired)', [
+      { field: 'onetime_code', message: 'unknown, used or expired' },
+    ]);
   }
   const { id, expiresAt } = outcome.session;
-  res.set('Cache-Control', 'no-store').json({ session_id: id, deeplink: deeplinkOf(ctx.config.deeplinkScheme, id), expires_at: new Date(expiresAt).toISOString() });
+  res
+    .set('Cache-Control', 'no-store')
+    .json({ session_id: id, deeplink: deeplinkOf(ctx.config.deeplinkScheme, id), expires_at: new Date(expiresAt).toISOString() });
 }

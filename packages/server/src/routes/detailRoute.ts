@@ -38,18 +38,36 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
       const { usdz_file: usdz, glb_file: glb, reality_file: reality, quick_look: quickLook, ...info } = a.info;
       // Sessions made before GLBs and Quick Look packages were delivered lack them: null, not absent.
       const made = quickLook && session.files.find((f) => f.name === quickLook.file);
-      const quick = quickLook && { usdz_url: files + quickLook.file, bytes: made?.bytes ?? null, sha256: made?.sha256 ?? null, anchoring: quickLook.anchoring, reason: quickLook.reason };
+      const quick = quickLook && {
+        usdz_url: files + quickLook.file,
+        bytes: made?.bytes ?? null,
+        sha256: made?.sha256 ?? null,
+        anchoring: quickLook.anchoring,
+        reason: quickLook.reason,
+      };
       return {
-        order: a.order, source_name: a.sourceName, ...info, glb_bytes: info.glb_bytes ?? null, glb_sha256: info.glb_sha256 ?? null, ar_budget: info.ar_budget ?? null,
+        order: a.order,
+        source_name: a.sourceName,
+        ...info,
+        glb_bytes: info.glb_bytes ?? null,
+        glb_sha256: info.glb_sha256 ?? null,
+        ar_budget: info.ar_budget ?? null,
         reality_url: reality === null ? null : files + reality,
-        reality_status: reality !== null ? 'made' as const : info.warnings.some((w) => w.code === 'reality_failed') ? 'failed' as const : 'not_configured' as const,
-        usdz_url: files + usdz, glb_url: glb ? files + glb : null,
+        reality_status:
+          reality !== null
+            ? ('made' as const)
+            : info.warnings.some((w) => w.code === 'reality_failed')
+              ? ('failed' as const)
+              : ('not_configured' as const),
+        usdz_url: files + usdz,
+        glb_url: glb ? files + glb : null,
         quick_look: quick ?? null,
       };
     }),
     page_url: `${baseUrl(ctx, req)}/s/${session.id}`,
     // Made on first request, so offered whenever it can be made.
-    preview_glb_url: session.files.some((f) => f.name === PREVIEW_FILE) || derivedFileOf(session, PREVIEW_FILE) ? files + PREVIEW_FILE : null,
+    preview_glb_url:
+      session.files.some((f) => f.name === PREVIEW_FILE) || derivedFileOf(session, PREVIEW_FILE) ? files + PREVIEW_FILE : null,
   };
   return detail;
 }

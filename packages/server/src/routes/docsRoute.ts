@@ -7,7 +7,8 @@ import { ApiError } from '../errors/ApiError.js';
 const DOCS_DIR = fileURLToPath(new URL('../../dist/docs/', import.meta.url));
 
 /** The reference's page runs Redoc from this server: its own script, inline state and styles, nothing from elsewhere. */
-const DOCS_CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+const DOCS_CSP =
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
 
 /**
  * `GET /docs`: the API reference for people — Redocly's rendering of the OpenAPI document, readable
@@ -22,7 +23,13 @@ export function docsRoute() {
       script = readFileSync(`${DOCS_DIR}redoc.standalone.js`);
     }
   };
-  const missing = () => new ApiError(404, 'not_found', 'the HTML API reference was not built with this server (scripts/build.mjs builds it); the OpenAPI document is at /api/vision/v1/openapi.json', [{ field: 'path', message: 'not built' }]);
+  const missing = () =>
+    new ApiError(
+      404,
+      'not_found',
+      'the HTML API reference was not built with this server (scripts/build.mjs builds it); the OpenAPI document is at /api/vision/v1/openapi.json',
+      [{ field: 'path', message: 'not built' }],
+    );
   return {
     page(_req: Request, res: Response): void {
       load();

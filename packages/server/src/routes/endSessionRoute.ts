@@ -14,12 +14,19 @@ export function endSessionRoute(ctx: ServerContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const account = (await authenticate(ctx.sessions, req, true))!;
     const id = String(req.params.id);
-    const outcome = SESSION_ID.test(id) ? await ctx.sessions.endSession(id, account.id) : { ended: false as const, reason: 'unknown' as const };
+    const outcome = SESSION_ID.test(id)
+      ? await ctx.sessions.endSession(id, account.id)
+      : { ended: false as const, reason: 'unknown' as const };
     if (!outcome.ended) {
       const field = [{ field: 'session_id', message: outcome.reason.replace('_', ' ') }];
       if (outcome.reason === 'unknown') throw new ApiError(404, 'session_not_found', 'no session has this id', field);
       if (outcome.reason === 'expired') throw new ApiError(410, 'session_expired', 'the session has expired (or was ended) already', field);
-      throw new ApiError(403, 'not_your_session', `the session was not made with a key of the account ${account.name}; only that account's keys can end it`, field);
+      throw new ApiError(
+        403,
+        'not_your_session',
+        `the session was not made with a key of the account ${account.name}; only that account's keys can end it`,
+        field,
+      );
     }
     await ctx.objects.deleteSession(id, outcome.files);
     await ctx.sessions.markFilesDeleted(id);

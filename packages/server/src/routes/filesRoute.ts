@@ -13,7 +13,8 @@ export function filesRoute(ctx: ServerContext) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const session = await liveSession(ctx.sessions, String(req.params.id));
     const file = await ctx.derivedFiles.fileOf(session, String(req.params.name));
-    if (!file || session.filesDeleted) throw new ApiError(404, 'file_not_found', 'this session has no such file', [{ field: 'name', message: 'unknown file' }]);
+    if (!file || session.filesDeleted)
+      throw new ApiError(404, 'file_not_found', 'this session has no such file', [{ field: 'name', message: 'unknown file' }]);
     res.set({
       'Content-Type': file.contentType,
       ETag: `"${file.sha256}"`,

@@ -29,8 +29,14 @@ export function readyz(ctx: ServerContext) {
     await check('data_dir', 'is not writable', () => accessSync(ctx.paths.uploads, constants.W_OK));
     checks.accepting = ctx.draining ? 'shutting down' : 'ok';
     const ready = Object.values(checks).every((v) => v === 'ok');
-    res.status(ready ? 200 : 503).set('Cache-Control', 'no-store').json({
-      status: ready ? 'ready' : 'not_ready', checks, in_flight: ctx.admission.inFlight, capacity: ctx.config.workers + ctx.config.queue,
-    });
+    res
+      .status(ready ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json({
+        status: ready ? 'ready' : 'not_ready',
+        checks,
+        in_flight: ctx.admission.inFlight,
+        capacity: ctx.config.workers + ctx.config.queue,
+      });
   };
 }

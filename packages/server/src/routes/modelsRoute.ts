@@ -58,7 +58,9 @@ export function deleteModelRoute(ctx: ServerContext) {
     const account = (await authenticate(ctx.sessions, req, true))!;
     const storedAs = await ctx.sessions.deleteSavedModel(account.id, String(req.params.id));
     if (storedAs === undefined) {
-      throw new ApiError(404, 'model_not_found', `the key's account ${account.name} has no saved model of this id`, [{ field: 'model_id', message: 'unknown saved model' }]);
+      throw new ApiError(404, 'model_not_found', `the key's account ${account.name} has no saved model of this id`, [
+        { field: 'model_id', message: 'unknown saved model' },
+      ]);
     }
     // The row is gone first: a file left by a failure here is an orphan the clean-up removes.
     await ctx.objects.deleteSavedModels([storedAs]);
@@ -68,7 +70,10 @@ export function deleteModelRoute(ctx: ServerContext) {
 
 /** What a saved model is served as, by the format it was read as. */
 const MODEL_TYPES: Readonly<Record<string, string>> = {
-  ifc: 'application/x-step', ifczip: 'application/zip', glb: 'model/gltf-binary', usdz: 'model/vnd.usdz+zip',
+  ifc: 'application/x-step',
+  ifczip: 'application/zip',
+  glb: 'model/gltf-binary',
+  usdz: 'model/vnd.usdz+zip',
 };
 
 /** `GET /api/vision/v1/models/{model_id}`: one of the key's saved models (another account's is unknown, 404). */
@@ -92,7 +97,8 @@ export function modelFileRoute(ctx: ServerContext) {
       return;
     }
     await ctx.objects.sendSavedModel(res, model.storedAs, model.bytes, {
-      'Content-Type': MODEL_TYPES[model.format] ?? 'application/octet-stream', 'Content-Disposition': contentDisposition(model.sourceName),
+      'Content-Type': MODEL_TYPES[model.format] ?? 'application/octet-stream',
+      'Content-Disposition': contentDisposition(model.sourceName),
     });
   };
 }
@@ -100,26 +106,42 @@ export function modelFileRoute(ctx: ServerContext) {
 async function ownModel(ctx: ServerContext, req: Request) {
   const account = (await authenticate(ctx.sessions, req, true))!;
   const model = await ctx.sessions.savedModel(account.id, String(req.params.id));
-  if (!model) throw new ApiError(404, 'model_not_found', `the key's account ${account.name} has no saved model of this id`, [{ field: 'model_id', message: 'unknown saved model' }]);
+  if (!model)
+    throw new ApiError(404, 'model_not_found', `the key's account ${account.name} has no saved model of this id`, [
+      { field: 'model_id', message: 'unknown saved model' },
+    ]);
   return model;
 }
 
 function savedModelOnWire(m: SavedModel): SavedModelOnWire {
-  return { id: m.id, session_id: m.sessionId, source_name: m.sourceName, format: m.format, bytes: m.bytes, sha256: m.sha256, created_at: m.createdAt };
+  return {
+    id: m.id,
+    session_id: m.sessionId,
+    source_name: m.sourceName,
+    format: m.format,
+    bytes: m.bytes,
+    sha256: m.sha256,
+    created_at: m.createdAt,
+  };
 }
 
 function pageLimit(raw: unknown): number {
   if (raw === undefined) return SAVED_MODELS_PAGE;
   const limit = typeof raw === 'string' && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
   if (!(limit >= 1 && limit <= SAVED_MODELS_PAGE_MAX)) {
-    throw new ApiError(400, 'out_of_range', `limit must be a whole number from 1 to ${SAVED_MODELS_PAGE_MAX}, got ${JSON.stringify(raw)}`, [{ field: 'limit', message: `expected 1…${SAVED_MODELS_PAGE_MAX}` }]);
+    throw new ApiError(400, 'out_of_range', `limit must be a whole number from 1 to ${SAVED_MODELS_PAGE_MAX}, got ${JSON.stringify(raw)}`, [
+      { field: 'limit', message: `expected 1…${SAVED_MODELS_PAGE_MAX}` },
+    ]);
   }
   return limit;
 }
 
 function cursorOf(raw: unknown): SavedModelCursor | undefined {
   if (raw === undefined) return undefined;
-  const refused = () => new ApiError(400, 'invalid_cursor', 'cursor must be a next_cursor this endpoint returned, unchanged', [{ field: 'cursor', message: 'not a cursor this endpoint made' }]);
+  const refused = () =>
+    new ApiError(400, 'invalid_cursor', 'cursor must be a next_cursor this endpoint returned, unchanged', [
+      { field: 'cursor', message: 'not a cursor this endpoint made' },
+    ]);
   if (typeof raw !== 'string' || raw.length > 200) throw refused();
   let parsed: unknown;
   try {

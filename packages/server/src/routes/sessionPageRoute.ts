@@ -17,8 +17,15 @@ export const PAGE_ASSETS = '/s/assets';
  * elements); the 3D preview loads models from this server and decodes textures in blobs; nothing is framed.
  */
 const PAGE_POLICY = [
-  "default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:", "connect-src 'self' data: blob:",
-  "worker-src 'self' blob:", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self' data: blob:",
+  "worker-src 'self' blob:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 /**
@@ -34,15 +41,34 @@ export function sessionPageRoute(ctx: ServerContext) {
       session = await liveSession(ctx.sessions, String(req.params.id));
     } catch (err) {
       if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 410)) return next(err);
-      const [heading, message] = err.status === 410
-        ? ['This AR session has expired', `${err.message[0]!.toUpperCase()}${err.message.slice(1)}. Ask for a new session, or create one again from the model.`]
-        : ['There is no such AR session', 'The link may be mistyped, or the session was removed long after it expired.'];
-      res.status(err.status).type('html').send(renderGonePage(heading, message, PAGE_ASSETS));
+      const [heading, message] =
+        err.status === 410
+          ? [
+              'This AR session has expired',
+              `${err.message[0]!.toUpperCase()}${err.message.slice(1)}. Ask for a new session, or create one again from the model.`,
+            ]
+          : ['There is no such AR session', 'The link may be mistyped, or the session was removed long after it expired.'];
+      res
+        .status(err.status)
+        .type('html')
+        .send(renderGonePage(heading, message, PAGE_ASSETS));
       return;
     }
     const detail = sessionDetail(ctx, req, session);
     const qrSvg = await QRCode.toString(detail.deeplink, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-    res.type('html').send(renderSessionPage({ detail, onetimeCode: session.onetimeCode, codeClaimed: session.codeClaimed, codeExpired: session.createdAt + Math.min(ctx.config.codeTtlSeconds, ctx.config.sessionTtlSeconds) * 1000 <= Date.now(), qrSvg, assets: PAGE_ASSETS, now: Date.now() }));
+    res
+      .type('html')
+      .send(
+        renderSessionPage({
+          detail,
+          onetimeCode: session.onetimeCode,
+          codeClaimed: session.codeClaimed,
+          codeExpired: session.createdAt + Math.min(ctx.config.codeTtlSeconds, ctx.config.sessionTtlSeconds) * 1000 <= Date.now(),
+          qrSvg,
+          assets: PAGE_ASSETS,
+          now: Date.now(),
+        }),
+      );
   };
 }
 
@@ -66,8 +92,12 @@ export function pageAssetsRoute() {
     const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!asset) throw new ApiError(404, 'not_found', `no page asset ${name}`, [{ field: 'name', message: 'unknown asset' }]);
     // The paths are ours (a fixed list); pnpm keeps packages under .pnpm/, which sendFile would hide.
-    res.sendFile(asset.path, { dotfiles: 'allow', headers: { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=86400' } }, (err?: Error) => {
-      if (err && !res.headersSent) next(err);
-    });
+    res.sendFile(
+      asset.path,
+      { dotfiles: 'allow', headers: { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=86400' } },
+      (err?: Error) => {
+        if (err && !res.headersSent) next(err);
+      },
+    );
   };
 }

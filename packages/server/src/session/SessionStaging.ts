@@ -28,7 +28,10 @@ export class SessionStaging {
   private readonly kept = new Map<string, string | undefined>();
   private committed = false;
 
-  constructor(private readonly uploadsDir: string, readonly sessionId: string) {}
+  constructor(
+    private readonly uploadsDir: string,
+    readonly sessionId: string,
+  ) {}
 
   /** A file to be made for the session under `name` (a converter, or the conversion cache, writes to its `from`). */
   stage(name: string): StagedFile {

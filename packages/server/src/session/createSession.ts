@@ -71,8 +71,15 @@ export async function createSession<I>(ctx: ServerContext, method: PlacementMeth
     leave = ctx.admission.admit();
     const models = await convertModels(ctx, method, request, staging);
     const { code, expiresAt } = await inSpan('arsession.store', traced, () => commitSession(ctx, method, request, models, scope));
-    const body: SessionResponse = { deeplink: deeplinkOf(ctx.config.deeplinkScheme, sessionId), expires_at: new Date(expiresAt).toISOString(), onetime_code: code };
-    (res.locals.log as ServerContext['log']).info({ session: sessionId, method: method.path, models: request.uploads.length, account: account?.name }, 'session created');
+    const body: SessionResponse = {
+      deeplink: deeplinkOf(ctx.config.deeplinkScheme, sessionId),
+      expires_at: new Date(expiresAt).toISOString(),
+      onetime_code: code,
+    };
+    (res.locals.log as ServerContext['log']).info(
+      { session: sessionId, method: method.path, models: request.uploads.length, account: account?.name },
+      'session created',
+    );
     // The body carries the one-time code: no cache on the way may keep it.
     res.status(201).location(`/api/vision/v1/session/${sessionId}/`).set('Cache-Control', 'no-store').json(body);
     ctx.metrics.sessionCreated(method.path);
@@ -95,9 +102,13 @@ async function countSession(ctx: ServerContext, account: Account | undefined, re
   const [limit, who, setting] = account
     ? [ctx.config.sessionsPerKeyPerHour, `the key's account ${account.name}`, 'ARSESSION_SESSIONS_PER_KEY_PER_HOUR']
     : [ctx.config.sessionsPerClientPerHour, 'a client without a key', 'ARSESSION_SESSIONS_PER_CLIENT_PER_HOUR'];
-  throw new ApiError(429, 'too_many_sessions', `${who} may make ${limit} sessions an hour (${setting}); retry in ${wait} s`, [
-    { field: account ? 'X-API-Key' : 'model_file', message: `over ${limit} sessions an hour` },
-  ], { 'Retry-After': String(wait) });
+  throw new ApiError(
+    429,
+    'too_many_sessions',
+    `${who} may make ${limit} sessions an hour (${setting}); retry in ${wait} s`,
+    [{ field: account ? 'X-API-Key' : 'model_file', message: `over ${limit} sessions an hour` }],
+    { 'Retry-After': String(wait) },
+  );
 }
 
 /** Who is asking, and where the request's files are held. */
@@ -116,7 +127,13 @@ interface ReadRequest<I> {
 }
 
 /** Step 1: the form, streamed to disk, and every field judged before any model is converted. */
-async function readRequest<I>(ctx: ServerContext, method: PlacementMethod<I>, req: Request, res: Response, scope: RequestScope): Promise<ReadRequest<I>> {
+async function readRequest<I>(
+  ctx: ServerContext,
+  method: PlacementMethod<I>,
+  req: Request,
+  res: Response,
+  scope: RequestScope,
+): Promise<ReadRequest<I>> {
   // A keyed request's models are saved to its account: written straight there, they need no move.
   const modelFields = new Set(['model_file', 'model_files']);
   const form = await readMultipartForm(req, res, {
@@ -130,7 +147,9 @@ async function readRequest<I>(ctx: ServerContext, method: PlacementMethod<I>, re
   });
   refuseUnknownFields(form, new Set([...method.fields, 'conversion', 'model_id']), ['conversion.'], [...modelFields, ...method.fileFields]);
   readConversion(form);
-  const uploads = form.fields.has('model_id') ? [await savedModelUpload(ctx, form, scope.account, scope.staging)] : readModelUploads(form, ctx.config.maxFiles);
+  const uploads = form.fields.has('model_id')
+    ? [await savedModelUpload(ctx, form, scope.account, scope.staging)]
+    : readModelUploads(form, ctx.config.maxFiles);
   const input = method.read(form, ctx.config.maxCoordinateMetres);
   return { uploads, input, saving: scope.account ? await modelsToSave(ctx, scope.account, uploads) : [] };
 }
@@ -146,10 +165,16 @@ interface SessionModel {
 }
 
 /** Step 2: every model converted in upload order; the first one also looks for the door a by_scan asks for. */
-async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, request: ReadRequest<I>, staging: SessionStaging): Promise<SessionModel[]> {
+async function convertModels<I>(
+  ctx: ServerContext,
+  method: PlacementMethod<I>,
+  request: ReadRequest<I>,
+  staging: SessionStaging,
+): Promise<SessionModel[]> {
   const models: SessionModel[] = [];
   for (const [order, upload] of request.uploads.entries()) {
-    const usdz = staging.stage(`${order}.usdz`), glb = staging.stage(`${order}.glb`);
+    const usdz = staging.stage(`${order}.usdz`),
+      glb = staging.stage(`${order}.glb`);
     const detectDoor = order === 0 ? method.doorQuery?.(request.input) : undefined;
     // The same bytes converted before give the same files: they are placed from the cache, unless
     // a door is asked for (detection depends on the request, so it always runs on the model itself).
@@ -163,13 +188,24 @@ async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, 
       continue;
     }
     const model = await inSpan('arsession.model', traced, async (span) => {
-      const cached = detectDoor ? undefined : await ctx.conversionCache.reuse(upload.sha256, { 'model.usdz': usdz.from, 'model.glb': glb.from });
+      const cached = detectDoor
+        ? undefined
+        : await ctx.conversionCache.reuse(upload.sha256, { 'model.usdz': usdz.from, 'model.glb': glb.from });
       const lookup = detectDoor ? 'skipped' : cached ? 'hit' : 'miss';
       if (lookup !== 'skipped') ctx.metrics.cacheLookup(lookup);
       span.setAttribute('arsession.cache', lookup);
-      const result = cached ?? await convertUpload(ctx, { sessionId: staging.sessionId, order, upload, usdzPath: usdz.from, glbPath: glb.from, detectDoor }).catch((err: unknown) => {
-        throw err instanceof DoorNotFoundError && detectDoor ? withDoorHints(err, detectDoor, upload, request.uploads.length) : err;
-      });
+      const result =
+        cached ??
+        (await convertUpload(ctx, {
+          sessionId: staging.sessionId,
+          order,
+          upload,
+          usdzPath: usdz.from,
+          glbPath: glb.from,
+          detectDoor,
+        }).catch((err: unknown) => {
+          throw err instanceof DoorNotFoundError && detectDoor ? withDoorHints(err, detectDoor, upload, request.uploads.length) : err;
+        }));
       return { upload, result, usdz, glb, converted: !cached };
     });
     models.push(model);
@@ -178,7 +214,13 @@ async function convertModels<I>(ctx: ServerContext, method: PlacementMethod<I>, 
 }
 
 /** Step 3: the placement, the files and assets, the saved models; then the commit. */
-async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, request: ReadRequest<I>, models: SessionModel[], scope: RequestScope): Promise<{ code: string; expiresAt: number }> {
+async function commitSession<I>(
+  ctx: ServerContext,
+  method: PlacementMethod<I>,
+  request: ReadRequest<I>,
+  models: SessionModel[],
+  scope: RequestScope,
+): Promise<{ code: string; expiresAt: number }> {
   const results = models.map((m) => m.result);
   const placed = method.place(request.input, { primary: results[0]!, all: results });
   const quickLook = quickLookOf(placed);
@@ -188,11 +230,17 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
   const assets: StoredAsset[] = [];
   for (const [order, model] of models.entries()) {
     const usdz: SessionFile = {
-      name: model.usdz.name, contentType: 'model/vnd.usdz+zip', bytes: model.result.usdzFileBytes, sha256: model.result.usdzFileSha256,
+      name: model.usdz.name,
+      contentType: 'model/vnd.usdz+zip',
+      bytes: model.result.usdzFileBytes,
+      sha256: model.result.usdzFileSha256,
       downloadName: contentDisposition(deliveredName(model.upload.name, 'usdz')),
     };
     const glb: SessionFile = {
-      name: model.glb.name, contentType: 'model/gltf-binary', bytes: model.result.glbFileBytes, sha256: model.result.glbFileSha256,
+      name: model.glb.name,
+      contentType: 'model/gltf-binary',
+      bytes: model.result.glbFileBytes,
+      sha256: model.result.glbFileSha256,
       downloadName: contentDisposition(deliveredName(model.upload.name, 'glb')),
     };
     const made = await makeReality(ctx, model.usdz.from, scope.staging, order, model.upload.name);
@@ -202,13 +250,23 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
     const quick = quickLookFileOf(order, usdz.name, quickLook, model.result.anchorRefusal);
     const info = assetInfo(model, usdz, glb, reality);
     // A compiler configured but failing is said on the asset: reality_url null alone reads as "not configured".
-    if (made && 'failed' in made) info.warnings = [...info.warnings, { code: 'reality_failed', message: 'the Reality compiler (ARSESSION_REALITY_COMPILER) failed on this model; it is offered as USDZ only' }];
+    if (made && 'failed' in made)
+      info.warnings = [
+        ...info.warnings,
+        {
+          code: 'reality_failed',
+          message: 'the Reality compiler (ARSESSION_REALITY_COMPILER) failed on this model; it is offered as USDZ only',
+        },
+      ];
     assets.push({ order, sourceName: model.upload.name, info: { ...info, quick_look: quick } });
   }
   for (const extra of extras) {
     scope.staging.adopt(extra.upload.path, extra.name);
     files.push({
-      name: extra.name, contentType: extra.contentType, bytes: extra.upload.bytes, sha256: extra.upload.sha256,
+      name: extra.name,
+      contentType: extra.contentType,
+      bytes: extra.upload.bytes,
+      sha256: extra.upload.sha256,
       downloadName: contentDisposition(extra.upload.name),
     });
   }
@@ -218,7 +276,17 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
   const now = Date.now();
   const expiresAt = now + ctx.config.sessionTtlSeconds * 1000;
   const modelFrame: ModelFrame = { up_axis: 'y', handedness: 'right', units: 'm', offset: results[0]!.offset };
-  const record = { id: scope.sessionId, method: method.method, createdAt: now, expiresAt, accountId: scope.account?.id ?? null, placement, modelFrame, files, assets };
+  const record = {
+    id: scope.sessionId,
+    method: method.method,
+    createdAt: now,
+    expiresAt,
+    accountId: scope.account?.id ?? null,
+    placement,
+    modelFrame,
+    files,
+    assets,
+  };
   const code = await scope.staging.commit(ctx.objects, (files) => ctx.sessions.commit({ record, saved, files }));
   // Kept from the committed session's files (a link, or a copy inside the bucket), so that the
   // next upload of the same bytes is placed, not converted.
@@ -230,7 +298,12 @@ async function commitSession<I>(ctx: ServerContext, method: PlacementMethod<I>, 
 }
 
 /** What the detail record shows of one model. */
-function assetInfo({ upload, result }: SessionModel, usdz: SessionFile, glb: SessionFile, reality: SessionFile | undefined): Omit<AssetInfo, 'quick_look'> {
+function assetInfo(
+  { upload, result }: SessionModel,
+  usdz: SessionFile,
+  glb: SessionFile,
+  reality: SessionFile | undefined,
+): Omit<AssetInfo, 'quick_look'> {
   return {
     format: result.format,
     usdz_delivery: result.delivery,
@@ -255,18 +328,43 @@ function assetInfo({ upload, result }: SessionModel, usdz: SessionFile, glb: Ses
   };
 }
 
-
 /** Reads, checks, (detects) and converts one uploaded model into `usdzPath` and `glbPath` on a conversion worker. */
-async function convertUpload(ctx: ServerContext, { sessionId, order, upload, usdzPath, glbPath, detectDoor }: {
-  sessionId: string; order: number; upload: UploadedFile; usdzPath: string; glbPath: string; detectDoor: DoorQuery | undefined;
-}): Promise<ConvertedModel> {
+async function convertUpload(
+  ctx: ServerContext,
+  {
+    sessionId,
+    order,
+    upload,
+    usdzPath,
+    glbPath,
+    detectDoor,
+  }: {
+    sessionId: string;
+    order: number;
+    upload: UploadedFile;
+    usdzPath: string;
+    glbPath: string;
+    detectDoor: DoorQuery | undefined;
+  },
+): Promise<ConvertedModel> {
   const named = { field: upload.field, fileName: upload.name };
   // The worker recognises the format (415 for anything else) as part of reading the model.
-  const converted = await ctx.admission.withWorker(() => ctx.jobs.run({
-    sessionId, order, upload: { path: upload.path, name: upload.name, field: upload.field }, usdzPath, glbPath,
-    timeoutMs: ctx.config.conversionTimeoutSeconds * 1000, budget: arBudgetOf(ctx.config), maxGeometryBytes: geometryBytesWithin(ctx.config.conversionMemoryBytes), maxUnpackedBytes: ctx.config.maxFileBytes, ...(detectDoor && { detectDoor }),
-  }));
-  if (converted.stats.triangles === 0) throw new ModelUnreadableError(`${upload.name} has no geometry to show or place (0 triangles)`, named);
+  const converted = await ctx.admission.withWorker(() =>
+    ctx.jobs.run({
+      sessionId,
+      order,
+      upload: { path: upload.path, name: upload.name, field: upload.field },
+      usdzPath,
+      glbPath,
+      timeoutMs: ctx.config.conversionTimeoutSeconds * 1000,
+      budget: arBudgetOf(ctx.config),
+      maxGeometryBytes: geometryBytesWithin(ctx.config.conversionMemoryBytes),
+      maxUnpackedBytes: ctx.config.maxFileBytes,
+      ...(detectDoor && { detectDoor }),
+    }),
+  );
+  if (converted.stats.triangles === 0)
+    throw new ModelUnreadableError(`${upload.name} has no geometry to show or place (0 triangles)`, named);
   return converted;
 }
 
@@ -275,26 +373,49 @@ async function convertUpload(ctx: ServerContext, { sessionId, order, upload, usd
  * asset's USDZ (`usdzPath`) into a staged file of its own; `failed` when the compiler did not
  * make one; undefined when none is configured.
  */
-async function makeReality(ctx: ServerContext, usdzPath: string, staging: SessionStaging, order: number, sourceName: string): Promise<{ file: SessionFile } | { failed: string } | undefined> {
+async function makeReality(
+  ctx: ServerContext,
+  usdzPath: string,
+  staging: SessionStaging,
+  order: number,
+  sourceName: string,
+): Promise<{ file: SessionFile } | { failed: string } | undefined> {
   const command = ctx.config.realityCompiler;
   if (!command) return undefined;
   // Staged before it exists, so that a failure anywhere below still removes what the compiler left.
   const file = staging.stage(`${order}.reality`);
   const done = await compileReality(command, usdzPath, file.from, { timeoutMs: ctx.config.conversionTimeoutSeconds * 1000 });
-  const size = done.ok ? await stat(file.from).then((s) => s.size, () => 0) : 0;
+  const size = done.ok
+    ? await stat(file.from).then(
+        (s) => s.size,
+        () => 0,
+      )
+    : 0;
   if (!done.ok || size === 0) {
     const problem = done.ok ? 'empty output' : done.message;
     ctx.log.warn({ sourceName, problem }, 'reality compiler failed; the asset is offered as USDZ only');
     await staging.unstage(file);
     return { failed: problem };
   }
-  return { file: { name: file.name, contentType: 'model/vnd.reality', bytes: size, sha256: await hashFile(file.from), downloadName: contentDisposition(deliveredName(sourceName, 'reality')) } };
+  return {
+    file: {
+      name: file.name,
+      contentType: 'model/vnd.reality',
+      bytes: size,
+      sha256: await hashFile(file.from),
+      downloadName: contentDisposition(deliveredName(sourceName, 'reality')),
+    },
+  };
 }
 
 /** A model upload kept for the account, where it was written as it arrived. */
 function savedModel(ctx: ServerContext, upload: UploadedFile, result: ConversionResult): SavedModelInput {
   return {
-    id: randomUUID(), sourceName: upload.name, format: result.format, bytes: upload.bytes, sha256: upload.sha256,
+    id: randomUUID(),
+    sourceName: upload.name,
+    format: result.format,
+    bytes: upload.bytes,
+    sha256: upload.sha256,
     storedAs: relative(ctx.paths.models, upload.path),
   };
 }

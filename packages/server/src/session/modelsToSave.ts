@@ -24,14 +24,20 @@ export async function modelsToSave(ctx: ServerContext, account: Account, uploads
   const bytes = saving.reduce((sum, u) => sum + u.bytes, 0);
   const room = 'delete some (DELETE /api/vision/v1/models/{id}; GET /api/vision/v1/models/ lists them)';
   if (usage.count + saving.length > maxCount) {
-    throw new ApiError(429, 'saved_models_count_quota',
+    throw new ApiError(
+      429,
+      'saved_models_count_quota',
       `the key's account ${account.name} keeps ${usage.count} saved models; ${saving.length} more would pass its quota of ${maxCount} (ARSESSION_SAVED_MODELS_PER_ACCOUNT): ${room}`,
-      [{ field: 'X-API-Key', message: `over ${maxCount} saved models` }]);
+      [{ field: 'X-API-Key', message: `over ${maxCount} saved models` }],
+    );
   }
   if (usage.bytes + bytes > maxBytes) {
-    throw new ApiError(413, 'saved_models_bytes_quota',
+    throw new ApiError(
+      413,
+      'saved_models_bytes_quota',
       `the key's account ${account.name} keeps ${megabytes(usage.bytes)} of saved models; these ${megabytes(bytes)} would pass its quota of ${megabytes(maxBytes)} (ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB): ${room}`,
-      [{ field: saving[0]!.field, message: `over the ${megabytes(maxBytes)} of saved models` }]);
+      [{ field: saving[0]!.field, message: `over the ${megabytes(maxBytes)} of saved models` }],
+    );
   }
   return saving;
 }

@@ -49,9 +49,7 @@ export interface SavedModelUsage {
 }
 
 /** What became of a key's request to end a session early. */
-export type EndSessionOutcome =
-  | { ended: true; files: string[] }
-  | { ended: false; reason: 'unknown' | 'not_yours' | 'expired' };
+export type EndSessionOutcome = { ended: true; files: string[] } | { ended: false; reason: 'unknown' | 'not_yours' | 'expired' };
 
 /** A file served under a session. */
 export interface SessionFile {

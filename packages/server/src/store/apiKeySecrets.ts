@@ -29,7 +29,8 @@ export function newApiKey(): NewApiKey {
 /** The account name, trimmed; a RangeError names what is allowed. */
 export function checkedAccountName(accountName: string): string {
   const name = accountName.trim();
-  if (!/^[\p{L}\p{N}._@ -]{1,100}$/u.test(name)) throw new RangeError(`account name ${JSON.stringify(accountName)}: use 1–100 letters, digits, spaces or . _ @ -`);
+  if (!/^[\p{L}\p{N}._@ -]{1,100}$/u.test(name))
+    throw new RangeError(`account name ${JSON.stringify(accountName)}: use 1–100 letters, digits, spaces or . _ @ -`);
   return name;
 }
 

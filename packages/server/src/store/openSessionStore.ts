@@ -18,9 +18,12 @@ export type SessionStoreUse = 'server' | 'tool';
  * ```
  */
 export async function openSessionStore(config: ServerConfig, paths: DataPaths, use: SessionStoreUse, log?: Logger): Promise<SessionStore> {
-  if (config.databaseUrl) return openPostgresSessionStore({ url: config.databaseUrl, sessionsDir: paths.sessions, maxConnections: use === 'server' ? 10 : 1 });
+  if (config.databaseUrl)
+    return openPostgresSessionStore({ url: config.databaseUrl, sessionsDir: paths.sessions, maxConnections: use === 'server' ? 10 : 1 });
   return openSqliteSessionStore({
-    databasePath: paths.database, sessionsDir: paths.sessions, mode: use === 'server' ? 'thread' : 'inline',
+    databasePath: paths.database,
+    sessionsDir: paths.sessions,
+    mode: use === 'server' ? 'thread' : 'inline',
     ...(log && { onCheckpointError: (err: Error) => log.error({ err }, 'WAL checkpointer failed; restarting it') }),
   });
 }

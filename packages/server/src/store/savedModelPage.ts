@@ -20,8 +20,12 @@ export function savedModelPage(rows: readonly SavedModelRow[], limit: number): S
 /** A row as the store's callers see it. */
 export function savedModelOf(r: SavedModelRow): SavedModel {
   return {
-    id: r.id, sessionId: r.session_id, sourceName: r.source_name, format: r.format, bytes: Number(r.bytes), sha256: r.sha256,
+    id: r.id,
+    sessionId: r.session_id,
+    sourceName: r.source_name,
+    format: r.format,
+    bytes: Number(r.bytes),
+    sha256: r.sha256,
     createdAt: new Date(Number(r.created_at)).toISOString(),
   };
 }
-

@@ -45,7 +45,12 @@ export interface RemovedObjects {
  * const removed = await removeObjectOrphans(store, objects, { graceMs: 3600_000, scratchGraceMs: 3600_000 });
  * ```
  */
-export async function removeObjectOrphans(store: SessionStore, objects: ObjectStore, { graceMs, scratchGraceMs }: { graceMs: number; scratchGraceMs: number }, now = Date.now()): Promise<RemovedObjects> {
+export async function removeObjectOrphans(
+  store: SessionStore,
+  objects: ObjectStore,
+  { graceMs, scratchGraceMs }: { graceMs: number; scratchGraceMs: number },
+  now = Date.now(),
+): Promise<RemovedObjects> {
   const found = await objects.sessionsWithFiles();
   const owned = found.size === 0 ? new Set<string>() : await store.existingSessions([...found.keys()]);
   const orphans = [...found].filter(([id, { newestAt }]) => !owned.has(id) && newestAt < now - graceMs);
@@ -56,7 +61,7 @@ export async function removeObjectOrphans(store: SessionStore, objects: ObjectSt
   const savedModels = [...models].filter(([storedAs, at]) => !named.has(storedAs) && at < now - graceMs).map(([storedAs]) => storedAs);
   if (savedModels.length) await objects.deleteSavedModels(savedModels);
 
-  const scratch = [...await objects.scratchObjects()].filter(([, at]) => at < now - scratchGraceMs).map(([key]) => key);
+  const scratch = [...(await objects.scratchObjects())].filter(([, at]) => at < now - scratchGraceMs).map(([key]) => key);
   if (scratch.length) await objects.deleteScratch(scratch);
   return { sessions: orphans.map(([id]) => id), savedModels, scratch };
 }

@@ -22,7 +22,11 @@ export function createRedisThrottle(redis: Redis, name: string, limit: number, w
     async hit(key, now = Date.now()) {
       try {
         const k = keyOf(key, now);
-        const [[, count]] = (await redis.multi().incr(k).pexpire(k, windowMs * 2).exec()) as [[Error | null, number], unknown];
+        const [[, count]] = (await redis
+          .multi()
+          .incr(k)
+          .pexpire(k, windowMs * 2)
+          .exec()) as [[Error | null, number], unknown];
         return count > limit ? wait(now) : 0;
       } catch {
         return local.hit(key, now);

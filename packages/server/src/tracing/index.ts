@@ -19,7 +19,10 @@ export type { RunningTracing, TracingOptions } from './startTracing.js';
  * await tracing?.shutdown();
  * ```
  */
-export async function startTracingIfRequested(serveArgs: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<RunningTracing | undefined> {
+export async function startTracingIfRequested(
+  serveArgs: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<RunningTracing | undefined> {
   if (!tracesRequested(env)) return undefined;
   // The serve command checks its arguments itself; here only the role is wanted, for the resource.
   const { values } = parseArgs({ args: [...serveArgs], options: { role: { type: 'string' } }, strict: false });

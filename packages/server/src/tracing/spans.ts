@@ -19,7 +19,12 @@ const tracer = trace.getTracer('arsession');
  * const request = await inSpan('arsession.read_request', { 'arsession.method': 'by_scan' }, () => readRequest(...));
  * ```
  */
-export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+export function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => Promise<T>,
+  kind: SpanKind = SpanKind.INTERNAL,
+): Promise<T> {
   return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
     try {
       return await work(span);
@@ -80,7 +85,8 @@ export function withCarriedContext<T>(carrier: Readonly<Record<string, string>> 
  */
 export function recordConversionSteps(timings: ConversionResult['timings']): void {
   if (!trace.getActiveSpan()?.isRecording()) return;
-  const read = timings.startedAt + timings.readMs, detectMs = timings.detectMs ?? 0;
+  const read = timings.startedAt + timings.readMs,
+    detectMs = timings.detectMs ?? 0;
   const step = (name: string, start: number, end: number) => tracer.startSpan(name, { startTime: start }).end(end);
   step('arsession.read', timings.startedAt, read - detectMs);
   if (timings.detectMs !== undefined) step('arsession.detect', read - detectMs, read);

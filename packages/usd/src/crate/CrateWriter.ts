@@ -16,7 +16,9 @@ export interface ValueRep {
 /** The crate version we write: 0.8.0, what current USD writes by default and ARKit reads. */
 export const CRATE_VERSION = [0, 8, 0] as const;
 
-const ARRAY = 0x80000000, INLINED = 0x40000000, COMPRESSED = 0x20000000;
+const ARRAY = 0x80000000,
+  INLINED = 0x40000000,
+  COMPRESSED = 0x20000000;
 const BOOTSTRAP_SIZE = 88;
 // Below this many elements USD stores int arrays as they are.
 const MIN_COMPRESSED_ARRAY = 16;
@@ -181,14 +183,16 @@ export class CrateWriter {
 
   /** The specs of `path`, with their fields by name (values as stored). */
   specsOf(path: number): Array<{ type: number; fields: Array<[string, ValueRep]> }> {
-    return this.specs.filter((x) => x.path === path).map((x) => {
-      const fields: Array<[string, ValueRep]> = [];
-      for (let f = x.fieldSet; this.fieldSets[f] !== FIELD_SET_END; f++) {
-        const field = this.fields[this.fieldSets[f]!]!;
-        fields.push([this.tokens[field.token]!, field.rep]);
-      }
-      return { type: x.type, fields };
-    });
+    return this.specs
+      .filter((x) => x.path === path)
+      .map((x) => {
+        const fields: Array<[string, ValueRep]> = [];
+        for (let f = x.fieldSet; this.fieldSets[f] !== FIELD_SET_END; f++) {
+          const field = this.fields[this.fieldSets[f]!]!;
+          fields.push([this.tokens[field.token]!, field.rep]);
+        }
+        return { type: x.type, fields };
+      });
   }
 
   /** Replaces the specs of `path` with one of `type` holding `fields`. */
@@ -233,16 +237,34 @@ export class CrateWriter {
 
   // ---- Scalar values: inlined in the rep when USD inlines them, else written here. ----
 
-  bool(v: boolean): ValueRep { return inlined(CRATE_TYPE.Bool, v ? 1 : 0); }
-  int(v: number): ValueRep { return inlined(CRATE_TYPE.Int, v >>> 0); }
-  float(v: number): ValueRep { return inlined(CRATE_TYPE.Float, floatBits(v)); }
-  token(s: string): ValueRep { return inlined(CRATE_TYPE.Token, this.tokenOf(s)); }
-  string(s: string): ValueRep { return inlined(CRATE_TYPE.String, this.stringOf(s)); }
-  assetPath(s: string): ValueRep { return inlined(CRATE_TYPE.AssetPath, this.tokenOf(s)); }
-  specifierDef(): ValueRep { return inlined(CRATE_TYPE.Specifier, 0); }
+  bool(v: boolean): ValueRep {
+    return inlined(CRATE_TYPE.Bool, v ? 1 : 0);
+  }
+  int(v: number): ValueRep {
+    return inlined(CRATE_TYPE.Int, v >>> 0);
+  }
+  float(v: number): ValueRep {
+    return inlined(CRATE_TYPE.Float, floatBits(v));
+  }
+  token(s: string): ValueRep {
+    return inlined(CRATE_TYPE.Token, this.tokenOf(s));
+  }
+  string(s: string): ValueRep {
+    return inlined(CRATE_TYPE.String, this.stringOf(s));
+  }
+  assetPath(s: string): ValueRep {
+    return inlined(CRATE_TYPE.AssetPath, this.tokenOf(s));
+  }
+  specifierDef(): ValueRep {
+    return inlined(CRATE_TYPE.Specifier, 0);
+  }
   /** `SdfSpecifier`: def 0, over 1, class 2. */
-  specifier(specifier: 'def' | 'over' | 'class'): ValueRep { return inlined(CRATE_TYPE.Specifier, ['def', 'over', 'class'].indexOf(specifier)); }
-  variability(uniform: boolean): ValueRep { return inlined(CRATE_TYPE.Variability, uniform ? 1 : 0); }
+  specifier(specifier: 'def' | 'over' | 'class'): ValueRep {
+    return inlined(CRATE_TYPE.Specifier, ['def', 'over', 'class'].indexOf(specifier));
+  }
+  variability(uniform: boolean): ValueRep {
+    return inlined(CRATE_TYPE.Variability, uniform ? 1 : 0);
+  }
 
   double(v: number): ValueRep {
     // A double that a float holds exactly is inlined as that float.
@@ -269,7 +291,8 @@ export class CrateWriter {
 
   /** A `GfMatrix4d` from 16 numbers in USD's row order; inlined when it is an integer diagonal. */
   matrix4d(m: ArrayLike<number>): ValueRep {
-    let diagonal = true, bits = 0;
+    let diagonal = true,
+      bits = 0;
     for (let r = 0; r < 4; r++) {
       for (let c = 0; c < 4; c++) {
         const x = m[r * 4 + c]!;
@@ -554,7 +577,6 @@ export class CrateWriter {
     }
     return index;
   }
-
 
   // ---- Bytes. ----
 

@@ -45,7 +45,9 @@ export class DecodeBudget {
   /** Books `bytes` for `what`, or throws {@link DecodeBudgetExceeded} naming it if they do not fit. */
   take(bytes: number, what: string): void {
     if (!(bytes >= 0) || this.used + bytes > this.limit) {
-      throw new DecodeBudgetExceeded(`${what} would decode to ${bytes} bytes, past the layer's ${this.limit}-byte allowance (${this.used} already used)`);
+      throw new DecodeBudgetExceeded(
+        `${what} would decode to ${bytes} bytes, past the layer's ${this.limit}-byte allowance (${this.used} already used)`,
+      );
     }
     this.used += bytes;
   }

@@ -3,9 +3,24 @@
 
 /** Crate type numbers of the values we write. */
 export const CRATE_TYPE = {
-  Bool: 1, Int: 3, Float: 8, Double: 9, String: 10, Token: 11, AssetPath: 12, Matrix4d: 15,
-  Vec2f: 20, Vec3f: 24, Vec4f: 28, Dictionary: 31, TokenListOp: 32, PathListOp: 34, ReferenceListOp: 35,
-  TokenVector: 41, Specifier: 42, Variability: 44,
+  Bool: 1,
+  Int: 3,
+  Float: 8,
+  Double: 9,
+  String: 10,
+  Token: 11,
+  AssetPath: 12,
+  Matrix4d: 15,
+  Vec2f: 20,
+  Vec3f: 24,
+  Vec4f: 28,
+  Dictionary: 31,
+  TokenListOp: 32,
+  PathListOp: 34,
+  ReferenceListOp: 35,
+  TokenVector: 41,
+  Specifier: 42,
+  Variability: 44,
 } as const;
 
 /** Sdf spec types (USD's `SdfSpecType`) we write. */
@@ -13,8 +28,18 @@ export const SPEC_TYPE = { Attribute: 1, Prim: 6, PseudoRoot: 7, Relationship: 8
 
 /** Every Sdf spec type by its number, as the SdfLayer model names them (0 is "unknown"). */
 export const SPEC_TYPE_NAMES = [
-  undefined, 'attribute', 'connection', 'expression', 'mapper', 'mapperArg', 'prim', 'pseudoRoot',
-  'relationship', 'relationshipTarget', 'variant', 'variantSet',
+  undefined,
+  'attribute',
+  'connection',
+  'expression',
+  'mapper',
+  'mapperArg',
+  'prim',
+  'pseudoRoot',
+  'relationship',
+  'relationshipTarget',
+  'variant',
+  'variantSet',
 ] as const;
 
 /** Numeric components: how each is stored. */
@@ -29,7 +54,16 @@ export interface CrateNumericType {
 
 /** Bytes of one stored component. */
 export const SCALAR_BYTES: Record<CrateScalar, number> = {
-  bool: 1, uchar: 1, int: 4, uint: 4, int64: 8, uint64: 8, half: 2, float: 4, double: 8, timecode: 8,
+  bool: 1,
+  uchar: 1,
+  int: 4,
+  uint: 4,
+  int64: 8,
+  uint64: 8,
+  half: 2,
+  float: 4,
+  double: 8,
+  timecode: 8,
 };
 
 /** The numeric types by number (scalars, vectors, quaternions, matrices); other numbers are not numeric. */
@@ -66,9 +100,36 @@ export const NUMERIC_TYPES: ReadonlyMap<number, CrateNumericType> = new Map<numb
 
 /** The other types' numbers. */
 export const TYPE = {
-  String: 10, Token: 11, AssetPath: 12, Dictionary: 31,
-  TokenListOp: 32, StringListOp: 33, PathListOp: 34, ReferenceListOp: 35, IntListOp: 36, Int64ListOp: 37, UIntListOp: 38, UInt64ListOp: 39,
-  PathVector: 40, TokenVector: 41, Specifier: 42, Permission: 43, Variability: 44, VariantSelectionMap: 45, TimeSamples: 46, Payload: 47,
-  DoubleVector: 48, LayerOffsetVector: 49, StringVector: 50, ValueBlock: 51, Value: 52, UnregisteredValue: 53,
-  UnregisteredValueListOp: 54, PayloadListOp: 55, PathExpression: 57, Relocates: 58, Spline: 59, AnimationBlock: 60,
+  String: 10,
+  Token: 11,
+  AssetPath: 12,
+  Dictionary: 31,
+  TokenListOp: 32,
+  StringListOp: 33,
+  PathListOp: 34,
+  ReferenceListOp: 35,
+  IntListOp: 36,
+  Int64ListOp: 37,
+  UIntListOp: 38,
+  UInt64ListOp: 39,
+  PathVector: 40,
+  TokenVector: 41,
+  Specifier: 42,
+  Permission: 43,
+  Variability: 44,
+  VariantSelectionMap: 45,
+  TimeSamples: 46,
+  Payload: 47,
+  DoubleVector: 48,
+  LayerOffsetVector: 49,
+  StringVector: 50,
+  ValueBlock: 51,
+  Value: 52,
+  UnregisteredValue: 53,
+  UnregisteredValueListOp: 54,
+  PayloadListOp: 55,
+  PathExpression: 57,
+  Relocates: 58,
+  Spline: 59,
+  AnimationBlock: 60,
 } as const;

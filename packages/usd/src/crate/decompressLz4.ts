@@ -17,7 +17,8 @@ export function decompressFramed(input: Uint8Array, maxOutput: number): Uint8Arr
   const out = new Uint8Array(maxOutput);
   const chunks = input[0]!;
   if (chunks === 0) return out.subarray(0, decompressLz4Block(input, 1, input.length, out, 0));
-  let at = 1, written = 0;
+  let at = 1,
+    written = 0;
   const view = new DataView(input.buffer, input.byteOffset, input.byteLength);
   for (let c = 0; c < chunks; c++) {
     if (at + 4 > input.length) throw new DecompressError('a chunk header runs past the stream');
@@ -35,7 +36,8 @@ export function decompressFramed(input: Uint8Array, maxOutput: number): Uint8Arr
  * output. Sequences of literals and back-references, as LZ4's block format defines them.
  */
 export function decompressLz4Block(input: Uint8Array, from: number, to: number, out: Uint8Array, outAt: number): number {
-  let ip = from, op = outAt;
+  let ip = from,
+    op = outAt;
   while (ip < to) {
     const token = input[ip++]!;
     let literals = token >>> 4;

@@ -58,7 +58,10 @@ function encodeInt32(values: Int32Array): Uint8Array {
   }
   const view = new DataView(out.buffer);
   view.setInt32(0, common, true);
-  let codeAt = 4, at = 4 + codesBytes, previous = 0, codeByte = 0;
+  let codeAt = 4,
+    at = 4 + codesBytes,
+    previous = 0,
+    codeByte = 0;
   // Branch-free: the kind of each difference (common, 8-, 16- or 32-bit) follows no pattern in
   // triangle indices, and a branch per value mispredicted often enough to make this loop ~5×
   // slower. `(x | -x) >>> 31` is 1 when x ≠ 0.
@@ -66,12 +69,17 @@ function encodeInt32(values: Int32Array): Uint8Array {
     const v = values[i]!;
     const d = (v - previous) | 0;
     previous = v;
-    const e = d ^ common, w8 = (d + 128) >>> 8, w16 = (d + 32768) >>> 16;
+    const e = d ^ common,
+      w8 = (d + 128) >>> 8,
+      w16 = (d + 32768) >>> 16;
     const code = ((e | -e) >>> 31) * (1 + ((w8 | -w8) >>> 31) + ((w16 | -w16) >>> 31));
     view.setInt32(at, d, true);
-    at += code + (code >> 1 & code); // bytes: 0, 1, 2, 4
+    at += code + ((code >> 1) & code); // bytes: 0, 1, 2, 4
     codeByte |= code << ((i & 3) * 2);
-    if ((i & 3) === 3) { out[codeAt++] = codeByte; codeByte = 0; }
+    if ((i & 3) === 3) {
+      out[codeAt++] = codeByte;
+      codeByte = 0;
+    }
   }
   if (n & 3) out[codeAt] = codeByte;
   return out.subarray(0, at);
@@ -82,7 +90,9 @@ const counts = new Uint32Array(2 * COMMON_RANGE + 1);
 
 /** The most frequent difference between neighbours (the larger on a tie), among small ones. */
 function mostCommonDifference(values: Int32Array): number {
-  let previous = 0, lo = COMMON_RANGE, hi = -COMMON_RANGE;
+  let previous = 0,
+    lo = COMMON_RANGE,
+    hi = -COMMON_RANGE;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     const d = (v - previous) | 0;
@@ -95,10 +105,14 @@ function mostCommonDifference(values: Int32Array): number {
   // Only the slots between the smallest and the largest difference counted are read and cleared
   // (a mesh's short arrays span a few), not the whole table. Ascending with `>=`, the larger
   // difference wins a tie.
-  let best = 0, bestCount = 0;
+  let best = 0,
+    bestCount = 0;
   for (let d = lo; d <= hi; d++) {
     const c = counts[d + COMMON_RANGE]!;
-    if (c > 0 && c >= bestCount) { best = d; bestCount = c; }
+    if (c > 0 && c >= bestCount) {
+      best = d;
+      bestCount = c;
+    }
     counts[d + COMMON_RANGE] = 0;
   }
   return best;
@@ -125,7 +139,8 @@ export function decodeIntegers(coded: Uint8Array, count: number, width: 32 | 64 
   if (coded.length < commonBytes + codesBytes) throw new RangeError(`the integer coding of ${count} values ends in its header`);
   const common = wide ? Number(view.getBigInt64(0, true)) : view.getInt32(0, true);
   const codeAt = commonBytes;
-  let at = commonBytes + codesBytes, previous = 0;
+  let at = commonBytes + codesBytes,
+    previous = 0;
   const need = (n: number) => {
     if (at + n > coded.length) throw new RangeError(`the integer coding of ${count} values ends early`);
   };
@@ -133,10 +148,23 @@ export function decodeIntegers(coded: Uint8Array, count: number, width: 32 | 64 
     const code = (coded[codeAt + (i >> 2)]! >>> ((i & 3) * 2)) & 3;
     let d: number;
     switch (code) {
-      case 0: d = common; break;
-      case 1: need(wide ? 2 : 1); d = wide ? view.getInt16(at, true) : view.getInt8(at); at += wide ? 2 : 1; break;
-      case 2: need(wide ? 4 : 2); d = wide ? view.getInt32(at, true) : view.getInt16(at, true); at += wide ? 4 : 2; break;
-      default: need(wide ? 8 : 4); d = wide ? Number(view.getBigInt64(at, true)) : view.getInt32(at, true); at += wide ? 8 : 4;
+      case 0:
+        d = common;
+        break;
+      case 1:
+        need(wide ? 2 : 1);
+        d = wide ? view.getInt16(at, true) : view.getInt8(at);
+        at += wide ? 2 : 1;
+        break;
+      case 2:
+        need(wide ? 4 : 2);
+        d = wide ? view.getInt32(at, true) : view.getInt16(at, true);
+        at += wide ? 4 : 2;
+        break;
+      default:
+        need(wide ? 8 : 4);
+        d = wide ? Number(view.getBigInt64(at, true)) : view.getInt32(at, true);
+        at += wide ? 8 : 4;
     }
     previous = wide ? previous + d : (previous + d) | 0;
     out[i] = previous;

@@ -16,7 +16,10 @@ export interface ReadCrateOptions {
 }
 
 const BOOTSTRAP_BYTES = 88;
-const ARRAY = 0x80000000, INLINED = 0x40000000, COMPRESSED = 0x20000000, ARRAY_EDIT = 0x10000000;
+const ARRAY = 0x80000000,
+  INLINED = 0x40000000,
+  COMPRESSED = 0x20000000,
+  ARRAY_EDIT = 0x10000000;
 /** Int and float arrays shorter than this are stored as they are, even in files that compress. */
 const MIN_COMPRESSED_ARRAY = 16;
 /** What one decoded object (a token's string, a field, a path) costs the heap, about: booked with the allowance. */
@@ -99,7 +102,10 @@ export function readCrateStructure(bytes: Uint8Array, identifier: string, option
 /** A fault of the file as the {@link UsdUnreadableError} that names the layer; anything else as it is. */
 function refusal(err: unknown, identifier: string, options: ReadCrateOptions): unknown {
   if (!(err instanceof CrateError || err instanceof DecodeBudgetExceeded || err instanceof RangeError)) return err;
-  const named = { ...(options.fileName !== undefined && { fileName: options.fileName }), ...(options.field !== undefined && { field: options.field }) };
+  const named = {
+    ...(options.fileName !== undefined && { fileName: options.fileName }),
+    ...(options.field !== undefined && { field: options.field }),
+  };
   return new UsdUnreadableError(`${identifier}: not a readable USD crate file (${err.message})`, { ...named, cause: err });
 }
 
@@ -116,7 +122,10 @@ class CrateReader {
   /** Reps being unpacked: a value that contains itself is refused, not followed forever. */
   private readonly unpacking = new Set<string>();
 
-  constructor(private readonly bytes: Uint8Array, private readonly budget: DecodeBudget) {
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly budget: DecodeBudget,
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
@@ -131,8 +140,14 @@ class CrateReader {
     const raw = [];
     for (let i = 0; i < specs.count; i++) raw.push({ path: specs.paths[i]!, fieldSet: specs.sets[i]!, type: specs.types[i]! });
     return {
-      version: [Math.floor(v / 10000), Math.floor(v / 100) % 100, v % 100], tokens: this.tokens, strings: this.strings, fields: this.fields,
-      fieldSets: this.fieldSets, paths: this.pathTree, specs: raw, value: (rep) => this.value(rep, 0),
+      version: [Math.floor(v / 10000), Math.floor(v / 100) % 100, v % 100],
+      tokens: this.tokens,
+      strings: this.strings,
+      fields: this.fields,
+      fieldSets: this.fieldSets,
+      paths: this.pathTree,
+      specs: raw,
+      value: (rep) => this.value(rep, 0),
     };
   }
 
@@ -165,8 +180,12 @@ class CrateReader {
     if (String.fromCharCode(...this.bytes.subarray(0, 8)) !== 'PXR-USDC') throw new CrateError('it does not start with "PXR-USDC"');
     const [major, minor, patch] = [this.bytes[8]!, this.bytes[9]!, this.bytes[10]!];
     this.version = major * 10000 + minor * 100 + patch;
-    if (major !== 0 || minor > 14) throw new CrateError(`crate version ${major}.${minor}.${patch} is newer than this reader knows (0.14.0)`);
-    if (minor < 4) throw new CrateError(`crate version ${major}.${minor}.${patch} predates 0.4.0 (2017), which no USDZ tool writes; re-export it with current USD`);
+    if (major !== 0 || minor > 14)
+      throw new CrateError(`crate version ${major}.${minor}.${patch} is newer than this reader knows (0.14.0)`);
+    if (minor < 4)
+      throw new CrateError(
+        `crate version ${major}.${minor}.${patch} predates 0.4.0 (2017), which no USDZ tool writes; re-export it with current USD`,
+      );
     const cursor = new Cursor(this.bytes, this.uint64At(16), 'the table of contents');
     const count = cursor.count(32);
     const sections = new Map<string, { start: number; size: number }>();
@@ -174,8 +193,10 @@ class CrateReader {
       const nameBytes = cursor.bytes(16);
       const end = nameBytes.indexOf(0);
       const name = String.fromCharCode(...nameBytes.subarray(0, end < 0 ? 16 : end));
-      const start = cursor.uint64(), size = cursor.uint64();
-      if (start + size > this.bytes.length) throw new CrateError(`section ${name} lies outside the file (${start}+${size} > ${this.bytes.length})`);
+      const start = cursor.uint64(),
+        size = cursor.uint64();
+      if (start + size > this.bytes.length)
+        throw new CrateError(`section ${name} lies outside the file (${start}+${size} > ${this.bytes.length})`);
       sections.set(name, { start, size });
     }
     return sections;
@@ -184,7 +205,8 @@ class CrateReader {
   private readTokens(s: { start: number; size: number }): void {
     const c = new Cursor(this.bytes, s.start, 'TOKENS', s.start + s.size);
     const count = c.uint64();
-    const uncompressed = c.uint64(), compressed = c.uint64();
+    const uncompressed = c.uint64(),
+      compressed = c.uint64();
     const chars = this.decompress(c.bytes(compressed), uncompressed, 'TOKENS');
     if (count > chars.length + 1) throw new CrateError(`TOKENS claims ${count} tokens in ${chars.length} bytes`);
     this.budget.take(count * PER_OBJECT_BYTES, `TOKENS (${count} tokens)`);
@@ -218,7 +240,10 @@ class CrateReader {
     this.budget.take(count * PER_OBJECT_BYTES, `FIELDS (${count} fields)`);
     if (reps.length !== count * 8) throw new CrateError(`FIELDS holds ${reps.length / 8} value reps for ${count} fields`);
     const view = new DataView(reps.buffer, reps.byteOffset, reps.byteLength);
-    this.fields = Array.from({ length: count }, (_, i) => ({ token: this.tokenIndex(tokens[i]! >>> 0), rep: { lo: view.getUint32(8 * i, true), hi: view.getUint32(8 * i + 4, true) } }));
+    this.fields = Array.from({ length: count }, (_, i) => ({
+      token: this.tokenIndex(tokens[i]! >>> 0),
+      rep: { lo: view.getUint32(8 * i, true), hi: view.getUint32(8 * i + 4, true) },
+    }));
   }
 
   private readFieldSets(s: { start: number; size: number }): void {
@@ -226,7 +251,8 @@ class CrateReader {
     const count = c.uint64();
     const sets = new Uint32Array(this.compressedInts(c, count, 'FIELDSETS').buffer);
     if (sets.length > 0 && sets[sets.length - 1] !== 0xffffffff) throw new CrateError('FIELDSETS does not end its last field set');
-    for (const f of sets) if (f !== 0xffffffff && f >= this.fields.length) throw new CrateError(`FIELDSETS refers to field ${f} of ${this.fields.length}`);
+    for (const f of sets)
+      if (f !== 0xffffffff && f >= this.fields.length) throw new CrateError(`FIELDSETS refers to field ${f} of ${this.fields.length}`);
     this.fieldSets = sets;
   }
 
@@ -244,7 +270,8 @@ class CrateReader {
     const seen = new Uint8Array(total);
     // Depth first as written: each entry's jump says whether a child follows it and where its
     // next sibling is; the siblings still to visit wait on a stack (no recursion, any depth).
-    const pending: Array<{ index: number; parent: string | undefined; parentSlot: number }> = encoded > 0 ? [{ index: 0, parent: undefined, parentSlot: -1 }] : [];
+    const pending: Array<{ index: number; parent: string | undefined; parentSlot: number }> =
+      encoded > 0 ? [{ index: 0, parent: undefined, parentSlot: -1 }] : [];
     const tree: Array<{ index: number; parent: number; element: number }> = [];
     let visited = 0;
     while (pending.length) {
@@ -260,12 +287,20 @@ class CrateReader {
         else {
           const element = elements[index]!;
           const name = this.token(Math.abs(element));
-          path = element < 0 ? `${parent}.${name}` : name.startsWith('{') || parent.endsWith('}') ? `${parent}${name}` : parent === '/' ? `/${name}` : `${parent}/${name}`;
+          path =
+            element < 0
+              ? `${parent}.${name}`
+              : name.startsWith('{') || parent.endsWith('}')
+                ? `${parent}${name}`
+                : parent === '/'
+                  ? `/${name}`
+                  : `${parent}/${name}`;
         }
         paths[slot] = path;
         tree.push({ index: slot, parent: parentSlot, element: elements[index]! });
         const jump = jumps[index]!;
-        const hasChild = jump > 0 || jump === -1, hasSibling = jump >= 0;
+        const hasChild = jump > 0 || jump === -1,
+          hasSibling = jump >= 0;
         if (hasChild && hasSibling) pending.push({ index: index + jump, parent, parentSlot });
         if (hasChild) {
           parent = path;
@@ -280,7 +315,17 @@ class CrateReader {
     this.pathTree = tree;
   }
 
-  private readSpecs({ count, paths, sets, types }: { count: number; paths: Uint32Array; sets: Uint32Array; types: Int32Array | Float64Array }): Map<string, SdfSpec> {
+  private readSpecs({
+    count,
+    paths,
+    sets,
+    types,
+  }: {
+    count: number;
+    paths: Uint32Array;
+    sets: Uint32Array;
+    types: Int32Array | Float64Array;
+  }): Map<string, SdfSpec> {
     const specs = new Map<string, SdfSpec>();
     for (let i = 0; i < count; i++) {
       const path = this.paths[paths[i]!];
@@ -288,7 +333,8 @@ class CrateReader {
       const type = SPEC_TYPE_NAMES[types[i]!] as SdfSpecType | undefined;
       if (type === undefined) throw new CrateError(`spec ${path} has the unknown type ${types[i]}`);
       const set = sets[i]!;
-      if (set >= this.fieldSets.length || (set > 0 && this.fieldSets[set - 1] !== 0xffffffff)) throw new CrateError(`spec ${path} refers to field set ${set}, which is not the start of one`);
+      if (set >= this.fieldSets.length || (set > 0 && this.fieldSets[set - 1] !== 0xffffffff))
+        throw new CrateError(`spec ${path} refers to field set ${set}, which is not the start of one`);
       const fields = new Map<string, SdfValue>();
       for (let f = set; this.fieldSets[f] !== 0xffffffff; f++) {
         const field = this.fields[this.fieldSets[f]!]!;
@@ -334,60 +380,103 @@ class CrateReader {
       const c = new Cursor(this.bytes, payload, t.name);
       values = Array.from({ length: t.components }, () => c.scalar(t.scalar));
     }
-    if (t.components === 1) return t.scalar === 'bool' ? { kind: 'bool', value: values[0] !== 0 } : { kind: 'number', type: t.scalar, value: values[0]! };
+    if (t.components === 1)
+      return t.scalar === 'bool' ? { kind: 'bool', value: values[0] !== 0 } : { kind: 'number', type: t.scalar, value: values[0]! };
     return { kind: 'tuple', type: t.name, value: values };
   }
 
   private other(type: number, inlined: boolean, lo: number, payload: number, depth: number): SdfValue {
     const at = () => new Cursor(this.bytes, payload, `a value of crate type ${type}`);
     switch (type) {
-      case TYPE.Token: return { kind: 'token', value: inlined ? this.token(lo) : this.token(at().uint32()) };
-      case TYPE.String: return { kind: 'string', value: inlined ? this.string(lo) : this.string(at().uint32()) };
-      case TYPE.AssetPath: return { kind: 'asset', value: inlined ? this.token(lo) : this.token(at().uint32()) };
-      case TYPE.Specifier: return { kind: 'specifier', value: SPECIFIERS[inlined ? lo : at().uint32()] ?? 'over' };
-      case TYPE.Variability: return { kind: 'variability', value: (inlined ? lo : at().uint32()) === 1 ? 'uniform' : 'varying' };
-      case TYPE.Permission: return { kind: 'permission', value: (inlined ? lo : at().uint32()) === 1 ? 'private' : 'public' };
-      case TYPE.ValueBlock: return { kind: 'none' };
-      case TYPE.Dictionary: return { kind: 'dictionary', value: inlined ? new Map() : this.dictionary(at(), depth) };
-      case TYPE.TokenVector: return { kind: 'tokenList', value: this.list(at(), 4, (c) => this.token(c.uint32())) };
-      case TYPE.PathVector: return { kind: 'pathList', value: this.list(at(), 4, (c) => this.path(c.uint32())) };
-      case TYPE.StringVector: return { kind: 'stringList', value: this.list(at(), 4, (c) => this.string(c.uint32())) };
-      case TYPE.DoubleVector: return { kind: 'array', type: 'double[]', size: 1, value: Float64Array.from(this.list(at(), 8, (c) => c.float64())) };
-      case TYPE.LayerOffsetVector: return { kind: 'layerOffsets', value: this.list(at(), 16, (c) => layerOffset(c)) };
-      case TYPE.TokenListOp: return { kind: 'tokenListOp', value: this.listOp(at(), (c) => this.token(c.uint32())) };
-      case TYPE.StringListOp: return { kind: 'stringListOp', value: this.listOp(at(), (c) => this.string(c.uint32())) };
-      case TYPE.PathListOp: return { kind: 'pathListOp', value: this.listOp(at(), (c) => this.path(c.uint32())) };
-      case TYPE.IntListOp: case TYPE.UIntListOp: return { kind: 'intListOp', value: this.listOp(at(), (c) => (type === TYPE.IntListOp ? c.int32() : c.uint32())) };
-      case TYPE.Int64ListOp: case TYPE.UInt64ListOp: return { kind: 'intListOp', value: this.listOp(at(), (c) => c.scalar(type === TYPE.Int64ListOp ? 'int64' : 'uint64')) };
-      case TYPE.ReferenceListOp: return { kind: 'referenceListOp', value: this.listOp(at(), (c) => this.reference(c, depth)) };
-      case TYPE.PayloadListOp: return { kind: 'payloadListOp', value: this.listOp(at(), (c) => this.payload(c)) };
-      case TYPE.Payload: return { kind: 'payload', value: this.payload(at()) };
+      case TYPE.Token:
+        return { kind: 'token', value: inlined ? this.token(lo) : this.token(at().uint32()) };
+      case TYPE.String:
+        return { kind: 'string', value: inlined ? this.string(lo) : this.string(at().uint32()) };
+      case TYPE.AssetPath:
+        return { kind: 'asset', value: inlined ? this.token(lo) : this.token(at().uint32()) };
+      case TYPE.Specifier:
+        return { kind: 'specifier', value: SPECIFIERS[inlined ? lo : at().uint32()] ?? 'over' };
+      case TYPE.Variability:
+        return { kind: 'variability', value: (inlined ? lo : at().uint32()) === 1 ? 'uniform' : 'varying' };
+      case TYPE.Permission:
+        return { kind: 'permission', value: (inlined ? lo : at().uint32()) === 1 ? 'private' : 'public' };
+      case TYPE.ValueBlock:
+        return { kind: 'none' };
+      case TYPE.Dictionary:
+        return { kind: 'dictionary', value: inlined ? new Map() : this.dictionary(at(), depth) };
+      case TYPE.TokenVector:
+        return { kind: 'tokenList', value: this.list(at(), 4, (c) => this.token(c.uint32())) };
+      case TYPE.PathVector:
+        return { kind: 'pathList', value: this.list(at(), 4, (c) => this.path(c.uint32())) };
+      case TYPE.StringVector:
+        return { kind: 'stringList', value: this.list(at(), 4, (c) => this.string(c.uint32())) };
+      case TYPE.DoubleVector:
+        return { kind: 'array', type: 'double[]', size: 1, value: Float64Array.from(this.list(at(), 8, (c) => c.float64())) };
+      case TYPE.LayerOffsetVector:
+        return { kind: 'layerOffsets', value: this.list(at(), 16, (c) => layerOffset(c)) };
+      case TYPE.TokenListOp:
+        return { kind: 'tokenListOp', value: this.listOp(at(), (c) => this.token(c.uint32())) };
+      case TYPE.StringListOp:
+        return { kind: 'stringListOp', value: this.listOp(at(), (c) => this.string(c.uint32())) };
+      case TYPE.PathListOp:
+        return { kind: 'pathListOp', value: this.listOp(at(), (c) => this.path(c.uint32())) };
+      case TYPE.IntListOp:
+      case TYPE.UIntListOp:
+        return { kind: 'intListOp', value: this.listOp(at(), (c) => (type === TYPE.IntListOp ? c.int32() : c.uint32())) };
+      case TYPE.Int64ListOp:
+      case TYPE.UInt64ListOp:
+        return { kind: 'intListOp', value: this.listOp(at(), (c) => c.scalar(type === TYPE.Int64ListOp ? 'int64' : 'uint64')) };
+      case TYPE.ReferenceListOp:
+        return { kind: 'referenceListOp', value: this.listOp(at(), (c) => this.reference(c, depth)) };
+      case TYPE.PayloadListOp:
+        return { kind: 'payloadListOp', value: this.listOp(at(), (c) => this.payload(c)) };
+      case TYPE.Payload:
+        return { kind: 'payload', value: this.payload(at()) };
       case TYPE.VariantSelectionMap: {
         const c = at();
         const map = new Map<string, string>();
         for (let i = 0, n = c.count(8); i < n; i++) map.set(this.string(c.uint32()), this.string(c.uint32()));
         return { kind: 'variantSelection', value: map };
       }
-      case TYPE.TimeSamples: return { kind: 'timeSamples', value: this.timeSamples(at(), depth) };
-      case TYPE.Value: case TYPE.UnregisteredValue: return this.nestedValue(at(), depth);
-      case TYPE.PathExpression: return { kind: 'unsupported', type: 'pathExpression' };
-      case TYPE.Relocates: return { kind: 'unsupported', type: 'relocates' };
-      case TYPE.Spline: return { kind: 'unsupported', type: 'spline' };
-      case TYPE.AnimationBlock: return { kind: 'unsupported', type: 'animationBlock' };
-      default: return { kind: 'unsupported', type: `crate type ${type}` };
+      case TYPE.TimeSamples:
+        return { kind: 'timeSamples', value: this.timeSamples(at(), depth) };
+      case TYPE.Value:
+      case TYPE.UnregisteredValue:
+        return this.nestedValue(at(), depth);
+      case TYPE.PathExpression:
+        return { kind: 'unsupported', type: 'pathExpression' };
+      case TYPE.Relocates:
+        return { kind: 'unsupported', type: 'relocates' };
+      case TYPE.Spline:
+        return { kind: 'unsupported', type: 'spline' };
+      case TYPE.AnimationBlock:
+        return { kind: 'unsupported', type: 'animationBlock' };
+      default:
+        return { kind: 'unsupported', type: `crate type ${type}` };
     }
   }
 
   private emptyArray(type: number, numeric: CrateNumericType | undefined): SdfValue {
     if (numeric) return { kind: 'array', type: `${numeric.name}[]`, size: numeric.components, value: typedArray(numeric.scalar, 0) };
-    const names: Record<number, 'token[]' | 'string[]' | 'asset[]'> = { [TYPE.Token]: 'token[]', [TYPE.String]: 'string[]', [TYPE.AssetPath]: 'asset[]' };
+    const names: Record<number, 'token[]' | 'string[]' | 'asset[]'> = {
+      [TYPE.Token]: 'token[]',
+      [TYPE.String]: 'string[]',
+      [TYPE.AssetPath]: 'asset[]',
+    };
     const name = names[type];
     return name ? { kind: 'stringArray', type: name, value: [] } : { kind: 'unsupported', type: `array of crate type ${type}` };
   }
 
   private array(type: number, numeric: CrateNumericType | undefined, c: Cursor, compressed: boolean): SdfValue {
     if (!numeric) {
-      const read = type === TYPE.Token ? (k: Cursor) => this.token(k.uint32()) : type === TYPE.String ? (k: Cursor) => this.string(k.uint32()) : type === TYPE.AssetPath ? (k: Cursor) => this.token(k.uint32()) : undefined;
+      const read =
+        type === TYPE.Token
+          ? (k: Cursor) => this.token(k.uint32())
+          : type === TYPE.String
+            ? (k: Cursor) => this.string(k.uint32())
+            : type === TYPE.AssetPath
+              ? (k: Cursor) => this.token(k.uint32())
+              : undefined;
       if (!read) return { kind: 'unsupported', type: `array of crate type ${type}` };
       const n = this.arraySize(c, 4);
       this.budget.take(n * 8, `an array of ${n} strings`);
@@ -402,13 +491,28 @@ class CrateReader {
     const out = { kind: 'array' as const, type: `${numeric.name}[]`, size: components };
     const integer = scalar === 'int' || scalar === 'uint' || scalar === 'int64' || scalar === 'uint64';
     const floating = scalar === 'half' || scalar === 'float' || scalar === 'double';
-    if (!compressed || components !== 1 || count < MIN_COMPRESSED_ARRAY || (integer && this.version < 500) || (floating && this.version < 600) || (!integer && !floating)) {
+    if (
+      !compressed ||
+      components !== 1 ||
+      count < MIN_COMPRESSED_ARRAY ||
+      (integer && this.version < 500) ||
+      (floating && this.version < 600) ||
+      (!integer && !floating)
+    ) {
       return { ...out, value: c.array(scalar, total) };
     }
     if (integer) {
       const wide = scalar === 'int64' || scalar === 'uint64';
       const ints = this.compressedInts(c, count, 'an integer array', wide ? 64 : 32);
-      return { ...out, value: scalar === 'uint' ? new Uint32Array(ints.buffer) : wide ? Float64Array.from(ints, (v) => (scalar === 'uint64' && v < 0 ? v + 2 ** 64 : v)) : ints };
+      return {
+        ...out,
+        value:
+          scalar === 'uint'
+            ? new Uint32Array(ints.buffer)
+            : wide
+              ? Float64Array.from(ints, (v) => (scalar === 'uint64' && v < 0 ? v + 2 ** 64 : v))
+              : ints,
+      };
     }
     const code = String.fromCharCode(c.uint8());
     const value = typedArray(scalar, count);
@@ -481,7 +585,12 @@ class CrateReader {
     const bits = c.uint8();
     const part = (bit: number) => (bits & bit ? this.list(c, 4, item) : []);
     // Written in this order: explicit, added, prepended, appended, deleted, ordered.
-    const explicit = part(2), added = part(4), prepended = part(32), appended = part(64), deleted = part(8), ordered = part(16);
+    const explicit = part(2),
+      added = part(4),
+      prepended = part(32),
+      appended = part(64),
+      deleted = part(8),
+      ordered = part(16);
     return { ...(bits & 1 && { explicit }), prepended, appended, added, deleted, ordered };
   }
 
@@ -559,13 +668,19 @@ class CrateReader {
 class Cursor {
   private readonly view: DataView;
 
-  constructor(private readonly data: Uint8Array, public at: number, private readonly what: string, private readonly end = data.length) {
+  constructor(
+    private readonly data: Uint8Array,
+    public at: number,
+    private readonly what: string,
+    private readonly end = data.length,
+  ) {
     if (!(at >= 0 && at <= end)) throw new CrateError(`${what} is said to start at ${at}, outside the file`);
     this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   }
 
   expect(n: number): void {
-    if (!(n >= 0) || this.at + n > this.end) throw new CrateError(`${this.what} needs ${n} bytes at ${this.at} but the data ends at ${this.end}`);
+    if (!(n >= 0) || this.at + n > this.end)
+      throw new CrateError(`${this.what} needs ${n} bytes at ${this.at} but the data ends at ${this.end}`);
   }
 
   seek(at: number): void {
@@ -573,22 +688,42 @@ class Cursor {
     this.at = at;
   }
 
-  uint8(): number { this.expect(1); return this.data[this.at++]!; }
-  uint32(): number { this.expect(4); const v = this.view.getUint32(this.at, true); this.at += 4; return v; }
-  int32(): number { this.expect(4); const v = this.view.getInt32(this.at, true); this.at += 4; return v; }
-  float64(): number { this.expect(8); const v = this.view.getFloat64(this.at, true); this.at += 8; return v; }
+  uint8(): number {
+    this.expect(1);
+    return this.data[this.at++]!;
+  }
+  uint32(): number {
+    this.expect(4);
+    const v = this.view.getUint32(this.at, true);
+    this.at += 4;
+    return v;
+  }
+  int32(): number {
+    this.expect(4);
+    const v = this.view.getInt32(this.at, true);
+    this.at += 4;
+    return v;
+  }
+  float64(): number {
+    this.expect(8);
+    const v = this.view.getFloat64(this.at, true);
+    this.at += 8;
+    return v;
+  }
 
   int64(): number {
     this.expect(8);
     const v = this.view.getBigInt64(this.at, true);
     this.at += 8;
-    if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) throw new CrateError(`${this.what} holds an offset beyond 2^53`);
+    if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER))
+      throw new CrateError(`${this.what} holds an offset beyond 2^53`);
     return Number(v);
   }
 
   uint64(): number {
     this.expect(8);
-    const hi = this.view.getUint32(this.at + 4, true), lo = this.view.getUint32(this.at, true);
+    const hi = this.view.getUint32(this.at + 4, true),
+      lo = this.view.getUint32(this.at, true);
     this.at += 8;
     if (hi > 0x1fffff) throw new CrateError(`${this.what} holds a size beyond 2^53`);
     return hi * 2 ** 32 + lo;
@@ -634,24 +769,40 @@ class Cursor {
 
 function readScalar(view: DataView, at: number, s: keyof typeof SCALAR_BYTES): number {
   switch (s) {
-    case 'bool': case 'uchar': return view.getUint8(at);
-    case 'int': return view.getInt32(at, true);
-    case 'uint': return view.getUint32(at, true);
-    case 'int64': return Number(view.getBigInt64(at, true));
-    case 'uint64': return Number(view.getBigUint64(at, true));
-    case 'half': return halfToNumber(view.getUint16(at, true));
-    case 'float': return view.getFloat32(at, true);
-    default: return view.getFloat64(at, true);
+    case 'bool':
+    case 'uchar':
+      return view.getUint8(at);
+    case 'int':
+      return view.getInt32(at, true);
+    case 'uint':
+      return view.getUint32(at, true);
+    case 'int64':
+      return Number(view.getBigInt64(at, true));
+    case 'uint64':
+      return Number(view.getBigUint64(at, true));
+    case 'half':
+      return halfToNumber(view.getUint16(at, true));
+    case 'float':
+      return view.getFloat32(at, true);
+    default:
+      return view.getFloat64(at, true);
   }
 }
 
 function typedArray(s: keyof typeof SCALAR_BYTES, n: number): Float32Array | Float64Array | Int32Array | Uint32Array | Uint8Array {
   switch (s) {
-    case 'half': case 'float': return new Float32Array(n);
-    case 'int': return new Int32Array(n);
-    case 'uint': return new Uint32Array(n);
-    case 'bool': case 'uchar': return new Uint8Array(n);
-    default: return new Float64Array(n);
+    case 'half':
+    case 'float':
+      return new Float32Array(n);
+    case 'int':
+      return new Int32Array(n);
+    case 'uint':
+      return new Uint32Array(n);
+    case 'bool':
+    case 'uchar':
+      return new Uint8Array(n);
+    default:
+      return new Float64Array(n);
   }
 }
 
@@ -661,11 +812,19 @@ function decodeInline(t: CrateNumericType, lo: number): number[] {
   view.setUint32(0, lo, true);
   if (t.components === 1) {
     switch (t.scalar) {
-      case 'bool': case 'uchar': return [lo & 0xff];
-      case 'int': case 'int64': return [view.getInt32(0, true)];
-      case 'uint': case 'uint64': return [lo >>> 0];
-      case 'half': return [halfToNumber(lo & 0xffff)];
-      default: return [view.getFloat32(0, true)]; // float, and a double that a float holds
+      case 'bool':
+      case 'uchar':
+        return [lo & 0xff];
+      case 'int':
+      case 'int64':
+        return [view.getInt32(0, true)];
+      case 'uint':
+      case 'uint64':
+        return [lo >>> 0];
+      case 'half':
+        return [halfToNumber(lo & 0xffff)];
+      default:
+        return [view.getFloat32(0, true)]; // float, and a double that a float holds
     }
   }
   if (/^matrix/.test(t.name)) {
@@ -684,7 +843,8 @@ function layerOffset(c: Cursor): SdfLayerOffset {
 /** IEEE 754 half (binary16) to a number. */
 function halfToNumber(h: number): number {
   const sign = h & 0x8000 ? -1 : 1;
-  const exponent = (h >>> 10) & 0x1f, fraction = h & 0x3ff;
+  const exponent = (h >>> 10) & 0x1f,
+    fraction = h & 0x3ff;
   if (exponent === 0) return sign * fraction * 2 ** -24;
   if (exponent === 31) return fraction ? NaN : sign * Infinity;
   return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);

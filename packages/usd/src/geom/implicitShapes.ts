@@ -63,20 +63,31 @@ export function tessellateSphere(radius: number, options: Partial<TessellateOpti
  * tessellateCylinder(1, 1, 2, 'Z').indices.length / 3; // → 40 with the defaults
  * ```
  */
-export function tessellateCylinder(radiusBottom: number, radiusTop: number, height: number, axis: ShapeAxis, options: Partial<TessellateOptions> = {}): TriangleMesh {
+export function tessellateCylinder(
+  radiusBottom: number,
+  radiusTop: number,
+  height: number,
+  axis: ShapeAxis,
+  options: Partial<TessellateOptions> = {},
+): TriangleMesh {
   const { segments } = { ...TESSELLATE_DEFAULTS, ...options };
   const h = height / 2;
   // The side's normal leans by the slope between the two radii.
   const slope = Math.hypot(height, radiusBottom - radiusTop) || 1;
-  const sr = height / slope, sz = (radiusBottom - radiusTop) / slope;
-  return lathe([
-    { r: 0, z: h, nr: 0, nz: 1 },
-    { r: radiusTop, z: h, nr: 0, nz: 1 },
-    { r: radiusTop, z: h, nr: sr, nz: sz, apexRing: true },
-    { r: radiusBottom, z: -h, nr: sr, nz: sz, apexRing: true },
-    { r: radiusBottom, z: -h, nr: 0, nz: -1 },
-    { r: 0, z: -h, nr: 0, nz: -1 },
-  ], segments, axis);
+  const sr = height / slope,
+    sz = (radiusBottom - radiusTop) / slope;
+  return lathe(
+    [
+      { r: 0, z: h, nr: 0, nz: 1 },
+      { r: radiusTop, z: h, nr: 0, nz: 1 },
+      { r: radiusTop, z: h, nr: sr, nz: sz, apexRing: true },
+      { r: radiusBottom, z: -h, nr: sr, nz: sz, apexRing: true },
+      { r: radiusBottom, z: -h, nr: 0, nz: -1 },
+      { r: 0, z: -h, nr: 0, nz: -1 },
+    ],
+    segments,
+    axis,
+  );
 }
 
 /**
@@ -113,10 +124,18 @@ export function tessellateCapsule(radius: number, height: number, axis: ShapeAxi
 export function tessellateCube(size: number): TriangleMesh {
   const s = size / 2;
   const b = new MeshBuilder();
-  for (const [axis, sign] of [[0, 1], [0, -1], [1, 1], [1, -1], [2, 1], [2, -1]] as const) {
+  for (const [axis, sign] of [
+    [0, 1],
+    [0, -1],
+    [1, 1],
+    [1, -1],
+    [2, 1],
+    [2, -1],
+  ] as const) {
     const n = [0, 0, 0];
     n[axis] = sign;
-    const u = axis === 0 ? 1 : 0, v = axis === 2 ? 1 : 2;
+    const u = axis === 0 ? 1 : 0,
+      v = axis === 2 ? 1 : 2;
     const corner = (du: number, dv: number) => {
       const p = [0, 0, 0];
       p[axis] = sign * s;
@@ -167,16 +186,21 @@ function lathe(input: readonly ProfilePoint[], segments: number, axis: ShapeAxis
     const ring: number[] = [];
     for (let j = 0; j <= segments; j++) {
       const theta = (2 * Math.PI * j) / segments;
-      const c = Math.cos(theta), s = Math.sin(theta);
+      const c = Math.cos(theta),
+        s = Math.sin(theta);
       ring.push(b.vertex(p.r * c, p.r * s, p.z, p.nr * c, p.nr * s, p.nz, j / segments, 1 - i / (profile.length - 1)));
     }
     return ring;
   });
   for (let i = 0; i + 1 < profile.length; i++) {
-    const p0 = profile[i]!, p1 = profile[i + 1]!;
+    const p0 = profile[i]!,
+      p1 = profile[i + 1]!;
     if (p0.r === p1.r && p0.z === p1.z) continue;
     for (let j = 0; j < segments; j++) {
-      const a = rings[i]![j]!, d = rings[i]![j + 1]!, bb = rings[i + 1]![j]!, c = rings[i + 1]![j + 1]!;
+      const a = rings[i]![j]!,
+        d = rings[i]![j + 1]!,
+        bb = rings[i + 1]![j]!,
+        c = rings[i + 1]![j + 1]!;
       if (p0.r > 0 || p0.apexRing) b.triangle(a, bb, d);
       if (p1.r > 0 || p1.apexRing) b.triangle(d, bb, c);
     }
@@ -199,11 +223,20 @@ class MeshBuilder {
   }
 
   triangle(a: number, b: number, c: number): void {
-    const P = this.p, N = this.n;
-    const ux = P[3 * b]! - P[3 * a]!, uy = P[3 * b + 1]! - P[3 * a + 1]!, uz = P[3 * b + 2]! - P[3 * a + 2]!;
-    const vx = P[3 * c]! - P[3 * a]!, vy = P[3 * c + 1]! - P[3 * a + 1]!, vz = P[3 * c + 2]! - P[3 * a + 2]!;
-    const fx = uy * vz - uz * vy, fy = uz * vx - ux * vz, fz = ux * vy - uy * vx;
-    const nx = N[3 * a]! + N[3 * b]! + N[3 * c]!, ny = N[3 * a + 1]! + N[3 * b + 1]! + N[3 * c + 1]!, nz = N[3 * a + 2]! + N[3 * b + 2]! + N[3 * c + 2]!;
+    const P = this.p,
+      N = this.n;
+    const ux = P[3 * b]! - P[3 * a]!,
+      uy = P[3 * b + 1]! - P[3 * a + 1]!,
+      uz = P[3 * b + 2]! - P[3 * a + 2]!;
+    const vx = P[3 * c]! - P[3 * a]!,
+      vy = P[3 * c + 1]! - P[3 * a + 1]!,
+      vz = P[3 * c + 2]! - P[3 * a + 2]!;
+    const fx = uy * vz - uz * vy,
+      fy = uz * vx - ux * vz,
+      fz = ux * vy - uy * vx;
+    const nx = N[3 * a]! + N[3 * b]! + N[3 * c]!,
+      ny = N[3 * a + 1]! + N[3 * b + 1]! + N[3 * c + 1]!,
+      nz = N[3 * a + 2]! + N[3 * b + 2]! + N[3 * c + 2]!;
     if (fx * nx + fy * ny + fz * nz < 0) this.t.push(a, c, b);
     else this.t.push(a, b, c);
   }
@@ -215,7 +248,8 @@ class MeshBuilder {
 
   /** The mesh, its Z axis laid along `axis` by a proper rotation (X: z→x, Y: z→y). */
   build(axis: ShapeAxis = 'Z'): TriangleMesh {
-    const positions = Float32Array.from(this.p), normals = Float32Array.from(this.n);
+    const positions = Float32Array.from(this.p),
+      normals = Float32Array.from(this.n);
     if (axis !== 'Z') for (const a of [positions, normals]) cycleAxes(a, axis);
     // glTF's v runs down the image (SceneData's convention); the profile's v runs up.
     const uvs = Float32Array.from(this.uv, (x, i) => (i % 2 ? 1 - x : x));
@@ -226,7 +260,17 @@ class MeshBuilder {
 /** (x, y, z) → (z, x, y) for X, (y, z, x) for Y: cyclic, so handedness is kept. */
 function cycleAxes(a: Float32Array, axis: 'X' | 'Y'): void {
   for (let i = 0; i < a.length; i += 3) {
-    const x = a[i]!, y = a[i + 1]!, z = a[i + 2]!;
-    if (axis === 'X') { a[i] = z; a[i + 1] = x; a[i + 2] = y; } else { a[i] = y; a[i + 1] = z; a[i + 2] = x; }
+    const x = a[i]!,
+      y = a[i + 1]!,
+      z = a[i + 2]!;
+    if (axis === 'X') {
+      a[i] = z;
+      a[i + 1] = x;
+      a[i + 2] = y;
+    } else {
+      a[i] = y;
+      a[i + 1] = z;
+      a[i + 2] = x;
+    }
   }
 }

@@ -33,7 +33,10 @@ export function readPrimvar(stage: UsdStage, prim: StagePrim, name: string, fall
   const text = declared && (declared.kind === 'token' || declared.kind === 'string') ? declared.value : undefined;
   const interpolation = (text && INTERPOLATIONS.has(text) ? text : fallback) as Interpolation;
   const indexValue = stage.value(prim, `${name}:indices`);
-  const indices = indexValue?.kind === 'array' && (indexValue.value instanceof Int32Array || indexValue.value instanceof Uint32Array) ? Int32Array.from(indexValue.value) : undefined;
+  const indices =
+    indexValue?.kind === 'array' && (indexValue.value instanceof Int32Array || indexValue.value instanceof Uint32Array)
+      ? Int32Array.from(indexValue.value)
+      : undefined;
   return { ...array, interpolation, ...(indices && { indices }) };
 }
 

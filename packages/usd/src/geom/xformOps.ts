@@ -57,11 +57,20 @@ function opMatrix(name: string, value: SdfValue | undefined): mat4 | undefined {
   const v = numbers(value);
   const out = identity();
   switch (type) {
-    case 'translate': return v.length >= 3 ? mat4.fromTranslation(out, [v[0]!, v[1]!, v[2]!]) : undefined;
-    case 'scale': return v.length >= 3 ? mat4.fromScaling(out, [v[0]!, v[1]!, v[2]!]) : v.length === 1 ? mat4.fromScaling(out, [v[0]!, v[0]!, v[0]!]) : undefined;
-    case 'rotateX': return v.length === 1 ? mat4.fromXRotation(out, v[0]! * DEG) : undefined;
-    case 'rotateY': return v.length === 1 ? mat4.fromYRotation(out, v[0]! * DEG) : undefined;
-    case 'rotateZ': return v.length === 1 ? mat4.fromZRotation(out, v[0]! * DEG) : undefined;
+    case 'translate':
+      return v.length >= 3 ? mat4.fromTranslation(out, [v[0]!, v[1]!, v[2]!]) : undefined;
+    case 'scale':
+      return v.length >= 3
+        ? mat4.fromScaling(out, [v[0]!, v[1]!, v[2]!])
+        : v.length === 1
+          ? mat4.fromScaling(out, [v[0]!, v[0]!, v[0]!])
+          : undefined;
+    case 'rotateX':
+      return v.length === 1 ? mat4.fromXRotation(out, v[0]! * DEG) : undefined;
+    case 'rotateY':
+      return v.length === 1 ? mat4.fromYRotation(out, v[0]! * DEG) : undefined;
+    case 'rotateZ':
+      return v.length === 1 ? mat4.fromZRotation(out, v[0]! * DEG) : undefined;
     case 'orient': {
       if (v.length !== 4) return undefined;
       const q = quat.fromValues(v[0]!, v[1]!, v[2]!, v[3]!);
@@ -76,7 +85,12 @@ function opMatrix(name: string, value: SdfValue | undefined): mat4 | undefined {
       // rotateXYZ turns about X first: M = Rz · Ry · Rx (column vectors).
       const angle = { X: v[0]!, Y: v[1]!, Z: v[2]! };
       for (const axis of axes) {
-        const r = axis === 'X' ? mat4.fromXRotation(identity(), angle.X * DEG) : axis === 'Y' ? mat4.fromYRotation(identity(), angle.Y * DEG) : mat4.fromZRotation(identity(), angle.Z * DEG);
+        const r =
+          axis === 'X'
+            ? mat4.fromXRotation(identity(), angle.X * DEG)
+            : axis === 'Y'
+              ? mat4.fromYRotation(identity(), angle.Y * DEG)
+              : mat4.fromZRotation(identity(), angle.Z * DEG);
         mat4.multiply(out, r, out);
       }
       return out;

@@ -71,11 +71,16 @@ export function checkUsdzPackage(input: Uint8Array, options: Partial<CheckUsdzPa
   let unpacked = 0;
   for (const e of loaded) {
     unpacked += e.size;
-    if (unpacked > opts.maxUnpackedBytes) throw refuse('too_large', `the package unpacks to more than the ${opts.maxUnpackedBytes} bytes it may (entry "${e.name}" declares ${e.size} bytes, ${unpacked} with those before it)`);
+    if (unpacked > opts.maxUnpackedBytes)
+      throw refuse(
+        'too_large',
+        `the package unpacks to more than the ${opts.maxUnpackedBytes} bytes it may (entry "${e.name}" declares ${e.size} bytes, ${unpacked} with those before it)`,
+      );
   }
   const first = directory[0]!;
   // A package may stand first for its own root layer, as OpenUSD reads it.
-  if (!LAYER.test(first.name) && !/\.usdz$/i.test(first.name)) throw refuse('first_entry_not_usd', `the first entry, "${first.name}", is not a USD layer; the root layer must come first`);
+  if (!LAYER.test(first.name) && !/\.usdz$/i.test(first.name))
+    throw refuse('first_entry_not_usd', `the first entry, "${first.name}", is not a USD layer; the root layer must come first`);
 
   const leftOut = files.filter((e) => !LOADED.test(e.name)).map((e) => e.name);
   const repaired = new Set<string>();
@@ -87,13 +92,21 @@ export function checkUsdzPackage(input: Uint8Array, options: Partial<CheckUsdzPa
 }
 
 function entryData(
-  bytes: Uint8Array, e: ZipDirectoryEntry, opts: CheckUsdzPackageOptions, refuse: (rule: string, why: string) => UsdPackageError, repaired: Set<string>,
+  bytes: Uint8Array,
+  e: ZipDirectoryEntry,
+  opts: CheckUsdzPackageOptions,
+  refuse: (rule: string, why: string) => UsdPackageError,
+  repaired: Set<string>,
 ): Uint8Array {
   const raw = bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize);
   const named = { ...(opts.fileName !== undefined && { fileName: opts.fileName }), ...(opts.field !== undefined && { field: opts.field }) };
   const label = opts.fileName ?? 'the USDZ';
   if (e.method === 0) return raw;
-  if (e.method !== 8) throw new UsdUnreadableError(`${label}: entry "${e.name}" uses compression method ${e.method}; only stored and deflate are supported`, named);
+  if (e.method !== 8)
+    throw new UsdUnreadableError(
+      `${label}: entry "${e.name}" uses compression method ${e.method}; only stored and deflate are supported`,
+      named,
+    );
   repaired.add('compressed_entry');
   const limit = Math.min(opts.maxUnpackedBytes, Math.max(e.size, 1));
   try {

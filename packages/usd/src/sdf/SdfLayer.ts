@@ -31,8 +31,7 @@ export interface SdfReference {
 }
 
 /** Element types of numeric arrays, tuples and scalars, by USD type name without dimensions. */
-export type SdfNumberType =
-  | 'bool' | 'uchar' | 'int' | 'uint' | 'int64' | 'uint64' | 'half' | 'float' | 'double' | 'timecode';
+export type SdfNumberType = 'bool' | 'uchar' | 'int' | 'uint' | 'int64' | 'uint64' | 'half' | 'float' | 'double' | 'timecode';
 
 /**
  * A value as a layer holds it. Numbers of every width are JavaScript numbers (int64 beyond 2^53
@@ -71,8 +70,17 @@ export type SdfValue =
 
 /** What a spec is (USD's `SdfSpecType`). */
 export type SdfSpecType =
-  | 'pseudoRoot' | 'prim' | 'attribute' | 'relationship' | 'variantSet' | 'variant'
-  | 'connection' | 'relationshipTarget' | 'expression' | 'mapper' | 'mapperArg';
+  | 'pseudoRoot'
+  | 'prim'
+  | 'attribute'
+  | 'relationship'
+  | 'variantSet'
+  | 'variant'
+  | 'connection'
+  | 'relationshipTarget'
+  | 'expression'
+  | 'mapper'
+  | 'mapperArg';
 
 /** A spec: its type and its fields by name. */
 export interface SdfSpec {

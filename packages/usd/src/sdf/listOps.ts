@@ -26,8 +26,13 @@ export function applyListOp<T>(below: readonly T[], op: SdfListOp<T>, key: (item
   const deleted = new Set(op.deleted.map(key));
   let list = below.filter((item) => !deleted.has(key(item)));
   const present = new Set(list.map(key));
-  for (const item of op.added) if (!present.has(key(item))) { list.push(item); present.add(key(item)); }
-  const front = unique(op.prepended, key), back = unique(op.appended, key);
+  for (const item of op.added)
+    if (!present.has(key(item))) {
+      list.push(item);
+      present.add(key(item));
+    }
+  const front = unique(op.prepended, key),
+    back = unique(op.appended, key);
   const moved = new Set([...front, ...back].map(key));
   list = list.filter((item) => !moved.has(key(item)));
   const backKeys = new Set(back.map(key));
@@ -45,4 +50,10 @@ function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
 }
 
 /** A list op that edits nothing. */
-export const EMPTY_LIST_OP: Readonly<SdfListOp<never>> = Object.freeze({ prepended: [], appended: [], added: [], deleted: [], ordered: [] });
+export const EMPTY_LIST_OP: Readonly<SdfListOp<never>> = Object.freeze({
+  prepended: [],
+  appended: [],
+  added: [],
+  deleted: [],
+  ordered: [],
+});

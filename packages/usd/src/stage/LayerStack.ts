@@ -69,7 +69,8 @@ export function buildLayerStack(root: SdfLayer, open: (assetPath: string, anchor
     if (subLayers?.kind !== 'stringList') return;
     subLayers.value.forEach((asset, i) => {
       const own = offsets?.kind === 'layerOffsets' ? offsets.value[i] : undefined;
-      const s = own?.scale ?? 1, o = own?.offset ?? 0;
+      const s = own?.scale ?? 1,
+        o = own?.offset ?? 0;
       visit(open(asset, layer.identifier), offset + scale * o, scale * s, depth + 1);
     });
   };

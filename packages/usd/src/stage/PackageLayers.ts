@@ -35,8 +35,15 @@ export class PackageLayers {
    * loads, see `checkUsdzPackage`): they resolve, with no bytes, so a layer that uses one as a
    * layer is refused naming what it is, not as missing.
    */
-  constructor(entries: readonly ZipEntry[], private readonly named: { label: string; fileName?: string; field?: string; maxUnpackedBytes?: number }, leftOut: readonly string[] = []) {
-    this.byName = new Map([...leftOut.map((name): [string, ZipEntry] => [name, { name, data: new Uint8Array(0) }]), ...entries.map((e): [string, ZipEntry] => [e.name, e])]);
+  constructor(
+    entries: readonly ZipEntry[],
+    private readonly named: { label: string; fileName?: string; field?: string; maxUnpackedBytes?: number },
+    leftOut: readonly string[] = [],
+  ) {
+    this.byName = new Map([
+      ...leftOut.map((name): [string, ZipEntry] => [name, { name, data: new Uint8Array(0) }]),
+      ...entries.map((e): [string, ZipEntry] => [e.name, e]),
+    ]);
     const bytes = entries.reduce((n, e) => n + e.data.length, 0);
     this.unpackedLeft = (named.maxUnpackedBytes ?? CHECK_USDZ_PACKAGE_DEFAULTS.maxUnpackedBytes) - bytes;
     this.decoding = decodeBudgetFor(bytes);
@@ -47,10 +54,20 @@ export class PackageLayers {
     const { label } = this.named;
     const path = assetPath.trim();
     // A URL or a drive, not a name with a colon in it (Apple's RoomPlan names files by their time).
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) || /^[a-z]:/i.test(path) || /^(file|data|https?|ftp):/i.test(path) || path.startsWith('/') || path.includes('\\')) {
+    if (
+      /^[a-z][a-z0-9+.-]*:\/\//i.test(path) ||
+      /^[a-z]:/i.test(path) ||
+      /^(file|data|https?|ftp):/i.test(path) ||
+      path.startsWith('/') ||
+      path.includes('\\')
+    ) {
       throw this.packageError('unencapsulated_reference', `${label}: the layer ${anchor} refers to "${assetPath}", outside the package`);
     }
-    if (/\.abc$/i.test(path)) throw this.packageError('unsupported_reference', `${label}: the layer ${anchor} refers to Alembic content ("${assetPath}"), which ARKit cannot load`);
+    if (/\.abc$/i.test(path))
+      throw this.packageError(
+        'unsupported_reference',
+        `${label}: the layer ${anchor} refers to Alembic content ("${assetPath}"), which ARKit cannot load`,
+      );
     // A path into a package the package holds: `parts.usdz[layer.usda]`.
     const explicit = /^(.*\.usdz)\[(.+)\]$/i.exec(path);
     if (explicit) return this.nestedEntry(this.resolve(explicit[1]!, anchor), explicit[2]!, assetPath, anchor);
@@ -59,11 +76,15 @@ export class PackageLayers {
     const inner = nested ? nested[2]! : anchor;
     const folder = inner.includes('/') ? inner.slice(0, inner.lastIndexOf('/') + 1) : '';
     for (const candidate of [normalise(folder + path), normalise(path)]) {
-      if (candidate === undefined) throw this.packageError('unencapsulated_reference', `${label}: the layer ${anchor} refers to "${assetPath}", outside the package`);
+      if (candidate === undefined)
+        throw this.packageError('unencapsulated_reference', `${label}: the layer ${anchor} refers to "${assetPath}", outside the package`);
       const entry = this.byName.get(nested ? `${nested[1]}[${candidate}]` : candidate);
       if (entry) return entry;
     }
-    throw this.packageError('unencapsulated_reference', `${label}: the layer ${anchor} refers to "${assetPath}", which is not in the package`);
+    throw this.packageError(
+      'unencapsulated_reference',
+      `${label}: the layer ${anchor} refers to "${assetPath}", which is not in the package`,
+    );
   }
 
   /** The layer an asset path names (`''` anchor: a package path as is); a nested package's root layer when it names one. */
@@ -71,7 +92,11 @@ export class PackageLayers {
     let entry = this.resolve(assetPath, anchor);
     // A package used as a layer stands for its root layer, its first entry (Reality Composer Pro writes these).
     if (/\.usdz\]?$/i.test(entry.name)) entry = this.nestedEntry(entry, this.expand(entry)[0]!, assetPath, anchor);
-    if (/\.usdz\]$/i.test(entry.name)) throw this.packageError('unsupported_reference', `${this.named.label}: ${entry.name} is a package inside a package inside the package; one level of nesting is read`);
+    if (/\.usdz\]$/i.test(entry.name))
+      throw this.packageError(
+        'unsupported_reference',
+        `${this.named.label}: ${entry.name} is a package inside a package inside the package; one level of nesting is read`,
+      );
     let layer = this.opened.get(entry.name);
     if (!layer) {
       layer = readLayer(entry, this.named.label, this.named, this.decoding);
@@ -84,7 +109,11 @@ export class PackageLayers {
   private nestedEntry(pkg: ZipEntry, inner: string, assetPath: string, anchor: string): ZipEntry {
     this.expand(pkg);
     const entry = this.byName.get(`${pkg.name}[${normalise(inner) ?? inner}]`);
-    if (!entry) throw this.packageError('unencapsulated_reference', `${this.named.label}: the layer ${anchor} refers to "${assetPath}", which is not in the package`);
+    if (!entry)
+      throw this.packageError(
+        'unencapsulated_reference',
+        `${this.named.label}: the layer ${anchor} refers to "${assetPath}", which is not in the package`,
+      );
     return entry;
   }
 
@@ -92,8 +121,15 @@ export class PackageLayers {
   private expand(pkg: ZipEntry): string[] {
     const known = this.nested.get(pkg.name);
     if (known) return known;
-    if (pkg.name.includes('[')) throw this.packageError('unsupported_reference', `${this.named.label}: ${pkg.name} is a package inside a package inside the package; one level of nesting is read`);
-    const { entries, leftOut } = checkUsdzPackage(pkg.data, { fileName: `${this.named.label}: ${pkg.name}`, maxUnpackedBytes: Math.max(0, this.unpackedLeft) });
+    if (pkg.name.includes('['))
+      throw this.packageError(
+        'unsupported_reference',
+        `${this.named.label}: ${pkg.name} is a package inside a package inside the package; one level of nesting is read`,
+      );
+    const { entries, leftOut } = checkUsdzPackage(pkg.data, {
+      fileName: `${this.named.label}: ${pkg.name}`,
+      maxUnpackedBytes: Math.max(0, this.unpackedLeft),
+    });
     this.unpackedLeft -= entries.reduce((n, e) => n + e.data.length, 0);
     for (const name of leftOut) this.byName.set(`${pkg.name}[${name}]`, { name: `${pkg.name}[${name}]`, data: new Uint8Array(0) });
     for (const e of entries) this.byName.set(`${pkg.name}[${e.name}]`, { name: `${pkg.name}[${e.name}]`, data: e.data });
@@ -147,10 +183,15 @@ export class PackageLayers {
 /** The asset paths in a value (one, an array of them, or inside time samples and dictionaries). */
 function assetPaths(value: SdfValue): string[] {
   switch (value.kind) {
-    case 'asset': return [value.value];
-    case 'stringArray': return value.type === 'asset[]' ? value.value : [];
-    case 'timeSamples': case 'dictionary': return [...value.value.values()].flatMap(assetPaths);
-    default: return [];
+    case 'asset':
+      return [value.value];
+    case 'stringArray':
+      return value.type === 'asset[]' ? value.value : [];
+    case 'timeSamples':
+    case 'dictionary':
+      return [...value.value.values()].flatMap(assetPaths);
+    default:
+      return [];
   }
 }
 
@@ -160,10 +201,18 @@ function readLayer(entry: ZipEntry, label: string, named: { fileName?: string; f
   if (head === CRATE_MAGIC) return readCrate(entry.data, entry.name, { allowance: decoding });
   if (head.startsWith('#usda')) return parseUsda(new TextDecoder().decode(entry.data), entry.name);
   if (/\.drc\]?$/i.test(entry.name)) {
-    throw new UsdPackageError('unsupported_reference', `${label}: "${entry.name}" is Draco-compressed geometry, a layer only OpenUSD's usdDraco plugin reads; export the model without Draco compression`, withoutLabel(named));
+    throw new UsdPackageError(
+      'unsupported_reference',
+      `${label}: "${entry.name}" is Draco-compressed geometry, a layer only OpenUSD's usdDraco plugin reads; export the model without Draco compression`,
+      withoutLabel(named),
+    );
   }
   if (!/\.(usd|usda|usdc)$/i.test(entry.name)) {
-    throw new UsdPackageError('unsupported_reference', `${label}: "${entry.name}" is used as a layer but is not one (a ${entry.name.split('.').pop()} file)`, withoutLabel(named));
+    throw new UsdPackageError(
+      'unsupported_reference',
+      `${label}: "${entry.name}" is used as a layer but is not one (a ${entry.name.split('.').pop()} file)`,
+      withoutLabel(named),
+    );
   }
   throw new UsdUnreadableError(`${label}: layer ${entry.name} is neither a USD crate nor USDA text`, withoutLabel(named));
 }

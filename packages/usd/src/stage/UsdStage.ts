@@ -67,7 +67,10 @@ export class UsdStage {
   private readonly prims = new Map<string, StagePrim>();
   private count = 0;
 
-  private constructor(private readonly layers: LayerSource, rootStack: LayerStack) {
+  private constructor(
+    private readonly layers: LayerSource,
+    rootStack: LayerStack,
+  ) {
     const meta = rootStack.root.specs.get('/')?.fields;
     const text = (v: SdfValue | undefined) => (v && (v.kind === 'token' || v.kind === 'string') ? v.value : undefined);
     const number = (v: SdfValue | undefined) => (v?.kind === 'number' ? v.value : undefined);
@@ -75,7 +78,15 @@ export class UsdStage {
     this.metersPerUnit = number(meta?.get('metersPerUnit'));
     this.defaultPrim = text(meta?.get('defaultPrim'));
     this.time = number(meta?.get('startTimeCode'));
-    this.root = { path: '/', name: '', typeName: '', specifier: 'def', parent: undefined, children: [], nodes: [identityNode(rootStack, '/')] };
+    this.root = {
+      path: '/',
+      name: '',
+      typeName: '',
+      specifier: 'def',
+      parent: undefined,
+      children: [],
+      nodes: [identityNode(rootStack, '/')],
+    };
     this.addChildren(this.root, 0);
   }
 
@@ -193,14 +204,19 @@ export class UsdStage {
       for (const { spec } of node.stack.specsAt(propertyPath(node.path, name))) {
         const v = spec.fields.get(field);
         if (v?.kind !== 'pathListOp') continue;
-        const map = (list: string[]) => list.flatMap((p) => {
-          const mapped = node.toStage(p);
-          return mapped === undefined ? [] : [mapped];
-        });
+        const map = (list: string[]) =>
+          list.flatMap((p) => {
+            const mapped = node.toStage(p);
+            return mapped === undefined ? [] : [mapped];
+          });
         const op = v.value;
         ops.push({
           ...(op.explicit && { explicit: map(op.explicit) }),
-          prepended: map(op.prepended), appended: map(op.appended), added: map(op.added), deleted: map(op.deleted), ordered: [],
+          prepended: map(op.prepended),
+          appended: map(op.appended),
+          added: map(op.added),
+          deleted: map(op.deleted),
+          ordered: [],
         });
       }
     }
@@ -210,7 +226,8 @@ export class UsdStage {
   // ---- Composition ----
 
   private addChildren(parent: StagePrim, depth: number): void {
-    if (depth > MAX_NAMESPACE_DEPTH) throw new UsdUnreadableError(`the prim hierarchy is deeper than ${MAX_NAMESPACE_DEPTH} levels (at ${parent.path})`);
+    if (depth > MAX_NAMESPACE_DEPTH)
+      throw new UsdUnreadableError(`the prim hierarchy is deeper than ${MAX_NAMESPACE_DEPTH} levels (at ${parent.path})`);
     for (const name of childNames(parent.nodes)) {
       const path = childPath(parent.path, name);
       const initial = parent.nodes.flatMap((n) => {
@@ -290,9 +307,11 @@ export class UsdStage {
     }
     const { offset = 0, scale = 1 } = ref.layerOffset ?? {};
     return {
-      stack, path: target,
+      stack,
+      path: target,
       toStage: (p) => mapThrough(p, target, node.path, node.toStage),
-      offset: node.offset + node.scale * offset, scale: node.scale * scale,
+      offset: node.offset + node.scale * offset,
+      scale: node.scale * scale,
     };
   }
 
@@ -338,7 +357,12 @@ function anchorOf(node: PrimNode, assetPath: string): string {
   for (const { spec, at } of node.stack.specsAt(node.path)) {
     for (const field of ['references', 'payload']) {
       const v = spec.fields.get(field);
-      const items = v?.kind === 'referenceListOp' || v?.kind === 'payloadListOp' ? allItems(v.value) : v?.kind === 'payload' && v.value ? [v.value] : [];
+      const items =
+        v?.kind === 'referenceListOp' || v?.kind === 'payloadListOp'
+          ? allItems(v.value)
+          : v?.kind === 'payload' && v.value
+            ? [v.value]
+            : [];
       if (items.some((r) => r.assetPath === assetPath)) return at.layer.identifier;
     }
   }
@@ -352,7 +376,8 @@ function composedOps(node: PrimNode, field: string): Array<string | SdfReference
     const v = spec.fields.get(field);
     if (!v) continue;
     if (v.kind === 'pathListOp' || v.kind === 'referenceListOp' || v.kind === 'payloadListOp') ops.push(v.value);
-    else if (v.kind === 'payload' && v.value) ops.push({ explicit: [v.value], prepended: [], appended: [], added: [], deleted: [], ordered: [] });
+    else if (v.kind === 'payload' && v.value)
+      ops.push({ explicit: [v.value], prepended: [], appended: [], added: [], deleted: [], ordered: [] });
   }
   return composeListOps(ops, (item) => (typeof item === 'string' ? item : `${item.assetPath}<${item.primPath}>`));
 }

@@ -21,7 +21,8 @@ export function sampleAt(samples: ReadonlyMap<number, SdfValue>, t: number | und
   const t1 = times[hi]!;
   if (t1 === t) return samples.get(t1);
   const t0 = times[--hi]!;
-  const a = samples.get(t0)!, b = samples.get(t1)!;
+  const a = samples.get(t0)!,
+    b = samples.get(t1)!;
   return lerp(a, b, (t - t0) / (t1 - t0)) ?? a;
 }
 
@@ -38,7 +39,13 @@ function lerp(a: SdfValue, b: SdfValue, f: number): SdfValue | undefined {
     }
     return { ...a, value };
   }
-  if (a.kind === 'array' && b.kind === 'array' && FLOATING.test(a.type) && a.value.length === b.value.length && !(a.value instanceof Uint8Array)) {
+  if (
+    a.kind === 'array' &&
+    b.kind === 'array' &&
+    FLOATING.test(a.type) &&
+    a.value.length === b.value.length &&
+    !(a.value instanceof Uint8Array)
+  ) {
     const value = a.value.slice();
     for (let i = 0; i < value.length; i++) value[i] = mix(a.value[i]!, b.value[i]!);
     return { ...a, value };

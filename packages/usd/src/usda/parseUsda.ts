@@ -84,7 +84,11 @@ class UsdaParser implements UsdaNesting {
   private readonly specs = new Map<string, SdfSpec>();
   private depth = 0;
 
-  constructor(text: string, private readonly identifier: string, options: ParseUsdaOptions) {
+  constructor(
+    text: string,
+    private readonly identifier: string,
+    options: ParseUsdaOptions,
+  ) {
     this.t = new UsdaTokenizer(text, { name: identifier, ...options });
     this.values = new UsdaValueReader(this.t, this);
   }
@@ -122,7 +126,8 @@ class UsdaParser implements UsdaNesting {
     // Variant selections are a std::map in USD: in key order.
     for (const spec of this.specs.values()) {
       const selection = spec.fields.get('variantSelection');
-      if (selection?.kind === 'variantSelection') selection.value = new Map([...selection.value].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      if (selection?.kind === 'variantSelection')
+        selection.value = new Map([...selection.value].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     }
     return { identifier: this.identifier, specs: this.specs };
   }
@@ -146,7 +151,8 @@ class UsdaParser implements UsdaNesting {
         typeName += '.';
       }
     }
-    if (!t.at(USDA_STRING)) t.fail(`expected a prim name in quotes after "${specifier}${typeName ? ` ${typeName}` : ''}", found ${t.describe()}`);
+    if (!t.at(USDA_STRING))
+      t.fail(`expected a prim name in quotes after "${specifier}${typeName ? ` ${typeName}` : ''}", found ${t.describe()}`);
     const name = t.text;
     if (!IDENTIFIER.test(name)) t.fail(`"${name}" is not a valid prim name`);
     const path = childPath(parent, name);
@@ -185,7 +191,8 @@ class UsdaParser implements UsdaNesting {
         t.next();
         this.property(path, listing, word as ListOpName);
       } else this.property(path, listing, 'explicit');
-      if (!t.eat(';') && !t.isPunct('}') && !t.newlineBefore && !t.at(USDA_END)) t.fail(`expected a new line or ";" after a statement in ${path}, found ${t.describe()}`);
+      if (!t.eat(';') && !t.isPunct('}') && !t.newlineBefore && !t.at(USDA_END))
+        t.fail(`expected a new line or ";" after a statement in ${path}, found ${t.describe()}`);
     }
     t.next();
     if (listing.children.length) spec.fields.set('primChildren', { kind: 'tokenList', value: listing.children });
@@ -234,7 +241,10 @@ class UsdaParser implements UsdaNesting {
   private property(owner: string, listing: Listing, op: ListOpName): void {
     const t: UsdaTokenizer = this.t;
     let custom = false;
-    if (t.isName('custom')) { custom = true; t.next(); }
+    if (t.isName('custom')) {
+      custom = true;
+      t.next();
+    }
     if (t.isName('varying')) {
       t.next();
       if (!t.isName('rel')) t.fail(`expected "rel" after "varying", found ${t.describe()}`);
@@ -246,7 +256,10 @@ class UsdaParser implements UsdaNesting {
       return;
     }
     let variability: 'uniform' | 'varying' = 'varying';
-    if (t.isName('uniform') || t.isName('config')) { variability = 'uniform'; t.next(); }
+    if (t.isName('uniform') || t.isName('config')) {
+      variability = 'uniform';
+      t.next();
+    }
     if (!t.at(USDA_NAME)) t.fail(`expected an attribute type or "rel", found ${t.describe()}`);
     let typeName = t.text;
     t.next();
@@ -289,7 +302,14 @@ class UsdaParser implements UsdaNesting {
     if (t.isPunct('(')) this.metadata(spec, path, 'attribute');
   }
 
-  private declareAttribute(path: string, name: string, listing: Listing, typeName: string, variability: 'uniform' | 'varying', custom: boolean): SdfSpec {
+  private declareAttribute(
+    path: string,
+    name: string,
+    listing: Listing,
+    typeName: string,
+    variability: 'uniform' | 'varying',
+    custom: boolean,
+  ): SdfSpec {
     const t: UsdaTokenizer = this.t;
     let spec = this.specs.get(path);
     if (!spec) {
@@ -299,10 +319,12 @@ class UsdaParser implements UsdaNesting {
     } else if (spec.type !== 'attribute') t.fail(`${name} is declared both as a relationship and as an attribute`);
     if (custom) spec.fields.set('custom', { kind: 'bool', value: true });
     const oldType = spec.fields.get('typeName');
-    if (oldType?.kind === 'token' && oldType.value !== typeName) t.fail(`attribute ${name} already has type ${oldType.value}, cannot change to ${typeName}`);
+    if (oldType?.kind === 'token' && oldType.value !== typeName)
+      t.fail(`attribute ${name} already has type ${oldType.value}, cannot change to ${typeName}`);
     spec.fields.set('typeName', { kind: 'token', value: typeName });
     const oldVariability = spec.fields.get('variability');
-    if (oldVariability?.kind === 'variability' && oldVariability.value !== variability) t.fail(`attribute ${name} already is ${oldVariability.value}, cannot change to ${variability}`);
+    if (oldVariability?.kind === 'variability' && oldVariability.value !== variability)
+      t.fail(`attribute ${name} already is ${oldVariability.value}, cannot change to ${variability}`);
     spec.fields.set('variability', { kind: 'variability', value: variability });
     return spec;
   }
@@ -320,7 +342,8 @@ class UsdaParser implements UsdaNesting {
     // A relationship is uniform unless written `varying rel`.
     spec.fields.set('variability', { kind: 'variability', value: varying ? 'varying' : 'uniform' });
     if (custom) spec.fields.set('custom', { kind: 'bool', value: true });
-    if (t.isPunct('.') || t.isPunct('[')) t.fail(`relationship defaults, time samples and target specs (${name}${t.text}…) are not supported`);
+    if (t.isPunct('.') || t.isPunct('['))
+      t.fail(`relationship defaults, time samples and target specs (${name}${t.text}…) are not supported`);
     let targets: string[] | undefined;
     if (t.isPunct('=')) {
       t.next();
@@ -337,7 +360,8 @@ class UsdaParser implements UsdaNesting {
   }
 
   private setPathListOp(spec: SdfSpec, field: string, op: ListOpName, paths: string[], what: string): void {
-    if (paths.length === 0 && op !== 'explicit') this.t.fail(`setting ${what} to None (or an empty list) is only allowed for an explicit list, not for "${op}"`);
+    if (paths.length === 0 && op !== 'explicit')
+      this.t.fail(`setting ${what} to None (or an empty list) is only allowed for an explicit list, not for "${op}"`);
     this.setListOp(spec, field, 'pathListOp', op, paths, String);
   }
 
@@ -390,7 +414,8 @@ class UsdaParser implements UsdaNesting {
     while (!t.isPunct(')')) {
       if (t.at(USDA_END)) t.fail(`expected ")" to close the metadata of ${path}, found end of file`);
       this.metadatum(spec, path, kind);
-      if (!t.eat(';') && !t.isPunct(')') && !t.newlineBefore && !t.at(USDA_END)) t.fail(`expected a new line or ";" between metadata of ${path}, found ${t.describe()}`);
+      if (!t.eat(';') && !t.isPunct(')') && !t.newlineBefore && !t.at(USDA_END))
+        t.fail(`expected a new line or ";" between metadata of ${path}, found ${t.describe()}`);
     }
     t.next();
   }
@@ -412,7 +437,8 @@ class UsdaParser implements UsdaNesting {
     }
     const key = t.text;
     t.next();
-    const onPrim = kind === 'prim', onProperty = kind === 'attribute' || kind === 'relationship';
+    const onPrim = kind === 'prim',
+      onProperty = kind === 'attribute' || kind === 'relationship';
     const explicitOnly = () => {
       if (op !== 'explicit') t.fail(`"${op}" does not apply to ${key}`);
     };
@@ -455,16 +481,19 @@ class UsdaParser implements UsdaNesting {
         fields.set('displayUnit', { kind: 'token', value: t.text });
         t.next();
         return;
-      case 'references': case 'payload':
+      case 'references':
+      case 'payload':
         if (!onPrim) break;
         equals();
         this.references(spec, key, op);
         return;
-      case 'inherits': case 'specializes': {
+      case 'inherits':
+      case 'specializes': {
         if (!onPrim) break;
         equals();
         const paths = this.pathList(path, key === 'inherits' ? 'inherit' : 'specializes', false);
-        if (paths.length === 0 && op !== 'explicit') t.fail(`setting ${key} to None (or an empty list) is only allowed for an explicit list, not for "${op}"`);
+        if (paths.length === 0 && op !== 'explicit')
+          t.fail(`setting ${key} to None (or an empty list) is only allowed for an explicit list, not for "${op}"`);
         this.setListOp(spec, key === 'inherits' ? 'inheritPaths' : 'specializes', 'pathListOp', op, paths, String);
         return;
       }
@@ -511,7 +540,8 @@ class UsdaParser implements UsdaNesting {
         }
         return;
       }
-      case 'prefixSubstitutions': case 'suffixSubstitutions':
+      case 'prefixSubstitutions':
+      case 'suffixSubstitutions':
         if (!onPrim) break;
         explicitOnly();
         equals();
@@ -562,7 +592,8 @@ class UsdaParser implements UsdaNesting {
     const items: SdfReference[] = [];
     const noun = field === 'references' ? 'reference' : 'payload';
     const one = () => {
-      let assetPath = '', primPath = '';
+      let assetPath = '',
+        primPath = '';
       if (t.at(USDA_ASSET)) {
         assetPath = t.text;
         if (assetPath === '') t.fail(`${noun} asset path must not be empty (an internal ${noun} is written without the "@" delimiters)`);
@@ -581,7 +612,8 @@ class UsdaParser implements UsdaNesting {
             t.expect('=', 'after "customData"');
             this.values.dictionary();
           } else this.layerOffsetItem(layerOffset, noun);
-          if (!t.eat(';') && !t.isPunct(')') && !t.newlineBefore) t.fail(`expected a new line or ";" in the ${noun}'s parameters, found ${t.describe()}`);
+          if (!t.eat(';') && !t.isPunct(')') && !t.newlineBefore)
+            t.fail(`expected a new line or ";" in the ${noun}'s parameters, found ${t.describe()}`);
         }
         t.next();
       }
@@ -596,7 +628,8 @@ class UsdaParser implements UsdaNesting {
       }
       t.expect(']', `or "," in a list of ${noun}s`);
     } else one();
-    if (items.length === 0 && op !== 'explicit') t.fail(`setting ${field} to None (or an empty list) is only allowed for an explicit list, not for "${op}"`);
+    if (items.length === 0 && op !== 'explicit')
+      t.fail(`setting ${field} to None (or an empty list) is only allowed for an explicit list, not for "${op}"`);
     const key = (r: SdfReference) => `${r.assetPath}\u0000${r.primPath}\u0000${r.layerOffset.offset}\u0000${r.layerOffset.scale}`;
     this.setListOp(spec, field, field === 'references' ? 'referenceListOp' : 'payloadListOp', op, items, key);
   }
@@ -612,14 +645,16 @@ class UsdaParser implements UsdaNesting {
     }
     const resolved = resolveUsdaPath(text, '/', false);
     if (!resolved.ok) return t.fail(resolved.why);
-    if (!text.startsWith('/') || resolved.property || resolved.path === '/') t.fail(`${noun} prim path <${text}> must be an absolute prim path`);
+    if (!text.startsWith('/') || resolved.property || resolved.path === '/')
+      t.fail(`${noun} prim path <${text}> must be an absolute prim path`);
     if (resolved.variants) t.fail(`${noun} prim path <${text}> cannot contain variant selections`);
     return resolved.path;
   }
 
   private layerOffsetItem(into: SdfLayerOffset, noun: string): void {
     const t: UsdaTokenizer = this.t;
-    if (!t.isName('offset') && !t.isName('scale')) t.fail(`expected "offset" or "scale" in the ${noun}'s layer offset, found ${t.describe()}`);
+    if (!t.isName('offset') && !t.isName('scale'))
+      t.fail(`expected "offset" or "scale" in the ${noun}'s layer offset, found ${t.describe()}`);
     const which = t.text as 'offset' | 'scale';
     t.next();
     t.expect('=', `after "${which}"`);
@@ -632,7 +667,8 @@ class UsdaParser implements UsdaNesting {
   private subLayers(root: SdfSpec): void {
     const t: UsdaTokenizer = this.t;
     t.expect('[', 'to open the subLayers list');
-    const paths: string[] = [], offsets: SdfLayerOffset[] = [];
+    const paths: string[] = [],
+      offsets: SdfLayerOffset[] = [];
     while (!t.isPunct(']')) {
       if (!t.at(USDA_ASSET)) t.fail(`expected an @asset path@ in subLayers, found ${t.describe()}`);
       paths.push(t.text);

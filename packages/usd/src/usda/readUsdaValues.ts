@@ -35,7 +35,10 @@ const BOOL_WORDS: Record<string, boolean> = { true: true, false: false, yes: tru
  * ```
  */
 export class UsdaValueReader {
-  constructor(private readonly t: UsdaTokenizer, private readonly nesting: UsdaNesting) {}
+  constructor(
+    private readonly t: UsdaTokenizer,
+    private readonly nesting: UsdaNesting,
+  ) {}
 
   /**
    * A value of type `typeName` (`float3`, `point3f[]`, `token`, `matrix4d`, …), which must be a
@@ -154,7 +157,8 @@ export class UsdaValueReader {
         value = this.typed(typeName);
       }
       entries.set(key, value);
-      if (!t.eat(';') && !t.isPunct('}') && !t.newlineBefore) t.fail(`expected a new line or ";" after dictionary entry "${key}", found ${t.describe()}`);
+      if (!t.eat(';') && !t.isPunct('}') && !t.newlineBefore)
+        t.fail(`expected a new line or ";" after dictionary entry "${key}", found ${t.describe()}`);
     }
     t.next();
     this.nesting.leave();
@@ -248,8 +252,10 @@ export class UsdaValueReader {
     if (!this.t.isPunct('[')) this.t.fail(`expected "[" to open a list, found ${this.t.describe()}`);
     const list = this.untypedItem();
     if (list.kind !== 'list') return undefined;
-    if (list.items.every((i) => i.kind === 'string' || i.kind === 'token' || i.kind === 'asset')) return { kind: 'stringListOp', items: list.items.map((i) => (i as { value: string }).value) };
-    if (list.items.every((i) => i.kind === 'number' && Number.isInteger(i.value))) return { kind: 'intListOp', items: list.items.map((i) => (i as { value: number }).value) };
+    if (list.items.every((i) => i.kind === 'string' || i.kind === 'token' || i.kind === 'asset'))
+      return { kind: 'stringListOp', items: list.items.map((i) => (i as { value: string }).value) };
+    if (list.items.every((i) => i.kind === 'number' && Number.isInteger(i.value)))
+      return { kind: 'intListOp', items: list.items.map((i) => (i as { value: number }).value) };
     return undefined;
   }
 
@@ -271,12 +277,23 @@ export class UsdaValueReader {
     }
     let item: Untyped;
     switch (t.kind) {
-      case USDA_NUMBER: item = { kind: 'number', value: t.number }; break;
-      case USDA_STRING: item = { kind: 'string', value: t.text }; break;
-      case USDA_ASSET: item = { kind: 'asset', value: t.text }; break;
-      case USDA_PATH: item = { kind: 'path', value: t.text }; break;
-      case USDA_NAME: item = { kind: 'token', value: t.text }; break;
-      default: return t.fail(`expected a value, found ${t.describe()}`);
+      case USDA_NUMBER:
+        item = { kind: 'number', value: t.number };
+        break;
+      case USDA_STRING:
+        item = { kind: 'string', value: t.text };
+        break;
+      case USDA_ASSET:
+        item = { kind: 'asset', value: t.text };
+        break;
+      case USDA_PATH:
+        item = { kind: 'path', value: t.text };
+        break;
+      case USDA_NAME:
+        item = { kind: 'token', value: t.text };
+        break;
+      default:
+        return t.fail(`expected a value, found ${t.describe()}`);
     }
     t.next();
     return item;
@@ -383,9 +400,14 @@ function sortedMap<V>(entries: Map<string, V>): Map<string, V> {
 
 function untypedToSdf(item: Untyped): SdfValue {
   switch (item.kind) {
-    case 'number': return { kind: 'number', type: 'double', value: item.value };
-    case 'string': case 'token': case 'asset': return { kind: item.kind, value: item.value };
-    case 'path': return { kind: 'unsupported', type: 'path' };
+    case 'number':
+      return { kind: 'number', type: 'double', value: item.value };
+    case 'string':
+    case 'token':
+    case 'asset':
+      return { kind: item.kind, value: item.value };
+    case 'path':
+      return { kind: 'unsupported', type: 'path' };
     case 'tuple':
       return item.items.every((i) => i.kind === 'number')
         ? { kind: 'tuple', type: `double${item.items.length}`, value: item.items.map((i) => (i as { value: number }).value) }
@@ -393,7 +415,8 @@ function untypedToSdf(item: Untyped): SdfValue {
     case 'list': {
       const items = item.items;
       for (const kind of ['string', 'token', 'asset'] as const) {
-        if (items.length > 0 && items.every((i) => i.kind === kind)) return { kind: 'stringArray', type: `${kind}[]`, value: items.map((i) => (i as { value: string }).value) };
+        if (items.length > 0 && items.every((i) => i.kind === kind))
+          return { kind: 'stringArray', type: `${kind}[]`, value: items.map((i) => (i as { value: string }).value) };
       }
       if (items.length > 0 && items.every((i) => i.kind === 'number')) {
         return { kind: 'array', type: 'double[]', size: 1, value: Float64Array.from(items, (i) => (i as { value: number }).value) };

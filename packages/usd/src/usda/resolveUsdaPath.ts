@@ -41,7 +41,8 @@ const VARIANT = /^\.?[\p{XID_Continue}|-]*$/u;
 export function resolveUsdaPath(text: string, anchor: string, stripVariants: boolean): ResolvedUsdaPath | UnresolvedUsdaPath {
   const bad = (why: string): UnresolvedUsdaPath => ({ ok: false, why: `<${text}> ${why}` });
   if (text === '') return bad('is empty');
-  let p = 0, up = 0;
+  let p = 0,
+    up = 0;
   const elements: Element[] = [];
   const absolute = text[0] === '/';
   // A name must come next: after the leading '/', after '..' and its '/', and after each '/'.
@@ -54,7 +55,10 @@ export function resolveUsdaPath(text: string, anchor: string, stripVariants: boo
   } else if (text.startsWith('..') && (text.length === 2 || text[2] === '/')) {
     up = 1;
     p = 2;
-    while (text.startsWith('/..', p) && (p + 3 === text.length || text[p + 3] === '/')) { up++; p += 3; }
+    while (text.startsWith('/..', p) && (p + 3 === text.length || text[p + 3] === '/')) {
+      up++;
+      p += 3;
+    }
     if (p < text.length) {
       p++; // the '/'
       if (p >= text.length) return bad('ends with "/"');
@@ -72,7 +76,8 @@ export function resolveUsdaPath(text: string, anchor: string, stripVariants: boo
       const inner = text.slice(p + 1, close);
       const eq = inner.indexOf('=');
       if (eq < 0) return bad('has a variant selection without "="');
-      const set = inner.slice(0, eq).trim(), variant = inner.slice(eq + 1).trim();
+      const set = inner.slice(0, eq).trim(),
+        variant = inner.slice(eq + 1).trim();
       if (!VARIANT_SET.test(set) || !VARIANT.test(variant)) return bad('has an invalid variant selection');
       elements.push({ set, variant });
       p = close + 1;
@@ -114,7 +119,8 @@ export function resolveUsdaPath(text: string, anchor: string, stripVariants: boo
   // Parts joined once at the end: growing one string and inspecting it as it grows would
   // flatten it every time, quadratic for long paths.
   const parts: string[] = [];
-  let variants = false, afterVariant = false;
+  let variants = false,
+    afterVariant = false;
   for (const e of [...base, ...elements]) {
     if ('name' in e) {
       parts.push(afterVariant ? e.name : `/${e.name}`);

@@ -45,7 +45,9 @@ export interface UsdaSource {
   field?: string;
 }
 
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POW10 = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
 const PUNCTUATION = '=,:;$.[](){}&-';
 const IDENTIFIER = /^[\p{XID_Start}_][\p{XID_Continue}]*$/u;
 
@@ -83,7 +85,10 @@ export class UsdaTokenizer {
   private pos = 0;
   private lineAt = 1;
 
-  constructor(readonly source: string, readonly where: UsdaSource) {
+  constructor(
+    readonly source: string,
+    readonly where: UsdaSource,
+  ) {
     this.next();
   }
 
@@ -96,17 +101,40 @@ export class UsdaTokenizer {
    * ```
    */
   next(): void {
-    const s = this.source, n = s.length;
-    let p = this.pos, line = this.lineAt, newline = false;
+    const s = this.source,
+      n = s.length;
+    let p = this.pos,
+      line = this.lineAt,
+      newline = false;
     for (;;) {
       if (p >= n) break;
       const c = s.charCodeAt(p);
-      if (c === 32 || c === 9) { p++; continue; }
-      if (c === 10) { line++; newline = true; p++; continue; }
-      if (c === 13) { line++; newline = true; p += s.charCodeAt(p + 1) === 10 ? 2 : 1; continue; }
-      if (c === 35 && line !== 1) { p = lineEnd(s, p); continue; } // '#'
-      if (c === 47 && s.charCodeAt(p + 1) === 47) { p = lineEnd(s, p); continue; } // '//'
-      if (c === 47 && s.charCodeAt(p + 1) === 42) { // '/*'
+      if (c === 32 || c === 9) {
+        p++;
+        continue;
+      }
+      if (c === 10) {
+        line++;
+        newline = true;
+        p++;
+        continue;
+      }
+      if (c === 13) {
+        line++;
+        newline = true;
+        p += s.charCodeAt(p + 1) === 10 ? 2 : 1;
+        continue;
+      }
+      if (c === 35 && line !== 1) {
+        p = lineEnd(s, p);
+        continue;
+      } // '#'
+      if (c === 47 && s.charCodeAt(p + 1) === 47) {
+        p = lineEnd(s, p);
+        continue;
+      } // '//'
+      if (c === 47 && s.charCodeAt(p + 1) === 42) {
+        // '/*'
         const close = s.indexOf('*/', p + 2);
         if (close < 0) this.fail('a /* comment is never closed', line);
         line += countLines(s, p, close);
@@ -129,7 +157,8 @@ export class UsdaTokenizer {
     }
     const c = s.charCodeAt(p);
     const c1 = s.charCodeAt(p + 1);
-    if (c === 35) { // the header: '#' on line 1
+    if (c === 35) {
+      // the header: '#' on line 1
       this.end = this.pos = lineEnd(s, p);
       this.kind = USDA_MAGIC;
       this.text = s.slice(p, this.end);
@@ -252,13 +281,21 @@ export class UsdaTokenizer {
   describe(): string {
     const raw = this.source.slice(this.start, Math.min(this.end, this.start + 40)) + (this.end - this.start > 40 ? '…' : '');
     switch (this.kind) {
-      case USDA_END: return 'end of file';
-      case USDA_NAME: case USDA_PUNCT: return JSON.stringify(this.text);
-      case USDA_STRING: return `string ${raw}`;
-      case USDA_ASSET: return `asset path ${raw}`;
-      case USDA_PATH: return `path ${raw}`;
-      case USDA_NUMBER: return `number ${raw}`;
-      default: return raw;
+      case USDA_END:
+        return 'end of file';
+      case USDA_NAME:
+      case USDA_PUNCT:
+        return JSON.stringify(this.text);
+      case USDA_STRING:
+        return `string ${raw}`;
+      case USDA_ASSET:
+        return `asset path ${raw}`;
+      case USDA_PATH:
+        return `path ${raw}`;
+      case USDA_NUMBER:
+        return `number ${raw}`;
+      default:
+        return raw;
     }
   }
 
@@ -281,26 +318,38 @@ export class UsdaTokenizer {
   }
 
   private scanNumber(p: number): void {
-    const s = this.source, start = p;
+    const s = this.source,
+      start = p;
     let negative = false;
-    if (s.charCodeAt(p) === 45) { negative = true; p++; }
+    if (s.charCodeAt(p) === 45) {
+      negative = true;
+      p++;
+    }
     // Clinger's fast path: up to 15 significant digits and a power of ten up to 22 give a
     // correctly rounded double from one multiplication or division; anything else goes
     // through Number(), which is exact but needs the text.
-    let mantissa = 0, digits = 0, scale = 0, integral = true;
+    let mantissa = 0,
+      digits = 0,
+      scale = 0,
+      integral = true;
     for (let c = s.charCodeAt(p); isDigit(c); c = s.charCodeAt(++p)) {
       if (mantissa !== 0 || c !== 48) digits++;
-      if (digits <= 15) mantissa = mantissa * 10 + (c - 48); else scale++;
+      if (digits <= 15) mantissa = mantissa * 10 + (c - 48);
+      else scale++;
     }
     if (s.charCodeAt(p) === 46) {
       integral = false;
       for (let c = s.charCodeAt(++p); isDigit(c); c = s.charCodeAt(++p)) {
         if (mantissa !== 0 || c !== 48) digits++;
-        if (digits <= 15) { mantissa = mantissa * 10 + (c - 48); scale--; }
+        if (digits <= 15) {
+          mantissa = mantissa * 10 + (c - 48);
+          scale--;
+        }
       }
     }
     let c = s.charCodeAt(p);
-    if (c === 101 || c === 69) { // e E
+    if (c === 101 || c === 69) {
+      // e E
       let q = p + 1;
       const sign = s.charCodeAt(q);
       if (sign === 43 || sign === 45) q++;
@@ -322,7 +371,8 @@ export class UsdaTokenizer {
   }
 
   private scanName(p: number): void {
-    const s = this.source, start = p;
+    const s = this.source,
+      start = p;
     let wide = false;
     p = nameEnd(s, p);
     wide = hasWide(s, start, p);
@@ -338,21 +388,25 @@ export class UsdaTokenizer {
       }
     }
     const text = s.slice(start, p);
-    if (wide && !text.split(':').every((part) => part === '' || IDENTIFIER.test(part))) this.fail(`${JSON.stringify(text)} is not a valid identifier`);
+    if (wide && !text.split(':').every((part) => part === '' || IDENTIFIER.test(part)))
+      this.fail(`${JSON.stringify(text)} is not a valid identifier`);
     this.kind = USDA_NAME;
     this.text = text;
     this.end = this.pos = p;
   }
 
   private scanString(p: number, quote: number): void {
-    const s = this.source, n = s.length;
+    const s = this.source,
+      n = s.length;
     const triple = s.charCodeAt(p + 1) === quote && s.charCodeAt(p + 2) === quote;
     if (triple) {
-      let q = p + 3, lines = 0;
+      let q = p + 3,
+        lines = 0;
       for (;;) {
         if (q >= n) this.fail('a triple-quoted string is never closed');
         const c = s.charCodeAt(q);
-        if (c === 92) { // backslash escapes anything, a line break too
+        if (c === 92) {
+          // backslash escapes anything, a line break too
           if (s.charCodeAt(q + 1) === 10 || (s.charCodeAt(q + 1) === 13 && s.charCodeAt(q + 2) !== 10)) lines++;
           q += 2;
           continue;
@@ -365,7 +419,8 @@ export class UsdaTokenizer {
       this.end = this.pos = q + 3;
       this.lineAt = this.line + lines;
     } else {
-      let q = p + 1, escaped = false;
+      let q = p + 1,
+        escaped = false;
       for (;;) {
         const c = q < n ? s.charCodeAt(q) : -1;
         if (c === quote) break;
@@ -388,7 +443,10 @@ export class UsdaTokenizer {
     if (s.startsWith('@@@', p)) {
       let q = p + 3;
       for (;;) {
-        if (s.startsWith('\\@@@', q)) { q += 4; continue; }
+        if (s.startsWith('\\@@@', q)) {
+          q += 4;
+          continue;
+        }
         const c = s.charCodeAt(q);
         if (q >= s.length || c === 10) this.fail('an @@@ asset path is not closed on its line');
         if (s.startsWith('@@@', q)) {
@@ -446,7 +504,11 @@ function isNameStart(c: number): boolean {
 }
 
 function nameEnd(s: string, p: number): number {
-  for (let c = s.charCodeAt(p); (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c >= 128; c = s.charCodeAt(++p));
+  for (
+    let c = s.charCodeAt(p);
+    (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c >= 128;
+    c = s.charCodeAt(++p)
+  );
   return p;
 }
 
@@ -522,7 +584,8 @@ function evalEscapes(s: string, from: number, to: number): string {
     // Search only up to `to`: indexOf would run on through the rest of the layer every time.
     let stop = p;
     while (stop < to && s.charCodeAt(stop) !== 92) stop++;
-    if (bytes) bytes.text(s.slice(p, stop)); else out += s.slice(p, stop);
+    if (bytes) bytes.text(s.slice(p, stop));
+    else out += s.slice(p, stop);
     if (stop >= to - 1) break; // the end, or a lone trailing backslash (impossible in a closed token)
     p = stop + 1;
     const e = s[p]!;
@@ -536,7 +599,8 @@ function evalEscapes(s: string, from: number, to: number): string {
       for (let k = 0; k < 3 && p < to && s[p]! >= '0' && s[p]! <= '7'; k++, p++) code = code * 8 + (s.charCodeAt(p) - 48);
     } else {
       const text = SIMPLE_ESCAPES[e] ?? e;
-      if (bytes) bytes.text(text); else out += text;
+      if (bytes) bytes.text(text);
+      else out += text;
       p++;
       continue;
     }

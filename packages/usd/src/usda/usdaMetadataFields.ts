@@ -9,59 +9,132 @@ export type UsdaSpecKind = 'layer' | 'prim' | 'attribute' | 'relationship';
 
 /** The type a metadatum's value is read as. */
 export type UsdaFieldType =
-  | 'bool' | 'int' | 'float' | 'double' | 'string' | 'token' | 'asset' | 'dictionary'
-  | 'token[]' | 'string[]' | 'asset[]'
-  | 'tokenListOp' | 'stringListOp' | 'int64ListOp';
+  | 'bool'
+  | 'int'
+  | 'float'
+  | 'double'
+  | 'string'
+  | 'token'
+  | 'asset'
+  | 'dictionary'
+  | 'token[]'
+  | 'string[]'
+  | 'asset[]'
+  | 'tokenListOp'
+  | 'stringListOp'
+  | 'int64ListOp';
 
 const LAYER: Record<string, UsdaFieldType> = {
-  colorConfiguration: 'asset', colorManagementSystem: 'token', customLayerData: 'dictionary',
-  defaultPrim: 'token', documentation: 'string', endTimeCode: 'double', expressionVariables: 'dictionary',
-  framesPerSecond: 'double', framePrecision: 'int', hasOwnedSubLayers: 'bool', owner: 'string',
-  sessionOwner: 'string', startTimeCode: 'double', timeCodesPerSecond: 'double', endFrame: 'double',
+  colorConfiguration: 'asset',
+  colorManagementSystem: 'token',
+  customLayerData: 'dictionary',
+  defaultPrim: 'token',
+  documentation: 'string',
+  endTimeCode: 'double',
+  expressionVariables: 'dictionary',
+  framesPerSecond: 'double',
+  framePrecision: 'int',
+  hasOwnedSubLayers: 'bool',
+  owner: 'string',
+  sessionOwner: 'string',
+  startTimeCode: 'double',
+  timeCodesPerSecond: 'double',
+  endFrame: 'double',
   startFrame: 'double',
   // Plugins: usdGeom, usdPhysics, usdRender, usd.
-  upAxis: 'token', metersPerUnit: 'double', kilogramsPerUnit: 'double', renderSettingsPrimPath: 'string',
+  upAxis: 'token',
+  metersPerUnit: 'double',
+  kilogramsPerUnit: 'double',
+  renderSettingsPrimPath: 'string',
   fallbackPrimTypes: 'dictionary',
 };
 
 const PRIM: Record<string, UsdaFieldType> = {
-  active: 'bool', assetInfo: 'dictionary', customData: 'dictionary', displayGroupOrder: 'string[]',
-  displayName: 'string', documentation: 'string', hidden: 'bool', instanceable: 'bool', kind: 'token',
-  prefix: 'string', suffix: 'string', symmetricPeer: 'string', symmetryArguments: 'dictionary',
-  symmetryFunction: 'token', typeName: 'token',
+  active: 'bool',
+  assetInfo: 'dictionary',
+  customData: 'dictionary',
+  displayGroupOrder: 'string[]',
+  displayName: 'string',
+  documentation: 'string',
+  hidden: 'bool',
+  instanceable: 'bool',
+  kind: 'token',
+  prefix: 'string',
+  suffix: 'string',
+  symmetricPeer: 'string',
+  symmetryArguments: 'dictionary',
+  symmetryFunction: 'token',
+  typeName: 'token',
   // Plugins: usd, usdGeom, usdShade, sdf.
-  apiSchemas: 'tokenListOp', clipSets: 'stringListOp', clips: 'dictionary', inactiveIds: 'int64ListOp',
-  payloadAssetDependencies: 'asset[]', sdrMetadata: 'dictionary',
+  apiSchemas: 'tokenListOp',
+  clipSets: 'stringListOp',
+  clips: 'dictionary',
+  inactiveIds: 'int64ListOp',
+  payloadAssetDependencies: 'asset[]',
+  sdrMetadata: 'dictionary',
 };
 
 const PROPERTY: Record<string, UsdaFieldType> = {
-  assetInfo: 'dictionary', customData: 'dictionary', displayGroup: 'string', displayName: 'string',
-  documentation: 'string', hidden: 'bool', prefix: 'string', suffix: 'string', symmetricPeer: 'string',
-  symmetryArguments: 'dictionary', symmetryFunction: 'token',
+  assetInfo: 'dictionary',
+  customData: 'dictionary',
+  displayGroup: 'string',
+  displayName: 'string',
+  documentation: 'string',
+  hidden: 'bool',
+  prefix: 'string',
+  suffix: 'string',
+  symmetricPeer: 'string',
+  symmetryArguments: 'dictionary',
+  symmetryFunction: 'token',
   renderType: 'token', // usdShade, on every property
 };
 
 const ATTRIBUTE: Record<string, UsdaFieldType> = {
   ...PROPERTY,
-  allowedTokens: 'token[]', colorSpace: 'token',
+  allowedTokens: 'token[]',
+  colorSpace: 'token',
   // Plugins: usdGeom, usdShade, usdSkel, usdImaging.
-  constraintTargetIdentifier: 'token', elementSize: 'int', interpolation: 'token', unauthoredValuesIndex: 'int',
-  connectability: 'token', sdrMetadata: 'dictionary', weight: 'float',
-  faceIndexPrimvar: 'token', faceOffsetPrimvar: 'token', uvPrimvar: 'token',
+  constraintTargetIdentifier: 'token',
+  elementSize: 'int',
+  interpolation: 'token',
+  unauthoredValuesIndex: 'int',
+  connectability: 'token',
+  sdrMetadata: 'dictionary',
+  weight: 'float',
+  faceIndexPrimvar: 'token',
+  faceOffsetPrimvar: 'token',
+  uvPrimvar: 'token',
 };
 
 const RELATIONSHIP: Record<string, UsdaFieldType> = {
   ...PROPERTY,
-  noLoadHint: 'bool', bindMaterialAs: 'token', outputName: 'token',
+  noLoadHint: 'bool',
+  bindMaterialAs: 'token',
+  outputName: 'token',
 };
 
-const FIELDS: Record<UsdaSpecKind, Record<string, UsdaFieldType>> = { layer: LAYER, prim: PRIM, attribute: ATTRIBUTE, relationship: RELATIONSHIP };
+const FIELDS: Record<UsdaSpecKind, Record<string, UsdaFieldType>> = {
+  layer: LAYER,
+  prim: PRIM,
+  attribute: ATTRIBUTE,
+  relationship: RELATIONSHIP,
+};
 
 const PROPERTY_FIELDS = ['custom', 'variability', 'comment', 'default', 'timeSamples'];
 const NOT_METADATA: Record<UsdaSpecKind, Set<string>> = {
   layer: new Set(['comment', 'primChildren', 'layerRelocates', 'primOrder', 'subLayerOffsets']),
-  prim: new Set(['specifier', 'comment', 'inheritPaths', 'primChildren', 'primOrder', 'properties', 'propertyOrder',
-    'variantSelection', 'variantSetChildren', 'variantSetNames']),
+  prim: new Set([
+    'specifier',
+    'comment',
+    'inheritPaths',
+    'primChildren',
+    'primOrder',
+    'properties',
+    'propertyOrder',
+    'variantSelection',
+    'variantSetChildren',
+    'variantSetNames',
+  ]),
   attribute: new Set([...PROPERTY_FIELDS, 'typeName', 'connectionChildren', 'connectionPaths']),
   relationship: new Set([...PROPERTY_FIELDS, 'targetChildren', 'targetPaths']),
 };

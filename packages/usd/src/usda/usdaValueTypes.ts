@@ -25,7 +25,24 @@ function define(name: string, base: UsdaBase, shape: number[] = [], quaternion =
   TYPES.set(name, { name, base, shape, size: shape.reduce((a, b) => a * b, 1), quaternion });
 }
 
-for (const base of ['bool', 'uchar', 'int', 'uint', 'int64', 'uint64', 'half', 'float', 'double', 'timecode', 'string', 'token', 'asset', 'pathExpression', 'opaque'] as const) define(base, base);
+for (const base of [
+  'bool',
+  'uchar',
+  'int',
+  'uint',
+  'int64',
+  'uint64',
+  'half',
+  'float',
+  'double',
+  'timecode',
+  'string',
+  'token',
+  'asset',
+  'pathExpression',
+  'opaque',
+] as const)
+  define(base, base);
 define('group', 'opaque');
 const SUFFIX = { h: 'half', f: 'float', d: 'double', i: 'int' } as const;
 for (const n of [2, 3, 4]) {
@@ -35,7 +52,8 @@ for (const n of [2, 3, 4]) {
   define(`double${n}`, 'double', [n]);
 }
 for (const s of ['h', 'f', 'd'] as const) {
-  for (const role of ['point3', 'vector3', 'normal3', 'color3', 'color4', 'texCoord2', 'texCoord3']) define(`${role}${s}`, SUFFIX[s], [Number(role.at(-1))]);
+  for (const role of ['point3', 'vector3', 'normal3', 'color3', 'color4', 'texCoord2', 'texCoord3'])
+    define(`${role}${s}`, SUFFIX[s], [Number(role.at(-1))]);
   define(`quat${s}`, SUFFIX[s], [4], true);
 }
 define('matrix2d', 'double', [2, 2]);
@@ -78,10 +96,15 @@ const INTEGER_RANGE: Partial<Record<UsdaBase, readonly [number, number]>> = {
  */
 export function storedNumber(base: UsdaBase, value: number): number | undefined {
   switch (base) {
-    case 'float': return Math.fround(value);
-    case 'half': return roundToHalf(value);
-    case 'double': case 'timecode': return value;
-    case 'bool': return value !== 0 ? 1 : 0; // NaN too, as C++'s `!= 0`
+    case 'float':
+      return Math.fround(value);
+    case 'half':
+      return roundToHalf(value);
+    case 'double':
+    case 'timecode':
+      return value;
+    case 'bool':
+      return value !== 0 ? 1 : 0; // NaN too, as C++'s `!= 0`
     default: {
       const range = INTEGER_RANGE[base];
       if (!range || !Number.isFinite(value)) return undefined;
@@ -135,10 +158,17 @@ export type UsdaTypedArray = Float32Array | Float64Array | Int32Array | Uint32Ar
  */
 export function typedArrayOf(base: UsdaBase, values: number[]): UsdaTypedArray {
   switch (base) {
-    case 'half': case 'float': return new Float32Array(values);
-    case 'int': return new Int32Array(values);
-    case 'uint': return new Uint32Array(values);
-    case 'bool': case 'uchar': return new Uint8Array(values);
-    default: return new Float64Array(values);
+    case 'half':
+    case 'float':
+      return new Float32Array(values);
+    case 'int':
+      return new Int32Array(values);
+    case 'uint':
+      return new Uint32Array(values);
+    case 'bool':
+    case 'uchar':
+      return new Uint8Array(values);
+    default:
+      return new Float64Array(values);
   }
 }

@@ -40,7 +40,10 @@ export class AsciiWriter {
     let at = this.length;
     buf[at++] = 40; // (
     for (let k = 0; k < size; k++) {
-      if (k > 0) { buf[at++] = 44; buf[at++] = 32; } // ", "
+      if (k > 0) {
+        buf[at++] = 44;
+        buf[at++] = 32;
+      } // ", "
       at = putFixed(buf, at, values[i + k]!, decimals);
     }
     buf[at++] = 41; // )
@@ -60,7 +63,10 @@ export class AsciiWriter {
     if (!(n < 2 ** 31)) return this.text(separated ? `, ${n}` : String(n));
     this.reserve(12);
     let at = this.length;
-    if (separated) { this.buffer[at++] = 44; this.buffer[at++] = 32; }
+    if (separated) {
+      this.buffer[at++] = 44;
+      this.buffer[at++] = 32;
+    }
     const count = digitCount(n);
     this.length = putDigits(this.buffer, at + count, n, count);
     return this;
@@ -124,7 +130,8 @@ const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 48 + (i & 1 ? (i 
  * `end`, with leading zeros if `n` has fewer; returns `end`.
  */
 function putDigits(buf: Uint8Array, end: number, n: number, count: number): number {
-  let at = end, left = count;
+  let at = end,
+    left = count;
   for (; left >= 2; left -= 2) {
     const q = (n / 100) | 0;
     const pair = (n - q * 100) * 2;
@@ -132,7 +139,7 @@ function putDigits(buf: Uint8Array, end: number, n: number, count: number): numb
     buf[--at] = DIGIT_PAIRS[pair]!;
     n = q;
   }
-  if (left === 1) buf[--at] = 48 + n % 10;
+  if (left === 1) buf[--at] = 48 + (n % 10);
   return end;
 }
 

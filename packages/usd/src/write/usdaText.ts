@@ -39,7 +39,11 @@ export function quote(s: string): string {
 
 /** A valid, unique USD prim name from any text (USD identifiers: [A-Za-z_][A-Za-z0-9_]*). */
 export function primName(text: string, taken: Set<string>, fallback: string): string {
-  let base = text.normalize('NFKD').replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 48);
+  let base = text
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 48);
   if (!base) base = fallback;
   if (/^[0-9]/.test(base)) base = `_${base}`;
   let name = base;

@@ -28,11 +28,15 @@ export function readZipDirectory(bytes: Uint8Array, fileName?: string): ZipDirec
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let eocd = -1;
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65535); i--) {
-    if (v.getUint32(i, true) === 0x06054b50) { eocd = i; break; }
+    if (v.getUint32(i, true) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
   }
   if (eocd < 0) throw fail('not a complete zip (no end of central directory; truncated?)');
   const count = v.getUint16(eocd + 10, true);
-  const cdSize = v.getUint32(eocd + 12, true), cdOffset = v.getUint32(eocd + 16, true);
+  const cdSize = v.getUint32(eocd + 12, true),
+    cdOffset = v.getUint32(eocd + 16, true);
   if (cdOffset + cdSize > eocd) throw fail('the central directory lies outside the file');
   const entries: ZipDirectoryEntry[] = [];
   let at = cdOffset;
@@ -51,7 +55,8 @@ export function readZipDirectory(bytes: Uint8Array, fileName?: string): ZipDirec
     };
     at += 46 + nameLength + v.getUint16(at + 30, true) + v.getUint16(at + 32, true);
     const h = entry.headerOffset;
-    if (h + 30 > bytes.length || v.getUint32(h, true) !== 0x04034b50) throw fail(`entry ${entry.name} has no local header where the directory says`);
+    if (h + 30 > bytes.length || v.getUint32(h, true) !== 0x04034b50)
+      throw fail(`entry ${entry.name} has no local header where the directory says`);
     entry.dataOffset = h + 30 + v.getUint16(h + 26, true) + v.getUint16(h + 28, true);
     if (entry.dataOffset + entry.compressedSize > bytes.length) throw fail(`entry ${entry.name} runs past the end of the file`);
     entries.push(entry);

@@ -123,10 +123,13 @@ export function zipLayout(entries: readonly ZipEntryHeader[], options: Partial<Z
  */
 export function zipStored(entries: readonly ZipEntryInput[], options: Partial<ZipStoredOptions> = {}): Uint8Array[] {
   const parts = entries.map((e) => (e.data instanceof Uint8Array ? [e.data] : e.data));
-  const { locals, tail } = zipLayout(entries.map((e, i) => ({
-    name: e.name,
-    size: parts[i]!.reduce((n, p) => n + p.length, 0),
-    crc: parts[i]!.reduce((crc, p) => crc32(p, crc), 0) >>> 0,
-  })), options);
+  const { locals, tail } = zipLayout(
+    entries.map((e, i) => ({
+      name: e.name,
+      size: parts[i]!.reduce((n, p) => n + p.length, 0),
+      crc: parts[i]!.reduce((crc, p) => crc32(p, crc), 0) >>> 0,
+    })),
+    options,
+  );
   return [...entries.flatMap((_, i) => [locals[i]!, ...parts[i]!]), tail];
 }

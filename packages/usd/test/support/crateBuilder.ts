@@ -59,7 +59,10 @@ export class CrateBuilder {
     const children = new Map<string, string[]>();
     for (const p of [...all].sort()) if (p !== '/') (children.get(parentOf(p)) ?? children.set(parentOf(p), []).get(parentOf(p))!).push(p);
     const order: string[] = [];
-    const visit = (p: string) => { order.push(p); for (const c of children.get(p) ?? []) visit(c); };
+    const visit = (p: string) => {
+      order.push(p);
+      for (const c of children.get(p) ?? []) visit(c);
+    };
     visit('/');
     const index = new Map(order.map((p, i) => [p, i]));
     const elements = order.map((p) => {
@@ -91,24 +94,47 @@ export class CrateBuilder {
     out.raw(new Uint8Array(88));
     out.raw(Uint8Array.from(this.data));
     const toc: Array<[string, number, number]> = [];
-    const section = (name: string, write: () => void) => { const start = out.length; write(); toc.push([name, start, out.length - start]); };
+    const section = (name: string, write: () => void) => {
+      const start = out.length;
+      write();
+      toc.push([name, start, out.length - start]);
+    };
     section('TOKENS', () => {
       const chars = new TextEncoder().encode(this.tokens.map((t) => `${t}\0`).join(''));
       const framed = fastCompress(chars);
       out.u64(this.tokens.length).u64(chars.length).u64(framed.length).raw(framed);
     });
-    section('STRINGS', () => { out.u64(this.strings.length); for (const s of this.strings) out.u32(s); });
+    section('STRINGS', () => {
+      out.u64(this.strings.length);
+      for (const s of this.strings) out.u32(s);
+    });
     section('FIELDS', () => {
       out.u64(fields.length).ints(fields.map(([t]) => t));
       const reps = new Uint8Array(8 * fields.length);
       const v = new DataView(reps.buffer);
-      fields.forEach(([, r], i) => { v.setUint32(8 * i, r.payload % 2 ** 32, true); v.setUint32(8 * i + 4, (r.flags | (r.type << 16) | Math.floor(r.payload / 2 ** 32)) >>> 0, true); });
+      fields.forEach(([, r], i) => {
+        v.setUint32(8 * i, r.payload % 2 ** 32, true);
+        v.setUint32(8 * i + 4, (r.flags | (r.type << 16) | Math.floor(r.payload / 2 ** 32)) >>> 0, true);
+      });
       const framed = fastCompress(reps);
       out.u64(framed.length).raw(framed);
     });
     section('FIELDSETS', () => out.u64(fieldSets.length).ints(fieldSets));
-    section('PATHS', () => out.u64(order.length).u64(order.length).ints(order.map((p) => index.get(p)!)).ints(elements).ints(jumps));
-    section('SPECS', () => out.u64(this.specs.length).ints(this.specs.map((s) => index.get(s.path)!)).ints(specSets).ints(this.specs.map((s) => s.type)));
+    section('PATHS', () =>
+      out
+        .u64(order.length)
+        .u64(order.length)
+        .ints(order.map((p) => index.get(p)!))
+        .ints(elements)
+        .ints(jumps),
+    );
+    section('SPECS', () =>
+      out
+        .u64(this.specs.length)
+        .ints(this.specs.map((s) => index.get(s.path)!))
+        .ints(specSets)
+        .ints(this.specs.map((s) => s.type)),
+    );
     const tocAt = out.length;
     out.u64(toc.length);
     for (const [name, start, size] of toc) {
@@ -134,26 +160,66 @@ export interface Rep {
 /** Little-endian byte assembly for values and sections. */
 export class Bytes {
   private readonly parts: number[] = [];
-  get length(): number { return this.parts.length; }
-  raw(b: ArrayLike<number>): this { for (let i = 0; i < b.length; i++) this.parts.push(b[i]!); return this; }
-  u8(v: number): this { this.parts.push(v & 0xff); return this; }
-  u32(v: number): this { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, v >>> 0, true); return this.raw(b); }
-  i64(v: number): this { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, BigInt(v), true); return this.raw(b); }
-  u64(v: number): this { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, BigInt(v), true); return this.raw(b); }
-  f32(v: number): this { const b = new Uint8Array(4); new DataView(b.buffer).setFloat32(0, v, true); return this.raw(b); }
-  f64(v: number): this { const b = new Uint8Array(8); new DataView(b.buffer).setFloat64(0, v, true); return this.raw(b); }
+  get length(): number {
+    return this.parts.length;
+  }
+  raw(b: ArrayLike<number>): this {
+    for (let i = 0; i < b.length; i++) this.parts.push(b[i]!);
+    return this;
+  }
+  u8(v: number): this {
+    this.parts.push(v & 0xff);
+    return this;
+  }
+  u32(v: number): this {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setUint32(0, v >>> 0, true);
+    return this.raw(b);
+  }
+  i64(v: number): this {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigInt64(0, BigInt(v), true);
+    return this.raw(b);
+  }
+  u64(v: number): this {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigUint64(0, BigInt(v), true);
+    return this.raw(b);
+  }
+  f32(v: number): this {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setFloat32(0, v, true);
+    return this.raw(b);
+  }
+  f64(v: number): this {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setFloat64(0, v, true);
+    return this.raw(b);
+  }
   /** Integers coded and framed as crate sections and int arrays store them: a size, then the bytes. */
-  ints(values: ArrayLike<number>): this { const c = compressIntegers(values); return this.u64(c.length).raw(c); }
+  ints(values: ArrayLike<number>): this {
+    const c = compressIntegers(values);
+    return this.u64(c.length).raw(c);
+  }
   /** 64-bit integers coded (16- and 32-bit differences) and framed, a size first. */
-  ints64(values: readonly number[]): this { const c = fastCompress(encodeInt64(values)); return this.u64(c.length).raw(c); }
-  bytes(): Uint8Array { return Uint8Array.from(this.parts); }
+  ints64(values: readonly number[]): this {
+    const c = fastCompress(encodeInt64(values));
+    return this.u64(c.length).raw(c);
+  }
+  bytes(): Uint8Array {
+    return Uint8Array.from(this.parts);
+  }
 }
 
 /** USD's integer coding for 64-bit values, written here from its description (for the reader's 64-bit path). */
 function encodeInt64(values: readonly number[]): Uint8Array {
   const out = new Bytes();
   let previous = 0;
-  const diffs = values.map((v) => { const d = v - previous; previous = v; return d; });
+  const diffs = values.map((v) => {
+    const d = v - previous;
+    previous = v;
+    return d;
+  });
   const common = 0;
   out.i64(common);
   const codes = new Uint8Array(Math.ceil((values.length * 2) / 8));
@@ -161,8 +227,16 @@ function encodeInt64(values: readonly number[]): Uint8Array {
   diffs.forEach((d, i) => {
     const code = d === common ? 0 : d >= -32768 && d <= 32767 ? 1 : d >= -(2 ** 31) && d < 2 ** 31 ? 2 : 3;
     codes[i >> 2]! |= code << ((i & 3) * 2);
-    if (code === 1) { const b = new Uint8Array(2); new DataView(b.buffer).setInt16(0, d, true); rest.raw(b); }
-    if (code === 2) { const b = new Uint8Array(4); new DataView(b.buffer).setInt32(0, d, true); rest.raw(b); }
+    if (code === 1) {
+      const b = new Uint8Array(2);
+      new DataView(b.buffer).setInt16(0, d, true);
+      rest.raw(b);
+    }
+    if (code === 2) {
+      const b = new Uint8Array(4);
+      new DataView(b.buffer).setInt32(0, d, true);
+      rest.raw(b);
+    }
     if (code === 3) rest.i64(d);
   });
   return Uint8Array.from([...out.raw(codes).bytes(), ...rest.bytes()]);

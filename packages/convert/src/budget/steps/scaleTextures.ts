@@ -12,7 +12,11 @@ import { resizeTextures } from '../resizeTextures.js';
  */
 export function scaleTextures(): BudgetTransform {
   return async (scene, ledger) => {
-    const resized = await resizeTextures(scene, ledger.targets.textureSize, ledger.fileName === undefined ? {} : { fileName: ledger.fileName });
+    const resized = await resizeTextures(
+      scene,
+      ledger.targets.textureSize,
+      ledger.fileName === undefined ? {} : { fileName: ledger.fileName },
+    );
     ledger.texturesResized(resized.resized);
     return resized.scene;
   };

@@ -20,7 +20,16 @@ export interface Ktx2File {
   getHasAlpha(): boolean;
   startTranscoding(): boolean;
   getImageTranscodedSizeInBytes(level: number, layer: number, face: number, format: number): number;
-  transcodeImage(out: Uint8Array, level: number, layer: number, face: number, format: number, getAlphaForOpaqueFormats: number, channel0: number, channel1: number): number;
+  transcodeImage(
+    out: Uint8Array,
+    level: number,
+    layer: number,
+    face: number,
+    format: number,
+    getAlphaForOpaqueFormats: number,
+    channel0: number,
+    channel1: number,
+  ): number;
   close(): void;
   delete(): void;
 }
@@ -44,7 +53,9 @@ export function basisTranscoder(): Promise<BasisModule> {
     const require = createRequire(import.meta.url);
     const script = require.resolve('three/examples/jsm/libs/basis/basis_transcoder.js');
     const exports: { exports: unknown } = { exports: {} };
-    const wrapper = runInThisContext(`(function (module, exports, require, __filename, __dirname) {${readFileSync(script, 'utf8')}\n})`, { filename: script });
+    const wrapper = runInThisContext(`(function (module, exports, require, __filename, __dirname) {${readFileSync(script, 'utf8')}\n})`, {
+      filename: script,
+    });
     (wrapper as (...args: unknown[]) => void)(exports, exports.exports, require, script, script.replace(/[^/]*$/, ''));
     const factory = exports.exports as (options: { wasmBinary: Uint8Array }) => Promise<BasisModule>;
     const basis = await factory({ wasmBinary: readFileSync(script.replace(/\.js$/, '.wasm')) });

@@ -20,8 +20,10 @@ export async function decodeKtx2(bytes: Uint8Array): Promise<RgbaImage> {
   const file = new basis.KTX2File(bytes);
   try {
     if (!file.isValid()) throw new Error('not a KTX2 container the Basis transcoder can read (KTX2 holding Basis UASTC or ETC1S data)');
-    const width = file.getWidth(), height = file.getHeight();
-    if (!(width > 0 && height > 0 && width <= MAX_SIDE && height <= MAX_SIDE)) throw new Error(`its size ${width}×${height} is outside 1–${MAX_SIDE} pixels`);
+    const width = file.getWidth(),
+      height = file.getHeight();
+    if (!(width > 0 && height > 0 && width <= MAX_SIDE && height <= MAX_SIDE))
+      throw new Error(`its size ${width}×${height} is outside 1–${MAX_SIDE} pixels`);
     if (file.getFaces() !== 1) throw new Error('it is a cube map, which a material texture cannot be');
     if (!file.startTranscoding()) throw new Error('the transcoder cannot start on it');
     const format = basis.transcoder_texture_format.cTFRGBA32.value;

@@ -1,8 +1,13 @@
 import { ModelUnreadableError } from '../../errors/ConvertError.js';
 import { overlayMeshes, type OverlayShapes } from './overlayShapes.js';
 
-const GLB_MAGIC = 0x46546c67, JSON_CHUNK = 0x4e4f534a, BIN_CHUNK = 0x004e4942;
-const FLOAT = 5126, UNSIGNED_INT = 5125, ARRAY_BUFFER = 34962, ELEMENT_ARRAY_BUFFER = 34963;
+const GLB_MAGIC = 0x46546c67,
+  JSON_CHUNK = 0x4e4f534a,
+  BIN_CHUNK = 0x004e4942;
+const FLOAT = 5126,
+  UNSIGNED_INT = 5125,
+  ARRAY_BUFFER = 34962,
+  ELEMENT_ARRAY_BUFFER = 34963;
 
 /** Options of {@link appendToGlb}. */
 export interface AppendToGlbOptions {
@@ -43,16 +48,18 @@ interface GltfJson {
 export function appendToGlb(glb: Uint8Array, shapes: OverlayShapes, options: Partial<AppendToGlbOptions> = {}): Uint8Array[] {
   const { name } = { ...APPEND_TO_GLB_DEFAULTS, ...options };
   const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
-  if (glb.length < 20 || view.getUint32(0, true) !== GLB_MAGIC || view.getUint32(12 + 4, true) !== JSON_CHUNK) throw new ModelUnreadableError('not a GLB with its JSON chunk first');
+  if (glb.length < 20 || view.getUint32(0, true) !== GLB_MAGIC || view.getUint32(12 + 4, true) !== JSON_CHUNK)
+    throw new ModelUnreadableError('not a GLB with its JSON chunk first');
   const jsonLength = view.getUint32(12, true);
   const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as GltfJson;
   let bin: Uint8Array = new Uint8Array(0);
   const binAt = 20 + jsonLength;
-  if (binAt + 8 <= glb.length && view.getUint32(binAt + 4, true) === BIN_CHUNK) bin = glb.subarray(binAt + 8, binAt + 8 + view.getUint32(binAt, true));
+  if (binAt + 8 <= glb.length && view.getUint32(binAt + 4, true) === BIN_CHUNK)
+    bin = glb.subarray(binAt + 8, binAt + 8 + view.getUint32(binAt, true));
 
   const buffers = (json.buffers ??= []);
   if (buffers.length === 0) buffers.push({ byteLength: 0 });
-  if (buffers[0]!.uri !== undefined) throw new ModelUnreadableError('the GLB\'s first buffer is not its binary chunk');
+  if (buffers[0]!.uri !== undefined) throw new ModelUnreadableError("the GLB's first buffer is not its binary chunk");
   // The model's data keeps its place; ours follows it, each view on a 4-byte boundary.
   const start = align4(bin.length);
   const added: Uint8Array[] = [];
@@ -71,19 +78,31 @@ export function appendToGlb(glb: Uint8Array, shapes: OverlayShapes, options: Par
     const size = type === 'VEC3' ? 3 : type === 'VEC2' ? 2 : 1;
     const extra: Record<string, unknown> = {};
     if (bounds) {
-      const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+      const min = [Infinity, Infinity, Infinity],
+        max = [-Infinity, -Infinity, -Infinity];
       for (let i = 0; i < data.length; i++) {
         min[i % 3] = Math.min(min[i % 3]!, data[i]!);
         max[i % 3] = Math.max(max[i % 3]!, data[i]!);
       }
       Object.assign(extra, { min, max });
     }
-    return (json.accessors ??= []).push({ bufferView, componentType: data instanceof Float32Array ? FLOAT : UNSIGNED_INT, count: data.length / size, type, ...extra }) - 1;
+    return (
+      (json.accessors ??= []).push({
+        bufferView,
+        componentType: data instanceof Float32Array ? FLOAT : UNSIGNED_INT,
+        count: data.length / size,
+        type,
+        ...extra,
+      }) - 1
+    );
   };
 
   const children: number[] = [];
   for (const mesh of overlayMeshes(shapes)) {
-    const attributes: Record<string, number> = { POSITION: accessor(mesh.positions, 'VEC3', ARRAY_BUFFER, true), NORMAL: accessor(mesh.normals, 'VEC3', ARRAY_BUFFER) };
+    const attributes: Record<string, number> = {
+      POSITION: accessor(mesh.positions, 'VEC3', ARRAY_BUFFER, true),
+      NORMAL: accessor(mesh.normals, 'VEC3', ARRAY_BUFFER),
+    };
     if (mesh.uvs) attributes.TEXCOORD_0 = accessor(mesh.uvs, 'VEC2', ARRAY_BUFFER);
     const indices = accessor(mesh.indices, 'SCALAR', ELEMENT_ARRAY_BUFFER);
     const [r, g, b, a] = mesh.color;
@@ -92,14 +111,20 @@ export function appendToGlb(glb: Uint8Array, shapes: OverlayShapes, options: Par
       const source = (json.images ??= []).push({ bufferView: put(mesh.image.data), mimeType: mesh.image.mimeType }) - 1;
       texture = (json.textures ??= []).push({ source }) - 1;
     }
-    const material = (json.materials ??= []).push({
-      name: `${name}_material`,
-      pbrMetallicRoughness: { baseColorFactor: texture === undefined ? [r, g, b, a] : [1, 1, 1, a], metallicFactor: 0, roughnessFactor: 1, ...(texture !== undefined && { baseColorTexture: { index: texture } }) },
-      // Lit or not, a mark keeps its colour: it glows in it.
-      emissiveFactor: texture === undefined ? [r, g, b] : [0, 0, 0],
-      ...(a < 1 && { alphaMode: 'BLEND' }),
-      doubleSided: true,
-    }) - 1;
+    const material =
+      (json.materials ??= []).push({
+        name: `${name}_material`,
+        pbrMetallicRoughness: {
+          baseColorFactor: texture === undefined ? [r, g, b, a] : [1, 1, 1, a],
+          metallicFactor: 0,
+          roughnessFactor: 1,
+          ...(texture !== undefined && { baseColorTexture: { index: texture } }),
+        },
+        // Lit or not, a mark keeps its colour: it glows in it.
+        emissiveFactor: texture === undefined ? [r, g, b] : [0, 0, 0],
+        ...(a < 1 && { alphaMode: 'BLEND' }),
+        doubleSided: true,
+      }) - 1;
     const meshIndex = (json.meshes ??= []).push({ name, primitives: [{ attributes, indices, material }] }) - 1;
     children.push((json.nodes ??= []).push({ name: `${name}_${children.length}`, mesh: meshIndex }) - 1);
   }
@@ -126,8 +151,14 @@ export function appendToGlb(glb: Uint8Array, shapes: OverlayShapes, options: Par
   bh.setUint32(0, at + binPadding, true);
   bh.setUint32(4, BIN_CHUNK, true);
   return [
-    header, jsonBytes, new Uint8Array(jsonPadded - jsonBytes.length).fill(0x20),
-    binHeader, bin, new Uint8Array(start - bin.length), ...added, new Uint8Array(binPadding),
+    header,
+    jsonBytes,
+    new Uint8Array(jsonPadded - jsonBytes.length).fill(0x20),
+    binHeader,
+    bin,
+    new Uint8Array(start - bin.length),
+    ...added,
+    new Uint8Array(binPadding),
   ];
 }
 

@@ -13,7 +13,12 @@ export interface OverlayShapes {
   /** Bars with a head at `to`. */
   arrows: Array<{ from: Vec3; to: Vec3; color: OverlayColor }>;
   /** Flat quads, corners in order (bottom left, bottom right, top right, top left), coloured or showing an image. */
-  quads: Array<{ corners: [Vec3, Vec3, Vec3, Vec3]; color: OverlayColor; opacity: number; image?: { data: Uint8Array; mimeType: 'image/png' | 'image/jpeg' } }>;
+  quads: Array<{
+    corners: [Vec3, Vec3, Vec3, Vec3];
+    color: OverlayColor;
+    opacity: number;
+    image?: { data: Uint8Array; mimeType: 'image/png' | 'image/jpeg' };
+  }>;
   /** Thickness of lines and arrows (m). */
   thickness: number;
 }
@@ -49,7 +54,8 @@ export function overlayMeshes(shapes: OverlayShapes): OverlayMesh[] {
   const t = shapes.thickness;
   for (const l of shapes.lines) builderOf(l.color).bar(l.from, l.to, t);
   for (const a of shapes.arrows) {
-    const d = sub(a.to, a.from), length = norm(d);
+    const d = sub(a.to, a.from),
+      length = norm(d);
     if (!(length > 0)) continue;
     const head = Math.min(length / 2, 6 * t);
     const base = add(a.from, scale(d, (length - head) / length));
@@ -90,7 +96,12 @@ class Builder {
   pyramid(base: Vec3, tip: Vec3, w: number): void {
     const [u, v] = perpendiculars(sub(tip, base));
     const h = w / 2;
-    const b = [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([su, sv]) => add(base, add(scale(u, su! * h), scale(v, sv! * h))));
+    const b = [
+      [-1, -1],
+      [1, -1],
+      [1, 1],
+      [-1, 1],
+    ].map(([su, sv]) => add(base, add(scale(u, su! * h), scale(v, sv! * h))));
     for (let i = 0; i < 4; i++) this.triangle(b[i]!, b[(i + 1) % 4]!, tip);
     this.face([b[3]!, b[2]!, b[1]!, b[0]!]);
   }
@@ -101,7 +112,12 @@ class Builder {
   }
 
   mesh(): Omit<OverlayMesh, 'uvs' | 'image'> {
-    return { positions: new Float32Array(this.positions), normals: new Float32Array(this.normals), indices: new Uint32Array(this.indices), color: this.color };
+    return {
+      positions: new Float32Array(this.positions),
+      normals: new Float32Array(this.normals),
+      indices: new Uint32Array(this.indices),
+      color: this.color,
+    };
   }
 
   private face(c: Vec3[]): void {

@@ -18,7 +18,10 @@ const UNSET: StepValue = { kind: 'unset' };
  * ```
  */
 export class StepFile {
-  constructor(private readonly bytes: Uint8Array, private readonly offsets: StepEntityOffsets) {}
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly offsets: StepEntityOffsets,
+  ) {}
 
   /** Entity `id` with all its attributes, or `undefined` when the file has no such instance. */
   entity(id: number): StepEntity | undefined {

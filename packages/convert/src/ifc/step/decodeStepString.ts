@@ -1,4 +1,5 @@
-const BACKSLASH = 0x5c, QUOTE = 0x27;
+const BACKSLASH = 0x5c,
+  QUOTE = 0x27;
 
 /**
  * Decodes the bytes between a STEP string's quotes (ISO 10303-21, editions 2 and 3): `''` is a
@@ -20,7 +21,7 @@ export function decodeStepString(bytes: Uint8Array, from = 0, to = bytes.length)
   const flush = (end: number) => {
     if (end > run) out += plainText(bytes, run, end);
   };
-  for (let i = from; i < to;) {
+  for (let i = from; i < to; ) {
     const c = bytes[i]!;
     if (c === QUOTE && bytes[i + 1] === QUOTE && i + 1 < to) {
       flush(i + 1); // keep one quote
@@ -28,7 +29,10 @@ export function decodeStepString(bytes: Uint8Array, from = 0, to = bytes.length)
       run = i;
     } else if (c === BACKSLASH) {
       const escape = readEscape(bytes, i, to, page);
-      if (!escape) { i++; continue; }
+      if (!escape) {
+        i++;
+        continue;
+      }
       flush(i);
       out += escape.text;
       if (escape.page) page = escape.page;
@@ -53,18 +57,21 @@ function readEscape(bytes: Uint8Array, i: number, to: number, page: string): Esc
   const letter = at(1);
   if (letter === BACKSLASH) return { text: '\\', end: i + 2 };
   switch (letter) {
-    case 0x53: { // \S\c
+    case 0x53: {
+      // \S\c
       const ch = at(3);
       if (at(2) !== BACKSLASH) return undefined;
       if (ch < 0x20 || ch > 0x7e) return undefined;
       return { text: pageChar(page, ch + 128), end: i + 4 };
     }
-    case 0x50: { // \PA\ … \PI\
+    case 0x50: {
+      // \PA\ … \PI\
       const p = at(2);
       if (p < 0x41 || p > 0x49 || at(3) !== BACKSLASH) return undefined;
       return { text: '', end: i + 4, page: String.fromCharCode(p) };
     }
-    case 0x58: { // \X\hh, \X2\…\X0\, \X4\…\X0\
+    case 0x58: {
+      // \X\hh, \X2\…\X0\, \X4\…\X0\
       if (at(2) === BACKSLASH) {
         const code = hex(bytes, i + 3, 2, to);
         return code < 0 ? undefined : { text: String.fromCharCode(code), end: i + 5 };
@@ -117,7 +124,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Unescaped bytes: ASCII as is; beyond it UTF-8 when the bytes are valid UTF-8, else Latin-1. */
 function plainText(bytes: Uint8Array, from: number, to: number): string {
   let ascii = true;
-  for (let k = from; k < to; k++) if (bytes[k]! > 0x7e || bytes[k]! < 0x20) { ascii = false; break; }
+  for (let k = from; k < to; k++)
+    if (bytes[k]! > 0x7e || bytes[k]! < 0x20) {
+      ascii = false;
+      break;
+    }
   if (!ascii) {
     try {
       return utf8.decode(bytes.subarray(from, to));

@@ -2,8 +2,20 @@ import { decodeStepString } from './decodeStepString.js';
 import type { StepValue } from './StepValue.js';
 import { stepStringEnd } from './stepStringEnd.js';
 
-const OPEN = 0x28, CLOSE = 0x29, COMMA = 0x2c, QUOTE = 0x27, DOUBLE_QUOTE = 0x22, DOLLAR = 0x24, STAR = 0x2a;
-const HASH = 0x23, DOT = 0x2e, SLASH = 0x2f, EQUALS = 0x3d, SEMICOLON = 0x3b, MINUS = 0x2d, PLUS = 0x2b;
+const OPEN = 0x28,
+  CLOSE = 0x29,
+  COMMA = 0x2c,
+  QUOTE = 0x27,
+  DOUBLE_QUOTE = 0x22,
+  DOLLAR = 0x24,
+  STAR = 0x2a;
+const HASH = 0x23,
+  DOT = 0x2e,
+  SLASH = 0x2f,
+  EQUALS = 0x3d,
+  SEMICOLON = 0x3b,
+  MINUS = 0x2d,
+  PLUS = 0x2b;
 
 /** An entity instance: its type keyword and its attributes in order. */
 export interface StepEntity {
@@ -136,17 +148,26 @@ class StepParser {
   comma(): boolean {
     this.blank();
     const c = this.bytes[this.i];
-    if (c === COMMA) { this.i++; return true; }
+    if (c === COMMA) {
+      this.i++;
+      return true;
+    }
     if (c === CLOSE) this.i++;
     return false;
   }
 
   value(depth: number): StepValue {
     this.blank();
-    const b = this.bytes, start = this.i, c = b[this.i];
+    const b = this.bytes,
+      start = this.i,
+      c = b[this.i];
     switch (c) {
-      case DOLLAR: this.i++; return { kind: 'unset' };
-      case STAR: this.i++; return { kind: 'derived' };
+      case DOLLAR:
+        this.i++;
+        return { kind: 'unset' };
+      case STAR:
+        this.i++;
+        return { kind: 'derived' };
       case QUOTE: {
         const end = stepStringEnd(b, this.i);
         if (end < 0) return this.invalid(start);
@@ -199,8 +220,14 @@ class StepParser {
     for (;;) {
       items.push(this.value(depth));
       this.blank();
-      if (b[this.i] === COMMA) { this.i++; continue; }
-      if (b[this.i] === CLOSE) { this.i++; return items; }
+      if (b[this.i] === COMMA) {
+        this.i++;
+        continue;
+      }
+      if (b[this.i] === CLOSE) {
+        this.i++;
+        return items;
+      }
       return undefined;
     }
   }
@@ -220,12 +247,18 @@ class StepParser {
       const c = b[this.i]!;
       if (c === QUOTE || c === DOUBLE_QUOTE) {
         const end = stepStringEnd(b, this.i);
-        if (end < 0) { this.i = b.length; return; }
+        if (end < 0) {
+          this.i = b.length;
+          return;
+        }
         this.i = end;
       } else if (c === OPEN) depth++;
       else if (c === CLOSE) {
         if (depth === 0) return;
-        if (--depth === 0) { this.i++; return; }
+        if (--depth === 0) {
+          this.i++;
+          return;
+        }
       } else if (depth === 0 && (c === COMMA || c === SEMICOLON)) return;
       else if (c === SLASH && b[this.i + 1] === STAR) {
         this.blank();
@@ -235,11 +268,16 @@ class StepParser {
   }
 
   private number(): StepValue {
-    const b = this.bytes, start = this.i;
+    const b = this.bytes,
+      start = this.i;
     if (b[this.i] === MINUS || b[this.i] === PLUS) this.i++;
     let real = false;
     this.digits();
-    if (b[this.i] === DOT) { real = true; this.i++; this.digits(); }
+    if (b[this.i] === DOT) {
+      real = true;
+      this.i++;
+      this.digits();
+    }
     if (b[this.i] === 0x45 || b[this.i] === 0x65) {
       real = true;
       this.i++;
@@ -267,7 +305,8 @@ class StepParser {
   }
 
   private digitsValue(): number {
-    let v = 0, n = 0;
+    let v = 0,
+      n = 0;
     for (; isDigit(this.bytes[this.i]); this.i++, n++) v = v * 10 + (this.bytes[this.i]! - 0x30);
     return n === 0 ? -1 : v;
   }

@@ -1,6 +1,13 @@
-const APOSTROPHE = 0x27, BACKSLASH = 0x5c;
-const LETTER_S = 0x53, LETTER_X = 0x58, LETTER_P = 0x50, LETTER_A = 0x41, LETTER_I = 0x49;
-const DIGIT_0 = 0x30, DIGIT_2 = 0x32, DIGIT_4 = 0x34;
+const APOSTROPHE = 0x27,
+  BACKSLASH = 0x5c;
+const LETTER_S = 0x53,
+  LETTER_X = 0x58,
+  LETTER_P = 0x50,
+  LETTER_A = 0x41,
+  LETTER_I = 0x49;
+const DIGIT_0 = 0x30,
+  DIGIT_2 = 0x32,
+  DIGIT_4 = 0x34;
 
 /**
  * Index of the quote that closes the STEP string or binary opened at `open` (ISO 10303-21), or
@@ -33,7 +40,9 @@ export function stepStringEnd(bytes: Uint8Array, open: number): number {
 
 /** Bytes taken by the control directive or escaped backslash at `at`; 1 for a lone backslash. */
 function directiveLength(bytes: Uint8Array, at: number): number {
-  const a = bytes[at + 1], b = bytes[at + 2], c = bytes[at + 3];
+  const a = bytes[at + 1],
+    b = bytes[at + 2],
+    c = bytes[at + 3];
   if (a === BACKSLASH) return 2;
   if (a === LETTER_S && b === BACKSLASH) return 4;
   if (a === LETTER_X && b === BACKSLASH) return 3;

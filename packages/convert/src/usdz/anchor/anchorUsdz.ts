@@ -1,17 +1,27 @@
 import { ConvertError, UsdzPackageError } from '../../errors/ConvertError.js';
 import { withConvertErrors } from '../fromUsdError.js';
-import { CRATE_TYPE, CrateWriter, UsdError, SPEC_TYPE, readCrateStructure, readZipDirectory, zipStored, type CrateStructure, type ValueRep } from '@arsession/usd';
+import {
+  CRATE_TYPE,
+  CrateWriter,
+  UsdError,
+  SPEC_TYPE,
+  readCrateStructure,
+  readZipDirectory,
+  zipStored,
+  type CrateStructure,
+  type ValueRep,
+} from '@arsession/usd';
 
 /** Where AR Quick Look is to anchor a package (Apple's `Preliminary_AnchoringAPI`). */
 export type UsdzAnchoring =
   | { type: 'plane'; alignment: 'horizontal' | 'vertical' }
   | {
-    type: 'image';
-    /** The printed image, as the package will hold it (PNG or JPEG bytes). */
-    image: { data: Uint8Array; mimeType: 'image/png' | 'image/jpeg' };
-    /** Its printed width (m). */
-    physicalWidth: number;
-  };
+      type: 'image';
+      /** The printed image, as the package will hold it (PNG or JPEG bytes). */
+      image: { data: Uint8Array; mimeType: 'image/png' | 'image/jpeg' };
+      /** Its printed width (m). */
+      physicalWidth: number;
+    };
 
 /** Options of {@link anchorUsdz}. */
 export interface AnchorUsdzOptions {
@@ -76,7 +86,13 @@ export function anchorUsdz(usdz: Uint8Array, options: AnchorUsdzOptions): Uint8A
   const newRoot = crate.rootPath();
   const anchor = crate.childPath(newRoot, ANCHORED_PRIMS.anchor);
   crate.adoptPath(anchor, oldRoot, ANCHORED_PRIMS.model);
-  const image = options.anchoring.type === 'image' ? imageEntryName(entries.map((e) => e.name), options.anchoring.image.mimeType) : undefined;
+  const image =
+    options.anchoring.type === 'image'
+      ? imageEntryName(
+          entries.map((e) => e.name),
+          options.anchoring.image.mimeType,
+        )
+      : undefined;
 
   // The layer's metadata moves to the new root; its default prim is now the anchor.
   crate.replaceSpec(newRoot, SPEC_TYPE.PseudoRoot, [
@@ -85,11 +101,14 @@ export function anchorUsdz(usdz: Uint8Array, options: AnchorUsdzOptions): Uint8A
     ['primChildren', crate.tokenVector([ANCHORED_PRIMS.anchor])],
   ]);
 
-  const anchorProperties = options.anchoring.type === 'plane'
-    ? ['preliminary:anchoring:type', 'preliminary:planeAnchoring:alignment']
-    : ['preliminary:anchoring:type', 'preliminary:imageAnchoring:referenceImage'];
+  const anchorProperties =
+    options.anchoring.type === 'plane'
+      ? ['preliminary:anchoring:type', 'preliminary:planeAnchoring:alignment']
+      : ['preliminary:anchoring:type', 'preliminary:imageAnchoring:referenceImage'];
   crate.addSpec(anchor, SPEC_TYPE.Prim, [
-    ['specifier', crate.specifierDef()], ['typeName', crate.token('Xform')], ['apiSchemas', crate.tokenListOpPrepend([ANCHORING_API])],
+    ['specifier', crate.specifierDef()],
+    ['typeName', crate.token('Xform')],
+    ['apiSchemas', crate.tokenListOpPrepend([ANCHORING_API])],
     ['primChildren', crate.tokenVector(image ? [ANCHORED_PRIMS.model, ANCHORED_PRIMS.image] : [ANCHORED_PRIMS.model])],
     ['properties', crate.tokenVector(anchorProperties)],
   ]);
@@ -99,31 +118,44 @@ export function anchorUsdz(usdz: Uint8Array, options: AnchorUsdzOptions): Uint8A
   } else {
     const imagePrim = crate.childPath(anchor, ANCHORED_PRIMS.image);
     crate.addSpec(crate.childPath(anchor, 'preliminary:imageAnchoring:referenceImage', true), SPEC_TYPE.Relationship, [
-      ['variability', crate.variability(true)], ['targetPaths', crate.pathListOpExplicit([`/${ANCHORED_PRIMS.anchor}/${ANCHORED_PRIMS.image}`])],
+      ['variability', crate.variability(true)],
+      ['targetPaths', crate.pathListOpExplicit([`/${ANCHORED_PRIMS.anchor}/${ANCHORED_PRIMS.image}`])],
     ]);
     crate.addSpec(imagePrim, SPEC_TYPE.Prim, [
-      ['specifier', crate.specifierDef()], ['typeName', crate.token('Preliminary_ReferenceImage')], ['properties', crate.tokenVector(['image', 'physicalWidth'])],
+      ['specifier', crate.specifierDef()],
+      ['typeName', crate.token('Preliminary_ReferenceImage')],
+      ['properties', crate.tokenVector(['image', 'physicalWidth'])],
     ]);
     crate.addSpec(crate.childPath(imagePrim, 'image', true), SPEC_TYPE.Attribute, [
-      ['typeName', crate.token('asset')], ['variability', crate.variability(true)], ['default', crate.assetPath(image!)],
+      ['typeName', crate.token('asset')],
+      ['variability', crate.variability(true)],
+      ['default', crate.assetPath(image!)],
     ]);
     // Apple's schema states the printed width in centimetres, whatever the stage's units.
     crate.addSpec(crate.childPath(imagePrim, 'physicalWidth', true), SPEC_TYPE.Attribute, [
-      ['typeName', crate.token('double')], ['variability', crate.variability(true)], ['default', crate.double(options.anchoring.physicalWidth * 100)],
+      ['typeName', crate.token('double')],
+      ['variability', crate.variability(true)],
+      ['default', crate.double(options.anchoring.physicalWidth * 100)],
     ]);
   }
 
   // The old pseudo-root is now the prim that places the model: its children are the model's prims.
   const children = pseudoRoot.fields.find(([name]) => name === 'primChildren');
   crate.replaceSpec(oldRoot, SPEC_TYPE.Prim, [
-    ['specifier', crate.specifierDef()], ['typeName', crate.token('Xform')], ...(children ? [children] : []),
+    ['specifier', crate.specifierDef()],
+    ['typeName', crate.token('Xform')],
+    ...(children ? [children] : []),
     ['properties', crate.tokenVector([TRANSFORM, 'xformOpOrder'])],
   ]);
   crate.addSpec(crate.childPath(oldRoot, TRANSFORM, true), SPEC_TYPE.Attribute, [
-    ['typeName', crate.token('matrix4d')], ['variability', crate.variability(false)], ['default', crate.matrix4d(inStageUnits(options.modelToAnchor, metersPerUnit))],
+    ['typeName', crate.token('matrix4d')],
+    ['variability', crate.variability(false)],
+    ['default', crate.matrix4d(inStageUnits(options.modelToAnchor, metersPerUnit))],
   ]);
   crate.addSpec(crate.childPath(oldRoot, 'xformOpOrder', true), SPEC_TYPE.Attribute, [
-    ['typeName', crate.token('token[]')], ['variability', crate.variability(true)], ['default', crate.textArray(CRATE_TYPE.Token, [TRANSFORM])],
+    ['typeName', crate.token('token[]')],
+    ['variability', crate.variability(true)],
+    ['default', crate.textArray(CRATE_TYPE.Token, [TRANSFORM])],
   ]);
 
   return zipStored([
@@ -137,10 +169,12 @@ export function anchorUsdz(usdz: Uint8Array, options: AnchorUsdzOptions): Uint8A
 function anchorable(usdz: Uint8Array) {
   const entries = readZipDirectory(usdz);
   const root = entries[0];
-  if (!root || !/\.usdc$/i.test(root.name) || root.method !== 0) throw new UsdzPackageError('root_layer_not_usdc', 'the package does not start with a stored .usdc layer');
+  if (!root || !/\.usdc$/i.test(root.name) || root.method !== 0)
+    throw new UsdzPackageError('root_layer_not_usdc', 'the package does not start with a stored .usdc layer');
   const layer = usdz.subarray(root.dataOffset, root.dataOffset + root.size);
   const structure = readCrateStructure(layer, root.name);
-  if (structure.tokens.includes(ANCHORING_API)) throw new UsdzPackageError('anchored_already', 'the package anchors itself already (it applies Preliminary_AnchoringAPI)');
+  if (structure.tokens.includes(ANCHORING_API))
+    throw new UsdzPackageError('anchored_already', 'the package anchors itself already (it applies Preliminary_AnchoringAPI)');
   const rootPath = structure.paths.find((p) => p.parent === -1)?.index;
   const spec = structure.specs.find((s) => s.path === rootPath && s.type === SPEC_TYPE.PseudoRoot);
   if (!spec) throw new UsdzPackageError('no_pseudo_root', `${root.name} has no layer metadata`);
@@ -172,7 +206,11 @@ function fieldsOf(structure: CrateStructure, fieldSet: number): Array<[string, V
 const FIELD_SET_END = 0xffffffff;
 
 function uniformToken(crate: CrateWriter, path: number, value: string): void {
-  const fields: Array<readonly [string, ValueRep]> = [['typeName', crate.token('token')], ['variability', crate.variability(true)], ['default', crate.token(value)]];
+  const fields: Array<readonly [string, ValueRep]> = [
+    ['typeName', crate.token('token')],
+    ['variability', crate.variability(true)],
+    ['default', crate.token(value)],
+  ];
   crate.addSpec(path, SPEC_TYPE.Attribute, fields);
 }
 

@@ -26,7 +26,11 @@ export interface MeshGeometry {
  * const mesh = readMeshGeometry(stage, prim, 'st');
  * ```
  */
-export function readMeshGeometry(stage: UsdStage, prim: StagePrim, uvName: string | undefined): MeshGeometry | { problem: string } | undefined {
+export function readMeshGeometry(
+  stage: UsdStage,
+  prim: StagePrim,
+  uvName: string | undefined,
+): MeshGeometry | { problem: string } | undefined {
   const points = numericArray(stage.value(prim, 'points'));
   const counts = intArray(stage.value(prim, 'faceVertexCounts'));
   const corners = intArray(stage.value(prim, 'faceVertexIndices'));
@@ -37,7 +41,8 @@ export function readMeshGeometry(stage: UsdStage, prim: StagePrim, uvName: strin
     if (c < 0) return { problem: `a face has ${c} vertices` };
     total += c;
   }
-  if (total !== corners.length) return { problem: `faceVertexCounts add up to ${total} corners but faceVertexIndices has ${corners.length}` };
+  if (total !== corners.length)
+    return { problem: `faceVertexCounts add up to ${total} corners but faceVertexIndices has ${corners.length}` };
   for (const i of corners) if (i < 0 || i >= pointCount) return { problem: `faceVertexIndices has ${i}, past its ${pointCount} points` };
 
   const holes = new Set(intArray(stage.value(prim, 'holeIndices')) ?? []);
@@ -46,8 +51,10 @@ export function readMeshGeometry(stage: UsdStage, prim: StagePrim, uvName: strin
   const normals = readPrimvar(stage, prim, 'primvars:normals', 'vertex') ?? readPrimvar(stage, prim, 'normals', 'vertex');
   const uvs = uvName === undefined ? undefined : readPrimvar(stage, prim, `primvars:${uvName}`, 'vertex');
   const faces = counts.length;
-  const usable = (p: Primvar | undefined, size: number) => (p && p.size === size && elementCount(p) >= needed(p.interpolation, faces, pointCount, corners.length) ? p : undefined);
-  const n = usable(normals, 3), t = usable(uvs, 2);
+  const usable = (p: Primvar | undefined, size: number) =>
+    p && p.size === size && elementCount(p) >= needed(p.interpolation, faces, pointCount, corners.length) ? p : undefined;
+  const n = usable(normals, 3),
+    t = usable(uvs, 2);
   const perCorner = [n, t].some((p) => p && (p.interpolation === 'faceVarying' || p.interpolation === 'uniform'));
 
   // Vertex v of the output: a point, or a polygon corner.
@@ -65,7 +72,8 @@ export function readMeshGeometry(stage: UsdStage, prim: StagePrim, uvName: strin
   };
   if (!perCorner) for (let p = 0; p < pointCount; p++) fill(p, p, 0, 0);
 
-  const triangles: number[] = [], triangleFaces: number[] = [];
+  const triangles: number[] = [],
+    triangleFaces: number[] = [];
   for (let f = 0, start = 0; f < faces; start += counts[f]!, f++) {
     const count = counts[f]!;
     if (perCorner) for (let k = 0; k < count; k++) fill(start + k, corners[start + k]!, f, start + k);
@@ -99,19 +107,27 @@ function elementCount(p: Primvar): number {
 
 function needed(interpolation: Primvar['interpolation'], faces: number, points: number, corners: number): number {
   switch (interpolation) {
-    case 'constant': return 1;
-    case 'uniform': return faces;
-    case 'faceVarying': return corners;
-    default: return points;
+    case 'constant':
+      return 1;
+    case 'uniform':
+      return faces;
+    case 'faceVarying':
+      return corners;
+    default:
+      return points;
   }
 }
 
 function elementOf(interpolation: Primvar['interpolation'], point: number, face: number, corner: number): number {
   switch (interpolation) {
-    case 'constant': return 0;
-    case 'uniform': return face;
-    case 'faceVarying': return corner;
-    default: return point;
+    case 'constant':
+      return 0;
+    case 'uniform':
+      return face;
+    case 'faceVarying':
+      return corner;
+    default:
+      return point;
   }
 }
 

@@ -84,7 +84,10 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
     return arrays;
   };
   // Depth first with an explicit stack (glTF trees can be deep); names are given in that order.
-  const stack: Array<{ node: number; into: UsdPrim }> = roots.slice().reverse().map((node) => ({ node, into: root }));
+  const stack: Array<{ node: number; into: UsdPrim }> = roots
+    .slice()
+    .reverse()
+    .map((node) => ({ node, into: root }));
   while (stack.length) {
     const { node: i, into } = stack.pop()!;
     const node = scene.nodes[i]!;
@@ -95,7 +98,11 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
       const name = primName(mesh.name, meshNames, `mesh_${m}`);
       const material = materialPaths[mesh.material]!;
       const prototype = prototypes?.of(m, () => meshPrim(mesh, name, undefined, scene.materials[mesh.material]!, arraysOf(mesh)));
-      prim.children.push(prototype ? instancePrim(name, prototype, material) : meshPrim(mesh, name, material, scene.materials[mesh.material]!, arraysOf(mesh)));
+      prim.children.push(
+        prototype
+          ? instancePrim(name, prototype, material)
+          : meshPrim(mesh, name, material, scene.materials[mesh.material]!, arraysOf(mesh)),
+      );
     }
     into.children.push(prim);
     for (const c of children[i]!.slice().reverse()) stack.push({ node: c, into: prim });
@@ -154,7 +161,10 @@ class Prototypes {
   private readonly paths = new Map<number, string>();
   private readonly names = new Set<string>();
 
-  constructor(private readonly scene: SceneData, private readonly scopePath: string) {
+  constructor(
+    private readonly scene: SceneData,
+    private readonly scopePath: string,
+  ) {
     this.draws = new Uint32Array(scene.meshes.length);
     for (const node of scene.nodes) for (const m of node.meshes) this.draws[m]!++;
   }
@@ -175,14 +185,25 @@ class Prototypes {
 /** A node's draw of a prototype: an instanceable Xform referencing it, binding the mesh's material for everything under it. */
 function instancePrim(name: string, prototype: string, materialPath: string): UsdPrim {
   return {
-    name, typeName: 'Xform', instanceable: true, references: [prototype], apiSchemas: ['MaterialBindingAPI'],
-    properties: [{ kind: 'relationship', name: 'material:binding', target: materialPath }], children: [],
+    name,
+    typeName: 'Xform',
+    instanceable: true,
+    references: [prototype],
+    apiSchemas: ['MaterialBindingAPI'],
+    properties: [{ kind: 'relationship', name: 'material:binding', target: materialPath }],
+    children: [],
   };
 }
 
 /** A Mesh prim; bound to `materialPath` unless that is undefined (a prototype, bound where it is instanced). */
 function meshPrim(mesh: SceneMesh, name: string, materialPath: string | undefined, material: SceneMaterial, arrays: MeshArrays): UsdPrim {
-  const prim: UsdPrim = { name, typeName: 'Mesh', ...(materialPath !== undefined && { apiSchemas: ['MaterialBindingAPI'] }), properties: [], children: [] };
+  const prim: UsdPrim = {
+    name,
+    typeName: 'Mesh',
+    ...(materialPath !== undefined && { apiSchemas: ['MaterialBindingAPI'] }),
+    properties: [],
+    children: [],
+  };
   if (arrays.elements) prim.customData = arrays.elements;
   const props: UsdProperty[] = [
     attribute('doubleSided', { type: 'bool', value: material.doubleSided }, { uniform: true }),
@@ -215,12 +236,15 @@ function materialPrim(m: SceneMaterial, path: string, scene: SceneData): UsdPrim
   } else {
     constant('inputs:diffuseColor', { type: 'color3f', value: m.baseColor });
   }
-  if (m.opacityTexture) textured('inputs:opacity', 'float', shaders.use('Opacity', m.opacityTexture, 'raw', m.opacityTexture.channel, [m.opacity]));
+  if (m.opacityTexture)
+    textured('inputs:opacity', 'float', shaders.use('Opacity', m.opacityTexture, 'raw', m.opacityTexture.channel, [m.opacity]));
   else if (!m.baseColorTexture) constant('inputs:opacity', { type: 'float', value: m.opacity });
   if (m.alphaCutoff !== undefined) constant('inputs:opacityThreshold', { type: 'float', value: m.alphaCutoff });
-  if (m.metallicTexture) textured('inputs:metallic', 'float', shaders.use('Metallic', m.metallicTexture, 'raw', m.metallicTexture.channel, [m.metallic]));
+  if (m.metallicTexture)
+    textured('inputs:metallic', 'float', shaders.use('Metallic', m.metallicTexture, 'raw', m.metallicTexture.channel, [m.metallic]));
   else constant('inputs:metallic', { type: 'float', value: m.metallic });
-  if (m.roughnessTexture) textured('inputs:roughness', 'float', shaders.use('Roughness', m.roughnessTexture, 'raw', m.roughnessTexture.channel, [m.roughness]));
+  if (m.roughnessTexture)
+    textured('inputs:roughness', 'float', shaders.use('Roughness', m.roughnessTexture, 'raw', m.roughnessTexture.channel, [m.roughness]));
   else constant('inputs:roughness', { type: 'float', value: m.roughness });
   if (m.emissiveTexture) textured('inputs:emissiveColor', 'color3f', shaders.use('Emissive', m.emissiveTexture, 'sRGB', 'rgb', m.emissive));
   else if (m.emissive.some((v) => v > 0)) constant('inputs:emissiveColor', { type: 'color3f', value: m.emissive });
@@ -230,7 +254,8 @@ function materialPrim(m: SceneMaterial, path: string, scene: SceneData): UsdPrim
     const s = m.normalTexture.scale;
     textured('inputs:normal', 'normal3f', shaders.use('Normal', m.normalTexture, 'raw', 'rgb', [2 * s, 2 * s, 2], [-s, -s, -1, 0]));
   }
-  if (m.occlusionTexture) textured('inputs:occlusion', 'float', shaders.use('Occlusion', m.occlusionTexture, 'raw', m.occlusionTexture.channel, [1]));
+  if (m.occlusionTexture)
+    textured('inputs:occlusion', 'float', shaders.use('Occlusion', m.occlusionTexture, 'raw', m.occlusionTexture.channel, [1]));
   constant('inputs:useSpecularWorkflow', { type: 'int', value: 0 });
 
   const textures = shaders.prims();
@@ -239,21 +264,28 @@ function materialPrim(m: SceneMaterial, path: string, scene: SceneData): UsdPrim
     typeName: 'Shader',
     properties: [
       attribute('info:id', { type: 'token', value: 'UsdPreviewSurface' }, { uniform: true }),
-      ...inputs.map((i) => ('from' in i ? connection(i.name, i.type, `${path}/${textures[i.from.shader]!.name}.outputs:${i.from.output}`) : i)),
+      ...inputs.map((i) =>
+        'from' in i ? connection(i.name, i.type, `${path}/${textures[i.from.shader]!.name}.outputs:${i.from.output}`) : i,
+      ),
       output('outputs:surface', 'token'),
     ],
     children: [],
   };
-  const reader: UsdPrim[] = textures.length === 0 ? [] : [{
-    name: 'TexCoordReader',
-    typeName: 'Shader',
-    properties: [
-      attribute('info:id', { type: 'token', value: 'UsdPrimvarReader_float2' }, { uniform: true }),
-      attribute('inputs:varname', { type: 'token', value: 'st' }),
-      output('outputs:result', 'float2'),
-    ],
-    children: [],
-  }];
+  const reader: UsdPrim[] =
+    textures.length === 0
+      ? []
+      : [
+          {
+            name: 'TexCoordReader',
+            typeName: 'Shader',
+            properties: [
+              attribute('info:id', { type: 'token', value: 'UsdPrimvarReader_float2' }, { uniform: true }),
+              attribute('inputs:varname', { type: 'token', value: 'st' }),
+              output('outputs:result', 'float2'),
+            ],
+            children: [],
+          },
+        ];
   return {
     name: path.slice(path.lastIndexOf('/') + 1),
     typeName: 'Material',
@@ -277,21 +309,50 @@ const CHANNELS = { r: [0], g: [1], b: [2], a: [3], rgb: [0, 1, 2] } as const;
  * input it feeds. Two inputs that want different factors on one channel get a shader each.
  */
 class TextureShaders {
-  private readonly shaders: Array<{ key: string; labels: string[]; ref: TextureRef; colorSpace: string; scale: number[]; taken: boolean[]; bias?: readonly number[] }> = [];
+  private readonly shaders: Array<{
+    key: string;
+    labels: string[];
+    ref: TextureRef;
+    colorSpace: string;
+    scale: number[];
+    taken: boolean[];
+    bias?: readonly number[];
+  }> = [];
 
-  constructor(private readonly scene: SceneData, private readonly uvReader: string) {}
+  constructor(
+    private readonly scene: SceneData,
+    private readonly uvReader: string,
+  ) {}
 
-  use(label: string, ref: TextureRef, colorSpace: 'sRGB' | 'raw', output: TextureUse['output'], factors: readonly number[], bias?: readonly number[]): TextureUse {
+  use(
+    label: string,
+    ref: TextureRef,
+    colorSpace: 'sRGB' | 'raw',
+    output: TextureUse['output'],
+    factors: readonly number[],
+    bias?: readonly number[],
+  ): TextureUse {
     const key = `${ref.texture}|${ref.wrap?.join() ?? ''}|${colorSpace}|${bias?.join() ?? ''}`;
     const channels = CHANNELS[output];
     const fits = (s: (typeof this.shaders)[number]) => s.key === key && channels.every((c, i) => !s.taken[c] || s.scale[c] === factors[i]);
     let index = this.shaders.findIndex(fits);
     if (index < 0) {
       index = this.shaders.length;
-      this.shaders.push({ key, labels: [], ref, colorSpace, scale: [1, 1, 1, 1], taken: [false, false, false, false], ...(bias && { bias }) });
+      this.shaders.push({
+        key,
+        labels: [],
+        ref,
+        colorSpace,
+        scale: [1, 1, 1, 1],
+        taken: [false, false, false, false],
+        ...(bias && { bias }),
+      });
     }
     const shader = this.shaders[index]!;
-    channels.forEach((c, i) => { shader.scale[c] = factors[i]!; shader.taken[c] = true; });
+    channels.forEach((c, i) => {
+      shader.scale[c] = factors[i]!;
+      shader.taken[c] = true;
+    });
     if (!shader.labels.includes(label)) shader.labels.push(label);
     return { shader: index, output };
   }

@@ -21,7 +21,13 @@ interface TextureInput {
 /** A surface input: a texture, or a constant (possibly none). */
 type InputSource = { texture: TextureInput } | { value: SdfValue | undefined };
 
-const WRAP: Record<string, 'repeat' | 'clamp' | 'mirror'> = { repeat: 'repeat', mirror: 'mirror', clamp: 'clamp', black: 'clamp', useMetadata: 'repeat' };
+const WRAP: Record<string, 'repeat' | 'clamp' | 'mirror'> = {
+  repeat: 'repeat',
+  mirror: 'mirror',
+  clamp: 'clamp',
+  black: 'clamp',
+  useMetadata: 'repeat',
+};
 const MAX_CONNECTION_DEPTH = 32;
 
 /**
@@ -45,7 +51,10 @@ export class UsdMaterials {
   private readonly textureByEntry = new Map<string, number | undefined>();
   private readonly uvNames = new Map<string, string>();
 
-  constructor(private readonly stage: UsdStage, private readonly layers: PackageLayers) {}
+  constructor(
+    private readonly stage: UsdStage,
+    private readonly layers: PackageLayers,
+  ) {}
 
   /**
    * The index of the scene material for a Material prim (none: `displayColor`, else USD's grey),
@@ -70,10 +79,21 @@ export class UsdMaterials {
   }
 
   private read(material: StagePrim, doubleSided: boolean): SceneMaterial {
-    const out: SceneMaterial = { name: material.name, baseColor: [0.18, 0.18, 0.18], opacity: 1, metallic: 0, roughness: 0.5, emissive: [0, 0, 0], doubleSided };
+    const out: SceneMaterial = {
+      name: material.name,
+      baseColor: [0.18, 0.18, 0.18],
+      opacity: 1,
+      metallic: 0,
+      roughness: 0.5,
+      emissive: [0, 0, 0],
+      doubleSided,
+    };
     const surface = this.surfaceOf(material);
     if (!surface) {
-      this.warn('material_without_surface', `some materials have no UsdPreviewSurface (such as ${material.path}); USD's default grey was used`);
+      this.warn(
+        'material_without_surface',
+        `some materials have no UsdPreviewSurface (such as ${material.path}); USD's default grey was used`,
+      );
       return out;
     }
     const input = (name: string) => this.input(surface, `inputs:${name}`, 0);
@@ -102,9 +122,26 @@ export class UsdMaterials {
     }
 
     for (const [name, set] of [
-      ['metallic', (t: ChannelTextureRef, k: number) => { out.metallicTexture = t; out.metallic = k; }],
-      ['roughness', (t: ChannelTextureRef, k: number) => { out.roughnessTexture = t; out.roughness = k; }],
-      ['occlusion', (t: ChannelTextureRef) => { out.occlusionTexture = t; }],
+      [
+        'metallic',
+        (t: ChannelTextureRef, k: number) => {
+          out.metallicTexture = t;
+          out.metallic = k;
+        },
+      ],
+      [
+        'roughness',
+        (t: ChannelTextureRef, k: number) => {
+          out.roughnessTexture = t;
+          out.roughness = k;
+        },
+      ],
+      [
+        'occlusion',
+        (t: ChannelTextureRef) => {
+          out.occlusionTexture = t;
+        },
+      ],
     ] as const) {
       const source = input(name);
       if ('texture' in source) set(channelRef(use(source.texture)), scaleOf(source.texture));
@@ -112,7 +149,11 @@ export class UsdMaterials {
       else if (name === 'roughness') out.roughness = scalar(source.value, 0.5);
     }
     const specular = valueOf(input('useSpecularWorkflow'));
-    if (scalar(specular, 0) === 1) this.warn('specular_workflow', 'materials in the specular workflow were delivered in the metallic one (specularColor is not carried over)');
+    if (scalar(specular, 0) === 1)
+      this.warn(
+        'specular_workflow',
+        'materials in the specular workflow were delivered in the metallic one (specularColor is not carried over)',
+      );
 
     const emissive = input('emissiveColor');
     if ('texture' in emissive) {
@@ -128,7 +169,11 @@ export class UsdMaterials {
       // scale is what multiplies x and y beyond that.
       out.normalTexture = { ...ref(t), scale: Math.abs(t.bias[0]) > 0 ? t.scale[0] / 2 : 1 };
     }
-    if (uvNames.size > 1) this.warn('several_uv_sets', `some materials read textures through several UV sets (such as ${material.path}: ${[...uvNames].join(', ')}); all were mapped through the first`);
+    if (uvNames.size > 1)
+      this.warn(
+        'several_uv_sets',
+        `some materials read textures through several UV sets (such as ${material.path}: ${[...uvNames].join(', ')}); all were mapped through the first`,
+      );
     this.uvNames.set(material.path, [...uvNames][0] ?? 'st');
     return out;
   }
@@ -140,7 +185,8 @@ export class UsdMaterials {
       if (at.prim.typeName === 'Shader') return this.shaderId(at.prim) === 'UsdPreviewSurface' ? at.prim : undefined;
       at = this.connected(at.prim, at.property);
     }
-    for (const prim of this.stage.traverse(material)) if (prim.typeName === 'Shader' && this.shaderId(prim) === 'UsdPreviewSurface') return prim;
+    for (const prim of this.stage.traverse(material))
+      if (prim.typeName === 'Shader' && this.shaderId(prim) === 'UsdPreviewSurface') return prim;
     return undefined;
   }
 
@@ -194,7 +240,10 @@ export class UsdMaterials {
           return name && (name.kind === 'token' || name.kind === 'string') && name.value ? name.value : 'st';
         }
         if (id === 'UsdTransform2d') {
-          this.warn('texture_transform_ignored', 'UsdTransform2d (texture offset, rotation, scale) was not applied; textures show untransformed');
+          this.warn(
+            'texture_transform_ignored',
+            'UsdTransform2d (texture offset, rotation, scale) was not applied; textures show untransformed',
+          );
           at = this.connected(at.prim, 'inputs:in');
           continue;
         }
@@ -222,7 +271,10 @@ export class UsdMaterials {
       index = this.textures.length;
       this.textures.push({ name: entry.name.replace(/^.*\//, '').replace(/\.[^.]*$/, '') || `texture_${index}`, ...image });
     } else {
-      this.warn('texture_dropped', `textures other than PNG, JPEG and TGA (such as ${entry.name}) cannot be delivered to ARKit; their inputs keep their constant values`);
+      this.warn(
+        'texture_dropped',
+        `textures other than PNG, JPEG and TGA (such as ${entry.name}) cannot be delivered to ARKit; their inputs keep their constant values`,
+      );
     }
     this.textureByEntry.set(entry.name, index);
     return index;
@@ -259,7 +311,15 @@ export class UsdMaterials {
 
 function displayMaterial(displayColor: readonly number[] | undefined, doubleSided: boolean): SceneMaterial {
   const [r = 0.18, g = 0.18, b = 0.18] = displayColor ?? [];
-  return { name: displayColor ? 'displayColor' : 'default', baseColor: [r, g, b], opacity: 1, metallic: 0, roughness: 0.5, emissive: [0, 0, 0], doubleSided };
+  return {
+    name: displayColor ? 'displayColor' : 'default',
+    baseColor: [r, g, b],
+    opacity: 1,
+    metallic: 0,
+    roughness: 0.5,
+    emissive: [0, 0, 0],
+    doubleSided,
+  };
 }
 
 function ref(t: TextureInput): TextureRef {
@@ -290,9 +350,13 @@ function scalar(v: SdfValue | undefined, fallback: number): number {
 }
 
 function color(v: SdfValue | undefined, fallback: [number, number, number]): [number, number, number] {
-  return v?.kind === 'tuple' && v.value.length >= 3 && v.value.slice(0, 3).every(Number.isFinite) ? [v.value[0]!, v.value[1]!, v.value[2]!] : fallback;
+  return v?.kind === 'tuple' && v.value.length >= 3 && v.value.slice(0, 3).every(Number.isFinite)
+    ? [v.value[0]!, v.value[1]!, v.value[2]!]
+    : fallback;
 }
 
 function vec4(v: SdfValue | undefined, fallback: [number, number, number, number]): [number, number, number, number] {
-  return v?.kind === 'tuple' && v.value.length === 4 && v.value.every(Number.isFinite) ? [v.value[0]!, v.value[1]!, v.value[2]!, v.value[3]!] : fallback;
+  return v?.kind === 'tuple' && v.value.length === 4 && v.value.every(Number.isFinite)
+    ? [v.value[0]!, v.value[1]!, v.value[2]!, v.value[3]!]
+    : fallback;
 }

@@ -76,7 +76,10 @@ function inCollection(stage: UsdStage, collectionPath: string, target: string, d
   const explicitOnly = rule?.kind === 'token' && rule.value === 'explicitOnly';
   const covers = (path: string) => (explicitOnly ? path === target : hasPathPrefix(target, path));
   const includeRoot = stage.value(owner, `collection:${name}:includeRoot`);
-  const included = (includeRoot?.kind === 'bool' && includeRoot.value && !explicitOnly)
-    || stage.targets(owner, `collection:${name}:includes`).some((p) => (p.includes('.collection:') ? inCollection(stage, p, target, depth + 1) : covers(p)));
+  const included =
+    (includeRoot?.kind === 'bool' && includeRoot.value && !explicitOnly) ||
+    stage
+      .targets(owner, `collection:${name}:includes`)
+      .some((p) => (p.includes('.collection:') ? inCollection(stage, p, target, depth + 1) : covers(p)));
   return included && !stage.targets(owner, `collection:${name}:excludes`).some(covers);
 }

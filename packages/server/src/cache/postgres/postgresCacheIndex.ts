@@ -33,12 +33,18 @@ export function postgresCacheIndex(options: PostgresCacheIndexOptions): CacheInd
   return {
     engine: 'postgres',
     async lookup(key) {
-      const { rows } = await query<{ entry: CachedConversion }>(`UPDATE conversion_cache SET used_at = ${usedAtAfterEveryUse(2)} WHERE key = $1 RETURNING entry`, [key, Date.now()]);
+      const { rows } = await query<{ entry: CachedConversion }>(
+        `UPDATE conversion_cache SET used_at = ${usedAtAfterEveryUse(2)} WHERE key = $1 RETURNING entry`,
+        [key, Date.now()],
+      );
       return rows[0]?.entry;
     },
     async record(key, entry, bytes) {
       const now = Date.now();
-      const { rowCount } = await query(`INSERT INTO conversion_cache (key, entry, bytes, created_at, used_at) VALUES ($1, $2, $3, $4, ${usedAtAfterEveryUse(4)}) ON CONFLICT (key) DO NOTHING`, [key, JSON.stringify(entry), bytes, now]);
+      const { rowCount } = await query(
+        `INSERT INTO conversion_cache (key, entry, bytes, created_at, used_at) VALUES ($1, $2, $3, $4, ${usedAtAfterEveryUse(4)}) ON CONFLICT (key) DO NOTHING`,
+        [key, JSON.stringify(entry), bytes, now],
+      );
       return rowCount === 1;
     },
     async evict({ maxEntries, maxBytes }) {
@@ -48,7 +54,9 @@ export function postgresCacheIndex(options: PostgresCacheIndexOptions): CacheInd
              SELECT key, row_number() OVER newest AS n, sum(bytes) OVER newest AS total
              FROM conversion_cache WINDOW newest AS (ORDER BY used_at DESC, key)
            ) ranked WHERE n > $1 OR total > $2
-         ) RETURNING key`, [maxEntries, maxBytes]);
+         ) RETURNING key`,
+        [maxEntries, maxBytes],
+      );
       return rows.map((r) => r.key);
     },
     async forget(key) {

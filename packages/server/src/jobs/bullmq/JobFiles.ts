@@ -96,7 +96,10 @@ export class JobFiles {
   async remove(files: readonly JobFile[]): Promise<void> {
     const inline = files.filter((f) => f.via === 'redis').map((f) => this.redisKey(f.key));
     const scratch = files.filter((f) => f.via === 'objects').map((f) => f.key);
-    await Promise.all([inline.length ? this.options.redis.del(...inline) : undefined, scratch.length ? this.options.objects.deleteScratch(scratch) : undefined]);
+    await Promise.all([
+      inline.length ? this.options.redis.del(...inline) : undefined,
+      scratch.length ? this.options.objects.deleteScratch(scratch) : undefined,
+    ]);
   }
 
   /** The Redis key of job file `key` (under the queue's name, apart from BullMQ's own `bull:` keys). */

@@ -45,16 +45,31 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
   // instead of hanging; the connection itself keeps reconnecting in the background.
   const connection = { url: options.redisUrl, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 };
   const queue = new Queue<QueuedConversion, QueuedConversionResult>(options.queueName, { connection });
-  const events = new QueueEvents(options.queueName, { connection: { ...connection, maxRetriesPerRequest: null, enableOfflineQueue: true } });
+  const events = new QueueEvents(options.queueName, {
+    connection: { ...connection, maxRetriesPerRequest: null, enableOfflineQueue: true },
+  });
   queue.on('error', () => {});
   events.on('error', () => {});
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 });
   redis.on('error', () => {});
   // Ready before the first request: without an offline queue, a command sent while connecting fails.
-  await Promise.all([queue.waitUntilReady(), events.waitUntilReady(), redis.status === 'ready' ? undefined : new Promise((resolve) => redis.once('ready', resolve))]);
-  const files = new JobFiles({ redis, objects: options.objects, queueName: options.queueName, ...(options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes }) });
-  const unavailable = (err: unknown) => (err instanceof ApiError ? err
-    : new ApiError(503, 'queue_unavailable', 'the conversion queue cannot be reached; retry shortly', [], { 'Retry-After': RETRY_AFTER_S }));
+  await Promise.all([
+    queue.waitUntilReady(),
+    events.waitUntilReady(),
+    redis.status === 'ready' ? undefined : new Promise((resolve) => redis.once('ready', resolve)),
+  ]);
+  const files = new JobFiles({
+    redis,
+    objects: options.objects,
+    queueName: options.queueName,
+    ...(options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes }),
+  });
+  const unavailable = (err: unknown) =>
+    err instanceof ApiError
+      ? err
+      : new ApiError(503, 'queue_unavailable', 'the conversion queue cannot be reached; retry shortly', [], {
+          'Retry-After': RETRY_AFTER_S,
+        });
 
   const retry = { 'Retry-After': RETRY_AFTER_S };
 
@@ -64,7 +79,8 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
     const waiting = await queue.getWaitingCount().catch((err: unknown) => {
       throw unavailable(err);
     });
-    if (waiting >= options.maxWaiting) throw new ApiError(503, 'saturated', `the cluster has ${options.maxWaiting} conversions waiting; retry shortly`, [], retry);
+    if (waiting >= options.maxWaiting)
+      throw new ApiError(503, 'saturated', `the cluster has ${options.maxWaiting} conversions waiting; retry shortly`, [], retry);
   };
 
   /** Queues the job naming its sent model; waits for its outcome (a worker's answer, or the wait's end). */
@@ -73,16 +89,37 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
     const trace = traceCarrier();
     // Finished jobs stay a while: waitUntilFinished reads a job's outcome back, and one removed
     // the moment it completed (a fast conversion) would be lost to it.
-    const queued = await queue.add('convert', {
-      ...(trace && { trace }), model, usdzKey: `${base}/usdz`, glbKey: `${base}/glb`, fileName: job.upload.name, field: job.upload.field,
-      timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, maxUnpackedBytes: job.maxUnpackedBytes, ...(job.detectDoor && { detectDoor: job.detectDoor }),
-    }, { attempts: 2, removeOnComplete: { age: 600, count: 10_000 }, removeOnFail: { age: 600, count: 10_000 } }).catch((err: unknown) => {
-      throw unavailable(err);
-    });
+    const queued = await queue
+      .add(
+        'convert',
+        {
+          ...(trace && { trace }),
+          model,
+          usdzKey: `${base}/usdz`,
+          glbKey: `${base}/glb`,
+          fileName: job.upload.name,
+          field: job.upload.field,
+          timeoutMs: job.timeoutMs,
+          budget: job.budget,
+          maxGeometryBytes: job.maxGeometryBytes,
+          maxUnpackedBytes: job.maxUnpackedBytes,
+          ...(job.detectDoor && { detectDoor: job.detectDoor }),
+        },
+        { attempts: 2, removeOnComplete: { age: 600, count: 10_000 }, removeOnFail: { age: 600, count: 10_000 } },
+      )
+      .catch((err: unknown) => {
+        throw unavailable(err);
+      });
     return queued.waitUntilFinished(events, waitMs).catch(async (err: unknown) => {
       // Given up on: no worker should take it later, against a model already removed.
       await queued.remove().catch(() => undefined);
-      throw new ApiError(503, 'conversion_failed', `the conversion of ${job.upload.name} did not complete (${(err as Error).message}); retry`, [], retry);
+      throw new ApiError(
+        503,
+        'conversion_failed',
+        `the conversion of ${job.upload.name} did not complete (${(err as Error).message}); retry`,
+        [],
+        retry,
+      );
     });
   };
 
@@ -94,17 +131,38 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
     try {
       // An object store out of reach is its own 503 (an ApiError, passed through); Redis is the
       // queue's; a local file that cannot be read is this node's own fault, thrown as it is.
-      sent.push(...await files.send([[`${job.sessionId}/${job.order}/model`, job.upload.path]], waitMs).catch((err: unknown) => {
-        throw isLocalFileError(err) ? err : unavailable(err);
-      }));
+      sent.push(
+        ...(await files.send([[`${job.sessionId}/${job.order}/model`, job.upload.path]], waitMs).catch((err: unknown) => {
+          throw isLocalFileError(err) ? err : unavailable(err);
+        })),
+      );
       const answer = await queueAndWait(job, sent[0]!, waitMs);
       if (!answer.ok) throw reviveError(answer.error);
       sent.push(answer.usdz, answer.glb);
-      await files.receive([[answer.usdz, job.usdzPath], [answer.glb, job.glbPath]]).catch((err: unknown) => {
-        throw err instanceof JobFileMissingError ? new ApiError(503, 'conversion_failed', `the converted files of ${job.upload.name} were gone before they were taken; retry`, [], retry) : unavailable(err);
-      });
+      await files
+        .receive([
+          [answer.usdz, job.usdzPath],
+          [answer.glb, job.glbPath],
+        ])
+        .catch((err: unknown) => {
+          throw err instanceof JobFileMissingError
+            ? new ApiError(
+                503,
+                'conversion_failed',
+                `the converted files of ${job.upload.name} were gone before they were taken; retry`,
+                [],
+                retry,
+              )
+            : unavailable(err);
+        });
       const { usdzFileBytes, usdzFileSha256, glbFileBytes, glbFileSha256 } = answer.result;
-      return { ...answer.result, usdzFileBytes: usdzFileBytes!, usdzFileSha256: usdzFileSha256!, glbFileBytes: glbFileBytes!, glbFileSha256: glbFileSha256! };
+      return {
+        ...answer.result,
+        usdzFileBytes: usdzFileBytes!,
+        usdzFileSha256: usdzFileSha256!,
+        glbFileBytes: glbFileBytes!,
+        glbFileSha256: glbFileSha256!,
+      };
     } finally {
       await files.remove(sent).catch(() => undefined);
     }
@@ -113,8 +171,16 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
   return {
     engine: 'bullmq',
     async queueCounts() {
-      const [counts, [oldest]] = await Promise.all([queue.getJobCounts('waiting', 'active', 'failed'), queue.getJobs(['waiting'], 0, 0, true)]);
-      return { waiting: counts['waiting'] ?? 0, active: counts['active'] ?? 0, failed: counts['failed'] ?? 0, oldestWaitingSince: oldest?.timestamp };
+      const [counts, [oldest]] = await Promise.all([
+        queue.getJobCounts('waiting', 'active', 'failed'),
+        queue.getJobs(['waiting'], 0, 0, true),
+      ]);
+      return {
+        waiting: counts['waiting'] ?? 0,
+        active: counts['active'] ?? 0,
+        failed: counts['failed'] ?? 0,
+        oldestWaitingSince: oldest?.timestamp,
+      };
     },
     run(job) {
       // One span from the model sent to the result taken; the job carries its context to the worker.

@@ -50,19 +50,46 @@ export interface RunningConversionWorker {
 export function runConversionWorker(options: ConversionWorkerOptions): RunningConversionWorker {
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   redis.on('error', () => {});
-  const files = new JobFiles({ redis, objects: options.objects, queueName: options.queueName, ...(options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes }) });
+  const files = new JobFiles({
+    redis,
+    objects: options.objects,
+    queueName: options.queueName,
+    ...(options.inlineBytes !== undefined && { inlineBytes: options.inlineBytes }),
+  });
   /** One job: the model taken, converted, the outputs sent back; a refusal is an answer, not a failure. */
   const convertJob = async (job: Job<QueuedConversion, QueuedConversionResult>): Promise<QueuedConversionResult> => {
     const dir = await mkdtemp(join(tmpdir(), 'arsession-job-'));
     try {
-      const modelPath = join(dir, 'model'), usdzPath = join(dir, 'out.usdz'), glbPath = join(dir, 'out.glb');
+      const modelPath = join(dir, 'model'),
+        usdzPath = join(dir, 'out.usdz'),
+        glbPath = join(dir, 'out.glb');
       await files.receive([[job.data.model, modelPath]]);
       const { fileName, field, timeoutMs, detectDoor, budget, maxGeometryBytes, maxUnpackedBytes } = job.data;
       try {
         // The worker reads the file itself: the model never sits in this process's memory.
-        const result = await observeConversion(options.metrics, fileName, () => convertModel(new Uint8Array(0), { inputPath: modelPath, fileName, field, outputs: ['usdz', 'glb'], usdzPath, glbPath, timeoutMs, budget, maxGeometryBytes, maxUnpackedBytes, ...(detectDoor && { detectDoor }) }));
+        const result = await observeConversion(options.metrics, fileName, () =>
+          convertModel(new Uint8Array(0), {
+            inputPath: modelPath,
+            fileName,
+            field,
+            outputs: ['usdz', 'glb'],
+            usdzPath,
+            glbPath,
+            timeoutMs,
+            budget,
+            maxGeometryBytes,
+            maxUnpackedBytes,
+            ...(detectDoor && { detectDoor }),
+          }),
+        );
         // Kept as long as the API node waits for a job: it takes them at once.
-        const [usdz, glb] = await files.send([[job.data.usdzKey, usdzPath], [job.data.glbKey, glbPath]], jobWaitMs(timeoutMs));
+        const [usdz, glb] = await files.send(
+          [
+            [job.data.usdzKey, usdzPath],
+            [job.data.glbKey, glbPath],
+          ],
+          jobWaitMs(timeoutMs),
+        );
         const { usdz: _usdz, glb: _glb, ...rest } = result;
         return { ok: true, result: rest, usdz: usdz!, glb: glb! };
       } catch (err) {
@@ -75,15 +102,25 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
     }
   };
   // The job's spans join the trace of the session that queued it.
-  const worker = new Worker<QueuedConversion, QueuedConversionResult>(options.queueName, (job) => withCarriedContext(job.data.trace, () => inSpan(
-    'arsession.conversion_job', { 'arsession.queue': options.queueName, 'arsession.model.name': job.data.fileName, 'arsession.job.attempt': job.attemptsStarted }, () => convertJob(job), SpanKind.CONSUMER,
-  )), {
-    connection: { url: options.redisUrl, maxRetriesPerRequest: null },
-    concurrency: options.concurrency,
-    lockDuration: options.lockSeconds * 1000,
-    stalledInterval: Math.max(1000, (options.lockSeconds * 1000) / 2),
-    maxStalledCount: 1,
-  });
+  const worker = new Worker<QueuedConversion, QueuedConversionResult>(
+    options.queueName,
+    (job) =>
+      withCarriedContext(job.data.trace, () =>
+        inSpan(
+          'arsession.conversion_job',
+          { 'arsession.queue': options.queueName, 'arsession.model.name': job.data.fileName, 'arsession.job.attempt': job.attemptsStarted },
+          () => convertJob(job),
+          SpanKind.CONSUMER,
+        ),
+      ),
+    {
+      connection: { url: options.redisUrl, maxRetriesPerRequest: null },
+      concurrency: options.concurrency,
+      lockDuration: options.lockSeconds * 1000,
+      stalledInterval: Math.max(1000, (options.lockSeconds * 1000) / 2),
+      maxStalledCount: 1,
+    },
+  );
   worker.on('error', (err) => options.log.error({ err }, 'conversion worker: queue error'));
   worker.on('failed', (job, err) => options.log.warn({ job: job?.id, err }, 'conversion job failed'));
   return {

@@ -17,13 +17,29 @@ export function threadConversionJobs(options: { metrics?: ServerMetrics } = {}):
     engine: 'threads',
     async run(job) {
       // The worker reads the upload itself: the model never sits in this process's memory.
-      const result = await observeConversion(options.metrics, job.upload.name, () => convertModel(new Uint8Array(0), {
-        inputPath: job.upload.path,
-        field: job.upload.field, fileName: job.upload.name, outputs: ['usdz', 'glb'], usdzPath: job.usdzPath, glbPath: job.glbPath, timeoutMs: job.timeoutMs, budget: job.budget, maxGeometryBytes: job.maxGeometryBytes, maxUnpackedBytes: job.maxUnpackedBytes,
-        ...(job.detectDoor && { detectDoor: job.detectDoor }),
-      }));
+      const result = await observeConversion(options.metrics, job.upload.name, () =>
+        convertModel(new Uint8Array(0), {
+          inputPath: job.upload.path,
+          field: job.upload.field,
+          fileName: job.upload.name,
+          outputs: ['usdz', 'glb'],
+          usdzPath: job.usdzPath,
+          glbPath: job.glbPath,
+          timeoutMs: job.timeoutMs,
+          budget: job.budget,
+          maxGeometryBytes: job.maxGeometryBytes,
+          maxUnpackedBytes: job.maxUnpackedBytes,
+          ...(job.detectDoor && { detectDoor: job.detectDoor }),
+        }),
+      );
       // The worker hashed the files as it wrote them.
-      return { ...result, usdzFileBytes: result.usdzFileBytes!, usdzFileSha256: result.usdzFileSha256!, glbFileBytes: result.glbFileBytes!, glbFileSha256: result.glbFileSha256! };
+      return {
+        ...result,
+        usdzFileBytes: result.usdzFileBytes!,
+        usdzFileSha256: result.usdzFileSha256!,
+        glbFileBytes: result.glbFileBytes!,
+        glbFileSha256: result.glbFileSha256!,
+      };
     },
     ping: async () => undefined,
     close: async () => undefined,

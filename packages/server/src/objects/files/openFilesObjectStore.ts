@@ -24,7 +24,11 @@ export function openFilesObjectStore(paths: DataPaths): ObjectStore {
     commitSession: (_sessionId, staged, _kept, writeRows) => writeRows(staged),
     async send(_req, res, sessionId, file) {
       await new Promise<void>((resolve, reject) => {
-        res.sendFile(sessionFilePath(paths.sessions, sessionId, file.name), { etag: false, dotfiles: 'deny', acceptRanges: true }, (err?: Error) => (err && !res.headersSent ? reject(err) : resolve()));
+        res.sendFile(
+          sessionFilePath(paths.sessions, sessionId, file.name),
+          { etag: false, dotfiles: 'deny', acceptRanges: true },
+          (err?: Error) => (err && !res.headersSent ? reject(err) : resolve()),
+        );
       });
     },
     readSessionFile: async (sessionId, name) => new Uint8Array(await readFile(sessionFilePath(paths.sessions, sessionId, name))),
@@ -36,7 +40,9 @@ export function openFilesObjectStore(paths: DataPaths): ObjectStore {
     savedModelObjects: async () => new Map(),
     async sendSavedModel(res, storedAs, _bytes, headers) {
       await new Promise<void>((resolve, reject) => {
-        res.sendFile(join(paths.models, storedAs), { etag: false, dotfiles: 'deny', acceptRanges: false, headers }, (err?: Error) => (err && !res.headersSent ? reject(err) : resolve()));
+        res.sendFile(join(paths.models, storedAs), { etag: false, dotfiles: 'deny', acceptRanges: false, headers }, (err?: Error) =>
+          err && !res.headersSent ? reject(err) : resolve(),
+        );
       });
     },
     async fetchSavedModel(storedAs, path) {
@@ -52,7 +58,13 @@ export function openFilesObjectStore(paths: DataPaths): ObjectStore {
       for (const entry of await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])) {
         if (!entry.isFile()) continue;
         const path = join(entry.parentPath ?? entry.path, entry.name);
-        found.set(relative(root, path), await stat(path).then((s) => s.mtimeMs, () => 0));
+        found.set(
+          relative(root, path),
+          await stat(path).then(
+            (s) => s.mtimeMs,
+            () => 0,
+          ),
+        );
       }
       return found;
     },
@@ -88,7 +100,14 @@ export function openFilesObjectStore(paths: DataPaths): ObjectStore {
       const found = new Map<string, number>();
       for (const key of await readdir(paths.cache).catch(() => [])) {
         const names = await readdir(join(paths.cache, key)).catch(() => []);
-        const times = await Promise.all(names.map((n) => stat(join(paths.cache, key, n)).then((s) => s.mtimeMs, () => 0)));
+        const times = await Promise.all(
+          names.map((n) =>
+            stat(join(paths.cache, key, n)).then(
+              (s) => s.mtimeMs,
+              () => 0,
+            ),
+          ),
+        );
         found.set(key, Math.max(0, ...times));
       }
       return found;

@@ -3,7 +3,16 @@ import { readFile, stat, unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  CopyObjectCommand, CreateBucketCommand, PutObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, NoSuchKey, S3Client, S3ServiceException,
+  CopyObjectCommand,
+  CreateBucketCommand,
+  PutObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  S3Client,
+  S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -54,7 +63,8 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
     region: options.region,
     forcePathStyle: options.forcePathStyle,
     ...(options.endpoint && { endpoint: options.endpoint }),
-    ...(options.accessKeyId && options.secretAccessKey && { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }),
+    ...(options.accessKeyId &&
+      options.secretAccessKey && { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }),
     // Checksums only where a request needs one: several S3-compatible stores reject the newer ones.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
@@ -69,19 +79,29 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
   };
   // A file within one part goes in a single PUT from memory; the multipart machinery (streams,
   // part bookkeeping) would cost more CPU than the request itself.
-  const put = (key: string, path: string) => call(async () => {
-    if ((await stat(path)).size <= PART_BYTES) await s3.send(new PutObjectCommand({ Bucket, Key: key, Body: await readFile(path) }));
-    else await new Upload({ client: s3, params: { Bucket, Key: key, Body: createReadStream(path) }, partSize: PART_BYTES, queueSize: 4 }).done();
-  });
-  const remove = (keys: readonly string[]) => call(async () => {
-    for (const key of keys) await s3.send(new DeleteObjectCommand({ Bucket, Key: key }));
-  });
+  const put = (key: string, path: string) =>
+    call(async () => {
+      if ((await stat(path)).size <= PART_BYTES) await s3.send(new PutObjectCommand({ Bucket, Key: key, Body: await readFile(path) }));
+      else
+        await new Upload({
+          client: s3,
+          params: { Bucket, Key: key, Body: createReadStream(path) },
+          partSize: PART_BYTES,
+          queueSize: 4,
+        }).done();
+    });
+  const remove = (keys: readonly string[]) =>
+    call(async () => {
+      for (const key of keys) await s3.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    });
   /** Every object under `prefix`, page by page. */
   const list = async (prefix: string): Promise<Array<{ key: string; modifiedAt: number }>> => {
     const found: Array<{ key: string; modifiedAt: number }> = [];
     let ContinuationToken: string | undefined;
     do {
-      const page = await call(() => s3.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ...(ContinuationToken && { ContinuationToken }) })));
+      const page = await call(() =>
+        s3.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ...(ContinuationToken && { ContinuationToken }) })),
+      );
       for (const o of page.Contents ?? []) if (o.Key) found.push({ key: o.Key, modifiedAt: o.LastModified?.getTime() ?? 0 });
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
@@ -107,7 +127,10 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
       try {
         // One after another: a large file already goes in parallel parts, and several files at
         // once measured no faster on a busy store while making its refusals (503) likelier.
-        for (const [key, path] of [...staged.map((f) => [sessionKey(sessionId, f.name), f.from] as const), ...kept.map((k) => [modelKey(k.storedAs), k.path] as const)]) {
+        for (const [key, path] of [
+          ...staged.map((f) => [sessionKey(sessionId, f.name), f.from] as const),
+          ...kept.map((k) => [modelKey(k.storedAs), k.path] as const),
+        ]) {
           await put(key, path);
           keys.push(key);
         }
@@ -123,9 +146,18 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
     async send(req, res, sessionId, file, { maxAgeSeconds }) {
       const Key = sessionKey(sessionId, file.name);
       if (options.redirect) {
-        const url = await call(() => getSignedUrl(s3, new GetObjectCommand({
-          Bucket, Key, ResponseContentType: file.contentType, ResponseContentDisposition: file.downloadName,
-        }), { expiresIn: Math.max(1, Math.min(3600, maxAgeSeconds)) }));
+        const url = await call(() =>
+          getSignedUrl(
+            s3,
+            new GetObjectCommand({
+              Bucket,
+              Key,
+              ResponseContentType: file.contentType,
+              ResponseContentDisposition: file.downloadName,
+            }),
+            { expiresIn: Math.max(1, Math.min(3600, maxAgeSeconds)) },
+          ),
+        );
         res.redirect(307, url);
         return;
       }
@@ -140,7 +172,9 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
         return;
       }
       const range = Array.isArray(ranges) && ranges.length === 1 && ranges.type === 'bytes' ? ranges[0]! : undefined;
-      const object = await call(() => s3.send(new GetObjectCommand({ Bucket, Key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) })));
+      const object = await call(() =>
+        s3.send(new GetObjectCommand({ Bucket, Key, ...(range && { Range: `bytes=${range.start}-${range.end}` }) })),
+      );
       if (range) res.status(206).set('Content-Range', `bytes ${range.start}-${range.end}/${file.bytes}`);
       res.set('Content-Length', String(range ? range.end - range.start + 1 : file.bytes));
       if (req.method === 'HEAD') {
@@ -188,7 +222,9 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
     },
     deleteScratch: (keys) => remove(keys.map((k) => `scratch/${k}`)),
     async cacheSessionFile(sessionId, name, key, cachedName) {
-      await call(() => s3.send(new CopyObjectCommand({ Bucket, Key: cachedKey(key, cachedName), CopySource: `${Bucket}/${sessionKey(sessionId, name)}` })));
+      await call(() =>
+        s3.send(new CopyObjectCommand({ Bucket, Key: cachedKey(key, cachedName), CopySource: `${Bucket}/${sessionKey(sessionId, name)}` })),
+      );
     },
     async fetchCached(key, cachedName, path) {
       let object;
@@ -229,5 +265,7 @@ function unavailable(err: unknown): unknown {
   const code = (err as { code?: unknown })?.code;
   const network = typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)$/.test(code);
   if (!network && !(status !== undefined && status >= 500) && (err as Error)?.name !== 'TimeoutError') return err;
-  return new ApiError(503, 'object_store_unavailable', 'the object store cannot be reached; retry shortly', [], { 'Retry-After': String(OBJECTS_RETRY_AFTER_S) });
+  return new ApiError(503, 'object_store_unavailable', 'the object store cannot be reached; retry shortly', [], {
+    'Retry-After': String(OBJECTS_RETRY_AFTER_S),
+  });
 }

@@ -21,7 +21,8 @@ export interface PostgresPool {
 
 // BIGINT (times in ms, ids, sizes) arrives as text by default; every value we keep fits a double.
 const TYPES = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 /**
@@ -39,7 +40,10 @@ const TYPES = {
 export function openPostgresPool(options: PostgresPoolOptions): PostgresPool {
   const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections, types: TYPES, connectionTimeoutMillis: 5000 });
   pool.on('error', () => {});
-  const connect = () => pool.connect().catch((err: unknown) => { throw storeUnavailable(err); });
+  const connect = () =>
+    pool.connect().catch((err: unknown) => {
+      throw storeUnavailable(err);
+    });
   return {
     async query<R extends pg.QueryResultRow>(sql: string, values: unknown[] = []) {
       try {

@@ -30,11 +30,14 @@ export function revokeApiKey(db: Db, keyOrId: string, now = Date.now()): boolean
 
 /** Every key, newest first. */
 export function listApiKeys(db: Db): ApiKeyInfo[] {
-  const rows = prepared(db, 
+  const rows = prepared(
+    db,
     'SELECT k.id, a.name AS account, k.created_at, k.revoked_at FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at DESC, k.id',
   ).all() as Array<{ id: string; account: string; created_at: number; revoked_at: number | null }>;
   return rows.map((r) => ({
-    id: r.id, account: r.account, createdAt: new Date(r.created_at).toISOString(),
+    id: r.id,
+    account: r.account,
+    createdAt: new Date(r.created_at).toISOString(),
     revokedAt: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString(),
   }));
 }
@@ -45,8 +48,12 @@ export function listApiKeys(db: Db): ApiKeyInfo[] {
  */
 export function authenticateApiKey(db: Db, presented: string): Account | undefined {
   const id = presentedKeyId(presented);
-  const row = id === undefined ? undefined
-    : (prepared(db, 'SELECT k.secret_hash, k.revoked_at, a.id, a.name FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?')
-      .get(id) as { secret_hash: Buffer; revoked_at: number | null; id: number; name: string } | undefined);
+  const row =
+    id === undefined
+      ? undefined
+      : (prepared(
+          db,
+          'SELECT k.secret_hash, k.revoked_at, a.id, a.name FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?',
+        ).get(id) as { secret_hash: Buffer; revoked_at: number | null; id: number; name: string } | undefined);
   return secretMatches(presented, row?.secret_hash) && row && row.revoked_at === null ? { id: row.id, name: row.name } : undefined;
 }

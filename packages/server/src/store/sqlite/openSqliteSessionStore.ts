@@ -80,7 +80,8 @@ export function openSqliteSessionStore(options: SqliteSessionStoreOptions): Sqli
       const exists = prepared(db, 'SELECT 1 FROM sessions WHERE id = ?');
       return new Set(ids.filter((id) => exists.get(id) !== undefined));
     },
-    savedModelFiles: async () => new Set((prepared(db, 'SELECT stored_as FROM saved_models').all() as Array<{ stored_as: string }>).map((r) => r.stored_as)),
+    savedModelFiles: async () =>
+      new Set((prepared(db, 'SELECT stored_as FROM saved_models').all() as Array<{ stored_as: string }>).map((r) => r.stored_as)),
     // One process owns the file: it always leads.
     leadSweep: (work) => work(),
     async ping() {

@@ -4,7 +4,16 @@ import { placeStagedFiles, removeFiles } from '../../files/placeStagedFiles.js';
 import { sessionFilePath } from '../../files/sessionFiles.js';
 import type { AssetInfo, ModelFrame } from '../../records/AssetInfo.js';
 import type { StoredPlacement } from '../../records/Placement.js';
-import type { AddFileOutcome, ClaimOutcome, ExpiredSession, NewSession, SavedModelInput, SessionFile, SessionRecord, StagedFile } from '../SessionStore.js';
+import type {
+  AddFileOutcome,
+  ClaimOutcome,
+  ExpiredSession,
+  NewSession,
+  SavedModelInput,
+  SessionFile,
+  SessionRecord,
+  StagedFile,
+} from '../SessionStore.js';
 import type { Db } from './openDatabase.js';
 import { prepared } from './prepared.js';
 
@@ -23,35 +32,72 @@ export function insertSession(db: Db, record: NewSession, saved: readonly SavedM
       if (!taken.get(code, record.createdAt)) break;
       if (attempt > 1000) throw new Error('no free one-time code after 1,000 draws');
     }
-    prepared(db, `INSERT INTO sessions (id, method, created_at, expires_at, onetime_code, account_id, placement, model_frame, files)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(record.id, record.method, record.createdAt, record.expiresAt, code, record.accountId,
-        JSON.stringify(record.placement), JSON.stringify(record.modelFrame), JSON.stringify(record.files));
+    prepared(
+      db,
+      `INSERT INTO sessions (id, method, created_at, expires_at, onetime_code, account_id, placement, model_frame, files)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      record.id,
+      record.method,
+      record.createdAt,
+      record.expiresAt,
+      code,
+      record.accountId,
+      JSON.stringify(record.placement),
+      JSON.stringify(record.modelFrame),
+      JSON.stringify(record.files),
+    );
     const asset = prepared(db, 'INSERT INTO assets (session_id, ord, source_name, info) VALUES (?, ?, ?, ?)');
     for (const a of record.assets) asset.run(record.id, a.order, a.sourceName, JSON.stringify(a.info));
-    const model = prepared(db, `INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at)
-                              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, sha256) DO NOTHING`);
-    for (const m of saved) model.run(m.id, record.accountId, record.id, m.sourceName, m.format, m.bytes, m.sha256, m.storedAs, record.createdAt);
+    const model = prepared(
+      db,
+      `INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at)
+                              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, sha256) DO NOTHING`,
+    );
+    for (const m of saved)
+      model.run(m.id, record.accountId, record.id, m.sourceName, m.format, m.bytes, m.sha256, m.storedAs, record.createdAt);
     return code;
   })();
 }
 
 interface SessionRow {
-  id: string; method: string; created_at: number; expires_at: number; onetime_code: string; code_claimed: number;
-  account_id: number | null; placement: string; model_frame: string; files: string; files_deleted: number;
+  id: string;
+  method: string;
+  created_at: number;
+  expires_at: number;
+  onetime_code: string;
+  code_claimed: number;
+  account_id: number | null;
+  placement: string;
+  model_frame: string;
+  files: string;
+  files_deleted: number;
 }
 
 /** A session by id with its assets in upload order, or `undefined`. */
 export function findSession(db: Db, id: string): SessionRecord | undefined {
   const row = prepared(db, 'SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
   if (!row) return undefined;
-  const assets = (prepared(db, 'SELECT ord, source_name, info FROM assets WHERE session_id = ? ORDER BY ord').all(id) as Array<{ ord: number; source_name: string; info: string }>)
-    .map((a) => ({ order: a.ord, sourceName: a.source_name, info: JSON.parse(a.info) as AssetInfo }));
+  const assets = (
+    prepared(db, 'SELECT ord, source_name, info FROM assets WHERE session_id = ? ORDER BY ord').all(id) as Array<{
+      ord: number;
+      source_name: string;
+      info: string;
+    }>
+  ).map((a) => ({ order: a.ord, sourceName: a.source_name, info: JSON.parse(a.info) as AssetInfo }));
   return {
-    id: row.id, method: row.method, createdAt: row.created_at, expiresAt: row.expires_at, onetimeCode: row.onetime_code,
-    codeClaimed: row.code_claimed === 1, accountId: row.account_id, placement: JSON.parse(row.placement) as StoredPlacement,
-    modelFrame: JSON.parse(row.model_frame) as ModelFrame, files: JSON.parse(row.files) as SessionFile[],
-    filesDeleted: row.files_deleted === 1, assets,
+    id: row.id,
+    method: row.method,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    onetimeCode: row.onetime_code,
+    codeClaimed: row.code_claimed === 1,
+    accountId: row.account_id,
+    placement: JSON.parse(row.placement) as StoredPlacement,
+    modelFrame: JSON.parse(row.model_frame) as ModelFrame,
+    files: JSON.parse(row.files) as SessionFile[],
+    filesDeleted: row.files_deleted === 1,
+    assets,
   };
 }
 
@@ -61,18 +107,28 @@ export function findSession(db: Db, id: string): SessionRecord | undefined {
  * claims cannot both win.
  */
 export function claimOnetimeCode(db: Db, code: string, now = Date.now(), issuedAfter = -Infinity): ClaimOutcome {
-  const row = prepared(db,
+  const row = prepared(
+    db,
     'UPDATE sessions SET code_claimed = 1 WHERE onetime_code = ? AND code_claimed = 0 AND expires_at > ? AND created_at > ? RETURNING id, expires_at',
   ).get(code, now, Number.isFinite(issuedAfter) ? issuedAfter : -1) as { id: string; expires_at: number } | undefined;
   return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
 }
 
 /** Adds a derived file to a live session ({@link SessionStore.addFile}), in one transaction with placing it. */
-export function addSessionFile(db: Db, sessionsDir: string, id: string, file: SessionFile, staged: readonly StagedFile[], now = Date.now()): AddFileOutcome {
+export function addSessionFile(
+  db: Db,
+  sessionsDir: string,
+  id: string,
+  file: SessionFile,
+  staged: readonly StagedFile[],
+  now = Date.now(),
+): AddFileOutcome {
   let placed: string[] = [];
   try {
     return db.transaction((): AddFileOutcome => {
-      const row = prepared(db, 'SELECT files, files_deleted, expires_at FROM sessions WHERE id = ?').get(id) as { files: string; files_deleted: number; expires_at: number } | undefined;
+      const row = prepared(db, 'SELECT files, files_deleted, expires_at FROM sessions WHERE id = ?').get(id) as
+        | { files: string; files_deleted: number; expires_at: number }
+        | undefined;
       if (!row || row.files_deleted === 1 || row.expires_at <= now) return 'gone';
       const files = JSON.parse(row.files) as SessionFile[];
       if (files.some((f) => f.name === file.name)) return 'present';
@@ -90,8 +146,12 @@ export function addSessionFile(db: Db, sessionsDir: string, id: string, file: Se
 
 /** Sessions past their expiry whose files are still on disk, with the names of those files. */
 export function expiredWithFiles(db: Db, now = Date.now()): ExpiredSession[] {
-  return (prepared(db, 'SELECT id, files FROM sessions WHERE expires_at <= ? AND files_deleted = 0').all(now) as Array<{ id: string; files: string }>)
-    .map((r) => ({ id: r.id, files: (JSON.parse(r.files) as SessionFile[]).map((f) => f.name) }));
+  return (
+    prepared(db, 'SELECT id, files FROM sessions WHERE expires_at <= ? AND files_deleted = 0').all(now) as Array<{
+      id: string;
+      files: string;
+    }>
+  ).map((r) => ({ id: r.id, files: (JSON.parse(r.files) as SessionFile[]).map((f) => f.name) }));
 }
 
 /** Records that a session's files are gone. */

@@ -9,6 +9,7 @@ const require = createRequire(import.meta.url);
  * environment, so its statements abort the process when collected late (WiseLibs/better-sqlite3#1515).
  * Node 20 has Node-API 9 only and keeps 12 (installed as `better-sqlite3-napi9`) until it is dropped.
  */
-export const Database: typeof BetterSqlite3 = Number(process.versions.napi) >= 10
-  ? require('better-sqlite3') as typeof BetterSqlite3
-  : require('better-sqlite3-napi9') as typeof BetterSqlite3;
+export const Database: typeof BetterSqlite3 =
+  Number(process.versions.napi) >= 10
+    ? (require('better-sqlite3') as typeof BetterSqlite3)
+    : (require('better-sqlite3-napi9') as typeof BetterSqlite3);

@@ -27,7 +27,10 @@ export interface StoreThread {
 }
 
 // Tests run the TypeScript sources; the thread always runs the compiled module (`tsc -b` comes first).
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../../dist/store/sqlite/storeThreadWorker.js' : './storeThreadWorker.js', import.meta.url);
+const WORKER_URL = new URL(
+  import.meta.url.endsWith('.ts') ? '../../../dist/store/sqlite/storeThreadWorker.js' : './storeThreadWorker.js',
+  import.meta.url,
+);
 
 /**
  * One thread with its own connection to the server's database checks the keys of session

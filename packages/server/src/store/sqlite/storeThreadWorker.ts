@@ -46,7 +46,11 @@ function flush(): void {
     }
   }
   if (commits.length > 0) {
-    const outcomes = commitSessions(db, sessionsDir, commits.map((c) => c.commit));
+    const outcomes = commitSessions(
+      db,
+      sessionsDir,
+      commits.map((c) => c.commit),
+    );
     for (const [i, c] of commits.entries()) {
       const outcome = outcomes[i]!;
       replies.push('code' in outcome ? { id: c.id, code: outcome.code } : { id: c.id, error: outcome.error.message });

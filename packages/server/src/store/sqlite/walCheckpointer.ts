@@ -21,7 +21,10 @@ export interface WalCheckpointer {
 }
 
 // Tests run the TypeScript sources; the thread always runs the compiled module (`tsc -b` comes first).
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../../dist/store/sqlite/walCheckpointerWorker.js' : './walCheckpointerWorker.js', import.meta.url);
+const WORKER_URL = new URL(
+  import.meta.url.endsWith('.ts') ? '../../../dist/store/sqlite/walCheckpointerWorker.js' : './walCheckpointerWorker.js',
+  import.meta.url,
+);
 
 /**
  * Checkpoints the database's write-ahead log on a thread of its own, every `intervalMs`. Why:
@@ -36,7 +39,10 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? '../../../dist/stor
  * ```
  */
 export function startWalCheckpointer(options: WalCheckpointerOptions): WalCheckpointer {
-  const data: CheckpointerData = { databasePath: options.databasePath, intervalMs: options.intervalMs ?? WAL_CHECKPOINTER_DEFAULTS.intervalMs };
+  const data: CheckpointerData = {
+    databasePath: options.databasePath,
+    intervalMs: options.intervalMs ?? WAL_CHECKPOINTER_DEFAULTS.intervalMs,
+  };
   let closing = false;
   let thread: Worker | undefined;
   let restart: NodeJS.Timeout | undefined;
