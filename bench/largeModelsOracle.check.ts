@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertModel, readUsdz } from '@arsession/convert';
 import { inMetresYUp, startOpenUsd, type OpenUsd } from '../test/support/openUsd/openUsd.js';
 
-const DIR = resolve(process.env['ARSESSION_LARGE_MODELS'] ?? join(import.meta.dirname, '..', '..', 'large-models'));
+const DIR = resolve(process.env.ARSESSION_LARGE_MODELS ?? join(import.meta.dirname, '..', '..', 'large-models'));
 const MODELS = existsSync(DIR)
   ? readdirSync(DIR)
       .filter((f) => /\.(ifc|glb)$/i.test(f))

@@ -18,9 +18,24 @@ const extra = (process.env.ARSESSION_TEST_RUNTIMES ?? EXTRA_RUNTIMES.join(','))
   .filter(Boolean)
   .filter((v) => v !== process.versions.node);
 
+const counts = [];
+
+// Before the suite: the tree as the formatter writes it and with no lint finding (biome.jsonc).
+// A finding fails CI as a failed check in the totals; the suite still runs, so one run says all.
+console.log('=== format and lint (biome ci) ===');
+const style = spawnSync(process.execPath, [join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'ci', '--colors=off', '.'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+counts.push({
+  version: undefined,
+  label: 'format and lint (biome ci)',
+  passed: style.status === 0 ? 1 : 0,
+  failed: style.status === 0 ? 0 : 1,
+});
+
 // Fetched before any run: each run compares its conversions with another runtime's (ARSESSION_COMPARE_NODE).
 const runtimes = [{ node: process.execPath, version: process.versions.node }];
-const counts = [];
 for (const version of extra) {
   try {
     runtimes.push({ node: nodeRuntime(version), version });
@@ -55,7 +70,7 @@ const runOn = ({ node, version }, compareWith) => {
 runtimes.forEach((runtime, i) => runOn(runtime, i === 0 ? runtimes[1] : runtimes[0]));
 
 console.log('');
-for (const c of counts) console.log(`Node ${c.version}: ${c.passed} passed, ${c.failed} failed`);
+for (const c of counts) console.log(`${c.label ?? `Node ${c.version}`}: ${c.passed} passed, ${c.failed} failed`);
 const passed = counts.reduce((n, c) => n + c.passed, 0),
   failed = counts.reduce((n, c) => n + c.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);

@@ -247,7 +247,7 @@ describe('@arsession/client on a real server', () => {
  * The mistakes a newcomer makes with a session form, each refused by the compiler: the tests'
  * type check (tsc -p tsconfig.tests.json, in the test command) fails on an unused @ts-expect-error.
  */
-export function mistakesTheCompilerRefuses(ar: ArsessionClient, file: File): void {
+function mistakesTheCompilerRefuses(ar: ArsessionClient, file: File): void {
   const scan = '/api/vision/v1/session/by_scan/';
   // @ts-expect-error a model file and model files at once
   void ar.POST('/api/vision/v1/session/by_plane/', { body: { model_file: file, model_files: [file] } });
@@ -280,3 +280,5 @@ export function mistakesTheCompilerRefuses(ar: ArsessionClient, file: File): voi
     },
   });
 }
+// Never run: compiled only, by the type check above.
+void mistakesTheCompilerRefuses;

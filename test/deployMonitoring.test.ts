@@ -90,7 +90,7 @@ describe('the rules and the dashboard against a real server and a real Prometheu
       if (!quiet.includes(panel)) expect(result.length, panel).toBeGreaterThan(0);
     }
     const sessions = PANEL_EXPRS.find((p) => p.panel.startsWith('Sessions created'))!.expr.replaceAll('$__rate_interval', '1m');
-    expect((await prometheus.query(sessions)).map((s) => s.metric['method'])).toEqual(['by_plane']);
+    expect((await prometheus.query(sessions)).map((s) => s.metric.method)).toEqual(['by_plane']);
     const up = PANEL_EXPRS.find((p) => p.panel.startsWith('Targets answering'))!.expr;
     expect((await prometheus.query(up)).map((s) => s.value)).toEqual([1]);
   });

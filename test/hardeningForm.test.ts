@@ -427,7 +427,7 @@ describe('the real server, fuzzed over loopback', () => {
         '',
         ' ',
         'a"b;c.glb',
-        'x'.repeat(1000) + '.glb',
+        `${'x'.repeat(1000)}.glb`,
       ),
       fc.string({ unit: 'grapheme', maxLength: 30 }),
       fc.string({ unit: 'binary', maxLength: 30 }),

@@ -67,7 +67,10 @@ describe('S3 object store', () => {
         { from: join(dir, 'small'), name: '1.usdz' },
       ],
       [{ path: join(dir, 'model'), storedAs: 'sess1-house.ifc' }],
-      async (local) => (written.push(local), 'code'),
+      async (local) => {
+        written.push(local);
+        return 'code';
+      },
     );
     expect(result).toBe('code');
     expect(written).toEqual([[]]);

@@ -41,7 +41,7 @@ describe('what the server logs about a request', () => {
     await dropMidUpload();
     // Logged once, as the refusal it is.
     expect(lines).toContainEqual(expect.objectContaining({ level: 30, code: 'request_aborted', status: 400 }));
-    expect(lines.filter((l) => (l['level'] as number) >= 40)).toEqual([]);
+    expect(lines.filter((l) => (l.level as number) >= 40)).toEqual([]);
     expect(JSON.stringify(lines)).not.toMatch(/"stack"/);
   });
 });

@@ -353,7 +353,7 @@ describe('a real Prometheus scraping every role', () => {
 
       expect(await eventually(async () => (await prometheus.query('up')).map((s) => s.value), [1, 1, 1, 1])).toEqual([1, 1, 1, 1]);
       const roles = async () =>
-        (await prometheus.query('count by (role) (process_resident_memory_bytes)')).map((s) => `${s.metric['role']} ${s.value}`).sort();
+        (await prometheus.query('count by (role) (process_resident_memory_bytes)')).map((s) => `${s.metric.role} ${s.value}`).sort();
       expect(await eventually(roles, ['api 2', 'worker 2'])).toEqual(['api 2', 'worker 2']);
       // What the nodes say now, read from them directly, is what Prometheus comes to hold.
       const sessions = await direct('arsession_sessions_created_total', { method: 'by_plane' });

@@ -169,7 +169,7 @@ describe('arsession keys (the operator command)', () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'arsession-keys-elsewhere-'));
     const bin = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
     const env: NodeJS.ProcessEnv = { ...process.env, ARSESSION_DATA_DIR: join(elsewhere, 'data') };
-    delete env['ARSESSION_DATABASE_URL'];
+    delete env.ARSESSION_DATABASE_URL;
     const run = (...args: string[]) => spawnSync(bin, args, { env, encoding: 'utf8' });
     try {
       for (const args of [

@@ -1,7 +1,6 @@
 // The seven session endpoints end to end: a real server on loopback, real corpus models, real
 // SQLite, and the delivered files fetched back and checked as a USDZ package by TinyUSDZ.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { CONVERTER_VERSION, checkUsdzPackage, convertModel } from '@arsession/convert';
 import {
   circleDirectionalFrame,

@@ -215,6 +215,7 @@ describe("the page without a browser's extras", () => {
     const { page, status } = await open(id, { javaScriptEnabled: false });
     try {
       expect(status).toBe(200);
+      // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(), the text a reader sees, is what is tested
       const body = await page.locator('body').innerText();
       expect(body).toContain(code.replace(/(\d{4})(?=\d)/g, '$1 '));
       expect(body).toContain(detail.deeplink);

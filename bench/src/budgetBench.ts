@@ -10,7 +10,7 @@ import { CORPUS_DIR, corpusFiles } from './corpus.js';
  * 20–200 MB, too big (and not ours) to commit. `ARSESSION_LARGE_MODELS` names the folder; by
  * default `../large-models` beside the repository. `bench/LARGE-MODELS.md` says where each came from.
  */
-export const LARGE_MODELS_DIR = resolve(process.env['ARSESSION_LARGE_MODELS'] ?? join(CORPUS_DIR, '..', '..', 'large-models'));
+export const LARGE_MODELS_DIR = resolve(process.env.ARSESSION_LARGE_MODELS ?? join(CORPUS_DIR, '..', '..', 'large-models'));
 
 /** One process's run: its time, its peak memory, what it delivered. */
 interface Run {

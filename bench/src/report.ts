@@ -126,7 +126,7 @@ function cliSection(cli: ResultFile<CliBench> | undefined): string[] {
     '`arsession convert FILE -o OUT.usdz --json` timed as a process (wall), rounds alternating with `assimp export`',
     "where assimp reads the file. Read and write are the conversion's own figures from the `--json` report; start-up is",
     "the rest: Node, the CLI and its one-bundle conversion (in the process's own thread), web-ifc loaded from its code cache",
-    `while the CLI reads the file, the deadline\'s watchdog, and the exit. A bare \`node -e 0\` takes ${ms(nodeStart)} ms on this machine.`,
+    `while the CLI reads the file, the deadline's watchdog, and the exit. A bare \`node -e 0\` takes ${ms(nodeStart)} ms on this machine.`,
     '',
     '| file | process (wall) | start-up + exit | read | write | assimp export |',
     '|---|---:|---:|---:|---:|---:|',

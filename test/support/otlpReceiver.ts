@@ -28,9 +28,9 @@ export interface OtlpReceiver {
 type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean };
 type KeyValue = { key: string; value: AnyValue };
 
-const valueOf = (v: AnyValue): string | number | boolean =>
+const scalarOf = (v: AnyValue): string | number | boolean =>
   v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue ?? '';
-const attributesOf = (list: KeyValue[] | undefined) => Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
+const attributesOf = (list: KeyValue[] | undefined) => Object.fromEntries((list ?? []).map((a) => [a.key, scalarOf(a.value)]));
 // OTLP/JSON writes ids as hex; some encoders as base64 — both read as hex here.
 const idOf = (id: string | undefined) =>
   !id

@@ -36,7 +36,7 @@ export function worldTriangles(
   const classes: Array<string | undefined> = [];
   let triangles = 0;
   for (const node of scene.nodes) {
-    classes.push(node.metadata['ifcClass'] ?? (node.parent >= 0 ? classes[node.parent] : undefined));
+    classes.push(node.metadata.ifcClass ?? (node.parent >= 0 ? classes[node.parent] : undefined));
     for (const m of node.meshes) triangles += scene.meshes[m]!.indices.length / 3;
   }
   const code = (ifcClass: string | undefined) => BUDGET_CATEGORIES.indexOf(categoryOfIfcClass(ifcClass));
@@ -64,7 +64,7 @@ export function worldTriangles(
       // Runs not covered by an element (if any) keep the node's category.
       for (const e of elements ?? []) {
         categories.fill(
-          code(e.metadata['ifcClass'] ?? classes[n]),
+          code(e.metadata.ifcClass ?? classes[n]),
           first + e.firstTriangle,
           Math.min(t, first + e.firstTriangle + e.triangleCount),
         );

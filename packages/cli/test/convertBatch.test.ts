@@ -148,7 +148,14 @@ describe('finding models and naming outputs', () => {
 describe('the progress bar', () => {
   it('on a terminal: files done of all, megabytes, the time left, and the lines printed above it', () => {
     let written = '';
-    const tty = { isTTY: true, columns: 200, write: (s: string) => ((written += s), true) };
+    const tty = {
+      isTTY: true,
+      columns: 200,
+      write: (s: string) => {
+        written += s;
+        return true;
+      },
+    };
     let clock = 0;
     const bar = new BatchProgress({ stdout: tty, stderr: tty }, 3, 3_000_000, true, () => clock);
     bar.start('a.ifc');
@@ -164,7 +171,13 @@ describe('the progress bar', () => {
 
   it('off a terminal, or with --json, it draws nothing', () => {
     let written = '';
-    const pipe = { isTTY: false, write: (s: string) => ((written += s), true) };
+    const pipe = {
+      isTTY: false,
+      write: (s: string) => {
+        written += s;
+        return true;
+      },
+    };
     const bar = new BatchProgress({ stdout: pipe, stderr: pipe }, 2, 10, true);
     bar.start('a.ifc');
     bar.finish('a.ifc', 5, '✓ a.ifc');

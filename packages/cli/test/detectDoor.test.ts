@@ -22,7 +22,7 @@ describe('arsession detect-door', () => {
   let viewer: Vec3, gaze: Vec3, offset: Vec3;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'arsession-detect-'));
-    let scene;
+    let scene: Awaited<ReturnType<typeof ac20DoorView>>['scene'];
     ({ scene, face, offset, viewer, gaze } = await ac20DoorView());
     // The same building as a GLB without semantics, for the geometric path.
     writeFileSync(join(dir, 'haus.glb'), await writeGlb({ ...scene, nodes: scene.nodes.map((n) => ({ ...n, name: '', metadata: {} })) }));

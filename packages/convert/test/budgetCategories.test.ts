@@ -130,7 +130,7 @@ function trianglesByElement(scene: SceneData): Map<string, string[]> {
       const mesh = scene.meshes[m]!;
       const runs = mesh.elements ?? [{ firstTriangle: 0, triangleCount: mesh.indices.length / 3, metadata: node.metadata }];
       for (const run of runs) {
-        const id = run.metadata['globalId']!;
+        const id = run.metadata.globalId!;
         const list = out.get(id) ?? [];
         for (let t = run.firstTriangle; t < run.firstTriangle + run.triangleCount; t++) {
           const corners = [0, 1, 2].map((k) => {

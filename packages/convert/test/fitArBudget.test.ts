@@ -86,8 +86,8 @@ describe('fitArBudget', () => {
     expect(report.delivered.meshPrims).toBeLessThanOrEqual(200);
     expect(report.delivered.triangles).toBe(scene.stats.triangles);
     expect(report.maxDeviation).toBe(0);
-    const named = new Set(delivered.meshes.flatMap((m) => m.elements?.map((e) => e.metadata['globalId']) ?? []));
-    for (const node of scene.nodes) if (node.meshes.length) expect(named.has(node.metadata['globalId'])).toBe(true);
+    const named = new Set(delivered.meshes.flatMap((m) => m.elements?.map((e) => e.metadata.globalId) ?? []));
+    for (const node of scene.nodes) if (node.meshes.length) expect(named.has(node.metadata.globalId)).toBe(true);
     expect(delivered.warnings.map((w) => w.code)).toContain('budget_merged');
   });
 
@@ -179,11 +179,11 @@ describe('fitArBudget', () => {
           const divisions = Number(/\((\d) ×/.exec(grouping)![1]);
           if (divisions < 4) expect(callsOnGrid(divisions + 1)).toBeGreaterThan(meshPrims);
           for (const node of delivered.nodes) {
-            const [i, j] = node.metadata['cell']!.split('_').map(Number) as [number, number];
+            const [i, j] = node.metadata.cell!.split('_').map(Number) as [number, number];
             const size = [scene.bounds.max[0] - scene.bounds.min[0], scene.bounds.max[2] - scene.bounds.min[2]];
             for (const m of node.meshes) {
               for (const e of delivered.meshes[m]!.elements!) {
-                const part = parts[Number(e.metadata['globalId']!.slice(1))]!;
+                const part = parts[Number(e.metadata.globalId!.slice(1))]!;
                 // Each part's triangle is 1 m wide from (x, z): its centre is in the node's cell.
                 const ci = Math.min(divisions - 1, Math.floor(((part.x + 0.5 - scene.bounds.min[0]) / size[0]!) * divisions));
                 const cj = Math.min(divisions - 1, Math.floor(((part.z + 0.5 - scene.bounds.min[2]) / size[1]!) * divisions));

@@ -57,11 +57,11 @@ describe('IfcRoot attributes in every form the standard allows', () => {
           const rewrites = new Map([...WALLS, DOOR].map((id, i) => [id, forms[i]!]));
           const scene = await readIfc(withRootAttributes(rewrites, escapes), { fileName: 'forms.ifc' });
           for (const [id, values] of rewrites) {
-            const node = scene.nodes.find((n) => n.metadata['globalId'] === GLOBAL_IDS.get(id));
+            const node = scene.nodes.find((n) => n.metadata.globalId === GLOBAL_IDS.get(id));
             // Forms the schema allows leave the element in place; web-ifc may drop an element whose
             // label is a number or a list (not IFC), but nothing may crash.
             if (values.every(schemaValid)) expect(node, `#${id}`).toBeDefined();
-            if (node) expect(node.metadata['name']).toBe(stepText(values[1]) ?? '');
+            if (node) expect(node.metadata.name).toBe(stepText(values[1]) ?? '');
           }
           // The door's sizes come from attributes 8 and 9, whatever stands before them.
           const [door] = scene.doorOpenings;
@@ -87,7 +87,7 @@ describe('IfcRoot attributes in every form the standard allows', () => {
         fc.func(fc.nat()),
         async (forms, escapes) => {
           const rewrites = new Map(ids.map((id, i) => [id, forms[i]!]));
-          let scene;
+          let scene: Awaited<ReturnType<typeof readIfc>>;
           try {
             scene = await readIfc(withRootAttributes(rewrites, escapes), { fileName: 'anything.ifc' });
           } catch (err) {
@@ -99,8 +99,8 @@ describe('IfcRoot attributes in every form the standard allows', () => {
             return;
           }
           for (const [id, values] of rewrites) {
-            const node = scene.nodes.find((n) => n.metadata['globalId'] === GLOBAL_IDS.get(id));
-            if (node) expect(node.metadata['name']).toBe(stepText(values[1]) ?? '');
+            const node = scene.nodes.find((n) => n.metadata.globalId === GLOBAL_IDS.get(id));
+            if (node) expect(node.metadata.name).toBe(stepText(values[1]) ?? '');
           }
           const usdz = new Uint8Array(Buffer.concat(writeUsdz(mergeByMaterial(scene))));
           const back = await readUsdzBack(usdz);
@@ -114,8 +114,8 @@ describe('IfcRoot attributes in every form the standard allows', () => {
   it('derived attributes where Renga writes them: a name after three of them is still no name', async () => {
     const derived: StepValue = { kind: 'derived' };
     const scene = await readIfc(withRootAttributes(new Map([[40, [{ kind: 'reference', id: 5 }, derived, derived, derived]]]), () => 0));
-    const wall = scene.nodes.find((n) => n.metadata['globalId'] === '3g46_woBL6sugXeY5_WP6n')!;
-    expect(wall.metadata['name']).toBe('');
+    const wall = scene.nodes.find((n) => n.metadata.globalId === '3g46_woBL6sugXeY5_WP6n')!;
+    expect(wall.metadata.name).toBe('');
     expect(wall.name).toBe('IfcWallStandardCase_40');
     expect(writeUsdz(mergeByMaterial(scene)).length).toBeGreaterThan(0);
   });

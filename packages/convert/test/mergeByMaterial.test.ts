@@ -10,7 +10,7 @@ describe('mergeByMaterial', () => {
     const scene = await readIfc(corpusBytes('ifc', 'Office_A_20110811.ifc'));
     expect(drawCalls(scene)).toBeGreaterThan(1000);
     const merged = mergeByMaterial(scene);
-    const storeys = new Set(scene.nodes.map((n) => n.metadata['storey'] ?? ''));
+    const storeys = new Set(scene.nodes.map((n) => n.metadata.storey ?? ''));
     expect(drawCalls(merged)).toBeLessThanOrEqual(storeys.size * scene.materials.length);
     expect(drawCalls(merged)).toBeLessThan(100);
     expect(merged.stats.triangles).toBe(scene.stats.triangles);
@@ -25,13 +25,11 @@ describe('mergeByMaterial', () => {
       for (const e of m.elements!) {
         expect(e.firstTriangle).toBe(next);
         next += e.triangleCount;
-        ids.push(`${e.metadata['globalId']}|${m.material}`);
+        ids.push(`${e.metadata.globalId}|${m.material}`);
       }
       expect(next).toBe(m.indices.length / 3);
     }
-    const expected = scene.nodes.flatMap((n) => [
-      ...new Set(n.meshes.map((m) => `${n.metadata['globalId']}|${scene.meshes[m]!.material}`)),
-    ]);
+    const expected = scene.nodes.flatMap((n) => [...new Set(n.meshes.map((m) => `${n.metadata.globalId}|${scene.meshes[m]!.material}`))]);
     expect(ids.sort()).toEqual(expected.sort());
   });
 

@@ -104,7 +104,7 @@ function elbows(radii: number[]): SceneMesh {
 
 /** Triangles of each element of a delivered mesh, by name. */
 function trianglesByName(mesh: SceneMesh): Record<string, number> {
-  return Object.fromEntries(mesh.elements!.map((e) => [e.metadata['name'], e.triangleCount]));
+  return Object.fromEntries(mesh.elements!.map((e) => [e.metadata.name, e.triangleCount]));
 }
 
 describe('MeshSimplification reduced whatever the error (the last resort)', () => {

@@ -1,6 +1,6 @@
 import { validateOpening } from '@arsession/geometry';
 import { describe, expect, it } from 'vitest';
-import { ModelUnreadableError, readIfc, sceneBounds, type IfcSceneData } from '../src/index.js';
+import { readIfc, sceneBounds, type IfcSceneData } from '../src/index.js';
 import { corpusBytes, manifestIfcFacts } from '../../../test/support/corpus.js';
 import { farAwayIfcOpenHouse } from '../../../test/support/movedIfc.js';
 
@@ -25,8 +25,8 @@ describe('readIfc on the corpus', () => {
     expect(scene.bounds).toEqual(sceneBounds(scene));
     // Every product node carries its identity.
     for (const node of scene.nodes.filter((n) => n.meshes.length > 0)) {
-      expect(node.metadata['ifcClass']).toMatch(/^Ifc/);
-      expect(node.metadata['globalId']).toMatch(/^[0-9A-Za-z_$]{22}$/);
+      expect(node.metadata.ifcClass).toMatch(/^Ifc/);
+      expect(node.metadata.globalId).toMatch(/^[0-9A-Za-z_$]{22}$/);
     }
   });
 
@@ -44,7 +44,7 @@ describe('readIfc on the corpus', () => {
 
   it('is Y-up metres: AC20 door "Innentuer-1" stands from y = 0 to its OverallHeight 2.01', async () => {
     const scene = await read('AC20-FZK-Haus.ifc');
-    const node = scene.nodes.find((n) => n.metadata['name'] === 'Innentuer-1' && n.metadata['ifcClass'] === 'IfcDoor')!;
+    const node = scene.nodes.find((n) => n.metadata.name === 'Innentuer-1' && n.metadata.ifcClass === 'IfcDoor')!;
     let lo = Infinity,
       hi = -Infinity;
     for (const m of node.meshes) {
@@ -56,7 +56,7 @@ describe('readIfc on the corpus', () => {
     }
     expect(lo).toBeCloseTo(0, 3);
     expect(hi).toBeCloseTo(2.01, 3);
-    expect(node.metadata['storey']).toBeTruthy();
+    expect(node.metadata.storey).toBeTruthy();
   });
 
   it.each([

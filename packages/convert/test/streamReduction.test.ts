@@ -19,7 +19,7 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
     expect(reduced.doorOpenings.length).toBe(full.doorOpenings.length);
     // Storeys and products as read in full; then a node per placement of repeated geometry, under its product.
     const products = reduced.nodes.slice(0, full.nodes.length);
-    expect(products.map((n) => n.metadata['globalId'])).toEqual(full.nodes.map((n) => n.metadata['globalId']));
+    expect(products.map((n) => n.metadata.globalId)).toEqual(full.nodes.map((n) => n.metadata.globalId));
     const placements = reduced.nodes.slice(full.nodes.length);
     expect(placements.length).toBeGreaterThan(0);
     for (const p of placements) expect(p.metadata).toBe(reduced.nodes[p.parent]!.metadata);

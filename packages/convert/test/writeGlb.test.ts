@@ -26,6 +26,6 @@ describe('writeGlb', () => {
   it('an IFC scene as GLB keeps element identity in node extras', async () => {
     const scene = await readIfc(corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc'));
     const json = readGlbJson(await writeGlb(scene)) as { nodes: Array<{ extras?: Record<string, string> }> };
-    expect(json.nodes.filter((n) => n.extras?.['ifcClass'] === 'IfcDoor')).toHaveLength(1);
+    expect(json.nodes.filter((n) => n.extras?.ifcClass === 'IfcDoor')).toHaveLength(1);
   });
 });

@@ -2,8 +2,7 @@
 // emscripten glue finds its folder through document.currentScript). It opens a USD file with
 // OpenUSD's own UsdStage, syncs it through Hydra (HdWebSyncDriver) into a render delegate that
 // only counts, and reports what Hydra would draw: meshes, triangles, world bounds.
-(function () {
-  'use strict';
+(() => {
   let usd = null;
   let aborted = null;
   let loads = 0;
@@ -84,15 +83,15 @@
         prim = stage.GetPrimAtPath(p);
         attr = prim.GetAttribute('visibility');
         if (attr.Get() === 'invisible') return false;
-      } catch (e) {
+      } catch {
         /* a prim of Hydra's own naming (an instancer's prototype): no attribute */
       } finally {
         try {
-          attr && attr.delete();
-        } catch (e) {}
+          attr?.delete();
+        } catch {}
         try {
-          prim && prim.delete();
-        } catch (e) {}
+          prim?.delete();
+        } catch {}
       }
     }
     return true;
@@ -184,18 +183,18 @@
           (l) => /error|warning|invalid|cannot|could not|failed/i.test(l) && !/_FindAndInstantiateDiscoveryPlugins/.test(l),
         ),
       };
-    } catch (e) {
-      return { error: typeof e === 'number' ? `OpenUSD threw (C++ exception ${e})` : String((e && e.message) || e) };
+    } catch {
+      return { error: typeof e === 'number' ? `OpenUSD threw (C++ exception ${e})` : String(e?.message || e) };
     } finally {
       for (const h of [driver, stage]) {
         try {
           h && !aborted && h.delete();
-        } catch (e) {}
+        } catch {}
       }
       try {
         usd.FS.unlink(path);
         usd.FS.rmdir(dir);
-      } catch (e) {}
+      } catch {}
     }
   }
 

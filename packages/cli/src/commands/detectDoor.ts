@@ -36,7 +36,7 @@ export const detectDoorCommand: Command = {
     if (typeof input === 'number') return input;
     try {
       const stop = startProgress(io, `reading ${input.fileName}`, !json);
-      let scene;
+      let scene: Awaited<ReturnType<typeof readModel>>;
       try {
         scene = await readModel(input.bytes, { fileName: input.fileName });
       } finally {

@@ -33,7 +33,7 @@ export const inspectCommand: Command = {
     const { ConvertError, conversionStatsOnWire, convertModel, doorApproaches, inspectModel } = await import('@arsession/convert');
     try {
       const summary = inspectModel(input.bytes, { fileName });
-      let content;
+      let content: Awaited<ReturnType<typeof convertModel>> | undefined;
       if (!values.headers) {
         const stop = startProgress(io, `reading ${fileName}`, !json);
         try {

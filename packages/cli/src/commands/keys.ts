@@ -26,7 +26,7 @@ export const keysCommand: Command = {
     });
     // Loaded here, not at start-up: every other command would pay for Express and the store's driver.
     const { ConfigError, dataLayout, dataPaths, openSessionStore, readServerConfig } = await import('@arsession/server');
-    let config;
+    let config: ReturnType<typeof readServerConfig>;
     try {
       config = readServerConfig(process.env);
     } catch (err) {

@@ -27,7 +27,7 @@ ${Object.entries(CONFIG_ENV)
     const role = values.role ?? 'all';
     if (role !== 'all' && role !== 'api' && role !== 'worker')
       throw new UsageError(`--role takes all, api or worker, not ${JSON.stringify(role)}`);
-    let config;
+    let config: ReturnType<typeof readServerConfig>;
     try {
       config = readServerConfig(process.env);
     } catch (err) {

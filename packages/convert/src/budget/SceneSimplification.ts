@@ -434,9 +434,9 @@ class CategoryLedger {
 function elementKey(scene: SceneData, node: number): string {
   for (let n = node; n >= 0; n = scene.nodes[n]!.parent) {
     const meta = scene.nodes[n]!.metadata;
-    const key = meta['globalId'] || meta['product'];
+    const key = meta.globalId || meta.product;
     if (key) return key;
-    if (meta['ifcClass']) break;
+    if (meta.ifcClass) break;
   }
   return `node ${node}`;
 }

@@ -67,7 +67,7 @@ interface Grouping {
 const CELL_DIVISIONS = [4, 3, 2];
 
 function* groupings(scene: SceneData): Generator<Grouping> {
-  if (scene.nodes.some((n) => n.meshes.length > 0 && n.metadata['storey'] !== undefined))
+  if (scene.nodes.some((n) => n.meshes.length > 0 && n.metadata.storey !== undefined))
     yield { options: { groupBy: 'storey' }, label: 'storey and material' };
   const centres = drawnCentres(scene);
   for (const divisions of CELL_DIVISIONS)

@@ -14,7 +14,7 @@ import { categoryOfShape } from './categoryOfShape.js';
  */
 export function ifcClassOfNode(nodes: readonly SceneNode[], node: number): string | undefined {
   for (let n = node; n >= 0; n = nodes[n]!.parent) {
-    const ifcClass = nodes[n]!.metadata['ifcClass'];
+    const ifcClass = nodes[n]!.metadata.ifcClass;
     // Storeys are nodes too, with a class, but never draw: a placement's class is its product's.
     if (ifcClass && !/^IfcBuildingStorey$/i.test(ifcClass)) return ifcClass;
   }
@@ -42,7 +42,7 @@ export function meshCategories(scene: Pick<SceneData, 'nodes' | 'meshes'>, scale
     const ifcClass = ifcClassOfNode(scene.nodes, n);
     for (const m of node.meshes) {
       const elements = scene.meshes[m]!.elements;
-      if (elements?.some((e) => e.metadata['ifcClass'])) for (const e of elements) raise(m, categoryOfIfcClass(e.metadata['ifcClass']));
+      if (elements?.some((e) => e.metadata.ifcClass)) for (const e of elements) raise(m, categoryOfIfcClass(e.metadata.ifcClass));
       else if (ifcClass) raise(m, categoryOfIfcClass(ifcClass));
     }
   });

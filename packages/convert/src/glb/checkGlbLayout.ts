@@ -47,7 +47,7 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
     at += 8 + length;
   }
 
-  const buffers = asArray<{ byteLength?: number; uri?: string; extensions?: Record<string, unknown> }>(json['buffers'], 'buffers', fail);
+  const buffers = asArray<{ byteLength?: number; uri?: string; extensions?: Record<string, unknown> }>(json.buffers, 'buffers', fail);
   const bufferSizes = buffers.map((b, i) => {
     if (!Number.isInteger(b.byteLength) || b.byteLength! < 0) throw fail(`buffer ${i} has no valid byteLength`);
     if (b.uri !== undefined && typeof b.uri !== 'string') throw fail(`buffer ${i} has a uri that is not a string`);
@@ -56,7 +56,7 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
       return b.byteLength!;
     }
     // A meshopt fallback buffer carries no data on purpose: its views are decoded from another buffer.
-    const fallback = (b.extensions?.['EXT_meshopt_compression'] as { fallback?: boolean } | undefined)?.fallback === true;
+    const fallback = (b.extensions?.EXT_meshopt_compression as { fallback?: boolean } | undefined)?.fallback === true;
     if (fallback) return Infinity;
     if (i !== 0) throw fail(`buffer ${i} has neither a uri nor the GLB's binary chunk`);
     if (binLength === undefined) throw fail('buffer 0 needs the binary chunk, but the file has none');
@@ -64,7 +64,7 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
     return b.byteLength!;
   });
 
-  const views = asArray<BufferViewJson>(json['bufferViews'], 'bufferViews', fail);
+  const views = asArray<BufferViewJson>(json.bufferViews, 'bufferViews', fail);
   views.forEach((v, i) => {
     if (!isCount(v.byteOffset)) throw fail(`bufferView ${i} has an invalid byteOffset (${JSON.stringify(v.byteOffset)})`);
     if (!isCount(v.byteStride)) throw fail(`bufferView ${i} has an invalid byteStride (${JSON.stringify(v.byteStride)})`);
@@ -73,7 +73,7 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
     const end = (v.byteOffset ?? 0) + (v.byteLength ?? -1);
     if (!(v.byteLength! >= 0) || end > size)
       throw fail(`bufferView ${i} (bytes ${v.byteOffset ?? 0}–${end}) runs past the end of buffer ${v.buffer} (${size} bytes)`);
-    const meshopt = v.extensions?.['EXT_meshopt_compression'] as { buffer?: number; byteOffset?: number; byteLength?: number } | undefined;
+    const meshopt = v.extensions?.EXT_meshopt_compression as { buffer?: number; byteOffset?: number; byteLength?: number } | undefined;
     if (meshopt) {
       const src = bufferSizes[meshopt.buffer ?? -1];
       const mEnd = (meshopt.byteOffset ?? 0) + (meshopt.byteLength ?? -1);
@@ -87,7 +87,7 @@ export function checkGlbLayout(bytes: Uint8Array, json: GltfJson, fileName?: str
   // or Draco/meshopt-decoded data): bound the total, so a tiny file cannot demand gigabytes.
   const budget = Math.min(4 * 2 ** 30, Math.max(256 * 2 ** 20, 32 * bytes.length));
   let claimed = views.reduce(
-    (n, v) => n + ((v.extensions?.['EXT_meshopt_compression'] as { byteLength?: number } | undefined)?.byteLength ?? 0),
+    (n, v) => n + ((v.extensions?.EXT_meshopt_compression as { byteLength?: number } | undefined)?.byteLength ?? 0),
     0,
   );
   accessors.forEach((a, i) => {

@@ -50,7 +50,7 @@ export function checkGlbNodeTree(json: GltfJson, fileName?: string): void {
       if (d > MAX_NODE_DEPTH) throw fail(`the node hierarchy is deeper than ${MAX_NODE_DEPTH} levels (node ${chain[k]})`);
     }
   }
-  const scenes = json['scenes'] ?? [];
+  const scenes = json.scenes ?? [];
   if (!Array.isArray(scenes)) throw fail('"scenes" is not an array');
   scenes.forEach((scene: unknown, s) => {
     const roots = (scene as { nodes?: unknown } | null)?.nodes ?? [];
@@ -61,8 +61,8 @@ export function checkGlbNodeTree(json: GltfJson, fileName?: string): void {
       if (parentOf[root] !== -1) throw fail(`scene ${s} lists node ${root} as a root, but it is a child of node ${parentOf[root]}`);
     }
   });
-  if (json['scene'] !== undefined && !isIndex(json['scene'], scenes.length))
-    throw fail(`"scene" is ${JSON.stringify(json['scene'])}, but the file has ${scenes.length} scenes`);
+  if (json.scene !== undefined && !isIndex(json.scene, scenes.length))
+    throw fail(`"scene" is ${JSON.stringify(json.scene)}, but the file has ${scenes.length} scenes`);
 }
 
 function isIndex(value: unknown, length: number): value is number {

@@ -26,7 +26,7 @@ export function checkGlbReferences(json: GltfJson, fileName?: string): void {
     }
   };
   (json.nodes ?? []).forEach((node, i) => expectIndex(node.mesh, meshes, `node ${i}`, 'mesh'));
-  const meshList = Array.isArray(json['meshes']) ? (json['meshes'] as unknown[]) : [];
+  const meshList = Array.isArray(json.meshes) ? (json.meshes as unknown[]) : [];
   meshList.forEach((mesh, m) => {
     const primitives = (mesh as { primitives?: unknown } | null)?.primitives;
     if (!Array.isArray(primitives)) throw fail(`mesh ${m} has no "primitives" array`);

@@ -17,7 +17,7 @@ export function countMeshNodes(json: GltfJson, fileName?: string): number {
   let count = 0;
   for (const node of nodes) {
     if (typeof node !== 'object' || node === null || node.mesh === undefined) continue;
-    const instancing = node.extensions?.['EXT_mesh_gpu_instancing'] as { attributes?: Record<string, unknown> } | undefined;
+    const instancing = node.extensions?.EXT_mesh_gpu_instancing as { attributes?: Record<string, unknown> } | undefined;
     count += instancing ? instanceCount(json, instancing, fileName) : 1;
   }
   return count;

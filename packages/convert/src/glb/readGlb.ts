@@ -61,7 +61,7 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
       cause: err,
     });
   }
-  let transcoded;
+  let transcoded: Awaited<ReturnType<typeof transcodeTextures>>;
   try {
     transcoded = await transcodeTextures(doc);
   } catch (err) {

@@ -29,7 +29,7 @@ export async function transcodeTextures(doc: Document): Promise<SceneWarning[]> 
     setPng(texture, await sharp(texture.getImage()!).png().toBuffer());
   }
   for (const texture of ktx2) {
-    let image;
+    let image: Awaited<ReturnType<typeof decodeKtx2>>;
     try {
       image = await decodeKtx2(texture.getImage()!);
     } catch (err) {

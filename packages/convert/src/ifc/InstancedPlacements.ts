@@ -99,7 +99,7 @@ export class InstancedPlacements {
       const matrix = p.transform.slice();
       for (let k = 0; k < 3; k++) matrix[12 + k] = matrix[12 + k]! - offset[k]!;
       nodes.push({ name: product.name, parent, matrix, meshes: [mesh], metadata: product.metadata });
-      if (!meshes[mesh - firstMesh]!.name) meshes[mesh - firstMesh]!.name = product.metadata['ifcClass'] ?? '';
+      if (!meshes[mesh - firstMesh]!.name) meshes[mesh - firstMesh]!.name = product.metadata.ifcClass ?? '';
     }
     return { meshes, nodes };
   }

@@ -89,7 +89,7 @@ export function webIfcSchemasDefined(): readonly string[] {
 }
 
 function cacheDir(): string {
-  return join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'arsession');
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'arsession');
 }
 
 function readIfPresent(path: string): Buffer | undefined {

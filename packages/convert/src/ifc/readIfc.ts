@@ -128,7 +128,7 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   try {
     const model = openModel(api, bytes, header.schema, opts, fail);
     try {
-      return await buildScene(api, model, header.schema, new StepFile(bytes, offsets), opts, fail);
+      return await buildScene(api, model, header.schema, new StepFile(bytes, offsets), opts);
     } catch (err) {
       if (err instanceof ModelUnreadableError) throw err;
       if (err instanceof GeometryOverBound)
@@ -161,14 +161,7 @@ function openModel(
   return model;
 }
 
-async function buildScene(
-  api: IfcAPI,
-  model: number,
-  schema: string,
-  file: StepFile,
-  opts: ReadIfcOptions,
-  fail: (why: string) => Error,
-): Promise<IfcSceneData> {
+async function buildScene(api: IfcAPI, model: number, schema: string, file: StepFile, opts: ReadIfcOptions): Promise<IfcSceneData> {
   const warnings: SceneWarning[] = [];
   const geometries: StreamedGeometry[] = [];
   const products: number[] = [];

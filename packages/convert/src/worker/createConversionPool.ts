@@ -107,8 +107,11 @@ export const CONVERSION_POOL_DEFAULTS: Readonly<ConversionPoolOptions> = {
  */
 interface ConversionWorker {
   postMessage(message: unknown, transfer?: ArrayBuffer[]): void;
+  // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type, which Worker and ProcessWorker share; any narrower and neither is assignable
   on(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): this;
+  // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type, which Worker and ProcessWorker share; any narrower and neither is assignable
   once(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): this;
+  // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type, which Worker and ProcessWorker share; any narrower and neither is assignable
   off(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): this;
   terminate(): Promise<unknown>;
   ref(): void;

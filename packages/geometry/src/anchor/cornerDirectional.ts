@@ -43,7 +43,7 @@ export function cornerDirectionalFrame(input: CornerDirectionalInput, options: P
   const e1 = r.direction(input.edge1Direction, 'edge_1_direction');
   const e2 = r.direction(input.edge2Direction, 'edge_2_direction');
   const normal = r.direction(input.planeNormal, 'plane_normal');
-  let frame;
+  let frame: ReturnType<typeof frameFromNormalAndForward>;
   let openingAngleDeg = 0;
   if (corner && e1 && e2 && normal) {
     // Frame each edge on its own first: that checks it against the normal and projects it into the plane.

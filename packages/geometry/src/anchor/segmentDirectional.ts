@@ -53,7 +53,7 @@ export function segmentDirectionalFrame(input: SegmentDirectionalInput, options:
       message: `placement_source ${JSON.stringify(source)} is not supported; use one of ${PLACEMENT_SOURCES.join(', ')}`,
     });
   }
-  let frame;
+  let frame: ReturnType<typeof frameFromNormalAndForward>;
   let length = 0;
   if (p1 && p2) {
     length = vec3.distance(p1, p2);

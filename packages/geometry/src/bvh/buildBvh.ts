@@ -39,8 +39,8 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
       const va = p[a + k]!,
         vb = p[b + k]!,
         vc = p[c + k]!;
-      box[t * 6 + k * 2] = va < vb ? (va < vc ? va : vc) : vb < vc ? vb : vc;
-      box[t * 6 + k * 2 + 1] = va > vb ? (va > vc ? va : vc) : vb > vc ? vb : vc;
+      box[t * 6 + k * 2] = va < vb ? Math.min(va, vc) : Math.min(vb, vc);
+      box[t * 6 + k * 2 + 1] = va > vb ? Math.max(va, vc) : Math.max(vb, vc);
     }
   }
   const triangles = new Uint32Array(count);

@@ -22,13 +22,18 @@ export function corsHeaders(origins: readonly string[]) {
   const any = origins.includes('*');
   const allowed = new Set(origins);
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (origins.length === 0) return next();
-    res.vary('Origin');
     const origin = req.get('Origin');
-    if (origin === undefined || (!any && !allowed.has(origin))) return next();
+    if (origins.length > 0) res.vary('Origin');
+    if (origins.length === 0 || origin === undefined || (!any && !allowed.has(origin))) {
+      next();
+      return;
+    }
     res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
     res.setHeader('Access-Control-Expose-Headers', EXPOSED);
-    if (req.method !== 'OPTIONS' || req.get('Access-Control-Request-Method') === undefined) return next();
+    if (req.method !== 'OPTIONS' || req.get('Access-Control-Request-Method') === undefined) {
+      next();
+      return;
+    }
     res.setHeader('Access-Control-Allow-Methods', METHODS);
     res.setHeader('Access-Control-Allow-Headers', HEADERS);
     res.setHeader('Access-Control-Max-Age', '600');

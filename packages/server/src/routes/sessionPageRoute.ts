@@ -36,7 +36,7 @@ export function sessionPageRoute(ctx: ServerContext) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     res.setHeader('Content-Security-Policy', PAGE_POLICY);
     res.set('Cache-Control', 'no-store');
-    let session;
+    let session: Awaited<ReturnType<typeof liveSession>>;
     try {
       session = await liveSession(ctx.sessions, String(req.params.id));
     } catch (err) {
@@ -56,19 +56,17 @@ export function sessionPageRoute(ctx: ServerContext) {
     }
     const detail = sessionDetail(ctx, req, session);
     const qrSvg = await QRCode.toString(detail.deeplink, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-    res
-      .type('html')
-      .send(
-        renderSessionPage({
-          detail,
-          onetimeCode: session.onetimeCode,
-          codeClaimed: session.codeClaimed,
-          codeExpired: session.createdAt + Math.min(ctx.config.codeTtlSeconds, ctx.config.sessionTtlSeconds) * 1000 <= Date.now(),
-          qrSvg,
-          assets: PAGE_ASSETS,
-          now: Date.now(),
-        }),
-      );
+    res.type('html').send(
+      renderSessionPage({
+        detail,
+        onetimeCode: session.onetimeCode,
+        codeClaimed: session.codeClaimed,
+        codeExpired: session.createdAt + Math.min(ctx.config.codeTtlSeconds, ctx.config.sessionTtlSeconds) * 1000 <= Date.now(),
+        qrSvg,
+        assets: PAGE_ASSETS,
+        now: Date.now(),
+      }),
+    );
   };
 }
 

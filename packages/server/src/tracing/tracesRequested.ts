@@ -11,8 +11,8 @@
  * ```
  */
 export function tracesRequested(env: Readonly<Record<string, string | undefined>>): boolean {
-  if (env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true') return false;
-  const exporter = env['OTEL_TRACES_EXPORTER']?.trim().toLowerCase();
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
   if (exporter) return exporter !== 'none';
-  return Boolean(env['OTEL_EXPORTER_OTLP_ENDPOINT'] || env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']);
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }

@@ -3,7 +3,7 @@ import type { SdfLayer, SdfLayerOffset, SdfListOp, SdfReference, SdfSpec, SdfSpe
 import { NUMERIC_TYPES, SCALAR_BYTES, SPEC_TYPE_NAMES, TYPE, type CrateNumericType } from './crateTypes.js';
 import { decompressFramed } from './decompressLz4.js';
 import { decodeIntegers } from './integerCoding.js';
-import { DecodeBudget, DecodeBudgetExceeded, decodeBudgetFor, type DecodeBudgetOptions } from './DecodeBudget.js';
+import { type DecodeBudget, DecodeBudgetExceeded, decodeBudgetFor, type DecodeBudgetOptions } from './DecodeBudget.js';
 
 /** Options of {@link readCrate}: what a refusal names besides the layer, and what the layer may decode to. */
 export interface ReadCrateOptions {
@@ -110,7 +110,6 @@ function refusal(err: unknown, identifier: string, options: ReadCrateOptions): u
 }
 
 class CrateReader {
-  private readonly view: DataView;
   private version = 0; // major * 10000 + minor * 100 + patch
   private tokens: string[] = [];
   private strings: number[] = [];
@@ -125,9 +124,7 @@ class CrateReader {
   constructor(
     private readonly bytes: Uint8Array,
     private readonly budget: DecodeBudget,
-  ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
+  ) {}
 
   read(identifier: string): SdfLayer {
     const specs = this.readStructure();

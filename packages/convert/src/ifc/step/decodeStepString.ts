@@ -28,15 +28,15 @@ export function decodeStepString(bytes: Uint8Array, from = 0, to = bytes.length)
       i += 2;
       run = i;
     } else if (c === BACKSLASH) {
-      const escape = readEscape(bytes, i, to, page);
-      if (!escape) {
+      const escaped = readEscape(bytes, i, to, page);
+      if (!escaped) {
         i++;
         continue;
       }
       flush(i);
-      out += escape.text;
-      if (escape.page) page = escape.page;
-      i = escape.end;
+      out += escaped.text;
+      if (escaped.page) page = escaped.page;
+      i = escaped.end;
       run = i;
     } else {
       i++;

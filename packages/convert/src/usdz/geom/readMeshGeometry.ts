@@ -34,7 +34,7 @@ export function readMeshGeometry(
   const points = numericArray(stage.value(prim, 'points'));
   const counts = intArray(stage.value(prim, 'faceVertexCounts'));
   const corners = intArray(stage.value(prim, 'faceVertexIndices'));
-  if (!points || points.size !== 3 || !counts || !corners || counts.length === 0) return undefined;
+  if (points?.size !== 3 || !counts || !corners || counts.length === 0) return undefined;
   const pointCount = points.values.length / 3;
   let total = 0;
   for (const c of counts) {

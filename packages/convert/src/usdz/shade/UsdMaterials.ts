@@ -98,7 +98,10 @@ export class UsdMaterials {
     }
     const input = (name: string) => this.input(surface, `inputs:${name}`, 0);
     const uvNames = new Set<string>();
-    const use = (t: TextureInput) => (uvNames.add(t.uvName), t);
+    const use = (t: TextureInput) => {
+      uvNames.add(t.uvName);
+      return t;
+    };
 
     const diffuse = input('diffuseColor');
     if ('texture' in diffuse) {
@@ -115,7 +118,7 @@ export class UsdMaterials {
       else out.opacityTexture = channelRef(t);
       out.opacity = scaleOf(t);
     } else out.opacity = scalar(opacity.value, 1);
-    const threshold = scalar(valueOf(input('opacityThreshold')), 0);
+    const threshold = scalar(valueOfInput(input('opacityThreshold')), 0);
     if (threshold > 0) {
       out.alphaCutoff = threshold;
       delete out.alphaBlend;
@@ -148,7 +151,7 @@ export class UsdMaterials {
       else if (name === 'metallic') out.metallic = scalar(source.value, 0);
       else if (name === 'roughness') out.roughness = scalar(source.value, 0.5);
     }
-    const specular = valueOf(input('useSpecularWorkflow'));
+    const specular = valueOfInput(input('useSpecularWorkflow'));
     if (scalar(specular, 0) === 1)
       this.warn(
         'specular_workflow',
@@ -218,7 +221,6 @@ export class UsdMaterials {
     if (texture === undefined) return undefined;
     const channel = (output.replace(/^outputs:/, '') || 'rgb') as Channel;
     const wrap = (name: string) => WRAP[tokenOf(this.stage.value(shader, name)) ?? 'useMetadata'] ?? 'repeat';
-    const st = this.input(shader, 'inputs:st', 0);
     return {
       texture,
       wrap: [wrap('inputs:wrapS'), wrap('inputs:wrapT')],
@@ -236,7 +238,7 @@ export class UsdMaterials {
       if (at.prim.typeName === 'Shader') {
         const id = this.shaderId(at.prim) ?? '';
         if (id.startsWith('UsdPrimvarReader')) {
-          const name = valueOf(this.input(at.prim, 'inputs:varname', 0));
+          const name = valueOfInput(this.input(at.prim, 'inputs:varname', 0));
           return name && (name.kind === 'token' || name.kind === 'string') && name.value ? name.value : 'st';
         }
         if (id === 'UsdTransform2d') {
@@ -255,7 +257,7 @@ export class UsdMaterials {
   }
 
   private textureOf(assetPath: string, layer: string): number | undefined {
-    let entry;
+    let entry: ReturnType<PackageLayers['resolve']>;
     try {
       entry = this.layers.resolve(assetPath, layer);
     } catch (err) {
@@ -335,7 +337,7 @@ function scaleOf(t: TextureInput): number {
   return t.scale[{ rgb: 0, r: 0, g: 1, b: 2, a: 3 }[t.channel]];
 }
 
-function valueOf(source: InputSource): SdfValue | undefined {
+function valueOfInput(source: InputSource): SdfValue | undefined {
   return 'value' in source ? source.value : undefined;
 }
 

@@ -176,9 +176,9 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
         queue.getJobs(['waiting'], 0, 0, true),
       ]);
       return {
-        waiting: counts['waiting'] ?? 0,
-        active: counts['active'] ?? 0,
-        failed: counts['failed'] ?? 0,
+        waiting: counts.waiting ?? 0,
+        active: counts.active ?? 0,
+        failed: counts.failed ?? 0,
         oldestWaitingSince: oldest?.timestamp,
       };
     },

@@ -8,11 +8,12 @@ import {
   PutObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   HeadBucketCommand,
   ListObjectsV2Command,
   NoSuchKey,
   S3Client,
-  S3ServiceException,
+  type S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -227,7 +228,7 @@ export async function openS3ObjectStore(options: S3ObjectStoreOptions): Promise<
       );
     },
     async fetchCached(key, cachedName, path) {
-      let object;
+      let object: GetObjectCommandOutput;
       try {
         object = await s3.send(new GetObjectCommand({ Bucket, Key: cachedKey(key, cachedName) }));
       } catch (err) {
