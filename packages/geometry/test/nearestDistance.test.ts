@@ -79,4 +79,28 @@ describe('nearestDistance', () => {
       ),
     ).toBe(Infinity);
   });
+
+  it('puts every point of a sliver (one edge a millionth of the longest, or less) on it, as its edges', () => {
+    fc.assert(
+      fc.property(
+        point,
+        point,
+        fc.double({ min: -30, max: -6, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (a, c, exponent, t) => {
+          const length = Math.hypot(c[0] - a[0], c[1] - a[1], c[2] - a[2]);
+          fc.pre(length > 1e-3);
+          // b a hair from a, off the line a–c: Ericson's region signs cancel there.
+          const b = [a[0], a[1] + length * 10 ** exponent, a[2]];
+          const positions = Float64Array.from([...a, ...b, ...c]);
+          const on = [0, 1, 2].map((k) => a[k]! + t * (c[k]! - a[k]!));
+          expect(Math.sqrt(triangleDistanceSquared(positions, 0, 3, 6, on[0]!, on[1]!, on[2]!))).toBeLessThanOrEqual(1e-9 * length);
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // Found by farthestOnTriangle's property (seed 313581576): a point on the long edge came out 0.79 m off.
+    const sliver = Float32Array.from([0, 0, 0, 0, 1.8521963578491379e-16, 0, 0, 10, 10]);
+    expect(Math.sqrt(triangleDistanceSquared(sliver, 0, 3, 6, 0, 1.6666666666666665, 1.6666666666666665))).toBeLessThan(1e-9);
+  });
 });

@@ -1,5 +1,5 @@
 import type { TriangleMesh } from './Bvh.js';
-import { triangleDistanceSquared } from './nearestDistance.js';
+import { isSliver, triangleDistanceSquared } from './nearestDistance.js';
 
 /** Options of {@link farthestOnTriangle}. */
 export interface FarthestOnTriangleOptions {
@@ -278,7 +278,8 @@ function cutByPrism(q: number[], p: ArrayLike<number>, idx: Uint32Array, t: numb
     e2 = sub(v[2]!, v[0]!),
     n = cross(e1, e2);
   // As `triangleDistanceSquared` judges it: a triangle it measures as its edges has no prism.
-  if (!(dot(n, n) > 1e-12 * dot(e1, e1) * dot(e2, e2))) return undefined;
+  const e3 = sub(v[2]!, v[1]!);
+  if (isSliver(dot(n, n), dot(e1, e1), dot(e2, e2), dot(e3, e3))) return undefined;
   const outside: number[][] = [];
   let inside = q;
   for (let k = 0; k < 3 && inside.length >= 9; k++) {

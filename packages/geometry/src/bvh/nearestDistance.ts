@@ -113,16 +113,24 @@ export function triangleDistanceSquared(p: ArrayLike<number>, a: number, b: numb
   const apx = x - ax,
     apy = y - ay,
     apz = z - az;
-  // Ericson's regions assume a triangle with area; a degenerate one is its three edges.
+  // Ericson's regions assume a triangle with area: their signs are differences of products that
+  // cancel on a sliver (an edge a millionth of the longest, or corners in a line), where they
+  // would give a point on the triangle a distance. Such a triangle is measured as its three edges,
+  // which are within its width (under a millionth of its longest edge) of every point of it.
   const nx = aby * acz - abz * acy,
     ny = abz * acx - abx * acz,
     nz = abx * acy - aby * acx;
-  const ab2 = abx * abx + aby * aby + abz * abz,
-    ac2 = acx * acx + acy * acy + acz * acz;
-  if (!(nx * nx + ny * ny + nz * nz > 1e-12 * ab2 * ac2)) {
-    const bcx = p[c]! - p[b]!,
-      bcy = p[c + 1]! - p[b + 1]!,
-      bcz = p[c + 2]! - p[b + 2]!;
+  const bcx = p[c]! - p[b]!,
+    bcy = p[c + 1]! - p[b + 1]!,
+    bcz = p[c + 2]! - p[b + 2]!;
+  if (
+    isSliver(
+      nx * nx + ny * ny + nz * nz,
+      abx * abx + aby * aby + abz * abz,
+      acx * acx + acy * acy + acz * acz,
+      bcx * bcx + bcy * bcy + bcz * bcz,
+    )
+  ) {
     return Math.min(
       segmentDistanceSquared(apx, apy, apz, abx, aby, abz),
       segmentDistanceSquared(apx, apy, apz, acx, acy, acz),
@@ -164,6 +172,15 @@ export function triangleDistanceSquared(p: ArrayLike<number>, a: number, b: numb
     qy = apy - aby * v - acy * w,
     qz = apz - abz * v - acz * w;
   return qx * qx + qy * qy + qz * qz;
+}
+
+/**
+ * Whether a triangle is too thin for Ericson's regions: twice its area (`n2`, its normal's squared
+ * length) under a millionth of its longest edge squared (`ab2`, `ac2`, `bc2`, its edges' squares).
+ */
+export function isSliver(n2: number, ab2: number, ac2: number, bc2: number): boolean {
+  const longest = Math.max(ab2, ac2, bc2);
+  return !(n2 > 1e-12 * longest * longest);
 }
 
 /** Squared distance from a point at offset `d` from a segment's start to the segment along `e`. */
