@@ -38,7 +38,8 @@ describe(`OpenUSD opens every large model we deliver (${DIR})`, () => {
       // instances for the count, and OpenUSD's bounds are checked only without them.
       expect((await readUsdz(result.usdz!)).stats.triangles).toBe(result.stats.triangles);
       console.log(
-        `${name}: ${result.stats.triangles} triangles in ${result.stats.drawCalls} prims, ${report.instances ?? 0} instances; OpenUSD drew ${report.triangles} in ${report.meshes} meshes`,
+        `${name}: ${result.stats.triangles} triangles in ${result.stats.drawCalls} prims, ` +
+          `${report.instances ?? 0} instances; OpenUSD drew ${report.triangles} in ${report.meshes} meshes`,
       );
       if (report.instances) return;
       expect(report.triangles).toBe(result.stats.triangles);

@@ -45,7 +45,8 @@ for (const a of blocking) {
     .slice(0, 3)
     .join('; ');
   console.log(
-    `  ${a.severity.toUpperCase()} ${a.module_name} ${a.vulnerable_versions ?? ''}: ${a.title} ${a.url ?? ''}${paths ? ` (via ${paths})` : ''}`,
+    `  ${a.severity.toUpperCase()} ${a.module_name} ${a.vulnerable_versions ?? ''}: ` +
+      `${a.title} ${a.url ?? ''}${paths ? ` (via ${paths})` : ''}`,
   );
 }
 process.exit(blocking.length > 0 || (counts.high ?? 0) + (counts.critical ?? 0) > 0 ? 1 : 0);

@@ -57,12 +57,13 @@ function buildApiReference() {
   const out = join(root, 'packages', 'server', 'dist', 'docs');
   mkdirSync(out, { recursive: true });
   const spec = join(out, 'openapi.json');
+  const documentModule = pathToFileURL(join(root, 'packages', 'server', 'dist', 'openapi', 'openapiDocument.js')).href;
   const document = spawnSync(
     process.execPath,
     [
       '--input-type=module',
       '-e',
-      `import { openapiDocument } from ${JSON.stringify(pathToFileURL(join(root, 'packages', 'server', 'dist', 'openapi', 'openapiDocument.js')).href)};
+      `import { openapiDocument } from ${JSON.stringify(documentModule)};
      process.stdout.write(JSON.stringify(openapiDocument({})));`,
     ],
     { encoding: 'utf8', maxBuffer: 64 << 20 },

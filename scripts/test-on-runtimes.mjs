@@ -23,10 +23,14 @@ const counts = [];
 // Before the suite: the tree as the formatter writes it and with no lint finding (biome.jsonc).
 // A finding fails CI as a failed check in the totals; the suite still runs, so one run says all.
 console.log('=== format and lint (biome ci) ===');
-const style = spawnSync(process.execPath, [join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'ci', '--colors=off', '.'], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const style = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'ci', '--colors=off', '--error-on-warnings', '.'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 counts.push({
   version: undefined,
   label: 'format and lint (biome ci)',

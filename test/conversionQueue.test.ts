@@ -107,18 +107,22 @@ async function awaitJobFiles(queue: string): Promise<string[]> {
 }
 
 describe('a model within the inline bound', () => {
-  it('travels beside the job in Redis: no object-store request either side, the outputs the threads engine makes, nothing left in Redis', async () => {
-    const { jobs, apiCalls, workerCalls } = await queueNamed('inline');
-    const job = jobOf('glb', 'Box.glb', 'inline');
-    const result = await jobs.run(job);
-    expect(apiCalls).toEqual([]);
-    expect(workerCalls).toEqual([]);
-    const here = await convertedHere(job);
-    expect(readFileSync(job.usdzPath).equals(here.usdz)).toBe(true);
-    expect(readFileSync(job.glbPath).equals(here.glb)).toBe(true);
-    expect(result.usdzFileBytes).toBe(here.usdz.length);
-    expect(await jobFileKeys('inline')).toEqual([]);
-  });
+  it(
+    'travels beside the job in Redis: no object-store request either ' +
+      'side, the outputs the threads engine makes, nothing left in Redis',
+    async () => {
+      const { jobs, apiCalls, workerCalls } = await queueNamed('inline');
+      const job = jobOf('glb', 'Box.glb', 'inline');
+      const result = await jobs.run(job);
+      expect(apiCalls).toEqual([]);
+      expect(workerCalls).toEqual([]);
+      const here = await convertedHere(job);
+      expect(readFileSync(job.usdzPath).equals(here.usdz)).toBe(true);
+      expect(readFileSync(job.glbPath).equals(here.glb)).toBe(true);
+      expect(result.usdzFileBytes).toBe(here.usdz.length);
+      expect(await jobFileKeys('inline')).toEqual([]);
+    },
+  );
 
   it('waits in Redis with an expiry no longer than the API node waits for its job', async () => {
     const { jobs, startWorker } = await queueNamed('waiting', { worker: false });

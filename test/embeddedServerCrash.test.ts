@@ -66,79 +66,82 @@ describe('kill -9 of `arsession serve`', () => {
     }
   }
 
-  it('during uploads and conversions, and again amid a burst: after each restart the data directory is consistent and every 201 intact', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'arsession-kill9-'));
-    const env = { ARSESSION_WORKERS: '2', ARSESSION_QUEUE: '16' };
-    const key = createKeyWithCli(dataDir, 'acme');
-    const answered: string[] = [];
-    const record = (r: { status: number; body: Record<string, any> } | undefined) => {
-      if (r?.status === 201) answered.push(sessionIdOf(r.body.deeplink as string));
-      return r;
-    };
-    let server = await startCliServer(dataDir, env);
-    try {
-      // Sessions finished before the crash, saved to the account and anonymous.
-      for (const k of [key, undefined, key]) expect(record(await post(server.url, 'by_plane', box(), k))?.status).toBe(201);
-
-      // In flight at the kill: two IFC conversions (seconds each), an upload stalled halfway, and
-      // a stream of small sessions, some keyed.
-      const conversions = [
-        post(server.url, 'by_plane', [uniqueIfc(corpusPath('ifc', 'AC20-FZK-Haus.ifc'), randomUUID()), 'house.ifc'], key).then(record),
-        post(server.url, 'by_plane', [uniqueIfc(corpusPath('ifc', 'Office_A_20110811.ifc'), randomUUID()), 'office.ifc']).then(record),
-      ];
-      const stalled = startManualUpload(`${server.url}/api/vision/v1/session/by_plane/`, {
-        field: 'model_file',
-        fileName: 'stalled.glb',
-        declaredFileBytes: 4 << 20,
-      });
-      await stalled.send(new Uint8Array(512 << 10).fill(7));
-      let streaming = true;
-      const stream = async (k?: string) => {
-        while (streaming) if (record(await post(server.url, 'by_plane', box(), k)) === undefined) return;
+  it(
+    'during uploads and conversions, and again amid a burst: after each ' + 'restart the data directory is consistent and every 201 intact',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'arsession-kill9-'));
+      const env = { ARSESSION_WORKERS: '2', ARSESSION_QUEUE: '16' };
+      const key = createKeyWithCli(dataDir, 'acme');
+      const answered: string[] = [];
+      const record = (r: { status: number; body: Record<string, any> } | undefined) => {
+        if (r?.status === 201) answered.push(sessionIdOf(r.body.deeplink as string));
+        return r;
       };
-      const streams = [stream(key), stream()];
-      // Kill once a conversion has begun writing its session's USDZ (staged in uploads/ until the
-      // session is committed) and the stalled upload is on disk.
-      const inUploads = () => readdirSync(join(dataDir, 'uploads'));
-      await until(
-        () => inUploads().some((e) => e.endsWith('.usdz')) && inUploads().some((e) => !e.endsWith('.usdz')),
-        20_000,
-        'a conversion and an upload in progress',
-      );
-      await server.kill9();
-      streaming = false;
-      await Promise.all([...conversions, ...streams, stalled.closed]);
+      let server = await startCliServer(dataDir, env);
+      try {
+        // Sessions finished before the crash, saved to the account and anonymous.
+        for (const k of [key, undefined, key]) expect(record(await post(server.url, 'by_plane', box(), k))?.status).toBe(201);
 
-      // What the crash left behind is really there, so that the clean-up below is tested, not vacuous.
-      const crashed = auditDataDir(dataDir);
-      if (process.env.ARSESSION_TEST_LOG) console.error('left by the kill:', crashed);
-      expect(crashed.integrity).toBe('ok');
-      expect(crashed.uploads.length + crashed.unownedSessionEntries.length).toBeGreaterThan(0);
+        // In flight at the kill: two IFC conversions (seconds each), an upload stalled halfway, and
+        // a stream of small sessions, some keyed.
+        const conversions = [
+          post(server.url, 'by_plane', [uniqueIfc(corpusPath('ifc', 'AC20-FZK-Haus.ifc'), randomUUID()), 'house.ifc'], key).then(record),
+          post(server.url, 'by_plane', [uniqueIfc(corpusPath('ifc', 'Office_A_20110811.ifc'), randomUUID()), 'office.ifc']).then(record),
+        ];
+        const stalled = startManualUpload(`${server.url}/api/vision/v1/session/by_plane/`, {
+          field: 'model_file',
+          fileName: 'stalled.glb',
+          declaredFileBytes: 4 << 20,
+        });
+        await stalled.send(new Uint8Array(512 << 10).fill(7));
+        let streaming = true;
+        const stream = async (k?: string) => {
+          while (streaming) if (record(await post(server.url, 'by_plane', box(), k)) === undefined) return;
+        };
+        const streams = [stream(key), stream()];
+        // Kill once a conversion has begun writing its session's USDZ (staged in uploads/ until the
+        // session is committed) and the stalled upload is on disk.
+        const inUploads = () => readdirSync(join(dataDir, 'uploads'));
+        await until(
+          () => inUploads().some((e) => e.endsWith('.usdz')) && inUploads().some((e) => !e.endsWith('.usdz')),
+          20_000,
+          'a conversion and an upload in progress',
+        );
+        await server.kill9();
+        streaming = false;
+        await Promise.all([...conversions, ...streams, stalled.closed]);
 
-      server = await startCliServer(dataDir, env);
-      expect(server.output()).toContain('removed files left by an interrupted run');
-      await expectConsistent(server, dataDir, answered);
+        // What the crash left behind is really there, so that the clean-up below is tested, not vacuous.
+        const crashed = auditDataDir(dataDir);
+        if (process.env.ARSESSION_TEST_LOG) console.error('left by the kill:', crashed);
+        expect(crashed.integrity).toBe('ok');
+        expect(crashed.uploads.length + crashed.unownedSessionEntries.length).toBeGreaterThan(0);
 
-      // A second kill at an arbitrary moment of a burst of small sessions (keyed ones save models).
-      const burst = Array.from({ length: 12 }, (_, i) => post(server.url, 'by_plane', box(), i % 2 ? key : undefined).then(record));
-      await until(() => answered.length >= 5, 20_000, 'the first answers of the burst');
-      await server.kill9();
-      await Promise.all(burst);
+        server = await startCliServer(dataDir, env);
+        expect(server.output()).toContain('removed files left by an interrupted run');
+        await expectConsistent(server, dataDir, answered);
 
-      server = await startCliServer(dataDir, env);
-      await expectConsistent(server, dataDir, answered);
-      // The restarted server works on the same directory: a new session, and a code claimed.
-      expect(record(await post(server.url, 'by_plane', box(), key))?.status).toBe(201);
-      const code = (await post(server.url, 'by_plane', box()))!;
-      const claim = await fetch(`${server.url}/api/vision/v1/session/claim/`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ onetime_code: code.body.onetime_code }),
-      });
-      expect(claim.status).toBe(200);
-    } finally {
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+        // A second kill at an arbitrary moment of a burst of small sessions (keyed ones save models).
+        const burst = Array.from({ length: 12 }, (_, i) => post(server.url, 'by_plane', box(), i % 2 ? key : undefined).then(record));
+        await until(() => answered.length >= 5, 20_000, 'the first answers of the burst');
+        await server.kill9();
+        await Promise.all(burst);
+
+        server = await startCliServer(dataDir, env);
+        await expectConsistent(server, dataDir, answered);
+        // The restarted server works on the same directory: a new session, and a code claimed.
+        expect(record(await post(server.url, 'by_plane', box(), key))?.status).toBe(201);
+        const code = (await post(server.url, 'by_plane', box()))!;
+        const claim = await fetch(`${server.url}/api/vision/v1/session/claim/`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ onetime_code: code.body.onetime_code }),
+        });
+        expect(claim.status).toBe(200);
+      } finally {
+        await server.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

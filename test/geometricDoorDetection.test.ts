@@ -124,7 +124,8 @@ describe.each(MODELS)('geometric door detection on %s, semantics stripped', (nam
  * our Y-up metres into that frame, and no semantics. Our USD reader must undo all of it.
  */
 function centimetreZUpUsdz(scene: SceneData): Uint8Array {
-  const toZUpCentimetres = new Float64Array([100, 0, 0, 0, 0, 0, 100, 0, 0, -100, 0, 0, 0, 0, 0, 1]); // column-major: (x, y, z) m → (x, −z, y) cm
+  // Column-major: (x, y, z) m → (x, −z, y) cm.
+  const toZUpCentimetres = new Float64Array([100, 0, 0, 0, 0, 0, 100, 0, 0, -100, 0, 0, 0, 0, 0, 1]);
   const wrapped: SceneData = {
     ...scene,
     nodes: [

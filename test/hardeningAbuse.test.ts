@@ -186,15 +186,18 @@ describe('one-time-code guessing', () => {
     expect(JSON.parse(a.body)).toMatchObject({ code: 'too_many_claims', errors: [{ field: 'onetime_code' }] });
   };
 
-  it('a client that guessed wrong is held after its failures (a spoofed X-Forwarded-For does not help); one that did not is never held', async () => {
-    const codes = [await codeOf(), await codeOf()];
-    for (let i = 0; i < FAILED_PER_HOUR; i++) expect((await claimFrom('127.0.0.2', wrongCode(codes, i))).status).toBe(404);
-    expect429(await claimFrom('127.0.0.2', wrongCode(codes, 99)));
-    // Held even with a valid code, however it presents itself.
-    expect429(await claimFrom('127.0.0.2', codes[0]!, { 'X-Forwarded-For': '203.0.113.9', 'X-Real-IP': '203.0.113.9' }));
-    // Another client is not held back by the first: its real code works, typed in groups.
-    expect((await claimFrom('127.0.0.3', codes[0]!.replace(/(\d{4})(?=\d)/g, '$1 '))).status).toBe(200);
-  });
+  it(
+    'a client that guessed wrong is held after its failures (a spoofed ' + 'X-Forwarded-For does not help); one that did not is never held',
+    async () => {
+      const codes = [await codeOf(), await codeOf()];
+      for (let i = 0; i < FAILED_PER_HOUR; i++) expect((await claimFrom('127.0.0.2', wrongCode(codes, i))).status).toBe(404);
+      expect429(await claimFrom('127.0.0.2', wrongCode(codes, 99)));
+      // Held even with a valid code, however it presents itself.
+      expect429(await claimFrom('127.0.0.2', codes[0]!, { 'X-Forwarded-For': '203.0.113.9', 'X-Real-IP': '203.0.113.9' }));
+      // Another client is not held back by the first: its real code works, typed in groups.
+      expect((await claimFrom('127.0.0.3', codes[0]!.replace(/(\d{4})(?=\d)/g, '$1 '))).status).toBe(200);
+    },
+  );
 
   it('1,000 guesses from 50 addresses claim nothing, and a valid code from a fresh address succeeds during the attack', async () => {
     const codes = [await codeOf(), await codeOf()];
@@ -291,183 +294,207 @@ describe('slow clients (slowloris)', () => {
     expect(outcome.ms).toBeLessThan(HEADERS_TIMEOUT_S * 1000 + 1500);
   });
 
-  it(`a body that stalls, or trickles, is cut off with 408 at the ${REQUEST_TIMEOUT_S} s request timeout; its upload and its slot are freed`, async () => {
-    const url = `${t.url}${API}/session/by_plane/`;
-    const stalled = startManualUpload(url, { field: 'model_file', fileName: 'stalled.glb', declaredFileBytes: 100_000 });
-    await stalled.send(new Uint8Array(20_000).fill(1));
-    const trickling = startManualUpload(url, { field: 'model_file', fileName: 'trickle.glb', declaredFileBytes: 100_000 });
-    let trickle = true;
-    void (async () => {
-      while (trickle && (await trickling.send(new Uint8Array(100).fill(2)))) await new Promise((done) => setTimeout(done, 100));
-    })();
-    const started = performance.now();
-    // Both are inside the server, holding admission slots, until the timeout.
-    expect(
-      (await eventually(
-        () => readdirSync(join(t.dataDir, 'uploads'), { recursive: true }).length,
-        (n) => n > 0,
-      )) > 0,
-    ).toBe(true);
-    const [a, b] = await Promise.all([stalled.answer, trickling.answer]);
-    const ms = performance.now() - started;
-    trickle = false;
-    expect([a?.status, b?.status]).toEqual([408, 408]);
-    expect(ms).toBeLessThan(REQUEST_TIMEOUT_S * 1000 + 1500);
-    expect(trickling.sent()).toBeLessThan(100_000);
-    // The server let go of both: no admission slot held, no partial upload left.
-    const inFlight = async () => ((await (await fetch(`${t.url}/readyz`)).json()) as { in_flight: number }).in_flight;
-    let held = await inFlight();
-    for (let i = 0; i < 60 && held > 0; i++) {
-      await new Promise((done) => setTimeout(done, 50));
-      held = await inFlight();
-    }
-    expect(held).toBe(0);
-    expect(
-      await eventually(
-        () => readdirSync(join(t.dataDir, 'uploads'), { recursive: true }),
-        (l) => l.length === 0,
-      ),
-    ).toEqual([]);
-  });
-});
-
-describe('slow clients cost only themselves', () => {
-  it('50 stalled uploads from 20 addresses hold no conversion slot: 20 ordinary sessions meanwhile are all 201; a fifth upload from one address is 429; each stalled body is cut 408 body_too_slow', async () => {
-    // A server whose request timeout would let a stalled body sit for a minute: the body rate cuts it first.
-    const s = await startTestServer({ requestTimeoutSeconds: 60, workers: 2, queue: 2 });
-    try {
-      const url = `${s.url}${API}/session/by_plane/`;
-      const stalled = Array.from({ length: 50 }, (_, i) =>
-        startManualUpload(url, {
-          field: 'model_file',
-          fileName: `slow${i}.glb`,
-          declaredFileBytes: 1_000_000,
-          localAddress: `127.0.0.${10 + (i % 20)}`,
-        }),
-      );
-      await Promise.all(stalled.map((u) => u.send(new Uint8Array(1000).fill(7))));
-      const fifth = Array.from({ length: 2 }, (_, i) =>
-        startManualUpload(url, { field: 'model_file', fileName: `more${i}.glb`, declaredFileBytes: 1_000_000, localAddress: '127.0.0.10' }),
-      );
-      // 127.0.0.10 has 3 stalled: one more is let in, the next is refused.
-      const [, over] = await Promise.all([fifth[0]!.send(new Uint8Array(1000)), fifth[1]!.send(new Uint8Array(1000))]);
-      void over;
-      const refused = await Promise.race([fifth[0]!.answer, fifth[1]!.answer]);
-      expect(refused?.status).toBe(429);
-      expect(refused?.headers['retry-after']).toMatch(/^\d+$/);
-      expect(JSON.parse(refused!.body)).toMatchObject({ code: 'too_many_uploads' });
-      // Every conversion slot is free for clients that send their models.
+  it(
+    `a body that stalls, or trickles, is cut off with 408 at the ` +
+      `${REQUEST_TIMEOUT_S} s request timeout; its upload and its slot are freed`,
+    async () => {
+      const url = `${t.url}${API}/session/by_plane/`;
+      const stalled = startManualUpload(url, { field: 'model_file', fileName: 'stalled.glb', declaredFileBytes: 100_000 });
+      await stalled.send(new Uint8Array(20_000).fill(1));
+      const trickling = startManualUpload(url, { field: 'model_file', fileName: 'trickle.glb', declaredFileBytes: 100_000 });
+      let trickle = true;
+      void (async () => {
+        while (trickle && (await trickling.send(new Uint8Array(100).fill(2)))) await new Promise((done) => setTimeout(done, 100));
+      })();
       const started = performance.now();
-      for (let i = 0; i < 20; i++) expect((await postSession(s, 'by_plane', form({ model_file: filePart(BOX) }), null)).status).toBe(201);
-      expect(performance.now() - started).toBeLessThan(10_000);
-      // Stalled bodies are cut once a 10 s window brought under 8 KB/s: long before the minute.
-      const answers = await Promise.all([...stalled, fifth[0]!, fifth[1]!].map((u) => u.answer));
-      const codes = answers.map((a) =>
-        a && a.status !== 429 ? `${a.status} ${(JSON.parse(a.body) as { code: string }).code}` : a?.status,
-      );
-      expect(codes.filter((c) => c === '408 body_too_slow')).toHaveLength(51);
-      expect(performance.now() - started).toBeLessThan(20_000);
+      // Both are inside the server, holding admission slots, until the timeout.
+      expect(
+        (await eventually(
+          () => readdirSync(join(t.dataDir, 'uploads'), { recursive: true }).length,
+          (n) => n > 0,
+        )) > 0,
+      ).toBe(true);
+      const [a, b] = await Promise.all([stalled.answer, trickling.answer]);
+      const ms = performance.now() - started;
+      trickle = false;
+      expect([a?.status, b?.status]).toEqual([408, 408]);
+      expect(ms).toBeLessThan(REQUEST_TIMEOUT_S * 1000 + 1500);
+      expect(trickling.sent()).toBeLessThan(100_000);
+      // The server let go of both: no admission slot held, no partial upload left.
+      const inFlight = async () => ((await (await fetch(`${t.url}/readyz`)).json()) as { in_flight: number }).in_flight;
+      let held = await inFlight();
+      for (let i = 0; i < 60 && held > 0; i++) {
+        await new Promise((done) => setTimeout(done, 50));
+        held = await inFlight();
+      }
+      expect(held).toBe(0);
       expect(
         await eventually(
-          () => readdirSync(join(s.dataDir, 'uploads'), { recursive: true }),
+          () => readdirSync(join(t.dataDir, 'uploads'), { recursive: true }),
           (l) => l.length === 0,
         ),
       ).toEqual([]);
-    } finally {
-      await s.stop();
-    }
-  });
+    },
+  );
+});
+
+describe('slow clients cost only themselves', () => {
+  it(
+    '50 stalled uploads from 20 addresses hold no conversion slot: 20 ordinary sessions meanwhile ' +
+      'are all 201; a fifth upload from one address is 429; each stalled body is cut 408 body_too_slow',
+    async () => {
+      // A server whose request timeout would let a stalled body sit for a minute: the body rate cuts it first.
+      const s = await startTestServer({ requestTimeoutSeconds: 60, workers: 2, queue: 2 });
+      try {
+        const url = `${s.url}${API}/session/by_plane/`;
+        const stalled = Array.from({ length: 50 }, (_, i) =>
+          startManualUpload(url, {
+            field: 'model_file',
+            fileName: `slow${i}.glb`,
+            declaredFileBytes: 1_000_000,
+            localAddress: `127.0.0.${10 + (i % 20)}`,
+          }),
+        );
+        await Promise.all(stalled.map((u) => u.send(new Uint8Array(1000).fill(7))));
+        const fifth = Array.from({ length: 2 }, (_, i) =>
+          startManualUpload(url, {
+            field: 'model_file',
+            fileName: `more${i}.glb`,
+            declaredFileBytes: 1_000_000,
+            localAddress: '127.0.0.10',
+          }),
+        );
+        // 127.0.0.10 has 3 stalled: one more is let in, the next is refused.
+        const [, over] = await Promise.all([fifth[0]!.send(new Uint8Array(1000)), fifth[1]!.send(new Uint8Array(1000))]);
+        void over;
+        const refused = await Promise.race([fifth[0]!.answer, fifth[1]!.answer]);
+        expect(refused?.status).toBe(429);
+        expect(refused?.headers['retry-after']).toMatch(/^\d+$/);
+        expect(JSON.parse(refused!.body)).toMatchObject({ code: 'too_many_uploads' });
+        // Every conversion slot is free for clients that send their models.
+        const started = performance.now();
+        for (let i = 0; i < 20; i++) expect((await postSession(s, 'by_plane', form({ model_file: filePart(BOX) }), null)).status).toBe(201);
+        expect(performance.now() - started).toBeLessThan(10_000);
+        // Stalled bodies are cut once a 10 s window brought under 8 KB/s: long before the minute.
+        const answers = await Promise.all([...stalled, fifth[0]!, fifth[1]!].map((u) => u.answer));
+        const codes = answers.map((a) =>
+          a && a.status !== 429 ? `${a.status} ${(JSON.parse(a.body) as { code: string }).code}` : a?.status,
+        );
+        expect(codes.filter((c) => c === '408 body_too_slow')).toHaveLength(51);
+        expect(performance.now() - started).toBeLessThan(20_000);
+        expect(
+          await eventually(
+            () => readdirSync(join(s.dataDir, 'uploads'), { recursive: true }),
+            (l) => l.length === 0,
+          ),
+        ).toEqual([]);
+      } finally {
+        await s.stop();
+      }
+    },
+  );
 });
 
 describe('session allowances', () => {
-  it('a client without a key makes its hourly sessions, then 429 too_many_sessions; another client is not held; a key has its own, larger allowance', async () => {
-    const s = await startTestServer({ sessionsPerClientPerHour: 3, sessionsPerKeyPerHour: 5 });
-    try {
-      const box = readFileSync(BOX);
-      const post = async (from: string, headers: Record<string, string> = {}) => {
-        const upload = startManualUpload(`${s.url}${API}/session/by_plane/`, {
-          field: 'model_file',
-          fileName: 'Box.glb',
-          declaredFileBytes: box.length,
-          localAddress: from,
-          headers,
-        });
-        await upload.send(box);
-        upload.finish();
-        return (await upload.answer)!;
-      };
-      for (let i = 0; i < 3; i++) expect((await post('127.0.0.5')).status).toBe(201);
-      const over = await post('127.0.0.5');
-      expect(over.status).toBe(429);
-      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
-      expect(JSON.parse(over.body)).toMatchObject({ code: 'too_many_sessions', errors: [{ field: 'model_file' }] });
-      expect((await post('127.0.0.6')).status).toBe(201);
-      // With a key, from the address that is held: the key's own allowance counts.
-      for (let i = 0; i < 5; i++) expect((await post('127.0.0.5', { 'X-API-Key': s.key })).status).toBe(201);
-      const keyed = await post('127.0.0.5', { 'X-API-Key': s.key });
-      expect(keyed.status).toBe(429);
-      expect(JSON.parse(keyed.body)).toMatchObject({ code: 'too_many_sessions', errors: [{ field: 'X-API-Key' }] });
-    } finally {
-      await s.stop();
-    }
-  });
+  it(
+    'a client without a key makes its hourly sessions, then 429 too_many_sessions; ' +
+      'another client is not held; a key has its own, larger allowance',
+    async () => {
+      const s = await startTestServer({ sessionsPerClientPerHour: 3, sessionsPerKeyPerHour: 5 });
+      try {
+        const box = readFileSync(BOX);
+        const post = async (from: string, headers: Record<string, string> = {}) => {
+          const upload = startManualUpload(`${s.url}${API}/session/by_plane/`, {
+            field: 'model_file',
+            fileName: 'Box.glb',
+            declaredFileBytes: box.length,
+            localAddress: from,
+            headers,
+          });
+          await upload.send(box);
+          upload.finish();
+          return (await upload.answer)!;
+        };
+        for (let i = 0; i < 3; i++) expect((await post('127.0.0.5')).status).toBe(201);
+        const over = await post('127.0.0.5');
+        expect(over.status).toBe(429);
+        expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+        expect(JSON.parse(over.body)).toMatchObject({ code: 'too_many_sessions', errors: [{ field: 'model_file' }] });
+        expect((await post('127.0.0.6')).status).toBe(201);
+        // With a key, from the address that is held: the key's own allowance counts.
+        for (let i = 0; i < 5; i++) expect((await post('127.0.0.5', { 'X-API-Key': s.key })).status).toBe(201);
+        const keyed = await post('127.0.0.5', { 'X-API-Key': s.key });
+        expect(keyed.status).toBe(429);
+        expect(JSON.parse(keyed.body)).toMatchObject({ code: 'too_many_sessions', errors: [{ field: 'X-API-Key' }] });
+      } finally {
+        await s.stop();
+      }
+    },
+  );
 });
 
 describe('memory a conversion really allocates', () => {
-  it("each conversion runs in a worker process the operating system holds to the bound above Node's own start, and the server stays itself", async () => {
-    const bound = 300 * 2 ** 20;
-    const s = await startTestServer({ conversionMemoryBytes: bound });
-    try {
-      const before = process.memoryUsage().rss;
-      // A GLB: web-ifc alone maps some 250 MB, so an IFC would not fit this small a bound.
-      expect((await postSession(s, 'by_plane', form({ model_file: filePart(BOX) }))).status).toBe(201);
-      // The worker that converted it waits in the pool: its data limit (RLIMIT_DATA, which counts
-      // every heap, WASM memory and buffer) is the bound on top of what Node maps at start — some
-      // 50 MB on Node 20, 570 MB on Node 24. A model past it ends that process alone
-      // (packages/convert/test/conversionProcessPool.test.ts refuses ISSUE_021 that way).
-      const workers = readdirSync('/proc')
-        .filter((pid) => /^\d+$/.test(pid))
-        .filter((pid) => {
-          try {
-            const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-            return (
-              Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid &&
-              readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('conversionProcess.js')
-            );
-          } catch {
-            return false;
-          }
-        });
-      expect(workers.length).toBeGreaterThan(0);
-      for (const pid of workers) {
-        const limit = Number(/^Max data size\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))![1]);
-        expect(limit - bound).toBeGreaterThan(0);
-        expect(limit - bound).toBeLessThan(2 ** 30);
+  it(
+    'each conversion runs in a worker process the operating system holds ' +
+      "to the bound above Node's own start, and the server stays itself",
+    async () => {
+      const bound = 300 * 2 ** 20;
+      const s = await startTestServer({ conversionMemoryBytes: bound });
+      try {
+        const before = process.memoryUsage().rss;
+        // A GLB: web-ifc alone maps some 250 MB, so an IFC would not fit this small a bound.
+        expect((await postSession(s, 'by_plane', form({ model_file: filePart(BOX) }))).status).toBe(201);
+        // The worker that converted it waits in the pool: its data limit (RLIMIT_DATA, which counts
+        // every heap, WASM memory and buffer) is the bound on top of what Node maps at start — some
+        // 50 MB on Node 20, 570 MB on Node 24. A model past it ends that process alone
+        // (packages/convert/test/conversionProcessPool.test.ts refuses ISSUE_021 that way).
+        const workers = readdirSync('/proc')
+          .filter((pid) => /^\d+$/.test(pid))
+          .filter((pid) => {
+            try {
+              const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+              return (
+                Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid &&
+                readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('conversionProcess.js')
+              );
+            } catch {
+              return false;
+            }
+          });
+        expect(workers.length).toBeGreaterThan(0);
+        for (const pid of workers) {
+          const limit = Number(/^Max data size\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))![1]);
+          expect(limit - bound).toBeGreaterThan(0);
+          expect(limit - bound).toBeLessThan(2 ** 30);
+        }
+        // The conversion's memory was the worker's, not the server's.
+        expect(process.memoryUsage().rss - before).toBeLessThan(150 * 2 ** 20);
+      } finally {
+        await s.stop();
       }
-      // The conversion's memory was the worker's, not the server's.
-      expect(process.memoryUsage().rss - before).toBeLessThan(150 * 2 ** 20);
-    } finally {
-      await s.stop();
-    }
-  });
+    },
+  );
 });
 
 describe('size limits while streaming', () => {
-  it('a request declaring more than any acceptable body is refused 413 before a byte of its body is read, and the connection closed', async () => {
-    const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, {
-      field: 'model_file',
-      fileName: 'huge.glb',
-      declaredFileBytes: 64 * 2 ** 30,
-    });
-    const envelope = upload.sent();
-    const answer = await upload.answer;
-    expect(answer?.status).toBe(413);
-    expect(answer?.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(answer?.headers.connection).toBe('close');
-    expect(JSON.parse(answer!.body)).toMatchObject({ code: 'request_too_large', errors: [{ field: 'Content-Length' }] });
-    await upload.closed;
-    expect(upload.sent()).toBe(envelope);
-  });
+  it(
+    'a request declaring more than any acceptable body is refused ' + '413 before a byte of its body is read, and the connection closed',
+    async () => {
+      const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, {
+        field: 'model_file',
+        fileName: 'huge.glb',
+        declaredFileBytes: 64 * 2 ** 30,
+      });
+      const envelope = upload.sent();
+      const answer = await upload.answer;
+      expect(answer?.status).toBe(413);
+      expect(answer?.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(answer?.headers.connection).toBe('close');
+      expect(JSON.parse(answer!.body)).toMatchObject({ code: 'request_too_large', errors: [{ field: 'Content-Length' }] });
+      await upload.closed;
+      expect(upload.sent()).toBe(envelope);
+    },
+  );
 
   it('a file over its limit is 413 naming its field, and nothing of it stays on disk', async () => {
     const upload = startManualUpload(`${t.url}${API}/session/by_plane/`, {
@@ -685,25 +712,29 @@ describe('dependency audit gate (scripts/audit-high.mjs)', () => {
     },
   });
 
-  it('fails on a high or a critical advisory and names the package, passes on moderate and low, and refuses to pass when the audit could not run', () => {
-    expect(judge(report(advisory('high', 'left-pad'), advisory('low', 'is-odd')))).toMatchObject({
-      status: 1,
-      out: expect.stringMatching(/HIGH left-pad <9: left-pad is broken/),
-    });
-    expect(judge(report(advisory('critical', 'event-stream')))).toMatchObject({
-      status: 1,
-      out: expect.stringContaining('CRITICAL event-stream'),
-    });
-    expect(judge(report(advisory('moderate', 'is-odd'), advisory('low', 'is-even')))).toMatchObject({
-      status: 0,
-      out: expect.stringContaining('0 critical, 0 high, 1 moderate, 1 low'),
-    });
-    expect(judge(report())).toMatchObject({ status: 0 });
-    expect(judge({ error: { code: 'ERR_PNPM_AUDIT_BAD_RESPONSE', message: 'responded with 405' } })).toMatchObject({
-      status: 2,
-      out: expect.stringContaining('could not be run'),
-    });
-  });
+  it(
+    'fails on a high or a critical advisory and names the package, passes ' +
+      'on moderate and low, and refuses to pass when the audit could not run',
+    () => {
+      expect(judge(report(advisory('high', 'left-pad'), advisory('low', 'is-odd')))).toMatchObject({
+        status: 1,
+        out: expect.stringMatching(/HIGH left-pad <9: left-pad is broken/),
+      });
+      expect(judge(report(advisory('critical', 'event-stream')))).toMatchObject({
+        status: 1,
+        out: expect.stringContaining('CRITICAL event-stream'),
+      });
+      expect(judge(report(advisory('moderate', 'is-odd'), advisory('low', 'is-even')))).toMatchObject({
+        status: 0,
+        out: expect.stringContaining('0 critical, 0 high, 1 moderate, 1 low'),
+      });
+      expect(judge(report())).toMatchObject({ status: 0 });
+      expect(judge({ error: { code: 'ERR_PNPM_AUDIT_BAD_RESPONSE', message: 'responded with 405' } })).toMatchObject({
+        status: 2,
+        out: expect.stringContaining('could not be run'),
+      });
+    },
+  );
 });
 
 /** The embedded store's own connection: these checks look at how SQLite keeps keys. */

@@ -82,28 +82,36 @@ async function expectNoLeftovers(): Promise<void> {
 }
 
 describe('a conversion worker that hangs', () => {
-  it('its request gets a 422 once the conversion timeout passes, the thread is stopped, and concurrent requests get their 201', async () => {
-    await poolSettled();
-    const before = conversionPoolStats();
-    const [hung, ...others] = await Promise.all([postModel('fault-hang.glb'), postModel('a.glb'), postModel('b.glb'), postModel('c.glb')]);
+  it(
+    'its request gets a 422 once the conversion timeout passes, ' + 'the thread is stopped, and concurrent requests get their 201',
+    async () => {
+      await poolSettled();
+      const before = conversionPoolStats();
+      const [hung, ...others] = await Promise.all([
+        postModel('fault-hang.glb'),
+        postModel('a.glb'),
+        postModel('b.glb'),
+        postModel('c.glb'),
+      ]);
 
-    expectWorkerFailure(
-      hung!,
-      'fault-hang.glb',
-      new RegExp(`fault-hang\\.glb: the parser did not finish within ${CONVERSION_TIMEOUT_S} s`),
-    );
-    // The timeout, not something sooner, ended it; and not much later (a worker start is ~1 s on a busy machine).
-    expect(hung!.ms).toBeGreaterThanOrEqual(CONVERSION_TIMEOUT_S * 1000);
-    expect(hung!.ms).toBeLessThan(CONVERSION_TIMEOUT_S * 1000 + 4000);
-    for (const r of others) await expectIntactSession(r);
+      expectWorkerFailure(
+        hung!,
+        'fault-hang.glb',
+        new RegExp(`fault-hang\\.glb: the parser did not finish within ${CONVERSION_TIMEOUT_S} s`),
+      );
+      // The timeout, not something sooner, ended it; and not much later (a worker start is ~1 s on a busy machine).
+      expect(hung!.ms).toBeGreaterThanOrEqual(CONVERSION_TIMEOUT_S * 1000);
+      expect(hung!.ms).toBeLessThan(CONVERSION_TIMEOUT_S * 1000 + 4000);
+      for (const r of others) await expectIntactSession(r);
 
-    const after = await poolSettled();
-    // The spinning thread ended (terminate() works on a runaway loop), and no thread is unaccounted for.
-    expect(after.exited).toBeGreaterThan(before.exited);
-    expect(after.started - after.exited).toBe(after.idle + after.busy);
-    expect(after.busy).toBe(0);
-    await expectNoLeftovers();
-  });
+      const after = await poolSettled();
+      // The spinning thread ended (terminate() works on a runaway loop), and no thread is unaccounted for.
+      expect(after.exited).toBeGreaterThan(before.exited);
+      expect(after.started - after.exited).toBe(after.idle + after.busy);
+      expect(after.busy).toBe(0);
+      await expectNoLeftovers();
+    },
+  );
 });
 
 describe('a conversion worker that crashes', () => {

@@ -246,23 +246,28 @@ describe('.ifczip archives: bombs', () => {
     const bomb = zipArchive([{ name: 'house.ifc', data: corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc'), deflate: true, declaredSize: 1000 }]);
     await expectRefused(bomb, 'bomb.ifczip', /house\.ifc unpacks to more than the 1000 bytes the zip declares for it \(a zip bomb\?\)/);
   });
-  it('an IFC larger than the caller allows archives to unpack to (a server: its upload limit) is refused before inflating, with the figures', async () => {
-    const zipped = zipArchive([{ name: 'haus.ifc', data: corpusBytes('ifc', 'AC20-FZK-Haus.ifc'), deflate: true }]);
-    expect(zipped.length).toBeLessThan(1 << 20);
-    const error = await convertModel(zipped, { fileName: 'haus.ifczip', timeoutMs: TIMEOUT_MS, maxUnpackedBytes: 1 << 20 }).then(
-      () => undefined,
-      (err: unknown) => err,
-    );
-    expect(error).toBeInstanceOf(ConvertError);
-    expect((error as Error).message).toMatch(
-      /haus\.ifczip: haus\.ifc unpacks to 2570803 bytes, over the 1048576 bytes an archive may unpack to/,
-    );
-  });
+  it(
+    'an IFC larger than the caller allows archives to unpack to (a server: ' +
+      'its upload limit) is refused before inflating, with the figures',
+    async () => {
+      const zipped = zipArchive([{ name: 'haus.ifc', data: corpusBytes('ifc', 'AC20-FZK-Haus.ifc'), deflate: true }]);
+      expect(zipped.length).toBeLessThan(1 << 20);
+      const error = await convertModel(zipped, { fileName: 'haus.ifczip', timeoutMs: TIMEOUT_MS, maxUnpackedBytes: 1 << 20 }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(error).toBeInstanceOf(ConvertError);
+      expect((error as Error).message).toMatch(
+        /haus\.ifczip: haus\.ifc unpacks to 2570803 bytes, over the 1048576 bytes an archive may unpack to/,
+      );
+    },
+  );
 });
 
 describe('USDZ packages: zip bombs and entries escaping the package', () => {
   const layer = new TextEncoder().encode(
-    '#usda 1.0\n(\n    upAxis = "Y"\n    metersPerUnit = 1\n)\ndef Mesh "M"\n{\n    point3f[] points = [(0,0,0),(1,0,0),(0,1,0)]\n    int[] faceVertexCounts = [3]\n    int[] faceVertexIndices = [0,1,2]\n}\n',
+    '#usda 1.0\n(\n    upAxis = "Y"\n    metersPerUnit = 1\n)\ndef Mesh "M"\n{\n    point3f[] points = ' +
+      '[(0,0,0),(1,0,0),(0,1,0)]\n    int[] faceVertexCounts = [3]\n    int[] faceVertexIndices = [0,1,2]\n}\n',
   );
   const spaces = new Uint8Array(64 * 1024 * 1024).fill(0x20);
 
@@ -280,17 +285,20 @@ describe('USDZ packages: zip bombs and entries escaping the package', () => {
     expect(error).toBeInstanceOf(UsdzPackageError);
     expect((error as UsdzPackageError).rule).toBe('too_large');
   });
-  it('an entry of a kind nothing loads is never inflated: a 1 GiB junk.bin whose stream is no deflate at all does not stop the package', async () => {
-    const junk = zipArchive([
-      { name: 'a.usda', data: layer },
-      { name: 'junk.bin', data: new Uint8Array(0), deflate: true, stream: new Uint8Array(4096).fill(0xff), declaredSize: 2 ** 30 },
-    ]);
-    const outcome = await outcomeOf(junk, 'junk.usdz');
-    expect('result' in outcome, 'error' in outcome ? String(outcome.error) : '').toBe(true);
-    const result = (outcome as { result: ConversionResult }).result;
-    expect(result.stats.triangles).toBe(1);
-    expect(result.warnings.find((w) => w.code === 'entries_left_out')?.message).toMatch(/junk\.bin/);
-  });
+  it(
+    'an entry of a kind nothing loads is never inflated: a 1 GiB junk.bin ' + 'whose stream is no deflate at all does not stop the package',
+    async () => {
+      const junk = zipArchive([
+        { name: 'a.usda', data: layer },
+        { name: 'junk.bin', data: new Uint8Array(0), deflate: true, stream: new Uint8Array(4096).fill(0xff), declaredSize: 2 ** 30 },
+      ]);
+      const outcome = await outcomeOf(junk, 'junk.usdz');
+      expect('result' in outcome, 'error' in outcome ? String(outcome.error) : '').toBe(true);
+      const result = (outcome as { result: ConversionResult }).result;
+      expect(result.stats.triangles).toBe(1);
+      expect(result.warnings.find((w) => w.code === 'entries_left_out')?.message).toMatch(/junk\.bin/);
+    },
+  );
   it('the entries read may unpack to no more than the caller allows (a server: its upload limit), named with the figure', async () => {
     const big = zipArchive([
       { name: 'a.usda', data: layer },
@@ -343,7 +351,8 @@ describe('IFC that web-ifc must not be handed', () => {
   const latin1 = (text: string) => new Uint8Array(Buffer.from(text, 'latin1'));
   const minimal = (data: string) =>
     latin1(
-      `ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('x','',(''),(''),'','','');\nFILE_SCHEMA(('IFC4'));\nENDSEC;\nDATA;\n${data}\nENDSEC;\nEND-ISO-10303-21;\n`,
+      "ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('x','',(''),(''),'','','');\n" +
+        `FILE_SCHEMA(('IFC4'));\nENDSEC;\nDATA;\n${data}\nENDSEC;\nEND-ISO-10303-21;\n`,
     );
   // A wall standing on a placement of 1e308 metres: web-ifc makes NaN of it.
   const overflowingWall = [

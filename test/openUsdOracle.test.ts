@@ -89,54 +89,61 @@ describe('OpenUSD and the packages we repack', () => {
 });
 
 describe('OpenUSD and instanced deliveries', () => {
-  it('repeated meshes of a model the budget changes are written once and instanced: OpenUSD composes them cleanly, each with its material, anchored too', async () => {
-    const name = 'SimpleInstancing.glb';
-    const result = await convertModel(corpusBytes('glb', name), { fileName: name, budget: { triangles: 1000 } });
-    expect(result.budget!.steps).toEqual(['simplified']);
-    // Our reader composes every instance: 125 cubes, the triangles the detail states.
-    const back = await readUsdz(result.usdz!);
-    expect(back.stats.meshNodes).toBe(125);
-    expect(back.stats.triangles).toBe(result.stats.triangles);
+  it(
+    'repeated meshes of a model the budget changes are written once and instanced: ' +
+      'OpenUSD composes them cleanly, each with its material, anchored too',
+    async () => {
+      const name = 'SimpleInstancing.glb';
+      const result = await convertModel(corpusBytes('glb', name), { fileName: name, budget: { triangles: 1000 } });
+      expect(result.budget!.steps).toEqual(['simplified']);
+      // Our reader composes every instance: 125 cubes, the triangles the detail states.
+      const back = await readUsdz(result.usdz!);
+      expect(back.stats.meshNodes).toBe(125);
+      expect(back.stats.triangles).toBe(result.stats.triangles);
 
-    const up = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-    const anchored = new Uint8Array(
-      Buffer.concat(anchorUsdz(result.usdz!, { anchoring: { type: 'plane', alignment: 'horizontal' }, modelToAnchor: up })),
-    );
-    for (const [bytes, root] of [
-      [result.usdz!, '/Model'],
-      [anchored, '/Anchored/Placed/Model'],
-    ] as const) {
-      const report = await usd.open(bytes, 'instanced.usdz');
+      const up = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+      const anchored = new Uint8Array(
+        Buffer.concat(anchorUsdz(result.usdz!, { anchoring: { type: 'plane', alignment: 'horizontal' }, modelToAnchor: up })),
+      );
+      for (const [bytes, root] of [
+        [result.usdz!, '/Model'],
+        [anchored, '/Anchored/Placed/Model'],
+      ] as const) {
+        const report = await usd.open(bytes, 'instanced.usdz');
+        expect(report.error).toBeUndefined();
+        expect(report.diagnostics).toEqual([]);
+        // OpenUSD read 125 instanceable prims from our crate; Hydra draws their one prototype once.
+        expect(report.instances).toBe(125);
+        expect(report.meshes).toBe(1);
+        expect(report.triangles! * 125).toBe(result.stats.triangles);
+        // The material bound on the instances reaches the prototype's mesh.
+        for (const material of Object.values(report.materials!)) expect(material).toMatch(new RegExp(`^${root}/Materials/`));
+      }
+    },
+  );
+
+  it(
+    'an IFC reduced as it streamed keeps its repeated geometry ' + '(mapped items) shared: OpenUSD composes the instances cleanly',
+    async () => {
+      // Twenty more of a Revit column (a mapped item): most of what the model draws is one geometry.
+      const result = await convertModel(repeatedColumnsIfc(20), { fileName: 'columns.ifc', budget: { triangles: 10_000, meshPrims: 25 } });
+      expect(result.budget!.steps).toEqual(['merged', 'simplified']);
+      const kept = Number(
+        /(\d+) repeated mesh(?:es)? kept as instances/.exec(result.warnings.find((w) => w.code === 'budget_merged')!.message)![1],
+      );
+      expect(kept).toBeGreaterThan(0);
+      const back = await readUsdz(result.usdz!);
+      expect(back.stats.triangles).toBe(result.stats.triangles);
+      const report = await usd.open(result.usdz!, 'reduced.usdz');
       expect(report.error).toBeUndefined();
       expect(report.diagnostics).toEqual([]);
-      // OpenUSD read 125 instanceable prims from our crate; Hydra draws their one prototype once.
-      expect(report.instances).toBe(125);
-      expect(report.meshes).toBe(1);
-      expect(report.triangles! * 125).toBe(result.stats.triangles);
-      // The material bound on the instances reaches the prototype's mesh.
-      for (const material of Object.values(report.materials!)) expect(material).toMatch(new RegExp(`^${root}/Materials/`));
-    }
-  });
-
-  it('an IFC reduced as it streamed keeps its repeated geometry (mapped items) shared: OpenUSD composes the instances cleanly', async () => {
-    // Twenty more of a Revit column (a mapped item): most of what the model draws is one geometry.
-    const result = await convertModel(repeatedColumnsIfc(20), { fileName: 'columns.ifc', budget: { triangles: 10_000, meshPrims: 25 } });
-    expect(result.budget!.steps).toEqual(['merged', 'simplified']);
-    const kept = Number(
-      /(\d+) repeated mesh(?:es)? kept as instances/.exec(result.warnings.find((w) => w.code === 'budget_merged')!.message)![1],
-    );
-    expect(kept).toBeGreaterThan(0);
-    const back = await readUsdz(result.usdz!);
-    expect(back.stats.triangles).toBe(result.stats.triangles);
-    const report = await usd.open(result.usdz!, 'reduced.usdz');
-    expect(report.error).toBeUndefined();
-    expect(report.diagnostics).toEqual([]);
-    // Every kept mesh is drawn at two places or more; Hydra draws each prototype once.
-    expect(report.instances).toBeGreaterThanOrEqual(2 * kept);
-    expect(report.meshes).toBe(result.stats.drawCalls - report.instances! + kept);
-    expect(report.triangles).toBeLessThan(result.stats.triangles);
-    for (const material of Object.values(report.materials!)) expect(material).toMatch(/^\/Model\/Materials\//);
-  });
+      // Every kept mesh is drawn at two places or more; Hydra draws each prototype once.
+      expect(report.instances).toBeGreaterThanOrEqual(2 * kept);
+      expect(report.meshes).toBe(result.stats.drawCalls - report.instances! + kept);
+      expect(report.triangles).toBeLessThan(result.stats.triangles);
+      for (const material of Object.values(report.materials!)) expect(material).toMatch(/^\/Model\/Materials\//);
+    },
+  );
 
   it('a model within budget with repeated meshes is written as it always was: no instancing', async () => {
     const result = await convertModel(corpusBytes('glb', 'SimpleInstancing.glb'), { fileName: 'SimpleInstancing.glb' });

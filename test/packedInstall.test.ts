@@ -121,8 +121,10 @@ describe('the packages packed and installed by a project outside the workspace',
       import { validateOpening } from '@arsession/geometry';
       const result = await convertModel(new Uint8Array(readFileSync(process.argv[2])), { fileName: 'Box.glb' });
       await closeConversionPool();
-      const door = validateOpening({ corners: [[-0.45, 0, 0], [0.45, 0, 0], [0.45, 2.1, 0], [-0.45, 2.1, 0]], wallNormal: [0, 0, 1], coordinateSystem: 'y-up' });
-      console.log(JSON.stringify({ magic: Buffer.from(result.usdz.subarray(0, 2)).toString(), triangles: result.stats.triangles, width: door.width }));
+      const corners = [[-0.45, 0, 0], [0.45, 0, 0], [0.45, 2.1, 0], [-0.45, 2.1, 0]];
+      const door = validateOpening({ corners, wallNormal: [0, 0, 1], coordinateSystem: 'y-up' });
+      const magic = Buffer.from(result.usdz.subarray(0, 2)).toString();
+      console.log(JSON.stringify({ magic, triangles: result.stats.triangles, width: door.width }));
     `,
       corpusPath('glb', 'Box.glb'),
     );
@@ -152,10 +154,12 @@ describe('the packages packed and installed by a project outside the workspace',
       import { convertModel, type ConversionResult } from '@arsession/convert';
       import { validateOpening, type Vec3 } from '@arsession/geometry';
       const ar = createArsessionClient({ baseUrl: 'https://ar.example.com' });
-      export async function place(bytes: Uint8Array, model: Blob): Promise<[number, string, SessionDetail['placement']['method'] | undefined]> {
+      type Method = SessionDetail['placement']['method'];
+      export async function place(bytes: Uint8Array, model: Blob): Promise<[number, string, Method | undefined]> {
         const result: ConversionResult = await convertModel(bytes);
         const normal: Vec3 = [0, 0, 1];
-        validateOpening({ corners: [[-0.45, 0, 0], [0.45, 0, 0], [0.45, 2.1, 0], [-0.45, 2.1, 0]], wallNormal: normal, coordinateSystem: 'y-up' });
+        const corners: Vec3[] = [[-0.45, 0, 0], [0.45, 0, 0], [0.45, 2.1, 0], [-0.45, 2.1, 0]];
+        validateOpening({ corners, wallNormal: normal, coordinateSystem: 'y-up' });
         const { data } = await ar.POST('/api/vision/v1/session/by_plane/', { body: { model_file: model } });
         return [result.stats.triangles, data?.deeplink ?? '', undefined];
       }
@@ -180,10 +184,14 @@ describe('the packages packed and installed by a project outside the workspace',
       import { createArsessionClient, sessionIdOf } from '@arsession/client';
       const ar = createArsessionClient({ baseUrl: process.argv[2], apiKey: process.argv[3] });
       const model = new File([readFileSync(process.argv[4])], 'Box.glb');
-      const created = await ar.POST('/api/vision/v1/session/by_scan/', { body: { model_file: model, 'alignment.corners': [[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]], 'alignment.wall_normal': [0, 0, 1] } });
+      const corners = [[-0.45, 0, 1], [0.45, 0, 1], [0.45, 2.1, 1], [-0.45, 2.1, 1]];
+      const body = { model_file: model, 'alignment.corners': corners, 'alignment.wall_normal': [0, 0, 1] };
+      const created = await ar.POST('/api/vision/v1/session/by_scan/', { body });
       if (created.error) throw new Error(JSON.stringify(created.error));
-      const { data } = await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path: { session_id: sessionIdOf(created.data.deeplink) } } });
-      console.log(JSON.stringify({ status: created.response.status, method: data.placement.method, source: data.model_assets[0].source_name }));
+      const path = { session_id: sessionIdOf(created.data.deeplink) };
+      const { data } = await ar.GET('/api/vision/v1/session/{session_id}/', { params: { path } });
+      const status = created.response.status;
+      console.log(JSON.stringify({ status, method: data.placement.method, source: data.model_assets[0].source_name }));
     `,
       t.url,
       t.key,

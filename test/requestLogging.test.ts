@@ -23,11 +23,14 @@ afterAll(() => t.stop());
 async function dropMidUpload(): Promise<void> {
   const { port } = new URL(t.url);
   const boundary = 'drop-boundary';
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="model_file"; filename="house.glb"\r\nContent-Type: model/gltf-binary\r\n\r\n`;
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="model_file"; ` +
+    `filename="house.glb"\r\nContent-Type: model/gltf-binary\r\n\r\n`;
   const socket = connect(Number(port), '127.0.0.1');
   await new Promise<void>((done) => socket.once('connect', () => done()));
   socket.write(
-    `POST /api/vision/v1/session/by_plane/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 1000000\r\n\r\n${head}`,
+    `POST /api/vision/v1/session/by_plane/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ` +
+      `multipart/form-data; boundary=${boundary}\r\nContent-Length: 1000000\r\n\r\n${head}`,
   );
   socket.write(Buffer.alloc(64 * 1024, 7));
   await new Promise((done) => setTimeout(done, 200));

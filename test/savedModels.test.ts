@@ -197,23 +197,26 @@ describe('saved-model quotas', () => {
   });
   afterAll(() => t.stop());
 
-  it('past the count a request that would save more is 429 naming the quota; the same content again, or a deletion, makes room', async () => {
-    const first = freshBox();
-    expect((await postSession(t, 'by_plane', form({ model_file: first }), key)).status).toBe(201);
-    expect((await postSession(t, 'by_plane', form({ model_file: freshBox() }), key)).status).toBe(201);
-    const over = await postSession(t, 'by_plane', form({ model_file: freshBox() }), key);
-    expect(over.status).toBe(429);
-    expect(over.body).toMatchObject({ code: 'saved_models_count_quota', errors: [{ field: 'X-API-Key' }] });
-    expect(over.body.detail).toContain('ARSESSION_SAVED_MODELS_PER_ACCOUNT');
-    // Content it keeps already takes no room.
-    expect((await postSession(t, 'by_plane', form({ model_file: first }), key)).status).toBe(201);
-    // Without a key nothing is saved, so no quota applies.
-    expect((await postSession(t, 'by_plane', form({ model_file: freshBox() }), null)).status).toBe(201);
-    const oldest = (await listModels(t, key)).body.models.at(-1)!;
-    expect((await deleteModel(t, key, oldest.id)).status).toBe(204);
-    expect((await postSession(t, 'by_plane', form({ model_file: freshBox() }), key)).status).toBe(201);
-    expect((await listModels(t, key)).body.models).toHaveLength(2);
-  });
+  it(
+    'past the count a request that would save more is 429 naming ' + 'the quota; the same content again, or a deletion, makes room',
+    async () => {
+      const first = freshBox();
+      expect((await postSession(t, 'by_plane', form({ model_file: first }), key)).status).toBe(201);
+      expect((await postSession(t, 'by_plane', form({ model_file: freshBox() }), key)).status).toBe(201);
+      const over = await postSession(t, 'by_plane', form({ model_file: freshBox() }), key);
+      expect(over.status).toBe(429);
+      expect(over.body).toMatchObject({ code: 'saved_models_count_quota', errors: [{ field: 'X-API-Key' }] });
+      expect(over.body.detail).toContain('ARSESSION_SAVED_MODELS_PER_ACCOUNT');
+      // Content it keeps already takes no room.
+      expect((await postSession(t, 'by_plane', form({ model_file: first }), key)).status).toBe(201);
+      // Without a key nothing is saved, so no quota applies.
+      expect((await postSession(t, 'by_plane', form({ model_file: freshBox() }), null)).status).toBe(201);
+      const oldest = (await listModels(t, key)).body.models.at(-1)!;
+      expect((await deleteModel(t, key, oldest.id)).status).toBe(204);
+      expect((await postSession(t, 'by_plane', form({ model_file: freshBox() }), key)).status).toBe(201);
+      expect((await listModels(t, key)).body.models).toHaveLength(2);
+    },
+  );
 
   it('past the bytes a request is 413 naming the quota, and nothing of it is kept', async () => {
     const other = await t.server.context.sessions.createApiKey(`bytes-${randomUUID().slice(0, 8)}`);

@@ -65,12 +65,16 @@ describe('the AR budget through the server', () => {
     const page = await (await fetch(detail.page_url)).text();
     // The building itself apart from its details: what moved, and what stands as a box or is gone.
     expect(page).toContain(
-      `<dt>Made lighter for AR</dt><dd>261,069 → ${asset.triangles.toLocaleString('en-US')} triangles, 2,636 → ${asset.draw_calls} meshes; the building itself (walls, slabs, roofs, openings, structure) within ${(rows[0]!.max_deviation_m * 1000).toFixed(1)} mm of the model; `,
+      `<dt>Made lighter for AR</dt><dd>261,069 → ${asset.triangles.toLocaleString('en-US')} ` +
+        `triangles, 2,636 → ${asset.draw_calls} meshes; ` +
+        `the building itself (walls, slabs, roofs, openings, structure) within ` +
+        `${(rows[0]!.max_deviation_m * 1000).toFixed(1)} mm of the model; `,
     );
     const clutter = rows.slice(1).filter((c) => c.source_triangles > 0) as unknown as Array<{ category: string; proxied_elements: number }>;
     expect(page).toMatch(
       new RegExp(
-        `; ${clutter.map((c) => (c.category === 'mep' ? 'MEP' : c.category === 'other' ? 'other details' : c.category)).join(', ')} (within [0-9.]+ (mm|cm|m)|as modelled)`,
+        `; ${clutter.map((c) => (c.category === 'mep' ? 'MEP' : c.category === 'other' ? 'other details' : c.category)).join(', ')} ` +
+          `(within [0-9.]+ (mm|cm|m)|as modelled)`,
       ),
     );
     // The USDZ served is the simplified one.

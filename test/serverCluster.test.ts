@@ -436,7 +436,8 @@ describe('kill -9', () => {
     }
   }, 120_000);
 
-  it("of an API node during uploads: every session that answered 201 is intact; a sweep then leaves exactly the committed sessions' objects", async () => {
+  it('of an API node during uploads: every session that answered 201 is ' +
+    "intact; a sweep then leaves exactly the committed sessions' objects", async () => {
     const victim = await startCliServer(dataDir(), env, 'api');
     // Requests of several sizes, so that some are still uploading or converting when the node dies.
     const sent = Array.from({ length: 6 }, (_, i) =>

@@ -558,17 +558,20 @@ describe('422: readable but unusable', () => {
     expectProblem(r, 422, 'alignment.point_2', 'door_not_found');
     expect(r.body.reason).toMatch(/^no_/);
   });
-  it('no door found says what a newcomer most likely got wrong: Z-up numbers sent as Y-up, and where numbers that work come from', async () => {
-    // Innentuer-1 as a BIM tool shows it (Z-up), sent without alignment.coordinate_system.
-    const r = await postSession(
-      t,
-      'by_scan',
-      form({ model_file: filePart(AC20), 'alignment.point_1': '[9.65, 5, 1.6]', 'alignment.point_2': '[-2, 0, -0.595]' }),
-    );
-    expectProblem(r, 422, 'alignment.point_2', 'door_not_found');
-    expect(r.body.detail).toMatch(/send alignment\.coordinate_system=z-up/);
-    expect(r.body.detail).toMatch(/arsession inspect --json/);
-  });
+  it(
+    'no door found says what a newcomer most likely got wrong: Z-up ' + 'numbers sent as Y-up, and where numbers that work come from',
+    async () => {
+      // Innentuer-1 as a BIM tool shows it (Z-up), sent without alignment.coordinate_system.
+      const r = await postSession(
+        t,
+        'by_scan',
+        form({ model_file: filePart(AC20), 'alignment.point_1': '[9.65, 5, 1.6]', 'alignment.point_2': '[-2, 0, -0.595]' }),
+      );
+      expectProblem(r, 422, 'alignment.point_2', 'door_not_found');
+      expect(r.body.detail).toMatch(/send alignment\.coordinate_system=z-up/);
+      expect(r.body.detail).toMatch(/arsession inspect --json/);
+    },
+  );
   it('no door found in the first of several models says only the first is searched', async () => {
     const r = await postSession(
       t,

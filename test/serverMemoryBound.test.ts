@@ -18,13 +18,17 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 describe('the conversion memory bound', () => {
-  it('a model whose geometry cannot fit, even simplified as it streams, is refused with 422 model_too_large, naming the file and the figure', async () => {
-    const r = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc')) }));
-    expect(r.status, JSON.stringify(r.body)).toBe(422);
-    expect(r.body).toMatchObject({ code: 'model_too_large', errors: [{ field: 'model_file' }] });
-    const allowed = Math.ceil(geometryBytesWithin(BOUND) / 2 ** 20);
-    expect(r.body.detail).toContain(`ISSUE_021_Mini_Project.ifc: its geometry needs more than ${allowed} MB of memory`);
-  });
+  it(
+    'a model whose geometry cannot fit, even simplified as it streams, ' +
+      'is refused with 422 model_too_large, naming the file and the figure',
+    async () => {
+      const r = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('ifc', 'ISSUE_021_Mini_Project.ifc')) }));
+      expect(r.status, JSON.stringify(r.body)).toBe(422);
+      expect(r.body).toMatchObject({ code: 'model_too_large', errors: [{ field: 'model_file' }] });
+      const allowed = Math.ceil(geometryBytesWithin(BOUND) / 2 ** 20);
+      expect(r.body.detail).toContain(`ISSUE_021_Mini_Project.ifc: its geometry needs more than ${allowed} MB of memory`);
+    },
+  );
 
   it('the refusal cost that request only: the next model converts', async () => {
     const r = await postSession(t, 'by_plane', form({ model_file: filePart(corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc')) }));

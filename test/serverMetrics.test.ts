@@ -76,83 +76,89 @@ describe('GET /metrics on the public port', () => {
     }
   });
 
-  it('counts sessions by method, requests by route template and status, conversions by format and outcome, cache lookups and claims', async () => {
-    const first = await postSession(t, 'by_plane', form({ model_file: filePart(BOX), ...PLANE }));
-    expect(first.status).toBe(201);
-    // The same model again: placed from the conversion cache.
-    expect((await postSession(t, 'by_plane', form({ model_file: filePart(BOX), ...PLANE }))).status).toBe(201);
-    // A GLB whose mesh points at nothing: refused by the conversion, with its code.
-    const broken = glbOf({
-      asset: { version: '2.0' },
-      meshes: [{ primitives: [{ attributes: { POSITION: 5 } }] }],
-      nodes: [{ mesh: 0 }],
-      scenes: [{ nodes: [0] }],
-    });
-    const bad = await postSession(t, 'by_plane', form({ model_file: [new Blob([broken]), 'broken.glb'], ...PLANE }));
-    expect(bad.status).toBe(422);
-    const id = sessionIdOf(first.body.deeplink);
-    expect((await getDetail(t, id)).status).toBe(200);
-    const claim = (code: string) =>
-      fetch(`${t.url}/api/vision/v1/session/claim`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ onetime_code: code }),
+  it(
+    'counts sessions by method, requests by route template and status, ' + 'conversions by format and outcome, cache lookups and claims',
+    async () => {
+      const first = await postSession(t, 'by_plane', form({ model_file: filePart(BOX), ...PLANE }));
+      expect(first.status).toBe(201);
+      // The same model again: placed from the conversion cache.
+      expect((await postSession(t, 'by_plane', form({ model_file: filePart(BOX), ...PLANE }))).status).toBe(201);
+      // A GLB whose mesh points at nothing: refused by the conversion, with its code.
+      const broken = glbOf({
+        asset: { version: '2.0' },
+        meshes: [{ primitives: [{ attributes: { POSITION: 5 } }] }],
+        nodes: [{ mesh: 0 }],
+        scenes: [{ nodes: [0] }],
       });
-    expect((await claim(first.body.onetime_code)).status).toBe(200);
-    expect((await claim(first.body.onetime_code)).status).toBe(404);
-    expect((await fetch(`${t.url}/no/such/thing`)).status).toBe(404);
+      const bad = await postSession(t, 'by_plane', form({ model_file: [new Blob([broken]), 'broken.glb'], ...PLANE }));
+      expect(bad.status).toBe(422);
+      const id = sessionIdOf(first.body.deeplink);
+      expect((await getDetail(t, id)).status).toBe(200);
+      const claim = (code: string) =>
+        fetch(`${t.url}/api/vision/v1/session/claim`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ onetime_code: code }),
+        });
+      expect((await claim(first.body.onetime_code)).status).toBe(200);
+      expect((await claim(first.body.onetime_code)).status).toBe(404);
+      expect((await fetch(`${t.url}/no/such/thing`)).status).toBe(404);
 
-    // Not behind keys: a scrape carries none.
-    const text = await scrape(`${t.url}/metrics`);
-    expect(sampleValue(text, 'arsession_sessions_created_total', { method: 'by_plane' })).toBe(2);
-    expect(
-      sampleValue(text, 'arsession_http_request_duration_seconds_count', {
-        route: '/api/vision/v1/session/by_plane',
-        method: 'POST',
-        status: '201',
-      }),
-    ).toBe(2);
-    expect(
-      sampleValue(text, 'arsession_http_request_duration_seconds_count', {
-        route: '/api/vision/v1/session/by_plane',
-        method: 'POST',
-        status: '422',
-      }),
-    ).toBe(1);
-    expect(
-      sampleValue(text, 'arsession_http_request_duration_seconds_count', {
-        route: '/api/vision/v1/session/:id',
-        method: 'GET',
-        status: '200',
-      }),
-    ).toBe(1);
-    expect(sampleValue(text, 'arsession_http_request_duration_seconds_count', { route: 'unmatched', method: 'GET', status: '404' })).toBe(
-      1,
-    );
-    // Ids never make series of their own.
-    expect(text).not.toContain(id);
-    expect(sampleValue(text, 'arsession_conversion_duration_seconds_count', { format: 'glb', outcome: 'converted' })).toBe(1);
-    expect(sampleValue(text, 'arsession_conversion_duration_seconds_count', { format: 'glb', outcome: bad.body.code })).toBe(1);
-    expect(sampleValue(text, 'arsession_conversion_duration_seconds_sum', { format: 'glb', outcome: 'converted' })).toBeGreaterThan(0);
-    expect(sampleValue(text, 'arsession_conversion_cache_lookups_total', { result: 'miss' })).toBe(2);
-    expect(sampleValue(text, 'arsession_conversion_cache_lookups_total', { result: 'hit' })).toBe(1);
-    expect(sampleValue(text, 'arsession_ar_budget_triangles_count', { stage: 'source' })).toBe(1);
-    expect(sampleValue(text, 'arsession_ar_budget_triangles_sum', { stage: 'delivered' })).toBe(12);
-    expect(sampleValue(text, 'arsession_claims_total', { outcome: 'claimed' })).toBe(1);
-    expect(sampleValue(text, 'arsession_claims_total', { outcome: 'code_not_found' })).toBe(1);
-    // Nothing is converting now, and every series names the role.
-    expect(sampleValue(text, 'arsession_queue_jobs', { state: 'active' })).toBe(0);
-    expect(sampleValue(text, 'arsession_sessions_created_total', { role: 'all' })).toBe(2);
-    // Node's own: event-loop lag, heap, GC.
-    expect(sampleValue(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
-    expect(sampleValue(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
-    expect(sampleValue(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
-    expect(text).toMatch(/^# TYPE nodejs_gc_duration_seconds histogram$/m);
-    // The scrape is counted too, by its own route.
-    expect(
-      sampleValue(await scrape(`${t.url}/metrics`), 'arsession_http_request_duration_seconds_count', { route: '/metrics', status: '200' }),
-    ).toBe(1);
-  });
+      // Not behind keys: a scrape carries none.
+      const text = await scrape(`${t.url}/metrics`);
+      expect(sampleValue(text, 'arsession_sessions_created_total', { method: 'by_plane' })).toBe(2);
+      expect(
+        sampleValue(text, 'arsession_http_request_duration_seconds_count', {
+          route: '/api/vision/v1/session/by_plane',
+          method: 'POST',
+          status: '201',
+        }),
+      ).toBe(2);
+      expect(
+        sampleValue(text, 'arsession_http_request_duration_seconds_count', {
+          route: '/api/vision/v1/session/by_plane',
+          method: 'POST',
+          status: '422',
+        }),
+      ).toBe(1);
+      expect(
+        sampleValue(text, 'arsession_http_request_duration_seconds_count', {
+          route: '/api/vision/v1/session/:id',
+          method: 'GET',
+          status: '200',
+        }),
+      ).toBe(1);
+      expect(sampleValue(text, 'arsession_http_request_duration_seconds_count', { route: 'unmatched', method: 'GET', status: '404' })).toBe(
+        1,
+      );
+      // Ids never make series of their own.
+      expect(text).not.toContain(id);
+      expect(sampleValue(text, 'arsession_conversion_duration_seconds_count', { format: 'glb', outcome: 'converted' })).toBe(1);
+      expect(sampleValue(text, 'arsession_conversion_duration_seconds_count', { format: 'glb', outcome: bad.body.code })).toBe(1);
+      expect(sampleValue(text, 'arsession_conversion_duration_seconds_sum', { format: 'glb', outcome: 'converted' })).toBeGreaterThan(0);
+      expect(sampleValue(text, 'arsession_conversion_cache_lookups_total', { result: 'miss' })).toBe(2);
+      expect(sampleValue(text, 'arsession_conversion_cache_lookups_total', { result: 'hit' })).toBe(1);
+      expect(sampleValue(text, 'arsession_ar_budget_triangles_count', { stage: 'source' })).toBe(1);
+      expect(sampleValue(text, 'arsession_ar_budget_triangles_sum', { stage: 'delivered' })).toBe(12);
+      expect(sampleValue(text, 'arsession_claims_total', { outcome: 'claimed' })).toBe(1);
+      expect(sampleValue(text, 'arsession_claims_total', { outcome: 'code_not_found' })).toBe(1);
+      // Nothing is converting now, and every series names the role.
+      expect(sampleValue(text, 'arsession_queue_jobs', { state: 'active' })).toBe(0);
+      expect(sampleValue(text, 'arsession_sessions_created_total', { role: 'all' })).toBe(2);
+      // Node's own: event-loop lag, heap, GC.
+      expect(sampleValue(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+      expect(sampleValue(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+      expect(sampleValue(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+      expect(text).toMatch(/^# TYPE nodejs_gc_duration_seconds histogram$/m);
+      // The scrape is counted too, by its own route.
+      expect(
+        sampleValue(await scrape(`${t.url}/metrics`), 'arsession_http_request_duration_seconds_count', {
+          route: '/metrics',
+          status: '200',
+        }),
+      ).toBe(1);
+    },
+  );
 });
 
 describe('the metrics text', () => {

@@ -165,29 +165,33 @@ describe('arsession keys (the operator command)', () => {
     }
   });
 
-  it('run where there is no server database, list and revoke refuse by name instead of making an empty one; create says where it made one', () => {
-    const elsewhere = mkdtempSync(join(tmpdir(), 'arsession-keys-elsewhere-'));
-    const bin = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
-    const env: NodeJS.ProcessEnv = { ...process.env, ARSESSION_DATA_DIR: join(elsewhere, 'data') };
-    delete env.ARSESSION_DATABASE_URL;
-    const run = (...args: string[]) => spawnSync(bin, args, { env, encoding: 'utf8' });
-    try {
-      for (const args of [
-        ['keys', 'list'],
-        ['keys', 'revoke', 'ars_0000000000000000_x'],
-      ]) {
-        const r = run(...args);
-        expect(r.status).toBe(1);
-        expect(r.stderr).toContain(`no server database at ${join(elsewhere, 'data', 'arsession.sqlite')}`);
+  it(
+    'run where there is no server database, list and revoke refuse by ' +
+      'name instead of making an empty one; create says where it made one',
+    () => {
+      const elsewhere = mkdtempSync(join(tmpdir(), 'arsession-keys-elsewhere-'));
+      const bin = join(REPO_ROOT, 'node_modules', '.bin', 'arsession');
+      const env: NodeJS.ProcessEnv = { ...process.env, ARSESSION_DATA_DIR: join(elsewhere, 'data') };
+      delete env.ARSESSION_DATABASE_URL;
+      const run = (...args: string[]) => spawnSync(bin, args, { env, encoding: 'utf8' });
+      try {
+        for (const args of [
+          ['keys', 'list'],
+          ['keys', 'revoke', 'ars_0000000000000000_x'],
+        ]) {
+          const r = run(...args);
+          expect(r.status).toBe(1);
+          expect(r.stderr).toContain(`no server database at ${join(elsewhere, 'data', 'arsession.sqlite')}`);
+        }
+        // Nothing made there at all: no database, not even the data folder.
+        expect(existsSync(join(elsewhere, 'data'))).toBe(false);
+        const created = run('keys', 'create', '--account', 'acme');
+        expect(created.status).toBe(0);
+        expect(created.stderr).toContain(`created a new server database at ${join(elsewhere, 'data', 'arsession.sqlite')}`);
+        expect(run('keys', 'list').stdout).toContain('acme');
+      } finally {
+        rmSync(elsewhere, { recursive: true, force: true });
       }
-      // Nothing made there at all: no database, not even the data folder.
-      expect(existsSync(join(elsewhere, 'data'))).toBe(false);
-      const created = run('keys', 'create', '--account', 'acme');
-      expect(created.status).toBe(0);
-      expect(created.stderr).toContain(`created a new server database at ${join(elsewhere, 'data', 'arsession.sqlite')}`);
-      expect(run('keys', 'list').stdout).toContain('acme');
-    } finally {
-      rmSync(elsewhere, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });

@@ -186,7 +186,8 @@ describe('what the preview shows of a placement', () => {
     }
   }, 120_000);
 
-  it("an anchor 10,000 km away is said in words, with the request's warning, and the preview shows the model, not an empty view", async () => {
+  it("an anchor 10,000 km away is said in words, with the request's " +
+    'warning, and the preview shows the model, not an empty view', async () => {
     const { id, detail } = await session('by_virtual_anchor/circle-directional', {
       'virtual_anchor.center': '[1e7, 0, 0]',
       'virtual_anchor.radius': '0.5',

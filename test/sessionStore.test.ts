@@ -277,7 +277,8 @@ describe('SQLite data directories from before saved models were kept once per co
       db.exec('DROP INDEX saved_models_content');
       db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (1, ?, 0), (2, ?, 0)').run('a', 'b');
       const insert = db.prepare(
-        "INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at) VALUES (?, ?, 's', 'm.glb', 'glb', 1, ?, ?, ?)",
+        'INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, ' +
+          "sha256, stored_as, created_at) VALUES (?, ?, 's', 'm.glb', 'glb', 1, ?, ?, ?)",
       );
       for (const [id, account, sha, at] of [
         ['first', 1, 'x', 1],
@@ -297,7 +298,8 @@ describe('SQLite data directories from before saved models were kept once per co
       expect(() =>
         reopened
           .prepare(
-            "INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, stored_as, created_at) VALUES ('again', 1, 's', 'm', 'glb', 1, 'x', 'again.glb', 5)",
+            'INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, sha256, ' +
+              "stored_as, created_at) VALUES ('again', 1, 's', 'm', 'glb', 1, 'x', 'again.glb', 5)",
           )
           .run(),
       ).toThrow(/UNIQUE/);

@@ -45,7 +45,8 @@ export function scatterSvg(
   for (let v = x0; v <= x1 * 1.0001; v *= 10) {
     out.push(
       `<line x1="${sx(v)}" y1="${pad.top}" x2="${sx(v)}" y2="${height - pad.bottom}" stroke="#ddd"/>`,
-      `<text x="${sx(v)}" y="${height - pad.bottom + 16}" text-anchor="middle">${v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}k` : v}</text>`,
+      `<text x="${sx(v)}" y="${height - pad.bottom + 16}" ` +
+        `text-anchor="middle">${v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}k` : v}</text>`,
     );
   }
   for (let v = y0; v <= y1 * 1.0001; v *= 10) {
@@ -61,7 +62,8 @@ export function scatterSvg(
   series.forEach((s, i) => {
     for (const p of s.points.filter((q) => q.x > 0 && q.y > 0)) {
       out.push(
-        `<circle cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="4" fill="${s.colour}" fill-opacity="0.8">${p.label ? `<title>${esc(p.label)}</title>` : ''}</circle>`,
+        `<circle cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="4" fill="${s.colour}" ` +
+          `fill-opacity="0.8">${p.label ? `<title>${esc(p.label)}</title>` : ''}</circle>`,
       );
     }
     out.push(

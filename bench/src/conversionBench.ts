@@ -168,7 +168,8 @@ export async function benchGlb(rounds: number, only?: (file: string) => boolean)
       }
       if (!row.three) row.ours = (await compare(ours, ours, rounds)).ours;
       console.error(
-        `  glb ${file}: ${row.three ? `×${row.three.speedup.median.toFixed(1)} faster than three.js` : `three.js failed: ${row.threeError}`}`,
+        `  glb ${file}: ` +
+          `${row.three ? `×${row.three.speedup.median.toFixed(1)} faster than three.js` : `three.js failed: ${row.threeError}`}`,
       );
     }
     rows.push(row);

@@ -98,7 +98,8 @@ export async function benchDetection(rounds: number, quick: boolean): Promise<De
     const row = await compareBvh(name, await make(), rounds, quick ? 5000 : 20_000);
     rows.push(row);
     console.error(
-      `  ${name}: build ×${row.buildRatio.median.toFixed(2)}, rays ×${row.rayRatio.median.toFixed(2)} of three-mesh-bvh; ${row.disagreements} disagreements`,
+      `  ${name}: build ×${row.buildRatio.median.toFixed(2)}, rays ` +
+        `×${row.rayRatio.median.toFixed(2)} of three-mesh-bvh; ${row.disagreements} disagreements`,
     );
   }
   return rows;

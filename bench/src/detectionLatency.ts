@@ -51,7 +51,8 @@ export async function benchDetectionLatency(quick: boolean): Promise<DetectionLa
   const timing = timeDetections(mesh, bvh, doorQuestions(scene.doorOpenings, mesh, bvh));
   const row = { scene: `Office_A_20110811.ifc × ${copies}`, triangles: mesh.indices.length / 3, ...timing };
   console.error(
-    `  ${row.scene} (${row.triangles.toLocaleString('en-US')} triangles): detection p50 ${row.p50Ms.toFixed(1)} ms, p95 ${row.p95Ms.toFixed(1)} ms over ${row.detections}`,
+    `  ${row.scene} (${row.triangles.toLocaleString('en-US')} triangles): detection p50 ` +
+      `${row.p50Ms.toFixed(1)} ms, p95 ${row.p95Ms.toFixed(1)} ms over ${row.detections}`,
   );
   return row;
 }

@@ -112,7 +112,8 @@ export async function benchDistributed(quick: boolean): Promise<DistributedRow> 
           cpu[k].sessions += runs[k].at(-1)!.requestsPerSecond * seconds;
         }
         console.error(
-          `  round ${r + 1}: every request converting: embedded ${runs.embedded.at(-1)!.requestsPerSecond.toFixed(0)} req/s, distributed ${runs.distributed.at(-1)!.requestsPerSecond.toFixed(0)} req/s`,
+          `  round ${r + 1}: every request converting: embedded ${runs.embedded.at(-1)!.requestsPerSecond.toFixed(0)} ` +
+            `req/s, distributed ${runs.distributed.at(-1)!.requestsPerSecond.toFixed(0)} req/s`,
         );
       }
     } finally {

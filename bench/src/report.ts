@@ -43,8 +43,10 @@ function helmetVerdict(rows: readonly GlbRow[]): string[] {
   const fast = h.three.speedup.median >= 10,
     small = h.oursUsdzBytes <= h.three.usdzBytes;
   return [
-    `DamagedHelmet: ×${h.three.speedup.median.toFixed(1)} faster than three.js at full resolution (target 10×: ${fast ? '**met**' : '**not met**'}); ` +
-      `${h.oursUsdzBytes.toLocaleString('en-US')} bytes against ${h.three.usdzBytes.toLocaleString('en-US')} (no larger: ${small ? '**met**' : '**not met**'}).`,
+    `DamagedHelmet: ×${h.three.speedup.median.toFixed(1)} faster than three.js ` +
+      `at full resolution (target 10×: ${fast ? '**met**' : '**not met**'}); ` +
+      `${h.oursUsdzBytes.toLocaleString('en-US')} bytes against ` +
+      `${h.three.usdzBytes.toLocaleString('en-US')} (no larger: ${small ? '**met**' : '**not met**'}).`,
     '',
   ];
 }
@@ -80,7 +82,8 @@ function phaseSection(ifc: readonly IfcRow[]): string[] {
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => {
       const p = r.phases!;
-      return `| ${r.file} | ${f(p.webIfc)} | ${f(p.stepCheck)} | ${f(p.reading)} | ${f(p.merge)} | ${f(p.write)} | ${f(beyondOf(p))} | ${f(allowanceMs(p.webIfc))} |`;
+      const cells = [r.file, f(p.webIfc), f(p.stepCheck), f(p.reading), f(p.merge), f(p.write), f(beyondOf(p)), f(allowanceMs(p.webIfc))];
+      return `| ${cells.join(' | ')} |`;
     }),
     '',
     `Over the allowance: ${over.length} of ${rows.length} files` +
@@ -109,7 +112,9 @@ function assimpSection(ifc: readonly IfcRow[], assimp: { setup: AssimpSetup; row
     '|---|---:|---:|---:|---:|---:|',
     ...assimp.rows.map(
       (r) =>
-        `| ${r.file} | ${webIfc.get(r.file)?.toLocaleString('en-US') ?? '—'} | ${r.ours ? ms(r.ours) : '—'} | ${r.assimp ? ms(r.assimp) : `— (refused: ${r.assimpError?.replace(/\|/g, '\\|')})`} | ${r.ratio ? x(r.ratio) : '—'} | ${r.assimpTriangles?.toLocaleString('en-US') ?? '—'} |`,
+        `| ${r.file} | ${webIfc.get(r.file)?.toLocaleString('en-US') ?? '—'} | ${r.ours ? ms(r.ours) : '—'} | ` +
+        `${r.assimp ? ms(r.assimp) : `— (refused: ${r.assimpError?.replace(/\|/g, '\\|')})`} | ` +
+        `${r.ratio ? x(r.ratio) : '—'} | ${r.assimpTriangles?.toLocaleString('en-US') ?? '—'} |`,
     ),
     '',
   ];
@@ -135,17 +140,20 @@ function cliSection(cli: ResultFile<CliBench> | undefined): string[] {
     ),
     '',
     ifc
-      ? `Target ≤ 250 ms for a small IFC as a process: ${ifc.wall.median <= 250 ? '**met**' : `**not met** (${ifc.wall.median.toFixed(0)} ms)`}.`
+      ? `Target ≤ 250 ms for a small IFC as a process: ` +
+        `${ifc.wall.median <= 250 ? '**met**' : `**not met** (${ifc.wall.median.toFixed(0)} ms)`}.`
       : '',
     '',
-    `Folders in one process against a process per file${assimp.available ? ` and assimp ${assimp.version}` : ''} (seconds, median (min–max) of ${folders[0]?.seconds.runs ?? 0} runs;`,
+    `Folders in one process against a process per file${assimp.available ? ` and assimp ${assimp.version}` : ''} ` +
+      `(seconds, median (min–max) of ${folders[0]?.seconds.runs ?? 0} runs;`,
     'files the converter refuses still count in the time):',
     '',
     '| folder | how | files | converted | MB | seconds | files/s |',
     '|---|---|---:|---:|---:|---:|---:|',
     ...folders.map(
       (r) =>
-        `| ${r.folder} | ${r.how} | ${r.files} | ${r.converted} | ${r.megabytes.toFixed(1)} | ${r.seconds.median.toFixed(2)} (${r.seconds.min.toFixed(2)}–${r.seconds.max.toFixed(2)}) | ${(r.files / r.seconds.median).toFixed(1)} |`,
+        `| ${r.folder} | ${r.how} | ${r.files} | ${r.converted} | ${r.megabytes.toFixed(1)} | ${r.seconds.median.toFixed(2)} ` +
+        `(${r.seconds.min.toFixed(2)}–${r.seconds.max.toFixed(2)}) | ${(r.files / r.seconds.median).toFixed(1)} |`,
     ),
     '',
   ];
@@ -196,10 +204,12 @@ export function writeReport(): void {
       '|---|---:|---:|---:|---:|---:|---:|',
       ...conversion.data.ifc.map(
         (r) =>
-          `| ${r.file} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.webIfc)} | ${ms(r.ours)} | ${x(r.ratio)} | ${ms(r.contained)} | ${x(r.containedRatio)} |`,
+          `| ${r.file} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.webIfc)} | ` +
+          `${ms(r.ours)} | ${x(r.ratio)} | ${ms(r.contained)} | ${x(r.containedRatio)} |`,
       ),
       '',
-      `Worst median ratio in the calling thread: ×${worst.toFixed(2)}. Within the budget (medians, calling thread): ${withinBudget.length} of ${conversion.data.ifc.length} files` +
+      `Worst median ratio in the calling thread: ×${worst.toFixed(2)}. Within the budget ` +
+        `(medians, calling thread): ${withinBudget.length} of ${conversion.data.ifc.length} files` +
         `${
           withinBudget.length < conversion.data.ifc.length
             ? ` — over it: ${conversion.data.ifc
@@ -222,11 +232,16 @@ export function writeReport(): void {
       'faster (tiny files; SimpleInstancing and Synthetic_5000) it writes one shared geometry referenced per',
       'instance; we write a Mesh prim per instance, as the ARKit package has no instancing, with the shared arrays stored once.',
       '',
-      '| file | triangles | ours | three.js full res | speed-up | three.js defaults | speed-up | ours USDZ | three.js full res | three.js defaults |',
+      '| file | triangles | ours | three.js full res | speed-up | three.js ' +
+        'defaults | speed-up | ours USDZ | three.js full res | three.js defaults |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...conversion.data.glb.map(
         (r) =>
-          `| ${r.file} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.ours)} | ${r.three ? ms(r.three.time) : `— (${r.threeError ?? 'n/a'})`} | ${r.three ? speed(r.three.speedup) : '—'} | ${r.threeDefaults ? ms(r.threeDefaults.time) : '—'} | ${r.threeDefaults ? speed(r.threeDefaults.speedup) : '—'} | ${kb(r.oursUsdzBytes)} | ${r.three ? kb(r.three.usdzBytes) : '—'} | ${r.threeDefaults ? kb(r.threeDefaults.usdzBytes) : '—'} |`,
+          `| ${r.file} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.ours)} ` +
+          `| ${r.three ? ms(r.three.time) : `— (${r.threeError ?? 'n/a'})`} ` +
+          `| ${r.three ? speed(r.three.speedup) : '—'} | ${r.threeDefaults ? ms(r.threeDefaults.time) : '—'} ` +
+          `| ${r.threeDefaults ? speed(r.threeDefaults.speedup) : '—'} | ${kb(r.oursUsdzBytes)} | ` +
+          `${r.three ? kb(r.three.usdzBytes) : '—'} | ${r.threeDefaults ? kb(r.threeDefaults.usdzBytes) : '—'} |`,
       ),
       '',
       ...helmetVerdict(conversion.data.glb),
@@ -244,16 +259,19 @@ export function writeReport(): void {
       'build starts from a fresh copy of the original triangle order (three-mesh-bvh sorts the index it is given, and',
       'builds on an already sorted index are faster for both).',
       '',
-      '| scene | triangles | build ours (ms) | build three-mesh-bvh | ratio | µs/ray ours | µs/ray three-mesh-bvh | ratio | disagreements |',
+      '| scene | triangles | build ours (ms) | build three-mesh-bvh | ratio ' +
+        '| µs/ray ours | µs/ray three-mesh-bvh | ratio | disagreements |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...detection.data.map(
         (r) =>
-          `| ${r.scene} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.buildOurs)} | ${ms(r.buildPeer)} | ${x(r.buildRatio)} | ${r.rayOursUs.median.toFixed(2)} | ${r.rayPeerUs.median.toFixed(2)} | ${x(r.rayRatio)} | ${r.disagreements} / ${r.rays} |`,
+          `| ${r.scene} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.buildOurs)} | ${ms(r.buildPeer)} | ${x(r.buildRatio)} | ` +
+          `${r.rayOursUs.median.toFixed(2)} | ${r.rayPeerUs.median.toFixed(2)} | ${x(r.rayRatio)} | ${r.disagreements} / ${r.rays} |`,
       ),
       '',
       `Median ratios, build: ${detection.data.map((r) => `×${r.buildRatio.median.toFixed(3)}`).join(', ')}; ` +
         `first-hit rays: ${detection.data.map((r) => `×${r.rayRatio.median.toFixed(3)}`).join(', ')}.`,
-      `Build no slower: ${verdict(detection.data.map((r) => r.buildRatio.median))}; first-hit rays no slower: ${verdict(detection.data.map((r) => r.rayRatio.median))}.`,
+      `Build no slower: ${verdict(detection.data.map((r) => r.buildRatio.median))}; ` +
+        `first-hit rays no slower: ${verdict(detection.data.map((r) => r.rayRatio.median))}.`,
       '',
     );
   }
@@ -266,11 +284,14 @@ export function writeReport(): void {
       'Target (door detection issue): one detection p95 ≤ 100 ms on a scene of 1M triangles, tree already built.',
       'Office_A tiled side by side; every hosted door of one copy asked from in front of each face, geometric path only',
       '(the slower one: the semantic path is a few dot products per door), after a warm-up pass.',
-      '"answered": an opening returned rather than a refusal; whether it is the right one is checked by `test/geometricDoorDetection.test.ts`.',
+      '"answered": an opening returned rather than a refusal; whether it is ' +
+        'the right one is checked by `test/geometricDoorDetection.test.ts`.',
       '',
       '| scene | triangles | detections | answered | p50 (ms) | p95 (ms) | max (ms) | target |',
       '|---|---:|---:|---:|---:|---:|---:|---|',
-      `| ${r.scene} | ${r.triangles.toLocaleString('en-US')} | ${r.detections} | ${r.found} | ${r.p50Ms.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${r.maxMs.toFixed(1)} | ${r.triangles >= 1e6 ? (r.p95Ms <= 100 ? 'met' : 'NOT met') : 'quick run: scene under 1M'} |`,
+      `| ${r.scene} | ${r.triangles.toLocaleString('en-US')} | ${r.detections} ` +
+        `| ${r.found} | ${r.p50Ms.toFixed(1)} | ${r.p95Ms.toFixed(1)} ` +
+        `| ${r.maxMs.toFixed(1)} | ${r.triangles >= 1e6 ? (r.p95Ms <= 100 ? 'met' : 'NOT met') : 'quick run: scene under 1M'} |`,
       '',
     );
   }
@@ -279,7 +300,8 @@ export function writeReport(): void {
     const r = server.data;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const row = (name: string, runs: ServerRow['ours']) =>
-      `| ${name} | ${median(runs.map((x) => x.requestsPerSecond)).toFixed(0)} | ${median(runs.map((x) => x.p50Ms))} | ${median(runs.map((x) => x.p99Ms))} | ${runs.reduce((n, x) => n + x.non2xx + x.errors, 0)} |`;
+      `| ${name} | ${median(runs.map((x) => x.requestsPerSecond)).toFixed(0)} | ${median(runs.map((x) => x.p50Ms))} ` +
+      `| ${median(runs.map((x) => x.p99Ms))} | ${runs.reduce((n, x) => n + x.non2xx + x.errors, 0)} |`;
     out.push(
       '## Server: session creation under load',
       '',
@@ -310,11 +332,13 @@ export function writeReport(): void {
     const r = distributed.data;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const row = (name: string, runs: LoadRun[]) =>
-      `| ${name} | ${median(runs.map((v) => v.requestsPerSecond)).toFixed(0)} | ${median(runs.map((v) => v.p50Ms))} | ${median(runs.map((v) => v.p99Ms))} | ${runs.reduce((n, v) => n + v.non2xx + v.errors, 0)} |`;
+      `| ${name} | ${median(runs.map((v) => v.requestsPerSecond)).toFixed(0)} | ${median(runs.map((v) => v.p50Ms))} ` +
+      `| ${median(runs.map((v) => v.p99Ms))} | ${runs.reduce((n, v) => n + v.non2xx + v.errors, 0)} |`;
     out.push(
       '## The distributed mode beside the embedded one',
       '',
-      `The same session request as above (by_virtual_anchor, Box.glb, ${r.connections} clients, ${r.seconds} s per run, rounds alternating),`,
+      `The same session request as above (by_virtual_anchor, Box.glb, ` +
+        `${r.connections} clients, ${r.seconds} s per run, rounds alternating),`,
       'against a server on PostgreSQL, OpenStack Swift (s3api) and a BullMQ queue on Redis, role `all` (its conversions go through the',
       'queue to the worker in the same process), and against the embedded server. Every service runs privately on this same',
       '2-core machine, beside the load generator: Swift is one proxy process and one object-server process in Python.',
@@ -347,10 +371,12 @@ export function writeReport(): void {
       stage('worker done → the API side has the result (completion event, outputs taken, job files removed)', r.jobs.finishToAnswer),
       stage('**everything the queue adds** (all but the conversion)', r.jobs.overhead),
       '',
-      `Object-store calls of a job, both sides, at most: ${r.jobs.objectStoreRequests} (each a request or more; a model and outputs within \`ARSESSION_QUEUE_INLINE_BYTES\` travel in Redis).`,
+      `Object-store calls of a job, both sides, at most: ${r.jobs.objectStoreRequests} (each a ` +
+        `request or more; a model and outputs within \`ARSESSION_QUEUE_INLINE_BYTES\` travel in Redis).`,
       '',
       'After that the API side commits the session (its USDZ and GLB put in the object store, two requests; its rows in one PostgreSQL',
-      'transaction) and answers 201; with the cache on, a converted model is kept by two copies inside the store (no bytes through the node).',
+      'transaction) and answers 201; with the cache on, a converted model ' +
+        'is kept by two copies inside the store (no bytes through the node).',
       '',
       'docs/SCALING.md turns these into machine counts.',
       '',
@@ -368,7 +394,10 @@ export function writeReport(): void {
       '|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...scaling.data.map(
         (r) =>
-          `| ${r.copies} | ${r.megabytes.toFixed(0)} | ${r.triangles.toLocaleString('en-US')} | ${ms(r.webIfc)} | ${ms(r.ours)} | ${x(r.ratio)} | ${r.oursPeakMb === undefined ? '—' : `${r.oursPeakMb.toFixed(0)} MB`} | ${r.webIfcPeakMb === undefined ? '—' : `${r.webIfcPeakMb.toFixed(0)} MB`} |`,
+          `| ${r.copies} | ${r.megabytes.toFixed(0)} | ${r.triangles.toLocaleString('en-US')} ` +
+          `| ${ms(r.webIfc)} | ${ms(r.ours)} | ${x(r.ratio)} | ` +
+          `${r.oursPeakMb === undefined ? '—' : `${r.oursPeakMb.toFixed(0)} MB`} | ` +
+          `${r.webIfcPeakMb === undefined ? '—' : `${r.webIfcPeakMb.toFixed(0)} MB`} |`,
       ),
       '',
     );
@@ -513,30 +542,42 @@ function budgetSection(budget: ResultFile<BudgetRow[]> | undefined): string[] {
   return [
     '## The AR budget: source → delivered',
     '',
-    `Every corpus IFC and GLB${rows.some((r) => r.large) ? ' and the large real models of `bench/LARGE-MODELS.md` (marked ▲)' : ''}, each run in fresh processes (time and peak memory: the median of three runs; one of a large model's conversion without the budget): ours within the default budget` +
+    `Every corpus IFC and ` +
+      `GLB${rows.some((r) => r.large) ? ' and the large real models of `bench/LARGE-MODELS.md` (marked ▲)' : ''}, each run in fresh ` +
+      `processes (time and peak memory: the median of three runs; one of a large ` +
+      `model's conversion without the budget): ours within the default budget` +
       (b
         ? ` (${n(b.triangles)} triangles, ${b.meshPrims} mesh prims, ${b.textureSize} px, ${(b.packageBytes / 2 ** 20).toFixed(0)} MiB)`
         : '') +
-      ', ours as before the budget ("today": merged past 300 draw calls, written), and the peer: web-ifc alone for IFC (`StreamAllMeshes`, ' +
-      'the floor of any converter built on it), gltfpack for GLB (`-si` at the ratio our budget needed, `-mi`, no quantization; its textures untouched, as its texture limit needs its own compression; its output measured ' +
-      'with our deviation estimate). Deviation: the farthest the delivered surface is from the full model, every simplified triangle measured against it with a BVH.',
+      ', ours as before the budget ("today": merged past 300 draw calls, ' +
+      'written), and the peer: web-ifc alone for IFC (`StreamAllMeshes`, ' +
+      'the floor of any converter built on it), gltfpack for GLB (`-si` at the ratio our budget needed, `-mi`, no ' +
+      'quantization; its textures untouched, as its texture limit needs its own compression; its output measured ' +
+      'with our deviation estimate). Deviation: the farthest the delivered surface is ' +
+      'from the full model, every simplified triangle measured against it with a BVH.',
     '',
-    '| model | MB | triangles: source → ours (gltfpack) | mesh prims | USDZ MB: today → ours | deviation mm: ours (gltfpack) | time ms: today → ours | peak MB: today → ours (peer) | within |',
+    '| model | MB | triangles: source → ours (gltfpack) | mesh prims | USDZ MB: today → ours | ' +
+      'deviation mm: ours (gltfpack) | time ms: today → ours | peak MB: today → ours (peer) | within |',
     '|---|---:|---:|---:|---:|---:|---:|---:|:---:|',
     ...rows.map((r) => {
       const rep = r.ours.report;
       const peerTris = r.peer.triangles === undefined ? '' : ` (${n(r.peer.triangles)})`;
       const peerDev = r.peer.name === 'gltfpack' ? ` (${mm(r.peer.maxDeviation)})` : '';
       return (
-        `| ${r.large ? '▲ ' : ''}${r.file} | ${mb(r.sourceBytes)} | ${n(rep.source.triangles)} → ${n(rep.delivered.triangles)}${peerTris} | ${rep.source.meshPrims} → ${rep.delivered.meshPrims} | ` +
-        `${mb(r.today.bytes)} → ${mb(rep.delivered.bytes ?? 0)} | ${mm(rep.maxDeviation)}${peerDev} | ${r.today.ms.toFixed(0)} → ${r.ours.ms.toFixed(0)} | ` +
-        `${r.today.peakMb.toFixed(0)} → ${r.ours.peakMb.toFixed(0)} (${r.peer.name} ${Number.isFinite(r.peer.peakMb) ? r.peer.peakMb.toFixed(0) : 'could not read it'}) | ${rep.withinBudget ? '✓' : '✗'} |`
+        `| ${r.large ? '▲ ' : ''}${r.file} | ${mb(r.sourceBytes)} | ${n(rep.source.triangles)} → ` +
+        `${n(rep.delivered.triangles)}${peerTris} | ${rep.source.meshPrims} → ${rep.delivered.meshPrims} | ` +
+        `${mb(r.today.bytes)} → ${mb(rep.delivered.bytes ?? 0)} | ` +
+        `${mm(rep.maxDeviation)}${peerDev} | ${r.today.ms.toFixed(0)} → ${r.ours.ms.toFixed(0)} | ` +
+        `${r.today.peakMb.toFixed(0)} → ${r.ours.peakMb.toFixed(0)} (${r.peer.name} ` +
+        `${Number.isFinite(r.peer.peakMb) ? r.peer.peakMb.toFixed(0) : 'could not read it'}) | ${rep.withinBudget ? '✓' : '✗'} |`
       );
     }),
     '',
-    `Goals: every delivered file within budget — **${within} of ${rows.length}**; deviation ≤ 2 cm on every corpus building — largest **${mm(worstDeviation)} mm** ` +
+    `Goals: every delivered file within budget — **${within} of ${rows.length}**; ` +
+      `deviation ≤ 2 cm on every corpus building — largest **${mm(worstDeviation)} mm** ` +
       `(${worstDeviation <= 0.02 ? 'met' : 'not met'}); time ≤ 1.5× today's — largest **×${Math.max(...timeRatios).toFixed(2)}** ` +
-      `(${Math.max(...timeRatios) <= 1.5 ? 'met' : 'not met'}); IFC peak memory ≤ 1.5× web-ifc's — largest **×${Math.max(...memoryRatios).toFixed(2)}** (${Math.max(...memoryRatios) <= 1.5 ? 'met' : 'not met'}).`,
+      `(${Math.max(...timeRatios) <= 1.5 ? 'met' : 'not met'}); IFC peak memory ≤ 1.5× web-ifc's — largest ` +
+      `**×${Math.max(...memoryRatios).toFixed(2)}** (${Math.max(...memoryRatios) <= 1.5 ? 'met' : 'not met'}).`,
     '',
   ];
 }
@@ -555,9 +596,11 @@ function fidelitySection(fidelity: ResultFile<FidelityRow[]> | undefined): strin
   return [
     '## Fidelity of the budgeted delivery, by IFC class',
     '',
-    `Every corpus IFC${rows.some((r) => r.large) ? ' and the large real models (▲)' : ''}, each in a fresh process (\`src/fidelity/fidelityCli.ts\`): read in full,`,
+    `Every corpus IFC${rows.some((r) => r.large) ? ' and the large real models (▲)' : ''}, ` +
+      `each in a fresh process (\`src/fidelity/fidelityCli.ts\`): read in full,`,
     'and as a conversion delivers it within the default AR budget (stream reduction, then `fitArBudget`); each surface sampled by area',
-    `(${rows[0]?.samples.toLocaleString('en-US') ?? '—'} seeded points) and every point's distance to the nearest point of the other whole model taken with three-mesh-bvh,`,
+    `(${rows[0]?.samples.toLocaleString('en-US') ?? '—'} seeded points) and every point's ` +
+      `distance to the nearest point of the other whole model taken with three-mesh-bvh,`,
     "independently of the budget's own deviation probe. Categories by IFC class: envelope (walls, slabs, roofs, windows, doors, structure,",
     'stairs, railings, coverings), furniture, mep (flow, distribution and service elements), other (proxies, accessories, site, …).',
     '',
@@ -565,12 +608,14 @@ function fidelitySection(fidelity: ResultFile<FidelityRow[]> | undefined): strin
     '',
     ...(same.length
       ? [
-          `Delivered with every sampled distance within ${BOUND_TOLERANCE * 1000} mm both ways (float32 rounding): ${same.map((r) => r.file).join(', ')}.`,
+          `Delivered with every sampled distance within ${BOUND_TOLERANCE * 1000} ` +
+            `mm both ways (float32 rounding): ${same.map((r) => r.file).join(', ')}.`,
           '',
         ]
       : []),
     ...changed.flatMap((r) => fidelityTable({ ...r, file: `${r.large ? '▲ ' : ''}${r.file}` })),
-    `The budget's reported maxDeviation and maxUncovered bound the sampled maxima on ${rows.length - unbounded.length} of ${rows.length} models` +
+    `The budget's reported maxDeviation and maxUncovered bound the sampled ` +
+      `maxima on ${rows.length - unbounded.length} of ${rows.length} models` +
       (unbounded.length ? ` — not on ${unbounded.map((r) => r.file).join(', ')}.` : '.'),
     '',
   ];
@@ -588,8 +633,10 @@ function renderSection(render: ResultFile<RenderRow[]> | undefined): string[] {
     '',
     'Each model rendered as read (left) and as a conversion delivers it within the default AR budget (right: stream reduction, then',
     '`fitArBudget`), each in a fresh process (`src/render/renderCli.ts`), by a small deterministic CPU rasterizer (z-buffer, both faces,',
-    'flat shading from a headlight, 2×2 supersampled; the same pixels on any machine). Textures are not drawn, and materials under 50 % opacity',
-    '(glass) are left out so the rooms behind show. Both sides are seen from the same cameras, framed on the full model — on all of it that',
+    'flat shading from a headlight, 2×2 supersampled; the same pixels on ' +
+      'any machine). Textures are not drawn, and materials under 50 % opacity',
+    '(glass) are left out so the rooms behind show. Both sides are seen ' +
+      'from the same cameras, framed on the full model — on all of it that',
     'rises 2 m above its lowest floor (terrain and street may run off the edges): **outside 3/4** (from the +x +z corner, 25° up),',
     '**façade** (the longer side square on, level, from +z or +x), **inside at eye height**',
     '(1.6 m above the lowest floor with a roof over it, at a clear spot near its middle, looking along x or z the way the room runs',
@@ -619,7 +666,8 @@ function cpuRows(cpu: DistributedRow['cpuPerSession']): string[] {
   const rest = (list: Array<{ name: string; ms: number }>) => total(list.filter((p) => !names.includes(p.name)));
   return [
     ...names.map((n) => `| ${n} | ${of(cpu.embedded, n).toFixed(1)} | ${of(cpu.distributed, n).toFixed(1)} |`),
-    `| everything else (kernel threads, the machine's own agents) | ${rest(cpu.embedded).toFixed(1)} | ${rest(cpu.distributed).toFixed(1)} |`,
+    `| everything else (kernel threads, the machine's own agents) | ` +
+      `${rest(cpu.embedded).toFixed(1)} | ${rest(cpu.distributed).toFixed(1)} |`,
     `| **total** | ${total(cpu.embedded).toFixed(1)} | ${total(cpu.distributed).toFixed(1)} |`,
   ];
 }

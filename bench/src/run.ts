@@ -1,4 +1,5 @@
-// `pnpm bench [--quick] [--section conversion|cli|detection|memory|budget|fidelity|render|scaling|server|distributed]`: runs the measurements, writes
+// `pnpm bench [--quick] [--section conversion|cli|detection|memory|budget|fidelity|render|scaling|server|distributed]`: runs the
+// measurements, writes
 // bench/results/*.json and regenerates bench/RESULTS.md from every results file present.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -42,7 +42,8 @@ export async function benchScaling(rounds: number): Promise<ScalingRow[]> {
     if (webIfcPeakMb !== undefined) row.webIfcPeakMb = webIfcPeakMb;
     rows.push(row);
     console.error(
-      `  Office_A ×${copies} (${row.megabytes.toFixed(0)} MB): ours/web-ifc ×${c.ratio.median.toFixed(2)}, peak ${oursPeakMb?.toFixed(0)} MB vs ${webIfcPeakMb?.toFixed(0)} MB`,
+      `  Office_A ×${copies} (${row.megabytes.toFixed(0)} MB): ours/web-ifc ` +
+        `×${c.ratio.median.toFixed(2)}, peak ${oursPeakMb?.toFixed(0)} MB vs ${webIfcPeakMb?.toFixed(0)} MB`,
     );
   }
   return rows;

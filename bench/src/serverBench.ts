@@ -102,7 +102,8 @@ export async function benchServer(quick: boolean): Promise<ServerRow> {
       ratios.push(o.requestsPerSecond / b.requestsPerSecond);
       uncachedRatios.push(u.requestsPerSecond / b.requestsPerSecond);
       console.error(
-        `  round ${r + 1}: ours ${o.requestsPerSecond.toFixed(0)} req/s (p99 ${o.p99Ms} ms, non-2xx ${o.non2xx}), cache off ${u.requestsPerSecond.toFixed(0)}, bare ${b.requestsPerSecond.toFixed(0)} req/s`,
+        `  round ${r + 1}: ours ${o.requestsPerSecond.toFixed(0)} req/s (p99 ${o.p99Ms} ms, non-2xx ` +
+          `${o.non2xx}), cache off ${u.requestsPerSecond.toFixed(0)}, bare ${b.requestsPerSecond.toFixed(0)} req/s`,
       );
     }
   } finally {

@@ -1,5 +1,6 @@
 // One server under load, in its own process so the load generator does not share its event loop:
-// `node serverTarget.js ours|ours-uncached|distributed|distributed-uncached|bare|soak DATA_DIR [QUEUE]` prints `{"url", "key", "pid"}` on stdout once listening.
+// `node serverTarget.js ours|ours-uncached|distributed|distributed-uncached|bare|soak DATA_DIR [QUEUE]` prints `{"url", "key", "pid"}` on
+// stdout once listening.
 import { join } from 'node:path';
 import { readServerConfig, startServer } from '@arsession/server';
 import express from 'express';

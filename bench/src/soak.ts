@@ -176,11 +176,17 @@ function pick<T>(list: readonly T[]): T | undefined {
 
 const unsaturated = await phase(CLIENTS + 16);
 console.error(
-  `queue ${unsaturated.queue}: ${unsaturated.requests} requests, unexpected ${unsaturated.unexpected.length}, statuses ${JSON.stringify(unsaturated.byStatus)}, RSS ${unsaturated.before.rssMb.toFixed(0)} → peak ${unsaturated.peak.rssMb.toFixed(0)} → ${unsaturated.after.rssMb.toFixed(0)} MB, fds ${unsaturated.before.fds} → peak ${unsaturated.peak.fds} → ${unsaturated.after.fds}`,
+  `queue ${unsaturated.queue}: ${unsaturated.requests} requests, unexpected ${unsaturated.unexpected.length}, ` +
+    `statuses ${JSON.stringify(unsaturated.byStatus)}, RSS ${unsaturated.before.rssMb.toFixed(0)} ` +
+    `→ peak ${unsaturated.peak.rssMb.toFixed(0)} → ${unsaturated.after.rssMb.toFixed(0)} MB, ` +
+    `fds ${unsaturated.before.fds} → peak ${unsaturated.peak.fds} → ${unsaturated.after.fds}`,
 );
 const saturated = await phase(8);
 console.error(
-  `queue ${saturated.queue}: ${saturated.requests} requests, unexpected ${saturated.unexpected.length}, statuses ${JSON.stringify(saturated.byStatus)}, RSS ${saturated.before.rssMb.toFixed(0)} → peak ${saturated.peak.rssMb.toFixed(0)} → ${saturated.after.rssMb.toFixed(0)} MB, fds ${saturated.before.fds} → peak ${saturated.peak.fds} → ${saturated.after.fds}`,
+  `queue ${saturated.queue}: ${saturated.requests} requests, unexpected ${saturated.unexpected.length}, ` +
+    `statuses ${JSON.stringify(saturated.byStatus)}, RSS ${saturated.before.rssMb.toFixed(0)} ` +
+    `→ peak ${saturated.peak.rssMb.toFixed(0)} → ${saturated.after.rssMb.toFixed(0)} MB, ` +
+    `fds ${saturated.before.fds} → peak ${saturated.peak.fds} → ${saturated.after.fds}`,
 );
 mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
 writeFileSync(

@@ -43,7 +43,8 @@ export function startManualUpload(
     .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
     .join('');
   const head = Buffer.from(
-    `${fieldParts}--${boundary}\r\nContent-Disposition: form-data; name="${options.field}"; filename="${options.fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    `${fieldParts}--${boundary}\r\nContent-Disposition: form-data; name="${options.field}"; ` +
+      `filename="${options.fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const req = request(url, {

@@ -113,7 +113,8 @@ export async function checkResponse(method: string, url: URL, response: Response
   if (!validate(body)) {
     const problems = (validate.errors ?? []).map(
       (e) =>
-        `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
+        `${e.instancePath || '/'} ` +
+        `${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
     );
     throw new ResponseContractError(request, response.status, `${[...new Set(problems)].slice(0, 8).join('; ')} in ${text.slice(0, 400)}`);
   }
@@ -130,7 +131,8 @@ export function schemaProblems(component: string, value: unknown): string[] {
     ...new Set(
       (validate.errors ?? []).map(
         (e) =>
-          `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
+          `${e.instancePath || '/'} ` +
+          `${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
       ),
     ),
   ];

@@ -6,7 +6,8 @@ let module: Promise<TinyUsdzModule> | undefined;
 
 /**
  * TinyUSDZ (C++ built to WASM, Apache-2.0): an independent USD reader that shares no code with
- * ours, which the tests use to check what we write and read. Its npm build targets browsers only, so it starts with a browser-looking global for the length of its
+ * ours, which the tests use to check what we write and read. Its npm build targets browsers only, so it starts with a browser-looking
+ * global for the length of its
  * factory and gets its WASM bytes directly; one instance per thread.
  */
 export function tinyusdzModule(): Promise<TinyUsdzModule> {

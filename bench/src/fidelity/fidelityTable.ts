@@ -30,10 +30,17 @@ export function fidelityTable(r: FidelityResult & { peakRssMb?: number }): strin
   const sameFrame = r.offsets.full.every((v, k) => v === r.offsets.delivered[k]);
   return [
     `**${r.file}**: ${n(r.triangles.full)} → ${n(r.triangles.delivered)} triangles (${r.steps.join(', ') || 'delivered as read'}), ` +
-      `${n(r.samples)} points each way; ${(r.ms.total / 1000).toFixed(1)} s${r.peakRssMb === undefined ? '' : `, peak ${n(Math.round(r.peakRssMb))} MB`}` +
-      `${sameFrame ? '' : `; offsets differ (full ${r.offsets.full.join(', ')}, delivered ${r.offsets.delivered.join(', ')}), delivered moved into the full frame`}.`,
+      `${n(r.samples)} points each way; ${(r.ms.total / 1000).toFixed(1)} ` +
+      `s${r.peakRssMb === undefined ? '' : `, peak ${n(Math.round(r.peakRssMb))} MB`}` +
+      (sameFrame
+        ? ''
+        : `; offsets differ (full ${r.offsets.full.join(', ')}, ` +
+          `delivered ${r.offsets.delivered.join(', ')}), ` +
+          'delivered moved into the full frame') +
+      '.',
     '',
-    `Reported by the budget: maxDeviation ${mm(r.deviation.reported)} mm (sampled max ${mm(r.deviation.overall.max)}: ${bound(r.deviation)}), ` +
+    `Reported by the budget: maxDeviation ${mm(r.deviation.reported)} mm ` +
+      `(sampled max ${mm(r.deviation.overall.max)}: ${bound(r.deviation)}), ` +
       `maxUncovered ${mm(r.coverage.reported)} mm (sampled max ${mm(r.coverage.overall.max)}: ${bound(r.coverage)}).`,
     '',
     '| category | delivered area | median | p99 | max | > 2 cm | > 10 cm | full area | median | p99 | max | > 2 cm | > 10 cm |',

@@ -41,7 +41,10 @@ export interface FidelityResult {
   samples: number;
   /** Delivered → full: points on the delivered surface, distance to the nearest point of the whole full model (report: maxDeviation). */
   deviation: FidelityDirection;
-  /** Full → delivered ("coverage"): points on the full surface, distance to the nearest point of the whole delivered model (report: maxUncovered). */
+  /**
+   * Full → delivered ("coverage"): points on the full surface, distance to the nearest point of the whole delivered model (report:
+   * maxUncovered).
+   */
   coverage: FidelityDirection;
   /** Wall time of each stage (ms). */
   ms: {

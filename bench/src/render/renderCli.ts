@@ -20,7 +20,8 @@ for (const path of files) {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.error(
     `${r.file}: ${r.triangles.full.toLocaleString('en-US')} → ${r.triangles.delivered.toLocaleString('en-US')} triangles; ` +
-      `read ${s(r.ms.readFull)} + ${s(r.ms.readDelivered)}, render ${s(r.ms.renderFull)} + ${s(r.ms.renderDelivered)}, total ${s(r.ms.total)}, peak ${r.peakRssMb.toFixed(0)} MB`,
+      `read ${s(r.ms.readFull)} + ${s(r.ms.readDelivered)}, render ${s(r.ms.renderFull)} + ` +
+      `${s(r.ms.renderDelivered)}, total ${s(r.ms.total)}, peak ${r.peakRssMb.toFixed(0)} MB`,
   );
   for (const v of r.views) console.error(`  ${v.image} (${(v.bytes / 1024).toFixed(0)} KiB)`);
   results.push(r);

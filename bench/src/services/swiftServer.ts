@@ -39,7 +39,8 @@ export async function startSwift(): Promise<SwiftServer> {
       execFileSync('which', [tool], { stdio: 'ignore' });
     } catch {
       throw new Error(
-        `${tool} is not installed: apt-get install swift swift-proxy swift-object swift-container swift-account memcached (scripts/install-test-services.sh installs them)`,
+        `${tool} is not installed: apt-get install swift swift-proxy swift-object ` +
+          `swift-container swift-account memcached (scripts/install-test-services.sh installs them)`,
       );
     }
   }
@@ -47,7 +48,8 @@ export async function startSwift(): Promise<SwiftServer> {
   mkdirSync(join(dir, 'srv', 'd1'), { recursive: true });
   writeFileSync(
     join(dir, 'swift.conf'),
-    '[swift-hash]\nswift_hash_path_suffix = arsessiontest\nswift_hash_path_prefix = arsessiontest\n[storage-policy:0]\nname = Policy-0\ndefault = yes\n',
+    '[swift-hash]\nswift_hash_path_suffix = arsessiontest\nswift_hash_path_prefix ' +
+      '= arsessiontest\n[storage-policy:0]\nname = Policy-0\ndefault = yes\n',
   );
   const user = process.getuid?.() === 0 ? 'root' : execFileSync('id', ['-un'], { encoding: 'utf8' }).trim();
   const common = (port: number) =>
@@ -69,7 +71,8 @@ export async function startSwift(): Promise<SwiftServer> {
     const conf = join(dir, `${server}-server.conf`);
     writeFileSync(
       conf,
-      `${common(port)}devices = ${join(dir, 'srv')}\nmount_check = false\n[pipeline:main]\npipeline = ${server}-server\n[app:${server}-server]\nuse = egg:swift#${server}\n`,
+      `${common(port)}devices = ${join(dir, 'srv')}\nmount_check = false\n[pipeline:main]\npipeline ` +
+        `= ${server}-server\n[app:${server}-server]\nuse = egg:swift#${server}\n`,
     );
     run(`swift-${server}-server`, [conf]);
   }
@@ -80,7 +83,8 @@ export async function startSwift(): Promise<SwiftServer> {
   const proxyConf = join(dir, 'proxy-server.conf');
   writeFileSync(
     proxyConf,
-    `${common(proxyPort)}[pipeline:main]\npipeline = ${PROXY_PIPELINE}\n[app:proxy-server]\nuse = egg:swift#proxy\naccount_autocreate = true\n` +
+    `${common(proxyPort)}[pipeline:main]\npipeline = ` +
+      `${PROXY_PIPELINE}\n[app:proxy-server]\nuse = egg:swift#proxy\naccount_autocreate = true\n` +
       // Swift's defaults (0.5 s to connect to a storage server) are for idle machines; on two busy
       // cores its single-process servers can take longer to accept, and the proxy would answer 503.
       `conn_timeout = 5\nnode_timeout = 30\n${filters}` +

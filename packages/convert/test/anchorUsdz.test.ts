@@ -107,25 +107,28 @@ describe.each(Object.entries(sources))('anchorUsdz on %s', (_, source) => {
 });
 
 describe('anchorUsdz to a reference image', () => {
-  it('holds the image as an entry, a Preliminary_ReferenceImage naming it with its width in centimetres, and the anchor pointing at it', async () => {
-    const usdz = concat(writeUsdz(await readGlb(corpusBytes('glb', 'Box.glb'))));
-    const anchored = concat(
-      anchorUsdz(usdz, {
-        anchoring: { type: 'image', image: { data: PNG_1X1, mimeType: 'image/png' }, physicalWidth: 0.297 },
-        modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]),
-      }),
-    );
-    const entry = rawZipEntries(anchored).find((e) => e.name === 'reference_image.png');
-    expect(Buffer.from(entry!.data).equals(PNG_1X1)).toBe(true);
-    expect(entry!.dataOffset % 64).toBe(0);
-    const back = await readUsdzBack(anchored);
-    expect(back.prims.find((p) => p.path === '/Anchored/ReferenceImage')?.type).toBe('Preliminary_ReferenceImage');
-    expect(back.text).toMatch(/uniform token preliminary:anchoring:type = "image"/);
-    expect(back.text).toMatch(/rel preliminary:imageAnchoring:referenceImage = <\/Anchored\/ReferenceImage>/);
-    expect(back.text).toMatch(/uniform asset image = @\.?\/?reference_image\.png@/);
-    expect(Number(/uniform double physicalWidth = ([\d.]+)/.exec(back.text)![1])).toBeCloseTo(29.7, 9);
-    expect((await readUsdz(anchored)).arkitPackage).toBeDefined();
-  });
+  it(
+    'holds the image as an entry, a Preliminary_ReferenceImage naming ' + 'it with its width in centimetres, and the anchor pointing at it',
+    async () => {
+      const usdz = concat(writeUsdz(await readGlb(corpusBytes('glb', 'Box.glb'))));
+      const anchored = concat(
+        anchorUsdz(usdz, {
+          anchoring: { type: 'image', image: { data: PNG_1X1, mimeType: 'image/png' }, physicalWidth: 0.297 },
+          modelToAnchor: rigid([1, 0, 0], 0, [0, 0, 0]),
+        }),
+      );
+      const entry = rawZipEntries(anchored).find((e) => e.name === 'reference_image.png');
+      expect(Buffer.from(entry!.data).equals(PNG_1X1)).toBe(true);
+      expect(entry!.dataOffset % 64).toBe(0);
+      const back = await readUsdzBack(anchored);
+      expect(back.prims.find((p) => p.path === '/Anchored/ReferenceImage')?.type).toBe('Preliminary_ReferenceImage');
+      expect(back.text).toMatch(/uniform token preliminary:anchoring:type = "image"/);
+      expect(back.text).toMatch(/rel preliminary:imageAnchoring:referenceImage = <\/Anchored\/ReferenceImage>/);
+      expect(back.text).toMatch(/uniform asset image = @\.?\/?reference_image\.png@/);
+      expect(Number(/uniform double physicalWidth = ([\d.]+)/.exec(back.text)![1])).toBeCloseTo(29.7, 9);
+      expect((await readUsdz(anchored)).arkitPackage).toBeDefined();
+    },
+  );
 });
 
 describe('anchorUsdz refuses', () => {

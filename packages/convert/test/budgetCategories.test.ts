@@ -184,53 +184,57 @@ describe('the AR budget takes triangles from what a person misses least', () => 
     );
   });
 
-  it('when coarsening is not enough, furniture stands as boxes, then as their top faces, then is left out and named; the envelope still as read', async () => {
-    const room = furnishedRoom(40);
-    const boxed = await fitArBudget(room, { triangles: 1_000 });
-    expect(boxed.report.withinBudget).toBe(true);
-    const read = trianglesByElement(room);
-    for (let i = 0; i < 7; i++) expect(trianglesByElement(boxed.scene).get(`E${i}`)).toEqual(read.get(`E${i}`));
-    // One mesh drawn at 40 places: its box is drawn at each.
-    expect(boxed.report.categories[1]).toMatchObject({
-      category: 'furniture',
-      deliveredTriangles: 40 * BOX_PROXY_TRIANGLES,
-      proxiedElements: 40,
-      leftOut: [],
-    });
-    expect(boxed.scene.warnings.find((w) => w.code === 'budget_proxied')!.message).toMatch(
-      /^40 elements drawn as the box around them .*furniture 40/,
-    );
+  it(
+    'when coarsening is not enough, furniture stands as boxes, then as ' +
+      'their top faces, then is left out and named; the envelope still as read',
+    async () => {
+      const room = furnishedRoom(40);
+      const boxed = await fitArBudget(room, { triangles: 1_000 });
+      expect(boxed.report.withinBudget).toBe(true);
+      const read = trianglesByElement(room);
+      for (let i = 0; i < 7; i++) expect(trianglesByElement(boxed.scene).get(`E${i}`)).toEqual(read.get(`E${i}`));
+      // One mesh drawn at 40 places: its box is drawn at each.
+      expect(boxed.report.categories[1]).toMatchObject({
+        category: 'furniture',
+        deliveredTriangles: 40 * BOX_PROXY_TRIANGLES,
+        proxiedElements: 40,
+        leftOut: [],
+      });
+      expect(boxed.scene.warnings.find((w) => w.code === 'budget_proxied')!.message).toMatch(
+        /^40 elements drawn as the box around them .*furniture 40/,
+      );
 
-    // 40 boxes are too many for 200: each chair is the top face of its box, facing up.
-    const tops = await fitArBudget(room, { triangles: 200 });
-    expect(tops.report.withinBudget).toBe(true);
-    for (let i = 0; i < 7; i++) expect(trianglesByElement(tops.scene).get(`E${i}`)).toEqual(read.get(`E${i}`));
-    expect(tops.report.categories[1]).toMatchObject({
-      category: 'furniture',
-      deliveredTriangles: 40 * TOP_PROXY_TRIANGLES,
-      proxiedElements: 40,
-      leftOut: [],
-    });
-    const chairTop = trianglesByElement(tops.scene)
-      .get('F0')!
-      .map((t) => t.split(' | ').map((c) => Number(c.split(' ')[1])));
-    // At the chair's top (0.4 m above its centre, placed 0.4 m up), level.
-    for (const corners of chairTop) for (const y of corners) expect(y).toBeCloseTo(0.8, 3);
+      // 40 boxes are too many for 200: each chair is the top face of its box, facing up.
+      const tops = await fitArBudget(room, { triangles: 200 });
+      expect(tops.report.withinBudget).toBe(true);
+      for (let i = 0; i < 7; i++) expect(trianglesByElement(tops.scene).get(`E${i}`)).toEqual(read.get(`E${i}`));
+      expect(tops.report.categories[1]).toMatchObject({
+        category: 'furniture',
+        deliveredTriangles: 40 * TOP_PROXY_TRIANGLES,
+        proxiedElements: 40,
+        leftOut: [],
+      });
+      const chairTop = trianglesByElement(tops.scene)
+        .get('F0')!
+        .map((t) => t.split(' | ').map((c) => Number(c.split(' ')[1])));
+      // At the chair's top (0.4 m above its centre, placed 0.4 m up), level.
+      for (const corners of chairTop) for (const y of corners) expect(y).toBeCloseTo(0.8, 3);
 
-    const bare = await fitArBudget(room, { triangles: 100 });
-    expect(bare.report.withinBudget).toBe(true);
-    for (let i = 0; i < 7; i++) expect(trianglesByElement(bare.scene).get(`E${i}`)).toEqual(read.get(`E${i}`));
-    expect(bare.report.categories[1]).toMatchObject({
-      category: 'furniture',
-      deliveredTriangles: 0,
-      leftOut: [{ ifcClass: 'IfcFurnishingElement', elements: 40 }],
-    });
-    // Left out whole: each counts its own size, the chair's 0.8 m diagonal.
-    expect(bare.report.categories[1]!.maxUncovered).toBeCloseTo(Math.hypot(0.8, 0.8, 0.8), 2);
-    expect(bare.scene.warnings.find((w) => w.code === 'budget_left_out')!.message).toBe(
-      '40 elements left out to fit the AR budget: IfcFurnishingElement ×40',
-    );
-  });
+      const bare = await fitArBudget(room, { triangles: 100 });
+      expect(bare.report.withinBudget).toBe(true);
+      for (let i = 0; i < 7; i++) expect(trianglesByElement(bare.scene).get(`E${i}`)).toEqual(read.get(`E${i}`));
+      expect(bare.report.categories[1]).toMatchObject({
+        category: 'furniture',
+        deliveredTriangles: 0,
+        leftOut: [{ ifcClass: 'IfcFurnishingElement', elements: 40 }],
+      });
+      // Left out whole: each counts its own size, the chair's 0.8 m diagonal.
+      expect(bare.report.categories[1]!.maxUncovered).toBeCloseTo(Math.hypot(0.8, 0.8, 0.8), 2);
+      expect(bare.scene.warnings.find((w) => w.code === 'budget_left_out')!.message).toBe(
+        '40 elements left out to fit the AR budget: IfcFurnishingElement ×40',
+      );
+    },
+  );
 
   it('only once all clutter is gone does the envelope give up triangles', async () => {
     const room = furnishedRoom(3);
@@ -293,20 +297,27 @@ describe('categoryOfIfcClass', () => {
 });
 
 describe('categoryOfShape', () => {
-  it('a flat-faced mesh at least 2 m across is envelope, however it is turned about the vertical; a round one or a small one is not', () => {
-    fc.assert(
-      fc.property(fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }), fc.double({ min: 2.5, max: 40, noNaN: true }), (angle, length) => {
-        const wall = box([0, 0, 0], [length, 3, 0.2]);
-        const c = Math.cos(angle),
-          s = Math.sin(angle);
-        const turned = wall.positions.map((v, i, p) => (i % 3 === 0 ? c * v - s * p[i + 2]! : i % 3 === 2 ? s * p[i - 2]! + c * v : v));
-        expect(categoryOfShape({ positions: turned, indices: wall.indices }, 1)).toBe('envelope');
-      }),
-    );
-    expect(categoryOfShape(box([0, 0, 0], [1, 0.5, 0.5]), 1)).toBe('other');
-    expect(categoryOfShape(box([0, 0, 0], [1, 0.5, 0.5]), 10)).toBe('envelope');
-    expect(categoryOfShape(ball(2, 48), 1)).toBe('other');
-  });
+  it(
+    'a flat-faced mesh at least 2 m across is envelope, however it ' + 'is turned about the vertical; a round one or a small one is not',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+          fc.double({ min: 2.5, max: 40, noNaN: true }),
+          (angle, length) => {
+            const wall = box([0, 0, 0], [length, 3, 0.2]);
+            const c = Math.cos(angle),
+              s = Math.sin(angle);
+            const turned = wall.positions.map((v, i, p) => (i % 3 === 0 ? c * v - s * p[i + 2]! : i % 3 === 2 ? s * p[i - 2]! + c * v : v));
+            expect(categoryOfShape({ positions: turned, indices: wall.indices }, 1)).toBe('envelope');
+          },
+        ),
+      );
+      expect(categoryOfShape(box([0, 0, 0], [1, 0.5, 0.5]), 1)).toBe('other');
+      expect(categoryOfShape(box([0, 0, 0], [1, 0.5, 0.5]), 10)).toBe('envelope');
+      expect(categoryOfShape(ball(2, 48), 1)).toBe('other');
+    },
+  );
 });
 
 describe('topProxy', () => {

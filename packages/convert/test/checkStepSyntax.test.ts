@@ -119,7 +119,8 @@ describe('checkStepSyntax', () => {
     for (const string of ["'a\\\\S\\'", "'a\\s\\'", "'\\X2\\00E4\\X0\\S\\'", "'\\PA\\S\\'"]) {
       const text = `${HEAD}#1=IFCWALL($);\n#2=IFCWALL(${string},'b');\n${TAIL}`;
       expect(checkStepSyntax(encode(text)), string).toBe(
-        'line 8: a string in entity #2 ends differently for web-ifc, which takes any quote after "\\S\\" as a character; write a backslash before a closing quote as "\\\\"',
+        'line 8: a string in entity #2 ends differently for web-ifc, which takes any quote ' +
+          'after "\\S\\" as a character; write a backslash before a closing quote as "\\\\"',
       );
     }
   });

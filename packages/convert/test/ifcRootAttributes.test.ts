@@ -23,7 +23,8 @@ function withRootAttributes(rewrites: Map<number, StepValue[]>, escapes: (code: 
     const entity = readStepEntity(Buffer.from(text.slice(start, end), 'latin1'), 0)!;
     const attributes = entity.attributes.slice();
     values.forEach((v, i) => (attributes[1 + i] = v));
-    text = `${text.slice(0, start)}#${id}=${entity.type}(${attributes.map((a) => printStepValue(a, escapes)).join(',')});${text.slice(end)}`;
+    const printed = attributes.map((a) => printStepValue(a, escapes)).join(',');
+    text = `${text.slice(0, start)}#${id}=${entity.type}(${printed});${text.slice(end)}`;
   }
   return new Uint8Array(Buffer.from(text, 'latin1'));
 }
@@ -76,40 +77,44 @@ describe('IfcRoot attributes in every form the standard allows', () => {
     );
   });
 
-  it('any STEP value in any optional IfcRoot position, elements and spatial structure alike: converted, or refused as unreadable, never a crash', async () => {
-    const ids = [...WALLS, DOOR, ...SPATIAL];
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.oneof({ arbitrary: rootAttributes, weight: 4 }, { arbitrary: anyRootAttributes, weight: 1 }), {
-          minLength: ids.length,
-          maxLength: ids.length,
-        }),
-        fc.func(fc.nat()),
-        async (forms, escapes) => {
-          const rewrites = new Map(ids.map((id, i) => [id, forms[i]!]));
-          let scene: Awaited<ReturnType<typeof readIfc>>;
-          try {
-            scene = await readIfc(withRootAttributes(rewrites, escapes), { fileName: 'anything.ifc' });
-          } catch (err) {
-            // web-ifc cannot open some legal files (a binary literal such as "38E112FBA" where it reads
-            // an owner history): a clear refusal naming the file is the one acceptable end.
-            expect(err).toBeInstanceOf(ModelUnreadableError);
-            expect((err as Error).message).toMatch(/^anything\.ifc: /);
+  it(
+    'any STEP value in any optional IfcRoot position, elements and spatial ' +
+      'structure alike: converted, or refused as unreadable, never a crash',
+    async () => {
+      const ids = [...WALLS, DOOR, ...SPATIAL];
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.oneof({ arbitrary: rootAttributes, weight: 4 }, { arbitrary: anyRootAttributes, weight: 1 }), {
+            minLength: ids.length,
+            maxLength: ids.length,
+          }),
+          fc.func(fc.nat()),
+          async (forms, escapes) => {
+            const rewrites = new Map(ids.map((id, i) => [id, forms[i]!]));
+            let scene: Awaited<ReturnType<typeof readIfc>>;
+            try {
+              scene = await readIfc(withRootAttributes(rewrites, escapes), { fileName: 'anything.ifc' });
+            } catch (err) {
+              // web-ifc cannot open some legal files (a binary literal such as "38E112FBA" where it reads
+              // an owner history): a clear refusal naming the file is the one acceptable end.
+              expect(err).toBeInstanceOf(ModelUnreadableError);
+              expect((err as Error).message).toMatch(/^anything\.ifc: /);
 
-            return;
-          }
-          for (const [id, values] of rewrites) {
-            const node = scene.nodes.find((n) => n.metadata.globalId === GLOBAL_IDS.get(id));
-            if (node) expect(node.metadata.name).toBe(stepText(values[1]) ?? '');
-          }
-          const usdz = new Uint8Array(Buffer.concat(writeUsdz(mergeByMaterial(scene))));
-          const back = await readUsdzBack(usdz);
-          expect(back.meshes.reduce((n, m) => n + m.triangles, 0)).toBe(scene.stats.triangles);
-        },
-      ),
-      { numRuns: 40 },
-    );
-  });
+              return;
+            }
+            for (const [id, values] of rewrites) {
+              const node = scene.nodes.find((n) => n.metadata.globalId === GLOBAL_IDS.get(id));
+              if (node) expect(node.metadata.name).toBe(stepText(values[1]) ?? '');
+            }
+            const usdz = new Uint8Array(Buffer.concat(writeUsdz(mergeByMaterial(scene))));
+            const back = await readUsdzBack(usdz);
+            expect(back.meshes.reduce((n, m) => n + m.triangles, 0)).toBe(scene.stats.triangles);
+          },
+        ),
+        { numRuns: 40 },
+      );
+    },
+  );
 
   it('derived attributes where Renga writes them: a name after three of them is still no name', async () => {
     const derived: StepValue = { kind: 'derived' };

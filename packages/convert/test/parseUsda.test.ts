@@ -450,8 +450,11 @@ describe("parseUsda on our own writer's USDA", () => {
 // ---- 3. One construct at a time ----
 
 describe('parseUsda: the layer header', () => {
-  it('reads layer metadata: defaultPrim, upAxis, metersPerUnit, sublayers with offsets, dictionaries, doc, comment, time codes, unknown keys', () => {
-    const layer = parse(`(
+  it(
+    'reads layer metadata: defaultPrim, upAxis, metersPerUnit, sublayers ' +
+      'with offsets, dictionaries, doc, comment, time codes, unknown keys',
+    () => {
+      const layer = parse(`(
     "A comment"
     doc = """Line one
 line "two\\""""
@@ -479,47 +482,48 @@ line "two\\""""
     myNumber = 4.5
 )
 `);
-    const root = spec(layer, '/');
-    expect(root.type).toBe('pseudoRoot');
-    expect(root.fields.get('comment')).toEqual({ kind: 'string', value: 'A comment' });
-    expect(root.fields.get('documentation')).toEqual({ kind: 'string', value: 'Line one\nline "two"' });
-    expect(root.fields.get('defaultPrim')).toEqual({ kind: 'token', value: 'World' });
-    expect(root.fields.get('upAxis')).toEqual({ kind: 'token', value: 'Z' });
-    expect(root.fields.get('metersPerUnit')).toEqual({ kind: 'number', type: 'double', value: 0.01 });
-    expect(root.fields.get('startTimeCode')).toEqual({ kind: 'number', type: 'double', value: 1 });
-    expect(root.fields.get('endTimeCode')).toEqual({ kind: 'number', type: 'double', value: 240 });
-    expect(root.fields.get('timeCodesPerSecond')).toEqual({ kind: 'number', type: 'double', value: 24 });
-    expect(root.fields.get('framePrecision')).toEqual({ kind: 'number', type: 'int', value: 3 });
-    expect(root.fields.get('subLayers')).toEqual({ kind: 'stringList', value: ['a.usda', 'b.usdc', './c.usda'] });
-    expect(root.fields.get('subLayerOffsets')).toEqual({
-      kind: 'layerOffsets',
-      value: [
-        { offset: 1, scale: 2 },
-        { offset: 0, scale: 1 },
-        { offset: 0, scale: 0.5 },
-      ],
-    });
-    expect(root.fields.get('customLayerData')).toEqual({
-      kind: 'dictionary',
-      value: new Map<string, SdfValue>([
-        ['creator', { kind: 'string', value: 'hand' }],
-        [
-          'nested',
-          {
-            kind: 'dictionary',
-            value: new Map<string, SdfValue>([
-              ['b', { kind: 'tuple', type: 'double3', value: [1, 2, 3] }],
-              ['c', { kind: 'array', type: 'int[]', size: 1, value: Int32Array.of(1, 2) }],
-            ]),
-          },
+      const root = spec(layer, '/');
+      expect(root.type).toBe('pseudoRoot');
+      expect(root.fields.get('comment')).toEqual({ kind: 'string', value: 'A comment' });
+      expect(root.fields.get('documentation')).toEqual({ kind: 'string', value: 'Line one\nline "two"' });
+      expect(root.fields.get('defaultPrim')).toEqual({ kind: 'token', value: 'World' });
+      expect(root.fields.get('upAxis')).toEqual({ kind: 'token', value: 'Z' });
+      expect(root.fields.get('metersPerUnit')).toEqual({ kind: 'number', type: 'double', value: 0.01 });
+      expect(root.fields.get('startTimeCode')).toEqual({ kind: 'number', type: 'double', value: 1 });
+      expect(root.fields.get('endTimeCode')).toEqual({ kind: 'number', type: 'double', value: 240 });
+      expect(root.fields.get('timeCodesPerSecond')).toEqual({ kind: 'number', type: 'double', value: 24 });
+      expect(root.fields.get('framePrecision')).toEqual({ kind: 'number', type: 'int', value: 3 });
+      expect(root.fields.get('subLayers')).toEqual({ kind: 'stringList', value: ['a.usda', 'b.usdc', './c.usda'] });
+      expect(root.fields.get('subLayerOffsets')).toEqual({
+        kind: 'layerOffsets',
+        value: [
+          { offset: 1, scale: 2 },
+          { offset: 0, scale: 1 },
+          { offset: 0, scale: 0.5 },
         ],
-        ['quoted key', { kind: 'token', value: 't' }],
-      ]),
-    });
-    expect(root.fields.get('myOwnMetadatum')).toEqual({ kind: 'string', value: 'kept' });
-    expect(root.fields.get('myNumber')).toEqual({ kind: 'number', type: 'double', value: 4.5 });
-    expect(root.fields.has('primChildren')).toBe(false); // no prim statements at all
-  });
+      });
+      expect(root.fields.get('customLayerData')).toEqual({
+        kind: 'dictionary',
+        value: new Map<string, SdfValue>([
+          ['creator', { kind: 'string', value: 'hand' }],
+          [
+            'nested',
+            {
+              kind: 'dictionary',
+              value: new Map<string, SdfValue>([
+                ['b', { kind: 'tuple', type: 'double3', value: [1, 2, 3] }],
+                ['c', { kind: 'array', type: 'int[]', size: 1, value: Int32Array.of(1, 2) }],
+              ]),
+            },
+          ],
+          ['quoted key', { kind: 'token', value: 't' }],
+        ]),
+      });
+      expect(root.fields.get('myOwnMetadatum')).toEqual({ kind: 'string', value: 'kept' });
+      expect(root.fields.get('myNumber')).toEqual({ kind: 'number', type: 'double', value: 4.5 });
+      expect(root.fields.has('primChildren')).toBe(false); // no prim statements at all
+    },
+  );
 
   it('refuses a missing or wrong header, and names file, line and what was expected', () => {
     expect(refusal('def "A" {}', '').message).toBe('test.usda line 1: expected the "#usda 1.0" header on the first line, found "def"');
@@ -660,8 +664,11 @@ def "B" (
     expect(field(layer, '/B', 'apiSchemas')).toEqual({ kind: 'tokenListOp', value: listOp({ appended: ['Q'] }) });
   });
 
-  it('reads the other prim metadata: variants, kind, instanceable, active, hidden, dictionaries, doc, permission, symmetry, displayName, payloadAssetDependencies', () => {
-    const layer = parse(`
+  it(
+    'reads the other prim metadata: variants, kind, instanceable, active, hidden, ' +
+      'dictionaries, doc, permission, symmetry, displayName, payloadAssetDependencies',
+    () => {
+      const layer = parse(`
 def "A" (
     variants = {
         string shape = "sphere"
@@ -696,59 +703,60 @@ def "A" (
 ) {}
 def "B" (symmetryFunction = mirror; permission = public) {}
 `);
-    const a = spec(layer, '/A').fields;
-    expect(a.get('variantSelection')).toEqual({
-      kind: 'variantSelection',
-      value: new Map([
-        ['color', 'red'],
-        ['shape', 'sphere'],
-      ]),
-    });
-    expect(a.get('kind')).toEqual({ kind: 'token', value: 'component' });
-    expect(a.get('instanceable')).toEqual({ kind: 'bool', value: true });
-    expect(a.get('active')).toEqual({ kind: 'bool', value: false });
-    expect(a.get('hidden')).toEqual({ kind: 'bool', value: true });
-    expect(a.get('customData')).toEqual({
-      kind: 'dictionary',
-      value: new Map<string, SdfValue>([
-        ['a', { kind: 'number', type: 'int', value: 1 }],
-        [
-          'deeper',
-          {
-            kind: 'dictionary',
-            value: new Map<string, SdfValue>([
-              ['b', { kind: 'bool', value: true }],
-              ['s', { kind: 'stringArray', type: 'string[]', value: ['x', 'y'] }],
-            ]),
-          },
-        ],
-      ]),
-    });
-    expect(a.get('assetInfo')).toEqual({
-      kind: 'dictionary',
-      value: new Map<string, SdfValue>([
-        ['identifier', { kind: 'asset', value: './chair.usd' }],
-        ['version', { kind: 'string', value: '1.0' }],
-      ]),
-    });
-    expect(a.get('documentation')).toEqual({ kind: 'string', value: 'Documented' });
-    expect(a.get('comment')).toEqual({ kind: 'string', value: 'A comment' });
-    expect(a.get('permission')).toEqual({ kind: 'permission', value: 'private' });
-    expect(a.get('symmetryFunction')).toEqual({ kind: 'token', value: '' });
-    expect(a.get('displayName')).toEqual({ kind: 'string', value: 'Ä name' });
-    expect(a.get('payloadAssetDependencies')).toEqual({ kind: 'stringArray', type: 'asset[]', value: ['a.png', 'b.png'] });
-    expect(a.get('sceneName')).toEqual({ kind: 'string', value: 'three.js says so' });
-    expect(a.get('typeName')).toEqual({ kind: 'token', value: 'Sphere' });
-    expect(a.get('prefixSubstitutions')).toEqual({
-      kind: 'dictionary',
-      value: new Map([
-        ['$A', { kind: 'string', value: '/x' }],
-        ['$B', { kind: 'string', value: '/y' }],
-      ]),
-    });
-    expect(field(layer, '/B', 'symmetryFunction')).toEqual({ kind: 'token', value: 'mirror' });
-    expect(field(layer, '/B', 'permission')).toEqual({ kind: 'permission', value: 'public' });
-  });
+      const a = spec(layer, '/A').fields;
+      expect(a.get('variantSelection')).toEqual({
+        kind: 'variantSelection',
+        value: new Map([
+          ['color', 'red'],
+          ['shape', 'sphere'],
+        ]),
+      });
+      expect(a.get('kind')).toEqual({ kind: 'token', value: 'component' });
+      expect(a.get('instanceable')).toEqual({ kind: 'bool', value: true });
+      expect(a.get('active')).toEqual({ kind: 'bool', value: false });
+      expect(a.get('hidden')).toEqual({ kind: 'bool', value: true });
+      expect(a.get('customData')).toEqual({
+        kind: 'dictionary',
+        value: new Map<string, SdfValue>([
+          ['a', { kind: 'number', type: 'int', value: 1 }],
+          [
+            'deeper',
+            {
+              kind: 'dictionary',
+              value: new Map<string, SdfValue>([
+                ['b', { kind: 'bool', value: true }],
+                ['s', { kind: 'stringArray', type: 'string[]', value: ['x', 'y'] }],
+              ]),
+            },
+          ],
+        ]),
+      });
+      expect(a.get('assetInfo')).toEqual({
+        kind: 'dictionary',
+        value: new Map<string, SdfValue>([
+          ['identifier', { kind: 'asset', value: './chair.usd' }],
+          ['version', { kind: 'string', value: '1.0' }],
+        ]),
+      });
+      expect(a.get('documentation')).toEqual({ kind: 'string', value: 'Documented' });
+      expect(a.get('comment')).toEqual({ kind: 'string', value: 'A comment' });
+      expect(a.get('permission')).toEqual({ kind: 'permission', value: 'private' });
+      expect(a.get('symmetryFunction')).toEqual({ kind: 'token', value: '' });
+      expect(a.get('displayName')).toEqual({ kind: 'string', value: 'Ä name' });
+      expect(a.get('payloadAssetDependencies')).toEqual({ kind: 'stringArray', type: 'asset[]', value: ['a.png', 'b.png'] });
+      expect(a.get('sceneName')).toEqual({ kind: 'string', value: 'three.js says so' });
+      expect(a.get('typeName')).toEqual({ kind: 'token', value: 'Sphere' });
+      expect(a.get('prefixSubstitutions')).toEqual({
+        kind: 'dictionary',
+        value: new Map([
+          ['$A', { kind: 'string', value: '/x' }],
+          ['$B', { kind: 'string', value: '/y' }],
+        ]),
+      });
+      expect(field(layer, '/B', 'symmetryFunction')).toEqual({ kind: 'token', value: 'mirror' });
+      expect(field(layer, '/B', 'permission')).toEqual({ kind: 'permission', value: 'public' });
+    },
+  );
 
   it('reads reorder nameChildren / properties as primOrder / propertyOrder, and reorder rootPrims', () => {
     const layer = parse(`
@@ -1502,79 +1510,87 @@ def Xform "P" (
     return [...small, ['our writer', ours], ['kitchen sink', kitchenSink]];
   };
 
-  it('on hostile text (cut, with braces, quotes, @ and random characters inserted or removed) either parses or throws UsdUnreadableError naming a line', () => {
-    const bases = hostileBases();
-    const pieces = [
-      '{',
-      '}',
-      '[',
-      ']',
-      '(',
-      ')',
-      '"',
-      "'",
-      '"""',
-      '@',
-      '@@@',
-      '<',
-      '>',
-      '=',
-      ',',
-      ';',
-      ':',
-      '.',
-      '\n',
-      '#',
-      '/*',
-      '-',
-      'inf',
-      'None',
-      'def "X" {',
-      '\\',
-      '\u0000',
-      '\uFFFF',
-      'é',
-    ];
-    const mutation = fc.oneof(
-      fc.record({ kind: fc.constant('cut' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
-      fc.record({
-        kind: fc.constant('insert' as const),
-        at: fc.double({ min: 0, max: 1, noNaN: true }),
-        text: fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 4 })),
-      }),
-      fc.record({
-        kind: fc.constant('remove' as const),
-        at: fc.double({ min: 0, max: 1, noNaN: true }),
-        length: fc.integer({ min: 1, max: 12 }),
-      }),
-    );
-    let accepted = 0,
-      refused = 0;
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: bases.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), (which, mutations) => {
-        const [name, base] = bases[which]!;
-        let text = base;
-        for (const m of mutations) {
-          const at = Math.floor(m.at * text.length);
-          if (m.kind === 'cut') text = text.slice(0, at);
-          else if (m.kind === 'insert') text = text.slice(0, at) + m.text + text.slice(at);
-          else text = text.slice(0, at) + text.slice(at + m.length);
-        }
-        try {
-          const layer = parseUsda(text, name);
-          expect(layer.specs.get('/')?.type).toBe('pseudoRoot');
-          accepted++;
-        } catch (e) {
-          if (!(e instanceof UsdUnreadableError)) throw e;
-          expect(e.message.startsWith(`${name} line `), e.message).toBe(true);
-          refused++;
-        }
-      }),
-      { numRuns: 1500 },
-    );
-    expect(refused).toBeGreaterThan(100);
-    expect(accepted).toBeGreaterThan(10);
-  });
+  it(
+    'on hostile text (cut, with braces, quotes, @ and random characters inserted ' +
+      'or removed) either parses or throws UsdUnreadableError naming a line',
+    () => {
+      const bases = hostileBases();
+      const pieces = [
+        '{',
+        '}',
+        '[',
+        ']',
+        '(',
+        ')',
+        '"',
+        "'",
+        '"""',
+        '@',
+        '@@@',
+        '<',
+        '>',
+        '=',
+        ',',
+        ';',
+        ':',
+        '.',
+        '\n',
+        '#',
+        '/*',
+        '-',
+        'inf',
+        'None',
+        'def "X" {',
+        '\\',
+        '\u0000',
+        '\uFFFF',
+        'é',
+      ];
+      const mutation = fc.oneof(
+        fc.record({ kind: fc.constant('cut' as const), at: fc.double({ min: 0, max: 1, noNaN: true }) }),
+        fc.record({
+          kind: fc.constant('insert' as const),
+          at: fc.double({ min: 0, max: 1, noNaN: true }),
+          text: fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 4 })),
+        }),
+        fc.record({
+          kind: fc.constant('remove' as const),
+          at: fc.double({ min: 0, max: 1, noNaN: true }),
+          length: fc.integer({ min: 1, max: 12 }),
+        }),
+      );
+      let accepted = 0,
+        refused = 0;
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: bases.length - 1 }),
+          fc.array(mutation, { minLength: 1, maxLength: 4 }),
+          (which, mutations) => {
+            const [name, base] = bases[which]!;
+            let text = base;
+            for (const m of mutations) {
+              const at = Math.floor(m.at * text.length);
+              if (m.kind === 'cut') text = text.slice(0, at);
+              else if (m.kind === 'insert') text = text.slice(0, at) + m.text + text.slice(at);
+              else text = text.slice(0, at) + text.slice(at + m.length);
+            }
+            try {
+              const layer = parseUsda(text, name);
+              expect(layer.specs.get('/')?.type).toBe('pseudoRoot');
+              accepted++;
+            } catch (e) {
+              if (!(e instanceof UsdUnreadableError)) throw e;
+              expect(e.message.startsWith(`${name} line `), e.message).toBe(true);
+              refused++;
+            }
+          },
+        ),
+        { numRuns: 1500 },
+      );
+      expect(refused).toBeGreaterThan(100);
+      expect(accepted).toBeGreaterThan(10);
+    },
+  );
 
   it('on random bytes written into real layers either parses or throws UsdUnreadableError naming a line', () => {
     const bases = hostileBases().map(([name, text]) => [name, new TextEncoder().encode(text)] as const);

@@ -193,7 +193,8 @@ describe('readStepEntity: properties', () => {
 
   it('answers a statement cut or corrupted anywhere without throwing', () => {
     const statement = encode(
-      "#9=IFCDOOR('0Tif_$wI1FwAwq$OJt24I8',#5,'T\\X2\\00FC\\X0\\r',*,IFCLABEL('x'),#2386,#2392,$,2200.,1.E3,.DOOR.,((#1,#2),(3.,4.)),\"0FF\");",
+      "#9=IFCDOOR('0Tif_$wI1FwAwq$OJt24I8',#5,'T\\X2\\00FC\\X0\\r',*,IFCLABEL('x'),#2386,#2392,$," +
+        '2200.,1.E3,.DOOR.,((#1,#2),(3.,4.)),"0FF");',
     );
     fc.assert(
       fc.property(fc.nat(statement.length), fc.nat(statement.length), fc.integer({ min: 0, max: 255 }), (cut, at, byte) => {
@@ -339,12 +340,14 @@ describe('ifcLengthUnit', () => {
     ['metres', '#3=IFCSIUNIT(*,.LENGTHUNIT.,$,.METRE.);', 1],
     [
       'feet, a conversion-based unit',
-      "#3=IFCCONVERSIONBASEDUNIT(#5,.LENGTHUNIT.,'FOOT',#6);\n#6=IFCMEASUREWITHUNIT(IFCLENGTHMEASURE(0.3048),#7);\n#7=IFCSIUNIT(*,.LENGTHUNIT.,$,.METRE.);",
+      "#3=IFCCONVERSIONBASEDUNIT(#5,.LENGTHUNIT.,'FOOT',#6);\n" +
+        '#6=IFCMEASUREWITHUNIT(IFCLENGTHMEASURE(0.3048),#7);\n#7=IFCSIUNIT(*,.LENGTHUNIT.,$,.METRE.);',
       0.3048,
     ],
     [
       'inches over millimetres',
-      "#3=IFCCONVERSIONBASEDUNIT(#5,.LENGTHUNIT.,'INCH',#6);\n#6=IFCMEASUREWITHUNIT(IFCLENGTHMEASURE(25.4),#7);\n#7=IFCSIUNIT(*,.LENGTHUNIT.,.MILLI.,.METRE.);",
+      "#3=IFCCONVERSIONBASEDUNIT(#5,.LENGTHUNIT.,'INCH',#6);\n" +
+        '#6=IFCMEASUREWITHUNIT(IFCLENGTHMEASURE(25.4),#7);\n#7=IFCSIUNIT(*,.LENGTHUNIT.,.MILLI.,.METRE.);',
       0.0254,
     ],
   ])('%s', (_, unit, metres) => {

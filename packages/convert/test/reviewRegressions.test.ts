@@ -162,7 +162,8 @@ describe('review regressions', () => {
 
   it('an e-mail address in a USDZ doc string is not an asset reference', async () => {
     const layer = new TextEncoder().encode(
-      '#usda 1.0\n(\n    doc = "by jane@example.com, reviewed by joe@example.com"\n    upAxis = "Y"\n    metersPerUnit = 1\n)\ndef Xform "A"\n{\n}\n',
+      '#usda 1.0\n(\n    doc = "by jane@example.com, reviewed by joe@example.com"\n ' +
+        '   upAxis = "Y"\n    metersPerUnit = 1\n)\ndef Xform "A"\n{\n}\n',
     );
     const scene = await readUsdz(new Uint8Array(Buffer.concat(zipStored([{ name: 'a.usda', data: layer }]))));
     expect(scene.source.format).toBe('usdz');

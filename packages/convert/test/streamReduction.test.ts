@@ -5,73 +5,85 @@ import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
 import { farAwayIfcOpenHouse, repeatedColumnsIfc } from '../../../test/support/movedIfc.js';
 
 describe('StreamReduction: the AR budget before an IFC is placed', () => {
-  it('a model far over the budget has its shared geometry simplified once, weighted by its draws; the full count, frame, bounds and door index stay', async () => {
-    const full = await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'));
-    const reduction = new StreamReduction({ triangles: 40_000, startTriangles: 100_000 });
-    const reduced = await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'), { reduction });
-    expect(reduced.streamReduced).toMatchObject({ sourceTriangles: full.stats.triangles });
-    expect(reduced.streamReduced!.reducedGeometries).toBeGreaterThan(0);
-    expect(reduced.stats.triangles).toBeLessThanOrEqual(40_000);
-    expect(reduced.streamReduced!.maxDeviation).toBeGreaterThan(0);
-    expect(reduced.streamReduced!.maxDeviation).toBeLessThan(0.25);
-    expect(reduced.offset).toEqual(full.offset);
-    expect(reduced.bounds).toEqual(full.bounds);
-    expect(reduced.doorOpenings.length).toBe(full.doorOpenings.length);
-    // Storeys and products as read in full; then a node per placement of repeated geometry, under its product.
-    const products = reduced.nodes.slice(0, full.nodes.length);
-    expect(products.map((n) => n.metadata.globalId)).toEqual(full.nodes.map((n) => n.metadata.globalId));
-    const placements = reduced.nodes.slice(full.nodes.length);
-    expect(placements.length).toBeGreaterThan(0);
-    for (const p of placements) expect(p.metadata).toBe(reduced.nodes[p.parent]!.metadata);
-    // Repeated geometry is shared, not copied: one mesh drawn at several placements.
-    const draws = new Map<number, number>();
-    for (const p of placements) for (const m of p.meshes) draws.set(m, (draws.get(m) ?? 0) + 1);
-    expect(Math.max(...draws.values())).toBeGreaterThan(1);
-    // Drawn through their placements, they lie where the full model does.
-    const drawn = sceneBounds(reduced);
-    for (let k = 0; k < 3; k++) {
-      expect(drawn.min[k]).toBeGreaterThanOrEqual(full.bounds.min[k]! - 1e-3);
-      expect(drawn.max[k]).toBeLessThanOrEqual(full.bounds.max[k]! + 1e-3);
-    }
-  });
+  it(
+    'a model far over the budget has its shared geometry simplified once, ' +
+      'weighted by its draws; the full count, frame, bounds and door index stay',
+    async () => {
+      const full = await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'));
+      const reduction = new StreamReduction({ triangles: 40_000, startTriangles: 100_000 });
+      const reduced = await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'), { reduction });
+      expect(reduced.streamReduced).toMatchObject({ sourceTriangles: full.stats.triangles });
+      expect(reduced.streamReduced!.reducedGeometries).toBeGreaterThan(0);
+      expect(reduced.stats.triangles).toBeLessThanOrEqual(40_000);
+      expect(reduced.streamReduced!.maxDeviation).toBeGreaterThan(0);
+      expect(reduced.streamReduced!.maxDeviation).toBeLessThan(0.25);
+      expect(reduced.offset).toEqual(full.offset);
+      expect(reduced.bounds).toEqual(full.bounds);
+      expect(reduced.doorOpenings.length).toBe(full.doorOpenings.length);
+      // Storeys and products as read in full; then a node per placement of repeated geometry, under its product.
+      const products = reduced.nodes.slice(0, full.nodes.length);
+      expect(products.map((n) => n.metadata.globalId)).toEqual(full.nodes.map((n) => n.metadata.globalId));
+      const placements = reduced.nodes.slice(full.nodes.length);
+      expect(placements.length).toBeGreaterThan(0);
+      for (const p of placements) expect(p.metadata).toBe(reduced.nodes[p.parent]!.metadata);
+      // Repeated geometry is shared, not copied: one mesh drawn at several placements.
+      const draws = new Map<number, number>();
+      for (const p of placements) for (const m of p.meshes) draws.set(m, (draws.get(m) ?? 0) + 1);
+      expect(Math.max(...draws.values())).toBeGreaterThan(1);
+      // Drawn through their placements, they lie where the full model does.
+      const drawn = sceneBounds(reduced);
+      for (let k = 0; k < 3; k++) {
+        expect(drawn.min[k]).toBeGreaterThanOrEqual(full.bounds.min[k]! - 1e-3);
+        expect(drawn.max[k]).toBeLessThanOrEqual(full.bounds.max[k]! + 1e-3);
+      }
+    },
+  );
 
-  it('under its start every corpus IFC is placed exactly as without it, array for array (one geometry id web-ifc cuts differently per product included)', async () => {
-    // IfcOpenHouse's walls share a body that web-ifc cuts by each wall's own openings.
-    for (const name of corpusFiles('ifc')) {
-      const full = await readIfc(corpusBytes('ifc', name));
-      const read = await readIfc(corpusBytes('ifc', name), { reduction: new StreamReduction({ startTriangles: 1_000_000 }) });
-      expect(read.streamReduced).toBeUndefined();
-      expect(read.stats).toEqual(full.stats);
-      expect(read.bounds).toEqual(full.bounds);
-      read.meshes.forEach((m, i) => {
-        expect(
-          Buffer.from(m.positions.buffer, m.positions.byteOffset, m.positions.byteLength).equals(
-            Buffer.from(full.meshes[i]!.positions.buffer, full.meshes[i]!.positions.byteOffset, full.meshes[i]!.positions.byteLength),
-          ),
-        ).toBe(true);
-        expect(Array.from(m.indices)).toEqual(Array.from(full.meshes[i]!.indices));
+  it(
+    'under its start every corpus IFC is placed exactly as without it, array ' +
+      'for array (one geometry id web-ifc cuts differently per product included)',
+    async () => {
+      // IfcOpenHouse's walls share a body that web-ifc cuts by each wall's own openings.
+      for (const name of corpusFiles('ifc')) {
+        const full = await readIfc(corpusBytes('ifc', name));
+        const read = await readIfc(corpusBytes('ifc', name), { reduction: new StreamReduction({ startTriangles: 1_000_000 }) });
+        expect(read.streamReduced).toBeUndefined();
+        expect(read.stats).toEqual(full.stats);
+        expect(read.bounds).toEqual(full.bounds);
+        read.meshes.forEach((m, i) => {
+          expect(
+            Buffer.from(m.positions.buffer, m.positions.byteOffset, m.positions.byteLength).equals(
+              Buffer.from(full.meshes[i]!.positions.buffer, full.meshes[i]!.positions.byteOffset, full.meshes[i]!.positions.byteLength),
+            ),
+          ).toBe(true);
+          expect(Array.from(m.indices)).toEqual(Array.from(full.meshes[i]!.indices));
+        });
+      }
+    },
+  );
+
+  it(
+    'a model over the budget is reduced as it is read: each repeated ' +
+      'geometry simplified once, the source counted in full, within 2 cm',
+    async () => {
+      const result = await runConversion({
+        bytes: corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'),
+        fileName: 'mini.ifc',
+        outputs: ['usdz'],
       });
-    }
-  });
-
-  it('a model over the budget is reduced as it is read: each repeated geometry simplified once, the source counted in full, within 2 cm', async () => {
-    const result = await runConversion({
-      bytes: corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'),
-      fileName: 'mini.ifc',
-      outputs: ['usdz'],
-    });
-    const full = await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'));
-    const budget = result.budget!;
-    expect(budget.source).toMatchObject({ triangles: full.stats.triangles, meshPrims: full.stats.meshNodes });
-    expect(budget.withinBudget).toBe(true);
-    expect(budget.delivered.triangles).toBeLessThanOrEqual(100_000);
-    expect(budget.maxDeviation).toBeGreaterThan(0);
-    expect(budget.maxDeviation).toBeLessThanOrEqual(0.02);
-    expect(result.warnings.find((w) => w.code === 'budget_simplified')!.message).toMatch(/geometries already as they streamed in/);
-    expect(result.offset).toEqual(full.offset);
-    expect(result.bounds).toEqual(full.bounds);
-    expect(result.stats.elements).toBe(full.stats.meshNodes);
-  });
+      const full = await readIfc(corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'));
+      const budget = result.budget!;
+      expect(budget.source).toMatchObject({ triangles: full.stats.triangles, meshPrims: full.stats.meshNodes });
+      expect(budget.withinBudget).toBe(true);
+      expect(budget.delivered.triangles).toBeLessThanOrEqual(100_000);
+      expect(budget.maxDeviation).toBeGreaterThan(0);
+      expect(budget.maxDeviation).toBeLessThanOrEqual(0.02);
+      expect(result.warnings.find((w) => w.code === 'budget_simplified')!.message).toMatch(/geometries already as they streamed in/);
+      expect(result.offset).toEqual(full.offset);
+      expect(result.bounds).toEqual(full.bounds);
+      expect(result.stats.elements).toBe(full.stats.meshNodes);
+    },
+  );
 
   it("a georeferenced model reduced hard as it is read keeps the full model's frame: the same offset, bounds and door index", async () => {
     const bytes = farAwayIfcOpenHouse();
@@ -85,33 +97,44 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
     expect(reduced.streamReduced!.sourceElements).toBe(full.stats.meshNodes);
   });
 
-  it('repeated geometry stays shared through the merge, delivered once and instanced, when that makes the package markedly smaller', async () => {
-    const result = await runConversion({
-      bytes: repeatedColumnsIfc(20),
-      fileName: 'columns.ifc',
-      outputs: ['usdz'],
-      budget: { triangles: 10_000, meshPrims: 25 },
-    });
-    expect(result.warnings.find((w) => w.code === 'budget_merged')!.message).toMatch(/1 repeated mesh kept as instances/);
-    expect((await readUsdz(result.usdz!)).stats.triangles).toBe(result.stats.triangles);
-    // ISSUE_021's repeated fittings would save 4 % of its triangles for two dozen prims: merged.
-    const mini = await runConversion({ bytes: corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'), fileName: 'mini.ifc', outputs: ['usdz'] });
-    expect(mini.warnings.find((w) => w.code === 'budget_merged')!.message).not.toMatch(/kept as instances/);
-    expect(mini.stats.drawCalls).toBeLessThanOrEqual(50);
-  });
+  it(
+    'repeated geometry stays shared through the merge, delivered once ' + 'and instanced, when that makes the package markedly smaller',
+    async () => {
+      const result = await runConversion({
+        bytes: repeatedColumnsIfc(20),
+        fileName: 'columns.ifc',
+        outputs: ['usdz'],
+        budget: { triangles: 10_000, meshPrims: 25 },
+      });
+      expect(result.warnings.find((w) => w.code === 'budget_merged')!.message).toMatch(/1 repeated mesh kept as instances/);
+      expect((await readUsdz(result.usdz!)).stats.triangles).toBe(result.stats.triangles);
+      // ISSUE_021's repeated fittings would save 4 % of its triangles for two dozen prims: merged.
+      const mini = await runConversion({
+        bytes: corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc'),
+        fileName: 'mini.ifc',
+        outputs: ['usdz'],
+      });
+      expect(mini.warnings.find((w) => w.code === 'budget_merged')!.message).not.toMatch(/kept as instances/);
+      expect(mini.stats.drawCalls).toBeLessThanOrEqual(50);
+    },
+  );
 
-  it('with a budget, a model whose placed geometry is over the memory bound but whose shared geometry fits is delivered; without one it is refused', async () => {
-    const bytes = () => corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc');
-    // Placed, its 261k triangles take ~15 MB; its 59k shared ones a quarter of that.
-    const bound = 8 * 2 ** 20;
-    const result = await runConversion({ bytes: bytes(), fileName: 'big.ifc', outputs: ['usdz'], maxGeometryBytes: bound });
-    expect(result.budget!.withinBudget).toBe(true);
-    expect(result.budget!.source.triangles).toBe(261_069);
-    expect(result.budget!.steps).toContain('simplified');
-    expect(result.budget!.maxDeviation).toBeGreaterThan(0);
-    expect((await readUsdz(result.usdz!)).stats.triangles).toBe(result.stats.triangles);
-    await expect(
-      runConversion({ bytes: bytes(), fileName: 'big.ifc', outputs: ['usdz'], maxGeometryBytes: bound, budget: false }),
-    ).rejects.toBeInstanceOf(ModelTooLargeError);
-  });
+  it(
+    'with a budget, a model whose placed geometry is over the memory bound ' +
+      'but whose shared geometry fits is delivered; without one it is refused',
+    async () => {
+      const bytes = () => corpusBytes('ifc', 'ISSUE_021_Mini_Project.ifc');
+      // Placed, its 261k triangles take ~15 MB; its 59k shared ones a quarter of that.
+      const bound = 8 * 2 ** 20;
+      const result = await runConversion({ bytes: bytes(), fileName: 'big.ifc', outputs: ['usdz'], maxGeometryBytes: bound });
+      expect(result.budget!.withinBudget).toBe(true);
+      expect(result.budget!.source.triangles).toBe(261_069);
+      expect(result.budget!.steps).toContain('simplified');
+      expect(result.budget!.maxDeviation).toBeGreaterThan(0);
+      expect((await readUsdz(result.usdz!)).stats.triangles).toBe(result.stats.triangles);
+      await expect(
+        runConversion({ bytes: bytes(), fileName: 'big.ifc', outputs: ['usdz'], maxGeometryBytes: bound, budget: false }),
+      ).rejects.toBeInstanceOf(ModelTooLargeError);
+    },
+  );
 });

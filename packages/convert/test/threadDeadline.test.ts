@@ -95,7 +95,8 @@ describe('armThreadDeadline', () => {
                   ? `const until = Date.now() + ${workMs}; while (Date.now() < until) { JSON.stringify({ a: [1, 2, 3] }); }`
                   : `await new Promise((r) => setTimeout(r, ${workMs}));`;
             const r = run(
-              `${ARM(deadlineMs)}\n ${work}\n const inTime = await deadline.settle();\n process.stdout.write(inTime ? 'done\\n' : 'refused\\n'); process.exit(inTime ? 0 : 1);`,
+              `${ARM(deadlineMs)}\n ${work}\n const inTime = await deadline.settle();\n ` +
+                `process.stdout.write(inTime ? 'done\\n' : 'refused\\n'); process.exit(inTime ? 0 : 1);`,
             );
             expect([
               { status: 0, stdout: 'done\n' },
@@ -115,7 +116,11 @@ describe('armThreadDeadline', () => {
   it('refuses to arm off the main thread, where it would end the wrong one', () => {
     const r = run(`
       const { Worker } = await import('node:worker_threads');
-      const w = new Worker("Promise.all([import('@arsession/convert/thread'), import('node:worker_threads')]).then(([m, { parentPort }]) => { try { m.armThreadDeadline(100, { report: { fd: 1, text: '' }, exitCode: 1 }); } catch (e) { parentPort.postMessage(e.message); } })", { eval: true });
+      const w = new Worker(\`
+        Promise.all([import('@arsession/convert/thread'), import('node:worker_threads')]).then(([m, { parentPort }]) => {
+          try { m.armThreadDeadline(100, { report: { fd: 1, text: '' }, exitCode: 1 }); }
+          catch (e) { parentPort.postMessage(e.message); }
+        })\`, { eval: true });
       w.on('message', (m) => { process.stdout.write(m); process.exit(0); });
     `);
     expect(r.stdout).toMatch(/only the main thread/);
@@ -137,8 +142,12 @@ describe('convertInThisThread past its deadline', () => {
           `
         import { readFileSync } from 'node:fs';
         import { convertInThisThread } from '@arsession/convert/thread';
-        const c = convertInThisThread({ timeoutMs: ${ms}, preloadIfc: true, fileName: 'mini.ifc', lateReport: (e) => ({ fd: 1, text: e.code + ': ' + e.message + '\\n' }), lateExitCode: 3 });
-        try { await c.convert(readFileSync(${JSON.stringify(model)}), { fileName: 'mini.ifc', usdzPath: ${JSON.stringify(out)}, outputs: ['usdz', 'glb'], glbPath: ${JSON.stringify(`${out}.glb`)} }); console.log('converted'); }
+        const c = convertInThisThread({
+          timeoutMs: ${ms}, preloadIfc: true, fileName: 'mini.ifc',
+          lateReport: (e) => ({ fd: 1, text: e.code + ': ' + e.message + '\\n' }), lateExitCode: 3,
+        });
+        const outputs = { usdzPath: ${JSON.stringify(out)}, outputs: ['usdz', 'glb'], glbPath: ${JSON.stringify(`${out}.glb`)} };
+        try { await c.convert(readFileSync(${JSON.stringify(model)}), { fileName: 'mini.ifc', ...outputs }); console.log('converted'); }
         catch (e) { console.log('refused: ' + e.message); process.exit(1); }
       `,
         ],

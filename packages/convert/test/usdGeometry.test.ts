@@ -37,8 +37,10 @@ describe('USD meshes', () => {
     const scene = await sceneOf(
       [
         `class "Proto" {\n def Mesh "M" {\n ${QUAD}\n }\n}`,
-        'def Xform "I1" (\n instanceable = true\n references = </Proto>\n) {\n double3 xformOp:translate = (10, 0, 0)\n uniform token[] xformOpOrder = ["xformOp:translate"]\n}',
-        'def Xform "I2" (\n instanceable = true\n references = </Proto>\n) {\n double3 xformOp:translate = (0, 0, -5)\n uniform token[] xformOpOrder = ["xformOp:translate"]\n}',
+        'def Xform "I1" (\n instanceable = true\n references = </Proto>\n) {\n double3 ' +
+          'xformOp:translate = (10, 0, 0)\n uniform token[] xformOpOrder = ["xformOp:translate"]\n}',
+        'def Xform "I2" (\n instanceable = true\n references = </Proto>\n) {\n double3 ' +
+          'xformOp:translate = (0, 0, -5)\n uniform token[] xformOpOrder = ["xformOp:translate"]\n}',
       ].join('\n'),
     );
     // The class itself is not drawn; each instance draws the quad where it stands.
@@ -49,11 +51,14 @@ describe('USD meshes', () => {
 
   it('polygons are fans, holes are left out, and inconsistent topology skips the mesh with a warning', async () => {
     const scene = await sceneOf(
-      'def Mesh "M" {\n point3f[] points = [(0,0,0),(1,0,0),(2,1,0),(1,2,0),(0,1,0),(5,5,5),(6,5,5),(5,6,5)]\n int[] faceVertexCounts = [5, 3]\n int[] faceVertexIndices = [0,1,2,3,4, 5,6,7]\n int[] holeIndices = [1]\n}',
+      'def Mesh "M" {\n point3f[] points = [(0,0,0),(1,0,0),(2,1,0),(1,2,0),(0,1,0),(5,5,5),(6,5,5),(5,6,5)]\n ' +
+        'int[] faceVertexCounts = [5, 3]\n int[] faceVertexIndices = [0,1,2,3,4, 5,6,7]\n int[] holeIndices = [1]\n}',
     );
     expect(scene.stats.triangles).toBe(3);
     const bad = await sceneOf(
-      'def Mesh "M" {\n point3f[] points = [(0,0,0),(1,0,0),(1,1,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0,1,7]\n}\ndef Mesh "N" {\n point3f[] points = [(0,0,0),(1,0,0),(1,1,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0,1,2]\n}',
+      'def Mesh "M" {\n point3f[] points = [(0,0,0),(1,0,0),(1,1,0)]\n int[] ' +
+        'faceVertexCounts = [3]\n int[] faceVertexIndices = [0,1,7]\n}\ndef ' +
+        'Mesh "N" {\n point3f[] points = [(0,0,0),(1,0,0),(1,1,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0,1,2]\n}',
     );
     expect(bad.stats.triangles).toBe(1);
     expect(bad.warnings.find((w) => w.code === 'mesh_skipped')?.message).toMatch(/\/M: faceVertexIndices has 7, past its 3 points/);
@@ -61,7 +66,8 @@ describe('USD meshes', () => {
 
   it("face-varying and indexed texture coordinates arrive per corner, v flipped to glTF's convention", async () => {
     const scene = await sceneOf(
-      `def Mesh "M" {\n ${QUAD}\n texCoord2f[] primvars:st = [(0,0), (1,0), (1,1), (0,1)] (\n interpolation = "faceVarying"\n )\n int[] primvars:st:indices = [3, 2, 1, 0]\n}`,
+      `def Mesh "M" {\n ${QUAD}\n texCoord2f[] primvars:st = [(0,0), (1,0), (1,1), (0,1)] ` +
+        `(\n interpolation = "faceVarying"\n )\n int[] primvars:st:indices = [3, 2, 1, 0]\n}`,
     );
     const mesh = scene.meshes[0]!;
     expect(mesh.positions.length / 3).toBe(4); // one vertex per corner
@@ -72,7 +78,8 @@ describe('USD meshes', () => {
     const uniform = await sceneOf(`def Mesh "M" {\n ${QUAD}\n normal3f[] normals = [(0,0,2)] (\n interpolation = "uniform"\n )\n}`);
     expect(Array.from(uniform.meshes[0]!.normals!)).toEqual([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1]);
     const vertex = await sceneOf(
-      `def Mesh "M" {\n ${QUAD}\n normal3f[] primvars:normals = [(0,0,1),(0,1,0)] (\n interpolation = "vertex"\n )\n int[] primvars:normals:indices = [0,1,0,1]\n}`,
+      `def Mesh "M" {\n ${QUAD}\n normal3f[] primvars:normals = [(0,0,1),(0,1,0)] (\n ` +
+        `interpolation = "vertex"\n )\n int[] primvars:normals:indices = [0,1,0,1]\n}`,
     );
     expect(Array.from(vertex.meshes[0]!.normals!)).toEqual([0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0]);
   });
@@ -81,7 +88,8 @@ describe('USD meshes', () => {
 describe('USD transforms and units', () => {
   it('xformOpOrder applies the last op first: scale, then rotate about X first, then translate', async () => {
     const scene = await sceneOf(
-      `def Xform "X" {\n double3 xformOp:translate = (10, 0, 0)\n float3 xformOp:rotateXYZ = (0, 0, 90)\n double3 xformOp:scale = (2, 2, 2)\n uniform token[] xformOpOrder = ["xformOp:translate", "xformOp:rotateXYZ", "xformOp:scale"]\n def Mesh "M" {\n ${QUAD}\n }\n}`,
+      `def Xform "X" {\n double3 xformOp:translate = (10, 0, 0)\n float3 xformOp:rotateXYZ = (0, 0, 90)\n double3 xformOp:scale = (2, 2, ` +
+        `2)\n uniform token[] xformOpOrder = ["xformOp:translate", "xformOp:rotateXYZ", "xformOp:scale"]\n def Mesh "M" {\n ${QUAD}\n }\n}`,
     );
     // (1, 0, 0) → scaled (2, 0, 0) → turned 90° about z (0, 2, 0) → moved (10, 2, 0).
     expect(scene.bounds.min.map((v) => +v.toFixed(9))).toEqual([8, 0, 0]);
@@ -90,7 +98,14 @@ describe('USD transforms and units', () => {
 
   it('orient, transform, !invert! and !resetXformStack!', async () => {
     const scene = await sceneOf(
-      `def Xform "P" {\n double3 xformOp:translate = (100, 0, 0)\n uniform token[] xformOpOrder = ["xformOp:translate"]\n def Xform "X" {\n quatf xformOp:orient = (0.7071068, 0, 0.7071068, 0)\n double3 xformOp:translate:shift = (0, 5, 0)\n uniform token[] xformOpOrder = ["!resetXformStack!", "!invert!xformOp:translate:shift", "xformOp:orient"]\n def Mesh "M" {\n ${QUAD}\n }\n }\n def Xform "T" {\n matrix4d xformOp:transform = ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,7,1))\n uniform token[] xformOpOrder = ["xformOp:transform"]\n def Mesh "N" {\n ${QUAD}\n }\n }\n}`,
+      `def Xform "P" {\n double3 xformOp:translate = (100, 0, 0)\n uniform ` +
+        `token[] xformOpOrder = ["xformOp:translate"]\n def Xform "X" {\n quatf ` +
+        `xformOp:orient = (0.7071068, 0, 0.7071068, 0)\n double3 xformOp:translate:shift ` +
+        `= (0, 5, 0)\n uniform token[] xformOpOrder = ["!resetXformStack!", ` +
+        `"!invert!xformOp:translate:shift", "xformOp:orient"]\n def Mesh "M" ` +
+        `{\n ${QUAD}\n }\n }\n def Xform "T" {\n matrix4d xformOp:transform ` +
+        `= ((1,0,0,0),(0,1,0,0),(0,0,1,0),(0,0,7,1))\n uniform token[] xformOpOrder ` +
+        `= ["xformOp:transform"]\n def Mesh "N" {\n ${QUAD}\n }\n }\n}`,
     );
     const [m, n] = [0, 1].map((i) => scene.nodes.findIndex((node) => node.meshes.includes(i)));
     const { worldMatrices } = await import('../src/index.js');
@@ -106,7 +121,9 @@ describe('USD transforms and units', () => {
   it('a Z-up stage in centimetres is turned to Y-up metres', async () => {
     const scene = await readUsdz(
       usdzOf({
-        'z.usda': `#usda 1.0\n(\n upAxis = "Z"\n metersPerUnit = 0.01\n)\ndef Mesh "M" {\n point3f[] points = [(0,0,0),(100,0,0),(0,0,200)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0,1,2]\n}`,
+        'z.usda':
+          `#usda 1.0\n(\n upAxis = "Z"\n metersPerUnit = 0.01\n)\ndef Mesh "M" {\n point3f[] points = ` +
+          `[(0,0,0),(100,0,0),(0,0,200)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0,1,2]\n}`,
       }),
     );
     expect(scene.bounds.max.map((v) => +v.toFixed(9))).toEqual([1, 2, 0]);
@@ -153,7 +170,8 @@ describe('implicit shapes in a stage', () => {
     // Capsule, Cone, Cylinder and Sphere with no authored size, axis Z: each spans [−1, 1] along Z and
     // along X (its ring's first axis), and [−sin 72°, sin 72°] along Y.
     const scene = await sceneOf(
-      'def Xform "S" {\n double3 xformOp:scale = (0.01, 0.01, 0.01)\n uniform token[] xformOpOrder = ["xformOp:scale"]\n def Capsule "a" {}\n def Cone "b" {}\n def Cylinder "c" {}\n def Sphere "d" {}\n}',
+      'def Xform "S" {\n double3 xformOp:scale = (0.01, 0.01, 0.01)\n uniform token[] xformOpOrder = ' +
+        '["xformOp:scale"]\n def Capsule "a" {}\n def Cone "b" {}\n def Cylinder "c" {}\n def Sphere "d" {}\n}',
     );
     const y = +(0.01 * across).toFixed(6);
     expect(scene.bounds.min.map((v) => +v.toFixed(6))).toEqual([-0.01, -y, -0.01]);
@@ -170,7 +188,10 @@ describe('implicit shapes in a stage', () => {
 describe('point instancers and subsets', () => {
   it('a PointInstancer becomes a node per instance holding its prototype, sharing one mesh', async () => {
     const scene = await sceneOf(
-      `def PointInstancer "PI" {\n rel prototypes = [</PI/Protos/Box>]\n int[] protoIndices = [0, 0, 0]\n point3f[] positions = [(0,0,0), (10,0,0), (20,0,0)]\n quath[] orientations = [(1,0,0,0), (1,0,0,0), (1,0,0,0)]\n float3[] scales = [(1,1,1), (1,1,1), (2,2,2)]\n int64[] invisibleIds = [1]\n def Scope "Protos" {\n def Cube "Box" {}\n }\n}`,
+      `def PointInstancer "PI" {\n rel prototypes = [</PI/Protos/Box>]\n int[] protoIndices = ` +
+        `[0, 0, 0]\n point3f[] positions = [(0,0,0), (10,0,0), (20,0,0)]\n quath[] orientations ` +
+        `= [(1,0,0,0), (1,0,0,0), (1,0,0,0)]\n float3[] scales = [(1,1,1), (1,1,1), (2,2,2)]\n ` +
+        `int64[] invisibleIds = [1]\n def Scope "Protos" {\n def Cube "Box" {}\n }\n}`,
     );
     expect(scene.meshes).toHaveLength(1);
     expect(scene.nodes.filter((n) => n.meshes.length).length).toBe(2); // instance 1 is invisible
@@ -180,7 +201,15 @@ describe('point instancers and subsets', () => {
 
   it('materialBind GeomSubsets split a mesh by material', async () => {
     const scene = await sceneOf(
-      `def Mesh "M" (\n prepend apiSchemas = ["MaterialBindingAPI"]\n) {\n point3f[] points = [(0,0,0),(1,0,0),(1,1,0),(0,1,0),(2,0,0),(2,1,0)]\n int[] faceVertexCounts = [4, 4]\n int[] faceVertexIndices = [0,1,2,3, 1,4,5,2]\n rel material:binding = </Looks/Grey>\n def GeomSubset "Red" (\n prepend apiSchemas = ["MaterialBindingAPI"]\n ) {\n uniform token elementType = "face"\n uniform token familyName = "materialBind"\n int[] indices = [1]\n rel material:binding = </Looks/Red>\n }\n}\ndef Scope "Looks" {\n def Material "Grey" {\n token outputs:surface.connect = </Looks/Grey/S.outputs:surface>\n def Shader "S" {\n uniform token info:id = "UsdPreviewSurface"\n color3f inputs:diffuseColor = (0.5, 0.5, 0.5)\n token outputs:surface\n }\n }\n def Material "Red" {\n token outputs:surface.connect = </Looks/Red/S.outputs:surface>\n def Shader "S" {\n uniform token info:id = "UsdPreviewSurface"\n color3f inputs:diffuseColor = (1, 0, 0)\n token outputs:surface\n }\n }\n}`,
+      `def Mesh "M" (\n prepend apiSchemas = ["MaterialBindingAPI"]\n) {\n ` +
+        `point3f[] points = [(0,0,0),(1,0,0),(1,1,0),(0,1,0),(2,0,0),(2,1,0)]\n ` +
+        `int[] faceVertexCounts = [4, 4]\n int[] faceVertexIndices = [0,1,2,3, 1,4,5,2]\n rel material:binding = ` +
+        `</Looks/Grey>\n def GeomSubset "Red" (\n prepend apiSchemas = ["MaterialBindingAPI"]\n ) {\n uniform token elementType = ` +
+        `"face"\n uniform token familyName = "materialBind"\n int[] indices = [1]\n rel material:binding = </Looks/Red>\n }\n}\ndef ` +
+        `Scope "Looks" {\n def Material "Grey" {\n token outputs:surface.connect = </Looks/Grey/S.outputs:surface>\n def Shader "S" ` +
+        `{\n uniform token info:id = "UsdPreviewSurface"\n color3f inputs:diffuseColor = (0.5, 0.5, 0.5)\n token outputs:surface\n ` +
+        `}\n }\n def Material "Red" {\n token outputs:surface.connect = </Looks/Red/S.outputs:surface>\n def Shader "S" {\n ` +
+        `uniform token info:id = "UsdPreviewSurface"\n color3f inputs:diffuseColor = (1, 0, 0)\n token outputs:surface\n }\n }\n}`,
     );
     const byName = new Map(scene.meshes.map((m) => [scene.materials[m.material]!.name, m.indices.length / 3]));
     expect(Object.fromEntries(byName)).toEqual({ Grey: 2, Red: 2 });

@@ -209,11 +209,13 @@ describe('UsdPreviewSurface materials', () => {
 
   it('bindings: the nearest wins, a collection binding before a direct one, strongerThanDescendants over all', async () => {
     const material = (name: string, rgb: string) =>
-      `def Material "${name}" {\n token outputs:surface.connect = </Looks/${name}/S.outputs:surface>\n def Shader "S" {\n uniform token info:id = "UsdPreviewSurface"\n color3f inputs:diffuseColor = (${rgb})\n token outputs:surface\n }\n}`;
+      `def Material "${name}" {\n token outputs:surface.connect = </Looks/${name}/S.outputs:surface>\n def Shader "S" {\n ` +
+      `uniform token info:id = "UsdPreviewSurface"\n color3f inputs:diffuseColor = (${rgb})\n token outputs:surface\n }\n}`;
     const quad = (name: string, binding = '') =>
-      `def Mesh "${name}" (\n prepend apiSchemas = ["MaterialBindingAPI"]\n) {\n point3f[] points = [(0,0,0),(1,0,0),(1,1,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0,1,2]\n ${binding}\n}`;
-    const scene =
-      await sceneWith(`def Scope "Looks" {\n${material('Red', '1, 0, 0')}\n${material('Blue', '0, 0, 1')}\n${material('Green', '0, 1, 0')}\n}
+      `def Mesh "${name}" (\n prepend apiSchemas = ["MaterialBindingAPI"]\n) {\n point3f[] points = ` +
+      `[(0,0,0),(1,0,0),(1,1,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0,1,2]\n ${binding}\n}`;
+    const scene = await sceneWith(`def Scope "Looks" {
+${material('Red', '1, 0, 0')}\n${material('Blue', '0, 0, 1')}\n${material('Green', '0, 1, 0')}\n}
 def Xform "A" (\n prepend apiSchemas = ["MaterialBindingAPI", "CollectionAPI:picked"]\n) {
  rel material:binding = </Looks/Red>
  rel collection:picked:includes = [</A/ByCollection>]

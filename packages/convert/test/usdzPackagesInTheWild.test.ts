@@ -8,7 +8,8 @@ import { readUsdz } from '../src/index.js';
 import { METRES_Y_UP, PNG_1X1, usdzOf } from './support/usdzOf.js';
 
 const TRIANGLE = (name: string, x = 0) =>
-  `def Mesh "${name}" {\n point3f[] points = [(${x},0,0), (${x + 1},0,0), (${x},1,0)]\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]\n}\n`;
+  `def Mesh "${name}" {\n point3f[] points = [(${x},0,0), (${x + 1},0,0), (${x},1,0)]\n ` +
+  `int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]\n}\n`;
 
 describe('USDZ packages as real producers write them', () => {
   it('a package inside the package, used as a layer: its root layer, its own relative paths resolved inside it', async () => {
@@ -18,7 +19,9 @@ describe('USDZ packages as real producers write them', () => {
       'parts/part.usda': `${METRES_Y_UP}def Xform "World" {\n ${TRIANGLE('T', 5)}}\n`,
     });
     const outer = usdzOf({
-      'root.usda': `${METRES_Y_UP}def Xform "World" {\n def "Nested" (\n  prepend references = @0/example.usdz@\n ) {}\n def "Explicit" (\n  prepend references = @0/example.usdz[parts/part.usda]@\n ) {}\n}\n`,
+      'root.usda':
+        `${METRES_Y_UP}def Xform "World" {\n def "Nested" (\n  prepend references = @0/example.usdz@\n ` +
+        `) {}\n def "Explicit" (\n  prepend references = @0/example.usdz[parts/part.usda]@\n ) {}\n}\n`,
       '0/example.usdz': inner,
     });
     const scene = await readUsdz(outer, { fileName: 'rcp.usdz' });
@@ -69,7 +72,8 @@ describe('USDZ packages as real producers write them', () => {
   });
 
   it('a texture path into a broken package inside the package is missing, not fatal', async () => {
-    const text = `${METRES_Y_UP}def Xform "World" {\n ${TRIANGLE('T')} def Shader "S" {\n  asset inputs:file = @broken.usdz[t.png]@\n }\n}\n`;
+    const text =
+      `${METRES_Y_UP}def Xform "World" {\n ${TRIANGLE('T')} def Shader ` + `"S" {\n  asset inputs:file = @broken.usdz[t.png]@\n }\n}\n`;
     const scene = await readUsdz(usdzOf({ 'a.usda': text, 'broken.usdz': new Uint8Array([1, 2, 3, 4]) }));
     expect(scene.stats.triangles).toBe(1);
     expect(scene.warnings.map((w) => w.code)).toContain('assets_missing');
@@ -125,16 +129,27 @@ describe('USDZ packages as real producers write them', () => {
     await expect(readUsdz(outer, { fileName: 'draco.usdz' })).rejects.toThrow(/"a\.usda\.draco\/mesh\.drc" is Draco-compressed geometry/);
   });
 
-  it('asset paths that name nothing (the source of a shader, a texture left behind) leave their inputs at their constants, named once', async () => {
-    const text = `${METRES_Y_UP}def Xform "World" {\n def Mesh "M" (\n  prepend apiSchemas = ["MaterialBindingAPI"]\n ) {\n  point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n  int[] faceVertexCounts = [3]\n  int[] faceVertexIndices = [0, 1, 2]\n  rel material:binding = </World/Mat>\n }\n def Material "Mat" {\n  token outputs:surface.connect = </World/Mat/S.outputs:surface>\n  asset info:sourceAsset = @0/principledshader::2.0?SurfaceVexCode@\n  def Shader "S" {\n   uniform token info:id = "UsdPreviewSurface"\n   color3f inputs:diffuseColor.connect = </World/Mat/T.outputs:rgb>\n   token outputs:surface\n  }\n  def Shader "T" {\n   uniform token info:id = "UsdUVTexture"\n   asset inputs:file = @0/gradientMask.png@\n   float3 outputs:rgb\n  }\n }\n}\n`;
-    const scene = await readUsdz(usdzOf({ 'water.usda': text, 'other.png': PNG_1X1 }));
-    expect(scene.stats.triangles).toBe(1);
-    expect(scene.materials[0]!.baseColorTexture).toBeUndefined();
-    expect(scene.warnings.find((w) => w.code === 'assets_missing')?.message).toMatch(
-      /^2 asset path\(s\) name nothing in the package \(such as "0\/principledshader::2\.0\?SurfaceVexCode"/,
-    );
-    expect(scene.arkitPackage).toBeUndefined();
-  });
+  it(
+    'asset paths that name nothing (the source of a shader, a texture ' + 'left behind) leave their inputs at their constants, named once',
+    async () => {
+      const text =
+        `${METRES_Y_UP}def Xform "World" {\n def Mesh "M" (\n  prepend apiSchemas = ["MaterialBindingAPI"]\n ` +
+        `) {\n  point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n  int[] faceVertexCounts = ` +
+        `[3]\n  int[] faceVertexIndices = [0, 1, 2]\n  rel material:binding = </World/Mat>\n }\n def ` +
+        `Material "Mat" {\n  token outputs:surface.connect = </World/Mat/S.outputs:surface>\n  asset ` +
+        `info:sourceAsset = @0/principledshader::2.0?SurfaceVexCode@\n  def Shader "S" {\n   uniform token ` +
+        `info:id = "UsdPreviewSurface"\n   color3f inputs:diffuseColor.connect = </World/Mat/T.outputs:rgb>\n ` +
+        `  token outputs:surface\n  }\n  def Shader "T" {\n   uniform token info:id = "UsdUVTexture"\n ` +
+        `  asset inputs:file = @0/gradientMask.png@\n   float3 outputs:rgb\n  }\n }\n}\n`;
+      const scene = await readUsdz(usdzOf({ 'water.usda': text, 'other.png': PNG_1X1 }));
+      expect(scene.stats.triangles).toBe(1);
+      expect(scene.materials[0]!.baseColorTexture).toBeUndefined();
+      expect(scene.warnings.find((w) => w.code === 'assets_missing')?.message).toMatch(
+        /^2 asset path\(s\) name nothing in the package \(such as "0\/principledshader::2\.0\?SurfaceVexCode"/,
+      );
+      expect(scene.arkitPackage).toBeUndefined();
+    },
+  );
 });
 
 describe('packages inside packages, corrupted', () => {
@@ -154,7 +169,9 @@ describe('packages inside packages, corrupted', () => {
           const broken = inner.slice(0, Math.max(1, cut));
           for (const [at, v] of edits) if (at < broken.length) broken[at] = v;
           const outer = usdzOf({
-            'root.usda': `${METRES_Y_UP}def Xform "World" {\n def "N" (\n  prepend references = @in.usdz@\n ) {}\n def Shader "S" {\n  asset inputs:file = @in.usdz[t.png]@\n }\n}\n`,
+            'root.usda':
+              `${METRES_Y_UP}def Xform "World" {\n def "N" (\n  prepend references = @in.usdz@\n ` +
+              `) {}\n def Shader "S" {\n  asset inputs:file = @in.usdz[t.png]@\n }\n}\n`,
             'in.usdz': broken,
           });
           try {

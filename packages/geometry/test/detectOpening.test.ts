@@ -315,15 +315,19 @@ describe('detectOpening (geometric door detection on a triangle mesh)', () => {
       failure(result);
     });
 
-    it('a panel of its own filling a window hole, hanging 0.4 m clear of the floor, or a strip of wall of its own up to the ceiling, is no leaf', () => {
-      failure(look({ y0: 0.4, y1: 1.7 }).result);
-      for (const floor of [true, false]) {
-        const panel = look({ floor, partitionBottom: 0, partitionTop: 2.7, holeToBottom: false, x0: -0.45, x1: 0.45, y0: 0.4, y1: 1.9 });
-        failure(panel.result);
-      }
-      const strip = look({ partitionBottom: 0, partitionTop: 2.7, x0: -0.45, x1: 0.45, y0: 0, y1: 2.7 }, [0, 1.2, 0]);
-      failure(strip.result);
-    });
+    it(
+      'a panel of its own filling a window hole, hanging 0.4 m clear of the ' +
+        'floor, or a strip of wall of its own up to the ceiling, is no leaf',
+      () => {
+        failure(look({ y0: 0.4, y1: 1.7 }).result);
+        for (const floor of [true, false]) {
+          const panel = look({ floor, partitionBottom: 0, partitionTop: 2.7, holeToBottom: false, x0: -0.45, x1: 0.45, y0: 0.4, y1: 1.9 });
+          failure(panel.result);
+        }
+        const strip = look({ partitionBottom: 0, partitionTop: 2.7, x0: -0.45, x1: 0.45, y0: 0, y1: 2.7 }, [0, 1.2, 0]);
+        failure(strip.result);
+      },
+    );
   });
 
   describe('fails with a reason when there is no door', () => {

@@ -36,17 +36,20 @@ describe('ServerMetrics', () => {
     expect(reads).toBe(2);
   });
 
-  it("leaves the queue's depths out of a scrape while it cannot be reached (its oldest age NaN), rather than reporting stale ones", async () => {
-    const metrics = new ServerMetrics('api');
-    metrics.watchQueue(async () => ({ waiting: 4, active: 0, failed: 0, oldestWaitingSince: undefined }));
-    expect(sampleValue(await metrics.text(), 'arsession_queue_jobs', { state: 'waiting' })).toBe(4);
-    metrics.watchQueue(async () => {
-      throw new Error('connection refused');
-    });
-    const text = await metrics.text();
-    expect(sampleValue(text, 'arsession_queue_jobs', { state: 'waiting' })).toBeUndefined();
-    expect(sampleValue(text, 'arsession_queue_oldest_waiting_seconds')).toBeNaN();
-  });
+  it(
+    "leaves the queue's depths out of a scrape while it cannot be " + 'reached (its oldest age NaN), rather than reporting stale ones',
+    async () => {
+      const metrics = new ServerMetrics('api');
+      metrics.watchQueue(async () => ({ waiting: 4, active: 0, failed: 0, oldestWaitingSince: undefined }));
+      expect(sampleValue(await metrics.text(), 'arsession_queue_jobs', { state: 'waiting' })).toBe(4);
+      metrics.watchQueue(async () => {
+        throw new Error('connection refused');
+      });
+      const text = await metrics.text();
+      expect(sampleValue(text, 'arsession_queue_jobs', { state: 'waiting' })).toBeUndefined();
+      expect(sampleValue(text, 'arsession_queue_oldest_waiting_seconds')).toBeNaN();
+    },
+  );
 
   it('times a conversion by format and outcome, and counts backing-service errors by service and code', async () => {
     const metrics = new ServerMetrics('worker');

@@ -4,20 +4,24 @@ import { readServerConfig } from '../src/config/ServerConfig.js';
 import { groupedOnetimeCode, newOnetimeCode, ONETIME_CODE_DIGITS, readOnetimeCode } from '../src/session/onetimeCode.js';
 
 describe('one-time codes', () => {
-  it('guessing does not pay: 1,000 addresses guessing for a day against 100,000 live codes claim fewer than 0.01 sessions in expectation (the defaults)', () => {
-    const config = readServerConfig({});
-    const attackers = 1000,
-      live = 100_000;
-    // Each address may fail this often in a day, whatever its per-minute and per-hour pace.
-    const failuresPerDay = Math.min(
-      config.failedClaimsPerClientPerDay,
-      24 * config.failedClaimsPerClientPerHour,
-      24 * 60 * config.claimsPerClientPerMinute,
-    );
-    const expected = (attackers * failuresPerDay * live) / 10 ** ONETIME_CODE_DIGITS;
-    expect(expected).toBeLessThan(0.01);
-    expect(expected).toBe(0.005);
-  });
+  it(
+    'guessing does not pay: 1,000 addresses guessing for a day against 100,000 ' +
+      'live codes claim fewer than 0.01 sessions in expectation (the defaults)',
+    () => {
+      const config = readServerConfig({});
+      const attackers = 1000,
+        live = 100_000;
+      // Each address may fail this often in a day, whatever its per-minute and per-hour pace.
+      const failuresPerDay = Math.min(
+        config.failedClaimsPerClientPerDay,
+        24 * config.failedClaimsPerClientPerHour,
+        24 * 60 * config.claimsPerClientPerMinute,
+      );
+      const expected = (attackers * failuresPerDay * live) / 10 ** ONETIME_CODE_DIGITS;
+      expect(expected).toBeLessThan(0.01);
+      expect(expected).toBe(0.005);
+    },
+  );
 
   it('are twelve digits, leading zeros kept, every digit used in every place', () => {
     const codes = Array.from({ length: 4000 }, () => newOnetimeCode());

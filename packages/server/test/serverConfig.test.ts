@@ -90,13 +90,16 @@ describe('ARSESSION_TRUST_PROXY', () => {
 });
 
 describe('where conversions run', () => {
-  it('in worker processes held whole to the conversion memory bound by default; in threads when asked; anything else stops the start', () => {
-    expect(conversionPoolOf(readServerConfig({}))).toEqual({ isolation: 'process', memoryLimitMb: 2048 });
-    expect(conversionPoolOf(readServerConfig({ ARSESSION_CONVERSION_MEMORY_MB: '512' }))).toEqual({
-      isolation: 'process',
-      memoryLimitMb: 512,
-    });
-    expect(conversionPoolOf(readServerConfig({ ARSESSION_CONVERSION_ISOLATION: 'thread' }))).toEqual({ isolation: 'thread' });
-    expect(() => readServerConfig({ ARSESSION_CONVERSION_ISOLATION: 'container' })).toThrow(/^ARSESSION_CONVERSION_ISOLATION: /);
-  });
+  it(
+    'in worker processes held whole to the conversion memory bound by ' + 'default; in threads when asked; anything else stops the start',
+    () => {
+      expect(conversionPoolOf(readServerConfig({}))).toEqual({ isolation: 'process', memoryLimitMb: 2048 });
+      expect(conversionPoolOf(readServerConfig({ ARSESSION_CONVERSION_MEMORY_MB: '512' }))).toEqual({
+        isolation: 'process',
+        memoryLimitMb: 512,
+      });
+      expect(conversionPoolOf(readServerConfig({ ARSESSION_CONVERSION_ISOLATION: 'thread' }))).toEqual({ isolation: 'thread' });
+      expect(() => readServerConfig({ ARSESSION_CONVERSION_ISOLATION: 'container' })).toThrow(/^ARSESSION_CONVERSION_ISOLATION: /);
+    },
+  );
 });

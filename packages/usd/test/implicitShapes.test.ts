@@ -63,28 +63,32 @@ describe('implicit shapes', () => {
     );
   });
 
-  it("cylinders, cones and capsules span height along their axis and OpenUSD's ring across it, their faces outward; 40, 30 and 160 triangles", () => {
-    fc.assert(
-      fc.property(size, size, axis, (r, h, ax) => {
-        const k = axisIndex[ax];
-        for (const [mesh, half, triangles] of [
-          [tessellateCylinder(r, r, h, ax), h / 2, 40],
-          [tessellateCylinder(r, 0, h, ax), h / 2, 30],
-          [tessellateCapsule(r, h, ax), h / 2 + r, 160],
-        ] as const) {
-          bounds(mesh).forEach(([lo, hi], i) => {
-            const reach = i === k ? half : i === ringAxes[ax][0] ? r : r * across;
-            expect(lo).toBeCloseTo(-reach, 4);
-            expect(hi).toBeCloseTo(reach, 4);
-          });
-          expect(mesh.indices.length / 3).toBe(triangles);
-          // Each shape is convex around the origin: every face looks away from it.
-          outward(mesh, () => [0, 0, 0]);
-        }
-      }),
-      { numRuns: 30 },
-    );
-  });
+  it(
+    'cylinders, cones and capsules span height along their axis and ' +
+      "OpenUSD's ring across it, their faces outward; 40, 30 and 160 triangles",
+    () => {
+      fc.assert(
+        fc.property(size, size, axis, (r, h, ax) => {
+          const k = axisIndex[ax];
+          for (const [mesh, half, triangles] of [
+            [tessellateCylinder(r, r, h, ax), h / 2, 40],
+            [tessellateCylinder(r, 0, h, ax), h / 2, 30],
+            [tessellateCapsule(r, h, ax), h / 2 + r, 160],
+          ] as const) {
+            bounds(mesh).forEach(([lo, hi], i) => {
+              const reach = i === k ? half : i === ringAxes[ax][0] ? r : r * across;
+              expect(lo).toBeCloseTo(-reach, 4);
+              expect(hi).toBeCloseTo(reach, 4);
+            });
+            expect(mesh.indices.length / 3).toBe(triangles);
+            // Each shape is convex around the origin: every face looks away from it.
+            outward(mesh, () => [0, 0, 0]);
+          }
+        }),
+        { numRuns: 30 },
+      );
+    },
+  );
 
   it('a cube spans half its size, a plane faces along its axis', () => {
     const cube = tessellateCube(3);

@@ -30,7 +30,8 @@ describe('UsdStage composition', () => {
       'root.usda':
         'def "Chair" (\n references = @chair.usda@\n)\n{ double legs = 3 }\ndef "Other" (\n references = @chair.usda@</Stool>\n) {}',
       'chair.usda':
-        '(\n defaultPrim = "Asset"\n)\ndef "Asset" {\n double legs = 4\n def "Seat" { rel material:binding = </Asset/Looks/Oak> }\n def "Looks" { def Material "Oak" {} }\n}\ndef "Stool" { double legs = 1 }',
+        '(\n defaultPrim = "Asset"\n)\ndef "Asset" {\n double legs = 4\n def "Seat" { rel material:binding ' +
+        '= </Asset/Looks/Oak> }\n def "Looks" { def Material "Oak" {} }\n}\ndef "Stool" { double legs = 1 }',
     });
     expect(paths(stage)).toEqual(['/Chair', '/Chair/Seat', '/Chair/Looks', '/Chair/Looks/Oak', '/Other']);
     expect(numberOf(stage.value(stage.prim('/Chair')!, 'legs'))).toBe(3); // local beats referenced
@@ -64,7 +65,8 @@ describe('UsdStage composition', () => {
 
   it("variant sets: the selected variant's prims and opinions, a stronger layer's selection first", () => {
     const asset =
-      'def "Thing" (\n variants = { string shape = "ball" }\n prepend variantSets = "shape"\n) {\n double r = 1\n variantSet "shape" = {\n  "ball" { double r = 2\n def Sphere "Ball" {} }\n  "box" { def Cube "Box" {} }\n }\n}';
+      'def "Thing" (\n variants = { string shape = "ball" }\n prepend variantSets = "shape"\n) {\n double r = 1\n ' +
+      'variantSet "shape" = {\n  "ball" { double r = 2\n def Sphere "Ball" {} }\n  "box" { def Cube "Box" {} }\n }\n}';
     const alone = stageOf({ 'root.usda': asset });
     expect(paths(alone)).toEqual(['/Thing', '/Thing/Ball']);
     expect(numberOf(alone.value(alone.prim('/Thing')!, 'r'))).toBe(1); // local beats the variant
@@ -79,7 +81,8 @@ describe('UsdStage composition', () => {
   it("inherits: a class's opinions, weaker than the prim's own, stronger than its references", () => {
     const stage = stageOf({
       'root.usda':
-        'class "_Red" { double colour = 1\n double shade = 1 }\ndef "A" (\n inherits = </_Red>\n references = @r.usda@\n) { double shade = 2 }',
+        'class "_Red" { double colour = 1\n double shade = 1 }\ndef "A" (\n ' +
+        'inherits = </_Red>\n references = @r.usda@\n) { double shade = 2 }',
       'r.usda': '(\n defaultPrim = "R"\n)\ndef "R" { double colour = 9\n double ref_only = 9 }',
     });
     const a = stage.prim('/A')!;
@@ -91,7 +94,8 @@ describe('UsdStage composition', () => {
   it("time samples are read at the start time code, through a reference's layer offset", () => {
     const stage = stageOf({
       'root.usda':
-        '(\n startTimeCode = 10\n)\ndef "A" (\n references = @anim.usda@</R> (offset = 5)\n) {}\ndef "B" { double v.timeSamples = { 0: 0, 20: 20 }\n double v = 99 }',
+        '(\n startTimeCode = 10\n)\ndef "A" (\n references = @anim.usda@</R> (offset = ' +
+        '5)\n) {}\ndef "B" { double v.timeSamples = { 0: 0, 20: 20 }\n double v = 99 }',
       'anim.usda': 'def "R" { double v.timeSamples = { 0: 0, 10: 100 } }',
     });
     expect(numberOf(stage.value(stage.prim('/A')!, 'v'))).toBeCloseTo(50, 9); // stage 10 is layer time 5
@@ -116,7 +120,8 @@ describe('UsdStage composition', () => {
   it('instanceable prims compose as their instances show them', () => {
     const stage = stageOf({
       'root.usda':
-        'def "I1" (\n instanceable = true\n references = </Proto>\n) {}\ndef "I2" (\n instanceable = true\n references = </Proto>\n) {}\nclass "Proto" { def Mesh "M" {} }',
+        'def "I1" (\n instanceable = true\n references = </Proto>\n) {}\ndef "I2" (\n ' +
+        'instanceable = true\n references = </Proto>\n) {}\nclass "Proto" { def Mesh "M" {} }',
     });
     expect(paths(stage)).toEqual(['/I1', '/I1/M', '/I2', '/I2/M', '/Proto', '/Proto/M']);
   });

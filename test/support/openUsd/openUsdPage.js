@@ -136,7 +136,8 @@
     // threads (workers that load through this page's event loop): done here, on a one-quad stage,
     // so no model's Draw() ever holds the page while a thread it waits for is still loading.
     const warm = new TextEncoder().encode(
-      '#usda 1.0\ndef Mesh "M" {\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices = [0, 1, 2]\n point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n}\n',
+      '#usda 1.0\ndef Mesh "M" {\n int[] faceVertexCounts = [3]\n int[] faceVertexIndices ' +
+        '= [0, 1, 2]\n point3f[] points = [(0,0,0), (1,0,0), (0,1,0)]\n}\n',
     );
     const report = await open(URL.createObjectURL(new Blob([warm])), 'warm.usda');
     if (report.triangles !== 1) throw new Error(`OpenUSD's first stage did not draw: ${report.error || JSON.stringify(report)}`);

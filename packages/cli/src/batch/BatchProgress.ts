@@ -79,7 +79,10 @@ export class BatchProgress {
     const filled = Math.round(width * (bytesTotal > 0 ? bytesDone / bytesTotal : done / Math.max(total, 1)));
     const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
     const now = [...this.running].slice(0, 2).join(', ');
-    const line = `${bar} ${done}/${total} files · ${mb(bytesDone)}/${mb(bytesTotal)} MB · ${mb(rate)} MB/s · ETA ${eta}${now ? ` · ${now}` : ''}`;
+    const line =
+      `${bar} ${done}/${total} files · ${mb(bytesDone)}/${mb(bytesTotal)} MB · ` +
+      `${mb(rate)} MB/s · ETA ${eta}` +
+      (now ? ` · ${now}` : '');
     const columns = (this.io.stderr as { columns?: number }).columns ?? 100;
     this.io.stderr.write(`\r\x1b[K${line.slice(0, Math.max(20, columns - 1))}`);
   }

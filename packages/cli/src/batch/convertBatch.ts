@@ -25,14 +25,20 @@ export async function convertBatch(inputs: readonly string[], options: ConvertOp
   for (const m of missing) {
     if (options.json)
       io.stdout.write(
-        `${JSON.stringify({ input: m.argument, status: 'refused', error: { code: 'input_not_found', message: `${m.argument}: ${m.reason}` } })}\n`,
+        JSON.stringify({
+          input: m.argument,
+          status: 'refused',
+          error: { code: 'input_not_found', message: `${m.argument}: ${m.reason}` },
+        }) + '\n',
       );
     else io.stderr.write(`arsession convert: ${m.argument}: ${m.reason}\n`);
   }
   if (models.length === 0) {
     if (options.json)
       io.stdout.write(
-        `${JSON.stringify({ summary: { files: 0, converted: 0, refused: missing.length, inputs_not_found: missing.length, bytes: 0, seconds: 0 } })}\n`,
+        JSON.stringify({
+          summary: { files: 0, converted: 0, refused: missing.length, inputs_not_found: missing.length, bytes: 0, seconds: 0 },
+        }) + '\n',
       );
     else io.stderr.write('arsession convert: no models to convert\n');
     return EXIT.refused;
@@ -72,7 +78,16 @@ export async function convertBatch(inputs: readonly string[], options: ConvertOp
   const refused = reports.filter((r) => r.status === 'refused').length + missing.length;
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify({ summary: { files: models.length, converted: models.length - (refused - missing.length), refused, inputs_not_found: missing.length, bytes: models.reduce((n, m) => n + m.bytes, 0), seconds: Math.round(seconds * 1000) / 1000 } })}\n`,
+      JSON.stringify({
+        summary: {
+          files: models.length,
+          converted: models.length - (refused - missing.length),
+          refused,
+          inputs_not_found: missing.length,
+          bytes: models.reduce((n, m) => n + m.bytes, 0),
+          seconds: Math.round(seconds * 1000) / 1000,
+        },
+      }) + '\n',
     );
   } else {
     io.stdout.write(summaryTable(reports, seconds));

@@ -24,7 +24,10 @@ export function reportLine(r: FileReport): string {
  */
 export function describeStats(r: ConvertedReport): string {
   const s = r.stats;
-  return `${s.triangles.toLocaleString('en-US')} triangles, ${s.mesh_nodes} mesh nodes, ${s.draw_calls} draw calls, ${s.materials} materials, ${s.textures} textures`;
+  return (
+    `${s.triangles.toLocaleString('en-US')} triangles, ${s.mesh_nodes} mesh nodes, ${s.draw_calls} draw calls, ` +
+    `${s.materials} materials, ${s.textures} textures`
+  );
 }
 
 /**
@@ -32,7 +35,7 @@ export function describeStats(r: ConvertedReport): string {
  *
  * @example
  * ```ts
- * describeBudget(report); // → 'AR budget: 261,069 → 83,668 triangles, 13 → 13 mesh prims, largest texture 0 → 0 px, 3.4 → 3.5 MB; largest deviation 31.9 mm (simplified)'
+ * describeBudget(report); // → 'AR budget: 261,069 → 83,668 triangles, 13 → 13 mesh prims, …; largest deviation 31.9 mm …'
  * ```
  */
 export function describeBudget(r: ConvertedReport): string | undefined {
@@ -42,8 +45,10 @@ export function describeBudget(r: ConvertedReport): string | undefined {
   const mb = (v: number | null) => (v === null ? '?' : (v / 1e6).toFixed(1));
   const over = b.within_budget ? '' : ' — still over budget';
   return (
-    `AR budget: ${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ${n(b.source.mesh_prims)} → ${n(b.delivered.mesh_prims)} mesh prims, ` +
-    `largest texture ${b.source.largest_texture_px} → ${b.delivered.largest_texture_px} px, ${mb(b.source.bytes)} → ${mb(b.delivered.bytes)} MB; ` +
+    `AR budget: ${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ` +
+    `${n(b.source.mesh_prims)} → ${n(b.delivered.mesh_prims)} mesh prims, ` +
+    `largest texture ${b.source.largest_texture_px} → ${b.delivered.largest_texture_px} ` +
+    `px, ${mb(b.source.bytes)} → ${mb(b.delivered.bytes)} MB; ` +
     `largest deviation ${(b.max_deviation_m * 1000).toFixed(1)} mm (${b.steps.join(', ')})${over}`
   );
 }
@@ -54,7 +59,8 @@ export function describeBudget(r: ConvertedReport): string | undefined {
  *
  * @example
  * ```ts
- * describeCategories(report); // → ['furniture: 8,911,200 → 30,120 triangles, deviation 12.0 mm, 310 as boxes, left out 55 IfcFurnishingElement']
+ * describeCategories(report); // → ['furniture: 8,911,200 → 30,120 triangles, deviation 12.0 mm, 310 as boxes, left out 55
+ * IfcFurnishingElement']
  * ```
  */
 export function describeCategories(r: ConvertedReport): string[] {
@@ -65,7 +71,8 @@ export function describeCategories(r: ConvertedReport): string[] {
     .filter((c) => c.delivered_triangles !== c.source_triangles || c.left_out.length > 0 || c.proxied_elements > 0)
     .map(
       (c) =>
-        `${c.category}: ${n(c.source_triangles)} → ${n(c.delivered_triangles)} triangles, deviation ${(c.max_deviation_m * 1000).toFixed(1)} mm` +
+        `${c.category}: ${n(c.source_triangles)} → ${n(c.delivered_triangles)} ` +
+        `triangles, deviation ${(c.max_deviation_m * 1000).toFixed(1)} mm` +
         (c.proxied_elements ? `, ${n(c.proxied_elements)} as boxes` : '') +
         (c.left_out.length ? `, left out ${c.left_out.map((l) => `${n(l.elements)} ${l.ifc_class}`).join(', ')}` : ''),
     );

@@ -40,7 +40,8 @@ export const benchCommand: Command = {
     });
     if (!bench) {
       io.stderr.write(
-        'arsession bench: the benchmarks are a package of their own: install @arsession/bench beside @arsession/cli (npm install @arsession/bench)\n',
+        'arsession bench: the benchmarks are a package of their own: install ' +
+          '@arsession/bench beside @arsession/cli (npm install @arsession/bench)\n',
       );
       return EXIT.refused;
     }

@@ -16,8 +16,9 @@ export const inspectCommand: Command = {
   does) for triangle, node and material counts, bounds, the IFC door → opening → wall index and
   warnings. Each IFC door is given from both sides of its wall as a by_scan request takes it:
   alignment.point_1 and point_2 (mode 1: where to stand and look) and alignment.corners and
-  wall_normal (mode 2), Y-up and Z-up, in the model's own frame (--json). --headers stops after what the headers tell (GLB mesh nodes against the 5000 limit,
-  IFC schema, package entries) without decoding geometry.`,
+  wall_normal (mode 2), Y-up and Z-up, in the model's own frame (--json). --headers stops after
+  what the headers tell (GLB mesh nodes against the 5000 limit, IFC schema, package entries)
+  without decoding geometry.`,
   async run(args, io) {
     const { values, positionals } = parseArgs({
       args,
@@ -84,14 +85,16 @@ export const inspectCommand: Command = {
         );
         if (g.extensionsUsed.length)
           io.stdout.write(
-            `  extensions: ${g.extensionsUsed.join(', ')}${g.extensionsRequired.length ? ` (required: ${g.extensionsRequired.join(', ')})` : ''}\n`,
+            `  extensions: ` +
+              `${g.extensionsUsed.join(', ')}${g.extensionsRequired.length ? ` (required: ${g.extensionsRequired.join(', ')})` : ''}\n`,
           );
       }
       if (summary.entries) io.stdout.write(`  entries: ${summary.entries.join(', ')}\n`);
       if (content) {
         const s = content.stats;
         io.stdout.write(
-          `  ${s.triangles.toLocaleString('en-US')} triangles, ${s.nodes} nodes (${s.meshNodes} with meshes), ${s.drawCalls} draw calls, ${s.materials} materials, ${s.textures} textures\n`,
+          `  ${s.triangles.toLocaleString('en-US')} triangles, ${s.nodes} nodes (${s.meshNodes} with ` +
+            `meshes), ${s.drawCalls} draw calls, ${s.materials} materials, ${s.textures} textures\n`,
         );
         io.stdout.write(
           `  bounds (Y-up, m): [${content.bounds.min.map(round).join(', ')}] – [${content.bounds.max.map(round).join(', ')}]\n`,
@@ -105,7 +108,8 @@ export const inspectCommand: Command = {
             const side = d.by_side.find((s) => s.mode1_works);
             if (side)
               io.stdout.write(
-                `      by_scan from side ${side.side} (y-up): alignment.point_1=${side.y_up.mode1['alignment.point_1']} alignment.point_2=${side.y_up.mode1['alignment.point_2']}\n`,
+                `      by_scan from side ${side.side} (y-up): alignment.point_1=${side.y_up.mode1['alignment.point_1']} ` +
+                  `alignment.point_2=${side.y_up.mode1['alignment.point_2']}\n`,
               );
             else if (d.by_side.length)
               io.stdout.write(`      by_scan: no spot in front of it from which mode 1 finds it; mode 2 (--json) places it\n`);

@@ -4,7 +4,10 @@ import { parseArgs } from 'node:util';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { printJson } from '../print.js';
 
-/** `arsession keys`: the operator's API-key tool, on the server's session store (SQLite under `ARSESSION_DATA_DIR`, or `ARSESSION_DATABASE_URL`). */
+/**
+ * `arsession keys`: the operator's API-key tool, on the server's session store (SQLite under `ARSESSION_DATA_DIR`, or
+ * `ARSESSION_DATABASE_URL`).
+ */
 export const keysCommand: Command = {
   name: 'keys',
   summary: 'issue, revoke and list API keys (X-API-Key) in the server database',
@@ -41,7 +44,8 @@ export const keysCommand: Command = {
     const fresh = config.databaseUrl === undefined && !existsSync(database);
     if (fresh && action !== 'create') {
       io.stderr.write(
-        `arsession keys: no server database at ${resolve(database)}; run where the server keeps its data or set ARSESSION_DATA_DIR (or ARSESSION_DATABASE_URL)\n`,
+        `arsession keys: no server database at ${resolve(database)}; run where the ` +
+          `server keeps its data or set ARSESSION_DATA_DIR (or ARSESSION_DATABASE_URL)\n`,
       );
       return EXIT.refused;
     }

@@ -59,9 +59,9 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
   };
   if (options.json) printJson(io, shown);
   else {
-    io.stdout.write(
-      `${name} → ${options.out} (${report.outputs.usdz.bytes.toLocaleString('en-US')} bytes${report.delivery === 'converted' ? '' : `, ${report.delivery.replace('_', ' ')}`})${options.glb ? ` and ${options.glb}` : ''}\n`,
-    );
+    const delivery = report.delivery === 'converted' ? '' : `, ${report.delivery.replace('_', ' ')}`;
+    const glb = options.glb ? ` and ${options.glb}` : '';
+    io.stdout.write(`${name} → ${options.out} (${report.outputs.usdz.bytes.toLocaleString('en-US')} bytes${delivery})${glb}\n`);
     io.stdout.write(`  ${describeStats(report)}\n`);
     const budget = describeBudget(report);
     if (budget) io.stdout.write(`  ${budget}\n`);

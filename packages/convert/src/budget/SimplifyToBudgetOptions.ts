@@ -2,7 +2,10 @@
 export interface SimplifyToBudgetOptions {
   /** Triangles drawn at most (a mesh drawn at several nodes counts at each). */
   triangles: number;
-  /** Error of the first round, in metres: 2 mm, below what a phone shows of a building (and the full model's first round is the costliest). */
+  /**
+   * Error of the first round, in metres: 2 mm, below what a phone shows of a building (and the full model's first round is the
+   * costliest).
+   */
   firstError: number;
   /** Factor by which each further round allows more error. */
   growth: number;

@@ -138,14 +138,21 @@ function budgetWarnings(
   if (ledger.trianglesSimplified || streamed) {
     warnings.push({
       code: 'budget_simplified',
-      message: `simplified from ${source.triangles} to ${delivered.stats.triangles} triangles (AR budget ${ledger.targets.triangles}${streamed ? `; ${streamed.reducedGeometries} geometries already as they streamed in` : ''}); largest deviation ${formatMetres(fittedReport.maxDeviation)}; parts smaller than the error left out, the farthest ${formatMetres(fittedReport.maxUncovered)} from the nearest surface kept; ${describeCategories(fittedReport.categories)}`,
+      message:
+        `simplified from ${source.triangles} to ${delivered.stats.triangles} triangles (AR budget ` +
+        `${ledger.targets.triangles}${streamed ? `; ${streamed.reducedGeometries} geometries already as they streamed in` : ''}); ` +
+        `largest ` +
+        `deviation ${formatMetres(fittedReport.maxDeviation)}; parts smaller than the error left out, the farthest ` +
+        `${formatMetres(fittedReport.maxUncovered)} from the nearest surface kept; ${describeCategories(fittedReport.categories)}`,
     });
     warnings.push(...categoryWarnings(fittedReport.categories));
   }
   if (ledger.texturesScaled) {
     warnings.push({
       code: 'budget_textures_resized',
-      message: `${ledger.texturesScaled} of ${delivered.textures.length} textures scaled down to at most ${ledger.targets.textureSize} px (largest was ${source.largestTexture} px)`,
+      message:
+        `${ledger.texturesScaled} of ${delivered.textures.length} textures scaled down to ` +
+        `at most ${ledger.targets.textureSize} px (largest was ${source.largestTexture} px)`,
     });
   }
   return warnings;
@@ -171,7 +178,9 @@ function categoryWarnings(categories: readonly CategoryFigures[]): SceneWarning[
     const count = proxied.reduce((n, c) => n + c.proxiedElements, 0);
     warnings.push({
       code: 'budget_proxied',
-      message: `${count} element${count > 1 ? 's' : ''} drawn as the box around ${count > 1 ? 'them' : 'it'} (or as its top face, where boxes were still too many) to fit the AR budget (${proxied.map((c) => `${c.category} ${c.proxiedElements}`).join(', ')})`,
+      message:
+        `${count} element${count > 1 ? 's' : ''} drawn as the box around ${count > 1 ? 'them' : 'it'} (or as its top face, where ` +
+        `boxes were still too many) to fit the AR budget (${proxied.map((c) => `${c.category} ${c.proxiedElements}`).join(', ')})`,
     });
   }
   const leftOut = categories.flatMap((c) => c.leftOut);
@@ -179,7 +188,9 @@ function categoryWarnings(categories: readonly CategoryFigures[]): SceneWarning[
     const count = leftOut.reduce((n, c) => n + c.elements, 0);
     warnings.push({
       code: 'budget_left_out',
-      message: `${count} element${count > 1 ? 's' : ''} left out to fit the AR budget: ${leftOut.map((c) => `${c.ifcClass} ×${c.elements}`).join(', ')}`,
+      message:
+        `${count} element${count > 1 ? 's' : ''} left out to fit the AR budget: ` +
+        `${leftOut.map((c) => `${c.ifcClass} ×${c.elements}`).join(', ')}`,
     });
   }
   return warnings;

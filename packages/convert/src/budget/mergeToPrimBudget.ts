@@ -9,7 +9,10 @@ import { drawnCentres, spatialCells } from './spatialCells.js';
 export interface MergedToBudget {
   scene: SceneData;
   steps: BudgetStep[];
-  /** How geometry was grouped, for a report: `'storey and material'`, `'spatial cell (4 × 4) and material'`, … (`''` when nothing was merged). */
+  /**
+   * How geometry was grouped, for a report: `'storey and material'`, `'spatial cell (4 × 4) and material'`, … (`''` when nothing was
+   * merged).
+   */
   grouping: string;
 }
 

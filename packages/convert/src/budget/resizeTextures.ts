@@ -34,7 +34,8 @@ export async function resizeTextures(scene: SceneData, maxSize: number, options:
       } catch (err) {
         // Passed through untouched until now, a texture is first decoded here: a broken one is the model's fault.
         throw new ModelUnreadableError(
-          `${options.fileName ?? 'the model'}: its texture "${t.name}" (${t.mimeType}) cannot be decoded to be scaled down to ${maxSize} px (${(err as Error).message})`,
+          `${options.fileName ?? 'the model'}: its texture "${t.name}" (${t.mimeType}) ` +
+            `cannot be decoded to be scaled down to ${maxSize} px (${(err as Error).message})`,
           {
             ...(options.fileName !== undefined && { fileName: options.fileName }),
           },

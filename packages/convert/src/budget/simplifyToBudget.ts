@@ -29,7 +29,8 @@ export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = {
 
 /**
  * Brings a scene's triangles within a budget, taking them from what a person misses least, in
- * this order: what adds no shape to the envelope (facets within a millimetre); clutter (furniture, MEP, anything outside the envelope; by IFC class, or for a model
+ * this order: what adds no shape to the envelope (facets within a millimetre); clutter (furniture, MEP, anything outside the envelope; by
+ * IFC class, or for a model
  * without classes anything small or not flat-faced) simplified per mesh at an error relative to its
  * own size, growing until the triangles fit (the finely tessellated curves of a chair give up most
  * of theirs unseen); then clutter up to 5 m drawn as boxes, heaviest first; then clutter left

@@ -70,7 +70,8 @@ export class ModelTooLargeError extends ConvertError {
     const who = options.fileName ?? 'the model';
     super(
       'model_too_large',
-      `${who}: its geometry needs more than ${mb(limit)} of memory (${mb(count)} held when reading stopped), over what one conversion may use; split the model, or raise the conversion memory bound`,
+      `${who}: its geometry needs more than ${mb(limit)} of memory (${mb(count)} held when reading ` +
+        `stopped), over what one conversion may use; split the model, or raise the conversion memory bound`,
       options,
     );
     this.count = count;
@@ -92,7 +93,8 @@ export class ConversionMemoryError extends ConvertError {
     const who = options.fileName ?? 'the model';
     super(
       'model_too_large',
-      `${who}: its conversion needed more than the ${Math.round(limit / 2 ** 20)} MB of memory one conversion may use, and was stopped; split the model, or raise the conversion memory bound`,
+      `${who}: its conversion needed more than the ${Math.round(limit / 2 ** 20)} MB of memory one ` +
+        `conversion may use, and was stopped; split the model, or raise the conversion memory bound`,
       options,
     );
     this.limit = limit;

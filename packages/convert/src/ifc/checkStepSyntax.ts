@@ -87,15 +87,14 @@ export function checkStepSyntax(
       while (i < n && isKeywordPart(bytes[i]!)) i++;
       if (keywordText(bytes, keywordAt) === 'END-ISO-10303-21') return undefined;
     } else {
-      return `line ${lineAt(bytes, i)}: expected an entity instance (#id=…) or a section keyword, found "${printable(latin1Text(bytes, i, i + 12))}"`;
+      return `line ${lineAt(bytes, i)}: expected an entity instance (#id=…) or a section keyword, found "${shown(bytes, i, i + 12)}"`;
     }
 
     // The statement's body up to its ';': strings, comments, references and parentheses.
     const bodyAt = i;
     let depth = 0;
     for (;;) {
-      if (i >= n)
-        return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} never ends (no ";" before the end of the file)`;
+      if (i >= n) return `${where(bytes, bodyAt, keywordAt, entityId)} never ends (no ";" before the end of the file)`;
       const c = bytes[i]!;
       if (BODY_BYTE[c] === 0) {
         i++;
@@ -103,19 +102,28 @@ export function checkStepSyntax(
         // the most frequent: every real number has one
         const end = dotEnd(bytes, i);
         if (end < 0)
-          return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} has "${printable(latin1Text(bytes, i, Math.min(i + 12, bytes.length)))}": a "." that is neither in a number nor around an enumeration (.T.)`;
+          return (
+            `${where(bytes, i, keywordAt, entityId)} has "${shown(bytes, i, Math.min(i + 12, bytes.length))}": ` +
+            'a "." that is neither in a number nor around an enumeration (.T.)'
+          );
         i = end;
       } else if (BODY_BYTE[c] === 2) {
         const start = i;
         while (i < n && KEYWORD_PART[bytes[i]!] === 1) i++;
         if (bytes[i] !== OPEN && !valueKeywordOpens(bytes, start, i)) {
-          return `line ${lineAt(bytes, start)}: ${statementName(bytes, keywordAt, entityId)} has "${printable(latin1Text(bytes, start, Math.min(i, start + 40)))}" where a value belongs (a keyword stands only before "(", as in IFCLABEL('x'))`;
+          return (
+            `${where(bytes, start, keywordAt, entityId)} has "${shown(bytes, start, Math.min(i, start + 40))}" ` +
+            `where a value belongs (a keyword stands only before "(", as in IFCLABEL('x'))`
+          );
         }
       } else if (c === QUOTE || c === DOUBLE_QUOTE) {
         const end = stepStringEnd(bytes, i);
         if (end < 0) return `line ${lineAt(bytes, i)}: a string in ${statementName(bytes, keywordAt, entityId)} never ends`;
         if (c === QUOTE && hasBackslash(bytes, i + 1, end) && webIfcStringEnd(bytes, i) !== end) {
-          return `line ${lineAt(bytes, i)}: a string in ${statementName(bytes, keywordAt, entityId)} ends differently for web-ifc, which takes any quote after "\\S\\" as a character; write a backslash before a closing quote as "\\\\"`;
+          return (
+            `line ${lineAt(bytes, i)}: a string in ${statementName(bytes, keywordAt, entityId)} ends differently for web-ifc, ` +
+            `which takes any quote after "\\S\\" as a character; write a backslash before a closing quote as "\\\\"`
+          );
         }
         i = end + 1;
       } else if (c === HASH) {
@@ -125,14 +133,15 @@ export function checkStepSyntax(
           return idProblem(bytes, start, i, maxEntityId, `${statementName(bytes, keywordAt, entityId)} refers to`);
         // web-ifc ends a reference at its digits and reads what clings to it as a token of its own.
         if (bytes[i] === DOT || KEYWORD_PART[bytes[i]!] === 1)
-          return `line ${lineAt(bytes, start)}: ${statementName(bytes, keywordAt, entityId)} has "${printable(latin1Text(bytes, start - 1, clingingEnd(bytes, i)))}" where a reference belongs (# and digits only)`;
+          return (
+            `${where(bytes, start, keywordAt, entityId)} has "${shown(bytes, start - 1, clingingEnd(bytes, i))}" ` +
+            'where a reference belongs (# and digits only)'
+          );
       } else if (c === OPEN) {
-        if (++depth > maxNesting)
-          return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} nests parentheses deeper than ${maxNesting} levels`;
+        if (++depth > maxNesting) return `${where(bytes, i, keywordAt, entityId)} nests parentheses deeper than ${maxNesting} levels`;
         i++;
       } else if (c === CLOSE) {
-        if (--depth < 0)
-          return `line ${lineAt(bytes, i)}: ${statementName(bytes, keywordAt, entityId)} closes a parenthesis it never opened`;
+        if (--depth < 0) return `${where(bytes, i, keywordAt, entityId)} closes a parenthesis it never opened`;
         i++;
       } else if (c === SLASH) {
         if (bytes[i + 1] !== STAR) {
@@ -141,13 +150,11 @@ export function checkStepSyntax(
         }
         const end = commentEnd(bytes, i);
         // Inside a statement an endless comment also leaves the statement without its ';'.
-        if (end < 0)
-          return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} never ends (no ";" before the end of the file)`;
+        if (end < 0) return `${where(bytes, bodyAt, keywordAt, entityId)} never ends (no ";" before the end of the file)`;
         i = end;
       } else {
         // SEMICOLON
-        if (depth !== 0)
-          return `line ${lineAt(bytes, bodyAt)}: ${statementName(bytes, keywordAt, entityId)} has ${depth} unclosed parenthes${depth === 1 ? 'is' : 'es'}`;
+        if (depth !== 0) return `${where(bytes, bodyAt, keywordAt, entityId)} has ${depth} unclosed parenthes${depth === 1 ? 'is' : 'es'}`;
         i++;
         break;
       }
@@ -193,6 +200,16 @@ function dotEnd(bytes: Uint8Array, at: number): number {
 }
 
 /** The statement as messages name it: its keyword, or its entity id. */
+/** Where a problem is, for its message: `line 12: #5=IFCWALL`. */
+function where(bytes: Uint8Array, at: number, keywordAt: number, entityId: number): string {
+  return `line ${lineAt(bytes, at)}: ${statementName(bytes, keywordAt, entityId)}`;
+}
+
+/** Bytes of the file as a message quotes them, control characters escaped. */
+function shown(bytes: Uint8Array, from: number, to: number): string {
+  return printable(latin1Text(bytes, from, to));
+}
+
 function statementName(bytes: Uint8Array, keywordAt: number, entityId: number): string {
   return keywordAt >= 0 ? keywordText(bytes, keywordAt) : `entity #${entityId}`;
 }
@@ -240,7 +257,7 @@ function entityIdIn(bytes: Uint8Array, from: number, to: number, maxEntityId: nu
 /** Why the digits `[from, to)` after a '#' are not an entity id. */
 function idProblem(bytes: Uint8Array, from: number, to: number, maxEntityId: number, what: string): string {
   const line = lineAt(bytes, from);
-  if (to === from) return `line ${line}: ${what} "#" without a number (found "${printable(latin1Text(bytes, from, from + 12))}")`;
+  if (to === from) return `line ${line}: ${what} "#" without a number (found "${shown(bytes, from, from + 12)}")`;
   // A run of thousands of digits is shown cut short; it is out of range either way.
   const digits = to - from > 24 ? `${latin1Text(bytes, from, from + 24)}…` : latin1Text(bytes, from, to);
   return `line ${line}: ${what} #${digits}, out of range (entity ids run from 1 to ${maxEntityId})`;

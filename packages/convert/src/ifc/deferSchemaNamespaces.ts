@@ -38,4 +38,11 @@ export function deferSchemaNamespaces(original: string): DeferredSource {
 // Put before web-ifc's first line, on it, so that its line numbers (in stack traces) stay as they
 // are. `__arsessionSchemaFilled` is a parameter of the function the source is wrapped in (loadWebIfc).
 const LAZY_NAMESPACE =
-  'const __arsessionLazyNamespace = (name, define) => { const target = {}; let done = false; const fill = () => { if (!done) { done = true; define(target); __arsessionSchemaFilled(name); } }; return new Proxy(target, { get: (t, k, r) => (fill(), Reflect.get(t, k, r)), has: (t, k) => (fill(), Reflect.has(t, k)), ownKeys: (t) => (fill(), Reflect.ownKeys(t)), getOwnPropertyDescriptor: (t, k) => (fill(), Reflect.getOwnPropertyDescriptor(t, k)), set: (t, k, v, r) => (fill(), Reflect.set(t, k, v, r)), defineProperty: (t, k, d) => (fill(), Reflect.defineProperty(t, k, d)) }); };';
+  'const __arsessionLazyNamespace = (name, define) => { const target = {}; let ' +
+  'done = false; const fill = () => { if (!done) { done = true; define(target); ' +
+  '__arsessionSchemaFilled(name); } }; return new Proxy(target, { get: ' +
+  '(t, k, r) => (fill(), Reflect.get(t, k, r)), has: (t, k) => (fill(), ' +
+  'Reflect.has(t, k)), ownKeys: (t) => (fill(), Reflect.ownKeys(t)), ' +
+  'getOwnPropertyDescriptor: (t, k) => (fill(), Reflect.getOwnPropertyDescriptor(t, ' +
+  'k)), set: (t, k, v, r) => (fill(), Reflect.set(t, k, v, r)), defineProperty: ' +
+  '(t, k, d) => (fill(), Reflect.defineProperty(t, k, d)) }); };';

@@ -38,7 +38,8 @@ export function loadWebIfc(): WebIfcModule {
   // tiering budget) keeps a cache of its own instead of rejecting and rewriting the other's.
   const cacheFile = join(
     cacheDir(),
-    `web-ifc-${version}${deferred.length ? '-lazy-schemas' : ''}-node${process.version}-${process.arch}-${cachedDataVersionTag().toString(16)}.v8cache`,
+    `web-ifc-${version}${deferred.length ? '-lazy-schemas' : ''}` +
+      `-node${process.version}-${process.arch}-${cachedDataVersionTag().toString(16)}.v8cache`,
   );
   const cachedData = readIfPresent(cacheFile);
   // The CommonJS wrapper on the source's first line, so stack traces keep their line numbers.

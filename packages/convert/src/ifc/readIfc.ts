@@ -225,7 +225,8 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
   if (offset.some((v) => v !== 0)) {
     warnings.push({
       code: 'recentred',
-      message: `geometry was ${Math.round(Math.hypot(...offset))} m from the origin and was re-centred; model_frame.offset states the shift`,
+      message:
+        `geometry was ${Math.round(Math.hypot(...offset))} m from the ` + `origin and was re-centred; model_frame.offset states the shift`,
     });
     bounds = emptyBounds();
     for (const g of geometries) {
@@ -338,7 +339,9 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
     warnings.push({
       code: 'far_outliers',
-      message: `some elements lie more than ${(10 * opts.recentreBeyond) / 1000} km from the rest of the model (stray placements?); they are delivered where the file puts them`,
+      message:
+        `some elements lie more than ${(10 * opts.recentreBeyond) / 1000} km from the rest ` +
+        `of the model (stray placements?); they are delivered where the file puts them`,
     });
   }
   const reduction = opts.reduction;

@@ -108,7 +108,8 @@ function refuseNonFiniteGeometry(scene: ModelScene, fileName: string | undefined
   const { min, max } = scene.bounds;
   if ([...min, ...max].every(Number.isFinite)) return;
   throw new ModelUnreadableError(
-    `${fileName ?? 'the model'}: its geometry has coordinates that are not finite numbers (bounds from [${min.join(', ')}] to [${max.join(', ')}]); a transform or placement in the file is malformed`,
+    `${fileName ?? 'the model'}: its geometry has coordinates that are not finite numbers (bounds from ` +
+      `[${min.join(', ')}] to [${max.join(', ')}]); a transform or placement in the file is malformed`,
     named,
   );
 }

@@ -122,7 +122,9 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
         ...scene.warnings,
         {
           code: 'recentred' as const,
-          message: `geometry was ${Math.round(Math.hypot(...shift))} m from the origin and was re-centred; model_frame.offset states the shift`,
+          message:
+            `geometry was ${Math.round(Math.hypot(...shift))} m from the ` +
+            `origin and was re-centred; model_frame.offset states the shift`,
         },
       ]
     : scene.warnings;

@@ -15,7 +15,10 @@ export function transformVertices(m: Float64Array, positions: Float32Array, norm
   if (normals) normalizeAll(normals);
 }
 
-/** Vertex `v` of `positions` (and `normals`) through `m`; `nm` is `m`'s normal matrix, made once by the caller for a loop. Normals are left unnormalised. */
+/**
+ * Vertex `v` of `positions` (and `normals`) through `m`; `nm` is `m`'s normal matrix, made once by the caller for a loop. Normals are
+ * left unnormalised.
+ */
 export function transformVertex(
   m: Float64Array,
   positions: Float32Array,

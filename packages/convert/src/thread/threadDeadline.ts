@@ -66,7 +66,8 @@ export function armThreadDeadline(ms: number, options: ThreadDeadlineOptions): T
   const at = Date.now() + ms;
   const ending =
     `(() => { const fs = process.getBuiltinModule('node:fs'); ` +
-    `try { fs.writeSync(${options.report.fd}, ${JSON.stringify(options.report.text)}); } finally { try { fs.closeSync(2); } finally { process.reallyExit(${options.exitCode | 0}); } } })()`;
+    `try { fs.writeSync(${options.report.fd}, ${JSON.stringify(options.report.text)}); } finally ` +
+    `{ try { fs.closeSync(2); } finally { process.reallyExit(${options.exitCode | 0}); } } })()`;
   const watchdog = new Worker(WATCHDOG, { eval: true, workerData: { cells: cells.buffer, at, ending }, execArgv: [] });
   watchdog.unref();
   // A watchdog that cannot start (no threads left) only means no deadline; it must not end the process.

@@ -71,20 +71,27 @@ function readPackage(input: Uint8Array, options: ReadUsdzOptions, named: { fileN
     const first = dangling[0]!;
     warnings.push({
       code: 'assets_missing',
-      message: `${dangling.length} asset path(s) name nothing in the package (such as "${first.asset}" in ${first.layer}); what they name is left out, as OpenUSD leaves it`,
+      message:
+        `${dangling.length} asset path(s) name nothing in the package (such as ` +
+        `"${first.asset}" in ${first.layer}); what they name is left out, as OpenUSD leaves it`,
     });
   }
   if (pkg.leftOut.length) {
     warnings.push({
       code: 'entries_left_out',
-      message: `${pkg.leftOut.length} package entr${pkg.leftOut.length === 1 ? 'y' : 'ies'} of a kind ARKit cannot load (such as "${pkg.leftOut[0]}") ${pkg.leftOut.length === 1 ? 'is' : 'are'} not delivered`,
+      message:
+        `${pkg.leftOut.length} package entr${pkg.leftOut.length === 1 ? 'y' : 'ies'} of a kind ARKit cannot ` +
+        `load (such as "${pkg.leftOut[0]}") ${pkg.leftOut.length === 1 ? 'is' : 'are'} not delivered`,
     });
   }
 
   if (stage.upAxis === undefined || stage.metersPerUnit === undefined) {
     warnings.push({
       code: 'stage_defaults',
-      message: `the stage does not state ${[stage.upAxis === undefined && 'upAxis', stage.metersPerUnit === undefined && 'metersPerUnit'].filter(Boolean).join(' or ')}; USD's fallbacks (Y up, centimetres) were used`,
+      message:
+        `the stage does not state ` +
+        `${[stage.upAxis === undefined && 'upAxis', stage.metersPerUnit === undefined && 'metersPerUnit'].filter(Boolean).join(' or ')}; ` +
+        `USD's fallbacks (Y up, centimetres) were used`,
     });
   }
   const upAxis = (stage.upAxis ?? FALLBACK_UP_AXIS).toUpperCase();

@@ -40,7 +40,8 @@ export function* renderUsda(layer: UsdLayer): Generator<Uint8Array> {
   w.text('#usda 1.0\n(\n    customLayerData = {\n');
   for (const [k, v] of Object.entries(layer.customLayerData)) w.text(`        string ${k} = ${quote(v)}\n`);
   w.text(
-    `    }\n    defaultPrim = ${quote(layer.root.name)}\n    metersPerUnit = ${formatFloat64(layer.metersPerUnit)}\n    upAxis = ${quote(layer.upAxis)}\n)\n\n`,
+    `    }\n    defaultPrim = ${quote(layer.root.name)}\n    metersPerUnit = ` +
+      `${formatFloat64(layer.metersPerUnit)}\n    upAxis = ${quote(layer.upAxis)}\n)\n\n`,
   );
   // Depth first with an explicit stack: node trees can be deep.
   const stack: Array<{ prim: UsdPrim; depth: number } | { close: number }> = [{ prim: layer.root, depth: 0 }];

@@ -103,15 +103,16 @@ export const CONVERSION_POOL_DEFAULTS: Readonly<ConversionPoolOptions> = {
 
 /**
  * What the pool needs of a worker, thread or process: `Worker` of worker_threads, or a
- * {@link ProcessWorker}.
+ * {@link ProcessWorker}. Its listeners are typed as Node's EventEmitter types them, `any[]`: any
+ * narrower, and neither Worker nor ProcessWorker is assignable to it.
  */
 interface ConversionWorker {
   postMessage(message: unknown, transfer?: ArrayBuffer[]): void;
-  // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type, which Worker and ProcessWorker share; any narrower and neither is assignable
+  // biome-ignore lint/suspicious/noExplicitAny: the EventEmitter listener type Worker and ProcessWorker share
   on(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): this;
-  // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type, which Worker and ProcessWorker share; any narrower and neither is assignable
+  // biome-ignore lint/suspicious/noExplicitAny: the EventEmitter listener type Worker and ProcessWorker share
   once(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): this;
-  // biome-ignore lint/suspicious/noExplicitAny: Node's EventEmitter listener type, which Worker and ProcessWorker share; any narrower and neither is assignable
+  // biome-ignore lint/suspicious/noExplicitAny: the EventEmitter listener type Worker and ProcessWorker share
   off(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): this;
   terminate(): Promise<unknown>;
   ref(): void;
@@ -258,7 +259,8 @@ export function createConversionPool(options: Partial<ConversionPoolOptions> = {
         finish(false, () =>
           reject(
             new ModelUnreadableError(
-              `${label}: the parser did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}; the file is malformed or too complex`,
+              `${label}: the parser did not finish within ` +
+                `${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}; the file is malformed or too complex`,
               named,
             ),
           ),

@@ -83,7 +83,10 @@ export interface ConversionResult {
    * `startedAt`: when reading began (ms since the epoch), so the steps can be placed on a trace.
    */
   timings: { readMs: number; writeMs: number; detectMs?: number; startedAt: number };
-  /** What the AR budget did: source and delivered figures (bytes: the upload's and the USDZ's), steps, deviation. Absent with `budget: false`. */
+  /**
+   * What the AR budget did: source and delivered figures (bytes: the upload's and the USDZ's), steps, deviation. Absent with `budget:
+   * false`.
+   */
   budget?: BudgetReport;
   doorOpenings?: DoorOpeningRecord[];
   /** The door found for {@link ConversionRequest.detectDoor}: world coordinates, Y-up (subtract `offset` for the delivered frame). */

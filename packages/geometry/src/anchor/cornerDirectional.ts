@@ -57,7 +57,9 @@ export function cornerDirectionalFrame(input: CornerDirectionalInput, options: P
         r.problems.push({
           field: r.field('edge_2_direction'),
           code: 'edges_parallel',
-          message: `the two edges are ${openingAngleDeg.toFixed(1)}° apart in the plane; a corner needs them between ${MIN_CORNER_ANGLE_DEG}° and ${180 - MIN_CORNER_ANGLE_DEG}°`,
+          message:
+            `the two edges are ${openingAngleDeg.toFixed(1)}° apart in the plane; a corner ` +
+            `needs them between ${MIN_CORNER_ANGLE_DEG}° and ${180 - MIN_CORNER_ANGLE_DEG}°`,
         });
       } else {
         const bisector = vec3.normalize([0, 0, 0], vec3.add([0, 0, 0], x1, x2)) as Vec3;

@@ -53,7 +53,9 @@ export function frameFromNormalAndForward(
     problems.push({
       field: forwardField,
       code: 'parallel_to_normal',
-      message: `the direction is ${angleToNormal.toFixed(1)}° from the plane normal (at least ${minAngleToNormalDeg}° needed); it must lie (nearly) in the anchor's plane`,
+      message:
+        `the direction is ${angleToNormal.toFixed(1)}° from the plane normal (at least ` +
+        `${minAngleToNormalDeg}° needed); it must lie (nearly) in the anchor's plane`,
     });
     return undefined;
   }

@@ -68,7 +68,9 @@ export function segmentDirectionalFrame(input: SegmentDirectionalInput, options:
       r.problems.push({
         field: r.field('segment_point_2'),
         code: 'degenerate_segment',
-        message: `segment_point_1 and segment_point_2 are ${(length * 100).toFixed(2)} cm apart (at least ${MIN_SEGMENT_LENGTH * 100} cm); they must be two distinct points`,
+        message:
+          `segment_point_1 and segment_point_2 are ${(length * 100).toFixed(2)} cm apart ` +
+          `(at least ${MIN_SEGMENT_LENGTH * 100} cm); they must be two distinct points`,
       });
     } else if (normal) {
       const mid = vec3.lerp([0, 0, 0], p1, p2, 0.5) as Vec3;

@@ -48,7 +48,8 @@ export interface ChosenOpening {
  * among openings whose face is toward the viewer and within `maxDistance`, those the gaze ray passes
  * through come first, the one aimed at most squarely winning (the nearer when two are in line);
  * otherwise the smallest angle between the gaze and an opening's centre within `maxAngleDeg`.
- * Occlusion is tested only through `isVisible` (see `detectDoor`, which casts rays for it). The answer goes through {@link validateOpening}, so mode 1 and mode 2 return the
+ * Occlusion is tested only through `isVisible` (see `detectDoor`, which casts rays for it). The answer goes through {@link
+ * validateOpening}, so mode 1 and mode 2 return the
  * same thing. `gaze` is a direction (the spec's point_2, "direction of the user's gaze").
  *
  * @example

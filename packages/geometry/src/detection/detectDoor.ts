@@ -89,7 +89,8 @@ export function detectDoor(input: DetectDoorInput, options: Partial<DetectDoorOp
 }
 
 /**
- * Whether the viewer (`eye`, in the mesh's frame; `centre` in world) sees an opening: a ray to a point just in front of it (at a quarter, half and
+ * Whether the viewer (`eye`, in the mesh's frame; `centre` in world) sees an opening: a ray to a point just in front of it (at a quarter,
+ * half and
  * three quarters of its width, at mid height) meets nothing on the way. One clear line suffices:
  * an open leaf or a post may hide part of a doorway, not all of it.
  */

@@ -88,7 +88,9 @@ export function validateOpening(input: OpeningInput, options: Partial<ValidateOp
       problems.push({
         field: F.wallNormal,
         code: 'normal_not_horizontal',
-        message: `wall_normal is tilted ${tilt.toFixed(1)}° out of the horizontal (at most ${opts.maxNormalTiltDeg}°); a wall normal points sideways, not up or down${coordinateHint(system)}`,
+        message:
+          `wall_normal is tilted ${tilt.toFixed(1)}° out of the horizontal (at most ` +
+          `${opts.maxNormalTiltDeg}°); a wall normal points sideways, not up or down${coordinateHint(system)}`,
       });
     } else {
       nh = vec3.normalize([0, 0, 0], [n[0], 0, n[2]]) as Vec3;
@@ -107,7 +109,9 @@ export function validateOpening(input: OpeningInput, options: Partial<ValidateOp
       problems.push({
         field: F.corners,
         code: 'degenerate_edge',
-        message: `${CORNER_NAMES[i]} and ${CORNER_NAMES[(i + 1) % 4]} are ${(len * 100).toFixed(1)} cm apart; corners must be distinct points`,
+        message:
+          `${CORNER_NAMES[i]} and ${CORNER_NAMES[(i + 1) % 4]} are ` +
+          `${(len * 100).toFixed(1)} cm apart; corners must be distinct points`,
       });
     }
   }
@@ -138,7 +142,9 @@ export function validateOpening(input: OpeningInput, options: Partial<ValidateOp
       problems.push({
         field: F.corners,
         code: 'not_planar',
-        message: `the corners are not in one plane: ${CORNER_NAMES[worstIdx]} is ${(worst * 100).toFixed(1)} cm off the plane of the four (at most ${(opts.maxPlaneDistance * 100).toFixed(1)} cm)`,
+        message:
+          `the corners are not in one plane: ${CORNER_NAMES[worstIdx]} is ${(worst * 100).toFixed(1)} ` +
+          `cm off the plane of the four (at most ${(opts.maxPlaneDistance * 100).toFixed(1)} cm)`,
       });
     }
   }
@@ -157,7 +163,9 @@ export function validateOpening(input: OpeningInput, options: Partial<ValidateOp
         problems.push({
           field: F.wallNormal,
           code: 'normal_not_perpendicular',
-          message: `wall_normal is ${dev.toFixed(1)}° away from the perpendicular of the opening the corners describe (at most ${opts.maxNormalDeviationDeg}°)`,
+          message:
+            `wall_normal is ${dev.toFixed(1)}° away from the perpendicular of the ` +
+            `opening the corners describe (at most ${opts.maxNormalDeviationDeg}°)`,
         });
       }
     }
@@ -171,7 +179,9 @@ export function validateOpening(input: OpeningInput, options: Partial<ValidateOp
       problems.push({
         field: F.corners,
         code: 'bottom_not_horizontal',
-        message: `the bottom edge BL→BR slopes ${slope.toFixed(1)}° (at most ${opts.maxBottomSlopeDeg}°); BL and BR must be the two floor-level corners${coordinateHint(system)}`,
+        message:
+          `the bottom edge BL→BR slopes ${slope.toFixed(1)}° (at most ${opts.maxBottomSlopeDeg}°); ` +
+          `BL and BR must be the two floor-level corners${coordinateHint(system)}`,
       });
     }
   }
@@ -185,14 +195,18 @@ export function validateOpening(input: OpeningInput, options: Partial<ValidateOp
       problems.push({
         field: F.corners,
         code: 'implausible_width',
-        message: `the opening is ${width.toFixed(3)} m wide; a door opening is ${s.minWidth}–${s.maxWidth} m wide (are the coordinates in metres?)`,
+        message:
+          `the opening is ${width.toFixed(3)} m wide; a door opening is ` +
+          `${s.minWidth}–${s.maxWidth} m wide (are the coordinates in metres?)`,
       });
     }
     if (height < s.minHeight || height > s.maxHeight) {
       problems.push({
         field: F.corners,
         code: 'implausible_height',
-        message: `the opening is ${height.toFixed(3)} m high; a door opening is ${s.minHeight}–${s.maxHeight} m high (are the coordinates in metres?)`,
+        message:
+          `the opening is ${height.toFixed(3)} m high; a door opening is ` +
+          `${s.minHeight}–${s.maxHeight} m high (are the coordinates in metres?)`,
       });
     }
   }
@@ -279,7 +293,9 @@ function outlineProblems(q: ReadonlyArray<readonly [number, number]>, cornersFie
       {
         field: cornersField,
         code: 'mirrored_order',
-        message: `seen from the side wall_normal points to, BR is left of BL: left and right are swapped, or ${normalField} points away from the viewer's side of the wall`,
+        message:
+          `seen from the side wall_normal points to, BR is left of BL: left and right ` +
+          `are swapped, or ${normalField} points away from the viewer's side of the wall`,
       },
     ];
   }

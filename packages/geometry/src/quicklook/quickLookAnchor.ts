@@ -72,11 +72,15 @@ export function quickLookAnchor(target: QuickLookTarget, options: Partial<QuickL
       if (tilt >= 180 - toleranceDeg)
         return {
           type: 'none',
-          reason: `the anchor's plane faces down (${round(180 - tilt)}° from straight down); AR Quick Look anchors to floors, tables and walls`,
+          reason:
+            `the anchor's plane faces down (${round(180 - tilt)}° from ` +
+            `straight down); AR Quick Look anchors to floors, tables and walls`,
         };
       return {
         type: 'none',
-        reason: `the anchor's plane is tilted ${round(tilt)}° from level; AR Quick Look anchors only to level (within ${toleranceDeg}°) or upright planes`,
+        reason:
+          `the anchor's plane is tilted ${round(tilt)}° from level; AR Quick Look ` +
+          `anchors only to level (within ${toleranceDeg}°) or upright planes`,
       };
     }
   }

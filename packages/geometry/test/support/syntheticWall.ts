@@ -26,7 +26,10 @@ export interface Soup {
   indices: number[];
 }
 
-/** A rotation about the vertical (Y) axis through the point (x, z) = `pivot`, by `angle` radians (right-handed: +angle turns +x toward −z). */
+/**
+ * A rotation about the vertical (Y) axis through the point (x, z) = `pivot`, by `angle` radians (right-handed: +angle turns +x toward
+ * −z).
+ */
 export interface YawAbout {
   angle: number;
   pivot: [number, number];

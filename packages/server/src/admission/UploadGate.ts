@@ -8,7 +8,10 @@ export interface UploadGateOptions {
 
 /** Who may send a request body now: at most a few at a time from each client. */
 export interface UploadGate {
-  /** Lets a body from `client` in, or throws 429 `too_many_uploads` with `Retry-After`; call the returned function when the body has been read (or refused). */
+  /**
+   * Lets a body from `client` in, or throws 429 `too_many_uploads` with `Retry-After`; call the returned function when the body has been
+   * read (or refused).
+   */
   enter(client: string): () => void;
   /** Bodies being received now, all clients together. */
   readonly receiving: number;
@@ -40,7 +43,8 @@ export function createUploadGate(options: UploadGateOptions): UploadGate {
         throw new ApiError(
           429,
           'too_many_uploads',
-          `this client is already sending ${now} uploads, the most it may send at once (ARSESSION_UPLOADS_PER_CLIENT); retry when one has arrived`,
+          `this client is already sending ${now} uploads, the most it may send ` +
+            `at once (ARSESSION_UPLOADS_PER_CLIENT); retry when one has arrived`,
           [{ field: 'model_file', message: `at most ${options.perClient} uploads at once per client` }],
           { 'Retry-After': '5' },
         );

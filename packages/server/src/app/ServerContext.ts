@@ -46,7 +46,10 @@ export interface ServerContext {
   derivedFiles: FileDeriver;
   /** Sessions asked for an hour: per client without a key, per key. */
   sessionThrottle: { perClient: Throttle; perKey: Throttle };
-  /** Claims per client a minute, and failed claims per client an hour and a day (no global limit: others' failures never stop a valid code). */
+  /**
+   * Claims per client a minute, and failed claims per client an hour and a day (no global limit: others' failures never stop a valid
+   * code).
+   */
   claimThrottle: { perClient: Throttle; failedPerHour: Throttle; failedPerDay: Throttle };
   log: Logger;
   /** What this process tells Prometheus. */

@@ -56,7 +56,9 @@ const DRAIN_REFUSED_BODY_BYTES = 32 * 1024 * 1024;
 /** What a person finds at the root: the reference, the document, health. */
 const ROOT_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><title>arsession</title>
 <h1>arsession</h1><p>Building models (IFC, GLB, USDZ) into AR sessions.</p>
-<ul><li><a href="/docs">API reference</a></li><li><a href="/api/vision/v1/openapi.json">OpenAPI document</a></li><li><a href="/healthz">health</a></li></ul></html>`;
+<ul><li><a href="/docs">API reference</a></li>
+<li><a href="/api/vision/v1/openapi.json">OpenAPI document</a></li>
+<li><a href="/healthz">health</a></li></ul></html>`;
 
 /**
  * The HTTP application: thin wiring of the routes to `geometry`, `convert` and the store. Express
@@ -108,7 +110,8 @@ export function createApp(ctx: ServerContext): express.Express {
       throw new ApiError(
         413,
         'request_too_large',
-        `the request declares ${declared} bytes; at most ${maxRequestBytes} are accepted (${ctx.config.maxFiles + 1} files of ${ctx.config.maxFileBytes} bytes and the form fields)`,
+        `the request declares ${declared} bytes; at most ${maxRequestBytes} are accepted ` +
+          `(${ctx.config.maxFiles + 1} files of ${ctx.config.maxFileBytes} bytes and the form fields)`,
         [{ field: 'Content-Length', message: `over ${maxRequestBytes} bytes` }],
       );
     }

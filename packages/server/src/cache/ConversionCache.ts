@@ -38,7 +38,9 @@ export interface ConversionCache {
    * cached file's name in the session), then evicts what is over the limits.
    */
   keep(sourceSha256: string, sessionId: string, names: Readonly<Record<CachedFileName, string>>, entry: CachedConversion): Promise<void>;
-  /** Deletes cache files that belong to no entry and are older than `graceMs` (left by a crash, or by an earlier process's memory index). */
+  /**
+   * Deletes cache files that belong to no entry and are older than `graceMs` (left by a crash, or by an earlier process's memory index).
+   */
   removeOrphans(graceMs: number, now?: number): Promise<number>;
   close(): Promise<void>;
 }
@@ -120,5 +122,6 @@ export function openConversionCache(
  * ```
  */
 export function conversionCacheVersion(budget: ArBudget | false): string {
-  return `${CONVERTER_VERSION}.${budget ? `budget-${budget.triangles}-${budget.meshPrims}-${budget.textureSize}-${budget.packageBytes}` : 'nobudget'}`;
+  const limits = budget ? `budget-${budget.triangles}-${budget.meshPrims}-${budget.textureSize}-${budget.packageBytes}` : 'nobudget';
+  return `${CONVERTER_VERSION}.${limits}`;
 }

@@ -41,7 +41,10 @@ export interface ServerConfig {
   queue: number;
   /** Longest one model may take to read, detect and convert (s) before its worker is stopped. */
   conversionTimeoutSeconds: number;
-  /** Memory one conversion may use (bytes): a model whose geometry would need more is refused while it is read; with process isolation, the operating system holds the whole conversion to it. */
+  /**
+   * Memory one conversion may use (bytes): a model whose geometry would need more is refused while it is read; with process isolation,
+   * the operating system holds the whole conversion to it.
+   */
   conversionMemoryBytes: number;
   /**
    * Where conversions run: `process`, a worker process each, its memory bounded whole by the
@@ -285,7 +288,8 @@ function trustProxy(raw: string | undefined, c: ServerConfig): void {
     if (family === 0 || !validPrefix || rest.length > 0) {
       throw new ConfigError(
         CONFIG_ENV.trustProxy,
-        `${JSON.stringify(entry)} is not an address, a CIDR range (10.0.0.0/8, fd00::/8), loopback, linklocal or uniquelocal; expected those comma-separated, a hop count, or false`,
+        `${JSON.stringify(entry)} is not an address, a CIDR range (10.0.0.0/8, fd00::/8), ` +
+          `loopback, linklocal or uniquelocal; expected those comma-separated, a hop count, or false`,
       );
     }
   }

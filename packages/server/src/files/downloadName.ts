@@ -9,7 +9,9 @@
  */
 export function contentDisposition(name: string): string {
   const ascii = name.replace(/[^A-Za-z0-9 ._()-]/g, '_').slice(0, 150) || 'file';
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  // RFC 5987's attr-char leaves out ' ( ) * that encodeURIComponent keeps.
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** The delivered file's name: the uploaded name with its extension replaced. */

@@ -98,7 +98,9 @@ export function refuseUnknownFields(
 ): void {
   const asText = [...form.fields.keys()].find((k) => fileFields.includes(k));
   if (asText !== undefined) {
-    const message = `${asText} must be a file part, not text (got ${preview(form.fields.get(asText) ?? '')}); with curl, -F ${asText}=@path/to/file (the @ sends the file)`;
+    const message =
+      `${asText} must be a file part, not text (got ${preview(form.fields.get(asText) ?? '')}); ` +
+      `with curl, -F ${asText}=@path/to/file (the @ sends the file)`;
     throw new ApiError(400, 'file_sent_as_text', message, [{ field: asText, message: 'must be a file part' }]);
   }
   const unknown = [...form.fields.keys()].filter((k) => !known.has(k) && !knownPrefixes.some((p) => k.startsWith(p)));

@@ -46,7 +46,8 @@ export function readConversion(form: Form): ConversionSettings {
     throw new ApiError(
       400,
       'conversion_custom_unsupported',
-      `${field === 'conversion.mode' ? 'conversion.mode=custom' : 'conversion.custom (including decimation)'} is not supported yet; omit the conversion block or send conversion.mode=auto`,
+      `${field === 'conversion.mode' ? 'conversion.mode=custom' : 'conversion.custom (including decimation)'} ` +
+        `is not supported yet; omit the conversion block or send conversion.mode=auto`,
       [{ field, message: 'custom conversion is in development and not supported; use mode auto' }],
     );
   }

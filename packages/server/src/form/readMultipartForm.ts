@@ -166,7 +166,8 @@ function watchBodyRate(req: Request, minBytesPerSecond: number, tooSlow: (err: A
       new ApiError(
         408,
         'body_too_slow',
-        `the request body brought ${brought} bytes in the last ${BODY_RATE_WINDOW_S} s, under the ${minBytesPerSecond} bytes a second it must keep (ARSESSION_MIN_BODY_KBPS)`,
+        `the request body brought ${brought} bytes in the last ${BODY_RATE_WINDOW_S} s, ` +
+          `under the ${minBytesPerSecond} bytes a second it must keep (ARSESSION_MIN_BODY_KBPS)`,
         [{ field: 'body', message: `slower than ${minBytesPerSecond} bytes a second` }],
       ),
     );
@@ -185,7 +186,9 @@ function requestAborted(): ApiError {
 /** A file part under a name this endpoint takes no file by: 400 naming the fields it does take. */
 function unexpectedFile(field: string, fileFields: readonly string[]): ApiError {
   const taken = fileFields.map((f) => JSON.stringify(f)).join(', ');
-  const message = `a file was sent as ${JSON.stringify(field)}, which this endpoint takes no file by; it takes files as ${taken} (e.g. curl -F model_file=@house.ifc)`;
+  const message =
+    `a file was sent as ${JSON.stringify(field)}, which this endpoint takes no ` +
+    `file by; it takes files as ${taken} (e.g. curl -F model_file=@house.ifc)`;
   return new ApiError(400, 'unexpected_file', message, [{ field, message: `not a file field here; file fields: ${taken}` }]);
 }
 

@@ -39,7 +39,8 @@ export const SCHEMAS = {
         type: 'string',
         pattern: '^[0-9]{12}$',
         description:
-          'twelve digits (leading zeros kept), claimable once while it lives (ARSESSION_CODE_TTL_S, an hour by default, at most the session): POST /api/vision/v1/session/claim/',
+          'twelve digits (leading zeros kept), claimable once while it lives (ARSESSION_CODE_TTL_S, ' +
+          'an hour by default, at most the session): POST /api/vision/v1/session/claim/',
       },
     },
     [],
@@ -61,7 +62,10 @@ export const SCHEMAS = {
   ),
   QuickLook: {
     description:
-      "How AR Quick Look anchors the session's packages (each asset's quick_look file): Apple's anchoring schema, with the anchor's frame in the delivered frame (origin at the anchor's centre, +Y its normal; on an upright plane or an image +X level to the right and +Z down); or none, with the reason.",
+      "How AR Quick Look anchors the session's packages (each asset's quick_look " +
+      "file): Apple's anchoring schema, with the anchor's frame in the delivered " +
+      "frame (origin at the anchor's centre, +Y its normal; on an upright plane " +
+      'or an image +X level to the right and +Z down); or none, with the reason.',
     oneOf: [
       record({
         anchoring: { const: 'plane' },
@@ -181,19 +185,24 @@ export const SCHEMAS = {
         type: 'string',
         enum: ['converted', 'as_uploaded', 'repacked'],
         description:
-          'converted: written from the model; as_uploaded: an ARKit-ready USDZ upload delivered byte for byte; repacked: one whose only faults were compression or alignment, its entries untouched',
+          'converted: written from the model; as_uploaded: an ARKit-ready USDZ upload delivered byte for ' +
+          'byte; repacked: one whose only faults were compression or alignment, its entries untouched',
       },
       preferred_format: { type: 'string', enum: ['reality', 'usdz'] },
       reality_url: {
         ...nullable(url),
         description:
-          'the Reality file, when the operator configured a compiler (ARSESSION_REALITY_COMPILER: Apple publishes no writer) and it succeeded; null otherwise — a configured compiler that failed adds the warning reality_failed',
+          'the Reality file, when the operator configured a compiler (ARSESSION_REALITY_COMPILER: Apple publishes no ' +
+          'writer) and it succeeded; null otherwise — a configured compiler that failed adds the warning reality_failed',
       },
       reality_status: {
         type: 'string',
         enum: ['made', 'not_configured', 'failed'],
         description:
-          "why reality_url is what it is: made; not_configured (the server has no ARSESSION_REALITY_COMPILER: Apple publishes no Reality writer, so a macOS build host with Reality Composer Pro's tools provides one); failed (the compiler failed on this model, with the warning reality_failed). The client rule holds either way: Reality when there is one, else USDZ",
+          'why reality_url is what it is: made; not_configured (the server has no ARSESSION_REALITY_COMPILER: ' +
+          'Apple publishes no Reality writer, so a macOS build host with Reality Composer ' +
+          "Pro's tools provides one); failed (the compiler failed on this model, with the warning " +
+          'reality_failed). The client rule holds either way: Reality when there is one, else USDZ',
       },
       usdz_url: url,
       glb_url: { ...nullable(url), description: 'the same scene as GLB (null for sessions made before GLBs were delivered)' },
@@ -209,7 +218,8 @@ export const SCHEMAS = {
       bounds: record(
         { min: vec3('lowest corner'), max: vec3('highest corner') },
         [],
-        "in this model's delivered frame, of the full model (placement is computed on it; a simplified delivery lies within ar_budget.max_deviation_m of it)",
+        "in this model's delivered frame, of the full model (placement is computed " +
+          'on it; a simplified delivery lies within ar_budget.max_deviation_m of it)',
       ),
       offset: vec3("this model's own re-centring (Y-up, m)"),
       warnings: {
@@ -231,7 +241,8 @@ export const SCHEMAS = {
       ar_budget: {
         ...nullable({ $ref: '#/components/schemas/ArBudget' }),
         description:
-          'what the AR budget did to this model; null when the server runs without one (ARSESSION_AR_BUDGET=false) or for sessions made before it',
+          'what the AR budget did to this model; null when the server runs ' +
+          'without one (ARSESSION_AR_BUDGET=false) or for sessions made before it',
       },
     },
     ['door_openings'],
@@ -261,19 +272,26 @@ export const SCHEMAS = {
         ...number,
         minimum: 0,
         description:
-          "an upper bound on the distance from any point of the delivered surface to the full model's (metres), over whole triangles (not at sample points), each element against its own full surface; 0 when no vertex moved. Elements that may stray more than 2 cm are delivered finer, unless the triangle limit cannot be met otherwise",
+          'an upper bound on the distance from any point of the delivered surface to the ' +
+          "full model's (metres), over whole triangles (not at sample points), each element " +
+          'against its own full surface; 0 when no vertex moved. Elements that may stray more ' +
+          'than 2 cm are delivered finer, unless the triangle limit cannot be met otherwise',
       },
       max_uncovered_m: {
         ...number,
         minimum: 0,
         description:
-          'an upper bound on the distance from any point of the full surface to the delivered one (metres), over whole triangles, each element against its own delivered surface: an element simplified away whole counts its own size',
+          'an upper bound on the distance from any point of the full surface to the delivered one (metres), over whole ' +
+          'triangles, each element against its own delivered surface: an element simplified away whole counts its own size',
       },
       categories: {
         type: 'array',
         items: { $ref: '#/components/schemas/ArBudgetCategory' },
         description:
-          'what each category of element gave up, envelope first (one row per category the model draws); empty when no triangle was simplified; absent for sessions made before it was reported. The budget takes triangles from clutter first (furniture, MEP, other: coarsened at a share of their own size, then drawn as boxes, then left out) and from the envelope last',
+          'what each category of element gave up, envelope first (one row per category the model draws); ' +
+          'empty when no triangle was simplified; absent for sessions made before it was reported. ' +
+          'The budget takes triangles from clutter first (furniture, MEP, other: coarsened at a ' +
+          'share of their own size, then drawn as boxes, then left out) and from the envelope last',
       },
     },
     ['categories'],
@@ -285,7 +303,10 @@ export const SCHEMAS = {
         type: 'string',
         enum: ['envelope', 'furniture', 'mep', 'other'],
         description:
-          'envelope: walls, slabs, roofs, curtain walls, windows, doors, columns, beams, stairs, ramps, railings, plates, members, coverings (by IFC class; in a GLB or USDZ, meshes 2 m across or more with flat faces); furniture: IfcFurnishingElement and its kin; mep: flow and distribution elements; other: everything else (proxies among them)',
+          'envelope: walls, slabs, roofs, curtain walls, windows, doors, columns, beams, stairs, ' +
+          'ramps, railings, plates, members, coverings (by IFC class; in a GLB or USDZ, meshes ' +
+          '2 m across or more with flat faces); furniture: IfcFurnishingElement and its kin; ' +
+          'mep: flow and distribution elements; other: everything else (proxies among them)',
       },
       source_triangles: { ...integer, description: 'triangles its elements draw in the full model' },
       delivered_triangles: { ...integer, description: 'triangles its elements draw as delivered, boxes counted' },
@@ -293,7 +314,8 @@ export const SCHEMAS = {
         ...number,
         minimum: 0,
         description:
-          "largest distance from its delivered surface to its full one (metres), measured as max_deviation_m is; an element drawn as a box counts its box's largest face diagonal",
+          'largest distance from its delivered surface to its full one (metres), measured as ' +
+          "max_deviation_m is; an element drawn as a box counts its box's largest face diagonal",
       },
       max_uncovered_m: {
         ...number,
@@ -364,7 +386,8 @@ export const SCHEMAS = {
     version: {
       type: 'string',
       description:
-        "the converter's version, e.g. 0.1.0+11: the package version, and after the + the revision of what it writes (the conversion cache keys entries by it)",
+        "the converter's version, e.g. 0.1.0+11: the package version, and after the " +
+        '+ the revision of what it writes (the conversion cache keys entries by it)',
     },
   }),
   Readiness: record({
@@ -373,7 +396,8 @@ export const SCHEMAS = {
       type: 'object',
       additionalProperties: text,
       description:
-        "each dependency (database, jobs, objects, data_dir, accepting): 'ok', or which way it failed ('cannot be reached', 'is not writable', 'shutting down'); the error itself is in the server's log, never here",
+        "each dependency (database, jobs, objects, data_dir, accepting): 'ok', or which way it failed ('cannot " +
+        "be reached', 'is not writable', 'shutting down'); the error itself is in the server's log, never here",
     },
     in_flight: integer,
     capacity: integer,

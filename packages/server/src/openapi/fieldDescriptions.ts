@@ -18,7 +18,8 @@ const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   model_assets: 'the delivered models, in upload order',
   // Placements.
   method:
-    'how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 found the door (semantic: from the IFC door elements; geometric: from the surfaces)',
+    'how it was placed (by_plane, by_scan, by_virtual_anchor, by_refimage), or how mode 1 ' +
+    'found the door (semantic: from the IFC door elements; geometric: from the surfaces)',
   quick_look: "how AR Quick Look anchors the session's packages (null for sessions made before)",
   warnings: 'numbers the request sent that are valid but look like mistakes, by code; empty when none',
   found: 'detected (mode 1: the server found the door from point_1 and point_2) or given (mode 2: the corners sent)',

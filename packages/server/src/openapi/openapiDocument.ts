@@ -53,7 +53,8 @@ const modelParts: Schema = {
   model_id: {
     type: 'string',
     description:
-      "instead of model_file: the id of a model saved to the key's account (GET /api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key",
+      "instead of model_file: the id of a model saved to the key's account (GET " +
+      '/api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key',
   },
   conversion: {
     type: 'string',
@@ -94,23 +95,36 @@ const unavailable = {
 const timedOut = { description: 'the request (or its headers) did not arrive within its time limit; the connection is closed' };
 const sessionErrors: Schema = {
   400: problem(
-    'the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported',
+    'the form breaks a rule: missing_field, duplicate_field, mutually_exclusive, malformed_json, ' +
+      'wrong_type, out_of_range (a number beyond ARSESSION_MAX_COORDINATE_M, 1e8 m by default), ' +
+      'file_sent_as_text (a file field sent as text: curl -F without @), unknown_field, unknown_value, ' +
+      'empty_field, unexpected_file, not_multipart, invalid_multipart, conversion_custom_unsupported',
   ),
   401: problem('X-API-Key missing where required (model_id always needs it), or not valid: api_key_missing, api_key_invalid'),
   404: problem("model_id names no saved model of the key's account (model_not_found)"),
   408: problem(
-    'the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request did not arrive within its time limit (then without a body); the connection is closed',
+    'the body came slower than ARSESSION_MIN_BODY_KBPS over 10 s (body_too_slow), or the request ' +
+      'did not arrive within its time limit (then without a body); the connection is closed',
   ),
   413: problem(
-    "a file, the request, or the number of files, parts or fields over its limit: file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, field_too_large; or the models would pass the bytes the key's account may keep (saved_models_bytes_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB)",
+    'a file, the request, or the number of files, parts or fields over its limit: ' +
+      'file_too_large, request_too_large, too_many_files, too_many_parts, too_many_fields, ' +
+      "field_too_large; or the models would pass the bytes the key's account may " +
+      'keep (saved_models_bytes_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB)',
   ),
   415: problem('a model that is not IFC, GLB or USDZ, or a reference image that is not PNG or JPEG: unsupported_format, unsupported_image'),
   422: problem(
-    'readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (the model needs more memory than one conversion may use, ARSESSION_CONVERSION_MEMORY_MB: refused while its geometry is read, or when its worker process runs out), usdz_package_invalid',
+    'readable but unusable: invalid_opening, invalid_anchor, invalid_alignment, degenerate_input, ' +
+      'door_not_found (with reason), model_unreadable, mesh_node_limit, model_too_large (the ' +
+      'model needs more memory than one conversion may use, ARSESSION_CONVERSION_MEMORY_MB: refused ' +
+      'while its geometry is read, or when its worker process runs out), usdz_package_invalid',
   ),
   429: {
     ...problem(
-      "over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this hour (too_many_sessions: 20 without a key, 600 per key), or the key's account keeps as many saved models as it may (saved_models_count_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT: delete some; no Retry-After)",
+      'over an allowance: this client (its address, or its IPv6 /64) is already sending as many uploads as it ' +
+        'may at once (too_many_uploads, ARSESSION_UPLOADS_PER_CLIENT), or has made as many sessions as it may this ' +
+        "hour (too_many_sessions: 20 without a key, 600 per key), or the key's account keeps as many saved models " +
+        'as it may (saved_models_count_quota, ARSESSION_SAVED_MODELS_PER_ACCOUNT: delete some; no Retry-After)',
     ),
     headers: retryAfter,
   },
@@ -187,7 +201,11 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
     info: {
       title: 'arsession',
       version: '1.0.0',
-      description: `Creates AR sessions from building models (IFC, GLB, USDZ). Every path also answers with a trailing slash. Coordinates are metres in the submitted model's frame; every pose the server reports is in the delivered USDZ's frame (right-handed, Y-up, metres): a submitted point p lands at to_y_up(p) − model_frame.offset. Errors are application/problem+json with a field list. Server settings: ${Object.values(CONFIG_ENV).join(', ')}.`,
+      description:
+        `Creates AR sessions from building models (IFC, GLB, USDZ). Every path also answers with a trailing slash. ` +
+        `Coordinates are metres in the submitted model's frame; every pose the server reports is in the delivered USDZ's ` +
+        `frame (right-handed, Y-up, metres): a submitted point p lands at to_y_up(p) − model_frame.offset. Errors ` +
+        `are application/problem+json with a field list. Server settings: ${Object.values(CONFIG_ENV).join(', ')}.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     // A relative URL resolves against where the document was fetched, which is right for any host.
@@ -196,19 +214,22 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
       [`${sessionPath}/by_plane/`]: sessionEndpoint(
         'createSessionByPlane',
         'Place the model on a plane',
-        'The placement is the footprint anchor (bottom centre of the bounds). X-API-Key is optional; with a valid key the models are saved to its account.',
+        'The placement is the footprint anchor (bottom centre of the bounds). ' +
+          'X-API-Key is optional; with a valid key the models are saved to its account.',
         multipart('by_plane', {}),
         true,
       ),
       [`${sessionPath}/by_scan/`]: sessionEndpoint(
         'createSessionByScan',
         'Place the model by a door opening',
-        'Mode 1: point_1 + point_2, the server detects the door. Mode 2: corners + wall_normal. `arsession inspect --json FILE` prints both for every door of an IFC model, from both sides of its wall.',
+        'Mode 1: point_1 + point_2, the server detects the door. Mode 2: corners + wall_normal. `arsession ' +
+          'inspect --json FILE` prints both for every door of an IFC model, from both sides of its wall.',
         multipart('by_scan', {
           'alignment.point_1': vec3('where the user stands'),
           'alignment.point_2': direction('the direction of the gaze'),
           'alignment.corners': jsonArray(
-            "four points [BL, BR, TR, TL] of the clear opening, seen from the side wall_normal points to: [[x, y, z], …], metres, in the submitted model's frame",
+            'four points [BL, BR, TR, TL] of the clear opening, seen from the side ' +
+              "wall_normal points to: [[x, y, z], …], metres, in the submitted model's frame",
             { type: 'array', items: XYZ, minItems: 4, maxItems: 4 },
           ),
           'alignment.wall_normal': direction('the wall normal, toward the viewer'),
@@ -332,7 +353,8 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
             413: problem('a body over 4 kB (request_too_large)'),
             429: {
               ...problem(
-                'too many attempts from this client (too_many_claims): 10 a minute, or 20 failed an hour, or 50 failed a day (its address, or its IPv6 /64); never for a client that has not itself failed',
+                'too many attempts from this client (too_many_claims): 10 a minute, or 20 failed an hour, or ' +
+                  '50 failed a day (its address, or its IPv6 /64); never for a client that has not itself failed',
               ),
               headers: retryAfter,
             },
@@ -364,7 +386,8 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           tags: ['sessions'],
           security: [{ ApiKey: [] }],
           description:
-            'Its one-time code can no longer be claimed, its files are deleted, and its id answers 410 from then on. Only a key of the account that made the session can end it.',
+            'Its one-time code can no longer be claimed, its files are deleted, and its id ' +
+            'answers 410 from then on. Only a key of the account that made the session can end it.',
           parameters: [sessionId],
           responses: {
             204: { description: 'ended' },
@@ -413,7 +436,10 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           tags: ['accounts'],
           security: [{ ApiKey: [] }],
           description:
-            'Every model sent with a key is saved to its account, once per content, up to ARSESSION_SAVED_MODELS_PER_ACCOUNT models and ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB; past either, session requests that would save more are refused (saved_models_count_quota, saved_models_bytes_quota) until some are deleted.',
+            'Every model sent with a key is saved to its account, once per content, up to ' +
+            'ARSESSION_SAVED_MODELS_PER_ACCOUNT models and ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB; ' +
+            'past either, session requests that would save more are refused ' +
+            '(saved_models_count_quota, saved_models_bytes_quota) until some are deleted.',
           parameters: [
             {
               name: 'limit',
@@ -528,7 +554,10 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           tags: ['pages'],
           security: [],
           description:
-            "HTML: a 3D preview of the first model with the placement drawn, View in AR (AR Quick Look on iOS, Scene Viewer on Android), the deep link as a QR code and a link, the one-time code, the expiry, each model's counts, sizes and warnings. No request goes to another host.",
+            'HTML: a 3D preview of the first model with the placement drawn, View ' +
+            'in AR (AR Quick Look on iOS, Scene Viewer on Android), the deep ' +
+            'link as a QR code and a link, the one-time code, the expiry, each ' +
+            "model's counts, sizes and warnings. No request goes to another host.",
           parameters: [sessionId],
           responses: {
             200: { description: 'the page', content: HTML },
@@ -563,7 +592,8 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           get: {
             operationId: 'getMetrics',
             summary:
-              'Prometheus metrics of this process (text format 0.0.4); on the public port only with ARSESSION_METRICS_TOKEN, sent as a bearer token; served on ARSESSION_METRICS_PORT instead when that is set',
+              'Prometheus metrics of this process (text format 0.0.4); on the public port only with ' +
+              'ARSESSION_METRICS_TOKEN, sent as a bearer token; served on ARSESSION_METRICS_PORT instead when that is set',
             tags: ['service'],
             security: [{ MetricsToken: [] }],
             responses: {

@@ -36,12 +36,16 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, RequestExa
   by_scan: {
     detected: {
       summary: 'Mode 1: the server finds the door the user looks at',
-      description: `${ABOUT_HOUSE} The user stands 2 m east of the interior door Innentuer-1, eyes at 1.6 m, looking at its centre (numbers from arsession inspect).`,
+      description:
+        `${ABOUT_HOUSE} The user stands 2 m east of the interior door Innentuer-1, ` +
+        `eyes at 1.6 m, looking at its centre (numbers from arsession inspect).`,
       value: { model_file: HOUSE, 'alignment.point_1': DOOR.viewer, 'alignment.point_2': DOOR.gaze, 'alignment.coordinate_system': 'y-up' },
     },
     given: {
       summary: 'Mode 2: the client gives the door opening',
-      description: `${ABOUT_HOUSE} The clear opening of Innentuer-1 on its east face, corners [BL, BR, TR, TL] as seen from the east, the wall normal pointing east.`,
+      description:
+        `${ABOUT_HOUSE} The clear opening of Innentuer-1 on its east face, corners ` +
+        `[BL, BR, TR, TL] as seen from the east, the wall normal pointing east.`,
       value: {
         model_file: HOUSE,
         'alignment.corners': DOOR.corners,

@@ -21,7 +21,9 @@ export interface SessionPageData {
   now: number;
 }
 
-/** model-viewer's start camera for the placement, or its own framing of the whole model (also when the placement is too far away to draw). */
+/**
+ * model-viewer's start camera for the placement, or its own framing of the whole model (also when the placement is too far away to draw).
+ */
 function cameraAttributes(detail: SessionDetail): string {
   const camera =
     placementOutOfView(detail.placement, modelsBounds(detail.model_assets)) === undefined ? previewCamera(detail.placement) : undefined;
@@ -55,6 +57,28 @@ export function renderSessionPage(data: SessionPageData): string {
   const quickLook = first.quick_look?.usdz_url ?? first.usdz_url;
   const preview = detail.preview_glb_url ?? first.glb_url;
   const expires = new Date(detail.expires_at);
+  const viewer = preview
+    ? `<model-viewer id="preview" src="${attr(preview)}" ios-src="${attr(quickLook)}" ` +
+      `ar ar-modes="quick-look"${cameraAttributes(detail)} ` +
+      `camera-controls touch-action="pan-y" shadow-intensity="1" alt="${attr(`${title}, with its placement drawn`)}"></model-viewer>`
+    : '<p>No preview was made for this session.</p>';
+  const warnings = detail.placement.warnings.map((w) => `<li>${text(w.message)}</li>`).join('');
+  const placementWarnings = warnings ? `<ul class="warnings" id="placement-warnings">${warnings}</ul>` : '';
+  const quickLookLink =
+    `<a class="button" id="ar-quick-look" rel="ar" href="${attr(quickLook)}">` +
+    `<img src="${assets}/ar-badge.svg" alt="" width="24" height="24">iPhone or iPad (AR Quick Look)</a>`;
+  const sceneViewer = first.glb_url && sceneViewerIntent(first.glb_url, detail.page_url, first.source_name);
+  const sceneViewerLink = sceneViewer
+    ? `<a class="button" id="ar-scene-viewer" href="${attr(sceneViewer)}">Android (Scene Viewer)</a>`
+    : '';
+  const codeState = data.codeClaimed ? ' (used)' : data.codeExpired ? ' (expired; the link still works)' : '';
+  const timeLeft = text(countdown(expires.getTime() - data.now));
+  const expiresAt = text(
+    expires
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC'),
+  );
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -73,15 +97,15 @@ export function renderSessionPage(data: SessionPageData): string {
 <p>Placed ${text(PLACEMENT_NAMES[detail.placement.method])} · ${anchoringSentence(detail.placement)}</p>
 </header>
 <section class="preview" aria-label="3D preview">
-${preview ? `<model-viewer id="preview" src="${attr(preview)}" ios-src="${attr(quickLook)}" ar ar-modes="quick-look"${cameraAttributes(detail)} camera-controls touch-action="pan-y" shadow-intensity="1" alt="${attr(`${title}, with its placement drawn`)}"></model-viewer>` : '<p>No preview was made for this session.</p>'}
+${viewer}
 ${legendOrWhy(detail)}
-${detail.placement.warnings.length ? `<ul class="warnings" id="placement-warnings">${detail.placement.warnings.map((w) => `<li>${text(w.message)}</li>`).join('')}</ul>` : ''}
+${placementWarnings}
 </section>
 <section class="ar">
 <h2>View in AR</h2>
 <div class="ar-links">
-<a class="button" id="ar-quick-look" rel="ar" href="${attr(quickLook)}"><img src="${assets}/ar-badge.svg" alt="" width="24" height="24">iPhone or iPad (AR Quick Look)</a>
-${first.glb_url ? `<a class="button" id="ar-scene-viewer" href="${attr(sceneViewerIntent(first.glb_url, detail.page_url, first.source_name))}">Android (Scene Viewer)</a>` : ''}
+${quickLookLink}
+${sceneViewerLink}
 </div>
 </section>
 <section class="session">
@@ -89,13 +113,8 @@ ${first.glb_url ? `<a class="button" id="ar-scene-viewer" href="${attr(sceneView
 <div class="qr" id="qr" role="img" aria-label="QR code of the deep link">${data.qrSvg}</div>
 <dl>
 <dt>Deep link</dt><dd><a id="deeplink" href="${attr(detail.deeplink)}">${text(detail.deeplink)}</a></dd>
-<dt>One-time code</dt><dd><span class="code" id="onetime-code">${text(groupedOnetimeCode(data.onetimeCode))}</span>${data.codeClaimed ? ' (used)' : data.codeExpired ? ' (expired; the link still works)' : ''}</dd>
-<dt>Expires</dt><dd><time id="expires" datetime="${attr(detail.expires_at)}" data-countdown>${text(countdown(expires.getTime() - data.now))}</time> (${text(
-    expires
-      .toISOString()
-      .replace('T', ' ')
-      .replace(/\.\d+Z$/, ' UTC'),
-  )})</dd>
+<dt>One-time code</dt><dd><span class="code" id="onetime-code">${text(groupedOnetimeCode(data.onetimeCode))}</span>${codeState}</dd>
+<dt>Expires</dt><dd><time id="expires" datetime="${attr(detail.expires_at)}" data-countdown>${timeLeft}</time> (${expiresAt})</dd>
 </dl>
 </section>
 <section class="models">
@@ -145,7 +164,8 @@ function modelBlock(a: AssetOnWire): string {
     ['Triangles', a.triangles.toLocaleString('en-US')],
     [
       'Mesh nodes',
-      `${a.mesh_nodes.toLocaleString('en-US')} (${a.draw_calls.toLocaleString('en-US')} draw calls, from ${a.elements.toLocaleString('en-US')} elements)`,
+      `${a.mesh_nodes.toLocaleString('en-US')} (${a.draw_calls.toLocaleString('en-US')} ` +
+        `draw calls, from ${a.elements.toLocaleString('en-US')} elements)`,
     ],
     ['Size', `${size} m`],
     ['Uploaded', megabytes(a.source_bytes)],
@@ -155,7 +175,8 @@ function modelBlock(a: AssetOnWire): string {
     `<a href="${attr(a.usdz_url)}">USDZ</a> (${megabytes(a.usdz_bytes)})`,
     ...(a.quick_look && a.quick_look.usdz_url !== a.usdz_url
       ? [
-          `<a href="${attr(a.quick_look.usdz_url)}">USDZ for AR Quick Look</a>${a.quick_look.bytes === null ? '' : ` (${megabytes(a.quick_look.bytes)})`}`,
+          `<a href="${attr(a.quick_look.usdz_url)}">USDZ for AR Quick ` +
+            `Look</a>${a.quick_look.bytes === null ? '' : ` (${megabytes(a.quick_look.bytes)})`}`,
         ]
       : []),
     ...(a.glb_url && a.glb_bytes !== null ? [`<a href="${attr(a.glb_url)}">GLB</a> (${megabytes(a.glb_bytes)})`] : []),
@@ -180,7 +201,9 @@ function arBudgetRow(a: AssetOnWire): Array<[string, string]> {
   const b = a.ar_budget;
   if (!b || b.steps.length === 0) return [];
   const n = (v: number) => v.toLocaleString('en-US');
-  const counts = `${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ${n(b.source.mesh_prims)} → ${n(b.delivered.mesh_prims)} meshes`;
+  const counts =
+    `${n(b.source.triangles)} → ${n(b.delivered.triangles)} triangles, ` +
+    `${n(b.source.mesh_prims)} → ${n(b.delivered.mesh_prims)} meshes`;
   const categories = b.categories ?? [];
   if (categories.length === 0)
     return [
@@ -201,7 +224,10 @@ function arBudgetRow(a: AssetOnWire): Array<[string, string]> {
     const leftOut = clutter.reduce((k, c) => k + c.left_out.reduce((j, l) => j + l.elements, 0), 0);
     const what = clutter.map((c) => (c.category === 'mep' ? 'MEP' : c.category === 'other' ? 'other details' : c.category)).join(', ');
     parts.push(
-      `${what} ${deviation > 0 ? `within ${metres(deviation)}` : 'as modelled'}${boxed ? `, ${n(boxed)} shown as boxes` : ''}${leftOut ? `, ${n(leftOut)} left out` : ''}`,
+      `${what} ` +
+        (deviation > 0 ? `within ${metres(deviation)}` : 'as modelled') +
+        (boxed ? `, ${n(boxed)} shown as boxes` : '') +
+        (leftOut ? `, ${n(leftOut)} left out` : ''),
     );
   }
   return [['Made lighter for AR', parts.join('; ')]];
@@ -227,7 +253,10 @@ function legendOrWhy(detail: SessionDetail): string {
   if (far !== undefined) {
     const what =
       detail.placement.method === 'by_scan' ? 'door opening' : detail.placement.method === 'by_refimage' ? 'reference image' : 'anchor';
-    return `<p class="legend" id="placement-far">The ${what} lies ${text(metres(far))} outside the model, too far to draw beside it: the preview shows the model alone, and AR places it there.</p>`;
+    return (
+      `<p class="legend" id="placement-far">The ${what} lies ${text(metres(far))} outside the model, too far to draw beside it: ` +
+      'the preview shows the model alone, and AR places it there.</p>'
+    );
   }
   return `<p class="legend">The placement drawn on the model:
 <span><i class="swatch x"></i>x</span>
@@ -252,7 +281,8 @@ function legendOf(placement: PlacementOnWire): string {
 /** Google's documented intent for Scene Viewer in AR, falling back to this page. */
 function sceneViewerIntent(glb: string, page: string, title: string): string {
   const query = `file=${encodeURIComponent(glb)}&mode=ar_preferred&title=${encodeURIComponent(title)}`;
-  return `intent://arvr.google.com/scene-viewer/1.0?${query}#Intent;scheme=https;package=com.google.ar.core;action=android.intent.action.VIEW;S.browser_fallback_url=${encodeURIComponent(page)};end;`;
+  const intent = 'scheme=https;package=com.google.ar.core;action=android.intent.action.VIEW';
+  return `intent://arvr.google.com/scene-viewer/1.0?${query}#Intent;${intent};S.browser_fallback_url=${encodeURIComponent(page)};end;`;
 }
 
 /** "in 23 h 59 min": the expiry as the page first shows it (its script keeps it current). */

@@ -37,7 +37,9 @@ export function plausibilityWarnings(placement: Placement, bounds: Bounds, optio
     if (far(centre) > openingMargin)
       warnings.push({
         code: 'opening_outside_model',
-        message: `the door opening's centre is ${metres(far(centre))} outside the model's bounds; doors lie on the model's walls (are the corners in the model's frame and in metres, with the right coordinate_system?)`,
+        message:
+          `the door opening's centre is ${metres(far(centre))} outside the model's bounds; doors lie on the ` +
+          `model's walls (are the corners in the model's frame and in metres, with the right coordinate_system?)`,
       });
   }
   if (placement.method === 'by_virtual_anchor' || placement.method === 'by_refimage') {
@@ -51,13 +53,17 @@ export function plausibilityWarnings(placement: Placement, bounds: Bounds, optio
   if (placement.method === 'by_refimage' && (placement.physical_width < imageWidth[0] || placement.physical_width > imageWidth[1])) {
     warnings.push({
       code: 'implausible_image_width',
-      message: `reference_image.physical_width is ${placement.physical_width} m; a printed image is ${imageWidth[0]}–${imageWidth[1]} m wide (is it in centimetres?)`,
+      message:
+        `reference_image.physical_width is ${placement.physical_width} m; a printed ` +
+        `image is ${imageWidth[0]}–${imageWidth[1]} m wide (is it in centimetres?)`,
     });
   }
   if (placement.method === 'by_virtual_anchor' && placement.anchor_type === 'rectangle_short_side' && placement.width > placement.height) {
     warnings.push({
       code: 'short_side_longer',
-      message: `virtual_anchor.width ${placement.width} m, along short_side_direction, is larger than height ${placement.height} m: the direction runs along the long side (swap width and height, or turn the direction)`,
+      message:
+        `virtual_anchor.width ${placement.width} m, along short_side_direction, is larger than height ` +
+        `${placement.height} m: the direction runs along the long side (swap width and height, or turn the direction)`,
     });
   }
   return warnings;

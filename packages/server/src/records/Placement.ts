@@ -76,7 +76,10 @@ export type Placement = ByPlanePlacement | ByScanPlacement | VirtualAnchorPlacem
  */
 export type StoredPlacement = Placement & { quick_look?: QuickLook; warnings?: PlacementWarning[] };
 
-/** A placement as the detail record shows it: the reference image as a URL instead of a file name, and always its `quick_look` (`null` when unknown). */
+/**
+ * A placement as the detail record shows it: the reference image as a URL instead of a file name, and always its `quick_look` (`null`
+ * when unknown).
+ */
 export type PlacementOnWire = (
   | Exclude<Placement, ByRefimagePlacement>
   | (Omit<ByRefimagePlacement, 'image_file'> & { image_url: string })

@@ -8,7 +8,8 @@ const DOCS_DIR = fileURLToPath(new URL('../../dist/docs/', import.meta.url));
 
 /** The reference's page runs Redoc from this server: its own script, inline state and styles, nothing from elsewhere. */
 const DOCS_CSP =
-  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+  "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
 
 /**
  * `GET /docs`: the API reference for people — Redocly's rendering of the OpenAPI document, readable
@@ -27,7 +28,8 @@ export function docsRoute() {
     new ApiError(
       404,
       'not_found',
-      'the HTML API reference was not built with this server (scripts/build.mjs builds it); the OpenAPI document is at /api/vision/v1/openapi.json',
+      'the HTML API reference was not built with this server (scripts/build.mjs ' +
+        'builds it); the OpenAPI document is at /api/vision/v1/openapi.json',
       [{ field: 'path', message: 'not built' }],
     );
   return {

@@ -8,7 +8,10 @@ export function healthz(_req: Request, res: Response): void {
   res.set('Cache-Control', 'no-store').json({ status: 'ok', version: CONVERTER_VERSION });
 }
 
-/** `GET /readyz`: the session store, the queue and the object store answer, the data directory is writable, and the server is not shutting down. */
+/**
+ * `GET /readyz`: the session store, the queue and the object store answer, the data directory is writable, and the server is not shutting
+ * down.
+ */
 export function readyz(ctx: ServerContext) {
   return async (_req: Request, res: Response): Promise<void> => {
     // Each dependency answers 'ok' or which way it failed; all are asked, one after the other. The

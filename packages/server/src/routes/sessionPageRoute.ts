@@ -71,7 +71,9 @@ export function sessionPageRoute(ctx: ServerContext) {
 }
 
 const require = createRequire(import.meta.url);
-/** The page's assets by name: model-viewer from its package (served by us: the page makes no request elsewhere), the rest from `assets/`. */
+/**
+ * The page's assets by name: model-viewer from its package (served by us: the page makes no request elsewhere), the rest from `assets/`.
+ */
 const ASSETS: Record<string, { path: string; type: string }> = {
   'model-viewer.min.js': { path: require.resolve('@google/model-viewer/dist/model-viewer.min.js'), type: 'text/javascript' },
   'session-page.js': { path: fileURLToPath(new URL('../../assets/session-page.js', import.meta.url)), type: 'text/javascript' },

@@ -27,7 +27,8 @@ export async function modelsToSave(ctx: ServerContext, account: Account, uploads
     throw new ApiError(
       429,
       'saved_models_count_quota',
-      `the key's account ${account.name} keeps ${usage.count} saved models; ${saving.length} more would pass its quota of ${maxCount} (ARSESSION_SAVED_MODELS_PER_ACCOUNT): ${room}`,
+      `the key's account ${account.name} keeps ${usage.count} saved models; ${saving.length} ` +
+        `more would pass its quota of ${maxCount} (ARSESSION_SAVED_MODELS_PER_ACCOUNT): ${room}`,
       [{ field: 'X-API-Key', message: `over ${maxCount} saved models` }],
     );
   }
@@ -35,7 +36,8 @@ export async function modelsToSave(ctx: ServerContext, account: Account, uploads
     throw new ApiError(
       413,
       'saved_models_bytes_quota',
-      `the key's account ${account.name} keeps ${megabytes(usage.bytes)} of saved models; these ${megabytes(bytes)} would pass its quota of ${megabytes(maxBytes)} (ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB): ${room}`,
+      `the key's account ${account.name} keeps ${megabytes(usage.bytes)} of saved models; these ${megabytes(bytes)} ` +
+        `would pass its quota of ${megabytes(maxBytes)} (ARSESSION_SAVED_MODELS_PER_ACCOUNT_MB): ${room}`,
       [{ field: saving[0]!.field, message: `over the ${megabytes(maxBytes)} of saved models` }],
     );
   }

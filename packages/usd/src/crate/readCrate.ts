@@ -75,7 +75,10 @@ export interface CrateStructure {
   fields: Array<{ token: number; rep: ValueRep }>;
   /** Field indexes, each set ended by 0xffffffff. */
   fieldSets: Uint32Array;
-  /** Per path index: its parent's index (−1 for the root), its element token (negative for a property), in the depth-first order the file lists them. */
+  /**
+   * Per path index: its parent's index (−1 for the root), its element token (negative for a property), in the depth-first order the file
+   * lists them.
+   */
   paths: Array<{ index: number; parent: number; element: number }>;
   specs: Array<{ path: number; fieldSet: number; type: number }>;
   /** A field's value, decoded as {@link readCrate} decodes it. */

@@ -74,7 +74,8 @@ export function checkUsdzPackage(input: Uint8Array, options: Partial<CheckUsdzPa
     if (unpacked > opts.maxUnpackedBytes)
       throw refuse(
         'too_large',
-        `the package unpacks to more than the ${opts.maxUnpackedBytes} bytes it may (entry "${e.name}" declares ${e.size} bytes, ${unpacked} with those before it)`,
+        `the package unpacks to more than the ${opts.maxUnpackedBytes} bytes it may ` +
+          `(entry "${e.name}" declares ${e.size} bytes, ${unpacked} with those before it)`,
       );
   }
   const first = directory[0]!;

@@ -203,7 +203,8 @@ function readLayer(entry: ZipEntry, label: string, named: { fileName?: string; f
   if (/\.drc\]?$/i.test(entry.name)) {
     throw new UsdPackageError(
       'unsupported_reference',
-      `${label}: "${entry.name}" is Draco-compressed geometry, a layer only OpenUSD's usdDraco plugin reads; export the model without Draco compression`,
+      `${label}: "${entry.name}" is Draco-compressed geometry, a layer only ` +
+        `OpenUSD's usdDraco plugin reads; export the model without Draco compression`,
       withoutLabel(named),
     );
   }

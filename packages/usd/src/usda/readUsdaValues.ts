@@ -127,7 +127,8 @@ export class UsdaValueReader {
    *
    * @example
    * ```ts
-   * values.dictionary(); // at `{ string creator = "x" }` → { kind: 'dictionary', value: Map { 'creator' → { kind: 'string', value: 'x' } } }
+   * values.dictionary();
+   * // at `{ string creator = "x" }` → { kind: 'dictionary', value: Map { 'creator' → { kind: 'string', value: 'x' } } }
    * ```
    */
   dictionary(): SdfValue {
@@ -170,7 +171,8 @@ export class UsdaValueReader {
    *
    * @example
    * ```ts
-   * values.stringDictionary(); // at `{ "old": "new" }` → { kind: 'dictionary', value: Map { 'old' → { kind: 'string', value: 'new' } } }
+   * values.stringDictionary();
+   * // at `{ "old": "new" }` → { kind: 'dictionary', value: Map { 'old' → { kind: 'string', value: 'new' } } }
    * ```
    */
   stringDictionary(): SdfValue {

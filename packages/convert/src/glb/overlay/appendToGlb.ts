@@ -42,7 +42,8 @@ interface GltfJson {
  *
  * @example
  * ```ts
- * const parts = appendToGlb(glb, { lines: [{ from: [0, 0, 0], to: [0, 1, 0], color: [0, 1, 0] }], arrows: [], quads: [], thickness: 0.01 });
+ * const parts = appendToGlb(glb, { lines: [{ from: [0, 0, 0], to: [0, 1, 0], color: [0, 1, 0] }], arrows: [], quads: [], thickness: 0.01
+ * });
  * ```
  */
 export function appendToGlb(glb: Uint8Array, shapes: OverlayShapes, options: Partial<AppendToGlbOptions> = {}): Uint8Array[] {

@@ -175,7 +175,8 @@ export class UsdMaterials {
     if (uvNames.size > 1)
       this.warn(
         'several_uv_sets',
-        `some materials read textures through several UV sets (such as ${material.path}: ${[...uvNames].join(', ')}); all were mapped through the first`,
+        `some materials read textures through several UV sets (such as ${material.path}: ` +
+          `${[...uvNames].join(', ')}); all were mapped through the first`,
       );
     this.uvNames.set(material.path, [...uvNames][0] ?? 'st');
     return out;
@@ -275,7 +276,8 @@ export class UsdMaterials {
     } else {
       this.warn(
         'texture_dropped',
-        `textures other than PNG, JPEG and TGA (such as ${entry.name}) cannot be delivered to ARKit; their inputs keep their constant values`,
+        `textures other than PNG, JPEG and TGA (such as ${entry.name}) cannot ` +
+          `be delivered to ARKit; their inputs keep their constant values`,
       );
     }
     this.textureByEntry.set(entry.name, index);

@@ -42,7 +42,8 @@ export function postgresCacheIndex(options: PostgresCacheIndexOptions): CacheInd
     async record(key, entry, bytes) {
       const now = Date.now();
       const { rowCount } = await query(
-        `INSERT INTO conversion_cache (key, entry, bytes, created_at, used_at) VALUES ($1, $2, $3, $4, ${usedAtAfterEveryUse(4)}) ON CONFLICT (key) DO NOTHING`,
+        `INSERT INTO conversion_cache (key, entry, bytes, created_at, used_at) VALUES ` +
+          `($1, $2, $3, $4, ${usedAtAfterEveryUse(4)}) ON CONFLICT (key) DO NOTHING`,
         [key, JSON.stringify(entry), bytes, now],
       );
       return rowCount === 1;

@@ -30,7 +30,8 @@ const RETRY_AFTER_S = '5';
  * through the object store's scratch); a worker converts it with its own thread pool and sends the
  * USDZ and GLB back the same way; this node learns of the job's completion from the queue's event
  * stream (a blocking read, no polling) and writes them into the session's staged files, so the
- * rest of the request is the same as with threads. A small model's job makes no object-store request. A worker killed mid-job leaves its job stalled:
+ * rest of the request is the same as with threads. A small model's job makes no object-store request. A worker killed mid-job leaves its
+ * job stalled:
  * BullMQ moves it back to the queue once its lock lapses and another worker takes it (one retry).
  * A refused model comes back as the typed error it was in the worker; Redis out of reach, or more
  * jobs waiting than `maxWaiting`, is a 503 with Retry-After.

@@ -189,7 +189,8 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
     async claim(code, now = Date.now(), issuedAfter = -1) {
       const row = (
         await query<{ id: string; expires_at: number }>(
-          'UPDATE sessions SET code_claimed = TRUE WHERE onetime_code = $1 AND NOT code_claimed AND expires_at > $2 AND created_at > $3 RETURNING id, expires_at',
+          'UPDATE sessions SET code_claimed = TRUE WHERE onetime_code = $1 AND NOT ' +
+            'code_claimed AND expires_at > $2 AND created_at > $3 RETURNING id, expires_at',
           [code, now, Number.isFinite(issuedAfter) ? issuedAfter : -1],
         )
       ).rows[0];
@@ -199,7 +200,8 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
       const columns = 'id, session_id, source_name, format, bytes, sha256, created_at';
       const { rows } = after
         ? await query<SavedModelRow>(
-            `SELECT ${columns} FROM saved_models WHERE account_id = $1 AND (created_at < $2 OR (created_at = $2 AND id > $3)) ORDER BY created_at DESC, id LIMIT $4`,
+            `SELECT ${columns} FROM saved_models WHERE account_id = $1 AND (created_at < ` +
+              `$2 OR (created_at = $2 AND id > $3)) ORDER BY created_at DESC, id LIMIT $4`,
             [accountId, after.createdAt, after.id, limit + 1],
           )
         : await query<SavedModelRow>(`SELECT ${columns} FROM saved_models WHERE account_id = $1 ORDER BY created_at DESC, id LIMIT $2`, [
@@ -211,7 +213,8 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
     async savedModel(accountId, id) {
       const row = (
         await query<SavedModelRow & { stored_as: string }>(
-          'SELECT id, session_id, source_name, format, bytes, sha256, created_at, stored_as FROM saved_models WHERE id = $1 AND account_id = $2',
+          'SELECT id, session_id, source_name, format, bytes, sha256, created_at, ' +
+            'stored_as FROM saved_models WHERE id = $1 AND account_id = $2',
           [id, accountId],
         )
       ).rows[0];
@@ -282,7 +285,8 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
     },
     async listApiKeys() {
       const { rows } = await query<{ id: string; account: string; created_at: number; revoked_at: number | null }>(
-        'SELECT k.id, a.name AS account, k.created_at, k.revoked_at FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at DESC, k.id',
+        'SELECT k.id, a.name AS account, k.created_at, k.revoked_at FROM api_keys ' +
+          'k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at DESC, k.id',
       );
       return rows.map((r) => ({
         id: r.id,

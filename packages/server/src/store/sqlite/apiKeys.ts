@@ -32,7 +32,8 @@ export function revokeApiKey(db: Db, keyOrId: string, now = Date.now()): boolean
 export function listApiKeys(db: Db): ApiKeyInfo[] {
   const rows = prepared(
     db,
-    'SELECT k.id, a.name AS account, k.created_at, k.revoked_at FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at DESC, k.id',
+    'SELECT k.id, a.name AS account, k.created_at, k.revoked_at FROM api_keys ' +
+      'k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at DESC, k.id',
   ).all() as Array<{ id: string; account: string; created_at: number; revoked_at: number | null }>;
   return rows.map((r) => ({
     id: r.id,

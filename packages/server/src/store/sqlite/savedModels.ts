@@ -12,7 +12,8 @@ export function listSavedModels(db: Db, accountId: number, { limit, after }: { l
     after
       ? prepared(
           db,
-          `SELECT ${COLUMNS} FROM saved_models WHERE account_id = ? AND (created_at < ? OR (created_at = ? AND id > ?)) ORDER BY created_at DESC, id LIMIT ?`,
+          `SELECT ${COLUMNS} FROM saved_models WHERE account_id = ? AND (created_at ` +
+            `< ? OR (created_at = ? AND id > ?)) ORDER BY created_at DESC, id LIMIT ?`,
         ).all(accountId, after.createdAt, after.createdAt, after.id, limit + 1)
       : prepared(db, `SELECT ${COLUMNS} FROM saved_models WHERE account_id = ? ORDER BY created_at DESC, id LIMIT ?`).all(
           accountId,

@@ -109,7 +109,8 @@ export function findSession(db: Db, id: string): SessionRecord | undefined {
 export function claimOnetimeCode(db: Db, code: string, now = Date.now(), issuedAfter = -Infinity): ClaimOutcome {
   const row = prepared(
     db,
-    'UPDATE sessions SET code_claimed = 1 WHERE onetime_code = ? AND code_claimed = 0 AND expires_at > ? AND created_at > ? RETURNING id, expires_at',
+    'UPDATE sessions SET code_claimed = 1 WHERE onetime_code = ? AND code_claimed ' +
+      '= 0 AND expires_at > ? AND created_at > ? RETURNING id, expires_at',
   ).get(code, now, Number.isFinite(issuedAfter) ? issuedAfter : -1) as { id: string; expires_at: number } | undefined;
   return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
 }
