@@ -51,6 +51,8 @@ export class MeshSimplification {
   private keptStray = 0;
   /** Farthest the current triangles stray from the full surface, once measured since they last changed. */
   private measured: number | undefined = 0;
+  /** The full surface to measure against, its BVH and vertex rows built once for every measurement. */
+  private fullProbe: DeviationProbe | undefined;
 
   /**
    * `mayVanish`: the mesh may be simplified away entirely when all of it is smaller than the error
@@ -160,8 +162,10 @@ export class MeshSimplification {
    */
   stray(enough = 0, absolute = 0): number {
     const delivered = this.allTriangles();
-    const probe = new DeviationProbe(this.full(), this.partOfVertex);
-    return probe.bound(delivered, Math.max(enough, probe.farthest(delivered)), absolute);
+    const probe = this.probe();
+    // Sampled already when the triangles were last bounded (boundStray): the same farthest point.
+    const sampled = this.measured ?? probe.farthest(delivered);
+    return probe.bound(delivered, Math.max(enough, sampled), absolute);
   }
 
   /**
@@ -173,7 +177,7 @@ export class MeshSimplification {
   boundStray(cap: number, error: number): number {
     // Measured since the triangles last changed, and within the cap: nothing to keep finer.
     if (this.measured !== undefined && this.measured <= cap) return this.measured;
-    const probe = new DeviationProbe(this.full(), this.partOfVertex);
+    const probe = this.probe();
     const partOf = (t: number) => (this.partOfVertex ? this.partOfVertex[this.indices[t * 3]!]! : 0);
     // Which parts stray is decided over whole triangles; how far the rest stray, at the sample points.
     const strayed = new Set<number>();
@@ -248,6 +252,12 @@ export class MeshSimplification {
     // A collapse always takes a triangle away: as many triangles as before are the same ones.
     if (indices.length !== this.indices.length) this.measured = undefined;
     this.indices = indices;
+  }
+
+  /** The probe of the full surface, made the first time a version is measured. */
+  private probe(): DeviationProbe {
+    this.fullProbe ??= new DeviationProbe(this.full(), this.partOfVertex);
+    return this.fullProbe;
   }
 
   /** The full mesh in welded vertices: what every version is measured against. */
