@@ -30,6 +30,14 @@ async function serviceErrors(t: TestServer, service: string, kind: string): Prom
   return sampleValue(await (await scrapeMetrics(t)).text(), 'arsession_backing_service_errors_total', { service, kind }) ?? 0;
 }
 
+/** Waits until the server says it is ready (/readyz 200: store, queue, object store and disk answer), up to 30 s. */
+async function untilReady(server: TestServer): Promise<void> {
+  for (const started = Date.now(); Date.now() - started < 30_000; await new Promise((done) => setTimeout(done, 200))) {
+    if ((await fetch(`${server.url}/readyz`)).status === 200) return;
+  }
+  throw new Error('the server did not become ready within 30 s');
+}
+
 const BOX = corpusPath('glb', 'Box.glb');
 const ANCHOR = {
   'virtual_anchor.center': '[0,0,0]',
@@ -64,6 +72,8 @@ afterAll(async () => {
 
 describe('PostgreSQL down and back under a running server', () => {
   it('503 store_unavailable with Retry-After on every path that needs it; /readyz says why; all well again after', async () => {
+    // Every service just started on a loaded machine: the outage is measured from a server ready.
+    await untilReady(t);
     const before = await postSession(t, 'by_virtual_anchor/circle-directional', form({ model_file: filePart(BOX), ...ANCHOR }));
     expect(before.status, JSON.stringify(before.body)).toBe(201);
     const id = sessionIdOf(before.body.deeplink);
