@@ -1,6 +1,7 @@
 import type { OverlayColor, OverlayShapes } from '@arsession/convert';
 import { createPose, poseAxis, type Bounds, type Pose, type Vec3 } from '@arsession/geometry';
 import type { PoseJson } from '../placement/poseJson.js';
+import { diagonalOf, distanceOutside, openingCentre } from '../placement/distanceOutside.js';
 import type { Placement, PlacementOnWire } from '../records/Placement.js';
 
 const RED: OverlayColor = [0.85, 0.08, 0.08],
@@ -66,7 +67,7 @@ export function placementOverlay(placement: Placement, context: OverlayContext):
     case 'by_scan': {
       const corners = placement.corners.map(vec);
       outline(corners, ORANGE);
-      const centre = corners.reduce<Vec3>((s, c) => [s[0] + c[0] / 4, s[1] + c[1] / 4, s[2] + c[2] / 4], [0, 0, 0]);
+      const centre = vec(openingCentre(corners));
       shapes.arrows.push({ from: centre, to: along(centre, vec(placement.wall_normal), Math.max(0.5, axis)), color: ORANGE });
       axes(pose(placement.frame));
       break;
@@ -138,11 +139,11 @@ export function placementOutOfView(placement: Placement | PlacementOnWire, bound
     placement.method === 'by_plane'
       ? undefined
       : placement.method === 'by_scan'
-        ? [0, 1, 2].map((k) => placement.corners.reduce((s, c) => s + c[k]! / 4, 0))
+        ? openingCentre(placement.corners)
         : placement.pose.position;
   if (!where) return undefined;
-  const distance = Math.hypot(...[0, 1, 2].map((k) => Math.max(bounds.min[k]! - where[k]!, 0, where[k]! - bounds.max[k]!)));
-  const reach = Math.max(OUT_OF_VIEW_M, Math.hypot(...[0, 1, 2].map((k) => bounds.max[k]! - bounds.min[k]!)));
+  const distance = distanceOutside(bounds, where);
+  const reach = Math.max(OUT_OF_VIEW_M, diagonalOf(bounds));
   return distance > reach ? distance : undefined;
 }
 

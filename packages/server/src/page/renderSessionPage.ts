@@ -24,9 +24,8 @@ export interface SessionPageData {
 /**
  * model-viewer's start camera for the placement, or its own framing of the whole model (also when the placement is too far away to draw).
  */
-function cameraAttributes(detail: SessionDetail): string {
-  const camera =
-    placementOutOfView(detail.placement, modelsBounds(detail.model_assets)) === undefined ? previewCamera(detail.placement) : undefined;
+function cameraAttributes(placement: PlacementOnWire, far: number | undefined): string {
+  const camera = far === undefined ? previewCamera(placement) : undefined;
   if (!camera) return '';
   return ` camera-target="${camera.target.map((v) => `${v}m`).join(' ')}" camera-orbit="${camera.thetaDeg}deg ${camera.phiDeg}deg auto"`;
 }
@@ -57,9 +56,11 @@ export function renderSessionPage(data: SessionPageData): string {
   const quickLook = first.quick_look?.usdz_url ?? first.usdz_url;
   const preview = detail.preview_glb_url ?? first.glb_url;
   const expires = new Date(detail.expires_at);
+  // Too far from the models to draw: said in words, and the preview frames the model alone.
+  const far = placementOutOfView(detail.placement, modelsBounds(detail.model_assets));
   const viewer = preview
     ? `<model-viewer id="preview" src="${attr(preview)}" ios-src="${attr(quickLook)}" ` +
-      `ar ar-modes="quick-look"${cameraAttributes(detail)} ` +
+      `ar ar-modes="quick-look"${cameraAttributes(detail.placement, far)} ` +
       `camera-controls touch-action="pan-y" shadow-intensity="1" alt="${attr(`${title}, with its placement drawn`)}"></model-viewer>`
     : '<p>No preview was made for this session.</p>';
   const warnings = detail.placement.warnings.map((w) => `<li>${text(w.message)}</li>`).join('');
@@ -98,7 +99,7 @@ export function renderSessionPage(data: SessionPageData): string {
 </header>
 <section class="preview" aria-label="3D preview">
 ${viewer}
-${legendOrWhy(detail)}
+${legendOrWhy(detail, far)}
 ${placementWarnings}
 </section>
 <section class="ar">
@@ -248,8 +249,7 @@ function anchoringSentence(placement: PlacementOnWire): string {
 }
 
 /** What the preview's marks mean; or, when the placement is too far from the model to draw, where it is. */
-function legendOrWhy(detail: SessionDetail): string {
-  const far = placementOutOfView(detail.placement, modelsBounds(detail.model_assets));
+function legendOrWhy(detail: SessionDetail, far: number | undefined): string {
   if (far !== undefined) {
     const what =
       detail.placement.method === 'by_scan' ? 'door opening' : detail.placement.method === 'by_refimage' ? 'reference image' : 'anchor';

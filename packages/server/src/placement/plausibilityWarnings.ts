@@ -1,5 +1,6 @@
 import type { Bounds } from '@arsession/geometry';
 import type { Placement } from '../records/Placement.js';
+import { diagonalOf, distanceOutside, openingCentre } from './distanceOutside.js';
 import type { PlacementWarning } from '../records/warningCodes.js';
 
 /** Options of {@link plausibilityWarnings}. */
@@ -29,11 +30,11 @@ export const PLAUSIBILITY_DEFAULTS: Readonly<PlausibilityOptions> = { openingMar
 export function plausibilityWarnings(placement: Placement, bounds: Bounds, options: Partial<PlausibilityOptions> = {}): PlacementWarning[] {
   const { openingMargin, anchorMargin, imageWidth } = { ...PLAUSIBILITY_DEFAULTS, ...options };
   const warnings: PlacementWarning[] = [];
-  const far = (p: readonly number[]) => outside(bounds, p);
-  const anchorLimit = Math.max(anchorMargin, Math.hypot(...bounds.max.map((v, k) => v - bounds.min[k]!)));
+  const far = (p: readonly number[]) => distanceOutside(bounds, p);
+  const anchorLimit = Math.max(anchorMargin, diagonalOf(bounds));
   const metres = (v: number) => `${+v.toFixed(1)} m`;
   if (placement.method === 'by_scan') {
-    const centre = [0, 1, 2].map((k) => placement.corners.reduce((s, c) => s + c[k]! / 4, 0));
+    const centre = openingCentre(placement.corners);
     if (far(centre) > openingMargin)
       warnings.push({
         code: 'opening_outside_model',
@@ -67,9 +68,4 @@ export function plausibilityWarnings(placement: Placement, bounds: Bounds, optio
     });
   }
   return warnings;
-}
-
-/** How far a point is outside a box (0 inside). */
-function outside(b: Bounds, p: readonly number[]): number {
-  return Math.hypot(...[0, 1, 2].map((k) => Math.max(b.min[k]! - p[k]!, 0, p[k]! - b.max[k]!)));
 }

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { copyFile, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { arBudgetOnWire, geometryBytesWithin, ModelUnreadableError, type ConversionResult, type DoorQuery } from '@arsession/convert';
+import {
+  arBudgetOnWire,
+  conversionStatsOnWire,
+  geometryBytesWithin,
+  ModelUnreadableError,
+  type ConversionResult,
+  type DoorQuery,
+} from '@arsession/convert';
 import type { ConvertedModel } from '../jobs/ConversionJobs.js';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
@@ -304,6 +311,8 @@ function assetInfo(
   glb: SessionFile,
   reality: SessionFile | undefined,
 ): Omit<AssetInfo, 'quick_look'> {
+  // The counts under the names the CLI's --json uses too (the detail record shows four of them).
+  const { triangles, mesh_nodes, draw_calls, elements } = conversionStatsOnWire(result.stats);
   return {
     format: result.format,
     usdz_delivery: result.delivery,
@@ -316,10 +325,10 @@ function assetInfo(
     usdz_sha256: usdz.sha256,
     glb_bytes: glb.bytes,
     glb_sha256: glb.sha256,
-    triangles: result.stats.triangles,
-    mesh_nodes: result.stats.meshNodes,
-    draw_calls: result.stats.drawCalls,
-    elements: result.stats.elements,
+    triangles,
+    mesh_nodes,
+    draw_calls,
+    elements,
     bounds: { min: round(result.bounds.min), max: round(result.bounds.max) },
     offset: result.offset,
     warnings: result.warnings,
