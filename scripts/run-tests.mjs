@@ -48,6 +48,10 @@ try {
   // skips nothing on purpose, so a skipped test is one that did not run either.
   failed = report.numTotalTests - report.numPassedTests;
   for (const file of report.testResults) {
+    // Named again here, at the end: CI keeps only the tail of what a run prints.
+    for (const a of file.assertionResults.filter((t) => t.status === 'failed')) {
+      problems.push(`${file.name}: failed: ${a.fullName} (${(a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)})`);
+    }
     const notRun = file.assertionResults.filter((a) => a.status !== 'passed' && a.status !== 'failed');
     if (notRun.length) problems.push(`${file.name}: ${notRun.length} test(s) never ran (${notRun[0].fullName} …)`);
     // A suite that fails to load has no tests at all but is still a failure.
@@ -77,6 +81,7 @@ if (run.status !== 0 && failed === 0) {
   failed = 1;
   problems.push(`vitest exited with ${run.status ?? run.signal} though every test it reported passed`);
 }
-for (const p of problems) console.error(`not passed: ${p}`);
+// On stdout, just before the count: the caller (test-on-runtimes) repeats these lines at its end.
+for (const p of problems) console.log(`not passed: ${p}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);

@@ -68,12 +68,15 @@ const runOn = ({ node, version }, compareWith) => {
   const line = /^(\d+) passed, (\d+) failed$/m.exec((run.stdout ?? '').trim().split('\n').pop() ?? '');
   const passed = line ? Number(line[1]) : 0;
   const failed = line ? Number(line[2]) : 1;
-  counts.push({ version, passed, failed: run.status === 0 ? failed : Math.max(failed, 1) });
+  const notPassed = (run.stdout ?? '').split('\n').filter((l) => l.startsWith('not passed: '));
+  counts.push({ version, passed, failed: run.status === 0 ? failed : Math.max(failed, 1), notPassed });
 };
 
 runtimes.forEach((runtime, i) => runOn(runtime, i === 0 ? runtimes[1] : runtimes[0]));
 
 console.log('');
+// What did not pass, named once more at the very end: CI keeps only the tail of a long run.
+for (const c of counts) for (const line of c.notPassed ?? []) console.log(`Node ${c.version}: ${line}`);
 for (const c of counts) console.log(`${c.label ?? `Node ${c.version}`}: ${c.passed} passed, ${c.failed} failed`);
 const passed = counts.reduce((n, c) => n + c.passed, 0),
   failed = counts.reduce((n, c) => n + c.failed, 0);

@@ -13,8 +13,20 @@ describe('scripts/run-tests.mjs, the count line CI reads', () => {
       timeout: 120_000,
     });
     const last = run.stdout.trim().split('\n').pop();
-    expect(last).toBe('1 passed, 3 failed');
-    expect(run.stderr).toMatch(/not passed: .*killsItsWorker\.suite\.ts: 3 test\(s\) never ran/);
+    expect(last).toBe('1 passed, 4 failed');
+    expect(run.stdout).toMatch(/not passed: .*killsItsWorker\.suite\.ts: 3 test\(s\) never ran/);
+    expect(run.status).toBe(1);
+  });
+
+  it('names each failed test and its message among the last lines, where a CI log that keeps only the tail still shows it', () => {
+    const run = spawnSync(process.execPath, ['scripts/run-tests.mjs', '--root', 'test/support/crashingSuite', 'failsAnAssertion'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    const tail = run.stdout.trim().split('\n').slice(-2);
+    expect(tail[1]).toBe('0 passed, 1 failed');
+    expect(tail[0]).toMatch(/^not passed: .*failsAnAssertion\.suite\.ts: failed: expects two and gets one \(.*expected 1 to be 2/);
     expect(run.status).toBe(1);
   });
 
