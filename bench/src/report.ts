@@ -640,7 +640,9 @@ function renderSection(render: ResultFile<RenderRow[]> | undefined): string[] {
     'rises 2 m above its lowest floor (terrain and street may run off the edges): **outside 3/4** (from the +x +z corner, 25° up),',
     '**façade** (the longer side square on, level, from +z or +x), **inside at eye height**',
     '(1.6 m above the lowest floor with a roof over it, at a clear spot near its middle, looking along x or z the way the room runs',
-    'farthest, 90° across). Rail models (ACCA_…, 23–37 M triangles, a line kilometres long) are not rendered.',
+    'farthest, 90° across). A line — a railway kilometres long (ACCA_…) — is seen instead as **the whole line from above** (north up),',
+    '**30 m of it near the middle, 3/4 from above** (30° up, 30° round from square on to the line there) and **along the line at eye',
+    'height** (`src/render/lineViews.ts`).',
     '',
     ...render.data.flatMap((r) => [
       `### ${r.large ? '▲ ' : ''}${r.file}: ${n(r.triangles.full)} → ${n(r.triangles.delivered)} triangles`,

@@ -13,15 +13,10 @@ export interface RenderRow extends RenderedModel {
 const CLI = new URL('./renderCli.js', import.meta.url).pathname;
 
 /**
- * Large models not rendered: the ACCA rail tracks draw 23–37 M triangles as read (minutes and
- * tens of GB for the full side alone), and a 5 km line seen whole is a thread across the picture.
- */
-export const SKIPPED_LARGE = /^ACCA/i;
-
-/**
- * Every large model (but {@link SKIPPED_LARGE}) and every corpus IFC, large models first: each
+ * Every large model and every corpus IFC, large models first: each
  * rendered in full and as delivered within the default AR budget from the three fixed views
- * (`renderCli`, one fresh process a model: a large model's full read takes gigabytes), the PNGs
+ * (`renderCli`, one fresh process a model: a large model's full read takes gigabytes; a line such as
+ * a railway from the views of `lineViews`), the PNGs
  * in bench/renders/. A model the CLI fails on is left out, with its error on stderr.
  *
  * @example
@@ -32,17 +27,11 @@ export const SKIPPED_LARGE = /^ACCA/i;
  */
 export function benchRender(only?: (file: string) => boolean): RenderRow[] {
   const files = [
-    ...largeModels()
-      .filter((path) => !SKIPPED_LARGE.test(basename(path)))
-      .map((path) => ({ path, large: true })),
+    ...largeModels().map((path) => ({ path, large: true })),
     ...corpusFiles('ifc')
       .filter((f) => f.endsWith('.ifc'))
       .map((f) => ({ path: join(CORPUS_DIR, 'ifc', f), large: false })),
   ].filter((f) => !only || only(basename(f.path)));
-  const skipped = largeModels()
-    .map((path) => basename(path))
-    .filter((f) => SKIPPED_LARGE.test(f));
-  if (skipped.length) console.error(`  not rendered (rail, tens of millions of triangles): ${skipped.join(', ')}`);
   const rows: RenderRow[] = [];
   for (const { path, large } of files) {
     console.error(`  ${basename(path)}`);

@@ -10,7 +10,9 @@ import { rasterize } from './rasterize.js';
 import { sceneColours } from './sceneColours.js';
 import { standingBounds } from './standingBounds.js';
 import { SIDE_BY_SIDE_DEFAULTS, sideBySide } from './sideBySide.js';
-import { modelViews, type View, type ViewName } from './views.js';
+import { isLine, lineViews } from './lineViews.js';
+import type { View, ViewName } from './View.js';
+import { modelViews } from './views.js';
 
 /** Options of {@link renderModel}. */
 export interface RenderModelOptions {
@@ -155,8 +157,12 @@ async function deliver(bytes: Uint8Array, format: 'ifc' | 'glb'): Promise<SceneD
   return (await fitArBudget(read)).scene;
 }
 
-/** The fixed views of a full model: framed on what stands on its lowest floor, standing on that floor inside. */
+/**
+ * The fixed views of a full model: a line's (a railway kilometres long: see `lineViews`), or a
+ * building's, framed on what stands on its lowest floor, standing on that floor inside.
+ */
 function fixedViews(positions: Float32Array, categories: Uint8Array, aspect: number): View[] {
+  if (isLine(standingBounds(positions, Number.NEGATIVE_INFINITY))) return lineViews(positions, { aspect });
   const stand = insideStand(positions, categories);
   const frame = standingBounds(positions, stand?.floorY ?? Number.NEGATIVE_INFINITY);
   return modelViews(frame, { aspect, stand: stand && [stand.x, stand.floorY, stand.z], look: stand?.look });

@@ -1,15 +1,7 @@
 import type { Bounds } from '@arsession/geometry';
-import { cameraBasis, type Camera } from './camera.js';
-
-/** The fixed views every model is rendered from. */
-export type ViewName = 'outside' | 'facade' | 'inside';
-
-/** One fixed view: its name (in file names), a caption, its camera. */
-export interface View {
-  name: ViewName;
-  title: string;
-  camera: Camera;
-}
+import type { Camera } from './camera.js';
+import type { View } from './View.js';
+import { fitDistance } from './fitDistance.js';
 
 /** Options of {@link modelViews}. */
 export interface ModelViewsOptions {
@@ -80,7 +72,7 @@ export function modelViews(bounds: Bounds, options: Partial<ModelViewsOptions> =
   const corner = [Math.cos(e) * Math.SQRT1_2, Math.sin(e), Math.cos(e) * Math.SQRT1_2] as const;
   const square = alongX ? ([0, 0, 1] as const) : ([1, 0, 0] as const);
   const outside = (towardsEye: readonly [number, number, number]): Camera => {
-    const d = fitDistance(bounds, centre, towardsEye, outsideFovY, aspect, margin, near);
+    const d = fitDistance(bounds, centre, { towardsEye, up, fovY: outsideFovY, aspect, margin, near });
     return {
       eye: [centre[0] + towardsEye[0] * d, centre[1] + towardsEye[1] * d, centre[2] + towardsEye[2] * d],
       target: centre,
@@ -103,39 +95,4 @@ export function modelViews(bounds: Bounds, options: Partial<ModelViewsOptions> =
     { name: 'facade', title: 'façade', camera: outside(square) },
     { name: 'inside', title: 'inside at eye height', camera: inside },
   ];
-}
-
-/**
- * How far from `centre`, along `towardsEye` (unit), a camera looking back at `centre` must stand
- * for every corner of `bounds` to be in front of its near plane and inside the picture less `margin`.
- */
-function fitDistance(
-  bounds: Bounds,
-  centre: readonly [number, number, number],
-  towardsEye: readonly [number, number, number],
-  fovY: number,
-  aspect: number,
-  margin: number,
-  near: number,
-): number {
-  const { right, up, forward } = cameraBasis({
-    eye: [centre[0] + towardsEye[0], centre[1] + towardsEye[1], centre[2] + towardsEye[2]],
-    target: centre,
-    up: [0, 1, 0],
-    fovY,
-    near,
-  });
-  const tanY = Math.tan((fovY * Math.PI) / 360) * (1 - 2 * margin);
-  const tanX = Math.tan((fovY * Math.PI) / 360) * aspect * (1 - 2 * margin);
-  let distance = 0;
-  for (let c = 0; c < 8; c++) {
-    const p = [c & 1 ? bounds.max[0] : bounds.min[0], c & 2 ? bounds.max[1] : bounds.min[1], c & 4 ? bounds.max[2] : bounds.min[2]];
-    const rel = [p[0]! - centre[0], p[1]! - centre[1], p[2]! - centre[2]];
-    const x = rel[0]! * right[0] + rel[1]! * right[1] + rel[2]! * right[2];
-    const y = rel[0]! * up[0] + rel[1]! * up[1] + rel[2]! * up[2];
-    // A corner `z` beyond the centre along the view stands `distance + z` deep.
-    const z = rel[0]! * forward[0] + rel[1]! * forward[1] + rel[2]! * forward[2];
-    distance = Math.max(distance, Math.abs(x) / tanX - z, Math.abs(y) / tanY - z, 2 * near - z);
-  }
-  return distance;
 }
