@@ -76,6 +76,14 @@ export class MeshSimplification {
   }
 
   /** Whether any triangle differs from the full mesh's. */
+  /**
+   * The farthest sample point of the delivered triangles from the full surface, where it was
+   * measured since they last changed (a lower bound on {@link stray}); 0 where it was not.
+   */
+  get sampledStray(): number {
+    return this.measured ?? 0;
+  }
+
   get changed(): boolean {
     return this.triangles !== this.source.indices.length / 3;
   }
@@ -164,7 +172,7 @@ export class MeshSimplification {
     const delivered = this.allTriangles();
     const probe = this.probe();
     // Sampled already when the triangles were last bounded (boundStray): the same farthest point.
-    const sampled = this.measured ?? probe.farthest(delivered);
+    const sampled = this.measured ?? (enough > 0 ? 0 : probe.farthest(delivered));
     return probe.bound(delivered, Math.max(enough, sampled), absolute);
   }
 
@@ -220,7 +228,7 @@ export class MeshSimplification {
     if (current.length === 0) return Infinity;
     const full = this.full().indices;
     const probe = new DeviationProbe({ positions: this.source.positions, indices: current }, this.partOfVertex);
-    const sampled = probe.farthestCorners(full, Math.max(1, Math.floor(full.length / 3 / samples)));
+    const sampled = enough > 0 ? 0 : probe.farthestCorners(full, Math.max(1, Math.floor(full.length / 3 / samples)));
     return Math.max(probe.bound(full, Math.max(enough, sampled), absolute), this.largestPartGone(current));
   }
 

@@ -273,7 +273,7 @@ export class SceneSimplification {
   deliver(samples: number, error: number): SimplifiedScene {
     const { scene, work, scale } = this;
     const figures = new CategoryLedger();
-    const measured: Array<() => void> = [];
+    const measured: Array<{ sampled: number; measure: () => void }> = [];
     // One sampling allowance for the scene, shared by the meshes in proportion to their triangles.
     const total = scene.meshes.reduce((n, mesh) => n + mesh.indices.length / 3, 0);
     const meshes: SceneMesh[] = scene.meshes.map((mesh, m) => {
@@ -311,19 +311,24 @@ export class SceneSimplification {
         // Measured once every stand-in has counted: a category's farthest so far spares refining
         // what cannot change it.
         const meshSamples = Math.max(MIN_SAMPLES, Math.round((samples * (mesh.indices.length / 3)) / total));
-        measured.push(() => {
-          const s = scale[m]!,
-            sofar = figures.farthest(category);
-          figures.strayed(
-            category,
-            w.stray(sofar.deviation / s, SETTLED_ON_SURFACE / s) * s,
-            w.uncovered(meshSamples, sofar.uncovered / s, SETTLED_ON_SURFACE / s) * s,
-          );
+        measured.push({
+          sampled: w.sampledStray * scale[m]!,
+          measure: () => {
+            const s = scale[m]!,
+              sofar = figures.farthest(category);
+            figures.strayed(
+              category,
+              w.stray(sofar.deviation / s, SETTLED_ON_SURFACE / s) * s,
+              w.uncovered(meshSamples, sofar.uncovered / s, SETTLED_ON_SURFACE / s) * s,
+            );
+          },
         });
       }
       return delivered;
     });
-    for (const measure of measured) measure();
+    // Those sampled farthest first: a category's farthest is met early, and the rest settle under it.
+    measured.sort((a, b) => b.sampled - a.sampled);
+    for (const { measure } of measured) measure();
     // A mesh left out entirely is drawn nowhere; the elements that drew only such meshes are named.
     const elements = new Map<string, { category: BudgetCategory; ifcClass: string; drew: boolean; drawn: boolean; boxed: boolean }>();
     scene.nodes.forEach((n, i) => {

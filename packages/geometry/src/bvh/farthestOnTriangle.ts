@@ -143,8 +143,8 @@ export function farthestOnTriangle(
    * A piece with its bound: first from the surface triangles near its parent, then, when that
    * leaves it in doubt, with its centre measured (the nearest triangle there tried too).
    */
-  const piece = (corners: number[], parentNear: readonly number[], within: number): Piece => {
-    const near = parentNear.slice(0, CANDIDATES_PER_PIECE);
+  const piece = (corners: number[], parentNear: readonly number[], within: number, keep = CANDIDATES_PER_PIECE): Piece => {
+    const near = parentNear.slice(0, keep);
     let bound = Infinity;
     for (const t of near) bound = Math.min(bound, farthestCorner(corners, t, bound, distanceTo));
     if (bound <= settledAt()) return { corners, near, bound, within };
@@ -164,7 +164,8 @@ export function farthestOnTriangle(
   let largest = 0;
   for (const v of first) largest = Math.max(largest, Math.abs(v));
   const settled = absolute + ROUNDING * (largest + lower);
-  const root = piece(first, near, -1);
+  // The whole triangle tries every candidate it was given before any search: a few distances cost less than one.
+  const root = piece(first, near, -1, near.length);
   // Most triangles settle whole: the rest of the set-up is for those that do not.
   if (root.bound <= settledAt() || maxCuts === 0 || root.near.length === 0) return { upper: Math.max(root.bound, lower), lower };
   // Cuts along a piece's own edge leave slivers without area: their points lie on their
