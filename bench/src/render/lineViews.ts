@@ -11,7 +11,10 @@ export interface LineViewsOptions {
   ratio: number;
   /** …or at least this long (m): no building is. */
   length: number;
-  /** Length of line the close views are about (m): a few sleepers' worth is not enough to see a curve, a kilometre too much to see a sleeper. */
+  /**
+   * Length of line the close views are about (m): a few sleepers' worth is not enough to see a
+   * curve, a kilometre too much to see a sleeper.
+   */
   stretch: number;
   /** Vertical field of view of the plan and the stretch (degrees). */
   fovY: number;
