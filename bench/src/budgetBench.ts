@@ -52,7 +52,10 @@ function run<T>(tool: string, ...args: string[]): (Run & T) | undefined {
   return { ...out, peakMb: out.peakRssMb };
 }
 
-/** The first run's output, with the median time and the median peak (one process's peak varies by ±20 MB with when V8 happens to collect). */
+/**
+ * The first run's output, with the median time and the median peak (one process's peak varies by
+ * ±20 MB with when V8 happens to collect).
+ */
 function medianOf<T>(runs: Array<Run & T>): Run & T {
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return { ...runs[0]!, ms: median(runs.map((r) => r.ms)), peakMb: median(runs.map((r) => r.peakMb)) };
@@ -101,7 +104,8 @@ export function largeModels(): string[] {
 
 /**
  * Every corpus IFC and GLB and every large model, each in fresh processes (medians of
- * {@link REPEATS}, the two of ours in turns): ours within the default AR budget, ours as before it, and the peer. Figures: source → delivered triangles, prims,
+ * {@link REPEATS}, the two of ours in turns): ours within the default AR budget, ours as before it,
+ * and the peer. Figures: source → delivered triangles, prims,
  * bytes, the deviation, time and peak memory.
  */
 export async function benchBudget(only?: (file: string) => boolean): Promise<BudgetRow[]> {

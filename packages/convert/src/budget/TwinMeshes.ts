@@ -16,16 +16,16 @@ export interface TwinMatch<T> {
 /**
  * Meshes that are one shape in several places: the same triangles over vertices that differ by
  * one rigid motion (a turn and a shift), in the source and as delivered (an IFC export often
- * writes each window of a type as geometry of its own, at its own place and facing its own way). Distances between two versions of a mesh do not
- * change when both move together (turned or shifted), and move by no more than twice the drift when each vertex is
- * off by up to the drift — a point of a triangle is a blend of its corners, so it is off by no
- * more than they are, and so is the point of the other surface nearest it. So what is measured of
- * one (an upper bound) bounds its twin's once twice the drift is added: measured once, not at
- * every copy.
+ * writes each window of a type as geometry of its own, at its own place and facing its own way).
+ * Distances between two versions of a mesh do not change when both move together (turned or
+ * shifted), and move by no more than twice the drift when each vertex is off by up to the drift:
+ * a point of a triangle is a blend of its corners, so it is off by no more than they are, and so
+ * is the point of the other surface nearest it. So what is measured of one (an upper bound)
+ * bounds its twin's once twice the drift is added: measured once, not at every copy.
  *
  * @example
  * ```ts
- * const twins = new TwinMeshes<number>();
+ * const twins = new TwinMeshes<number>(1e-4);
  * const match = twins.find(versions);
  * const stray = match ? match.measured + 2 * match.drift : measure(versions);
  * if (!match) twins.add(versions, stray);
