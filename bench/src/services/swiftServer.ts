@@ -97,15 +97,13 @@ export async function startSwift(): Promise<SwiftServer> {
   let proxy: ChildProcess | undefined;
   const startProxy = async () => {
     proxy = run('swift-proxy-server', [proxyConf]);
+    // Ready when an object goes in and out: the proxy's health check answers before the account,
+    // container and object servers listen, and a first upload then met a 503 on a loaded machine.
     for (let i = 0; i < 300; i++) {
-      const ok = await fetch(`${endpoint}/healthcheck`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) return;
+      if (await roundTrip(endpoint)) return;
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error('Swift did not start within 30 s');
+    throw new Error('Swift did not start within 30 s (no object could be stored and read back)');
   };
   const stopProxy = () => killProcess(proxy);
   await startProxy();
@@ -121,4 +119,29 @@ export async function startSwift(): Promise<SwiftServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Whether Swift stores an object and gives it back through every server it has: authenticated
+ * (tempauth), a container made, an object put, read and deleted, the container deleted. False on
+ * any refusal or error, for the caller to try again.
+ */
+async function roundTrip(endpoint: string): Promise<boolean> {
+  try {
+    const auth = await fetch(`${endpoint}/auth/v1.0`, { headers: { 'X-Auth-User': 'test:tester', 'X-Auth-Key': 'testing' } });
+    const storage = auth.headers.get('x-storage-url'),
+      token = auth.headers.get('x-auth-token');
+    if (!auth.ok || !storage || !token) return false;
+    const headers = { 'X-Auth-Token': token };
+    const container = `${storage}/arsession-readiness`;
+    if (!(await fetch(container, { method: 'PUT', headers })).ok) return false;
+    if (!(await fetch(`${container}/probe`, { method: 'PUT', headers, body: 'ready' })).ok) return false;
+    const back = await fetch(`${container}/probe`, { headers });
+    const ready = back.ok && (await back.text()) === 'ready';
+    await fetch(`${container}/probe`, { method: 'DELETE', headers });
+    await fetch(container, { method: 'DELETE', headers });
+    return ready;
+  } catch {
+    return false;
+  }
 }
