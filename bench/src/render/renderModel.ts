@@ -162,7 +162,9 @@ async function deliver(bytes: Uint8Array, format: 'ifc' | 'glb'): Promise<SceneD
  * building's, framed on what stands on its lowest floor, standing on that floor inside.
  */
 function fixedViews(positions: Float32Array, categories: Uint8Array, aspect: number): View[] {
-  if (isLine(standingBounds(positions, Number.NEGATIVE_INFINITY))) return lineViews(positions, { aspect });
+  // Below no floor, every triangle stands: the bounds of all of them.
+  const bounds = standingBounds(positions, Number.NEGATIVE_INFINITY);
+  if (isLine(bounds)) return lineViews(positions, { aspect, bounds });
   const stand = insideStand(positions, categories);
   const frame = standingBounds(positions, stand?.floorY ?? Number.NEGATIVE_INFINITY);
   return modelViews(frame, { aspect, stand: stand && [stand.x, stand.floorY, stand.z], look: stand?.look });

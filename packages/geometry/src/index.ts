@@ -72,6 +72,7 @@ export { buildBvh, BUILD_BVH_DEFAULTS, type BuildBvhOptions } from './bvh/buildB
 export { raycastFirst, type RayHit } from './bvh/raycastFirst.js';
 export { triangleNormal } from './bvh/triangleNormal.js';
 export { nearestDistance, nearestTriangle, triangleDistanceSquared } from './bvh/nearestDistance.js';
+export { vectorLength } from './bvh/vectorLength.js';
 export {
   farthestOnTriangle,
   FARTHEST_ON_TRIANGLE_DEFAULTS,

@@ -4,6 +4,7 @@ import {
   nearestDistance,
   nearestTriangle,
   triangleDistanceSquared,
+  vectorLength,
   type Bvh,
   type TriangleMesh,
 } from '@arsession/geometry';
@@ -597,9 +598,9 @@ function hasTriangle(rows: Rows, surface: Uint32Array, indices: Uint32Array, t: 
  */
 function longestSide(q: Float64Array): number {
   return Math.max(
-    length(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!),
-    length(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!),
-    length(q[0]! - q[6]!, q[1]! - q[7]!, q[2]! - q[8]!),
+    vectorLength(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!),
+    vectorLength(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!),
+    vectorLength(q[0]! - q[6]!, q[1]! - q[7]!, q[2]! - q[8]!),
   );
 }
 
@@ -611,17 +612,9 @@ function centroid(p: Float32Array, indices: Uint32Array, t: number): [number, nu
 }
 
 function distanceTo(p: Float32Array, v: number, x: number, y: number, z: number): number {
-  return length(p[v * 3]! - x, p[v * 3 + 1]! - y, p[v * 3 + 2]! - z);
+  return vectorLength(p[v * 3]! - x, p[v * 3 + 1]! - y, p[v * 3 + 2]! - z);
 }
 
 function distance(p: Float32Array, a: number, b: number): number {
-  return length(p[a * 3]! - p[b * 3]!, p[a * 3 + 1]! - p[b * 3 + 1]!, p[a * 3 + 2]! - p[b * 3 + 2]!);
-}
-
-/**
- * Length of a vector: Math.hypot guards against overflow that coordinates in metres never reach,
- * and costs several times more in a loop this hot.
- */
-function length(x: number, y: number, z: number): number {
-  return Math.sqrt(x * x + y * y + z * z);
+  return vectorLength(p[a * 3]! - p[b * 3]!, p[a * 3 + 1]! - p[b * 3 + 1]!, p[a * 3 + 2]! - p[b * 3 + 2]!);
 }

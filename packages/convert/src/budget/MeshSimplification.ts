@@ -75,7 +75,6 @@ export class MeshSimplification {
     return (this.indices.length + this.kept.length) / 3;
   }
 
-  /** Whether any triangle differs from the full mesh's. */
   /**
    * The farthest sample point of the delivered triangles from the full surface, where it was
    * measured since they last changed (a lower bound on {@link stray}); 0 where it was not.
@@ -84,6 +83,7 @@ export class MeshSimplification {
     return this.measured ?? 0;
   }
 
+  /** Whether any triangle differs from the full mesh's. */
   get changed(): boolean {
     return this.triangles !== this.source.indices.length / 3;
   }

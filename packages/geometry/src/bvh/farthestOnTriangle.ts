@@ -1,5 +1,6 @@
 import type { TriangleMesh } from './Bvh.js';
 import { isSliver, triangleDistanceSquared } from './nearestDistance.js';
+import { vectorLength } from './vectorLength.js';
 
 /** Options of {@link farthestOnTriangle}. */
 export interface FarthestOnTriangleOptions {
@@ -225,14 +226,15 @@ function thickness(q: number[]): number {
     z += c[2];
   }
   const longest = span(q);
-  return longest > 0 ? length(x, y, z) / longest : 0;
+  return longest > 0 ? vectorLength(x, y, z) / longest : 0;
 }
 
 /** Longest distance between two corners of a polygon. */
 function span(q: number[]): number {
   let best = 0;
   for (let i = 0; i < q.length; i += 3) {
-    for (let j = i + 3; j < q.length; j += 3) best = Math.max(best, length(q[j]! - q[i]!, q[j + 1]! - q[i + 1]!, q[j + 2]! - q[i + 2]!));
+    for (let j = i + 3; j < q.length; j += 3)
+      best = Math.max(best, vectorLength(q[j]! - q[i]!, q[j + 1]! - q[i + 1]!, q[j + 2]! - q[i + 2]!));
   }
   return best;
 }
@@ -261,7 +263,7 @@ function centre(q: number[]): [number, number, number] {
 /** Farthest corner of a polygon from a point in it. */
 function radius(q: number[], x: number, y: number, z: number): number {
   let r = 0;
-  for (let k = 0; k < q.length; k += 3) r = Math.max(r, length(q[k]! - x, q[k + 1]! - y, q[k + 2]! - z));
+  for (let k = 0; k < q.length; k += 3) r = Math.max(r, vectorLength(q[k]! - x, q[k + 1]! - y, q[k + 2]! - z));
   return r;
 }
 
@@ -364,12 +366,4 @@ function dot(a: readonly [number, number, number], b: readonly [number, number, 
 
 function cross(a: readonly [number, number, number], b: readonly [number, number, number]): [number, number, number] {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-}
-
-/**
- * Length of a vector: Math.hypot guards against overflow that coordinates in metres never reach,
- * and costs several times more in a loop this hot.
- */
-function length(x: number, y: number, z: number): number {
-  return Math.sqrt(x * x + y * y + z * z);
 }
