@@ -139,6 +139,7 @@ export { BUDGET_CATEGORIES, type BudgetCategory } from './budget/BudgetCategory.
 export { categoryOfIfcClass } from './budget/categoryOfIfcClass.js';
 export { categoryOfShape, CATEGORY_OF_SHAPE_DEFAULTS, type CategoryOfShapeOptions } from './budget/categoryOfShape.js';
 export { boxProxy, BOX_PROXY_TRIANGLES, topProxy, TOP_PROXY_TRIANGLES, type UpAxis } from './budget/boxProxy.js';
+export { proxyParts, PROXY_PARTS_DEFAULTS, type ProxyPartsOptions } from './budget/proxyParts.js';
 export { chainCategories } from './budget/chainCategories.js';
 export { ifcClassOfNode, meshCategories } from './budget/meshCategories.js';
 export { measureDeviation, MEASURE_DEVIATION_DEFAULTS, type Deviation, type MeasureDeviationOptions } from './budget/measureDeviation.js';

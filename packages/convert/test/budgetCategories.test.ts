@@ -65,7 +65,7 @@ function ball(radius: number, segments: number): SceneMesh {
  * triangles each) and `chairs` chairs of 2,304 triangles each (furniture, one mesh drawn at each
  * chair's place), so nearly every triangle is furniture.
  */
-function furnishedRoom(chairs: number): SceneData {
+function furnishedRoom(chairs: number, chair = ball(0.4, 48)): SceneData {
   const material = (i: number) => ({
     name: `m${i}`,
     baseColor: [0.5, 0.5, 0.5] as [number, number, number],
@@ -84,7 +84,7 @@ function furnishedRoom(chairs: number): SceneData {
     ['IfcWindow', box([2, 1, -0.05], [3.2, 2.2, 0.25])],
     ['IfcWindow', box([6, 1, -0.05], [7.2, 2.2, 0.25])],
   ];
-  const meshes = [...envelope.map(([, mesh]) => mesh), ball(0.4, 48)];
+  const meshes = [...envelope.map(([, mesh]) => mesh), chair];
   const nodes: SceneNode[] = [
     {
       name: 'Ground floor',
@@ -235,6 +235,36 @@ describe('the AR budget takes triangles from what a person misses least', () => 
       );
     },
   );
+
+  it('furniture made of pieces far apart stands as a box round each, not one box across the gap between', async () => {
+    // Two balls 1.2 m apart in one mesh, as a track's fastening is the clips at both rails.
+    const one = ball(0.2, 48);
+    const count = one.positions.length / 3;
+    const pair: SceneMesh = {
+      ...one,
+      positions: Float32Array.from([...one.positions].concat([...one.positions].map((v, i) => (i % 3 === 0 ? v + 1.6 : v)))),
+      normals: Float32Array.from([...one.normals!, ...one.normals!]),
+      indices: Uint32Array.from([...one.indices, ...[...one.indices].map((v) => v + count)]),
+    };
+    const room = furnishedRoom(40, pair);
+    const boxed = await fitArBudget(room, { triangles: 2_000 });
+    expect(boxed.report.withinBudget).toBe(true);
+    expect(boxed.report.categories[1]).toMatchObject({
+      category: 'furniture',
+      deliveredTriangles: 40 * 2 * BOX_PROXY_TRIANGLES,
+      proxiedElements: 40,
+    });
+    // Chair 0 stands at x = 1: its balls span x 0.8–1.2 and 2.4–2.8; nothing is drawn between.
+    const xs = trianglesByElement(boxed.scene)
+      .get('F0')!
+      .flatMap((t) => t.split(' | ').map((c) => Number(c.split(' ')[0])));
+    expect(xs.length).toBe(2 * BOX_PROXY_TRIANGLES * 3);
+    for (const x of xs) expect(x <= 1.2 + 1e-4 || x >= 2.4 - 1e-4).toBe(true);
+    expect(Math.min(...xs)).toBeCloseTo(0.8, 3);
+    expect(Math.max(...xs)).toBeCloseTo(2.8, 3);
+    // Each box is within its face's diagonal of its ball, not of the pair's box.
+    expect(boxed.report.categories[1]!.maxDeviation).toBeCloseTo(Math.hypot(0.4, 0.4), 3);
+  });
 
   it('only once all clutter is gone does the envelope give up triangles', async () => {
     const room = furnishedRoom(3);

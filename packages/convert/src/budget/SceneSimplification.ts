@@ -1,3 +1,4 @@
+import type { Bounds } from '@arsession/geometry';
 import type { SceneData, SceneMesh } from '../scene/SceneData.js';
 import { sceneStats, worldMatrices } from '../scene/sceneStats.js';
 import { pointBounds } from '../scene/pointBounds.js';
@@ -5,6 +6,7 @@ import { BUDGET_CATEGORIES, type BudgetCategory } from './BudgetCategory.js';
 import { BOX_PROXY_TRIANGLES, boxProxy, TOP_PROXY_TRIANGLES, topProxy, type UpAxis } from './boxProxy.js';
 import { ifcClassOfNode, meshCategories } from './meshCategories.js';
 import { MeshSimplification } from './MeshSimplification.js';
+import { proxyParts } from './proxyParts.js';
 import { TwinMeshes } from './TwinMeshes.js';
 import type { CategoryFigures } from './ArBudget.js';
 import type { SimplifiedScene } from './SimplifiedScene.js';
@@ -45,6 +47,7 @@ const ENVELOPE_NO_SHAPE_ERROR = 0.001;
 /** What a mesh is drawn as once the budget took it out of simplification: its box, its box's top face, nothing. */
 type StandIn = 'box' | 'top' | 'left_out';
 
+/** Triangles of each stand-in, per box it is drawn as. */
 const STAND_IN_TRIANGLES: Readonly<Record<StandIn, number>> = { box: BOX_PROXY_TRIANGLES, top: TOP_PROXY_TRIANGLES, left_out: 0 };
 
 /**
@@ -67,6 +70,8 @@ export class SceneSimplification {
   private readonly up: UpAxis[];
   /** Diagonal of each mesh's own box, in its own units. */
   private readonly extent: Float64Array;
+  /** The boxes each mesh stands as (see `proxyParts`), found the first time they are asked for. */
+  private readonly parts: Array<Bounds[] | undefined>;
 
   constructor(private readonly scene: SceneData) {
     ({ uses: this.uses, scale: this.scale, up: this.up } = drawsOfMeshes(scene));
@@ -82,6 +87,7 @@ export class SceneSimplification {
         : undefined,
     );
     this.standIn = scene.meshes.map(() => undefined);
+    this.parts = scene.meshes.map(() => undefined);
   }
 
   /** Triangles drawn now. */
@@ -94,8 +100,19 @@ export class SceneSimplification {
   /** Triangles mesh `m` has now (0 left out). */
   private trianglesOf(m: number): number {
     const standIn = this.standIn[m];
-    if (standIn) return STAND_IN_TRIANGLES[standIn];
+    if (standIn) return this.standInTriangles(m, standIn);
     return this.work[m]?.triangles ?? this.scene.meshes[m]!.indices.length / 3;
+  }
+
+  /** Triangles mesh `m` would have standing as `standIn`: as many boxes as it has parts far apart. */
+  private standInTriangles(m: number, standIn: StandIn): number {
+    return standIn === 'left_out' ? 0 : STAND_IN_TRIANGLES[standIn] * this.partsOf(m).length;
+  }
+
+  /** The boxes mesh `m` stands as. */
+  private partsOf(m: number): Bounds[] {
+    this.parts[m] ??= proxyParts(this.scene.meshes[m]!);
+    return this.parts[m];
   }
 
   /** Diagonal of mesh `m` in metres, at the largest scale it is drawn at. */
@@ -168,7 +185,7 @@ export class SceneSimplification {
    * too many, boxes drawn as their top face ({@link topProxy}), the most drawn first.
    */
   proxyClutter(triangles: number): void {
-    const saving = (m: number, to: StandIn) => (this.trianglesOf(m) - STAND_IN_TRIANGLES[to]) * this.uses[m]!;
+    const saving = (m: number, to: StandIn) => (this.trianglesOf(m) - this.standInTriangles(m, to)) * this.uses[m]!;
     const candidates = this.clutter()
       .filter((m) => this.boxable(m) && saving(m, 'box') > 0)
       .sort((a, b) => saving(b, 'box') - saving(a, 'box') || a - b);
@@ -288,25 +305,28 @@ export class SceneSimplification {
         standIn === 'left_out'
           ? { ...mesh, indices: new Uint32Array(0) }
           : standIn === 'box'
-            ? boxProxy(mesh)
+            ? boxProxy(mesh, this.partsOf(m))
             : standIn === 'top'
-              ? topProxy(mesh, this.up[m]!)
+              ? topProxy(mesh, this.up[m]!, this.partsOf(m))
               : w?.changed
                 ? w.result()
                 : mesh;
       figures.count(category, mesh.indices.length / 3, delivered.indices.length / 3, this.uses[m]!);
       if (!w || (!w.changed && !standIn)) return delivered;
       if (standIn === 'box') {
-        // The mesh touches every face of its box and lies inside it: a point of the box is within
-        // its face's diagonal of the mesh, a point of the mesh within half the thinnest side of the box.
-        const box = boxSides(mesh);
-        figures.strayed(category, Math.hypot(box[1], box[2]) * scale[m]!, (box[0] / 2) * scale[m]!);
+        // Each part touches every face of its box and lies inside it: a point of a box is within
+        // its face's diagonal of the part, a point of the part within half the thinnest side of its box.
+        for (const part of this.partsOf(m)) {
+          const [thinnest, middle, longest] = boxSides(part);
+          figures.strayed(category, Math.hypot(middle, longest) * scale[m]!, (thinnest / 2) * scale[m]!);
+        }
       } else if (standIn === 'top') {
-        // The mesh touches its box's top face, and lies within the box: a point of the face is
-        // within the face's diagonal of the mesh, a point of the mesh within the box's diagonal of the face.
-        const { min, max } = pointBounds(mesh.positions);
-        const sides = [0, 1, 2].filter((k) => k !== this.up[m]!.axis).map((k) => max[k]! - min[k]!);
-        figures.strayed(category, Math.hypot(...sides) * scale[m]!, size);
+        // Each part touches its box's top face, and lies within the box: a point of the face is
+        // within the face's diagonal of the part, a point of the part within the box's diagonal of the face.
+        for (const part of this.partsOf(m)) {
+          const sides = [0, 1, 2].filter((k) => k !== this.up[m]!.axis).map((k) => part.max[k]! - part.min[k]!);
+          figures.strayed(category, Math.hypot(...sides) * scale[m]!, Math.hypot(...boxSides(part)) * scale[m]!);
+        }
       } else if (delivered.indices.length === 0) {
         // Left out whole (smaller than the error, or by the budget): it counts its own size, not a distance to elsewhere.
         figures.strayed(category, 0, size);
@@ -463,9 +483,8 @@ function extent(mesh: SceneMesh): number {
   return Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
 }
 
-/** The sides of a mesh's own bounding box, shortest first. */
-function boxSides(mesh: SceneMesh): [number, number, number] {
-  const { min, max } = pointBounds(mesh.positions);
+/** The sides of a box, shortest first. */
+function boxSides({ min, max }: Bounds): [number, number, number] {
   return [max[0] - min[0], max[1] - min[1], max[2] - min[2]].sort((a, b) => a - b) as [number, number, number];
 }
 

@@ -1,7 +1,8 @@
+import type { Bounds } from '@arsession/geometry';
 import type { SceneMesh } from '../scene/SceneData.js';
 import { pointBounds } from '../scene/pointBounds.js';
 
-/** Triangles of a {@link boxProxy}. */
+/** Triangles of a {@link boxProxy}, per box. */
 export const BOX_PROXY_TRIANGLES = 12;
 
 /** Each face of a box: the axis it faces along, its side, and its four corners as bits (x, y, z). */
@@ -20,18 +21,20 @@ const FACES: ReadonlyArray<{ axis: 0 | 1 | 2; side: 0 | 1; corners: readonly [nu
  * AR budget draws for a piece of clutter once coarsening it is not enough: where it stands and how
  * big it is, in one draw of 12 triangles. Every point of the mesh lies inside the box, so the box
  * is no farther from the mesh than its diagonal, and the mesh no farther from the box than half
- * its thinnest side.
+ * its thinnest side. `parts`: the boxes to draw instead of the one round all of it (see
+ * `proxyParts`), each as above for the pieces it holds.
  *
  * @example
  * ```ts
  * boxProxy(chair).indices.length / 3; // → 12
+ * boxProxy(fastenings, proxyParts(fastenings)).indices.length / 3; // → 24: one box at each rail
  * ```
  */
-export function boxProxy(mesh: SceneMesh): SceneMesh {
-  return boxFaces(mesh, FACES);
+export function boxProxy(mesh: SceneMesh, parts: readonly Bounds[] = [pointBounds(mesh.positions)]): SceneMesh {
+  return boxFaces(mesh, FACES, parts);
 }
 
-/** Triangles of a {@link topProxy}. */
+/** Triangles of a {@link topProxy}, per box. */
 export const TOP_PROXY_TRIANGLES = 2;
 
 /** Which face of a mesh's own box is its top: the axis of its frame that points up, and which way. */
@@ -45,37 +48,41 @@ export interface UpAxis {
  * A mesh's barest stand-in, when thousands of boxes are still too many (a rail's 9,238
  * sleepers): the top face of its box, 2 triangles facing up. Seen from above, where a person
  * looks at a track or a room's furniture from, it shows where each one is and how much ground it
- * takes. `up` names the mesh's own axis that is drawn upwards.
+ * takes. `up` names the mesh's own axis that is drawn upwards; `parts` as for {@link boxProxy}.
  *
  * @example
  * ```ts
  * topProxy(sleeper, { axis: 2, side: 1 }).indices.length / 3; // → 2
  * ```
  */
-export function topProxy(mesh: SceneMesh, up: UpAxis): SceneMesh {
+export function topProxy(mesh: SceneMesh, up: UpAxis, parts: readonly Bounds[] = [pointBounds(mesh.positions)]): SceneMesh {
   return boxFaces(
     mesh,
     FACES.filter((f) => f.axis === up.axis && f.side === up.side),
+    parts,
   );
 }
 
-/** The given faces of a mesh's own box, facing out, with flat normals. */
-function boxFaces(mesh: SceneMesh, faces: typeof FACES): SceneMesh {
-  const { min, max } = pointBounds(mesh.positions);
-  const positions = new Float32Array(faces.length * 4 * 3),
-    normals = new Float32Array(faces.length * 4 * 3);
-  const indices = new Uint32Array(faces.length * 6);
-  faces.forEach(({ axis, side, corners }, f) => {
-    corners.forEach((bits, c) => {
-      const v = f * 4 + c;
-      positions[v * 3] = bits & 0b100 ? max[0] : min[0];
-      positions[v * 3 + 1] = bits & 0b010 ? max[1] : min[1];
-      positions[v * 3 + 2] = bits & 0b001 ? max[2] : min[2];
-      normals[v * 3 + axis] = side ? 1 : -1;
+/** The given faces of each box, facing out, with flat normals. */
+function boxFaces(mesh: SceneMesh, faces: typeof FACES, boxes: readonly Bounds[]): SceneMesh {
+  const quads = faces.length * boxes.length;
+  const positions = new Float32Array(quads * 4 * 3),
+    normals = new Float32Array(quads * 4 * 3);
+  const indices = new Uint32Array(quads * 6);
+  boxes.forEach(({ min, max }, b) => {
+    faces.forEach(({ axis, side, corners }, face) => {
+      const f = b * faces.length + face;
+      corners.forEach((bits, c) => {
+        const v = f * 4 + c;
+        positions[v * 3] = bits & 0b100 ? max[0] : min[0];
+        positions[v * 3 + 1] = bits & 0b010 ? max[1] : min[1];
+        positions[v * 3 + 2] = bits & 0b001 ? max[2] : min[2];
+        normals[v * 3 + axis] = side ? 1 : -1;
+      });
+      indices.set([f * 4, f * 4 + 1, f * 4 + 2, f * 4, f * 4 + 2, f * 4 + 3], f * 6);
     });
-    indices.set([f * 4, f * 4 + 1, f * 4 + 2, f * 4, f * 4 + 2, f * 4 + 3], f * 6);
   });
   const proxy: SceneMesh = { name: mesh.name, positions, normals, indices, material: mesh.material };
-  if (mesh.uvs) proxy.uvs = new Float32Array(faces.length * 4 * 2);
+  if (mesh.uvs) proxy.uvs = new Float32Array(quads * 4 * 2);
   return proxy;
 }

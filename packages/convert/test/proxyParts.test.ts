@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { MeshoptSimplifier } from 'meshoptimizer';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { boxProxy, PROXY_PARTS_DEFAULTS, proxyParts, type SceneMesh } from '../src/index.js';
+import { pointBounds } from '../src/scene/pointBounds.js';
+
+type Vec3 = [number, number, number];
+
+/** Cubes as one mesh: each its own 8 corners and 12 triangles, so a cube is one piece. */
+function cubes(list: ReadonlyArray<{ min: Vec3; max: Vec3 }>): SceneMesh {
+  const unit = boxProxy({ name: '', positions: new Float32Array([0, 0, 0, 1, 1, 1]), indices: new Uint32Array(0), material: 0 });
+  const positions: number[] = [],
+    indices: number[] = [];
+  for (const { min, max } of list) {
+    const first = positions.length / 3;
+    positions.push(...[...unit.positions].map((v, i) => (v === 0 ? min[i % 3]! : max[i % 3]!)));
+    indices.push(...[...unit.indices].map((v) => v + first));
+  }
+  return { name: 'pieces', positions: new Float32Array(positions), indices: new Uint32Array(indices), material: 0 };
+}
+
+const cube = (x: number, y: number, z: number, side = 0.2) => ({ min: [x, y, z] as Vec3, max: [x + side, y + side, z + side] as Vec3 });
+
+beforeAll(async () => {
+  await MeshoptSimplifier.ready;
+});
+
+describe('proxyParts', () => {
+  it('boxes pieces far apart each on their own: the clips at both rails, not a bar across the gauge', () => {
+    const parts = proxyParts(cubes([cube(0, 0, 0), cube(1.5, 0, 0)]));
+    expect(parts).toHaveLength(2);
+    expect(parts.map((p) => p.min[0]).sort()).toEqual([0, 1.5]);
+    expect(boxProxy(cubes([cube(0, 0, 0), cube(1.5, 0, 0)]), parts).indices.length / 3).toBe(24);
+  });
+
+  it('boxes pieces that touch or nearly touch as one: a chair is its seat and its legs', () => {
+    const seat = { min: [0, 0.4, 0] as Vec3, max: [0.5, 0.45, 0.5] as Vec3 };
+    const legs = [cube(0, 0, 0, 0.04), cube(0.46, 0, 0, 0.04), cube(0, 0, 0.46, 0.04), cube(0.46, 0, 0.46, 0.04)].map((l) => ({
+      min: l.min,
+      max: [l.max[0], 0.4, l.max[2]] as Vec3,
+    }));
+    const chair = cubes([seat, ...legs]);
+    expect(proxyParts(chair)).toEqual([pointBounds(chair.positions)]);
+  });
+
+  it(`draws more than ${PROXY_PARTS_DEFAULTS.maxParts} parts as one box round all of them`, () => {
+    const bolts = cubes([0, 1, 2, 3, 4].map((k) => cube(k * 2, 0, 0, 0.05)));
+    expect(proxyParts(bolts)).toEqual([pointBounds(bolts.positions)]);
+  });
+
+  it('every vertex lies in a box, every box within the mesh, each touched on all six faces', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            x: fc.double({ min: -5, max: 5, noNaN: true }),
+            y: fc.double({ min: -5, max: 5, noNaN: true }),
+            z: fc.double({ min: -5, max: 5, noNaN: true }),
+            side: fc.double({ min: 0.01, max: 1, noNaN: true }),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        (list) => {
+          const mesh = cubes(list.map(({ x, y, z, side }) => cube(x, y, z, side)));
+          const parts = proxyParts(mesh);
+          expect(parts.length).toBeGreaterThanOrEqual(1);
+          expect(parts.length).toBeLessThanOrEqual(PROXY_PARTS_DEFAULTS.maxParts);
+          const whole = pointBounds(mesh.positions);
+          const p = mesh.positions;
+          const inBox = (v: number, b: (typeof parts)[number]) =>
+            [0, 1, 2].every((k) => p[v * 3 + k]! >= b.min[k]! && p[v * 3 + k]! <= b.max[k]!);
+          for (let v = 0; v < p.length / 3; v++) expect(parts.some((b) => inBox(v, b))).toBe(true);
+          for (const b of parts) {
+            for (let k = 0; k < 3; k++) {
+              expect(b.min[k]).toBeGreaterThanOrEqual(whole.min[k]!);
+              expect(b.max[k]).toBeLessThanOrEqual(whole.max[k]!);
+              // A vertex of the box's pieces on its lower and its upper face along each axis.
+              const inside = [...Array(p.length / 3).keys()].filter((v) => inBox(v, b));
+              expect(inside.some((v) => p[v * 3 + k] === b.min[k])).toBe(true);
+              expect(inside.some((v) => p[v * 3 + k] === b.max[k])).toBe(true);
+            }
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
