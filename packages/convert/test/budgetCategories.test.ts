@@ -264,6 +264,18 @@ describe('the AR budget takes triangles from what a person misses least', () => 
     expect(Math.max(...xs)).toBeCloseTo(2.8, 3);
     // Each box is within its face's diagonal of its ball, not of the pair's box.
     expect(boxed.report.categories[1]!.maxDeviation).toBeCloseTo(Math.hypot(0.4, 0.4), 3);
+
+    // Too many boxes for 300: each chair the top faces of its two boxes, 2 triangles each, at the balls' tops.
+    const tops = await fitArBudget(room, { triangles: 300 });
+    expect(tops.report.withinBudget).toBe(true);
+    expect(tops.report.categories[1]).toMatchObject({ deliveredTriangles: 40 * 2 * TOP_PROXY_TRIANGLES, proxiedElements: 40 });
+    const corners = trianglesByElement(tops.scene)
+      .get('F0')!
+      .flatMap((t) => t.split(' | ').map((c) => c.split(' ').map(Number)));
+    for (const [x, y] of corners) {
+      expect(x! <= 1.2 + 1e-4 || x! >= 2.4 - 1e-4).toBe(true);
+      expect(y).toBeCloseTo(0.6, 3);
+    }
   });
 
   it('only once all clutter is gone does the envelope give up triangles', async () => {

@@ -6,7 +6,7 @@ import { pointBounds } from '../src/scene/pointBounds.js';
 
 type Vec3 = [number, number, number];
 
-/** Cubes as one mesh: each its own 8 corners and 12 triangles, so a cube is one piece. */
+/** Cubes as one mesh: each its own 24 corners (4 a face) and 12 triangles, one piece once positions are welded. */
 function cubes(list: ReadonlyArray<{ min: Vec3; max: Vec3 }>): SceneMesh {
   const unit = boxProxy({ name: '', positions: new Float32Array([0, 0, 0, 1, 1, 1]), indices: new Uint32Array(0), material: 0 });
   const positions: number[] = [],
@@ -29,7 +29,7 @@ describe('proxyParts', () => {
   it('boxes pieces far apart each on their own: the clips at both rails, not a bar across the gauge', () => {
     const parts = proxyParts(cubes([cube(0, 0, 0), cube(1.5, 0, 0)]));
     expect(parts).toHaveLength(2);
-    expect(parts.map((p) => p.min[0]).sort()).toEqual([0, 1.5]);
+    expect(parts.map((p) => p.min[0]).sort((a, b) => a - b)).toEqual([0, 1.5]);
     expect(boxProxy(cubes([cube(0, 0, 0), cube(1.5, 0, 0)]), parts).indices.length / 3).toBe(24);
   });
 
@@ -48,6 +48,17 @@ describe('proxyParts', () => {
     expect(proxyParts(bolts)).toEqual([pointBounds(bolts.positions)]);
   });
 
+  it('boxes only the vertices the triangles use, −0 as 0, and nothing for a mesh without triangles', () => {
+    const mesh = cubes([cube(-0, 0, 0)]);
+    // A far vertex no triangle uses (as a GeomSubset's share of its prim's points) and a −0.
+    const positions = Float32Array.from([...mesh.positions, 100, 100, 100]);
+    const [part, ...more] = proxyParts({ ...mesh, positions });
+    expect(more).toEqual([]);
+    expect(part!.max).toEqual([0.2, 0.2, 0.2].map(Math.fround));
+    expect(Object.is(part!.min[0], -0)).toBe(false);
+    expect(proxyParts({ ...mesh, indices: new Uint32Array(0) })).toEqual([]);
+  });
+
   it('every vertex lies in a box, every box within the mesh, each touched on all six faces', () => {
     fc.assert(
       fc.property(
@@ -58,13 +69,22 @@ describe('proxyParts', () => {
             z: fc.double({ min: -5, max: 5, noNaN: true }),
             side: fc.double({ min: 0.01, max: 1, noNaN: true }),
           }),
-          { minLength: 1, maxLength: 8 },
+          { minLength: 1, maxLength: 5 },
         ),
         (list) => {
           const mesh = cubes(list.map(({ x, y, z, side }) => cube(x, y, z, side)));
           const parts = proxyParts(mesh);
           expect(parts.length).toBeGreaterThanOrEqual(1);
           expect(parts.length).toBeLessThanOrEqual(PROXY_PARTS_DEFAULTS.maxParts);
+          // Parts drawn apart lie apart: no two closer than the share of the larger's diagonal.
+          const diagonal = (b: (typeof parts)[number]) => Math.hypot(...[0, 1, 2].map((k) => b.max[k]! - b.min[k]!));
+          const gap = (a: (typeof parts)[number], b: (typeof parts)[number]) =>
+            Math.hypot(...[0, 1, 2].map((k) => Math.max(0, a.min[k]! - b.max[k]!, b.min[k]! - a.max[k]!)));
+          for (let i = 0; i < parts.length; i++)
+            for (let j = i + 1; j < parts.length; j++)
+              expect(gap(parts[i]!, parts[j]!)).toBeGreaterThan(
+                PROXY_PARTS_DEFAULTS.gapShare * Math.max(diagonal(parts[i]!), diagonal(parts[j]!)),
+              );
           const whole = pointBounds(mesh.positions);
           const p = mesh.positions;
           const inBox = (v: number, b: (typeof parts)[number]) =>

@@ -813,11 +813,11 @@ export interface components {
             source_triangles: number;
             /** @description triangles its elements draw as delivered, boxes counted */
             delivered_triangles: number;
-            /** @description largest distance from its delivered surface to its full one (metres), measured as max_deviation_m is; an element drawn as a box counts its box's largest face diagonal */
+            /** @description largest distance from its delivered surface to its full one (metres), measured as max_deviation_m is; an element drawn as boxes counts the largest face diagonal of a box */
             max_deviation_m: number;
             /** @description largest distance from its full surface to its delivered one (metres); an element left out counts its own size */
             max_uncovered_m: number;
-            /** @description elements drawn as the box around them in place of their shape */
+            /** @description elements drawn as the box around them (one round each of their parts that lie apart) in place of their shape */
             proxied_elements: number;
             /** @description elements left out, by class, most first (the budget_left_out warning names them too) */
             left_out: {
@@ -914,7 +914,7 @@ export interface components {
              * @constant
              */
             status: "ok";
-            /** @description the converter's version, e.g. 0.1.0+11: the package version, and after the + the revision of what it writes (the conversion cache keys entries by it) */
+            /** @description the converter's version, e.g. 0.1.0+12: the package version, and after the + the revision of what it writes (the conversion cache keys entries by it) */
             version: string;
         };
         Readiness: {

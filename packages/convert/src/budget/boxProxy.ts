@@ -19,10 +19,10 @@ const FACES: ReadonlyArray<{ axis: 0 | 1 | 2; side: 0 | 1; corners: readonly [nu
  * A mesh's simplest stand-in: the box around its vertices, in its own frame (so a placed chair's
  * box turns with it), 12 triangles facing out with flat normals, its material and name. What the
  * AR budget draws for a piece of clutter once coarsening it is not enough: where it stands and how
- * big it is, in one draw of 12 triangles. Every point of the mesh lies inside the box, so the box
- * is no farther from the mesh than its diagonal, and the mesh no farther from the box than half
- * its thinnest side. `parts`: the boxes to draw instead of the one round all of it (see
- * `proxyParts`), each as above for the pieces it holds.
+ * big it is, in one draw of 12 triangles a box. Every point of the mesh lies inside the box, so
+ * the box is no farther from the mesh than its diagonal, and the mesh no farther from the box
+ * than half its thinnest side. `parts`: the boxes to draw instead of the one round all of it (see
+ * `proxyParts`: one round each part that lies apart), each as above for the pieces it holds.
  *
  * @example
  * ```ts
@@ -46,7 +46,7 @@ export interface UpAxis {
 
 /**
  * A mesh's barest stand-in, when thousands of boxes are still too many (a rail's 9,238
- * sleepers): the top face of its box, 2 triangles facing up. Seen from above, where a person
+ * sleepers): the top face of its box, 2 triangles facing up (a box per part, with `parts`). Seen from above, where a person
  * looks at a track or a room's furniture from, it shows where each one is and how much ground it
  * takes. `up` names the mesh's own axis that is drawn upwards; `parts` as for {@link boxProxy}.
  *

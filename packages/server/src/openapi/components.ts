@@ -315,14 +315,17 @@ export const SCHEMAS = {
         minimum: 0,
         description:
           'largest distance from its delivered surface to its full one (metres), measured as ' +
-          "max_deviation_m is; an element drawn as a box counts its box's largest face diagonal",
+          'max_deviation_m is; an element drawn as boxes counts the largest face diagonal of a box',
       },
       max_uncovered_m: {
         ...number,
         minimum: 0,
         description: 'largest distance from its full surface to its delivered one (metres); an element left out counts its own size',
       },
-      proxied_elements: { ...integer, description: 'elements drawn as the box around them in place of their shape' },
+      proxied_elements: {
+        ...integer,
+        description: 'elements drawn as the box around them (one round each of their parts that lie apart) in place of their shape',
+      },
       left_out: {
         type: 'array',
         items: record({ ifc_class: { ...text, description: 'the IFC class, or mesh for a model that names none' }, elements: integer }),
@@ -386,7 +389,7 @@ export const SCHEMAS = {
     version: {
       type: 'string',
       description:
-        "the converter's version, e.g. 0.1.0+11: the package version, and after the " +
+        "the converter's version, e.g. 0.1.0+12: the package version, and after the " +
         '+ the revision of what it writes (the conversion cache keys entries by it)',
     },
   }),
