@@ -33,6 +33,15 @@ describe('proxyParts', () => {
     expect(boxProxy(cubes([cube(0, 0, 0), cube(1.5, 0, 0)]), parts).indices.length / 3).toBe(24);
   });
 
+  it('groups hundreds of pieces as they lie: a fastening of 971 is the clips at each rail', () => {
+    const row = (x: number) => Array.from({ length: 150 }, (_, k) => cube(x, 0, k * 0.021, 0.02));
+    const parts = proxyParts(cubes([...row(0), ...row(1.5)]));
+    expect(parts.map((p) => [p.min[0], p.max[0]]).sort((a, b) => a[0]! - b[0]!)).toEqual([
+      [0, Math.fround(0.02)],
+      [1.5, Math.fround(1.52)],
+    ]);
+  });
+
   it('boxes pieces that touch or nearly touch as one: a chair is its seat and its legs', () => {
     const seat = { min: [0, 0.4, 0] as Vec3, max: [0.5, 0.45, 0.5] as Vec3 };
     const legs = [cube(0, 0, 0, 0.04), cube(0.46, 0, 0, 0.04), cube(0, 0, 0.46, 0.04), cube(0.46, 0, 0.46, 0.04)].map((l) => ({

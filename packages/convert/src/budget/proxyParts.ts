@@ -1,7 +1,7 @@
 import { type Bounds, vectorLength } from '@arsession/geometry';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { SceneMesh } from '../scene/SceneData.js';
-import { VertexPieces } from './VertexPieces.js';
+import { DisjointSets } from './DisjointSets.js';
 
 /** Options of {@link proxyParts}. */
 export interface ProxyPartsOptions {
@@ -13,14 +13,18 @@ export interface ProxyPartsOptions {
   /** More parts than this are drawn as one box round them all: a box per bolt would cost more than the mesh. */
   maxParts: number;
   /**
-   * More pieces than this are one box round them all without grouping them: a shrub of ten
-   * thousand loose leaves would take a grouping of quadratic cost, and end as one box anyway.
+   * More pieces than this are one box round them all without grouping them: a shrub of a hundred
+   * thousand loose leaves would cost a grouping far dearer than its box. (A track's fastening, the
+   * clips at both rails, is 971 pieces.)
    */
   maxPieces: number;
 }
 
 /** Defaults of {@link proxyParts}. */
-export const PROXY_PARTS_DEFAULTS: Readonly<ProxyPartsOptions> = { gapShare: 0.1, maxParts: 4, maxPieces: 256 };
+export const PROXY_PARTS_DEFAULTS: Readonly<ProxyPartsOptions> = { gapShare: 0.1, maxParts: 4, maxPieces: 8192 };
+
+/** Groups of pieces merged box by box only when this few: beyond, they are many parts whatever merges. */
+const MERGED_BOX_BY_BOX = 64;
 
 /**
  * The boxes a mesh's stand-in is drawn as: one round each group of its pieces (triangles joined
@@ -41,14 +45,15 @@ export function proxyParts(mesh: SceneMesh, options: Partial<ProxyPartsOptions> 
   const { gapShare, maxParts, maxPieces } = { ...PROXY_PARTS_DEFAULTS, ...options };
   const pieces = pieceBoxes(mesh);
   if (pieces.length === 0) return [];
-  const parts = pieces.length > maxPieces ? [] : mergeNear(pieces, gapShare);
+  const groups = pieces.length > maxPieces ? [] : groupNear(pieces, gapShare);
+  const parts = groups.length <= MERGED_BOX_BY_BOX ? mergeNear(groups, gapShare) : groups;
   return parts.length === 0 || parts.length > maxParts ? [pieces.reduce(union)] : parts;
 }
 
 /** The box of each piece of the mesh: its triangles joined through positions they share. */
 function pieceBoxes(mesh: SceneMesh): Bounds[] {
   const weld = MeshoptSimplifier.generatePositionRemap(mesh.positions, 3);
-  const pieces = new VertexPieces(weld.length);
+  const pieces = new DisjointSets(weld.length);
   const idx = mesh.indices;
   for (let t = 0; t < idx.length; t += 3) {
     pieces.join(weld[idx[t]!]!, weld[idx[t + 1]!]!);
@@ -71,7 +76,37 @@ function pieceBoxes(mesh: SceneMesh): Bounds[] {
   return [...boxOf.values()].filter((b) => b.min[0] <= b.max[0]);
 }
 
-/** Boxes merged while two lie within `gapShare` of the larger's diagonal: each pass takes every pair once. */
+/**
+ * The boxes round groups of pieces linked when their boxes lie within `gapShare` of the larger's
+ * diagonal. Swept along x: a piece is compared only with those that start within reach of its end.
+ */
+function groupNear(boxes: Bounds[], gapShare: number): Bounds[] {
+  const diagonals = boxes.map(diagonal);
+  const reach = gapShare * Math.max(...diagonals);
+  const order = boxes.map((_, i) => i).sort((a, b) => boxes[a]!.min[0] - boxes[b]!.min[0]);
+  const groups = new DisjointSets(boxes.length);
+  for (let a = 0; a < order.length; a++) {
+    const i = order[a]!;
+    for (let b = a + 1; b < order.length; b++) {
+      const j = order[b]!;
+      // Every later box starts farther along x still: none is within reach.
+      if (boxes[j]!.min[0] - boxes[i]!.max[0] > reach) break;
+      if (gap(boxes[i]!, boxes[j]!) <= gapShare * Math.max(diagonals[i]!, diagonals[j]!)) groups.join(i, j);
+    }
+  }
+  const byGroup = new Map<number, Bounds>();
+  boxes.forEach((box, i) => {
+    const g = groups.find(i);
+    const sofar = byGroup.get(g);
+    byGroup.set(g, sofar ? union(sofar, box) : box);
+  });
+  return [...byGroup.values()];
+}
+
+/**
+ * Boxes merged while two lie within `gapShare` of the larger's diagonal (a group's box, grown
+ * round its pieces, may reach another's): each pass takes every pair once.
+ */
 function mergeNear(boxes: Bounds[], gapShare: number): Bounds[] {
   const out = [...boxes];
   for (let merged = true; merged; ) {
