@@ -89,8 +89,12 @@ function runInTurns<A, B>(times: number, a: string[], bTimes: number, b: string[
   return { a: medianOf(runsA), b: runsB.length ? medianOf(runsB) : undefined };
 }
 
-/** Runs of each measurement: five, but three of a large model's conversion with the budget and one without (tens of seconds, gigabytes). */
-const REPEATS = 5;
+/**
+ * Runs of each measurement: eleven (a median of five swung the budget's ratio on ISSUE_021 from
+ * ×1.36 to ×1.69 between two runs of the same code on this shared machine), but three of a large
+ * model's conversion with the budget and one without (tens of seconds, gigabytes).
+ */
+const REPEATS = 11;
 const LARGE_REPEATS = 3;
 
 /** Large models present in {@link LARGE_MODELS_DIR} (none when the folder is absent). */

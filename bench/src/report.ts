@@ -544,7 +544,7 @@ function budgetSection(budget: ResultFile<BudgetRow[]> | undefined): string[] {
     '',
     `Every corpus IFC and ` +
       `GLB${rows.some((r) => r.large) ? ' and the large real models of `bench/LARGE-MODELS.md` (marked ▲)' : ''}, each run in fresh ` +
-      `processes (time and peak memory: the median of five runs, ours with and without the budget in turns so a ` +
+      `processes (time and peak memory: the median of eleven runs, ours with and without the budget in turns so a ` +
       `machine slow for a while weighs on both; of a large model three with the budget and one without): ours within the default budget` +
       (b
         ? ` (${n(b.triangles)} triangles, ${b.meshPrims} mesh prims, ${b.textureSize} px, ${(b.packageBytes / 2 ** 20).toFixed(0)} MiB)`
