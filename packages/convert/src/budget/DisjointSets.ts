@@ -27,7 +27,7 @@ export class DisjointSets {
     return v;
   }
 
-  /** Puts `a` and `b` in one piece. */
+  /** Puts `a` and `b` in one set. */
   join(a: number, b: number): void {
     const ra = this.find(a),
       rb = this.find(b);

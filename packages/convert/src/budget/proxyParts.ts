@@ -1,6 +1,7 @@
 import { type Bounds, vectorLength } from '@arsession/geometry';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { SceneMesh } from '../scene/SceneData.js';
+import { emptyBounds } from '../scene/growBounds.js';
 import { DisjointSets } from './DisjointSets.js';
 
 /** Options of {@link proxyParts}. */
@@ -64,7 +65,7 @@ function pieceBoxes(mesh: SceneMesh): Bounds[] {
   for (const v of idx) {
     const piece = pieces.find(weld[v]!);
     let box = boxOf.get(piece);
-    if (!box) boxOf.set(piece, (box = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] }));
+    if (!box) boxOf.set(piece, (box = emptyBounds()));
     for (let k = 0; k < 3; k++) {
       // As `pointBounds` grows a box: −0 as +0, and a NaN coordinate never taken.
       const c = p[v * 3 + k]! + 0;
@@ -72,8 +73,8 @@ function pieceBoxes(mesh: SceneMesh): Bounds[] {
       if (c > box.max[k]!) box.max[k] = c;
     }
   }
-  // A piece whose every coordinate is NaN has no box.
-  return [...boxOf.values()].filter((b) => b.min[0] <= b.max[0]);
+  // A piece whose every coordinate along an axis is NaN has no box.
+  return [...boxOf.values()].filter((b) => b.min.every((low, k) => low <= b.max[k]!));
 }
 
 /**
