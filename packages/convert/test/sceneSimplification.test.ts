@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SceneSimplification } from '../src/budget/SceneSimplification.js';
@@ -33,10 +34,14 @@ function rail(length: number, segments: number, z: number): SceneMesh {
   return { name: 'rail', positions: new Float32Array(positions), indices: new Uint32Array(indices), material: 1 };
 }
 
-function scene(meshes: SceneMesh[]): SceneData {
+/** A scene drawing each mesh once, or `draws[m]` times (each draw a node of class `ifcClass`, when given). */
+function scene(meshes: SceneMesh[], draws: number[] = [], ifcClass?: string): SceneData {
   const identity = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+  const metadata: Record<string, string> = ifcClass ? { ifcClass } : {};
   const base = {
-    nodes: meshes.map((_, m) => ({ name: `n${m}`, parent: -1, matrix: identity, meshes: [m], metadata: {} })),
+    nodes: meshes.flatMap((_, m) =>
+      Array.from({ length: draws[m] ?? 1 }, (_, k) => ({ name: `n${m}.${k}`, parent: -1, matrix: identity, meshes: [m], metadata })),
+    ),
     meshes,
     materials: [],
     textures: [],
@@ -70,5 +75,60 @@ describe('SceneSimplification.reduceToFit (the last resort)', () => {
     // 400 + 2 × 1,300: the rail whole, the two terrains alike, whatever their sizes before.
     expect(delivered[2]).toBe(400);
     expect(Math.abs(delivered[0]! - delivered[1]!)).toBeLessThan(200);
+  });
+});
+
+describe('SceneSimplification.restoreWithin (the room under the budget)', () => {
+  /** A slab drawn once and a smaller one drawn 30 times, both simplified at 5 cm. */
+  const simplified = () => {
+    const s = new SceneSimplification(scene([terrain(60), terrain(20)], [1, 30], 'IfcSlab'));
+    s.round(0.05);
+    return s;
+  };
+  /** What each mesh saved by the round, in drawn triangles, and the triangles drawn after it. */
+  const savings = async () => {
+    const s = simplified();
+    const delivered = (await s.deliver(1000, 0.05)).scene.meshes;
+    return { drawn: s.drawn, once: 7200 - delivered[0]!.indices.length / 3, thirty: (800 - delivered[1]!.indices.length / 3) * 30 };
+  };
+
+  it('gives back first the mesh that saved the fewest drawn triangles for what it costs to measure, never past the budget', async () => {
+    const { drawn, once, thirty } = await savings();
+    expect(once).toBeGreaterThan(0);
+    expect(thirty).toBeGreaterThan(once);
+    // Room for either, not both: the slab drawn once comes back whole, the one drawn 30 times stays simplified.
+    const s = simplified();
+    s.restoreWithin(drawn + thirty);
+    expect(s.drawn).toBe(drawn + once);
+    const { scene: delivered } = await s.deliver(1000, 0.05);
+    expect(delivered.meshes[0]!.indices).toEqual(terrain(60).indices);
+    expect(delivered.meshes[1]!.indices.length / 3).toBe(800 - thirty / 30);
+  });
+
+  it('with room for all, every mesh is delivered as read and nothing is counted as moved', async () => {
+    const s = simplified();
+    s.restoreWithin(7200 + 800 * 30);
+    const { scene: delivered, maxDeviation, maxUncovered, categories } = await s.deliver(1000, 0.05);
+    expect(delivered.meshes.map((m) => m.indices)).toEqual([terrain(60).indices, terrain(20).indices]);
+    expect([maxDeviation, maxUncovered]).toEqual([0, 0]);
+    expect(categories).toEqual([expect.objectContaining({ category: 'envelope', sourceTriangles: 31_200, deliveredTriangles: 31_200 })]);
+  });
+
+  it('whatever the room, the drawn total stays within the budget and a mesh not given back is delivered as simplified', async () => {
+    const { drawn, once, thirty } = await savings();
+    const without = (await simplified().deliver(1000, 0.05)).scene.meshes.map((m) => m.indices);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: drawn - 10, max: drawn + once + thirty + 10 }), async (budget) => {
+        const s = simplified();
+        s.restoreWithin(budget);
+        expect(s.drawn).toBeLessThanOrEqual(Math.max(budget, drawn));
+        const delivered = (await s.deliver(1000, 0.05)).scene.meshes;
+        delivered.forEach((mesh, m) => {
+          const full = [terrain(60), terrain(20)][m]!.indices;
+          expect([full, without[m]]).toContainEqual(mesh.indices);
+        });
+      }),
+      { numRuns: 12 },
+    );
   });
 });

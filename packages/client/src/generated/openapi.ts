@@ -914,7 +914,7 @@ export interface components {
              * @constant
              */
             status: "ok";
-            /** @description the converter's version, e.g. 0.1.0+12: the package version, and after the + the revision of what it writes (the conversion cache keys entries by it) */
+            /** @description the converter's version, e.g. 0.1.0+13: the package version, and after the + the revision of what it writes (the conversion cache keys entries by it) */
             version: string;
         };
         Readiness: {

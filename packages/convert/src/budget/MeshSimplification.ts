@@ -98,6 +98,15 @@ export class MeshSimplification {
     this.replace(this.marked);
   }
 
+  /** Back to the full triangles, parts kept finer and marks forgotten: the budget has room for them after all. */
+  restore(): void {
+    this.indices = this.welded(this.source.indices);
+    this.marked = this.indices;
+    this.kept = new Uint32Array(0);
+    this.keptStray = 0;
+    this.measured = 0;
+  }
+
   /**
    * Simplifies further until the next collapse would move the surface more than `error` (in the
    * mesh's own units). Borders stay where they are, so neighbouring meshes never open a gap; parts

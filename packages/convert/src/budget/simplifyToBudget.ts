@@ -70,5 +70,6 @@ export async function simplifyToBudget(scene: SceneData, options: Partial<Simpli
     }
   }
   if (over()) simplification.reduceToFit(opts.triangles);
+  simplification.restoreWithin(opts.triangles);
   return simplification.deliver(opts.samples, error);
 }

@@ -118,7 +118,7 @@ export function openConversionCache(
  *
  * @example
  * ```ts
- * conversionCacheVersion(false); // → '0.1.0+12.nobudget'
+ * conversionCacheVersion(false); // → '0.1.0+13.nobudget'
  * ```
  */
 export function conversionCacheVersion(budget: ArBudget | false): string {

@@ -389,7 +389,7 @@ export const SCHEMAS = {
     version: {
       type: 'string',
       description:
-        "the converter's version, e.g. 0.1.0+12: the package version, and after the " +
+        "the converter's version, e.g. 0.1.0+13: the package version, and after the " +
         '+ the revision of what it writes (the conversion cache keys entries by it)',
     },
   }),
