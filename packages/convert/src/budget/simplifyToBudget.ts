@@ -40,7 +40,9 @@ export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = {
  * pruned) growing round by round. Every simplified triangle is measured against the full mesh;
  * parts that strayed beyond `maxDeviation` are kept finer, and the rest simplified further if
  * that cost the budget. If the bound reaches the model's own size first, meshes are reduced
- * whatever the error, the largest first (see `SceneSimplification.reduceToFit`). A model whose
+ * whatever the error, the largest first (see `SceneSimplification.reduceToFit`). The room
+ * the rounds leave under the budget is then given back: simplified meshes return whole while the
+ * total fits, the envelope first (see `SceneSimplification.restoreWithin`). A model whose
  * clutter is enough keeps its envelope exactly as read. Nodes, materials, textures and bounds
  * are the scene's own.
  *
