@@ -100,7 +100,7 @@ export class MeshSimplification {
 
   /** Back to the full triangles, parts kept finer and marks forgotten: the budget has room for them after all. */
   restore(): void {
-    this.indices = this.welded(this.source.indices);
+    this.indices = this.full().indices;
     this.marked = this.indices;
     this.kept = new Uint32Array(0);
     this.keptStray = 0;
