@@ -70,6 +70,17 @@ export class MeshSimplification {
     this.marked = this.indices;
   }
 
+  /** Whether parts smaller than the error are kept rather than pruned (see {@link keepEveryPart}). */
+  private keepParts = false;
+
+  /**
+   * From now on no part is pruned for being smaller than the error: a wall's 6 mm jamb beside an
+   * opening is 2.4 m tall, and pruned it leaves a hole as tall.
+   */
+  keepEveryPart(): void {
+    this.keepParts = true;
+  }
+
   /** Triangles the mesh has now. */
   get triangles(): number {
     return (this.indices.length + this.kept.length) / 3;
@@ -114,7 +125,10 @@ export class MeshSimplification {
    */
   tighten(error: number): void {
     if (this.indices.length === 0) return;
-    let indices = this.simplifyInRuns(error, ['LockBorder', 'ErrorAbsolute', 'Prune', 'Sparse']);
+    let indices = this.simplifyInRuns(
+      error,
+      this.keepParts ? ['LockBorder', 'ErrorAbsolute', 'Sparse'] : ['LockBorder', 'ErrorAbsolute', 'Prune', 'Sparse'],
+    );
     if (indices.length === 0 && this.mayVanish && this.kept.length === 0) {
       this.replace(indices);
       return;

@@ -1,12 +1,27 @@
-import type { Bounds } from '@arsession/geometry';
+import { type Bounds, buildBvh, type TriangleMesh } from '@arsession/geometry';
 import type { SceneData, SceneMesh } from '../scene/SceneData.js';
 import { sceneStats, worldMatrices } from '../scene/sceneStats.js';
 import { pointBounds } from '../scene/pointBounds.js';
 import { BUDGET_CATEGORIES, type BudgetCategory } from './BudgetCategory.js';
-import { BOX_PROXY_TRIANGLES, boxProxy, TOP_PROXY_TRIANGLES, topProxy, type UpAxis } from './boxProxy.js';
+import {
+  BOX_PROXY_TRIANGLES,
+  boxProxy,
+  RIM_PROXY_TRIANGLES,
+  rimProxy,
+  SHEET_PROXY_TRIANGLES,
+  sheetProxy,
+  TOP_PROXY_TRIANGLES,
+  topProxy,
+  type UpAxis,
+} from './boxProxy.js';
+import { type Companion, drawnTogether } from './drawnTogether.js';
+import { elementKey } from './elementKey.js';
+import { type EnvelopeRole, envelopeRoles } from './envelopeDetail.js';
+import { measureStandIn, type StandInDistances } from './measureStandIn.js';
 import { ifcClassOfNode, meshCategories } from './meshCategories.js';
 import { MeshSimplification } from './MeshSimplification.js';
 import { proxyParts } from './proxyParts.js';
+import { contentKey, SameShapes } from './SameShapes.js';
 import { TwinMeshes } from './TwinMeshes.js';
 import type { CategoryFigures } from './ArBudget.js';
 import type { SimplifiedScene } from './SimplifiedScene.js';
@@ -44,11 +59,38 @@ const CLUTTER_MAX_SHARE_OF_MODEL = 0.25;
  */
 const ENVELOPE_NO_SHAPE_ERROR = 0.001;
 
-/** What a mesh is drawn as once the budget took it out of simplification: its box, its box's top face, nothing. */
-type StandIn = 'box' | 'top' | 'left_out';
+/** The stand-ins of a piece of envelope detail, measured (see `SceneSimplification.detailStandIn`). */
+interface DetailStandIns {
+  box: StandInDistances;
+  sheet: StandInDistances;
+  rim: StandInDistances;
+}
+
+/** The farther of a stand-in's two distances: how far it and its element lie apart, either way. */
+function reach({ deviation, uncovered }: StandInDistances): number {
+  return Math.max(deviation, uncovered);
+}
+
+/** Metres within which a stand-in of envelope detail is measured no closer (its figure comes out at most this). */
+const STAND_IN_SETTLED = 0.01;
+
+/**
+ * What a mesh is drawn as once the budget took it out of simplification: its box, its box's top
+ * face, its box's mid-plane or that plane round its opening (envelope detail), nothing.
+ */
+type StandIn = 'box' | 'top' | 'sheet' | 'rim' | 'left_out';
+
+/** The stand-ins envelope detail may have. */
+type DetailStandIn = 'box' | 'sheet' | 'rim';
 
 /** Triangles of each stand-in, per box it is drawn as. */
-const STAND_IN_TRIANGLES: Readonly<Record<StandIn, number>> = { box: BOX_PROXY_TRIANGLES, top: TOP_PROXY_TRIANGLES, left_out: 0 };
+const STAND_IN_TRIANGLES: Readonly<Record<StandIn, number>> = {
+  box: BOX_PROXY_TRIANGLES,
+  top: TOP_PROXY_TRIANGLES,
+  sheet: SHEET_PROXY_TRIANGLES,
+  rim: RIM_PROXY_TRIANGLES,
+  left_out: 0,
+};
 
 /**
  * A scene's meshes on their way down in detail together, counted as drawn, each in the order a
@@ -62,6 +104,8 @@ export class SceneSimplification {
   readonly size: number;
   /** The budget category of each mesh. */
   readonly categories: readonly BudgetCategory[];
+  /** Which envelope meshes are the building's shape and which are detail on it (see `envelopeRoles`). */
+  private readonly roles: Array<EnvelopeRole | undefined>;
   private readonly work: Array<MeshSimplification | undefined>;
   private readonly standIn: Array<StandIn | undefined>;
   private readonly uses: Uint32Array;
@@ -72,12 +116,19 @@ export class SceneSimplification {
   private readonly extent: Float64Array;
   /** The boxes each mesh stands as (see `proxyParts`), found the first time they are asked for. */
   private readonly parts: Array<Bounds[] | undefined>;
+  /** Envelope detail's stand-ins, measured the first time they are asked for (see `detailStandIn`). */
+  private readonly measuredStandIns = new Map<number, DetailStandIns>();
+  /** The same, by the shape measured: a mesh and the surface it was measured against, byte for byte. */
+  private readonly standInsByShape = new SameShapes<DetailStandIns>();
+  /** The meshes each envelope detail mesh is drawn with (see `drawnTogether`), found the first time they are asked for. */
+  private drawnWith: Map<number, Companion[]> | undefined;
 
   constructor(private readonly scene: SceneData) {
     ({ uses: this.uses, scale: this.scale, up: this.up } = drawsOfMeshes(scene));
     this.size = Math.hypot(...scene.bounds.max.map((v, k) => v - scene.bounds.min[k]!));
     this.extent = Float64Array.from(scene.meshes, extent);
     this.categories = meshCategories(scene, this.scale);
+    this.roles = envelopeRoles(scene, this.categories);
     // Small parts (bolts, fixings: under half a metre and a thousandth of the model) may be simplified
     // away entirely; anything larger keeps a shape, however coarse.
     const vanishBelow = Math.min(VANISH_BELOW_METRES, this.size / 1000);
@@ -130,6 +181,16 @@ export class SceneSimplification {
     return this.work.flatMap((w, m) => (w && !this.standIn[m] && this.categories[m] !== 'envelope' ? [m] : []));
   }
 
+  /** Whether mesh `m` is the building's shape by its IFC class (a wall, a slab, a roof). */
+  private isShape(m: number): boolean {
+    return this.roles[m] === 'shape';
+  }
+
+  /** Whether mesh `m` is detail on the building's shape by its IFC class (a door, a window, a member). */
+  private isDetail(m: number): boolean {
+    return this.roles[m] === 'detail';
+  }
+
   /** Mesh `m` simplified further at `error` metres. */
   private tighten(m: number, error: number): void {
     this.work[m]!.tighten(error / this.scale[m]!);
@@ -180,6 +241,27 @@ export class SceneSimplification {
   }
 
   /**
+   * The envelope's elements named by IFC class (walls, slabs, roofs and their detail) given back
+   * as read, once its rounds within `maxDeviation` were not enough: from there on each is
+   * delivered as read, stood in for (detail) or left out (detail), not simplified, whose figures a
+   * simplification would make large (thin parts collapse within a small error: a wall's 6 mm jamb
+   * beside an opening goes, and its 2.4 m height with it).
+   */
+  restoreEnvelope(): void {
+    this.work.forEach((w, m) => {
+      if (!w || this.standIn[m] || !this.roles[m]) return;
+      if (w.changed) w.restore();
+      // Should the shape have to give after all, it gives no part whole.
+      if (this.isShape(m)) w.keepEveryPart();
+    });
+  }
+
+  /** Whether any envelope mesh is detail by its IFC class, still drawn as read or simplified. */
+  get hasDetail(): boolean {
+    return this.work.some((w, m) => w && !this.standIn[m] && this.isDetail(m));
+  }
+
+  /**
    * Clutter up to {@link PROXY_MAX_METRES} across drawn as boxes ({@link boxProxy}), the one whose
    * box saves the most drawn triangles first, until the triangles fit; if all those boxes are still
    * too many, boxes drawn as their top face ({@link topProxy}), the most drawn first.
@@ -219,15 +301,128 @@ export class SceneSimplification {
   }
 
   /**
+   * Envelope detail brought within what the triangles leave it, the farthest any element lies
+   * from its full self as small as it can be: each mesh as read, as a stand-in (the sheet through
+   * each part's box, that sheet round the frame's opening, or the box: see `detailStandIn`) or
+   * left out (named; it counts its own size), the cheapest that lies within one distance, the
+   * least distance for which the total fits. Then, the farthest first, each is given the nearest
+   * form the room left allows. Walls, slabs and roofs are never stood in for or left out; returns
+   * whether the triangles fit.
+   */
+  fitDetail(triangles: number): boolean {
+    const detail = this.work.flatMap((w, m) => (w && !this.standIn[m] && this.isDetail(m) ? [m] : []));
+    const forms = detail.map((m) => this.detailForms(m));
+    const fixed = this.drawn - detail.reduce((n, m, i) => n + forms[i]![0]!.triangles * this.uses[m]!, 0);
+    const cheapestWithin = (i: number, reach: number) =>
+      forms[i]!.reduce((best, f) => (f.reach <= reach && f.triangles < best.triangles ? f : best), forms[i]![0]!);
+    const total = (reach: number) => detail.reduce((n, m, i) => n + cheapestWithin(i, reach).triangles * this.uses[m]!, fixed);
+    const reaches = [...new Set(forms.flatMap((f) => f.map((o) => o.reach)))].sort((a, b) => a - b);
+    // The least distance at which the cheapest forms fit (total falls as the distance grows).
+    let lo = 0,
+      hi = reaches.length - 1;
+    if (reaches.length === 0 || total(reaches[hi]!) > triangles) return false;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (total(reaches[mid]!) <= triangles) hi = mid;
+      else lo = mid + 1;
+    }
+    const chosen = detail.map((_, i) => cheapestWithin(i, reaches[lo]!));
+    // The room that leaves goes to the farthest first, each to the nearest form it pays for.
+    let room = triangles - total(reaches[lo]!);
+    const order = detail.map((_, i) => i).sort((a, b) => chosen[b]!.reach - chosen[a]!.reach || a - b);
+    for (const i of order) {
+      const uses = this.uses[detail[i]!]!;
+      const better = forms[i]!.filter((f) => f.reach < chosen[i]!.reach && (f.triangles - chosen[i]!.triangles) * uses <= room);
+      if (better.length === 0) continue;
+      const best = better.reduce((a, b) => (b.reach < a.reach || (b.reach === a.reach && b.triangles < a.triangles) ? b : a));
+      room -= (best.triangles - chosen[i]!.triangles) * uses;
+      chosen[i] = best;
+    }
+    detail.forEach((m, i) => {
+      const form = chosen[i]!.form;
+      if (form !== 'as_read') this.standIn[m] = form;
+    });
+    return this.drawn <= triangles;
+  }
+
+  /**
+   * The forms envelope detail mesh `m` may be delivered in, as read first, each with its
+   * triangles and how far (m) it and the element lie apart either way: as read (0), its stand-ins
+   * as measured, left out (its own size).
+   */
+  private detailForms(m: number): Array<{ form: 'as_read' | DetailStandIn | 'left_out'; triangles: number; reach: number }> {
+    const measured = this.detailStandIn(m);
+    const s = this.scale[m]!;
+    return [
+      { form: 'as_read', triangles: this.trianglesOf(m), reach: 0 },
+      ...(['sheet', 'box', 'rim'] as const).map((form) => ({
+        form,
+        triangles: this.standInTriangles(m, form),
+        reach: reach(measured[form]) * s,
+      })),
+      { form: 'left_out', triangles: 0, reach: this.sizeOf(m) },
+    ];
+  }
+
+  /**
+   * Envelope detail mesh `m`'s stand-ins, each with how far it and the mesh lie from each other
+   * (measured against every mesh the element draws with it: a window frame's sheet against its
+   * glass too). Measured the first time it is asked for.
+   */
+  private detailStandIn(m: number): DetailStandIns {
+    let found = this.measuredStandIns.get(m);
+    if (!found) {
+      const mesh = this.scene.meshes[m]!,
+        parts = this.partsOf(m),
+        surface = this.withCompanions(m);
+      // The same element geometry met again (a copy of a building, a type drawn as its own
+      // geometry at each place) is measured once.
+      const same = this.standInsByShape.find(mesh, surface);
+      if (same) found = same;
+      else {
+        const bvh = buildBvh(surface);
+        // Below a centimetre, how near a stand-in lies changes neither the choice nor what a person sees.
+        const within = { enough: STAND_IN_SETTLED / this.scale[m]! };
+        found = {
+          sheet: measureStandIn(mesh, sheetProxy(mesh, parts), parts, 'sheet', surface, bvh, within),
+          box: measureStandIn(mesh, boxProxy(mesh, parts), parts, 'box', surface, bvh, within),
+          rim: measureStandIn(mesh, rimProxy(mesh, parts), parts, 'rim', surface, bvh, within),
+        };
+        this.standInsByShape.add(mesh, surface, found);
+      }
+      this.measuredStandIns.set(m, found);
+    }
+    return found;
+  }
+
+  /** Mesh `m`'s triangles and those of every mesh its elements draw with it, in `m`'s frame (see `drawnTogether`). */
+  private withCompanions(m: number): TriangleMesh {
+    this.drawnWith ??= drawnTogether(this.scene, (k) => this.isDetail(k));
+    const companions = this.drawnWith.get(m) ?? [];
+    const mesh = this.scene.meshes[m]!;
+    if (companions.length === 0) return mesh;
+    // In an order of their own, not the file's: the same element elsewhere is the same surface, byte for byte.
+    const placed = companions.map((c) => ({ mesh: this.scene.meshes[c.mesh]!, toFrame: c.toFrame }));
+    const keys = placed.map((c) => contentKey(c.mesh, c.toFrame));
+    const order = placed.map((_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
+    return concatMeshes(
+      mesh,
+      order.map((i) => placed[i]!),
+    );
+  }
+
+  /**
    * Rounds at a growing error until the triangles fit (or the error reaches the model's size), a
    * round that went far below the budget taken again between the last two bounds. Returns the
-   * error of the last round kept.
+   * error of the last round kept. With `maxError`, no round goes past it: the triangles may then
+   * still be over, for the caller to take from elsewhere first.
    */
-  fitError(opts: Pick<SimplifyToBudgetOptions, 'triangles' | 'firstError' | 'growth' | 'refinements'>): number {
+  fitError(opts: Pick<SimplifyToBudgetOptions, 'triangles' | 'firstError' | 'growth' | 'refinements'>, maxError = Infinity): number {
     const active = () => this.work.filter((w, m): w is MeshSimplification => w !== undefined && !this.standIn[m]);
     let error = opts.firstError,
       below = 0;
     while (this.drawn > opts.triangles && error < this.size) {
+      if (error > maxError) return below;
       for (const w of active()) w.mark();
       this.round(error);
       if (this.drawn <= opts.triangles) break;
@@ -334,12 +529,20 @@ export class SceneSimplification {
             ? boxProxy(mesh, this.partsOf(m))
             : standIn === 'top'
               ? topProxy(mesh, this.up[m]!, this.partsOf(m))
-              : w?.changed
-                ? w.result()
-                : mesh;
+              : standIn === 'sheet'
+                ? sheetProxy(mesh, this.partsOf(m))
+                : standIn === 'rim'
+                  ? rimProxy(mesh, this.partsOf(m))
+                  : w?.changed
+                    ? w.result()
+                    : mesh;
       figures.count(category, mesh.indices.length / 3, delivered.indices.length / 3, this.uses[m]!);
       if (!w || (!w.changed && !standIn)) return delivered;
-      if (standIn === 'box') {
+      if ((standIn === 'box' || standIn === 'sheet' || standIn === 'rim') && this.isDetail(m)) {
+        // The envelope's figures are what a person sees of the building: measured, not a box's size.
+        const measured = this.detailStandIn(m)[standIn];
+        figures.strayed(category, measured.deviation * scale[m]!, measured.uncovered * scale[m]!);
+      } else if (standIn === 'box') {
         // Each part touches every face of its box and lies inside it: a point of a box is within
         // its face's diagonal of the part, a point of the part within half the thinnest side of its box.
         for (const part of this.partsOf(m)) {
@@ -390,7 +593,7 @@ export class SceneSimplification {
     const elements = new Map<string, { category: BudgetCategory; ifcClass: string; drew: boolean; drawn: boolean; boxed: boolean }>();
     scene.nodes.forEach((n, i) => {
       if (n.meshes.length === 0) return;
-      const key = elementKey(scene, i);
+      const key = elementKey(scene.nodes, i);
       const e = elements.get(key) ?? {
         category: this.categories[n.meshes[0]!]!,
         ifcClass: ifcClassOfNode(scene.nodes, i) ?? 'mesh',
@@ -401,7 +604,7 @@ export class SceneSimplification {
       for (const m of n.meshes) {
         e.drew ||= scene.meshes[m]!.indices.length > 0;
         e.drawn ||= meshes[m]!.indices.length > 0;
-        e.boxed ||= this.standIn[m] === 'box' || this.standIn[m] === 'top';
+        e.boxed ||= this.standIn[m] === 'box' || this.standIn[m] === 'top' || this.standIn[m] === 'sheet' || this.standIn[m] === 'rim';
       }
       elements.set(key, e);
     });
@@ -492,17 +695,6 @@ class CategoryLedger {
   }
 }
 
-/** What names an element: its GlobalId, the product it places, else the node itself. */
-function elementKey(scene: SceneData, node: number): string {
-  for (let n = node; n >= 0; n = scene.nodes[n]!.parent) {
-    const meta = scene.nodes[n]!.metadata;
-    const key = meta.globalId || meta.product;
-    if (key) return key;
-    if (meta.ifcClass) break;
-  }
-  return `node ${node}`;
-}
-
 /** Diagonal of a mesh's own bounding box. */
 function extent(mesh: SceneMesh): number {
   const { min, max } = pointBounds(mesh.positions);
@@ -538,4 +730,26 @@ function drawsOfMeshes(scene: SceneData): { uses: Uint32Array; scale: Float64Arr
   // Undrawn meshes are not simplified; a zero scale would divide by zero.
   for (let m = 0; m < scale.length; m++) if (!(scale[m]! > 0)) scale[m] = 1;
   return { uses, scale, up };
+}
+
+/** A mesh's triangles and its companions', each companion's vertices moved into the mesh's frame. */
+function concatMeshes(mesh: TriangleMesh, companions: ReadonlyArray<{ mesh: TriangleMesh; toFrame: Float64Array }>): TriangleMesh {
+  const all = [{ mesh, toFrame: undefined }, ...companions];
+  const positions = new Float32Array(all.reduce((n, k) => n + k.mesh.positions.length, 0));
+  const indices = new Uint32Array(all.reduce((n, k) => n + k.mesh.indices.length, 0));
+  let vertices = 0,
+    at = 0;
+  for (const { mesh: k, toFrame: t } of all) {
+    const p = k.positions;
+    for (let v = 0; v < p.length; v += 3) {
+      const [x, y, z] = [p[v]!, p[v + 1]!, p[v + 2]!];
+      const o = vertices * 3 + v;
+      if (!t) positions.set([x, y, z], o);
+      else for (let r = 0; r < 3; r++) positions[o + r] = t[r]! * x + t[4 + r]! * y + t[8 + r]! * z + t[12 + r]!;
+    }
+    for (let i = 0; i < k.indices.length; i++) indices[at + i] = k.indices[i]! + vertices;
+    vertices += p.length / 3;
+    at += k.indices.length;
+  }
+  return { positions, indices };
 }

@@ -86,3 +86,145 @@ function boxFaces(mesh: SceneMesh, faces: typeof FACES, boxes: readonly Bounds[]
   if (mesh.uvs) proxy.uvs = new Float32Array(quads * 4 * 2);
   return proxy;
 }
+
+/** Triangles of a {@link sheetProxy}, per box. */
+export const SHEET_PROXY_TRIANGLES = 4;
+
+/**
+ * A thin element's outline: the mid-plane of its box across the box's thinnest side, drawn both
+ * ways (4 triangles a box, with `parts` as for {@link boxProxy}). A window, a door leaf, a
+ * railing's panel or a curtain wall's plate seen from either side shows where it is and what it
+ * closes, at a third of a box's triangles; every point of the element lies within half the
+ * box's thinnest side of it.
+ *
+ * @example
+ * ```ts
+ * sheetProxy(window).indices.length / 3; // → 4: the pane's plane, seen from inside and out
+ * ```
+ */
+export function sheetProxy(mesh: SceneMesh, parts: readonly Bounds[] = [pointBounds(mesh.positions)]): SceneMesh {
+  const positions = new Float32Array(parts.length * 8 * 3),
+    normals = new Float32Array(parts.length * 8 * 3);
+  const indices = new Uint32Array(parts.length * 12);
+  parts.forEach((part, b) => {
+    const axis = thinnestAxis(part);
+    // u × v = +axis, so the corners below turn counter-clockwise seen from +axis.
+    const u = (axis + 1) % 3,
+      v = (axis + 2) % 3;
+    const middle = (part.min[axis]! + part.max[axis]!) / 2;
+    for (let side = 0; side < 2; side++) {
+      const first = b * 8 + side * 4;
+      const corners: ReadonlyArray<[number, number]> =
+        side === 1
+          ? [
+              [0, 0],
+              [1, 0],
+              [1, 1],
+              [0, 1],
+            ]
+          : [
+              [0, 0],
+              [0, 1],
+              [1, 1],
+              [1, 0],
+            ];
+      corners.forEach(([cu, cv], c) => {
+        const p = (first + c) * 3;
+        positions[p + axis] = middle;
+        positions[p + u] = cu ? part.max[u]! : part.min[u]!;
+        positions[p + v] = cv ? part.max[v]! : part.min[v]!;
+        normals[p + axis] = side ? 1 : -1;
+      });
+      indices.set([first, first + 1, first + 2, first, first + 2, first + 3], b * 12 + side * 6);
+    }
+  });
+  const proxy: SceneMesh = { name: mesh.name, positions, normals, indices, material: mesh.material };
+  if (mesh.uvs) proxy.uvs = new Float32Array(parts.length * 8 * 2);
+  return proxy;
+}
+
+/** The axis along which a box is thinnest (the first of equals). */
+export function thinnestAxis({ min, max }: Bounds): 0 | 1 | 2 {
+  const side = (k: number) => max[k]! - min[k]!;
+  return side(0) <= side(1) ? (side(0) <= side(2) ? 0 : 2) : side(1) <= side(2) ? 1 : 2;
+}
+
+/** Triangles of a {@link rimProxy}, per box. */
+export const RIM_PROXY_TRIANGLES = 16;
+
+/**
+ * A frame's outline: the {@link sheetProxy} with the opening the frame goes round left open —
+ * the rectangle the vertices inside the outline span (a window frame's inner edge, its glass a
+ * mesh of its own). 16 triangles a box, both ways; a part with nothing inside its outline is a
+ * ring round nothing, the whole sheet.
+ *
+ * @example
+ * ```ts
+ * rimProxy(frame).indices.length / 3; // → 16: the frame's face, its opening open
+ * ```
+ */
+export function rimProxy(mesh: SceneMesh, parts: readonly Bounds[] = [pointBounds(mesh.positions)]): SceneMesh {
+  const positions = new Float32Array(parts.length * 16 * 3),
+    normals = new Float32Array(parts.length * 16 * 3);
+  const indices = new Uint32Array(parts.length * RIM_PROXY_TRIANGLES * 3);
+  parts.forEach((part, b) => {
+    const axis = thinnestAxis(part);
+    const u = (axis + 1) % 3,
+      v = (axis + 2) % 3;
+    const middle = (part.min[axis]! + part.max[axis]!) / 2;
+    const hole = innerRectangle(mesh.positions, part, u, v);
+    // Outer corners then inner, counter-clockwise seen from +axis.
+    const rect = (lo: [number, number], hi: [number, number]): Array<[number, number]> => [
+      [lo[0], lo[1]],
+      [hi[0], lo[1]],
+      [hi[0], hi[1]],
+      [lo[0], hi[1]],
+    ];
+    const corners = [...rect([part.min[u]!, part.min[v]!], [part.max[u]!, part.max[v]!]), ...rect(hole.min, hole.max)];
+    for (let side = 0; side < 2; side++) {
+      const first = b * 16 + side * 8;
+      corners.forEach(([cu, cv], c) => {
+        const p = (first + c) * 3;
+        positions[p + axis] = middle;
+        positions[p + u] = cu;
+        positions[p + v] = cv;
+        normals[p + axis] = side ? 1 : -1;
+      });
+      for (let q = 0; q < 4; q++) {
+        const o0 = first + q,
+          o1 = first + ((q + 1) % 4),
+          i0 = o0 + 4,
+          i1 = o1 + 4;
+        const quad = side ? [o0, o1, i1, o0, i1, i0] : [o0, i1, o1, o0, i0, i1];
+        indices.set(quad, (b * RIM_PROXY_TRIANGLES + side * 8 + q * 2) * 3);
+      }
+    }
+  });
+  const proxy: SceneMesh = { name: mesh.name, positions, normals, indices, material: mesh.material };
+  if (mesh.uvs) proxy.uvs = new Float32Array(parts.length * 16 * 2);
+  return proxy;
+}
+
+/**
+ * The rectangle (along `u` and `v`) spanned by the vertices in `part` that lie inside its outline,
+ * not on it; the outline's centre, a rectangle of no size, when none do.
+ */
+function innerRectangle(p: Float32Array, part: Bounds, u: number, v: number): { min: [number, number]; max: [number, number] } {
+  const min: [number, number] = [Infinity, Infinity],
+    max: [number, number] = [-Infinity, -Infinity];
+  for (let i = 0; i < p.length; i += 3) {
+    if (![0, 1, 2].every((k) => p[i + k]! >= part.min[k]! && p[i + k]! <= part.max[k]!)) continue;
+    const a = p[i + u]!,
+      c = p[i + v]!;
+    if (a <= part.min[u]! || a >= part.max[u]! || c <= part.min[v]! || c >= part.max[v]!) continue;
+    min[0] = Math.min(min[0], a);
+    min[1] = Math.min(min[1], c);
+    max[0] = Math.max(max[0], a);
+    max[1] = Math.max(max[1], c);
+  }
+  if (!(min[0] <= max[0])) {
+    const centre: [number, number] = [(part.min[u]! + part.max[u]!) / 2, (part.min[v]! + part.max[v]!) / 2];
+    return { min: centre, max: [...centre] };
+  }
+  return { min, max };
+}

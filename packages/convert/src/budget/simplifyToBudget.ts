@@ -39,7 +39,11 @@ export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = {
  * mesh at one error bound in metres (meshoptimizer, borders locked, parts smaller than the error
  * pruned) growing round by round. Every simplified triangle is measured against the full mesh;
  * parts that strayed beyond `maxDeviation` are kept finer, and the rest simplified further if
- * that cost the budget. If the bound reaches the model's own size first, meshes are reduced
+ * that cost the budget. The envelope's rounds go no further than `maxDeviation` while it has
+ * detail by IFC class: past that, it is taken back as read and its detail (doors, windows,
+ * members, railings) stands as sheets, rims or boxes, or is left out and named
+ * (`SceneSimplification.fitDetail`), so walls, slabs and roofs are never cut into wedges; they
+ * give triangles only if they alone are over the budget. If the bound reaches the model's own size first, meshes are reduced
  * whatever the error, the largest first (see `SceneSimplification.reduceToFit`). The room
  * the rounds leave under the budget is then given back: simplified meshes return whole while the
  * total fits, the envelope first (see `SceneSimplification.restoreWithin`). A model whose
@@ -63,10 +67,21 @@ export async function simplifyToBudget(scene: SceneData, options: Partial<Simpli
   if (over()) simplification.leaveOutClutter(opts.triangles);
   let error = 0;
   if (over()) {
-    error = simplification.fitError(opts);
+    // The envelope first gives what stays within `maxDeviation`. If that is not enough and it has
+    // detail by IFC class, it is taken back as read, and the detail is stood in for or left out
+    // (`fitDetail`) before walls, slabs and roofs give a triangle.
+    error = simplification.fitError(opts, opts.maxDeviation);
+    const detailFirst = over() && simplification.hasDetail;
+    if (detailFirst) {
+      simplification.restoreEnvelope();
+      simplification.fitDetail(opts.triangles);
+    }
+    if (over()) error = simplification.fitError({ ...opts, firstError: Math.max(opts.firstError, error * opts.growth) });
     for (let pass = 1; ; pass++) {
       simplification.boundStray(Math.max(opts.maxDeviation, STRAY_PER_ERROR * error), error);
       if (simplification.drawn <= opts.triangles || pass === BOUND_PASSES || error >= simplification.size) break;
+      // What was kept finer is paid for with detail while there is any, not with the walls.
+      if (detailFirst && simplification.fitDetail(opts.triangles)) break;
       error *= opts.growth;
       simplification.round(error);
     }

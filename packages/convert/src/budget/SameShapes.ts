@@ -1,0 +1,68 @@
+import type { TriangleMesh } from '@arsession/geometry';
+
+/**
+ * Values kept by shape: a mesh and the surface it was measured against, byte for byte. What was
+ * measured on one copy of a building, or one placement of a geometry exported again at each
+ * place, is found again for the next without measuring it. Shapes are told apart by a hash of
+ * their bytes and confirmed by comparing them, so no two different shapes ever share a value.
+ *
+ * @example
+ * ```ts
+ * const measured = new SameShapes<number>();
+ * measured.add(door, doorWithGlass, 0.04);
+ * measured.find(copyOfDoor, copyOfDoorWithGlass); // → 0.04
+ * ```
+ */
+export class SameShapes<T> {
+  private readonly byHash = new Map<number, Array<{ mesh: TriangleMesh; surface: TriangleMesh; value: T }>>();
+
+  /** The value kept for this shape, if any. */
+  find(mesh: TriangleMesh, surface: TriangleMesh): T | undefined {
+    const bucket = this.byHash.get(shapeHash(mesh, surface));
+    return bucket?.find((e) => sameMesh(e.mesh, mesh) && sameMesh(e.surface, surface))?.value;
+  }
+
+  /** Keeps a value for this shape. */
+  add(mesh: TriangleMesh, surface: TriangleMesh, value: T): void {
+    const hash = shapeHash(mesh, surface);
+    const bucket = this.byHash.get(hash) ?? [];
+    bucket.push({ mesh, surface, value });
+    this.byHash.set(hash, bucket);
+  }
+}
+
+/** FNV-1a over the 32-bit words of both meshes' arrays. */
+function shapeHash(mesh: TriangleMesh, surface: TriangleMesh): number {
+  let h = 0x811c9dc5;
+  for (const array of [mesh.positions, mesh.indices, surface.positions, surface.indices]) {
+    const words = new Uint32Array(array.buffer, array.byteOffset, array.length);
+    h = Math.imul(h ^ words.length, 0x01000193);
+    for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function sameMesh(a: TriangleMesh, b: TriangleMesh): boolean {
+  return sameWords(a.positions, b.positions) && sameWords(a.indices, b.indices);
+}
+
+function sameWords(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  const x = new Uint32Array(a.buffer, a.byteOffset, a.length),
+    y = new Uint32Array(b.buffer, b.byteOffset, b.length);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/**
+ * A number that tells a mesh placed by a matrix from most others: FNV-1a over its arrays' words
+ * and the matrix. Equal for equal bytes; for ordering, not for identity.
+ */
+export function contentKey(mesh: TriangleMesh, matrix: Float64Array): number {
+  let h = 0x811c9dc5;
+  for (const array of [mesh.positions, mesh.indices, matrix]) {
+    const words = new Uint32Array(array.buffer, array.byteOffset, array.byteLength / 4);
+    for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
+  }
+  return h >>> 0;
+}

@@ -1,0 +1,129 @@
+import { type Bounds, type Bvh, buildBvh, farthestOnTriangle, nearestTriangle, type TriangleMesh } from '@arsession/geometry';
+import type { SceneMesh } from '../scene/SceneData.js';
+import { thinnestAxis } from './boxProxy.js';
+
+/** How far a stand-in and the mesh it stands for lie from each other, in the mesh's units. */
+export interface StandInDistances {
+  /** No point of the stand-in is farther than this from the mesh. */
+  deviation: number;
+  /** No point of the mesh is farther than this from the stand-in. */
+  uncovered: number;
+}
+
+/** Options of {@link measureStandIn}. */
+export interface MeasureStandInOptions {
+  /** A distance (the mesh's units) within which no more precision is wanted: the bound may come out anywhere below it. */
+  enough: number;
+  /** Share above the farthest point measured at which a triangle of the stand-in is settled (see `farthestOnTriangle`). */
+  tolerance: number;
+  /** Pieces a stand-in triangle is cut into at most before it settles at its bound (still an upper bound, looser). */
+  maxCuts: number;
+}
+
+/**
+ * Defaults of {@link measureStandIn}: a stand-in is a coarse thing, and its figure is wanted to
+ * a tenth, not to the 2 % a simplified mesh is (a window's sheet cut 512 times over its frame
+ * costs a millisecond, and a large project has thousands).
+ */
+export const MEASURE_STAND_IN_DEFAULTS: Readonly<MeasureStandInOptions> = { enough: 0, tolerance: 0.1, maxCuts: 64 };
+
+/**
+ * Bounds, both ways and over whole triangles, the distance between a mesh and its stand-in: its
+ * `parts` drawn as boxes, as sheets (each box's mid-plane across its thinnest side) or as rims
+ * (a sheet with the frame's opening left open; bounded as the stand-in is, against it). The
+ * stand-in's triangles are bounded against the mesh with a BVH (`farthestOnTriangle`). The mesh
+ * lies inside its boxes, so each of its triangles is bounded against the box that holds it: by a
+ * sheet, the farthest of its corners from the mid-plane; by a box, for the nearest face, the
+ * farthest corner from that face's plane (the distance to the box's surface is the least of the
+ * distances to its six planes, each linear over a triangle). Tighter than what a box's size
+ * alone says by as much as a door's box is thinner than it is tall. `surface`: what the stand-in
+ * is measured against, when more than the mesh (the element's other meshes drawn with it: a
+ * window's glass beside its frame), and its BVH when the caller has it.
+ *
+ * @example
+ * ```ts
+ * const parts = proxyParts(window);
+ * measureStandIn(window, sheetProxy(window, parts), parts, 'sheet'); // → { deviation: 0.04, uncovered: 0.05 }
+ * ```
+ */
+export function measureStandIn(
+  source: Pick<SceneMesh, 'positions' | 'indices'>,
+  standIn: Pick<SceneMesh, 'positions' | 'indices'>,
+  parts: readonly Bounds[],
+  kind: 'box' | 'sheet' | 'rim',
+  surface: TriangleMesh = source,
+  bvh: Bvh = buildBvh(surface),
+  options: Partial<MeasureStandInOptions> = {},
+): StandInDistances {
+  const { enough, tolerance, maxCuts } = { ...MEASURE_STAND_IN_DEFAULTS, ...options };
+  const deviation = farthestOf(standIn, surface, bvh, { enough, tolerance, maxCuts });
+  if (kind === 'rim') {
+    // A point of the frame over its opening is not over the rim: measured as the stand-in's triangles are.
+    const rim: TriangleMesh = { positions: standIn.positions, indices: standIn.indices };
+    return { deviation, uncovered: farthestOf(source, rim, buildBvh(rim), { enough, tolerance, maxCuts }) };
+  }
+  let uncovered = 0;
+  const p = source.positions;
+  for (let t = 0; t < source.indices.length; t += 3) {
+    const a = source.indices[t]! * 3,
+      b = source.indices[t + 1]! * 3,
+      c = source.indices[t + 2]! * 3;
+    let best = Number.POSITIVE_INFINITY;
+    for (const part of parts) {
+      if (!holds(part, p, a) || !holds(part, p, b) || !holds(part, p, c)) continue;
+      best = Math.min(best, kind === 'sheet' ? fromMidPlane(part, p, a, b, c) : fromBoxSurface(part, p, a, b, c));
+    }
+    // Every triangle lies in one piece, every piece in a box; were one left over, any point of a box is within its reach.
+    if (best === Number.POSITIVE_INFINITY) best = Math.max(...parts.map((part) => reach(part)));
+    uncovered = Math.max(uncovered, best);
+  }
+  return { deviation, uncovered };
+}
+
+/** Whether the box holds the vertex at `v` (a float32 coordinate from which the box was taken). */
+function holds({ min, max }: Bounds, p: Float32Array, v: number): boolean {
+  return p[v]! >= min[0] && p[v]! <= max[0] && p[v + 1]! >= min[1] && p[v + 1]! <= max[1] && p[v + 2]! >= min[2] && p[v + 2]! <= max[2];
+}
+
+function fromMidPlane(part: Bounds, p: Float32Array, a: number, b: number, c: number): number {
+  const axis = thinnestAxis(part);
+  const middle = (part.min[axis]! + part.max[axis]!) / 2;
+  return Math.max(Math.abs(p[a + axis]! - middle), Math.abs(p[b + axis]! - middle), Math.abs(p[c + axis]! - middle));
+}
+
+function fromBoxSurface(part: Bounds, p: Float32Array, a: number, b: number, c: number): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let axis = 0; axis < 3; axis++) {
+    const low = part.min[axis]!,
+      high = part.max[axis]!;
+    best = Math.min(
+      best,
+      Math.max(p[a + axis]! - low, p[b + axis]! - low, p[c + axis]! - low),
+      Math.max(high - p[a + axis]!, high - p[b + axis]!, high - p[c + axis]!),
+    );
+  }
+  return best;
+}
+
+/** Farthest any point inside the box can be from its stand-in: half its thinnest side either way. */
+function reach(part: Bounds): number {
+  const axis = thinnestAxis(part);
+  return (part.max[axis]! - part.min[axis]!) / 2;
+}
+
+/** An upper bound on how far any point of `from`'s triangles lies from `surface` (see `farthestOnTriangle`). */
+function farthestOf(
+  from: Pick<SceneMesh, 'positions' | 'indices'>,
+  surface: TriangleMesh,
+  bvh: Bvh,
+  options: { enough: number; tolerance: number; maxCuts: number },
+): number {
+  const nearest = (x: number, y: number, z: number) => nearestTriangle(bvh, surface, x, y, z);
+  const corners = new Float64Array(9);
+  let farthest = options.enough;
+  for (let t = 0; t < from.indices.length; t += 3) {
+    for (let k = 0; k < 3; k++) for (let a = 0; a < 3; a++) corners[k * 3 + a] = from.positions[from.indices[t + k]! * 3 + a]!;
+    farthest = Math.max(farthest, farthestOnTriangle(corners, surface, nearest, { ...options, enough: farthest }).upper);
+  }
+  return farthest;
+}

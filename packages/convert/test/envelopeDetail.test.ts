@@ -1,0 +1,291 @@
+import { triangleDistanceSquared } from '@arsession/geometry';
+import fc from 'fast-check';
+import { MeshoptSimplifier } from 'meshoptimizer';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BOX_PROXY_TRIANGLES, boxProxy, SHEET_PROXY_TRIANGLES, sheetProxy } from '../src/budget/boxProxy.js';
+import { drawnTogether } from '../src/budget/drawnTogether.js';
+import { envelopeRoles, isEnvelopeDetail } from '../src/budget/envelopeDetail.js';
+import { measureStandIn } from '../src/budget/measureStandIn.js';
+import { proxyParts } from '../src/budget/proxyParts.js';
+import { simplifyToBudget } from '../src/budget/simplifyToBudget.js';
+import { sceneBounds, sceneStats } from '../src/scene/sceneStats.js';
+import type { SceneData, SceneMesh, SceneNode } from '../src/scene/SceneData.js';
+
+beforeAll(async () => {
+  await MeshoptSimplifier.ready;
+});
+
+type Vec = [number, number, number];
+const at = (x: number, y: number, z: number) => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1]);
+
+/** An axis-aligned box from `min` to `max`, 12 triangles facing out. */
+function box(min: Vec, max: Vec): SceneMesh {
+  const unit = boxProxy({ name: '', positions: new Float32Array([0, 0, 0, 1, 1, 1]), indices: new Uint32Array(0), material: 0 });
+  return { ...unit, name: 'box', positions: unit.positions.map((v, i) => (v === 0 ? min[i % 3]! : max[i % 3]!)) };
+}
+
+/**
+ * A pane as an exporter tessellates a curved-profile window: a thin box (thinnest along z) whose
+ * two large faces are grids of `n` × `n` quads, so it has 4n² + 8 triangles.
+ */
+function pane(min: Vec, max: Vec, n: number): SceneMesh {
+  const positions: number[] = [],
+    indices: number[] = [];
+  for (const z of [min[2], max[2]]) {
+    const first = positions.length / 3;
+    for (let i = 0; i <= n; i++)
+      for (let j = 0; j <= n; j++) positions.push(min[0] + ((max[0] - min[0]) * i) / n, min[1] + ((max[1] - min[1]) * j) / n, z);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        const a = first + i * (n + 1) + j,
+          b = a + n + 1;
+        indices.push(...(z === max[2] ? [a, b, a + 1, a + 1, b, b + 1] : [a, a + 1, b, a + 1, b + 1, b]));
+      }
+  }
+  const edges = box(min, max);
+  const first = positions.length / 3;
+  positions.push(...edges.positions);
+  // The box's four sides (its faces along z are the grids above).
+  for (let t = 0; t < 12; t++) {
+    const corners = [0, 1, 2].map((k) => edges.indices[t * 3 + k]!);
+    if (corners.every((c) => edges.positions[c * 3 + 2] === min[2]) || corners.every((c) => edges.positions[c * 3 + 2] === max[2]))
+      continue;
+    indices.push(...corners.map((c) => c + first));
+  }
+  return { name: 'pane', positions: new Float32Array(positions), indices: new Uint32Array(indices), material: 1 };
+}
+
+/** A one-room building as an IFC reader gives it: four walls and a slab (12 triangles each), and `windows` finely tessellated windows along its front. */
+function glazedRoom(windows: number, n = 20): SceneData {
+  const elements: Array<[string, SceneMesh]> = [
+    ['IfcWallStandardCase', box([0, 0, 0], [20, 3, 0.2])],
+    ['IfcWallStandardCase', box([0, 0, 9.8], [20, 3, 10])],
+    ['IfcWall', box([0, 0, 0], [0.2, 3, 10])],
+    ['IfcWall', box([19.8, 0, 0], [20, 3, 10])],
+    ['IfcSlab', box([0, -0.3, 0], [20, 0, 10])],
+  ];
+  for (let w = 0; w < windows; w++) elements.push(['IfcWindow', pane([1 + w * 2.5, 1, 0.05], [2 + w * 2.5 + w * 0.1, 2.2, 0.15], n)]);
+  const nodes: SceneNode[] = elements.map(([ifcClass], i) => ({
+    name: `${ifcClass} ${i}`,
+    parent: -1,
+    matrix: at(0, 0, 0),
+    meshes: [i],
+    metadata: { ifcClass, globalId: `E${i}` },
+  }));
+  const base = { nodes, meshes: elements.map(([, mesh]) => mesh), materials: [], textures: [] };
+  return { source: { format: 'ifc' }, ...base, offset: [0, 0, 0], bounds: sceneBounds(base), stats: sceneStats(base), warnings: [] };
+}
+
+/** Distance from a point to the nearest triangle of a mesh, by brute force. */
+function distanceTo(mesh: Pick<SceneMesh, 'positions' | 'indices'>, x: number, y: number, z: number): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let t = 0; t < mesh.indices.length; t += 3)
+    best = Math.min(
+      best,
+      triangleDistanceSquared(mesh.positions, mesh.indices[t]! * 3, mesh.indices[t + 1]! * 3, mesh.indices[t + 2]! * 3, x, y, z),
+    );
+  return Math.sqrt(best);
+}
+
+/** `count` points on the triangles of a mesh, spread by a fixed sequence (corners, edge midpoints, centroids and beyond). */
+function pointsOn(mesh: Pick<SceneMesh, 'positions' | 'indices'>, perTriangle: number): Vec[] {
+  const out: Vec[] = [];
+  const p = mesh.positions;
+  for (let t = 0; t < mesh.indices.length; t += 3) {
+    const [a, b, c] = [0, 1, 2].map((k) => mesh.indices[t + k]! * 3) as Vec;
+    for (let s = 0; s < perTriangle; s++) {
+      // Barycentric points on a fixed low-discrepancy sequence, folded into the triangle.
+      let u = (s * 0.618034) % 1,
+        v = (s * 0.754878) % 1;
+      if (u + v > 1) [u, v] = [1 - u, 1 - v];
+      out.push([0, 1, 2].map((k) => p[a + k]! + u * (p[b + k]! - p[a + k]!) + v * (p[c + k]! - p[a + k]!)) as Vec);
+    }
+  }
+  return out;
+}
+
+describe('isEnvelopeDetail and envelopeRoles', () => {
+  it("name doors, windows, members, plates, railings, stairs and beams detail, and walls, slabs and roofs the building's shape", () => {
+    for (const c of ['IfcWindow', 'IFCDOOR', 'IfcDoorStandardCase', 'IfcMember', 'IfcPlate', 'IfcRailing', 'IfcStairFlight', 'IfcBeam'])
+      expect(isEnvelopeDetail(c)).toBe(true);
+    for (const c of ['IfcWall', 'IfcWallStandardCase', 'IFCSLAB', 'IfcRoof', 'IfcCovering', 'IfcColumn', 'IfcFurnishingElement', undefined])
+      expect(isEnvelopeDetail(c)).toBe(false);
+    const room = glazedRoom(2);
+    expect(
+      envelopeRoles(
+        room,
+        room.meshes.map(() => 'envelope'),
+      ),
+    ).toEqual(['shape', 'shape', 'shape', 'shape', 'shape', 'detail', 'detail']);
+    // Outside the envelope, or named by no class, a mesh has no role: the budget treats it as it always has.
+    const unnamed = { ...room, nodes: room.nodes.map((n) => ({ ...n, metadata: {} })) };
+    expect(
+      envelopeRoles(
+        unnamed,
+        room.meshes.map(() => 'envelope'),
+      ).every((r) => r === undefined),
+    ).toBe(true);
+    expect(
+      envelopeRoles(
+        room,
+        room.meshes.map(() => 'other'),
+      ).every((r) => r === undefined),
+    ).toBe(true);
+  });
+});
+
+describe('sheetProxy', () => {
+  it("is each part's mid-plane across its thinnest side, 4 triangles facing both ways", () => {
+    const thin = pane([0, 0, 1], [2, 1, 1.1], 4);
+    const sheet = sheetProxy(thin);
+    expect(sheet.indices.length / 3).toBe(SHEET_PROXY_TRIANGLES);
+    for (let v = 0; v < sheet.positions.length / 3; v++) expect(sheet.positions[v * 3 + 2]).toBeCloseTo(1.05, 6);
+    // Each triangle's winding agrees with its vertices' normal, and the two sides face apart.
+    const facing = [];
+    for (let t = 0; t < 4; t++) {
+      const [a, b, c] = [0, 1, 2].map((k) => sheet.indices[t * 3 + k]! * 3) as Vec;
+      const p = sheet.positions;
+      const nz = (p[b]! - p[a]!) * (p[c + 1]! - p[a + 1]!) - (p[b + 1]! - p[a + 1]!) * (p[c]! - p[a]!);
+      expect(Math.sign(nz)).toBe(sheet.normals![a + 2]);
+      facing.push(Math.sign(nz));
+    }
+    expect(facing.sort()).toEqual([-1, -1, 1, 1]);
+  });
+});
+
+describe('measureStandIn', () => {
+  it('bounds both ways how far a stand-in and the mesh it stands for lie apart: no point farther than stated', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          size: fc.tuple(fc.double({ min: 0.2, max: 3, noNaN: true }), fc.double({ min: 0.2, max: 3, noNaN: true })),
+          thickness: fc.double({ min: 0.01, max: 0.4, noNaN: true }),
+          n: fc.integer({ min: 1, max: 4 }),
+          kind: fc.constantFrom('box' as const, 'sheet' as const),
+        }),
+        ({ size, thickness, n, kind }) => {
+          const mesh = pane([0, 0, 0], [size[0], size[1], thickness], n);
+          const parts = proxyParts(mesh);
+          const standIn = kind === 'box' ? boxProxy(mesh, parts) : sheetProxy(mesh, parts);
+          const { deviation, uncovered } = measureStandIn(mesh, standIn, parts, kind);
+          const slack = 1e-5;
+          for (const [x, y, z] of pointsOn(standIn, 24)) expect(distanceTo(mesh, x, y, z)).toBeLessThanOrEqual(deviation + slack);
+          for (const [x, y, z] of pointsOn(mesh, 6)) expect(distanceTo(standIn, x, y, z)).toBeLessThanOrEqual(uncovered + slack);
+          // A pane's sheet lies half its thickness from it, and a box is the pane itself.
+          const thinnest = Math.min(size[0], size[1], thickness);
+          if (kind === 'sheet') expect(uncovered).toBeCloseTo(thinnest / 2, 5);
+          else expect(deviation).toBeLessThan(1e-4);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it("measures against the element's other meshes when given them: a frame's sheet lies on its glass", () => {
+    // A window frame round a 1 × 1 m opening, and its glass in the opening as a mesh of its own.
+    const frame = [
+      box([0, 0, 0], [0.1, 1.2, 0.1]),
+      box([1.1, 0, 0], [1.2, 1.2, 0.1]),
+      box([0.1, 0, 0], [1.1, 0.1, 0.1]),
+      box([0.1, 1.1, 0], [1.1, 1.2, 0.1]),
+    ];
+    const ring: SceneMesh = {
+      name: 'frame',
+      positions: new Float32Array(frame.flatMap((b) => [...b.positions])),
+      indices: new Uint32Array(frame.flatMap((b, k) => [...b.indices].map((i) => i + k * 24))),
+      material: 0,
+    };
+    const glass = box([0.1, 0.1, 0.045], [1.1, 1.1, 0.055]);
+    const parts = [{ min: [0, 0, 0] as Vec, max: [1.2, 1.2, 0.1] as Vec }];
+    const sheet = sheetProxy(ring, parts);
+    const alone = measureStandIn(ring, sheet, parts, 'sheet');
+    const withGlass = measureStandIn(ring, sheet, parts, 'sheet', {
+      positions: new Float32Array([...ring.positions, ...glass.positions]),
+      indices: new Uint32Array([...ring.indices, ...[...glass.indices].map((i) => i + ring.positions.length / 3)]),
+    });
+    // Alone, the middle of the opening is half a metre from the frame; with the glass, no point is
+    // farther than where the sheet crosses the frame (5 cm inside a bar, bounded within 10 %
+    // and the cuts a stand-in is given).
+    expect(alone.deviation).toBeGreaterThan(0.45);
+    expect(withGlass.deviation).toBeLessThan(0.1);
+  });
+});
+
+describe('drawnTogether', () => {
+  it("lists the meshes an element draws with another, in the other's frame, where they sit alike at every place", () => {
+    const leaf = box([0, 0, 0], [0.9, 2, 0.05]),
+      frame = box([0, 0, 0], [1, 2.1, 0.2]);
+    // web-ifc gives each geometry of an element its own frame: the leaf's is 5 cm in and 7 cm deep.
+    const node = (mesh: number, product: string, m: Float64Array): SceneNode => ({
+      name: '',
+      parent: -1,
+      matrix: m,
+      meshes: [mesh],
+      metadata: { product, ifcClass: 'IfcDoor' },
+    });
+    const nodes = [
+      node(1, '#1', at(10, 0, 0)),
+      node(0, '#1', at(10.05, 0, 0.07)),
+      node(1, '#2', at(20, 0, 5)),
+      node(0, '#2', at(20.05, 0, 5.07)),
+    ];
+    const scene = { nodes, meshes: [leaf, frame] };
+    const together = drawnTogether(scene, () => true);
+    expect(together.get(0)).toHaveLength(1);
+    expect(together.get(0)![0]!.mesh).toBe(1);
+    expect(Array.from(together.get(0)![0]!.toFrame.subarray(12, 15)).map((v) => +v.toFixed(6))).toEqual([-0.05, 0, -0.07]);
+    expect(Array.from(together.get(1)![0]!.toFrame.subarray(12, 15)).map((v) => +v.toFixed(6))).toEqual([0.05, 0, 0.07]);
+    // A door whose leaf sits elsewhere in its frame: the two are no longer drawn alike everywhere.
+    nodes[3] = node(0, '#2', at(20.5, 0, 5.07));
+    expect(drawnTogether({ nodes, meshes: [leaf, frame] }, () => true).size).toBe(0);
+  });
+});
+
+describe('the AR budget, when the envelope itself must give', () => {
+  it('delivers walls and slabs exactly as read and stands in for the windows, stating how far each lies', async () => {
+    const room = glazedRoom(6);
+    const source = room.stats.triangles;
+    expect(source).toBeGreaterThan(6 * 1600);
+    const { scene, categories } = await simplifyToBudget(room, { triangles: 100 });
+    expect(scene.stats.triangles).toBeLessThanOrEqual(100);
+    for (let m = 0; m < 5; m++) expect(scene.meshes[m]).toBe(room.meshes[m]);
+    // Each window stands as its box (exact, for a pane that is a box) or, where boxes are too many, as its sheet.
+    const standIns = scene.meshes.slice(5).map((mesh) => mesh.indices.length / 3);
+    expect(standIns.every((n) => n === BOX_PROXY_TRIANGLES || n === SHEET_PROXY_TRIANGLES)).toBe(true);
+    expect(standIns.filter((n) => n === SHEET_PROXY_TRIANGLES).length).toBe(4);
+    const envelope = categories.find((c) => c.category === 'envelope')!;
+    expect(envelope.proxiedElements).toBe(6);
+    expect(envelope.leftOut).toEqual([]);
+    // Each pane is 10 cm thick: its sheet lies 5 cm from it, and no point of either farther than stated.
+    expect(envelope.maxUncovered).toBeCloseTo(0.05, 5);
+    for (let m = 5; m < 11; m++) {
+      for (const [x, y, z] of pointsOn(scene.meshes[m]!, 16))
+        expect(distanceTo(room.meshes[m]!, x, y, z)).toBeLessThanOrEqual(envelope.maxDeviation + 1e-5);
+      for (const [x, y, z] of pointsOn(room.meshes[m]!, 1))
+        expect(distanceTo(scene.meshes[m]!, x, y, z)).toBeLessThanOrEqual(envelope.maxUncovered + 1e-5);
+    }
+  });
+
+  it('leaves detail out, smallest first and named, before a wall gives a triangle', async () => {
+    const room = glazedRoom(6);
+    // Walls and slab 60 triangles; six sheets 24 more: three windows must go.
+    const { scene, categories } = await simplifyToBudget(room, { triangles: 72 });
+    expect(scene.stats.triangles).toBeLessThanOrEqual(72);
+    for (let m = 0; m < 5; m++) expect(scene.meshes[m]).toBe(room.meshes[m]);
+    const gone = scene.meshes.slice(5).map((mesh) => mesh.indices.length === 0);
+    // The windows grow along the front: the three smallest are the first three.
+    expect(gone).toEqual([true, true, true, false, false, false]);
+    expect(categories.find((c) => c.category === 'envelope')!.leftOut).toEqual([{ ifcClass: 'IfcWindow', elements: 3 }]);
+  });
+
+  it('within its own error bound the envelope gives what it can, as before: nothing stands in', async () => {
+    const room = glazedRoom(6);
+    const { scene, categories } = await simplifyToBudget(room, { triangles: 9000 });
+    expect(scene.stats.triangles).toBeLessThanOrEqual(9000);
+    expect(categories.find((c) => c.category === 'envelope')!.proxiedElements).toBe(0);
+    // The panes are simplified (each still more than a box), the walls as read.
+    for (let m = 0; m < 5; m++) expect(scene.meshes[m]).toBe(room.meshes[m]);
+    expect(scene.meshes.slice(5).some((mesh, k) => mesh.indices.length < room.meshes[k + 5]!.indices.length)).toBe(true);
+    expect(scene.meshes.slice(5).every((mesh) => mesh.indices.length / 3 > BOX_PROXY_TRIANGLES)).toBe(true);
+  });
+});
