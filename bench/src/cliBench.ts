@@ -40,6 +40,8 @@ export interface CliFolderRow {
 export interface CliBench {
   /** `node -e 0`: the floor every process pays (ms). */
   nodeStart: Sample;
+  /** `arsession --version`: what the CLI itself costs before any command loads what it needs (ms); absent in older results. */
+  version?: Sample;
   single: CliSingleRow[];
   folders: CliFolderRow[];
   assimp: AssimpSetup;
@@ -64,6 +66,7 @@ export async function benchCli(rounds: number): Promise<CliBench> {
   const assimp = setUpAssimp();
   try {
     const nodeStart = summarize(Array.from({ length: rounds }, () => timed(() => run(process.execPath, ['-e', '0'])).ms));
+    const version = summarize(Array.from({ length: rounds }, () => timed(() => run(process.execPath, [ARSESSION_BIN, '--version'])).ms));
     const single = SINGLE.map(([kind, file]) =>
       benchSingle(join(CORPUS_DIR, kind, file), file, out, rounds, assimp.available && kind === 'ifc'),
     );
@@ -72,7 +75,7 @@ export async function benchCli(rounds: number): Promise<CliBench> {
       ...benchFolder(CORPUS_DIR, 'the corpus (IFC, GLB, USDZ)', out, folderRounds, false),
       ...benchFolder(join(CORPUS_DIR, 'ifc'), 'corpus/ifc', out, folderRounds, assimp.available),
     ];
-    return { nodeStart, single, folders, assimp };
+    return { nodeStart, version, single, folders, assimp };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -123,7 +123,7 @@ function assimpSection(ifc: readonly IfcRow[], assimp: { setup: AssimpSetup; row
 /** Regenerates bench/RESULTS.md from the result files present. */
 function cliSection(cli: ResultFile<CliBench> | undefined): string[] {
   if (!cli) return [];
-  const { nodeStart, single, folders, assimp } = cli.data;
+  const { nodeStart, version, single, folders, assimp } = cli.data;
   const ifc = single.find((r) => r.file.endsWith('.ifc'));
   return [
     '## The command line: one small model a process, and whole folders',
@@ -131,7 +131,9 @@ function cliSection(cli: ResultFile<CliBench> | undefined): string[] {
     '`arsession convert FILE -o OUT.usdz --json` timed as a process (wall), rounds alternating with `assimp export`',
     "where assimp reads the file. Read and write are the conversion's own figures from the `--json` report; start-up is",
     "the rest: Node, the CLI and its one-bundle conversion (in the process's own thread), web-ifc loaded from its code cache",
-    `while the CLI reads the file, the deadline's watchdog, and the exit. A bare \`node -e 0\` takes ${ms(nodeStart)} ms on this machine.`,
+    `while the CLI reads the file, the deadline's watchdog, and the exit. A bare \`node -e 0\` takes ${ms(nodeStart)} ms on this machine;`,
+    // Results written before the CLI had --version have no figure for it.
+    version ? `\`arsession --version\`, the CLI with nothing loaded for a command, ${ms(version)} ms.` : '',
     '',
     '| file | process (wall) | start-up + exit | read | write | assimp export |',
     '|---|---:|---:|---:|---:|---:|',

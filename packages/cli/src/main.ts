@@ -26,7 +26,7 @@ function help(): string {
     'commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    "Run 'arsession <command> --help' for a command's options.",
+    "Run 'arsession <command> --help' for a command's options; 'arsession --version' for the converter's version.",
     '',
   ].join('\n');
 }
@@ -40,6 +40,12 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(help());
     return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    // The pool's entry holds the version and little else: the answer comes before any reader loads.
+    const { CONVERTER_VERSION } = await import('@arsession/convert/pool');
+    io.stdout.write(`arsession ${CONVERTER_VERSION}\n`);
+    return EXIT.ok;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {

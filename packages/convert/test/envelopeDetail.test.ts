@@ -55,7 +55,10 @@ function pane(min: Vec, max: Vec, n: number): SceneMesh {
   return { name: 'pane', positions: new Float32Array(positions), indices: new Uint32Array(indices), material: 1 };
 }
 
-/** A one-room building as an IFC reader gives it: four walls and a slab (12 triangles each), and `windows` finely tessellated windows along its front. */
+/**
+ * A one-room building as an IFC reader gives it: four walls and a slab (12 triangles each), and
+ * `windows` finely tessellated windows along its front.
+ */
 function glazedRoom(windows: number, n = 20): SceneData {
   const elements: Array<[string, SceneMesh]> = [
     ['IfcWallStandardCase', box([0, 0, 0], [20, 3, 0.2])],
