@@ -2,7 +2,15 @@ import { triangleDistanceSquared } from '@arsession/geometry';
 import fc from 'fast-check';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BOX_PROXY_TRIANGLES, boxProxy, SHEET_PROXY_TRIANGLES, sheetProxy } from '../src/budget/boxProxy.js';
+import {
+  BOX_PROXY_TRIANGLES,
+  boxProxy,
+  hasOpening,
+  RIM_PROXY_TRIANGLES,
+  rimProxy,
+  SHEET_PROXY_TRIANGLES,
+  sheetProxy,
+} from '../src/budget/boxProxy.js';
 import { drawnTogether } from '../src/budget/drawnTogether.js';
 import { envelopeRoles, isEnvelopeDetail } from '../src/budget/envelopeDetail.js';
 import { measureStandIn } from '../src/budget/measureStandIn.js';
@@ -156,6 +164,44 @@ describe('sheetProxy', () => {
   });
 });
 
+/** A window frame round a 1 × 1 m opening (four bars 10 cm square), as one mesh. */
+function frame(): SceneMesh {
+  const bars = [
+    box([0, 0, 0], [0.1, 1.2, 0.1]),
+    box([1.1, 0, 0], [1.2, 1.2, 0.1]),
+    box([0.1, 0, 0], [1.1, 0.1, 0.1]),
+    box([0.1, 1.1, 0], [1.1, 1.2, 0.1]),
+  ];
+  return {
+    name: 'frame',
+    positions: new Float32Array(bars.flatMap((b) => [...b.positions])),
+    indices: new Uint32Array(bars.flatMap((b, k) => [...b.indices].map((i) => i + k * 24))),
+    material: 0,
+  };
+}
+
+describe('rimProxy', () => {
+  it('is the sheet with the opening its frame goes round left open: 16 triangles, its face only', () => {
+    const ring = frame();
+    const parts = [{ min: [0, 0, 0] as Vec, max: [1.2, 1.2, 0.1] as Vec }];
+    expect(hasOpening(ring, parts)).toBe(true);
+    const rim = rimProxy(ring, parts);
+    expect(rim.indices.length / 3).toBe(RIM_PROXY_TRIANGLES);
+    // Nothing of it over the opening, all of it over the frame's face.
+    for (const [x, y, z] of pointsOn(rim, 12)) {
+      expect(z).toBeCloseTo(0.05, 6);
+      expect(x <= 0.1 + 1e-6 || x >= 1.1 - 1e-6 || y <= 0.1 + 1e-6 || y >= 1.1 - 1e-6).toBe(true);
+    }
+    // Every point of it is inside a bar, 5 cm from its faces at most (bounded within a tenth).
+    const { deviation, uncovered } = measureStandIn(ring, rim, parts, 'rim');
+    expect(deviation).toBeLessThan(0.05 * 1.1 + 0.01);
+    expect(uncovered).toBeLessThan(0.05 * 1.1 + 0.01);
+    // A door leaf is no frame: its handle is not an opening worth leaving open.
+    const leaf = box([0, 0, 0], [0.9, 2, 0.05]);
+    expect(hasOpening(leaf, [{ min: [0, 0, 0], max: [0.9, 2, 0.05] }])).toBe(false);
+  });
+});
+
 describe('measureStandIn', () => {
   it('bounds both ways how far a stand-in and the mesh it stands for lie apart: no point farther than stated', () => {
     fc.assert(
@@ -164,12 +210,12 @@ describe('measureStandIn', () => {
           size: fc.tuple(fc.double({ min: 0.2, max: 3, noNaN: true }), fc.double({ min: 0.2, max: 3, noNaN: true })),
           thickness: fc.double({ min: 0.01, max: 0.4, noNaN: true }),
           n: fc.integer({ min: 1, max: 4 }),
-          kind: fc.constantFrom('box' as const, 'sheet' as const),
+          kind: fc.constantFrom('box' as const, 'sheet' as const, 'rim' as const),
         }),
         ({ size, thickness, n, kind }) => {
           const mesh = pane([0, 0, 0], [size[0], size[1], thickness], n);
           const parts = proxyParts(mesh);
-          const standIn = kind === 'box' ? boxProxy(mesh, parts) : sheetProxy(mesh, parts);
+          const standIn = kind === 'box' ? boxProxy(mesh, parts) : kind === 'sheet' ? sheetProxy(mesh, parts) : rimProxy(mesh, parts);
           const { deviation, uncovered } = measureStandIn(mesh, standIn, parts, kind);
           const slack = 1e-5;
           for (const [x, y, z] of pointsOn(standIn, 24)) expect(distanceTo(mesh, x, y, z)).toBeLessThanOrEqual(deviation + slack);
@@ -177,7 +223,7 @@ describe('measureStandIn', () => {
           // A pane's sheet lies half its thickness from it, and a box is the pane itself.
           const thinnest = Math.min(size[0], size[1], thickness);
           if (kind === 'sheet') expect(uncovered).toBeCloseTo(thinnest / 2, 5);
-          else expect(deviation).toBeLessThan(1e-4);
+          if (kind === 'box') expect(deviation).toBeLessThan(1e-4);
         },
       ),
       { numRuns: 30 },
@@ -186,18 +232,7 @@ describe('measureStandIn', () => {
 
   it("measures against the element's other meshes when given them: a frame's sheet lies on its glass", () => {
     // A window frame round a 1 × 1 m opening, and its glass in the opening as a mesh of its own.
-    const frame = [
-      box([0, 0, 0], [0.1, 1.2, 0.1]),
-      box([1.1, 0, 0], [1.2, 1.2, 0.1]),
-      box([0.1, 0, 0], [1.1, 0.1, 0.1]),
-      box([0.1, 1.1, 0], [1.1, 1.2, 0.1]),
-    ];
-    const ring: SceneMesh = {
-      name: 'frame',
-      positions: new Float32Array(frame.flatMap((b) => [...b.positions])),
-      indices: new Uint32Array(frame.flatMap((b, k) => [...b.indices].map((i) => i + k * 24))),
-      material: 0,
-    };
+    const ring = frame();
     const glass = box([0.1, 0.1, 0.045], [1.1, 1.1, 0.055]);
     const parts = [{ min: [0, 0, 0] as Vec, max: [1.2, 1.2, 0.1] as Vec }];
     const sheet = sheetProxy(ring, parts);

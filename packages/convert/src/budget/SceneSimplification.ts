@@ -6,6 +6,7 @@ import { BUDGET_CATEGORIES, type BudgetCategory } from './BudgetCategory.js';
 import {
   BOX_PROXY_TRIANGLES,
   boxProxy,
+  hasOpening,
   RIM_PROXY_TRIANGLES,
   rimProxy,
   SHEET_PROXY_TRIANGLES,
@@ -65,6 +66,9 @@ interface DetailStandIns {
   sheet: StandInDistances;
   rim: StandInDistances;
 }
+
+/** A stand-in not measured, because another is known to be as near for fewer triangles: never chosen. */
+const UNMEASURED: Readonly<StandInDistances> = { deviation: Number.POSITIVE_INFINITY, uncovered: Number.POSITIVE_INFINITY };
 
 /** The farther of a stand-in's two distances: how far it and its element lie apart, either way. */
 function reach({ deviation, uncovered }: StandInDistances): number {
@@ -383,10 +387,17 @@ export class SceneSimplification {
         const bvh = buildBvh(surface);
         // Below a centimetre, how near a stand-in lies changes neither the choice nor what a person sees.
         const within = { enough: STAND_IN_SETTLED / this.scale[m]! };
+        const sheet = measureStandIn(mesh, sheetProxy(mesh, parts), parts, 'sheet', surface, bvh, within);
+        // A sheet within a centimetre is as near as a stand-in need be, and the cheapest: the others are not measured.
+        const settled = reach(sheet) <= within.enough;
         found = {
-          sheet: measureStandIn(mesh, sheetProxy(mesh, parts), parts, 'sheet', surface, bvh, within),
-          box: measureStandIn(mesh, boxProxy(mesh, parts), parts, 'box', surface, bvh, within),
-          rim: measureStandIn(mesh, rimProxy(mesh, parts), parts, 'rim', surface, bvh, within),
+          sheet,
+          box: settled ? UNMEASURED : measureStandIn(mesh, boxProxy(mesh, parts), parts, 'box', surface, bvh, within),
+          // A rim is a sheet round an opening: without one worth leaving open, it is the sheet at four times the triangles.
+          rim:
+            settled || !hasOpening(mesh, parts)
+              ? UNMEASURED
+              : measureStandIn(mesh, rimProxy(mesh, parts), parts, 'rim', surface, bvh, within),
         };
         this.standInsByShape.add(mesh, surface, found);
       }

@@ -205,6 +205,30 @@ export function rimProxy(mesh: SceneMesh, parts: readonly Bounds[] = [pointBound
   return proxy;
 }
 
+/** Share of its outline an opening must take for a {@link rimProxy} to leave it open: a frame's, not a handle's. */
+const OPENING_MIN_SHARE = 0.25;
+
+/**
+ * Whether any part of a mesh goes round an opening worth leaving open: the rectangle its inner
+ * vertices span takes at least a quarter of its outline (a window frame round its glass, not a
+ * door leaf round its handle).
+ *
+ * @example
+ * ```ts
+ * hasOpening(windowFrame, proxyParts(windowFrame)); // → true
+ * ```
+ */
+export function hasOpening(mesh: SceneMesh, parts: readonly Bounds[]): boolean {
+  return parts.some((part) => {
+    const axis = thinnestAxis(part);
+    const u = (axis + 1) % 3,
+      v = (axis + 2) % 3;
+    const hole = innerRectangle(mesh.positions, part, u, v);
+    const outline = (part.max[u]! - part.min[u]!) * (part.max[v]! - part.min[v]!);
+    return (hole.max[0] - hole.min[0]) * (hole.max[1] - hole.min[1]) >= OPENING_MIN_SHARE * outline;
+  });
+}
+
 /**
  * The rectangle (along `u` and `v`) spanned by the vertices in `part` that lie inside its outline,
  * not on it; the outline's centre, a rectangle of no size, when none do.
