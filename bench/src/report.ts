@@ -15,6 +15,7 @@ import type { FidelityRow } from './fidelity/fidelityBench.js';
 import { FIDELITY_LEGEND, fidelityTable } from './fidelity/fidelityTable.js';
 import { BOUND_TOLERANCE } from './fidelity/measureFidelity.js';
 import type { RenderRow } from './render/renderBench.js';
+import type { LadderBench } from './ladder/ladderBench.js';
 import type { ScalingRow } from './scalingBench.js';
 import type { LoadRun, ServerRow } from './serverBench.js';
 import type { Percentiles, Sample } from './sample.js';
@@ -404,6 +405,7 @@ export function writeReport(): void {
       '',
     );
   }
+  out.push(...ladderSection(load<LadderBench>('ladder')));
   if (memory) {
     out.push(
       '## Peak memory of one conversion',
@@ -674,5 +676,53 @@ function cpuRows(cpu: DistributedRow['cpuPerSession']): string[] {
     `| everything else (kernel threads, the machine's own agents) | ` +
       `${rest(cpu.embedded).toFixed(1)} | ${rest(cpu.distributed).toFixed(1)} |`,
     `| **total** | ${total(cpu.embedded).toFixed(1)} | ${total(cpu.distributed).toFixed(1)} |`,
+  ];
+}
+
+/** The scale ladder: time and memory beside web-ifc alone, and what each rung was delivered as. */
+function ladderSection(ladder: ResultFile<LadderBench> | undefined): string[] {
+  if (!ladder) return [];
+  const head = [
+    '## The scale ladder: a project larger than one AR file',
+    '',
+    `\`${ladder.data.source}\` merged 2, 4 and 8 times into one project (\`src/ladder/\`: ids renumbered, GlobalIds unique, each`,
+    "copy's site 100 m from the last, one IfcProject), converted as the server does within the default AR budget (read, budget,",
+    'merge, USDZ in memory) beside web-ifc alone (open, stream every mesh, copy its arrays out), each a fresh process,',
+    `${ladder.data.rounds} rounds alternating; peak RSS is the largest of the rounds.`,
+    '',
+  ];
+  if (ladder.data.skipped) return [...head, `Not run: ${ladder.data.skipped}.`, ''];
+  const mb = (n: number) => `${n.toFixed(0)} MB`;
+  const cm = (m: number) => (m < 1 ? `${(m * 100).toFixed(1)} cm` : `${m.toFixed(2)} m`);
+  const rows = ladder.data.rows;
+  return [
+    ...head,
+    '| copies | MB | web-ifc (ms) | ours (ms) | ours ÷ web-ifc | peak web-ifc | peak ours | ÷ |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.copies} | ${r.megabytes.toFixed(0)} | ${ms(r.webIfc)} | ${ms(r.ours)} | ${x(r.ratio)} | ${mb(r.webIfcPeakMb)} | ` +
+        `${mb(r.oursPeakMb)} | ×${(r.oursPeakMb / r.webIfcPeakMb).toFixed(2)} |`,
+    ),
+    '',
+    'Goal (issue 50): time and peak memory each ≤ ×1.5 of web-ifc alone at 111 and 223 MB: ' +
+      (rows.every((r) => r.copies < 4 || (r.ratio.median <= 1.5 && r.oursPeakMb <= 1.5 * r.webIfcPeakMb)) ? '**met**.' : '**not met**.'),
+    '',
+    'What each was delivered as: the triangles and mesh prims, and the envelope (walls, slabs, roofs and their detail) —',
+    'its triangles, how far its delivery and the full model lie apart each way (bounded), its elements stood in for (a',
+    'sheet, a rim round an opening, a box) and left out:',
+    '',
+    '| copies | triangles | mesh prims | envelope: source → delivered | deviation | uncovered | stood in | left out |',
+    '|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...rows.map((r) => {
+      const envelope = r.report.categories.find((c) => c.category === 'envelope');
+      const leftOut = envelope?.leftOut.map((c) => `${c.ifcClass} ×${c.elements}`).join(', ') || '—';
+      return (
+        `| ${r.copies} | ${r.report.delivered.triangles.toLocaleString('en-US')} | ${r.report.delivered.meshPrims} | ` +
+        `${envelope ? `${envelope.sourceTriangles.toLocaleString('en-US')} → ${envelope.deliveredTriangles.toLocaleString('en-US')}` : '—'} | ` +
+        `${envelope ? cm(envelope.maxDeviation) : '—'} | ${envelope ? cm(envelope.maxUncovered) : '—'} | ${envelope?.proxiedElements ?? 0} | ${leftOut} |`
+      );
+    }),
+    '',
   ];
 }

@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--section conversion|cli|detection|memory|budget|fidelity|render|scaling|server|distributed]`: runs the
+// `pnpm bench [--quick] [--section conversion|cli|detection|memory|budget|fidelity|render|scaling|ladder|server|distributed]`: runs the
 // measurements, writes
 // bench/results/*.json and regenerates bench/RESULTS.md from every results file present.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { benchFidelity } from './fidelity/fidelityBench.js';
 import { benchRender } from './render/renderBench.js';
 import { benchDistributed } from './distributedBench.js';
 import { benchDetectionLatency } from './detectionLatency.js';
+import { benchLadder } from './ladder/ladderBench.js';
 import { BENCH_DIR } from './corpus.js';
 import { environment } from './environment.js';
 import { benchMemory } from './memoryBench.js';
@@ -22,13 +23,13 @@ import { writeReport } from './report.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, section: { type: 'string', multiple: true } }, strict: true });
 const quick = values.quick === true;
-// The scaling run (files up to ~57 MB), the fidelity run (a large model's full read and tree) and the render run
-// (the same full read, pictures rewritten) are left out of --quick.
+// The scaling run (files up to ~57 MB), the ladder (a large model merged up to 223 MB), the fidelity run (a large
+// model's full read and tree) and the render run (the same full read, pictures rewritten) are left out of --quick.
 const sections =
   values.section ??
   (quick
     ? ['conversion', 'cli', 'detection', 'memory', 'budget', 'server', 'distributed']
-    : ['conversion', 'cli', 'detection', 'memory', 'budget', 'fidelity', 'render', 'scaling', 'server', 'distributed']);
+    : ['conversion', 'cli', 'detection', 'memory', 'budget', 'fidelity', 'render', 'scaling', 'ladder', 'server', 'distributed']);
 const rounds = quick ? 3 : 7;
 const small = (f: string) => /IfcOpenHouse|wall_door|AC20|Box|DamagedHelmet\.glb/.test(f);
 const only = quick ? small : undefined;
@@ -77,6 +78,10 @@ if (sections.includes('render')) {
 if (sections.includes('scaling')) {
   console.error('scaling: Office_A repeated 1, 4 and 13 times (≈57 MB) against web-ifc');
   save('scaling', await benchScaling(rounds));
+}
+if (sections.includes('ladder')) {
+  console.error('ladder: the Revit restaurant merged 2, 4 and 8 times, converted within the AR budget against web-ifc alone');
+  save('ladder', await benchLadder(3));
 }
 if (sections.includes('distributed')) {
   console.error('distributed: the server on PostgreSQL, S3 (Swift) and a BullMQ queue beside the embedded one');

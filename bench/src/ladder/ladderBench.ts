@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BudgetReport } from '@arsession/convert';
+import { LARGE_MODELS_DIR } from '../budgetBench.js';
+import { summarize, type Sample } from '../sample.js';
+import { mergeIfcCopies } from './mergeIfcCopies.js';
+
+/** One rung: the source merged `copies` times, converted as the server does beside web-ifc alone, each in a fresh process. */
+export interface LadderRow {
+  copies: number;
+  megabytes: number;
+  /** Milliseconds of web-ifc alone: open the model, stream every mesh, copy its arrays out. */
+  webIfc: Sample;
+  /** Milliseconds of the whole conversion within the default AR budget (read, budget, merge, USDZ). */
+  ours: Sample;
+  /** Ours ÷ web-ifc, round by round. */
+  ratio: Sample;
+  webIfcPeakMb: number;
+  oursPeakMb: number;
+  /** What the conversion reported of its AR budget (the last round's: every round delivers the same). */
+  report: BudgetReport;
+}
+
+/** What {@link benchLadder} measured, or why it could not. */
+export interface LadderBench {
+  source: string;
+  /** Rounds of each rung. */
+  rounds: number;
+  rows: LadderRow[];
+  /** Set when the source is not among the large models: nothing was measured. */
+  skipped?: string;
+}
+
+/** The rung's source: the Revit restaurant of `bench/LARGE-MODELS.md`, 26.9 MB. */
+const SOURCE = 'revit2012_janesville_restaurant.ifc';
+/** Its copies' sites this far apart, in its own unit (feet): 100 m, a little more than the building. */
+const SPACING_FEET = 330;
+const COPIES = [2, 4, 8];
+
+const PEAK = new URL('../peakRss.js', import.meta.url).pathname;
+
+/** One measurement in a fresh process (see `peakRss.ts`). */
+function measured(tool: 'web-ifc' | 'ours-budget', path: string): { ms: number; peakRssMb: number; report?: BudgetReport } {
+  const r = spawnSync(process.execPath, ['--max-old-space-size=8192', PEAK, tool, path], { encoding: 'utf8', timeout: 900_000 });
+  if (r.status !== 0) throw new Error(`${tool} ${path}: ${r.stderr.trim().split('\n').at(-1)}`);
+  return JSON.parse(r.stdout) as { ms: number; peakRssMb: number; report?: BudgetReport };
+}
+
+/**
+ * The scale ladder: the restaurant merged 2, 4 and 8 times (55, 111, 223 MB; see
+ * `mergeIfcCopies`), converted within the default AR budget beside web-ifc alone on the same
+ * file, `rounds` alternating rounds of fresh processes each; time, peak memory and what was
+ * delivered.
+ *
+ * @example
+ * ```ts
+ * const ladder = await benchLadder(3); // ladder.rows[1].ratio.median → ours ÷ web-ifc at 111 MB
+ * ```
+ */
+export async function benchLadder(rounds: number): Promise<LadderBench> {
+  const source = join(LARGE_MODELS_DIR, SOURCE);
+  if (!existsSync(source))
+    return { source: SOURCE, rounds, rows: [], skipped: `${SOURCE} is not in ${LARGE_MODELS_DIR} (bench/LARGE-MODELS.md)` };
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ladder-'));
+  try {
+    const rows: LadderRow[] = [];
+    for (const copies of COPIES) {
+      const path = mergeIfcCopies(source, { copies, spacing: SPACING_FEET, dir });
+      const webIfc: number[] = [],
+        ours: number[] = [],
+        ratio: number[] = [];
+      let webIfcPeakMb = 0,
+        oursPeakMb = 0,
+        report: BudgetReport | undefined;
+      for (let round = 0; round < rounds; round++) {
+        const peer = measured('web-ifc', path),
+          mine = measured('ours-budget', path);
+        webIfc.push(peer.ms);
+        ours.push(mine.ms);
+        ratio.push(mine.ms / peer.ms);
+        webIfcPeakMb = Math.max(webIfcPeakMb, peer.peakRssMb);
+        oursPeakMb = Math.max(oursPeakMb, mine.peakRssMb);
+        report = mine.report;
+      }
+      const row: LadderRow = {
+        copies,
+        megabytes: statSync(path).size / 2 ** 20,
+        webIfc: summarize(webIfc),
+        ours: summarize(ours),
+        ratio: summarize(ratio),
+        webIfcPeakMb,
+        oursPeakMb,
+        report: report!,
+      };
+      rows.push(row);
+      rmSync(path);
+      console.error(
+        `  restaurant ×${copies} (${row.megabytes.toFixed(0)} MB): ours ÷ web-ifc ×${row.ratio.median.toFixed(2)}, ` +
+          `peak ${oursPeakMb.toFixed(0)} MB vs ${webIfcPeakMb.toFixed(0)} MB`,
+      );
+    }
+    return { source: SOURCE, rounds, rows };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
