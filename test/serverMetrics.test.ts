@@ -101,7 +101,9 @@ describe('GET /metrics on the public port', () => {
           body: JSON.stringify({ onetime_code: code }),
         });
       expect((await claim(first.body.onetime_code)).status).toBe(200);
-      expect((await claim(first.body.onetime_code)).status).toBe(404);
+      // The same client again (a lost answer, retried), then a code nobody holds.
+      expect((await claim(first.body.onetime_code)).status).toBe(200);
+      expect((await claim(first.body.onetime_code === '000000000001' ? '000000000002' : '000000000001')).status).toBe(404);
       expect((await fetch(`${t.url}/no/such/thing`)).status).toBe(404);
 
       // Not behind keys: a scrape carries none.
@@ -141,6 +143,7 @@ describe('GET /metrics on the public port', () => {
       expect(sampleValue(text, 'arsession_ar_budget_triangles_count', { stage: 'source' })).toBe(1);
       expect(sampleValue(text, 'arsession_ar_budget_triangles_sum', { stage: 'delivered' })).toBe(12);
       expect(sampleValue(text, 'arsession_claims_total', { outcome: 'claimed' })).toBe(1);
+      expect(sampleValue(text, 'arsession_claims_total', { outcome: 'retried' })).toBe(1);
       expect(sampleValue(text, 'arsession_claims_total', { outcome: 'code_not_found' })).toBe(1);
       // Nothing is converting now, and every series names the role.
       expect(sampleValue(text, 'arsession_queue_jobs', { state: 'active' })).toBe(0);

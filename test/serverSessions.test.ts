@@ -31,6 +31,7 @@ import { uniqueGlb } from './support/uniqueModel.js';
 import { farAwayIfcOpenHouse } from './support/movedIfc.js';
 import { readUsdzBack } from './support/usdReader.js';
 import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
+import { requestFrom } from './support/requestFrom.js';
 
 const AC20 = corpusPath('ifc', 'AC20-FZK-Haus.ifc');
 const BOX = corpusPath('glb', 'Box.glb');
@@ -325,17 +326,28 @@ describe('files, paths and claim', () => {
     expect((await fetch(`${t.url}/healthz/`)).status).toBe(200);
   });
 
-  it('claim: the one-time code works once (JSON or form), then 404', async () => {
+  it('claim: the one-time code works once (JSON or form); its own client may retry, anyone else gets 404', async () => {
     const first = await fetch(`${t.url}/api/vision/v1/session/claim/`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ onetime_code: code }),
     });
     expect(first.status).toBe(200);
-    expect(await first.json()).toMatchObject({ session_id: id, deeplink: `arsession://session/${id}` });
-    const again = await fetch(`${t.url}/api/vision/v1/session/claim`, { method: 'POST', body: form({ onetime_code: code }) });
-    expect(again.status).toBe(404);
-    expect(((await again.json()) as { errors: Array<{ field: string }> }).errors[0].field).toBe('onetime_code');
+    const answer = await first.json();
+    expect(answer).toMatchObject({ session_id: id, deeplink: `arsession://session/${id}` });
+    // The answer was lost on the way: the same client asks again, as a form this time, and gets the same.
+    const retry = await fetch(`${t.url}/api/vision/v1/session/claim`, { method: 'POST', body: form({ onetime_code: code }) });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('cache-control')).toBe('no-store');
+    expect(await retry.json()).toEqual(answer);
+    // Another client (another address) is not that client: the code is used.
+    const other = await requestFrom('127.0.0.7', t.url, '/api/vision/v1/session/claim/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ onetime_code: code }),
+    });
+    expect(other.status).toBe(404);
+    expect((JSON.parse(other.body) as { errors: Array<{ field: string }> }).errors[0]!.field).toBe('onetime_code');
   });
 
   it('saves the models of a keyed request to its account, listed with the key', async () => {

@@ -105,6 +105,21 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
     expect(await store.claim('000000')).toEqual(codes.includes('000000') ? expect.anything() : { ok: false });
   });
 
+  it('the client that claimed a code gets its session again within the retry window; nobody else, and not after', async () => {
+    const now = Date.now();
+    const code = await store.commit(sessionOf('rrrrrrrrrrrrrrrrrrrrr1'));
+    const me = { key: 'client-a', retrySince: now - 60_000 };
+    // Two of my claims at once (the first timed out on my side): both answer the session, one of them as a retry.
+    const both = await Promise.all([store.claim(code, now, -1, me), store.claim(code, now, -1, me)]);
+    const session = { id: 'rrrrrrrrrrrrrrrrrrrrr1', expiresAt: expect.any(Number) };
+    expect(both.map((c) => c.ok && c.session)).toEqual([session, session]);
+    expect(both.filter((c) => c.ok && c.retried)).toHaveLength(1);
+    expect(await store.claim(code, now + 1000, -1, { key: 'client-b', retrySince: now - 60_000 })).toEqual({ ok: false });
+    expect(await store.claim(code, now + 1000)).toEqual({ ok: false });
+    // Past the window (my claim made before retrySince), it is used like any other.
+    expect(await store.claim(code, now + 1000, -1, { key: 'client-a', retrySince: now + 1 })).toEqual({ ok: false });
+  });
+
   it("an expired session's code does not claim; the sweep finds it, marks it and later forgets it", async () => {
     const now = Date.now();
     const code = await store.commit(sessionOf('ddddddddddddddddddddd1', { createdAt: now - 10_000, ttlMs: 5_000 }));
@@ -273,8 +288,10 @@ describe('SQLite data directories from before saved models were kept once per co
       const path = join(dir, 'arsession.sqlite');
       const db = openDatabase(path);
       const version = db.pragma('user_version', { simple: true }) as number;
-      // The database as the version before left it: no unique index, the same file saved twice.
+      // The database as the version before left it: no unique index, the same file saved twice,
+      // and nothing of what came after (who claimed a code).
       db.exec('DROP INDEX saved_models_content');
+      db.exec('ALTER TABLE sessions DROP COLUMN claimed_at; ALTER TABLE sessions DROP COLUMN claimed_by;');
       db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (1, ?, 0), (2, ?, 0)').run('a', 'b');
       const insert = db.prepare(
         'INSERT INTO saved_models (id, account_id, session_id, source_name, format, bytes, ' +
@@ -287,7 +304,7 @@ describe('SQLite data directories from before saved models were kept once per co
         ['theirs', 2, 'x', 4],
       ] as const)
         insert.run(id, account, sha, `${id}.glb`, at);
-      db.pragma(`user_version = ${version - 1}`);
+      db.pragma(`user_version = ${version - 2}`);
       db.close();
       const reopened = openDatabase(path);
       expect((reopened.prepare('SELECT id FROM saved_models ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id)).toEqual([

@@ -717,10 +717,14 @@ function ladderSection(ladder: ResultFile<LadderBench> | undefined): string[] {
     ...rows.map((r) => {
       const envelope = r.report.categories.find((c) => c.category === 'envelope');
       const leftOut = envelope?.leftOut.map((c) => `${c.ifcClass} ×${c.elements}`).join(', ') || '—';
+      const count = (n: number) => n.toLocaleString('en-US');
+      const figures = envelope
+        ? `${count(envelope.sourceTriangles)} → ${count(envelope.deliveredTriangles)} | ` +
+          `${cm(envelope.maxDeviation)} | ${cm(envelope.maxUncovered)}`
+        : '— | — | —';
       return (
-        `| ${r.copies} | ${r.report.delivered.triangles.toLocaleString('en-US')} | ${r.report.delivered.meshPrims} | ` +
-        `${envelope ? `${envelope.sourceTriangles.toLocaleString('en-US')} → ${envelope.deliveredTriangles.toLocaleString('en-US')}` : '—'} | ` +
-        `${envelope ? cm(envelope.maxDeviation) : '—'} | ${envelope ? cm(envelope.maxUncovered) : '—'} | ${envelope?.proxiedElements ?? 0} | ${leftOut} |`
+        `| ${r.copies} | ${count(r.report.delivered.triangles)} | ${r.report.delivered.meshPrims} | ${figures} | ` +
+        `${envelope?.proxiedElements ?? 0} | ${leftOut} |`
       );
     }),
     '',

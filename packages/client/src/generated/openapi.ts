@@ -150,7 +150,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Trade a one-time code for its session (once) */
+        /**
+         * Trade a one-time code for its session (once)
+         * @description A code is claimed once. The client that claimed it (its address, or its IPv6 /64) gets the same answer again for 5 minutes, so a claim whose answer was lost can be retried; anyone else gets 404.
+         */
         post: operations["claimSession"];
         delete?: never;
         options?: never;
@@ -2185,7 +2188,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description unknown, used or expired code, or one past its own lifetime (code_not_found) */
+            /** @description unknown, used (by another client, or more than 5 minutes ago) or expired code, or one past its own lifetime (code_not_found) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -80,7 +80,7 @@ export class ServerMetrics {
     });
     this.claims = new Counter({
       name: 'arsession_claims_total',
-      help: "One-time code claims, by outcome (claimed, or the refusal's code).",
+      help: "One-time code claims, by outcome (claimed; retried, by the client that claimed it; or the refusal's code).",
       labelNames: ['outcome'],
       registers,
     });
@@ -187,7 +187,7 @@ export class ServerMetrics {
     this.cache.inc({ result });
   }
 
-  /** A one-time code claim: `claimed`, or the refusal's code. */
+  /** A one-time code claim: `claimed`, `retried` (by the client that claimed it), or the refusal's code. */
   claim(outcome: string): void {
     this.claims.inc({ outcome });
   }

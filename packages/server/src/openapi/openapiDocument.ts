@@ -325,6 +325,9 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           summary: 'Trade a one-time code for its session (once)',
           tags: ['sessions'],
           security: [],
+          description:
+            'A code is claimed once. The client that claimed it (its address, or its IPv6 /64) gets the same answer again ' +
+            'for 5 minutes, so a claim whose answer was lost can be retried; anyone else gets 404.',
           requestBody: {
             required: true,
             content: Object.fromEntries(
@@ -349,7 +352,10 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           responses: {
             200: { description: 'the session', content: { 'application/json': { schema: ref('ClaimResponse') } } },
             400: problem('no or malformed onetime_code (missing_field, wrong_type, malformed_json)'),
-            404: problem('unknown, used or expired code, or one past its own lifetime (code_not_found)'),
+            404: problem(
+              'unknown, used (by another client, or more than 5 minutes ago) or expired code, ' +
+                'or one past its own lifetime (code_not_found)',
+            ),
             413: problem('a body over 4 kB (request_too_large)'),
             429: {
               ...problem(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { clientKey } from '../admission/UploadGate.js';
 import type { ServerContext } from '../app/ServerContext.js';
@@ -6,17 +7,24 @@ import { deeplinkOf } from '../session/createSession.js';
 import { ONETIME_CODE_DIGITS, readOnetimeCode } from '../session/onetimeCode.js';
 
 /**
+ * Seconds within which the client that claimed a code gets the same answer again: its answer may
+ * have been lost on a site's flaky network, and without it the session is out of its reach.
+ */
+export const CLAIM_RETRY_SECONDS = 300;
+
+/**
  * `POST /api/vision/v1/session/claim/`: trades a one-time code (form or JSON; twelve digits,
  * spaces or dashes between groups allowed) for its session, once, while the code lives
- * (ARSESSION_CODE_TTL_S). Guessing is held per client (its address, or its IPv6 /64): attempts a
- * minute, failures an hour and a day. Nothing is counted across clients: failures by others
- * never make a valid code fail (docs/SECURITY.md has the figure that makes guessing not pay).
+ * (ARSESSION_CODE_TTL_S); the client that claimed it, retrying within {@link CLAIM_RETRY_SECONDS},
+ * gets the same answer, anyone else 404. Guessing is held per client (its address, or its IPv6
+ * /64): attempts a minute, failures an hour and a day. Nothing is counted across clients: failures
+ * by others never make a valid code fail (docs/SECURITY.md has the figure that makes guessing not
+ * pay; a retry answers only a code its client had already).
  */
 export function claimRoute(ctx: ServerContext) {
   return async (req: Request, res: Response): Promise<void> => {
     try {
-      await claim(ctx, req, res);
-      ctx.metrics.claim('claimed');
+      ctx.metrics.claim(await claim(ctx, req, res));
     } catch (err) {
       ctx.metrics.claim(err instanceof ApiError ? err.code : 'error');
       throw err;
@@ -24,7 +32,8 @@ export function claimRoute(ctx: ServerContext) {
   };
 }
 
-async function claim(ctx: ServerContext, req: Request, res: Response): Promise<void> {
+/** Claims the code the request gives; resolves to how (`claimed`, or `retried` by the client that had). */
+async function claim(ctx: ServerContext, req: Request, res: Response): Promise<'claimed' | 'retried'> {
   // An IPv6 host holds a whole /64: it is one client however many of its addresses it uses.
   const client = clientKey(req.ip);
   const { perClient, failedPerHour, failedPerDay } = ctx.claimThrottle;
@@ -49,7 +58,13 @@ async function claim(ctx: ServerContext, req: Request, res: Response): Promise<v
       'wrong_type',
     );
   const now = Date.now();
-  const outcome = await ctx.sessions.claim(code, now, now - Math.min(ctx.config.codeTtlSeconds, ctx.config.sessionTtlSeconds) * 1000);
+  // The client as a digest: the store keeps who claimed a code, not where they were.
+  const claimant = {
+    key: createHash('sha256').update(`claimant:${client}`).digest('hex').slice(0, 32),
+    retrySince: now - CLAIM_RETRY_SECONDS * 1000,
+  };
+  const issuedAfter = now - Math.min(ctx.config.codeTtlSeconds, ctx.config.sessionTtlSeconds) * 1000;
+  const outcome = await ctx.sessions.claim(code, now, issuedAfter, claimant);
   if (!outcome.ok) {
     await Promise.all([failedPerHour.hit(client), failedPerDay.hit(client)]);
     throw new ApiError(404, 'code_not_found', 'no live session has this one-time code (unknown, already used, or expired)', [
@@ -60,4 +75,5 @@ async function claim(ctx: ServerContext, req: Request, res: Response): Promise<v
   res
     .set('Cache-Control', 'no-store')
     .json({ session_id: id, deeplink: deeplinkOf(ctx.config.deeplinkScheme, id), expires_at: new Date(expiresAt).toISOString() });
+  return outcome.retried ? 'retried' : 'claimed';
 }

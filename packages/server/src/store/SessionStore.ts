@@ -116,7 +116,18 @@ export interface SessionCommit {
 }
 
 /** The outcome of presenting a one-time code. */
-export type ClaimOutcome = { ok: true; session: { id: string; expiresAt: number } } | { ok: false };
+export type ClaimOutcome = { ok: true; session: { id: string; expiresAt: number }; retried?: true } | { ok: false };
+
+/**
+ * Who claims a code, so a retry of their own claim is answered again: a client whose answer was
+ * lost (a site's flaky network) asks again with the same code and gets the same session.
+ */
+export interface Claimant {
+  /** The client, as a digest (never its address). */
+  key: string;
+  /** A claim this client made at or after this time (ms) is answered again; one before, not. */
+  retrySince: number;
+}
 
 /**
  * What became of a file offered to a committed session ({@link SessionStore.addFile}): added; a
@@ -165,9 +176,11 @@ export interface SessionStore {
   find(id: string): Promise<SessionRecord | undefined>;
   /**
    * Uses a one-time code: the live, unclaimed session holding it, made after `issuedAfter` (a code
-   * lives less than its session: ARSESSION_CODE_TTL_S), marked claimed in the same step.
+   * lives less than its session: ARSESSION_CODE_TTL_S), marked claimed in the same step, by
+   * `claimant` when given. A code that `claimant` itself claimed since `claimant.retrySince`, its
+   * session still live, is answered again (`retried`): the same client retrying, nobody else.
    */
-  claim(code: string, now?: number, issuedAfter?: number): Promise<ClaimOutcome>;
+  claim(code: string, now?: number, issuedAfter?: number, claimant?: Claimant): Promise<ClaimOutcome>;
   /** A page of an account's saved models, newest first: at most `limit`, after `after`. */
   savedModels(accountId: number, page: { limit: number; after?: SavedModelCursor }): Promise<SavedModelPage>;
   /** One of an account's saved models with its path under the models store, or `undefined`. */

@@ -65,4 +65,6 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `DELETE FROM saved_models a USING saved_models b
      WHERE a.account_id = b.account_id AND a.sha256 = b.sha256 AND (a.created_at, a.id) > (b.created_at, b.id);
    CREATE UNIQUE INDEX saved_models_content ON saved_models(account_id, sha256);`,
+  // Who claimed a code and when, so the same client's retry is answered again (claimRoute).
+  'ALTER TABLE sessions ADD COLUMN claimed_at BIGINT, ADD COLUMN claimed_by TEXT',
 ];

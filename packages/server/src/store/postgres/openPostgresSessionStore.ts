@@ -186,15 +186,25 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
         assets,
       };
     },
-    async claim(code, now = Date.now(), issuedAfter = -1) {
+    async claim(code, now = Date.now(), issuedAfter = -1, claimant) {
       const row = (
         await query<{ id: string; expires_at: number }>(
-          'UPDATE sessions SET code_claimed = TRUE WHERE onetime_code = $1 AND NOT ' +
+          'UPDATE sessions SET code_claimed = TRUE, claimed_at = $4, claimed_by = $5 WHERE onetime_code = $1 AND NOT ' +
             'code_claimed AND expires_at > $2 AND created_at > $3 RETURNING id, expires_at',
-          [code, now, Number.isFinite(issuedAfter) ? issuedAfter : -1],
+          [code, now, Number.isFinite(issuedAfter) ? issuedAfter : -1, now, claimant?.key ?? null],
         )
       ).rows[0];
-      return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
+      if (row) return { ok: true, session: { id: row.id, expiresAt: row.expires_at } };
+      if (!claimant) return { ok: false };
+      // The same client's own claim, retried: answered again (see SessionStore.claim).
+      const again = (
+        await query<{ id: string; expires_at: number }>(
+          'SELECT id, expires_at FROM sessions WHERE onetime_code = $1 AND code_claimed AND claimed_by = $2 ' +
+            'AND claimed_at >= $3 AND expires_at > $4',
+          [code, claimant.key, claimant.retrySince, now],
+        )
+      ).rows[0];
+      return again ? { ok: true, session: { id: again.id, expiresAt: again.expires_at }, retried: true } : { ok: false };
     },
     async savedModels(accountId, { limit, after }) {
       const columns = 'id, session_id, source_name, format, bytes, sha256, created_at';

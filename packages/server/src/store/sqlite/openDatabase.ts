@@ -59,6 +59,9 @@ const MIGRATIONS: readonly string[] = [
   // first kept); their files, which no row names any more, go with the start-up clean-up.
   `DELETE FROM saved_models WHERE rowid NOT IN (SELECT MIN(rowid) FROM saved_models GROUP BY account_id, sha256);
    CREATE UNIQUE INDEX saved_models_content ON saved_models(account_id, sha256);`,
+  // Who claimed a code and when, so the same client's retry is answered again (claimRoute).
+  `ALTER TABLE sessions ADD COLUMN claimed_at INTEGER;
+   ALTER TABLE sessions ADD COLUMN claimed_by TEXT;`,
 ];
 
 /** How {@link openDatabase} opens the file. */

@@ -64,7 +64,7 @@ export function openSqliteSessionStore(options: SqliteSessionStoreOptions): Sqli
     // Rare (a page's first visit): on this connection, beside the store thread's.
     addFile: async (id, file, staged, now) => addSessionFile(db, options.sessionsDir, id, file, staged, now),
     find: async (id) => findSession(db, id),
-    claim: async (code, now, issuedAfter) => claimOnetimeCode(db, code, now, issuedAfter),
+    claim: async (code, now, issuedAfter, claimant) => claimOnetimeCode(db, code, now, issuedAfter, claimant),
     savedModels: async (accountId, page) => listSavedModels(db, accountId, page),
     savedModel: async (accountId, id) => findSavedModel(db, accountId, id),
     savedModelUsage: async (accountId, sha256s) => savedModelUsage(db, accountId, sha256s),

@@ -6,6 +6,7 @@ import type { AssetInfo, ModelFrame } from '../../records/AssetInfo.js';
 import type { StoredPlacement } from '../../records/Placement.js';
 import type {
   AddFileOutcome,
+  Claimant,
   ClaimOutcome,
   ExpiredSession,
   NewSession,
@@ -103,16 +104,26 @@ export function findSession(db: Db, id: string): SessionRecord | undefined {
 
 /**
  * Uses a one-time code: the live, unclaimed session holding it, made after `issuedAfter` (its
- * code still alive), is marked claimed in the same statement that finds it, so two concurrent
- * claims cannot both win.
+ * code still alive), is marked claimed (by `claimant`) in the same statement that finds it, so two
+ * concurrent claims cannot both win; else the live session `claimant` itself claimed with it since
+ * `claimant.retrySince` is answered again (see `SessionStore.claim`).
  */
-export function claimOnetimeCode(db: Db, code: string, now = Date.now(), issuedAfter = -Infinity): ClaimOutcome {
+export function claimOnetimeCode(db: Db, code: string, now = Date.now(), issuedAfter = -Infinity, claimant?: Claimant): ClaimOutcome {
   const row = prepared(
     db,
-    'UPDATE sessions SET code_claimed = 1 WHERE onetime_code = ? AND code_claimed ' +
+    'UPDATE sessions SET code_claimed = 1, claimed_at = ?, claimed_by = ? WHERE onetime_code = ? AND code_claimed ' +
       '= 0 AND expires_at > ? AND created_at > ? RETURNING id, expires_at',
-  ).get(code, now, Number.isFinite(issuedAfter) ? issuedAfter : -1) as { id: string; expires_at: number } | undefined;
-  return row ? { ok: true, session: { id: row.id, expiresAt: row.expires_at } } : { ok: false };
+  ).get(now, claimant?.key ?? null, code, now, Number.isFinite(issuedAfter) ? issuedAfter : -1) as
+    | { id: string; expires_at: number }
+    | undefined;
+  if (row) return { ok: true, session: { id: row.id, expiresAt: row.expires_at } };
+  if (!claimant) return { ok: false };
+  const again = prepared(
+    db,
+    'SELECT id, expires_at FROM sessions WHERE onetime_code = ? AND code_claimed = 1 AND claimed_by = ? ' +
+      'AND claimed_at >= ? AND expires_at > ?',
+  ).get(code, claimant.key, claimant.retrySince, now) as { id: string; expires_at: number } | undefined;
+  return again ? { ok: true, session: { id: again.id, expiresAt: again.expires_at }, retried: true } : { ok: false };
 }
 
 /** Adds a derived file to a live session ({@link SessionStore.addFile}), in one transaction with placing it. */
