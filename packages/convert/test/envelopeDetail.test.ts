@@ -15,6 +15,7 @@ import { drawnTogether } from '../src/budget/drawnTogether.js';
 import { envelopeRoles, isEnvelopeDetail } from '../src/budget/envelopeDetail.js';
 import { measureStandIn } from '../src/budget/measureStandIn.js';
 import { proxyParts } from '../src/budget/proxyParts.js';
+import { SceneSimplification } from '../src/budget/SceneSimplification.js';
 import { simplifyToBudget } from '../src/budget/simplifyToBudget.js';
 import { sceneBounds, sceneStats } from '../src/scene/sceneStats.js';
 import type { SceneData, SceneMesh, SceneNode } from '../src/scene/SceneData.js';
@@ -276,6 +277,76 @@ describe('drawnTogether', () => {
     // A door whose leaf sits elsewhere in its frame: the two are no longer drawn alike everywhere.
     nodes[3] = node(0, '#2', at(20.5, 0, 5.07));
     expect(drawnTogether({ nodes, meshes: [leaf, frame] }, () => true).size).toBe(0);
+  });
+});
+
+/** A window frame as an exporter tessellates it: four bars 10 cm square round a 1 × 1 m opening, each face a 6 × 6 grid. */
+function tessellatedFrame(x: number): SceneMesh {
+  const bars = [
+    pane([x, 0, 0], [x + 0.1, 1.2, 0.1], 6),
+    pane([x + 1.1, 0, 0], [x + 1.2, 1.2, 0.1], 6),
+    pane([x + 0.1, 0, 0], [x + 1.1, 0.1, 0.1], 6),
+    pane([x + 0.1, 1.1, 0], [x + 1.1, 1.2, 0.1], 6),
+  ];
+  let first = 0;
+  const indices: number[] = [];
+  for (const bar of bars) {
+    indices.push(...[...bar.indices].map((i) => i + first));
+    first += bar.positions.length / 3;
+  }
+  return {
+    name: 'frame',
+    positions: new Float32Array(bars.flatMap((b) => [...b.positions])),
+    indices: new Uint32Array(indices),
+    material: 0,
+  };
+}
+
+describe('SceneSimplification.fitDetail', () => {
+  it('delivers detail simplified where every stand-in would lie far from it: a frame keeps its opening', async () => {
+    const room = glazedRoom(0);
+    const frames = [0, 2, 4, 6].map((x) => tessellatedFrame(x));
+    const meshes = [...room.meshes, ...frames];
+    const nodes = [
+      ...room.nodes,
+      ...frames.map((_, k) => ({
+        name: `window ${k}`,
+        parent: -1,
+        matrix: at(0, 0, 0),
+        meshes: [room.meshes.length + k],
+        metadata: { ifcClass: 'IfcWindow', globalId: `W${k}` },
+      })),
+    ];
+    const base = { nodes, meshes, materials: [], textures: [] };
+    const scene: SceneData = { ...room, ...base, bounds: sceneBounds(base), stats: sceneStats(base) };
+    const fitted = (triangles: number) => {
+      const simplification = new SceneSimplification(scene);
+      simplification.restoreEnvelope();
+      expect(simplification.fitDetail(triangles)).toBe(true);
+      return simplification.deliver(20_000, 0);
+    };
+    const frameTriangles = (s: SceneData) => s.meshes.slice(5).map((mesh) => mesh.indices.length / 3);
+    // Walls and slab 60 triangles; each frame's flat faces simplify exactly (their borders locked:
+    // a few hundred triangles), its rim lies 5 cm inside its bars (16), its sheet across the opening.
+    const roomy = fitted(1000);
+    for (let m = 0; m < 5; m++) expect(roomy.scene.meshes[m]).toBe(scene.meshes[m]);
+    for (const [k, n] of frameTriangles(roomy.scene).entries()) {
+      expect(n).toBeGreaterThan(16);
+      expect(n).toBeLessThan(frames[k]!.indices.length / 3);
+    }
+    const simplified = roomy.categories.find((c) => c.category === 'envelope')!;
+    expect(simplified.proxiedElements).toBe(0);
+    expect(simplified.maxDeviation).toBeLessThan(1e-3);
+    expect(simplified.maxUncovered).toBeLessThan(1e-3);
+    // With less room the frames stand as rims, their opening still open, some centimetres from the
+    // frame each way (the bars' grid points count as inner vertices: the rim is their outer ring).
+    const tight = fitted(200);
+    expect(frameTriangles(tight.scene)).toEqual([16, 16, 16, 16]);
+    const rims = tight.categories.find((c) => c.category === 'envelope')!;
+    expect(rims.proxiedElements).toBe(4);
+    const apart = Math.max(rims.maxDeviation, rims.maxUncovered);
+    expect(apart).toBeGreaterThan(0.05);
+    expect(apart).toBeLessThan(0.11);
   });
 });
 

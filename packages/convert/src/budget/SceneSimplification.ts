@@ -87,6 +87,18 @@ type StandIn = 'box' | 'top' | 'sheet' | 'rim' | 'left_out';
 /** The stand-ins envelope detail may have. */
 type DetailStandIn = 'box' | 'sheet' | 'rim';
 
+/** The forms envelope detail may be delivered in (see `SceneSimplification.fitDetail`). */
+type DetailForm = 'as_read' | 'simplified' | DetailStandIn | 'left_out';
+
+/**
+ * Metres: envelope detail whose nearest stand-in lies farther than this is offered simplified
+ * too (a door frame's profile, whose sheet would cover the door).
+ */
+const SIMPLIFY_DETAIL_PAST = 0.02;
+
+/** Metres: the error envelope detail is simplified at when it is: a frame's facets go, not its shape. */
+const DETAIL_ERROR = 0.01;
+
 /** Triangles of each stand-in, per box it is drawn as. */
 const STAND_IN_TRIANGLES: Readonly<Record<StandIn, number>> = {
   box: BOX_PROXY_TRIANGLES,
@@ -120,6 +132,8 @@ export class SceneSimplification {
   private readonly extent: Float64Array;
   /** The boxes each mesh stands as (see `proxyParts`), found the first time they are asked for. */
   private readonly parts: Array<Bounds[] | undefined>;
+  /** Envelope detail simplified, measured the first time it is asked for (see `simplifiedDetail`). */
+  private readonly simplifiedDetails = new Map<number, { triangles: number; reach: number } | undefined>();
   /** Envelope detail's stand-ins, measured the first time they are asked for (see `detailStandIn`). */
   private readonly measuredStandIns = new Map<number, DetailStandIns>();
   /** The same, by the shape measured: a mesh and the surface it was measured against, byte for byte. */
@@ -316,7 +330,8 @@ export class SceneSimplification {
   fitDetail(triangles: number): boolean {
     const detail = this.work.flatMap((w, m) => (w && !this.standIn[m] && this.isDetail(m) ? [m] : []));
     const forms = detail.map((m) => this.detailForms(m));
-    const fixed = this.drawn - detail.reduce((n, m, i) => n + forms[i]![0]!.triangles * this.uses[m]!, 0);
+    // What the rest draws: the drawn total less the detail as it stands now.
+    const fixed = this.drawn - detail.reduce((n, m) => n + this.trianglesOf(m) * this.uses[m]!, 0);
     const cheapestWithin = (i: number, reach: number) =>
       forms[i]!.reduce((best, f) => (f.reach <= reach && f.triangles < best.triangles ? f : best), forms[i]![0]!);
     const total = (reach: number) => detail.reduce((n, m, i) => n + cheapestWithin(i, reach).triangles * this.uses[m]!, fixed);
@@ -344,7 +359,11 @@ export class SceneSimplification {
     }
     detail.forEach((m, i) => {
       const form = chosen[i]!.form;
-      if (form !== 'as_read') this.standIn[m] = form;
+      const w = this.work[m]!;
+      // From the full mesh either way: the simplification measured is the one delivered.
+      if (form === 'as_read' || form === 'simplified') w.restore();
+      if (form === 'simplified') w.tighten(DETAIL_ERROR / this.scale[m]!);
+      else if (form !== 'as_read') this.standIn[m] = form;
     });
     return this.drawn <= triangles;
   }
@@ -354,11 +373,14 @@ export class SceneSimplification {
    * triangles and how far (m) it and the element lie apart either way: as read (0), its stand-ins
    * as measured, left out (its own size).
    */
-  private detailForms(m: number): Array<{ form: 'as_read' | DetailStandIn | 'left_out'; triangles: number; reach: number }> {
+  private detailForms(m: number): Array<{ form: DetailForm; triangles: number; reach: number }> {
     const measured = this.detailStandIn(m);
     const s = this.scale[m]!;
+    const nearest = Math.min(...(['sheet', 'box', 'rim'] as const).map((form) => reach(measured[form]))) * s;
+    const simplified = nearest > SIMPLIFY_DETAIL_PAST ? this.simplifiedDetail(m) : undefined;
     return [
-      { form: 'as_read', triangles: this.trianglesOf(m), reach: 0 },
+      { form: 'as_read', triangles: this.scene.meshes[m]!.indices.length / 3, reach: 0 },
+      ...(simplified ? [{ form: 'simplified' as const, ...simplified }] : []),
       ...(['sheet', 'box', 'rim'] as const).map((form) => ({
         form,
         triangles: this.standInTriangles(m, form),
@@ -366,6 +388,24 @@ export class SceneSimplification {
       })),
       { form: 'left_out', triangles: 0, reach: this.sizeOf(m) },
     ];
+  }
+
+  /**
+   * Envelope detail mesh `m` simplified at {@link DETAIL_ERROR}, no part pruned: its triangles,
+   * and how far (m) it and the mesh lie apart either way, bounded as `deliver` bounds it;
+   * undefined when that takes nothing. Measured once, then the mesh is as read again (the same
+   * simplification is made again if it is chosen).
+   */
+  private simplifiedDetail(m: number): { triangles: number; reach: number } | undefined {
+    if (this.simplifiedDetails.has(m)) return this.simplifiedDetails.get(m);
+    const w = this.work[m]!,
+      s = this.scale[m]!;
+    w.keepEveryPart();
+    w.tighten(DETAIL_ERROR / s);
+    const found = w.changed ? { triangles: w.triangles, reach: Math.max(w.stray(), w.uncovered(MIN_SAMPLES)) * s } : undefined;
+    w.restore();
+    this.simplifiedDetails.set(m, found);
+    return found;
   }
 
   /**

@@ -98,6 +98,19 @@ const MEP_PREFIXES = [
 ];
 
 /**
+ * An IFC class name as the budget's tables hold it: in capitals, a `…StandardCase` or
+ * `…ElementedCase` subtype as its supertype.
+ *
+ * @example
+ * ```ts
+ * baseIfcClass('IfcWallStandardCase'); // → 'IFCWALL'
+ * ```
+ */
+export function baseIfcClass(ifcClass: string): string {
+  return ifcClass.toUpperCase().replace(/(STANDARDCASE|ELEMENTEDCASE)$/, '');
+}
+
+/**
  * The budget category of an IFC class name, in any letter case (web-ifc names classes in capitals,
  * the model's metadata as written). Classes nothing here names — proxies, fasteners, furnishings
  * of infrastructure — are `other`.
@@ -111,7 +124,7 @@ const MEP_PREFIXES = [
  */
 export function categoryOfIfcClass(ifcClass: string | undefined): BudgetCategory {
   if (!ifcClass) return 'other';
-  const name = ifcClass.toUpperCase().replace(/(STANDARDCASE|ELEMENTEDCASE)$/, '');
+  const name = baseIfcClass(ifcClass);
   if (ENVELOPE_CLASSES.has(name)) return 'envelope';
   if (FURNITURE_CLASSES.has(name)) return 'furniture';
   if (MEP_PREFIXES.some((p) => name.startsWith(p))) return 'mep';

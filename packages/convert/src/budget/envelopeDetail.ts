@@ -1,5 +1,6 @@
 import type { SceneData } from '../scene/SceneData.js';
 import type { BudgetCategory } from './BudgetCategory.js';
+import { baseIfcClass } from './categoryOfIfcClass.js';
 import { ifcClassOfNode } from './meshCategories.js';
 
 /**
@@ -34,7 +35,7 @@ const ENVELOPE_DETAIL_CLASSES = new Set([
  * ```
  */
 export function isEnvelopeDetail(ifcClass: string | undefined): boolean {
-  return ifcClass !== undefined && ENVELOPE_DETAIL_CLASSES.has(ifcClass.toUpperCase().replace(/(STANDARDCASE|ELEMENTEDCASE)$/, ''));
+  return ifcClass !== undefined && ENVELOPE_DETAIL_CLASSES.has(baseIfcClass(ifcClass));
 }
 
 /** What an envelope mesh is to the building: its shape (walls, slabs, roofs), or detail on it. */
