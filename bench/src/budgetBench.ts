@@ -108,11 +108,11 @@ export function largeModels(): string[] {
 
 /**
  * Every corpus IFC and GLB and every large model, each in fresh processes (medians of
- * {@link REPEATS}, the two of ours in turns): ours within the default AR budget, ours as before it,
+ * `repeats`, by default {@link REPEATS}; the two of ours in turns): ours within the default AR budget, ours as before it,
  * and the peer. Figures: source → delivered triangles, prims,
  * bytes, the deviation, time and peak memory.
  */
-export async function benchBudget(only?: (file: string) => boolean): Promise<BudgetRow[]> {
+export async function benchBudget(only?: (file: string) => boolean, repeats = REPEATS): Promise<BudgetRow[]> {
   const files = [
     ...corpusFiles('ifc')
       .filter((f) => f.endsWith('.ifc'))
@@ -129,14 +129,14 @@ export async function benchBudget(only?: (file: string) => boolean): Promise<Bud
     console.error(`  ${file}`);
     // Ours and ours as before the budget in turns: the ratio of the two is what the goal is about.
     const both = runInTurns<{ report: BudgetReport }, { bytes: number }>(
-      large ? LARGE_REPEATS : REPEATS,
+      large ? LARGE_REPEATS : repeats,
       ['ours-budget', path],
-      large ? 1 : REPEATS,
+      large ? 1 : repeats,
       [kind === 'ifc' ? 'ours-ifc' : 'ours-glb', path],
     );
     const ours = both?.a,
       today = both?.b;
-    const peer = kind === 'ifc' ? webIfc(path) : await gltfpack(path, ours?.report);
+    const peer = kind === 'ifc' ? webIfc(path, repeats) : await gltfpack(path, ours?.report, repeats);
     if (!ours || !today) continue;
     // A peer that cannot read the model (gltfpack and Draco input) leaves its cells empty (null in the JSON).
     rows.push({
@@ -152,19 +152,19 @@ export async function benchBudget(only?: (file: string) => boolean): Promise<Bud
   return rows;
 }
 
-function webIfc(path: string): BudgetRow['peer'] | undefined {
-  const r = runMedian<object>(REPEATS, 'web-ifc', path);
+function webIfc(path: string, repeats: number): BudgetRow['peer'] | undefined {
+  const r = runMedian<object>(repeats, 'web-ifc', path);
   return r && { ...r, name: 'web-ifc' };
 }
 
 /** gltfpack at the triangle ratio our budget needed, its output read back and measured as ours is. */
-async function gltfpack(path: string, report: BudgetReport | undefined): Promise<BudgetRow['peer'] | undefined> {
+async function gltfpack(path: string, report: BudgetReport | undefined, repeats: number): Promise<BudgetRow['peer'] | undefined> {
   if (!report) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'arsession-gltfpack-'));
   try {
     const out = join(dir, 'out.glb');
     const ratio = Math.min(1, AR_BUDGET_DEFAULTS.triangles / Math.max(1, report.source.triangles));
-    const r = runMedian<object>(REPEATS, 'gltfpack', path, out, String(ratio));
+    const r = runMedian<object>(repeats, 'gltfpack', path, out, String(ratio));
     if (!r) return undefined;
     return { ...r, name: 'gltfpack', ...(await figuresOf(readFileSync(path), readFileSync(out))) };
   } finally {

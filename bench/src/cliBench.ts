@@ -61,7 +61,7 @@ const SINGLE = [
  * const cli = await benchCli(5);
  * ```
  */
-export async function benchCli(rounds: number): Promise<CliBench> {
+export async function benchCli(rounds: number, folderRounds = Math.max(1, Math.min(rounds, 3))): Promise<CliBench> {
   const out = mkdtempSync(join(tmpdir(), 'bench-cli-'));
   const assimp = setUpAssimp();
   try {
@@ -70,7 +70,6 @@ export async function benchCli(rounds: number): Promise<CliBench> {
     const single = SINGLE.map(([kind, file]) =>
       benchSingle(join(CORPUS_DIR, kind, file), file, out, rounds, assimp.available && kind === 'ifc'),
     );
-    const folderRounds = Math.max(1, Math.min(rounds, 3));
     const folders = [
       ...benchFolder(CORPUS_DIR, 'the corpus (IFC, GLB, USDZ)', out, folderRounds, false),
       ...benchFolder(join(CORPUS_DIR, 'ifc'), 'corpus/ifc', out, folderRounds, assimp.available),

@@ -51,7 +51,8 @@ if (sections.includes('conversion')) {
 }
 if (sections.includes('cli')) {
   console.error('cli: `arsession convert` as a process on small files, and on whole folders');
-  save('cli', await benchCli(quick ? 3 : rounds));
+  // --quick: the folders once each (a process per file is a minute a round).
+  save('cli', await benchCli(quick ? 3 : rounds, quick ? 1 : undefined));
 }
 if (sections.includes('detection')) {
   console.error('detection: BVH build and first-hit rays against three-mesh-bvh');
@@ -65,7 +66,8 @@ if (sections.includes('memory')) {
 }
 if (sections.includes('budget')) {
   console.error('budget: source → delivered within the AR budget, beside web-ifc (IFC) and gltfpack (GLB)');
-  save('budget', await benchBudget(only));
+  // --quick: medians of three, not eleven (each run is a fresh process or three).
+  save('budget', await benchBudget(only, quick ? 3 : undefined));
 }
 if (sections.includes('fidelity')) {
   console.error('fidelity: the budgeted delivery against the full model, both ways, by IFC class (three-mesh-bvh nearest points)');
