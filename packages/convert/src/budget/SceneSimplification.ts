@@ -134,6 +134,8 @@ export class SceneSimplification {
   private readonly parts: Array<Bounds[] | undefined>;
   /** Envelope detail simplified, measured the first time it is asked for (see `simplifiedDetail`). */
   private readonly simplifiedDetails = new Map<number, { triangles: number; reach: number } | undefined>();
+  /** The same, by the shape simplified and the scale it is drawn at. */
+  private readonly simplifiedByShape = new SameShapes<{ scale: number; found: { triangles: number; reach: number } | undefined }>();
   /** Envelope detail's stand-ins, measured the first time they are asked for (see `detailStandIn`). */
   private readonly measuredStandIns = new Map<number, DetailStandIns>();
   /** The same, by the shape measured: a mesh and the surface it was measured against, byte for byte. */
@@ -399,11 +401,19 @@ export class SceneSimplification {
   private simplifiedDetail(m: number): { triangles: number; reach: number } | undefined {
     if (this.simplifiedDetails.has(m)) return this.simplifiedDetails.get(m);
     const w = this.work[m]!,
-      s = this.scale[m]!;
+      s = this.scale[m]!,
+      mesh = this.scene.meshes[m]!;
     w.keepEveryPart();
-    w.tighten(DETAIL_ERROR / s);
-    const found = w.changed ? { triangles: w.triangles, reach: Math.max(w.stray(), w.uncovered(MIN_SAMPLES)) * s } : undefined;
-    w.restore();
+    // The same geometry at the same scale met again (a copy of a building) simplifies the same way.
+    const same = this.simplifiedByShape.find(mesh, mesh);
+    let found: { triangles: number; reach: number } | undefined;
+    if (same && same.scale === s) found = same.found;
+    else {
+      w.tighten(DETAIL_ERROR / s);
+      found = w.changed ? { triangles: w.triangles, reach: Math.max(w.stray(), w.uncovered(MIN_SAMPLES)) * s } : undefined;
+      w.restore();
+      this.simplifiedByShape.add(mesh, mesh, { scale: s, found });
+    }
     this.simplifiedDetails.set(m, found);
     return found;
   }
