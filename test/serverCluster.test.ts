@@ -20,6 +20,7 @@ import { sampleValue } from './support/prometheusText.js';
 import { form } from './support/serverHarness.js';
 import { startSwift, type SwiftServer } from '@arsession/bench/services';
 import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
+import { requestFrom } from './support/requestFrom.js';
 
 const BOX = readFileSync(corpusPath('glb', 'Box.glb'));
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -214,16 +215,22 @@ describe('two API nodes, two workers', () => {
     }
   });
 
-  it('the same one-time code claimed through both nodes at once: exactly one 200', async () => {
+  it('one code claimed by four clients through both nodes at once: exactly one 200, and its retry through the other node', async () => {
     const created = await post(apis[0]!, 'by_plane', {}, { model_file: [BOX, 'box.glb'] });
-    const claim = (api: CliServer) =>
-      fetch(`${api.url}/api/vision/v1/session/claim/`, {
+    const claim = (api: CliServer, client: string) =>
+      requestFrom(client, api.url, '/api/vision/v1/session/claim/', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ onetime_code: created.body.onetime_code }),
       });
-    const answers = await Promise.all([claim(apis[0]!), claim(apis[1]!), claim(apis[0]!), claim(apis[1]!)]);
+    const clients = ['127.0.0.11', '127.0.0.12', '127.0.0.13', '127.0.0.14'];
+    const answers = await Promise.all(clients.map((client, k) => claim(apis[k % 2]!, client)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404, 404]);
+    // The winner's answer was lost: it asks the other node, which answers the same session.
+    const winner = answers.findIndex((a) => a.status === 200);
+    const retry = await claim(apis[(winner + 1) % 2]!, clients[winner]!);
+    expect(retry.status).toBe(200);
+    expect(JSON.parse(retry.body)).toEqual(JSON.parse(answers[winner]!.body));
   });
 
   it('a key revoked through one node fails on the next request on the other', async () => {
