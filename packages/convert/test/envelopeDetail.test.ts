@@ -387,6 +387,14 @@ describe('the AR budget, when the envelope itself must give', () => {
     expect(categories.find((c) => c.category === 'envelope')!.leftOut).toEqual([{ ifcClass: 'IfcWindow', elements: 3 }]);
   });
 
+  it('when walls and slab alone are over the budget, every piece of detail is left out first', async () => {
+    const room = glazedRoom(6);
+    const { scene, categories } = await simplifyToBudget(room, { triangles: 40 });
+    expect(scene.stats.triangles).toBeLessThanOrEqual(40);
+    expect(scene.meshes.slice(5).every((mesh) => mesh.indices.length === 0)).toBe(true);
+    expect(categories.find((c) => c.category === 'envelope')!.leftOut).toEqual([{ ifcClass: 'IfcWindow', elements: 6 }]);
+  });
+
   it('within its own error bound the envelope gives what it can, as before: nothing stands in', async () => {
     const room = glazedRoom(6);
     const { scene, categories } = await simplifyToBudget(room, { triangles: 9000 });

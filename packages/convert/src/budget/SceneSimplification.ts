@@ -341,7 +341,9 @@ export class SceneSimplification {
     // The least distance at which the cheapest forms fit (total falls as the distance grows).
     let lo = 0,
       hi = reaches.length - 1;
-    if (reaches.length === 0 || total(reaches[hi]!) > triangles) return false;
+    if (reaches.length === 0) return false;
+    // Even the cheapest forms too many: those, so the building's shape keeps what room there is.
+    if (total(reaches[hi]!) > triangles) lo = hi;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (total(reaches[mid]!) <= triangles) hi = mid;
