@@ -31,12 +31,17 @@ export class SameShapes<T> {
   }
 }
 
-/** FNV-1a over the 32-bit words of both meshes' arrays. */
+/** FNV-1a over the 32-bit words of both meshes' arrays, each array's length mixed in before it. */
 function shapeHash(mesh: TriangleMesh, surface: TriangleMesh): number {
+  return fnv1a([mesh.positions, mesh.indices, surface.positions, surface.indices], true);
+}
+
+/** FNV-1a over the 32-bit words of `arrays`, in order; with `lengths`, each one's word count before its words. */
+function fnv1a(arrays: ReadonlyArray<Float32Array | Uint32Array | Float64Array>, lengths: boolean): number {
   let h = 0x811c9dc5;
-  for (const array of [mesh.positions, mesh.indices, surface.positions, surface.indices]) {
-    const words = new Uint32Array(array.buffer, array.byteOffset, array.length);
-    h = Math.imul(h ^ words.length, 0x01000193);
+  for (const array of arrays) {
+    const words = new Uint32Array(array.buffer, array.byteOffset, array.byteLength / 4);
+    if (lengths) h = Math.imul(h ^ words.length, 0x01000193);
     for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
   }
   return h >>> 0;
@@ -59,10 +64,5 @@ function sameWords(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array)
  * and the matrix. Equal for equal bytes; for ordering, not for identity.
  */
 export function contentKey(mesh: TriangleMesh, matrix: Float64Array): number {
-  let h = 0x811c9dc5;
-  for (const array of [mesh.positions, mesh.indices, matrix]) {
-    const words = new Uint32Array(array.buffer, array.byteOffset, array.byteLength / 4);
-    for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
-  }
-  return h >>> 0;
+  return fnv1a([mesh.positions, mesh.indices, matrix], false);
 }

@@ -334,9 +334,9 @@ export class SceneSimplification {
     const forms = detail.map((m) => this.detailForms(m));
     // What the rest draws: the drawn total less the detail as it stands now.
     const fixed = this.drawn - detail.reduce((n, m) => n + this.trianglesOf(m) * this.uses[m]!, 0);
-    const cheapestWithin = (i: number, reach: number) =>
-      forms[i]!.reduce((best, f) => (f.reach <= reach && f.triangles < best.triangles ? f : best), forms[i]![0]!);
-    const total = (reach: number) => detail.reduce((n, m, i) => n + cheapestWithin(i, reach).triangles * this.uses[m]!, fixed);
+    const cheapestWithin = (i: number, distance: number) =>
+      forms[i]!.reduce((best, f) => (f.reach <= distance && f.triangles < best.triangles ? f : best), forms[i]![0]!);
+    const total = (distance: number) => detail.reduce((n, m, i) => n + cheapestWithin(i, distance).triangles * this.uses[m]!, fixed);
     const reaches = [...new Set(forms.flatMap((f) => f.map((o) => o.reach)))].sort((a, b) => a - b);
     // The least distance at which the cheapest forms fit (total falls as the distance grows).
     let lo = 0,
@@ -667,7 +667,7 @@ export class SceneSimplification {
       for (const m of n.meshes) {
         e.drew ||= scene.meshes[m]!.indices.length > 0;
         e.drawn ||= meshes[m]!.indices.length > 0;
-        e.boxed ||= this.standIn[m] === 'box' || this.standIn[m] === 'top' || this.standIn[m] === 'sheet' || this.standIn[m] === 'rim';
+        e.boxed ||= this.standIn[m] !== undefined && this.standIn[m] !== 'left_out';
       }
       elements.set(key, e);
     });
