@@ -36,6 +36,17 @@ export type {
 } from './scene/SceneData.js';
 export { drawCalls, sceneBounds, sceneStats, worldMatrices } from './scene/sceneStats.js';
 export { sceneTriangles, type SceneTriangles } from './scene/sceneTriangles.js';
+export type { SceneLevel, SceneStorey } from './scene/SceneLevel.js';
+export { splitIntoParts, SPLIT_INTO_PARTS_DEFAULTS, type SplitIntoPartsOptions } from './parts/splitIntoParts.js';
+export type { ScenePart } from './parts/ScenePart.js';
+export { partScene } from './parts/partScene.js';
+export {
+  deliverParts,
+  DELIVER_PARTS_DEFAULTS,
+  type DeliverPartsOptions,
+  type DeliveredPart,
+  type DeliveredParts,
+} from './parts/deliverParts.js';
 export { readGlb, type ReadGlbOptions } from './glb/readGlb.js';
 export { checkGlbLayout } from './glb/checkGlbLayout.js';
 export {

@@ -2,7 +2,8 @@ import { zUpToYUp, type Bounds, type Vec3 } from '@arsession/geometry';
 import type { FlatMesh, IfcAPI } from 'web-ifc';
 import { ModelTooLargeError, ModelUnreadableError } from '../errors/ConvertError.js';
 import { detectFormat } from '../format/detectFormat.js';
-import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning } from '../scene/SceneData.js';
+import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning, StreamReducedFigures } from '../scene/SceneData.js';
+import type { SceneLevel, SceneStorey } from '../scene/SceneLevel.js';
 import { chooseOffset } from '../scene/chooseOffset.js';
 import { ArrayBlocks } from '../scene/ArrayBlocks.js';
 import { determinant3 } from '../scene/normalMatrix.js';
@@ -55,6 +56,12 @@ export interface ReadIfcOptions {
    * each geometry is placed as it arrives.
    */
   reduction?: StreamReduction;
+  /**
+   * A richer level for the parts of a model the `reduction` reduces (see `splitIntoParts`): the
+   * geometry is reduced by this too, from the full geometry, and placed a second time into
+   * `partsSource`. Absent, or when `reduction` leaves the model as read: no second placing.
+   */
+  partsReduction?: StreamReduction;
 }
 
 /** Defaults of {@link readIfc}. */
@@ -69,6 +76,13 @@ export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = {
 /** Scene data of an IFC model, with its door index. */
 export interface IfcSceneData extends SceneData {
   doorOpenings: DoorOpeningRecord[];
+  /** The spatial containers drawn as nodes (storeys, buildings, sites), with a storey's elevation. */
+  levels: SceneLevel[];
+  /**
+   * The same model at the `partsReduction`'s level (the same nodes, levels, frame and bounds):
+   * what its parts are made from. Present only when the model was reduced for the budget.
+   */
+  partsSource?: SceneData;
 }
 
 /** One geometry as web-ifc streamed it, placed in the delivered frame. */
@@ -163,26 +177,13 @@ function openModel(
 
 async function buildScene(api: IfcAPI, model: number, schema: string, file: StepFile, opts: ReadIfcOptions): Promise<IfcSceneData> {
   const warnings: SceneWarning[] = [];
-  const geometries: StreamedGeometry[] = [];
   const products: number[] = [];
-  // Every product node has the identity matrix: the scene's bounds are its meshes' points.
-  let bounds = emptyBounds();
-  const centres: number[] = [];
-  // Each geometry is placed as it arrives, read straight from web-ifc's memory, as if the model
-  // needed no re-centring.
-  const target: CollectTarget = {
-    blocks: new ArrayBlocks(),
-    offset: NO_OFFSET,
-    box: bounds,
-    centres,
-    keepBeyond: opts.recentreBeyond,
-    held: 0,
+  const placing = newPlacing(opts.recentreBeyond);
+  const bound = (held: number) => {
+    if (held > opts.maxGeometryBytes) throw new GeometryOverBound(held);
   };
-  const bound = () => {
-    if (target.held > opts.maxGeometryBytes) throw new GeometryOverBound(target.held);
-  };
-  const instanced = new InstancedPlacements(opts.recentreBeyond);
   let sourceElements = 0;
+  let detail: Placing | undefined;
   if (opts.reduction) {
     // Every geometry copied once and its placements noted; placed only once the model's size is
     // known, from the reduced geometry when it is far over the budget. Placed in stream order with
@@ -190,27 +191,39 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
     const shared = new SharedGeometries();
     api.StreamAllMeshes(model, (mesh: FlatMesh) => {
       products.push(mesh.expressID);
-      target.held = shared.add(api, model, mesh);
       // Thrown through web-ifc's stream, which stops it (the model is closed after, as always).
-      bound();
+      bound((placing.target.held = shared.add(api, model, mesh)));
     });
     // Elements as a full read counts them: products that draw a geometry with triangles.
     sourceElements = new Set(shared.placements.filter((p) => p.geometry.indices.length >= 3).map((p) => p.product)).size;
+    // The richer level for parts is reduced from the full geometry too, then set aside: the
+    // budget's level below is the one a read without parts makes.
+    const full = shared.levelOfDetail();
+    let partsLevel: LevelOfDetail | undefined;
+    if (opts.partsReduction) {
+      await opts.partsReduction.reduce(shared.geometries());
+      partsLevel = shared.levelOfDetail();
+      shared.useLevelOfDetail(full);
+    }
     await opts.reduction.reduce(shared.geometries());
-    target.held = 0;
-    // A reduced model is the budget's to deliver: its repeated geometry stays shared (the budget's
-    // merge instances or bakes it); one read in full is placed as ever.
-    const keepShared = opts.reduction.reduced > 0;
-    for (const p of shared.placements) {
-      if (keepShared && instanced.take(p, centres)) continue;
-      keep(target, p.product, p.geometry.vertices, p.geometry.indices, p.transform, p.color, geometries);
-      bound();
+    placing.target.held = 0;
+    placeShared(shared.placements, placing, opts.reduction.reduced > 0, () => bound(placing.target.held));
+    if (partsLevel && opts.reduction.reduced > 0) {
+      detail = newPlacing(opts.recentreBeyond);
+      // Parts are extra: a model whose richer level would pass the memory bound has none, and is read as ever.
+      try {
+        const placements = shared.placementsAt(partsLevel);
+        placeShared(placements, detail, opts.partsReduction!.reduced > 0, () => bound(placing.target.held + detail!.target.held));
+      } catch (err) {
+        if (!(err instanceof GeometryOverBound)) throw err;
+        detail = undefined;
+      }
     }
   } else {
     api.StreamAllMeshes(model, (mesh: FlatMesh) => {
       products.push(mesh.expressID);
-      collect(api, model, mesh, target, geometries);
-      bound();
+      collect(api, model, mesh, placing.target, placing.geometries);
+      bound(placing.target.held);
     });
   }
 
@@ -220,19 +233,17 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
   // the origin (a stray element) has fine points already, and is moved by the offset.
   // A model reduced before placing is framed as placed in full: pruned or simplified geometry
   // must not move its offset.
-  const fullCentres = opts.reduction?.reduced ? opts.reduction.fullCentres : centres;
+  const fullCentres = opts.reduction?.reduced ? opts.reduction.fullCentres : placing.centres;
   const offset = chooseOffset(Float64Array.from(fullCentres), opts.recentreBeyond);
+  let bounds = placing.target.box;
   if (offset.some((v) => v !== 0)) {
     warnings.push({
       code: 'recentred',
       message:
         `geometry was ${Math.round(Math.hypot(...offset))} m from the ` + `origin and was re-centred; model_frame.offset states the shift`,
     });
-    bounds = emptyBounds();
-    for (const g of geometries) {
-      if (g.local) placeVertices(g.local, g.transform, offset, g, bounds);
-      else moveNearPoints(g.positions, offset, bounds);
-    }
+    bounds = moveByOffset(placing.geometries, offset);
+    if (detail) moveByOffset(detail.geometries, offset);
   }
 
   // A model reduced before placing keeps the bounds of its full geometry (placements use them).
@@ -256,78 +267,96 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
     }
     return r;
   };
-  const storeyOf = storeys(api, model, file);
+  const { storeyOf, parentOf } = storeys(api, model, file);
+  const unit = storeyOf.size > 0 ? ifcLengthUnit(file, ids(api, model, loadWebIfc().IFCPROJECT)[0]) : 1;
+  const storeyFor = (container: number): SceneStorey => {
+    let at: number | undefined = container;
+    for (let depth = 0; at !== undefined && depth < 8; depth++, at = parentOf.get(at)) {
+      const r = ref(at);
+      if (r.ifcClass.toUpperCase() === 'IFCBUILDINGSTOREY') return { ...identity(r), elevation: storeyElevation(file, at, unit) };
+    }
+    return { ...identity(ref(container)), elevation: null };
+  };
 
-  // Nodes: storeys first (parents precede children), then one node per product.
-  const nodes: SceneNode[] = [];
-  const storeyNode = new Map<number, number>();
-  const nodeOfProduct = new Map<number, number>();
-  for (const product of products) {
-    const storey = storeyOf.get(product);
-    if (storey !== undefined && !storeyNode.has(storey)) {
-      const s = ref(storey);
-      storeyNode.set(storey, nodes.length);
+  /** The scene's nodes, materials and meshes from what was placed: storeys first (parents precede children), then one node per product. */
+  const assemble = ({ geometries, instanced }: Placing) => {
+    const nodes: SceneNode[] = [];
+    const storeyNode = new Map<number, number>();
+    const levels: SceneLevel[] = [];
+    const nodeOfProduct = new Map<number, number>();
+    for (const product of products) {
+      const storey = storeyOf.get(product);
+      if (storey !== undefined && !storeyNode.has(storey)) {
+        const s = ref(storey);
+        storeyNode.set(storey, nodes.length);
+        levels.push({ node: nodes.length, storey: storeyFor(storey) });
+        nodes.push({
+          name: s.name || `storey_${storey}`,
+          parent: -1,
+          matrix: newIdentityMatrix(),
+          meshes: [],
+          metadata: { ifcClass: s.ifcClass, globalId: s.globalId, name: s.name },
+        });
+      }
+    }
+    for (const product of products) {
+      if (nodeOfProduct.has(product)) continue;
+      const r = ref(product);
+      const storey = storeyOf.get(product);
+      nodeOfProduct.set(product, nodes.length);
       nodes.push({
-        name: s.name || `storey_${storey}`,
-        parent: -1,
+        name: r.name || `${r.ifcClass}_${product}`,
+        parent: storey === undefined ? -1 : storeyNode.get(storey)!,
         matrix: newIdentityMatrix(),
         meshes: [],
-        metadata: { ifcClass: s.ifcClass, globalId: s.globalId, name: s.name },
+        metadata: { ifcClass: r.ifcClass, globalId: r.globalId, name: r.name, ...(storey !== undefined && { storey: ref(storey).name }) },
       });
     }
-  }
-  for (const product of products) {
-    if (nodeOfProduct.has(product)) continue;
-    const r = ref(product);
-    const storey = storeyOf.get(product);
-    nodeOfProduct.set(product, nodes.length);
-    nodes.push({
-      name: r.name || `${r.ifcClass}_${product}`,
-      parent: storey === undefined ? -1 : storeyNode.get(storey)!,
-      matrix: newIdentityMatrix(),
-      meshes: [],
-      metadata: { ifcClass: r.ifcClass, globalId: r.globalId, name: r.name, ...(storey !== undefined && { storey: ref(storey).name }) },
-    });
-  }
 
-  const materials: SceneMaterial[] = [];
-  const materialOf = new Map<string, number>();
-  const materialFor = (color: [number, number, number, number]): number => {
-    const key = color.map((c) => Math.round(c * 255)).join(',');
-    let material = materialOf.get(key);
-    if (material === undefined) {
-      material = materials.length;
-      materialOf.set(key, material);
-      const [r, gr, b, a] = color;
-      // BIM surface models often have inconsistent face orientation: draw both sides.
-      materials.push({
-        name: `colour_${key.replace(/,/g, '_')}`,
-        baseColor: [srgbToLinear(r), srgbToLinear(gr), srgbToLinear(b)],
-        opacity: a,
-        metallic: 0,
-        roughness: 0.8,
-        emissive: [0, 0, 0],
-        doubleSided: true,
-      });
+    const materials: SceneMaterial[] = [];
+    const materialOf = new Map<string, number>();
+    const materialFor = (color: [number, number, number, number]): number => {
+      const key = color.map((c) => Math.round(c * 255)).join(',');
+      let material = materialOf.get(key);
+      if (material === undefined) {
+        material = materials.length;
+        materialOf.set(key, material);
+        const [r, gr, b, a] = color;
+        // BIM surface models often have inconsistent face orientation: draw both sides.
+        materials.push({
+          name: `colour_${key.replace(/,/g, '_')}`,
+          baseColor: [srgbToLinear(r), srgbToLinear(gr), srgbToLinear(b)],
+          opacity: a,
+          metallic: 0,
+          roughness: 0.8,
+          emissive: [0, 0, 0],
+          doubleSided: true,
+        });
+      }
+      return material;
+    };
+    const meshes: SceneMesh[] = [];
+    const positionsOfProduct = new Map<number, Float32Array[]>();
+    for (const g of geometries) {
+      const material = materialFor(g.color);
+      const mesh: SceneMesh = { name: ref(g.product).ifcClass, positions: g.positions, normals: g.normals, indices: g.indices, material };
+      nodes[nodeOfProduct.get(g.product)!]!.meshes.push(meshes.length);
+      meshes.push(mesh);
+      const list = positionsOfProduct.get(g.product) ?? [];
+      list.push(mesh.positions);
+      positionsOfProduct.set(g.product, list);
     }
-    return material;
+    if (instanced.size > 0) {
+      const shared = instanced.build(offset, materialFor, nodeOfProduct, nodes, meshes.length);
+      meshes.push(...shared.meshes);
+      nodes.push(...shared.nodes);
+    }
+    return { nodes, meshes, materials, textures: [], levels, positionsOfProduct };
   };
-  const meshes: SceneMesh[] = [];
-  const positionsOfProduct = new Map<number, Float32Array[]>();
-  for (const g of geometries) {
-    const material = materialFor(g.color);
-    const mesh: SceneMesh = { name: ref(g.product).ifcClass, positions: g.positions, normals: g.normals, indices: g.indices, material };
-    nodes[nodeOfProduct.get(g.product)!]!.meshes.push(meshes.length);
-    meshes.push(mesh);
-    const list = positionsOfProduct.get(g.product) ?? [];
-    list.push(mesh.positions);
-    positionsOfProduct.set(g.product, list);
-  }
-  if (instanced.size > 0) {
-    const shared = instanced.build(offset, materialFor, nodeOfProduct, nodes, meshes.length);
-    meshes.push(...shared.meshes);
-    nodes.push(...shared.nodes);
-  }
+
+  const { positionsOfProduct, levels, ...base } = assemble(placing);
+  const { meshes } = base;
+  const { instanced } = placing;
   if (meshes.length === 0) warnings.push({ code: 'no_geometry', message: 'the model has no geometry web-ifc can draw' });
 
   const wallPositions = (product: number): Float32Array[] | undefined => {
@@ -335,7 +364,6 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
     return placed.length ? placed : undefined;
   };
   const doorOpenings = opts.doorIndex ? doorIndex(api, model, file, offset, ref, storeyOf, wallPositions) : [];
-  const base = { nodes, meshes, materials, textures: [] };
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
     warnings.push({
       code: 'far_outliers',
@@ -344,28 +372,87 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
         `of the model (stray placements?); they are delivered where the file puts them`,
     });
   }
+  const source = { format: 'ifc' as const, schema };
+  const partsSource =
+    detail &&
+    (() => {
+      const { positionsOfProduct: _p, levels: _l, ...parts } = assemble(detail);
+      const reduced = opts.partsReduction!.reduced > 0 ? streamReducedOf(opts.partsReduction!, sourceElements) : undefined;
+      return { source, ...parts, offset, bounds, stats: sceneStats(parts), warnings: [], ...(reduced && { streamReduced: reduced }) };
+    })();
   const reduction = opts.reduction;
   return {
-    source: { format: 'ifc', schema },
+    source,
     ...base,
     offset,
     bounds,
     stats: sceneStats(base),
     warnings,
     doorOpenings,
-    ...(reduction &&
-      reduction.reduced > 0 && {
-        streamReduced: {
-          sourceTriangles: reduction.sourceTriangles,
-          sourceDrawCalls: reduction.sourceDrawCalls,
-          sourceElements,
-          reducedGeometries: reduction.reduced,
-          maxDeviation: reduction.maxDeviation,
-          maxUncovered: reduction.maxUncovered,
-          categories: reduction.categories,
-        },
-      }),
+    levels,
+    ...(reduction && reduction.reduced > 0 && { streamReduced: streamReducedOf(reduction, sourceElements) }),
+    ...(partsSource && { partsSource }),
   };
+}
+
+/** What a reduction did, as a scene states it. */
+function streamReducedOf(reduction: StreamReduction, sourceElements: number): StreamReducedFigures {
+  return {
+    sourceTriangles: reduction.sourceTriangles,
+    sourceDrawCalls: reduction.sourceDrawCalls,
+    sourceElements,
+    reducedGeometries: reduction.reduced,
+    maxDeviation: reduction.maxDeviation,
+    maxUncovered: reduction.maxUncovered,
+    categories: reduction.categories,
+  };
+}
+
+/** Geometry being placed: where it goes, what was placed, what stays shared. */
+interface Placing {
+  target: CollectTarget;
+  geometries: StreamedGeometry[];
+  instanced: InstancedPlacements;
+  centres: number[];
+}
+
+function newPlacing(recentreBeyond: number): Placing {
+  const centres: number[] = [];
+  // Every product node has the identity matrix: the scene's bounds are its meshes' points.
+  // Each geometry is placed as it arrives, read straight from web-ifc's memory, as if the model
+  // needed no re-centring.
+  const target: CollectTarget = {
+    blocks: new ArrayBlocks(),
+    offset: NO_OFFSET,
+    box: emptyBounds(),
+    centres,
+    keepBeyond: recentreBeyond,
+    held: 0,
+  };
+  return { target, geometries: [], instanced: new InstancedPlacements(recentreBeyond), centres };
+}
+
+/**
+ * Places every noted placement of `shared`; a reduced model is the budget's to deliver: its
+ * repeated geometry stays shared (the budget's merge instances or bakes it); one read in full is
+ * placed as ever.
+ */
+function placeShared(placements: SharedGeometries['placements'], placing: Placing, keepShared: boolean, bound: () => void): void {
+  for (const p of placements) {
+    if (keepShared && placing.instanced.take(p, placing.centres)) continue;
+    keep(placing.target, p.product, p.geometry.vertices, p.geometry.indices, p.transform, p.color, placing.geometries);
+    bound();
+  }
+}
+
+/** Places geometries again with `offset` removed (see `buildScene`), returning their new bounds. */
+function moveByOffset(geometries: StreamedGeometry[], offset: Vec3): Bounds {
+  const bounds = emptyBounds();
+  for (const g of geometries) {
+    if (g.local) placeVertices(g.local, g.transform, offset, g, bounds);
+    else moveNearPoints(g.positions, offset, bounds);
+  }
+  return bounds;
 }
 
 /** Where {@link collect} places geometry. */
@@ -487,6 +574,29 @@ class SharedGeometries {
     return [...this.byId.values()].flat();
   }
 
+  /** Every geometry's arrays as they are now (a reduction replaces them, never writes into them): a level to come back to. */
+  levelOfDetail(): LevelOfDetail {
+    return this.geometries().map((g) => ({ vertices: g.vertices, indices: g.indices }));
+  }
+
+  /** Puts back the arrays of a level taken by {@link levelOfDetail}. */
+  useLevelOfDetail(level: LevelOfDetail): void {
+    this.geometries().forEach((g, i) => {
+      g.vertices = level[i]!.vertices;
+      g.indices = level[i]!.indices;
+    });
+  }
+
+  /**
+   * The placements again, each geometry a copy at `level` (its transforms and owners shared):
+   * placing them leaves the geometries placed already, which instancing builds from later, as
+   * they are.
+   */
+  placementsAt(level: LevelOfDetail): SharedGeometries['placements'] {
+    const copies = new Map<SharedGeometry, SharedGeometry>(this.geometries().map((g, i) => [g, { ...g, ...level[i]! }]));
+    return this.placements.map((p) => ({ ...p, geometry: copies.get(p.geometry)! }));
+  }
+
   /** The IFC class of a product, as web-ifc names it, asked once per product. */
   private classOf(api: IfcAPI, model: number, product: number): string {
     let ifcClass = this.classes.get(product);
@@ -494,6 +604,9 @@ class SharedGeometries {
     return ifcClass;
   }
 }
+
+/** The arrays of every shared geometry at one level of reduction, in `SharedGeometries.geometries()` order. */
+type LevelOfDetail = Array<Pick<SharedGeometry, 'vertices' | 'indices'>>;
 
 /** Whether two arrays hold the same bytes (a copy against web-ifc's memory). */
 function sameArray(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array): boolean {
@@ -548,9 +661,21 @@ function references(file: StepFile, id: number, position: number): number[] {
 const ROOT = { globalId: 0, name: 2 };
 const REL = { first: 4, second: 5 }; // relating/related of the relationships read here
 const DOOR = { objectPlacement: 5, overallHeight: 8, overallWidth: 9 };
+const STOREY = { elevation: 9 };
 
-/** Storey of every element: direct containment, inherited through aggregation (parts of stairs, roofs, …). */
-function storeys(api: IfcAPI, model: number, file: StepFile): Map<number, number> {
+const identity = (r: IfcElementRef) => ({ name: r.name, globalId: r.globalId, ifcClass: r.ifcClass });
+
+/** An `IfcBuildingStorey`'s Elevation in metres (optional in the schema); `null` when none is stated. */
+function storeyElevation(file: StepFile, id: number, unit: number): number | null {
+  const elevation = stepNumber(file.attribute(id, STOREY.elevation));
+  return elevation === undefined || !Number.isFinite(elevation) ? null : elevation * unit;
+}
+
+/**
+ * Storey of every element: direct containment, inherited through aggregation (parts of stairs,
+ * roofs, …); and the aggregation parent of every object (a space's storey, a storey's building).
+ */
+function storeys(api: IfcAPI, model: number, file: StepFile): { storeyOf: Map<number, number>; parentOf: Map<number, number> } {
   const storeyOf = new Map<number, number>();
   for (const rel of ids(api, model, loadWebIfc().IFCRELCONTAINEDINSPATIALSTRUCTURE)) {
     const s = references(file, rel, REL.second)[0]; // RelatingStructure
@@ -575,7 +700,7 @@ function storeys(api: IfcAPI, model: number, file: StepFile): Map<number, number
       p = parentOf.get(p);
     }
   }
-  return storeyOf;
+  return { storeyOf, parentOf };
 }
 
 function doorIndex(

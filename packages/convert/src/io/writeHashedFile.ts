@@ -31,27 +31,80 @@ export function writeHashedFile(
   fill: (write: (data: Uint8Array, length?: number) => void) => void,
   chunkBytes = WRITE_CHUNK_BYTES,
 ): WrittenFile {
-  const partial = `${path}.${process.pid}.partial`;
+  const file = new HashedFile(path, chunkBytes);
   try {
-    const out = openSync(partial, 'w');
-    const hash = createHash('sha256');
-    let bytes = 0;
-    try {
-      fill((data, length = data.length) => {
-        for (let at = 0; at < length; ) {
-          const written = writeSync(out, data, at, Math.min(chunkBytes, length - at));
-          // Hashed chunk by chunk too: crypto refuses a single update of 2 GiB or more, as writeSync does.
-          hash.update(data.subarray(at, at + written));
-          at += written;
-        }
-        bytes += length;
-      });
-    } finally {
-      closeSync(out);
-    }
-    renameSync(partial, path);
-    return { bytes, sha256: hash.digest('hex') };
+    fill((data, length) => file.write(data, length));
+    return file.commit();
   } finally {
-    rmSync(partial, { force: true });
+    file.discard();
+  }
+}
+
+/**
+ * {@link writeHashedFile} for a fill that awaits between writes (each part of an archive fitted
+ * to the budget before it is written), so only one piece is held at a time.
+ *
+ * @example
+ * ```ts
+ * await writeHashedFileAsync('out/parts.zip', async (write) => { for (const p of parts) write(await make(p)); });
+ * ```
+ */
+export async function writeHashedFileAsync(
+  path: string,
+  fill: (write: (data: Uint8Array, length?: number) => void) => Promise<void>,
+  chunkBytes = WRITE_CHUNK_BYTES,
+): Promise<WrittenFile> {
+  const file = new HashedFile(path, chunkBytes);
+  try {
+    await fill((data, length) => file.write(data, length));
+    return file.commit();
+  } finally {
+    file.discard();
+  }
+}
+
+/** A file being written aside (`<path>.<pid>.partial`), counted and hashed: committed into place, or discarded. */
+class HashedFile {
+  private readonly partial: string;
+  private readonly out: number;
+  private readonly hash = createHash('sha256');
+  private bytes = 0;
+  private open = true;
+
+  constructor(
+    private readonly path: string,
+    private readonly chunkBytes: number,
+  ) {
+    this.partial = `${path}.${process.pid}.partial`;
+    this.out = openSync(this.partial, 'w');
+  }
+
+  write(data: Uint8Array, length = data.length): void {
+    for (let at = 0; at < length; ) {
+      const written = writeSync(this.out, data, at, Math.min(this.chunkBytes, length - at));
+      // Hashed chunk by chunk too: crypto refuses a single update of 2 GiB or more, as writeSync does.
+      this.hash.update(data.subarray(at, at + written));
+      at += written;
+    }
+    this.bytes += length;
+  }
+
+  /** Closes the file and renames it into place. */
+  commit(): WrittenFile {
+    this.close();
+    renameSync(this.partial, this.path);
+    return { bytes: this.bytes, sha256: this.hash.digest('hex') };
+  }
+
+  /** Removes what is left aside (nothing after a commit). */
+  discard(): void {
+    this.close();
+    rmSync(this.partial, { force: true });
+  }
+
+  private close(): void {
+    if (!this.open) return;
+    this.open = false;
+    closeSync(this.out);
   }
 }

@@ -1,3 +1,4 @@
+import type { SceneLevel } from '../scene/SceneLevel.js';
 import { ConvertError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError } from '../errors/ConvertError.js';
 import { detectFormat, type ModelFormat } from '../format/detectFormat.js';
 import { checkMeshNodeLimit, MESH_NODE_LIMIT } from '../glb/checkMeshNodeLimit.js';
@@ -26,6 +27,8 @@ export interface ReadModelOptions {
   maxUnpackedBytes: number;
   /** IFC: the AR budget's first stage, simplifying a huge model's geometry as it streams (see `readIfc`). */
   reduction?: StreamReduction;
+  /** A richer level for the parts of a model `reduction` reduces, placed into `partsSource` (see `readIfc`). */
+  partsReduction?: StreamReduction;
 }
 
 /** Defaults of {@link readModel}. */
@@ -40,6 +43,10 @@ export interface ModelScene extends SceneData {
   doorOpenings?: DoorOpeningRecord[];
   /** A USDZ that ARKit takes as it is (see `readUsdz`): delivered instead of a rewrite. */
   arkitPackage?: { bytes: Uint8Array; repacked: boolean };
+  /** The spatial containers an IFC draws its elements under (storeys), which parts are split along. */
+  levels?: SceneLevel[];
+  /** The same model at the richer level its parts are made from, when it was reduced for the budget as it was read (see `readIfc`). */
+  partsSource?: SceneData;
 }
 
 /**
@@ -89,6 +96,7 @@ async function readByFormat(
         maxGeometryBytes: opts.maxGeometryBytes,
         maxUnpackedBytes: opts.maxUnpackedBytes,
         ...(opts.reduction && { reduction: opts.reduction }),
+        ...(opts.partsReduction && { partsReduction: opts.partsReduction }),
       });
     case 'usdz':
       // Each reader loads with its first model, so a worker's start-up holds only what it is asked for.

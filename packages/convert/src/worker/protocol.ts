@@ -3,6 +3,7 @@ import type { ModelFormat } from '../format/detectFormat.js';
 import type { DoorOpeningRecord } from '../ifc/DoorOpeningRecord.js';
 import type { SceneSource, SceneStats, SceneWarning } from '../scene/SceneData.js';
 import type { ArBudget, BudgetReport } from '../budget/ArBudget.js';
+import type { DeliveredParts } from '../parts/deliverParts.js';
 
 /** What the conversion worker is asked to do. */
 export interface ConversionRequest {
@@ -21,6 +22,12 @@ export interface ConversionRequest {
   usdzPath?: string;
   /** Write the GLB (when `outputs` asks for it) to this file (atomic) instead of returning its bytes. */
   glbPath?: string;
+  /**
+   * Write the parts of a model over the budget here (a stored zip of one USDZ per part, see
+   * `deliverParts`): split by storey, and by cells where a storey is over the budget. Nothing is
+   * written for a model within it. Needs a budget.
+   */
+  partsPath?: string;
   /**
    * by_scan mode 1: find the door the viewer looks at (in the submitted model's own frame) once the
    * model is read, and write nothing when there is none.
@@ -103,6 +110,8 @@ export interface ConversionResult {
   glbFileBytes?: number;
   /** SHA-256 (hex) of the GLB written to `glbPath`. */
   glbFileSha256?: string;
+  /** The parts written to `partsPath`, when the model was over the budget: the archive's size and SHA-256, and each part. */
+  parts?: DeliveredParts;
 }
 
 /** A ConvertError flattened for the trip across the thread boundary. */

@@ -16,6 +16,7 @@ import type { SceneData } from '../scene/SceneData.js';
 import type { WarningCode } from '../scene/warningCodes.js';
 import type { ArBudget, BudgetReport } from '../budget/ArBudget.js';
 import type { FittedScene } from '../budget/fitArBudget.js';
+import type { DeliveredParts } from '../parts/deliverParts.js';
 
 /**
  * One conversion job in the calling thread: the model read (and, for by_scan mode 1, its door
@@ -44,6 +45,16 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
       startTriangles: budget.triangles,
       maxBytes: maxGeometryBytes,
     });
+  // Parts are read richer, from the same stream: each is brought within the budget on its own, so
+  // their level keeps as many triangles as a full read for door detection would.
+  const partsReduction =
+    budget &&
+    request.partsPath !== undefined &&
+    new StreamReduction({
+      triangles: fullReadTriangles(budget.triangles),
+      startTriangles: fullReadTriangles(budget.triangles),
+      maxBytes: maxGeometryBytes,
+    });
   const readOptions = {
     ...(request.fileName !== undefined && { fileName: request.fileName }),
     ...(request.field !== undefined && { field: request.field }),
@@ -51,7 +62,11 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
     ...(request.maxUnpackedBytes !== undefined && { maxUnpackedBytes: request.maxUnpackedBytes }),
     maxGeometryBytes,
   };
-  const scene = await readModel(request.bytes, { ...readOptions, ...(reduction && { reduction }) });
+  const scene = await readModel(request.bytes, {
+    ...readOptions,
+    ...(reduction && { reduction }),
+    ...(partsReduction && { partsReduction }),
+  });
   // Before anything is written: a by_scan without a door must cost no conversion.
   const detecting = performance.now();
   const full =
@@ -88,6 +103,7 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
   const glbBytes = outputs.includes('glb') ? await (await import('../glb/writeGlb.js')).writeGlb(delivered) : undefined;
   const glbFile = glbBytes && request.glbPath !== undefined ? writeHashedFile(request.glbPath, (write) => write(glbBytes)) : undefined;
   const glb = glbFile ? undefined : glbBytes;
+  const parts = budget && !arkit && request.partsPath !== undefined ? await writeParts(scene, budget, request.partsPath) : undefined;
   const written = performance.now();
   // Known now, while the package is at hand: whether a session can later anchor it for AR Quick Look.
   const refusal = arkit && usdzAnchorRefusal(arkit.bytes);
@@ -113,7 +129,23 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
     ...(usdzFile && { usdzFileBytes: usdzFile.bytes, usdzFileSha256: usdzFile.sha256 }),
     ...(glb && { glb }),
     ...(glbFile && { glbFileBytes: glbFile.bytes, glbFileSha256: glbFile.sha256 }),
+    ...(parts && { parts }),
   };
+}
+
+/**
+ * The parts of a model over the budget, written to `path`: by storey, and by cells where one is
+ * over it. A model within the budget (or one that makes a single part) has none: its file is whole.
+ */
+async function writeParts(scene: ModelScene, budget: ArBudget, path: string): Promise<DeliveredParts | undefined> {
+  if (!scene.streamReduced && scene.stats.triangles <= budget.triangles) return undefined;
+  // A model reduced for the budget as it was read has its parts' richer level beside it.
+  const source = scene.partsSource ?? scene;
+  const { splitIntoParts } = await import('../parts/splitIntoParts.js');
+  const split = splitIntoParts(source, scene.levels, { triangles: budget.triangles });
+  if (split.length < 2) return undefined;
+  const { deliverParts } = await import('../parts/deliverParts.js');
+  return deliverParts(source, split, path, { budget, ...(source.streamReduced && { streamReduced: source.streamReduced }) });
 }
 
 /**
