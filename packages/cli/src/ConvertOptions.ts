@@ -4,6 +4,8 @@ import type { ArBudget } from '@arsession/convert/pool';
 export interface ConvertOptions {
   out: string;
   glb?: string;
+  /** A folder for the parts of a model over the budget (one model only). */
+  parts?: string;
   json: boolean;
   jobs: number;
   timeoutMs?: number;

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, REPO_ROOT } from '../../../test/support/corpus.js';
@@ -10,6 +11,11 @@ function arsession(...args: string[]) {
   // A timeout, so a CLI that never exits (workers keeping it alive) fails the test instead of hanging it.
   const r = spawnSync(BIN, args, { encoding: 'utf8', cwd: REPO_ROOT, timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The names in a folder, sorted. */
+function readdirNames(dir: string): string[] {
+  return readdirSync(dir).sort();
 }
 
 describe('arsession CLI', () => {
@@ -228,6 +234,65 @@ describe('arsession convert and inspect on real models', () => {
         args[0] === '--no-budget' ? '--no-budget cannot be given with --budget-* limits' : `${args[0]!.split('=')[0]} takes a positive`,
       );
     }
+  });
+
+  it('convert --parts writes a model over the budget as parts: one USDZ per storey and parts.json', async () => {
+    const { existsSync, mkdtempSync, readFileSync } = await import('node:fs');
+    const { createHash } = await import('node:crypto');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'arsession-cli-'));
+    const parts = join(dir, 'parts');
+    const args = [
+      'convert',
+      corpusPath('ifc', 'duplex.ifc'),
+      '-o',
+      join(dir, 'duplex.usdz'),
+      '--parts',
+      parts,
+      '--budget-triangles',
+      '20000',
+    ];
+    const json = arsession(...args, '--json');
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout);
+    const listed = JSON.parse(readFileSync(join(parts, 'parts.json'), 'utf8')).parts;
+    expect(report.outputs.parts).toEqual({ path: parts, parts: listed });
+    expect(listed.map((p: { name: string; storey: { elevation_m: number } }) => [p.name, p.storey.elevation_m])).toEqual([
+      ['T/FDN', -1.25],
+      ['Level 1', 0],
+      ['Level 2', 3.1],
+      ['Roof', 6],
+    ]);
+    for (const part of listed) {
+      const usdz = readFileSync(join(parts, part.file));
+      expect(usdz.length).toBe(part.usdz_bytes);
+      expect(createHash('sha256').update(usdz).digest('hex')).toBe(part.usdz_sha256);
+      expect(part.triangles).toBeLessThanOrEqual(20000);
+      expect(schemaProblems('ArBudget', part.ar_budget)).toEqual([]);
+    }
+    // Together they draw the whole model as read, where the overview is simplified.
+    const drawn = listed.reduce((n: number, p: { ar_budget: { source: { triangles: number } } }) => n + p.ar_budget.source.triangles, 0);
+    expect(drawn).toBe(report.ar_budget.source.triangles);
+    expect(report.stats.triangles).toBeLessThan(drawn);
+    // Only the parts are left in the folder: the archive they came in is gone.
+    expect(readdirNames(parts)).toEqual([...listed.map((p: { file: string }) => p.file), 'parts.json'].sort());
+    const text = arsession(...args.map((a) => (a === parts ? join(dir, 'again') : a)));
+    expect(text.stdout).toMatch(/^ {2}4 parts → .* \(parts\.json lists them\)$/m);
+    expect(text.stdout).toMatch(/^ {4}01\.usdz {2}Level 1 \(0 m\): 17,168 triangles, \d+ draw calls, as read$/m);
+    // A model within the budget is one file: no parts, nothing in the folder.
+    const small = arsession('convert', corpusPath('glb', 'Box.glb'), '-o', join(dir, 'box.usdz'), '--parts', join(dir, 'box'), '--json');
+    expect(JSON.parse(small.stdout).outputs.parts).toBeUndefined();
+    expect(existsSync(join(dir, 'box')) && readdirNames(join(dir, 'box'))).toEqual([]);
+  });
+
+  it('--parts with a batch or without a budget is a usage error saying why', () => {
+    const out = join(REPO_ROOT, '.test-results', 'parts-usage');
+    const batch = arsession('convert', corpusPath('glb', 'Box.glb'), corpusPath('glb', 'Box.glb'), '-o', `${out}/`, '--parts', out);
+    expect(batch.code).toBe(2);
+    expect(batch.stderr).toContain('--parts takes one model');
+    const none = arsession('convert', corpusPath('glb', 'Box.glb'), '-o', `${out}.usdz`, '--parts', out, '--no-budget');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--parts needs the AR budget');
   });
 
   it('convert without -o is a usage error', () => {

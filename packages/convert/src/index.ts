@@ -157,6 +157,8 @@ export { measureDeviation, MEASURE_DEVIATION_DEFAULTS, type Deviation, type Meas
 export { DeviationProbe } from './budget/DeviationProbe.js';
 export { arBudgetOnWire, type ArBudgetOnWire, type BudgetFiguresOnWire, type CategoryOnWire } from './report/arBudgetOnWire.js';
 export { conversionStatsOnWire, type ConversionStatsOnWire } from './report/conversionStatsOnWire.js';
+export { partsOnWire, type PartOnWire, type PartStoreyOnWire } from './report/partsOnWire.js';
+export { unpackParts, type PartFile } from './parts/unpackParts.js';
 export { resizeTextures, type ResizedTextures } from './budget/resizeTextures.js';
 export { imageSize } from './image/imageSize.js';
 export { CONVERSION_BASE_BYTES, geometryBytesWithin, MEMORY_PER_GEOMETRY_BYTE } from './model/geometryBytesWithin.js';

@@ -37,3 +37,5 @@ export { AR_BUDGET_DEFAULTS, type ArBudget, type BudgetReport } from './budget/A
 export { CONVERTER_VERSION } from './version.js';
 export { arBudgetOnWire, type ArBudgetOnWire, type BudgetFiguresOnWire, type CategoryOnWire } from './report/arBudgetOnWire.js';
 export { conversionStatsOnWire, type ConversionStatsOnWire } from './report/conversionStatsOnWire.js';
+export { partsOnWire, type PartOnWire, type PartStoreyOnWire } from './report/partsOnWire.js';
+export { unpackParts, type PartFile } from './parts/unpackParts.js';

@@ -1,8 +1,11 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   arBudgetOnWire,
   conversionStatsOnWire,
+  partsOnWire,
+  unpackParts,
+  type PartOnWire,
   type ArBudget,
   type ArBudgetOnWire,
   type ConversionResult,
@@ -25,7 +28,12 @@ export interface ConvertedReport {
   schema?: string;
   /** How the USDZ was made: written from the model, or an ARKit-ready USDZ delivered as it came. */
   delivery: ConversionResult['delivery'];
-  outputs: { usdz: { path: string; bytes: number }; glb?: { path: string; bytes: number } };
+  outputs: {
+    usdz: { path: string; bytes: number };
+    glb?: { path: string; bytes: number };
+    /** The parts of a model over the budget, each a USDZ in the parts folder (`file`), listed in its `parts.json` too. */
+    parts?: { path: string; parts: Array<PartOnWire & { file: string }> };
+  };
   stats: ConversionStatsOnWire;
   bounds: ConversionResult['bounds'];
   offset: ConversionResult['offset'];
@@ -64,6 +72,11 @@ export interface ConvertFileOptions {
   timeoutMs?: number;
   /** The AR budget (defaults for limits left out); `false`: none. */
   budget?: Partial<ArBudget> | false;
+  /**
+   * A folder for the parts of a model over the budget: one USDZ per part (`00.usdz`, …) and
+   * `parts.json` listing them. Nothing is written there for a model within the budget.
+   */
+  partsDir?: string;
 }
 
 /**
@@ -93,12 +106,15 @@ export async function convertFile(path: string, name: string, engine: Conversion
     };
   }
   const size = bytes.length;
+  const partsPath = options.partsDir === undefined ? undefined : join(options.partsDir, `.parts.${process.pid}.zip`);
   try {
     await mkdir(dirname(options.usdzPath), { recursive: true });
+    if (options.partsDir !== undefined) await mkdir(options.partsDir, { recursive: true });
     const result = await engine.convert(bytes, {
       fileName: name,
       outputs: options.glbPath ? ['usdz', 'glb'] : ['usdz'],
       usdzPath: options.usdzPath,
+      ...(partsPath !== undefined && { partsPath }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       ...(options.budget !== undefined && { budget: options.budget }),
     });
@@ -114,6 +130,8 @@ export async function convertFile(path: string, name: string, engine: Conversion
       };
     }
     if (options.glbPath) await writeAtomically(options.glbPath, result.glb!);
+    const parts =
+      result.parts && partsPath !== undefined ? await writePartFiles(partsPath, options.partsDir!, result.parts.parts) : undefined;
     return {
       input: name,
       status: 'converted',
@@ -123,6 +141,7 @@ export async function convertFile(path: string, name: string, engine: Conversion
       outputs: {
         usdz: { path: options.usdzPath, bytes: result.usdzFileBytes! },
         ...(options.glbPath && { glb: { path: options.glbPath, bytes: result.glb!.length } }),
+        ...(parts && { parts }),
       },
       stats: conversionStatsOnWire(result.stats),
       bounds: result.bounds,
@@ -134,10 +153,25 @@ export async function convertFile(path: string, name: string, engine: Conversion
       seconds: seconds(),
     };
   } catch (err) {
+    if (partsPath !== undefined) await rm(partsPath, { force: true });
     if (err instanceof engine.ConvertError)
       return { input: name, status: 'refused', error: { code: err.code, message: err.message }, bytes: size, seconds: seconds() };
     throw err;
   }
+}
+
+/** The archive the conversion wrote, unpacked into one file per part and `parts.json`; the archive then goes. */
+async function writePartFiles(
+  archive: string,
+  dir: string,
+  delivered: NonNullable<ConversionResult['parts']>['parts'],
+): Promise<{ path: string; parts: Array<PartOnWire & { file: string }> }> {
+  const files = unpackParts(new Uint8Array(await readFile(archive)));
+  const parts = partsOnWire(delivered).map((p, i) => ({ ...p, file: files[i]!.name }));
+  for (const file of files) await writeAtomically(join(dir, file.name), file.data);
+  await writeAtomically(join(dir, 'parts.json'), new TextEncoder().encode(`${JSON.stringify({ parts }, null, 2)}\n`));
+  await rm(archive, { force: true });
+  return { path: dir, parts };
 }
 
 async function writeAtomically(path: string, data: Uint8Array): Promise<void> {

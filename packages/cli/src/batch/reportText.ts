@@ -1,3 +1,4 @@
+import type { PartOnWire } from '@arsession/convert/pool';
 import type { ConvertedReport, FileReport } from './convertFile.js';
 
 /**
@@ -76,4 +77,21 @@ export function describeCategories(r: ConvertedReport): string[] {
         (c.proxied_elements ? `, ${n(c.proxied_elements)} as boxes` : '') +
         (c.left_out.length ? `, left out ${c.left_out.map((l) => `${n(l.elements)} ${l.ifc_class}`).join(', ')}` : ''),
     );
+}
+
+/**
+ * One part of a model over the budget in words: its file, name, storey elevation, figures and the
+ * envelope's deviation (what a person checks first: are the walls as read?).
+ *
+ * @example
+ * ```ts
+ * describePart(part); // → '01.usdz  Level 1 (0 m): 17,168 triangles, 23 draw calls, as read'
+ * ```
+ */
+export function describePart(p: PartOnWire & { file: string }): string {
+  const elevation = p.storey?.elevation_m == null ? '' : ` (${p.storey.elevation_m} m)`;
+  const envelope = p.ar_budget.categories?.find((c) => c.category === 'envelope');
+  const deviation = envelope ? envelope.max_deviation_m : p.ar_budget.max_deviation_m;
+  const shape = deviation === 0 ? 'as read' : `${envelope ? 'envelope' : 'deviation'} within ${Math.round(deviation * 1000)} mm`;
+  return `${p.file}  ${p.name}${elevation}: ${p.triangles.toLocaleString('en-US')} triangles, ${p.draw_calls} draw calls, ${shape}`;
 }

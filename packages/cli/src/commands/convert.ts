@@ -9,6 +9,7 @@ import type { ConvertOptions } from '../ConvertOptions.js';
 export const CONVERT_OPTIONS = {
   out: { type: 'string', short: 'o' },
   glb: { type: 'string' },
+  parts: { type: 'string' },
   timeout: { type: 'string' },
   jobs: { type: 'string', short: 'j' },
   json: { type: 'boolean' },
@@ -23,7 +24,7 @@ export const CONVERT_OPTIONS = {
 export const convertCommand: Command = {
   name: 'convert',
   summary: 'convert IFC, GLB and USDZ models to ARKit-ready USDZ (and GLB): one file, or folders and globs across the cores',
-  usage: `arsession convert IN -o OUT.usdz [--glb OUT.glb] [--timeout SECONDS] [BUDGET] [--json]
+  usage: `arsession convert IN -o OUT.usdz [--glb OUT.glb] [--parts DIR] [--timeout SECONDS] [BUDGET] [--json]
        arsession convert IN... -o OUT_DIR [--glb GLB_DIR] [--jobs N] [--timeout SECONDS] [BUDGET] [--json]
 
   Reads each model, writes Y-up metre USDZ for AR Quick Look / RealityKit, and reports counts,
@@ -41,7 +42,10 @@ export const convertCommand: Command = {
   The files are brought within an AR budget, what an iPhone's AR Quick Look opens smoothly: mesh
   prims merged (by storey, then material), triangles simplified with the least error that fits,
   textures scaled down. A model within it is written exactly as read. The report states source and
-  delivered figures and the measured deviation in metres. BUDGET is any of:
+  delivered figures and the measured deviation in metres. With --parts DIR, a model over the budget
+  is also written as parts, each within the budget with its walls, slabs and roofs as read: one
+  USDZ per storey (cut into neighbouring cells where a storey is over it), in the same frame as
+  OUT.usdz, listed in DIR/parts.json with their storeys, elevations, bounds and figures. BUDGET is any of:
     --budget-triangles N     triangles drawn at most (default 100000)
     --budget-prims N         mesh prims at most (default 200)
     --budget-texture PX      longest texture side at most (default 2048)
@@ -62,10 +66,16 @@ export const convertCommand: Command = {
       jobs,
       budget,
       ...(values.glb !== undefined && { glb: values.glb }),
+      ...(values.parts !== undefined && { parts: values.parts }),
       ...(timeoutMs !== undefined && { timeoutMs }),
     };
+    if (values.parts !== undefined && budget === false)
+      throw new UsageError('--parts needs the AR budget: it cannot be given with --no-budget');
     // Each path loads only what it needs: a single small conversion is mostly start-up.
-    if (isBatch(positionals, values.out)) return (await import('../batch/convertBatch.js')).convertBatch(positionals, options, io);
+    if (isBatch(positionals, values.out)) {
+      if (values.parts !== undefined) throw new UsageError('--parts takes one model (-o OUT.usdz), not a batch');
+      return (await import('../batch/convertBatch.js')).convertBatch(positionals, options, io);
+    }
     return (await import('../single/convertOne.js')).convertOne(positionals[0]!, options, io);
   },
 };

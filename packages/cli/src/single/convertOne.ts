@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { ConvertModelOptions } from '@arsession/convert/pool';
 import { convertFile } from '../batch/convertFile.js';
-import { describeBudget, describeCategories, describeStats } from '../batch/reportText.js';
+import { describeBudget, describeCategories, describePart, describeStats } from '../batch/reportText.js';
 import { EXIT, type CommandIO } from '../command.js';
 import type { ConvertOptions } from '../ConvertOptions.js';
 import { errorText, printError, printJson } from '../print.js';
@@ -42,6 +42,7 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
     usdzPath: resolve(options.out),
     budget: options.budget,
     ...(options.glb !== undefined && { glbPath: resolve(options.glb) }),
+    ...(options.parts !== undefined && { partsDir: resolve(options.parts) }),
   });
   stop();
   // Nothing is printed while the deadline could still end the process with its own report.
@@ -55,6 +56,7 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
     outputs: {
       usdz: { ...report.outputs.usdz, path: options.out },
       ...(report.outputs.glb && { glb: { ...report.outputs.glb, path: options.glb! } }),
+      ...(report.outputs.parts && { parts: { ...report.outputs.parts, path: options.parts! } }),
     },
   };
   if (options.json) printJson(io, shown);
@@ -66,6 +68,11 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
     const budget = describeBudget(report);
     if (budget) io.stdout.write(`  ${budget}\n`);
     for (const line of describeCategories(report)) io.stdout.write(`    ${line}\n`);
+    const parts = report.outputs.parts?.parts;
+    if (parts) {
+      io.stdout.write(`  ${parts.length} parts → ${options.parts} (parts.json lists them)\n`);
+      for (const p of parts) io.stdout.write(`    ${describePart(p)}\n`);
+    }
     if (report.offset.some((v) => v !== 0)) io.stdout.write(`  re-centred by offset ${report.offset.join(', ')} m\n`);
     for (const w of report.warnings) io.stdout.write(`  warning: ${w.message}\n`);
   }
