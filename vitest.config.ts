@@ -15,6 +15,7 @@ const SERVER_SUITES = [
   'test/sessionPage.test.ts',
   'test/arsessionClient.test.ts',
   'test/savedModels.test.ts',
+  'test/serverModelParts.test.ts',
 ];
 
 export default defineConfig({

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 // The conversion queue between an API node and a worker (BullMQ on a private Redis, OpenStack
 // Swift as the object store): how a job's model and outputs travel, what each costs the object
 // store, and that nothing stays behind.
@@ -82,6 +83,7 @@ function jobOf(kind: 'glb' | 'ifc' | 'usdz', name: string, tag: string): Convers
     upload: { path, name, field: 'model_file' },
     usdzPath: join(dir, `${tag}.usdz`),
     glbPath: join(dir, `${tag}.glb`),
+    partsPath: join(dir, `${tag}.parts.zip`),
     timeoutMs: 60_000,
     budget: AR_BUDGET_DEFAULTS,
     maxGeometryBytes: 2 ** 31,
@@ -90,10 +92,19 @@ function jobOf(kind: 'glb' | 'ifc' | 'usdz', name: string, tag: string): Convers
 }
 
 /** The same job converted on this process's threads: what the queue must hand back, byte for byte. */
-async function convertedHere(job: ConversionJob): Promise<{ usdz: Buffer; glb: Buffer }> {
+async function convertedHere(job: ConversionJob): Promise<{ usdz: Buffer; glb: Buffer; parts: Buffer | undefined }> {
   const here: ConversionJobs = threadConversionJobs();
-  await here.run({ ...job, usdzPath: `${job.usdzPath}.here`, glbPath: `${job.glbPath}.here` });
-  return { usdz: readFileSync(`${job.usdzPath}.here`), glb: readFileSync(`${job.glbPath}.here`) };
+  const result = await here.run({
+    ...job,
+    usdzPath: `${job.usdzPath}.here`,
+    glbPath: `${job.glbPath}.here`,
+    partsPath: `${job.partsPath}.here`,
+  });
+  return {
+    usdz: readFileSync(`${job.usdzPath}.here`),
+    glb: readFileSync(`${job.glbPath}.here`),
+    parts: result.parts && readFileSync(`${job.partsPath}.here`),
+  };
 }
 
 const jobFileKeys = (queue: string) => client.keys(`${queue}:job-files:*`);
@@ -194,6 +205,18 @@ describe('a model over the inline bound', () => {
     expect(readFileSync(job.glbPath).equals(here.glb)).toBe(true);
     expect((await store.scratchObjects()).size).toBe(0);
     expect(await jobFileKeys('scratch')).toEqual([]);
+  });
+
+  it('a model over the budget sends its parts back too: the archive the threads engine writes, byte for byte', async () => {
+    const { store, jobs, workerCalls } = await queueNamed('parts', { inlineBytes: 100 });
+    const job = { ...jobOf('ifc', 'duplex.ifc', 'parts'), budget: { ...AR_BUDGET_DEFAULTS, triangles: 20_000 } };
+    const result = await jobs.run(job);
+    expect(workerCalls).toEqual(['fetchScratch', 'putScratch', 'putScratch', 'putScratch']);
+    const here = await convertedHere(job);
+    expect(result.parts!.parts.map((p) => p.name)).toEqual(['T/FDN', 'Level 1', 'Level 2', 'Roof']);
+    expect(readFileSync(job.partsPath).equals(here.parts!)).toBe(true);
+    expect(result.parts!.sha256).toBe(createHash('sha256').update(here.parts!).digest('hex'));
+    expect((await store.scratchObjects()).size).toBe(0);
   });
 
   it('a refused model answers its typed error, and leaves no scratch behind', async () => {

@@ -191,6 +191,7 @@ async function benchQueueStages(
         upload: { path: model, name: 'Box.glb', field: 'model_file' },
         usdzPath: join(scratch, `o${i}.usdz`),
         glbPath: join(scratch, `o${i}.glb`),
+        partsPath: join(scratch, `o${i}.parts.zip`),
         timeoutMs: 60_000,
         budget: AR_BUDGET_DEFAULTS,
         maxGeometryBytes: Number.MAX_SAFE_INTEGER,

@@ -39,6 +39,7 @@ describe('deliverParts, through runConversion', () => {
       // Stored and 64-byte aligned: a part is a byte range of the archive, served as it is.
       expect(entry.method).toBe(0);
       expect(entry.dataOffset % 64).toBe(0);
+      expect(part.offset).toBe(entry.dataOffset);
       const usdz = archive.subarray(entry.dataOffset, entry.dataOffset + entry.size);
       expect(crc32(usdz) >>> 0).toBe(entry.crc);
       expect(usdz.length).toBe(part.bytes);

@@ -192,7 +192,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A delivered file (USDZ, GLB, Reality, reference image): ETag, byte ranges, conditional requests */
+        /** A delivered file (USDZ, GLB, Reality, parts zip, reference image): ETag, byte ranges, conditional requests */
         get: operations["getSessionFile"];
         put?: never;
         post?: never;
@@ -764,8 +764,72 @@ export interface components {
             door_openings?: number;
             /** @description how AR Quick Look anchors the session's packages (null for sessions made before) */
             quick_look: components["schemas"]["QuickLookPackage"] | null;
+            /** @description a model over the AR budget is also delivered as parts a device loads where the user stands: one per storey, cut into neighbouring cells where a storey is over the budget, each within the budget with its walls, slabs and roofs as read; null for a model within the budget (or sessions made before parts) */
+            parts: components["schemas"]["AssetParts"] | null;
             /** @description what the AR budget did to this model; null when the server runs without one (ARSESSION_AR_BUDGET=false) or for sessions made before it */
             ar_budget: components["schemas"]["ArBudget"] | null;
+        };
+        AssetParts: {
+            /**
+             * Format: uri
+             * @description every part at once: a stored zip of their USDZ files (00.usdz, 01.usdz, …), for an app that works offline
+             */
+            zip_url: string;
+            /** @description size of the parts zip (bytes) */
+            zip_bytes: number;
+            /** @description SHA-256 of the parts zip, hex (also its ETag) */
+            zip_sha256: string;
+            /** @description bottom storey first, then elements no storey holds; together they draw the whole model */
+            items: components["schemas"]["ModelPart"][];
+        };
+        ModelPart: {
+            /** @description its place in items; its file in the zip is NN.usdz (two digits) */
+            index: number;
+            /** @description the storey's name (numbered when several buildings share it, e.g. 'Level 1 (2)'), with its cell when the storey was cut ('Level 1 · 2/4') */
+            name: string;
+            /** @description the storey it belongs to, or the container standing for one (a building, a site); null for elements no container holds */
+            storey: components["schemas"]["PartStorey"] | null;
+            /** @description which cell of its storey it is (index from 0) when the storey was cut; null when it is whole */
+            cell: {
+                /** @description which cell, from 0: cut in halves across the longer side, the lower coordinates first */
+                index: number;
+                /** @description how many cells its storey was cut into */
+                count: number;
+            } | null;
+            /** @description of what it draws, in the asset's delivered frame: a part placed as the asset's usdz_url is lies where it lies in the building */
+            bounds: {
+                /** @description lowest corner */
+                min: number[];
+                /** @description highest corner */
+                max: number[];
+            };
+            /** @description elements it draws */
+            elements: number;
+            /** @description triangles drawn */
+            triangles: number;
+            /** @description draw calls a renderer makes for it: mesh prims times their materials */
+            draw_calls: number;
+            /**
+             * Format: uri
+             * @description the part as a USDZ that works alone, in the same frame as the whole
+             */
+            usdz_url: string;
+            /** @description size of the delivered USDZ (bytes) */
+            usdz_bytes: number;
+            /** @description SHA-256 of the delivered USDZ, hex (also its ETag) */
+            usdz_sha256: string;
+            /** @description what the AR budget did to this part; its deviations include what the reader simplified before the model was split */
+            ar_budget: components["schemas"]["ArBudget"];
+        };
+        PartStorey: {
+            /** @description its name in the model */
+            name: string;
+            /** @description its IFC GlobalId */
+            global_id: string;
+            /** @description IfcBuildingStorey, or the class of the container standing for one (IfcBuilding, IfcSite) */
+            ifc_class: string;
+            /** @description metres above the project's datum, as the file states it (IfcBuildingStorey.Elevation); null when it states none */
+            elevation_m: number | null;
         };
         ArBudgetFigures: {
             /** @description triangles drawn */
@@ -2387,6 +2451,7 @@ export interface operations {
                     "model/vnd.usdz+zip": string;
                     "model/gltf-binary": string;
                     "model/vnd.reality": string;
+                    "application/zip": string;
                     "image/png": string;
                     "image/jpeg": string;
                 };
@@ -2400,6 +2465,7 @@ export interface operations {
                     "model/vnd.usdz+zip": string;
                     "model/gltf-binary": string;
                     "model/vnd.reality": string;
+                    "application/zip": string;
                     "image/png": string;
                     "image/jpeg": string;
                 };

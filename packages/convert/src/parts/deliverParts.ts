@@ -27,6 +27,8 @@ export const DELIVER_PARTS_DEFAULTS: Readonly<DeliverPartsOptions> = { budget: A
 export interface DeliveredPart {
   /** Its file's name in the archive (`00.usdz`, `01.usdz`, …). */
   entry: string;
+  /** Where its USDZ starts in the archive (bytes): a part is the range `[offset, offset + bytes)` of it. */
+  offset: number;
   name: string;
   storey: SceneStorey | null;
   cell: [number, number] | null;
@@ -67,6 +69,7 @@ export async function deliverParts(
   const opts = { ...DELIVER_PARTS_DEFAULTS, ...options };
   const delivered: DeliveredPart[] = [];
   const headers: ZipEntryHeader[] = [];
+  let at = 0;
   const written = await writeHashedFileAsync(path, async (write) => {
     for (const [i, part] of parts.entries()) {
       const fitted = await fitArBudget(partScene(scene, part), opts.budget);
@@ -75,7 +78,10 @@ export async function deliverParts(
       const size = usdz.reduce((n, p) => n + p.length, 0);
       headers.push({ name: entry, size, crc: usdz.reduce((crc, p) => crc32(p, crc), 0) >>> 0 });
       // Each local header depends only on the entries before it.
-      write(zipLayout(headers).locals[i]!);
+      const local = zipLayout(headers).locals[i]!;
+      write(local);
+      const offset = at + local.length;
+      at = offset + size;
       const hash = createHash('sha256');
       for (const p of usdz) {
         write(p);
@@ -84,6 +90,7 @@ export async function deliverParts(
       const report = withStreamReduction(fitted.report, opts.streamReduced);
       delivered.push({
         entry,
+        offset,
         name: part.name,
         storey: part.storey,
         cell: part.cell,

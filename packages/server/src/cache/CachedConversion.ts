@@ -7,8 +7,24 @@ import type { ConversionResult } from '@arsession/convert';
 export type CachedConversion = Omit<ConversionResult, 'door' | 'usdz' | 'glb'> &
   Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256' | 'glbFileBytes' | 'glbFileSha256'>;
 
-/** The files a cache entry holds: the delivered USDZ and the same scene as GLB. */
-export const CACHED_FILES = ['model.usdz', 'model.glb'] as const;
+/** The files a cache entry may hold: the delivered USDZ, the same scene as GLB, and the parts of a model over the budget. */
+export const CACHED_FILES = ['model.usdz', 'model.glb', 'model.parts.zip'] as const;
 
 /** One of {@link CACHED_FILES}. */
 export type CachedFileName = (typeof CACHED_FILES)[number];
+
+/** Where each of an entry's files is (a local path, or its name in a session): the parts archive only for a model with parts. */
+export type CachedFilePlaces = Readonly<Record<'model.usdz' | 'model.glb', string> & { 'model.parts.zip'?: string }>;
+
+/**
+ * The files an entry holds: the USDZ and the GLB always, the parts archive when the model had
+ * parts (its result says so).
+ *
+ * @example
+ * ```ts
+ * cachedFilesOf(entry); // → ['model.usdz', 'model.glb'] for a model within the budget
+ * ```
+ */
+export function cachedFilesOf(entry: Pick<CachedConversion, 'parts'>): CachedFileName[] {
+  return entry.parts ? [...CACHED_FILES] : ['model.usdz', 'model.glb'];
+}

@@ -1,7 +1,7 @@
 import { CONVERTER_VERSION, type ArBudget } from '@arsession/convert';
 import type { Logger } from 'pino';
 import type { ObjectStore } from '../objects/ObjectStore.js';
-import { CACHED_FILES, type CachedConversion, type CachedFileName } from './CachedConversion.js';
+import { cachedFilesOf, type CachedConversion, type CachedFilePlaces } from './CachedConversion.js';
 import type { CacheIndex, CacheLimits } from './CacheIndex.js';
 
 /** Options of {@link openConversionCache}. */
@@ -32,12 +32,12 @@ export interface ConversionCache {
    * The cached conversion of `sourceSha256`, its files placed at the given local paths; or
    * `undefined` when it is not kept (or its files went meanwhile: then it is forgotten).
    */
-  reuse(sourceSha256: string, into: Readonly<Record<CachedFileName, string>>): Promise<CachedConversion | undefined>;
+  reuse(sourceSha256: string, into: CachedFilePlaces): Promise<CachedConversion | undefined>;
   /**
    * Keeps the conversion of `sourceSha256` from a committed session's files (`names`: each
    * cached file's name in the session), then evicts what is over the limits.
    */
-  keep(sourceSha256: string, sessionId: string, names: Readonly<Record<CachedFileName, string>>, entry: CachedConversion): Promise<void>;
+  keep(sourceSha256: string, sessionId: string, names: CachedFilePlaces, entry: CachedConversion): Promise<void>;
   /**
    * Deletes cache files that belong to no entry and are older than `graceMs` (left by a crash, or by an earlier process's memory index).
    */
@@ -72,8 +72,11 @@ export function openConversionCache(
       try {
         const entry = await index.lookup(key);
         if (!entry) return undefined;
-        for (const name of CACHED_FILES) {
-          if (await objects.fetchCached(key, name, into[name])) continue;
+        for (const name of cachedFilesOf(entry)) {
+          const path = into[name];
+          // A caller with nowhere to put the parts takes the entry as a miss: its files are one whole.
+          if (path === undefined) return undefined;
+          if (await objects.fetchCached(key, name, path)) continue;
           await index.forget(key);
           return undefined;
         }
@@ -85,13 +88,15 @@ export function openConversionCache(
     },
     async keep(sourceSha256, sessionId, names, entry) {
       if (maxEntries === 0) return;
-      const bytes = entry.usdzFileBytes + entry.glbFileBytes;
+      const bytes = entry.usdzFileBytes + entry.glbFileBytes + (entry.parts?.bytes ?? 0);
       if (bytes > maxBytes) return;
       const key = keyOf(sourceSha256);
       try {
         // Already kept (a node that converted the same model at the same time): nothing to add.
         if (await index.lookup(key)) return;
-        for (const name of CACHED_FILES) await objects.cacheSessionFile(sessionId, names[name], key, name);
+        const files = cachedFilesOf(entry).map((name) => [name, names[name]] as const);
+        if (files.some(([, from]) => from === undefined)) return;
+        for (const [name, from] of files) await objects.cacheSessionFile(sessionId, from!, key, name);
         // Files first, then the entry: an entry never names files that are not there yet.
         if (!(await index.record(key, entry, bytes))) return;
         const evicted = await index.evict({ maxEntries, maxBytes });

@@ -10,6 +10,8 @@ export interface ConversionJob {
   usdzPath: string;
   /** The same scene as GLB is written here. */
   glbPath: string;
+  /** The parts of a model over the budget are written here (a stored zip, see `deliverParts`); nothing for one within it. */
+  partsPath: string;
   /** by_scan mode 1: the door to find while the model is read. */
   detectDoor?: DoorQuery;
   timeoutMs: number;

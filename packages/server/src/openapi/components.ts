@@ -238,6 +238,13 @@ export const SCHEMAS = {
       },
       door_openings: integer,
       quick_look: nullable({ $ref: '#/components/schemas/QuickLookPackage' }),
+      parts: {
+        ...nullable({ $ref: '#/components/schemas/AssetParts' }),
+        description:
+          'a model over the AR budget is also delivered as parts a device loads where the user stands: ' +
+          'one per storey, cut into neighbouring cells where a storey is over the budget, each within the ' +
+          'budget with its walls, slabs and roofs as read; null for a model within the budget (or sessions made before parts)',
+      },
       ar_budget: {
         ...nullable({ $ref: '#/components/schemas/ArBudget' }),
         description:
@@ -247,6 +254,60 @@ export const SCHEMAS = {
     },
     ['door_openings'],
   ),
+  AssetParts: record({
+    zip_url: {
+      ...url,
+      description: 'every part at once: a stored zip of their USDZ files (00.usdz, 01.usdz, …), for an app that works offline',
+    },
+    zip_bytes: integer,
+    zip_sha256: sha256,
+    items: {
+      type: 'array',
+      items: { $ref: '#/components/schemas/ModelPart' },
+      description: 'bottom storey first, then elements no storey holds; together they draw the whole model',
+    },
+  }),
+  ModelPart: record({
+    index: { ...integer, description: 'its place in items; its file in the zip is NN.usdz (two digits)' },
+    name: {
+      ...text,
+      description:
+        "the storey's name (numbered when several buildings share it, e.g. 'Level 1 (2)'), " +
+        "with its cell when the storey was cut ('Level 1 · 2/4')",
+    },
+    storey: {
+      ...nullable({ $ref: '#/components/schemas/PartStorey' }),
+      description: 'the storey it belongs to, or the container standing for one (a building, a site); null for elements no container holds',
+    },
+    cell: {
+      ...nullable(record({ index: integer, count: integer })),
+      description: 'which cell of its storey it is (index from 0) when the storey was cut; null when it is whole',
+    },
+    bounds: record(
+      { min: vec3('lowest corner'), max: vec3('highest corner') },
+      [],
+      "of what it draws, in the asset's delivered frame: a part placed as the asset's usdz_url is lies where it lies in the building",
+    ),
+    elements: { ...integer, description: 'elements it draws' },
+    triangles: integer,
+    draw_calls: integer,
+    usdz_url: { ...url, description: 'the part as a USDZ that works alone, in the same frame as the whole' },
+    usdz_bytes: integer,
+    usdz_sha256: sha256,
+    ar_budget: {
+      $ref: '#/components/schemas/ArBudget',
+      description: 'what the AR budget did to this part; its deviations include what the reader simplified before the model was split',
+    },
+  }),
+  PartStorey: record({
+    name: text,
+    global_id: { ...text, description: 'its IFC GlobalId' },
+    ifc_class: { ...text, description: 'IfcBuildingStorey, or the class of the container standing for one (IfcBuilding, IfcSite)' },
+    elevation_m: {
+      ...nullable(number),
+      description: "metres above the project's datum, as the file states it (IfcBuildingStorey.Elevation); null when it states none",
+    },
+  }),
   ArBudgetFigures: record({
     triangles: integer,
     mesh_prims: integer,

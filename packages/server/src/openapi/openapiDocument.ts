@@ -6,7 +6,7 @@ import { describeFields } from './fieldDescriptions.js';
 
 /** What a session's files are served as. */
 const FILE_TYPES: Schema = Object.fromEntries(
-  ['model/vnd.usdz+zip', 'model/gltf-binary', 'model/vnd.reality', 'image/png', 'image/jpeg'].map((type) => [
+  ['model/vnd.usdz+zip', 'model/gltf-binary', 'model/vnd.reality', 'application/zip', 'image/png', 'image/jpeg'].map((type) => [
     type,
     { schema: { type: 'string', contentMediaType: type } },
   ]),
@@ -408,7 +408,7 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
       [`${sessionPath}/{session_id}/files/{name}`]: {
         get: {
           operationId: 'getSessionFile',
-          summary: 'A delivered file (USDZ, GLB, Reality, reference image): ETag, byte ranges, conditional requests',
+          summary: 'A delivered file (USDZ, GLB, Reality, parts zip, reference image): ETag, byte ranges, conditional requests',
           tags: ['sessions'],
           security: [],
           parameters: [

@@ -1,4 +1,4 @@
-import type { ArBudgetOnWire, ConversionResult } from '@arsession/convert';
+import type { ArBudgetOnWire, ConversionResult, PartOnWire } from '@arsession/convert';
 import type { QuickLook } from './Placement.js';
 import type { AssetWarning } from './warningCodes.js';
 
@@ -36,6 +36,28 @@ export interface AssetInfo {
   door_openings?: number;
   /** The package that places itself in AR Quick Look (`null` for sessions made before there was one). */
   quick_look: QuickLookFile | null;
+  /** The parts of a model over the AR budget; `null` (or absent, for sessions made before parts) for one within it. */
+  parts?: StoredParts | null;
+}
+
+/** The parts of a model over the AR budget, as its session stores them. */
+export interface StoredParts {
+  /** The archive of every part (a stored zip), its name among the session's files. */
+  file: string;
+  bytes: number;
+  sha256: string;
+  /** Each part, with its own file's name among the session's files. */
+  items: Array<PartOnWire & { file: string }>;
+}
+
+/** The parts of a model over the AR budget as the detail record shows them. */
+export interface AssetPartsOnWire {
+  /** Every part at once: a stored zip of their USDZ files (`00.usdz`, …), for an app that works offline. */
+  zip_url: string;
+  zip_bytes: number;
+  zip_sha256: string;
+  /** Bottom storey first; each a USDZ that works alone, in the same frame as the asset's `usdz_url`. */
+  items: Array<PartOnWire & { usdz_url: string }>;
 }
 
 /**
@@ -52,7 +74,7 @@ export interface QuickLookFile {
 }
 
 /** A model asset as the detail record shows it. */
-export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'glb_file' | 'reality_file' | 'quick_look' | 'ar_budget'> & {
+export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'glb_file' | 'reality_file' | 'quick_look' | 'ar_budget' | 'parts'> & {
   ar_budget: ArBudgetOnWire | null;
   order: number;
   source_name: string;
@@ -63,6 +85,8 @@ export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'glb_file' | 'reality_fi
   reality_status: 'made' | 'not_configured' | 'failed';
   /** Its size and SHA-256 are those of the session's file, `null` until a package made on request has been made. */
   quick_look: (Omit<QuickLookFile, 'file'> & { usdz_url: string; bytes: number | null; sha256: string | null }) | null;
+  /** The parts a device loads where the user stands, for a model over the AR budget; `null` for one within it. */
+  parts: AssetPartsOnWire | null;
 };
 
 /** The frame every delivered file is stated in: Y-up, right-handed metres, moved by −offset. */

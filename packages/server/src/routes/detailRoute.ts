@@ -35,7 +35,7 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
     placement: placementOnWire(session.placement, files),
     model_frame: session.modelFrame,
     model_assets: session.assets.map((a) => {
-      const { usdz_file: usdz, glb_file: glb, reality_file: reality, quick_look: quickLook, ...info } = a.info;
+      const { usdz_file: usdz, glb_file: glb, reality_file: reality, quick_look: quickLook, parts, ...info } = a.info;
       // Sessions made before GLBs and Quick Look packages were delivered lack them: null, not absent.
       const made = quickLook && session.files.find((f) => f.name === quickLook.file);
       const quick = quickLook && {
@@ -62,6 +62,14 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
         usdz_url: files + usdz,
         glb_url: glb ? files + glb : null,
         quick_look: quick ?? null,
+        parts: parts
+          ? {
+              zip_url: files + parts.file,
+              zip_bytes: parts.bytes,
+              zip_sha256: parts.sha256,
+              items: parts.items.map(({ file, ...part }) => ({ ...part, usdz_url: files + file })),
+            }
+          : null,
       };
     }),
     page_url: `${baseUrl(ctx, req)}/s/${session.id}`,

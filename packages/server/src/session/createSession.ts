@@ -35,6 +35,7 @@ import { SessionStaging } from './SessionStaging.js';
 import { modelsToSave } from './modelsToSave.js';
 import { withDoorHints } from './doorHints.js';
 import { savedModelUpload } from './savedModelUpload.js';
+import { stagePartFiles } from './stagePartFiles.js';
 import { DoorNotFoundError } from '@arsession/geometry';
 import { arBudgetOf } from '../config/ServerConfig.js';
 import { inSpan } from '../tracing/spans.js';
@@ -167,6 +168,8 @@ interface SessionModel {
   result: ConvertedModel;
   usdz: StagedFile;
   glb: StagedFile;
+  /** The parts archive, staged when the model is over the budget (its result lists the parts). */
+  parts: StagedFile | undefined;
   /** Converted for this request, not reused: the conversion cache keeps it once the session is committed. */
   converted: boolean;
 }
@@ -181,7 +184,8 @@ async function convertModels<I>(
   const models: SessionModel[] = [];
   for (const [order, upload] of request.uploads.entries()) {
     const usdz = staging.stage(`${order}.usdz`),
-      glb = staging.stage(`${order}.glb`);
+      glb = staging.stage(`${order}.glb`),
+      parts = staging.stage(`${order}.parts.zip`);
     const detectDoor = order === 0 ? method.doorQuery?.(request.input) : undefined;
     // The same bytes converted before give the same files: they are placed from the cache, unless
     // a door is asked for (detection depends on the request, so it always runs on the model itself).
@@ -190,14 +194,16 @@ async function convertModels<I>(
     const twin = models.find((m) => m.upload.sha256 === upload.sha256 && m.upload.bytes === upload.bytes);
     if (twin && !detectDoor) {
       await Promise.all([copyFile(twin.usdz.from, usdz.from), copyFile(twin.glb.from, glb.from)]);
+      if (twin.parts) await copyFile(twin.parts.from, parts.from);
+      else await staging.unstage(parts);
       const { door: _door, ...result } = twin.result;
-      models.push({ upload, result, usdz, glb, converted: false });
+      models.push({ upload, result, usdz, glb, parts: twin.parts && parts, converted: false });
       continue;
     }
     const model = await inSpan('arsession.model', traced, async (span) => {
       const cached = detectDoor
         ? undefined
-        : await ctx.conversionCache.reuse(upload.sha256, { 'model.usdz': usdz.from, 'model.glb': glb.from });
+        : await ctx.conversionCache.reuse(upload.sha256, { 'model.usdz': usdz.from, 'model.glb': glb.from, 'model.parts.zip': parts.from });
       const lookup = detectDoor ? 'skipped' : cached ? 'hit' : 'miss';
       if (lookup !== 'skipped') ctx.metrics.cacheLookup(lookup);
       span.setAttribute('arsession.cache', lookup);
@@ -209,11 +215,14 @@ async function convertModels<I>(
           upload,
           usdzPath: usdz.from,
           glbPath: glb.from,
+          partsPath: parts.from,
           detectDoor,
         }).catch((err: unknown) => {
           throw err instanceof DoorNotFoundError && detectDoor ? withDoorHints(err, detectDoor, upload, request.uploads.length) : err;
         }));
-      return { upload, result, usdz, glb, converted: !cached };
+      // A model within the budget has no parts: nothing was written there.
+      if (!result.parts) await staging.unstage(parts);
+      return { upload, result, usdz, glb, parts: result.parts && parts, converted: !cached };
     });
     models.push(model);
   }
@@ -252,10 +261,12 @@ async function commitSession<I>(
     };
     const made = await makeReality(ctx, model.usdz.from, scope.staging, order, model.upload.name);
     const reality = made && 'file' in made ? made.file : undefined;
-    files.push(usdz, glb, ...(reality ? [reality] : []));
+    const parts =
+      model.parts && model.result.parts && (await stagePartFiles(scope.staging, order, model.parts, model.result.parts, model.upload.name));
+    files.push(usdz, glb, ...(reality ? [reality] : []), ...(parts?.files ?? []));
     // Its Quick Look package and the page's preview are made when first asked for (derived/).
     const quick = quickLookFileOf(order, usdz.name, quickLook, model.result.anchorRefusal);
-    const info = assetInfo(model, usdz, glb, reality);
+    const info = { ...assetInfo(model, usdz, glb, reality), parts: parts?.stored ?? null };
     // A compiler configured but failing is said on the asset: reality_url null alone reads as "not configured".
     if (made && 'failed' in made)
       info.warnings = [
@@ -299,7 +310,8 @@ async function commitSession<I>(
   // next upload of the same bytes is placed, not converted.
   for (const m of models.filter((m) => m.converted)) {
     const { door: _door, usdz: _usdz, glb: _glb, ...reusable } = m.result;
-    await ctx.conversionCache.keep(m.upload.sha256, scope.sessionId, { 'model.usdz': m.usdz.name, 'model.glb': m.glb.name }, reusable);
+    const names = { 'model.usdz': m.usdz.name, 'model.glb': m.glb.name, ...(m.parts && { 'model.parts.zip': m.parts.name }) };
+    await ctx.conversionCache.keep(m.upload.sha256, scope.sessionId, names, reusable);
   }
   return { code, expiresAt };
 }
@@ -346,6 +358,7 @@ async function convertUpload(
     upload,
     usdzPath,
     glbPath,
+    partsPath,
     detectDoor,
   }: {
     sessionId: string;
@@ -353,6 +366,7 @@ async function convertUpload(
     upload: UploadedFile;
     usdzPath: string;
     glbPath: string;
+    partsPath: string;
     detectDoor: DoorQuery | undefined;
   },
 ): Promise<ConvertedModel> {
@@ -365,6 +379,7 @@ async function convertUpload(
       upload: { path: upload.path, name: upload.name, field: upload.field },
       usdzPath,
       glbPath,
+      partsPath,
       timeoutMs: ctx.config.conversionTimeoutSeconds * 1000,
       budget: arBudgetOf(ctx.config),
       maxGeometryBytes: geometryBytesWithin(ctx.config.conversionMemoryBytes),

@@ -98,6 +98,7 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
           model,
           usdzKey: `${base}/usdz`,
           glbKey: `${base}/glb`,
+          partsKey: `${base}/parts`,
           fileName: job.upload.name,
           field: job.upload.field,
           timeoutMs: job.timeoutMs,
@@ -139,11 +140,12 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
       );
       const answer = await queueAndWait(job, sent[0]!, waitMs);
       if (!answer.ok) throw reviveError(answer.error);
-      sent.push(answer.usdz, answer.glb);
+      sent.push(answer.usdz, answer.glb, ...(answer.parts ? [answer.parts] : []));
       await files
         .receive([
           [answer.usdz, job.usdzPath],
           [answer.glb, job.glbPath],
+          ...(answer.parts ? [[answer.parts, job.partsPath] as const] : []),
         ])
         .catch((err: unknown) => {
           throw err instanceof JobFileMissingError

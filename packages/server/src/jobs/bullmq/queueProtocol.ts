@@ -19,6 +19,8 @@ export interface QueuedConversion {
   model: JobFile;
   usdzKey: string;
   glbKey: string;
+  /** Where the parts archive goes, when the model is over the budget. */
+  partsKey: string;
   fileName: string;
   field: string;
   detectDoor?: DoorQuery;
@@ -35,5 +37,5 @@ export interface QueuedConversion {
 
 /** What a job returns: the conversion and where its USDZ and GLB were put, or why the model was refused. */
 export type QueuedConversionResult =
-  | { ok: true; result: Omit<ConversionResult, 'usdz' | 'glb'>; usdz: JobFile; glb: JobFile }
+  | { ok: true; result: Omit<ConversionResult, 'usdz' | 'glb'>; usdz: JobFile; glb: JobFile; parts?: JobFile }
   | { ok: false; error: SerializedConvertError };

@@ -62,7 +62,8 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
     try {
       const modelPath = join(dir, 'model'),
         usdzPath = join(dir, 'out.usdz'),
-        glbPath = join(dir, 'out.glb');
+        glbPath = join(dir, 'out.glb'),
+        partsPath = join(dir, 'out.parts.zip');
       await files.receive([[job.data.model, modelPath]]);
       const { fileName, field, timeoutMs, detectDoor, budget, maxGeometryBytes, maxUnpackedBytes } = job.data;
       try {
@@ -75,6 +76,7 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
             outputs: ['usdz', 'glb'],
             usdzPath,
             glbPath,
+            partsPath,
             timeoutMs,
             budget,
             maxGeometryBytes,
@@ -83,15 +85,12 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
           }),
         );
         // Kept as long as the API node waits for a job: it takes them at once.
-        const [usdz, glb] = await files.send(
-          [
-            [job.data.usdzKey, usdzPath],
-            [job.data.glbKey, glbPath],
-          ],
+        const [usdz, glb, parts] = await files.send(
+          [[job.data.usdzKey, usdzPath], [job.data.glbKey, glbPath], ...(result.parts ? [[job.data.partsKey, partsPath] as const] : [])],
           jobWaitMs(timeoutMs),
         );
         const { usdz: _usdz, glb: _glb, ...rest } = result;
-        return { ok: true, result: rest, usdz: usdz!, glb: glb! };
+        return { ok: true, result: rest, usdz: usdz!, glb: glb!, ...(parts && { parts }) };
       } catch (err) {
         const error = serializeError(err);
         if (!error) throw err;

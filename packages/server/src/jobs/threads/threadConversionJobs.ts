@@ -25,6 +25,7 @@ export function threadConversionJobs(options: { metrics?: ServerMetrics } = {}):
           outputs: ['usdz', 'glb'],
           usdzPath: job.usdzPath,
           glbPath: job.glbPath,
+          partsPath: job.partsPath,
           timeoutMs: job.timeoutMs,
           budget: job.budget,
           maxGeometryBytes: job.maxGeometryBytes,

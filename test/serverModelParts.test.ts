@@ -1,0 +1,88 @@
+// A model over the AR budget through a real server: its parts in the detail record, each a file
+// of the session that downloads as listed, the same from the conversion cache and for a file
+// sent twice in one request; a model within the budget has none.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readUsdz, unpackParts } from '@arsession/convert';
+import { corpusPath } from './support/corpus.js';
+import { schemaProblems } from './support/responseContract.js';
+import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
+
+const DUPLEX = corpusPath('ifc', 'duplex.ifc');
+const BOX = corpusPath('glb', 'Box.glb');
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({ budgetTriangles: 20_000 });
+});
+afterAll(() => t?.stop());
+
+/** Posts the models by_plane, expects 201, returns the detail record. */
+async function sessionWith(...models: Array<[string, string]>): Promise<Record<string, any>> {
+  const r = await postSession(
+    t,
+    'by_plane',
+    form({ [models.length > 1 ? 'model_files' : 'model_file']: models.map(([path, name]) => filePart(path, name)) }),
+  );
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  const { body } = await getDetail(t, sessionIdOf(r.body.deeplink));
+  expect(schemaProblems('SessionDetail', body)).toEqual([]);
+  return body;
+}
+
+async function download(url: string): Promise<{ bytes: Uint8Array; type: string | null }> {
+  const response = await fetch(url);
+  expect(response.status, url).toBe(200);
+  return { bytes: new Uint8Array(await response.arrayBuffer()), type: response.headers.get('content-type') };
+}
+
+describe('parts of a model over the AR budget', () => {
+  it('are listed bottom storey first, each a USDZ of the session within the budget, and all of them as one zip', async () => {
+    const detail = await sessionWith([DUPLEX, 'duplex.ifc']);
+    const asset = detail.model_assets[0];
+    expect(asset.ar_budget.source.triangles).toBeGreaterThan(20_000);
+    const parts = asset.parts;
+    expect(parts.items.map((p: { name: string; storey: { elevation_m: number } }) => [p.name, p.storey.elevation_m])).toEqual([
+      ['T/FDN', -1.25],
+      ['Level 1', 0],
+      ['Level 2', 3.1],
+      ['Roof', 6],
+    ]);
+    let drawn = 0;
+    for (const part of parts.items) {
+      const { bytes, type } = await download(part.usdz_url);
+      expect(type).toBe('model/vnd.usdz+zip');
+      expect(bytes.length).toBe(part.usdz_bytes);
+      expect(sha256(bytes)).toBe(part.usdz_sha256);
+      const scene = await readUsdz(bytes);
+      expect(scene.stats.triangles).toBe(part.triangles);
+      expect(part.triangles).toBeLessThanOrEqual(20_000);
+      drawn += part.ar_budget.source.triangles;
+    }
+    // Together the parts draw the whole model as read.
+    expect(drawn).toBe(asset.ar_budget.source.triangles);
+    const zip = await download(parts.zip_url);
+    expect(zip.type).toBe('application/zip');
+    expect([zip.bytes.length, sha256(zip.bytes)]).toEqual([parts.zip_bytes, parts.zip_sha256]);
+    expect(unpackParts(zip.bytes).map((f) => sha256(f.data))).toEqual(parts.items.map((p: { usdz_sha256: string }) => p.usdz_sha256));
+  });
+
+  it('are the same from the conversion cache, and for the same file sent twice in one request', async () => {
+    const first = (await sessionWith([DUPLEX, 'a.ifc'])).model_assets[0].parts;
+    const again = await sessionWith([DUPLEX, 'b.ifc'], [DUPLEX, 'c.ifc']);
+    const hashes = (parts: { items: Array<{ usdz_sha256: string }> }) => parts.items.map((p) => p.usdz_sha256);
+    for (const asset of again.model_assets) {
+      expect(asset.parts.zip_sha256).toBe(first.zip_sha256);
+      expect(hashes(asset.parts)).toEqual(hashes(first));
+      for (const part of asset.parts.items) expect(sha256((await download(part.usdz_url)).bytes)).toBe(part.usdz_sha256);
+    }
+    // Each session serves its own files: the second asset's parts are its own URLs.
+    expect(again.model_assets[1].parts.items[0].usdz_url).not.toBe(again.model_assets[0].parts.items[0].usdz_url);
+  });
+
+  it('a model within the budget has none: parts is null and usdz_url is the whole', async () => {
+    const detail = await sessionWith([BOX, 'box.glb']);
+    expect(detail.model_assets[0].parts).toBeNull();
+  });
+});
