@@ -148,4 +148,42 @@ describe('docs/IOS.md', () => {
     close(image.placement.pose.matrix, frameByRule([0, 1.5, -2], [0, 0, 1], cross([0, 1, 0], [0, 0, 1])));
     expect(image.placement.physical_width).toBe(0.42);
   });
+
+  it("section 5: the part to load first is the door's storey, and the camera brought in by T⁻¹ finds the part it stands in", async () => {
+    // AC20 over a budget of 10,000 triangles: a part per storey.
+    const tight = await startTestServer({ budgetTriangles: 10_000 });
+    try {
+      const r = await postSession(
+        tight,
+        'by_scan',
+        form({
+          model_file: filePart(AC20),
+          'alignment.corners': JSON.stringify(example.placement_corners),
+          'alignment.wall_normal': '[1, 0, 0]',
+        }),
+      );
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      const detail = (await getDetail(tight, sessionIdOf(r.body.deeplink as string))).body;
+      const parts = detail.model_assets[0].parts as {
+        at_placement: number;
+        items: Array<{ name: string; bounds: { min: Vec3; max: Vec3 } }>;
+      };
+      expect(parts.items[parts.at_placement]!.name).toBe('Erdgeschoss');
+      const T = modelTransform(example.W, detail.placement.frame.matrix);
+      close(T.matrix, example.T);
+      // The part whose bounds hold the camera, the smallest of those (as partAt picks it).
+      const standingIn = (camera: Vec3) => {
+        const p = transformPoint([0, 0, 0], invertPose(T), camera);
+        const holding = parts.items.filter((it) => [0, 1, 2].every((k) => it.bounds.min[k]! <= p[k]! && p[k]! <= it.bounds.max[k]!));
+        const volume = (it: (typeof parts.items)[number]) => [0, 1, 2].reduce((v, k) => v * (it.bounds.max[k]! - it.bounds.min[k]!), 1);
+        return holding.sort((a, b) => volume(a) - volume(b))[0]?.name;
+      };
+      // Eye height in the room beyond the door (the camera 1.5 m from the wall, the floor 1.45 m below the start)…
+      expect(standingIn([0, 0.15, -4.5])).toBe('Erdgeschoss');
+      // …and the same spot a storey (2.7 m) up: the roof storey.
+      expect(standingIn([0, 2.85, -4.5])).toMatch(/^Dachgeschoss/);
+    } finally {
+      await tight.stop();
+    }
+  });
 });

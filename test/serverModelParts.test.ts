@@ -81,6 +81,27 @@ describe('parts of a model over the AR budget', () => {
     expect(again.model_assets[1].parts.items[0].usdz_url).not.toBe(again.model_assets[0].parts.items[0].usdz_url);
   });
 
+  it('name the part to load first: where the placement ties the model to the room', async () => {
+    // by_plane's footprint anchor is the bottom of the model: the foundation's part.
+    const plane = (await sessionWith([DUPLEX, 'duplex.ifc'])).model_assets[0].parts;
+    expect(plane.items[plane.at_placement].name).toBe('T/FDN');
+    // A virtual anchor drawn on the upper floor: that storey's part.
+    const r = await postSession(
+      t,
+      'by_virtual_anchor/circle-directional',
+      form({
+        model_file: filePart(DUPLEX),
+        'virtual_anchor.center': '[4.5, 4.5, 9]',
+        'virtual_anchor.radius': '0.5',
+        'virtual_anchor.plane_normal': '[0, 1, 0]',
+        'virtual_anchor.direction': '[0, 0, -1]',
+      }),
+    );
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const upper = (await getDetail(t, sessionIdOf(r.body.deeplink))).body.model_assets[0].parts;
+    expect(upper.items[upper.at_placement].name).toBe('Level 2');
+  });
+
   it('a model within the budget has none: parts is null and usdz_url is the whole', async () => {
     const detail = await sessionWith([BOX, 'box.glb']);
     expect(detail.model_assets[0].parts).toBeNull();

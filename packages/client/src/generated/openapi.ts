@@ -781,6 +781,8 @@ export interface components {
             zip_sha256: string;
             /** @description bottom storey first, then elements no storey holds; together they draw the whole model */
             items: components["schemas"]["ModelPart"][];
+            /** @description the index of the part where the placement ties the model to the room (the door of a by_scan, the anchor, the image, by_plane's footprint anchor; a metre up from those on a floor, where a person stands): the one to load first; null when that point lies more than 3 m from every part */
+            at_placement: number | null;
         };
         ModelPart: {
             /** @description its place in items; its file in the zip is NN.usdz (two digits) */

@@ -48,6 +48,8 @@ export interface StoredParts {
   sha256: string;
   /** Each part, with its own file's name among the session's files. */
   items: Array<PartOnWire & { file: string }>;
+  /** The index of the part where the placement ties the model to the room; `null` when it lies off every part. */
+  at_placement: number | null;
 }
 
 /** The parts of a model over the AR budget as the detail record shows them. */
@@ -58,6 +60,13 @@ export interface AssetPartsOnWire {
   zip_sha256: string;
   /** Bottom storey first; each a USDZ that works alone, in the same frame as the asset's `usdz_url`. */
   items: Array<PartOnWire & { usdz_url: string }>;
+  /**
+   * The part where the placement ties the model to the room (the door of a by_scan, the anchor,
+   * the image, by_plane's footprint anchor; a metre up from those on a floor, where a person
+   * stands): the one to load first. `null` when that point lies
+   * more than 3 m from every part.
+   */
+  at_placement: number | null;
 }
 
 /**

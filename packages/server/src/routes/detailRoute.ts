@@ -68,6 +68,7 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
               zip_bytes: parts.bytes,
               zip_sha256: parts.sha256,
               items: parts.items.map(({ file, ...part }) => ({ ...part, usdz_url: files + file })),
+              at_placement: parts.at_placement,
             }
           : null,
       };

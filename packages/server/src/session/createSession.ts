@@ -36,6 +36,7 @@ import { modelsToSave } from './modelsToSave.js';
 import { withDoorHints } from './doorHints.js';
 import { savedModelUpload } from './savedModelUpload.js';
 import { stagePartFiles } from './stagePartFiles.js';
+import { placementPoint } from '../placement/placementPoint.js';
 import { DoorNotFoundError } from '@arsession/geometry';
 import { arBudgetOf } from '../config/ServerConfig.js';
 import { inSpan } from '../tracing/spans.js';
@@ -261,8 +262,12 @@ async function commitSession<I>(
     };
     const made = await makeReality(ctx, model.usdz.from, scope.staging, order, model.upload.name);
     const reality = made && 'file' in made ? made.file : undefined;
+    // The placement is stated in the first model's frame; each model's own is moved by its offset.
+    const placedAt = placementPoint(placed).map((v, k) => v + results[0]!.offset[k]! - model.result.offset[k]!);
     const parts =
-      model.parts && model.result.parts && (await stagePartFiles(scope.staging, order, model.parts, model.result.parts, model.upload.name));
+      model.parts &&
+      model.result.parts &&
+      (await stagePartFiles(scope.staging, order, model.parts, model.result.parts, model.upload.name, placedAt));
     files.push(usdz, glb, ...(reality ? [reality] : []), ...(parts?.files ?? []));
     // Its Quick Look package and the page's preview are made when first asked for (derived/).
     const quick = quickLookFileOf(order, usdz.name, quickLook, model.result.anchorRefusal);

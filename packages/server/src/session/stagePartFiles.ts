@@ -5,19 +5,21 @@ import { contentDisposition, deliveredName } from '../files/downloadName.js';
 import type { StoredParts } from '../records/AssetInfo.js';
 import type { SessionFile, StagedFile } from '../store/SessionStore.js';
 import type { SessionStaging } from './SessionStaging.js';
+import { partAt } from '../placement/placementPoint.js';
 
 /** A part's name among its session's files: `0.part.03.usdz` for the fourth part of the first model. */
 export const partFileName = (order: number, entry: string): string => `${order}.part.${entry}`;
 
 /**
- * The parts of one model taken into its session: the archive the conversion wrote (kept, for an
+ * The parts of one model taken into its session (`placedAt`: where its placement ties it to the
+ * room, in this model's delivered frame, to name the part to load first): the archive the conversion wrote (kept, for an
  * app that downloads them all at once, and for the conversion cache), and each part copied out of
  * it as a file of its own (a byte range of the stored zip, streamed, never held whole), so each
  * has a URL an app loads where the user stands.
  *
  * @example
  * ```ts
- * const { files, stored } = await stagePartFiles(staging, 0, archive, result.parts, 'site.ifc');
+ * const { files, stored } = await stagePartFiles(staging, 0, archive, result.parts, 'site.ifc', placementPoint(placement));
  * ```
  */
 export async function stagePartFiles(
@@ -26,6 +28,7 @@ export async function stagePartFiles(
   archive: StagedFile,
   parts: DeliveredParts,
   sourceName: string,
+  placedAt: readonly number[],
 ): Promise<{ files: SessionFile[]; stored: StoredParts }> {
   const stem = deliveredName(sourceName, '').replace(/\.$/, '');
   const files: SessionFile[] = [
@@ -54,5 +57,9 @@ export async function stagePartFiles(
     });
     items.push({ ...wire[i]!, file: staged.name });
   }
-  return { files, stored: { file: archive.name, bytes: parts.bytes, sha256: parts.sha256, items } };
+  const atPlacement = partAt(
+    items.map((p) => p.bounds),
+    placedAt,
+  );
+  return { files, stored: { file: archive.name, bytes: parts.bytes, sha256: parts.sha256, items, at_placement: atPlacement } };
 }
