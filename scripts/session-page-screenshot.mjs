@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Makes docs/session-page.png, the README's picture of a session page: AC20-FZK-Haus placed by its
+// Makes docs/session-page.png, docs/SERVER.md's picture of a session page: AC20-FZK-Haus placed by its
 // front door (by_scan mode 1, the door found by the server), in Debian's Chromium at a laptop's width.
 //
 //   node scripts/session-page-screenshot.mjs [out.png]      after `node scripts/build.mjs`

@@ -6,7 +6,7 @@ import { EXIT, UsageError, type Command } from '../command.js';
 /** `arsession serve`: the HTTP service on the configuration in the environment. */
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'run the HTTP service or a conversion worker (configured by environment variables; see the README)',
+  summary: 'run the HTTP service or a conversion worker (configured by environment variables; see docs/SERVER.md)',
   usage: `arsession serve [--role all|api|worker]
 
   --role all (default): the HTTP service; with ARSESSION_REDIS_URL it also takes conversion jobs.

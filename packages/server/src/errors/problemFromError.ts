@@ -14,7 +14,7 @@ export interface Problem {
   [extension: string]: unknown;
 }
 
-/** Problem `type` URIs: stable names, listed in the README's error table. */
+/** Problem `type` URIs: stable names, listed in the error table of docs/SERVER.md. */
 export const PROBLEM_TYPE_BASE = 'urn:arsession:problem:';
 
 const TITLES: Record<number, string> = {
