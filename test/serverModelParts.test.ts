@@ -69,16 +69,23 @@ describe('parts of a model over the AR budget', () => {
   });
 
   it('are the same from the conversion cache, and for the same file sent twice in one request', async () => {
-    const first = (await sessionWith([DUPLEX, 'a.ifc'])).model_assets[0].parts;
-    const again = await sessionWith([DUPLEX, 'b.ifc'], [DUPLEX, 'c.ifc']);
-    const hashes = (parts: { items: Array<{ usdz_sha256: string }> }) => parts.items.map((p) => p.usdz_sha256);
-    for (const asset of again.model_assets) {
-      expect(asset.parts.zip_sha256).toBe(first.zip_sha256);
-      expect(hashes(asset.parts)).toEqual(hashes(first));
+    const hashes = (parts: { zip_sha256: string; items: Array<{ usdz_sha256: string }> }) => [
+      parts.zip_sha256,
+      ...parts.items.map((p) => p.usdz_sha256),
+    ];
+    const alone = [(await sessionWith([DUPLEX, 'a.ifc'])).model_assets[0], (await sessionWith([DUPLEX, 'b.ifc'])).model_assets[0]];
+    expect(hashes(alone[1].parts)).toEqual(hashes(alone[0].parts));
+    // Twice in one request: each copy has half the budget, so its own parts, the same for both and from the cache.
+    const twice = [...(await sessionWith([DUPLEX, 'c.ifc'], [DUPLEX, 'd.ifc'])).model_assets];
+    twice.push(...(await sessionWith([DUPLEX, 'e.ifc'], [DUPLEX, 'f.ifc'])).model_assets);
+    expect(twice[0].ar_budget.limits.triangles).toBe(10_000);
+    for (const asset of twice) {
+      expect(hashes(asset.parts)).toEqual(hashes(twice[0].parts));
       for (const part of asset.parts.items) expect(sha256((await download(part.usdz_url)).bytes)).toBe(part.usdz_sha256);
     }
+    expect(hashes(twice[0].parts)).not.toEqual(hashes(alone[0].parts));
     // Each session serves its own files: the second asset's parts are its own URLs.
-    expect(again.model_assets[1].parts.items[0].usdz_url).not.toBe(again.model_assets[0].parts.items[0].usdz_url);
+    expect(twice[1].parts.items[0].usdz_url).not.toBe(twice[0].parts.items[0].usdz_url);
   });
 
   it('name the part to load first: where the placement ties the model to the room', async () => {
@@ -100,6 +107,26 @@ describe('parts of a model over the AR budget', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const upper = (await getDetail(t, sessionIdOf(r.body.deeplink))).body.model_assets[0].parts;
     expect(upper.items[upper.at_placement].name).toBe('Level 2');
+  });
+
+  it('a federation shares one budget: each model its share, one level per storey across the models', async () => {
+    const AC20 = corpusPath('ifc', 'AC20-FZK-Haus.ifc');
+    const detail = await sessionWith([DUPLEX, 'duplex.ifc'], [AC20, 'ac20.ifc']);
+    const [duplex, house] = detail.model_assets;
+    // What a device loads together is within the budget: the shares add up to it, the larger file the larger share.
+    const limits = [duplex.ar_budget.limits.triangles, house.ar_budget.limits.triangles];
+    expect(limits[0] + limits[1]).toBeLessThanOrEqual(20_000);
+    expect(limits[1]).toBeGreaterThan(limits[0]); // AC20's file is the larger
+    expect(duplex.triangles + house.triangles).toBeLessThanOrEqual(20_000);
+    expect(duplex.draw_calls + house.draw_calls).toBeLessThanOrEqual(200);
+    for (const asset of [duplex, house])
+      for (const part of asset.parts.items) expect(part.triangles).toBeLessThanOrEqual(asset.ar_budget.limits.triangles);
+    // Duplex's Level 1 and AC20's Erdgeschoss are both at 0 m: one level, loaded together.
+    const levelOf = (asset: { parts: { items: Array<{ name: string; session_level: number }> } }, name: string) =>
+      asset.parts.items.find((p) => p.name === name || p.name.startsWith(`${name} · `))!.session_level;
+    expect(levelOf(duplex, 'Level 1')).toBe(levelOf(house, 'Erdgeschoss'));
+    expect(levelOf(duplex, 'T/FDN')).toBe(0);
+    expect(levelOf(house, 'Erdgeschoss')).toBe(1);
   });
 
   it('a model within the budget has none: parts is null and usdz_url is the whole', async () => {

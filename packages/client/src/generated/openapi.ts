@@ -822,6 +822,8 @@ export interface components {
             usdz_sha256: string;
             /** @description what the AR budget did to this part; its deviations include what the reader simplified before the model was split */
             ar_budget: components["schemas"]["ArBudget"];
+            /** @description the storey across the session's models, from 0 at the lowest: parts of a federation (architecture, structure, services, each its own file) whose storey elevations agree within 0.5 m have the same level and are loaded together; storeys without an elevation get one level per name, after those; null for elements no storey holds */
+            session_level: number | null;
         };
         PartStorey: {
             /** @description its name in the model */
@@ -849,7 +851,7 @@ export interface components {
             within_budget: boolean;
             /** @description what was done, cheapest loss first; empty when the model was delivered as read, byte for byte */
             steps: ("merged" | "materials_merged" | "simplified" | "textures_resized")[];
-            /** @description the budget the server holds delivered files to (ARSESSION_BUDGET_*) */
+            /** @description the budget the server holds delivered files to (ARSESSION_BUDGET_*); with several models in a session, this model's share of it (in proportion to its upload's bytes, at least a quarter of an equal share): what a device loads together is held to the budget */
             limits: {
                 /** @description the triangle limit (ARSESSION_BUDGET_TRIANGLES) */
                 triangles: number;

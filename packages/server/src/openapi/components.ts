@@ -305,6 +305,13 @@ export const SCHEMAS = {
       $ref: '#/components/schemas/ArBudget',
       description: 'what the AR budget did to this part; its deviations include what the reader simplified before the model was split',
     },
+    session_level: {
+      ...nullable(integer),
+      description:
+        "the storey across the session's models, from 0 at the lowest: parts of a federation (architecture, structure, " +
+        'services, each its own file) whose storey elevations agree within 0.5 m have the same level and are loaded together; ' +
+        'storeys without an elevation get one level per name, after those; null for elements no storey holds',
+    },
   }),
   PartStorey: record({
     name: text,
@@ -332,7 +339,9 @@ export const SCHEMAS = {
       limits: record(
         { triangles: integer, mesh_prims: integer, texture_px: integer, package_bytes: integer },
         [],
-        'the budget the server holds delivered files to (ARSESSION_BUDGET_*)',
+        'the budget the server holds delivered files to (ARSESSION_BUDGET_*); with several models in a session, this ' +
+          "model's share of it (in proportion to its upload's bytes, at least a quarter of an equal share): what a device " +
+          'loads together is held to the budget',
       ),
       source: { $ref: '#/components/schemas/ArBudgetFigures' },
       delivered: { $ref: '#/components/schemas/ArBudgetFigures' },

@@ -58,8 +58,12 @@ export interface AssetPartsOnWire {
   zip_url: string;
   zip_bytes: number;
   zip_sha256: string;
-  /** Bottom storey first; each a USDZ that works alone, in the same frame as the asset's `usdz_url`. */
-  items: Array<PartOnWire & { usdz_url: string }>;
+  /**
+   * Bottom storey first; each a USDZ that works alone, in the same frame as the asset's
+   * `usdz_url`. `session_level` numbers the storey across the session's models (see
+   * `sessionLevels`): the parts of a federation with the same level are one storey, loaded together.
+   */
+  items: Array<PartOnWire & { usdz_url: string; session_level: number | null }>;
   /**
    * The part where the placement ties the model to the room (the door of a by_scan, the anchor,
    * the image, by_plane's footprint anchor; a metre up from those on a floor, where a person

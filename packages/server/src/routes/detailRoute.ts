@@ -5,6 +5,7 @@ import { placementOnWire } from '../records/Placement.js';
 import type { SessionDetail } from '../records/SessionDetail.js';
 import type { SessionRecord } from '../store/SessionStore.js';
 import { liveSession } from './sessionLookup.js';
+import { sessionLevels } from '../records/sessionLevels.js';
 import { derivedFileOf, PREVIEW_FILE } from '../derived/derivedFiles.js';
 
 /**
@@ -27,6 +28,10 @@ export function detailRoute(ctx: ServerContext) {
 /** A session's detail record, its URLs under the base the client called (or the configured public URL). */
 export function sessionDetail(ctx: ServerContext, req: Request, session: SessionRecord): SessionDetail {
   const files = `${baseUrl(ctx, req)}/api/vision/v1/session/${session.id}/files/`;
+  // One storey across the session's models (a federation's architecture, structure, services): one level.
+  const levels = sessionLevels(
+    session.assets.map((a) => a.info.parts?.items.map((p) => p.storey && { name: p.storey.name, elevation_m: p.storey.elevation_m }) ?? []),
+  );
   const detail: SessionDetail = {
     session_id: session.id,
     deeplink: deeplinkOf(ctx.config.deeplinkScheme, session.id),
@@ -34,7 +39,7 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
     expires_at: new Date(session.expiresAt).toISOString(),
     placement: placementOnWire(session.placement, files),
     model_frame: session.modelFrame,
-    model_assets: session.assets.map((a) => {
+    model_assets: session.assets.map((a, order) => {
       const { usdz_file: usdz, glb_file: glb, reality_file: reality, quick_look: quickLook, parts, ...info } = a.info;
       // Sessions made before GLBs and Quick Look packages were delivered lack them: null, not absent.
       const made = quickLook && session.files.find((f) => f.name === quickLook.file);
@@ -67,7 +72,7 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
               zip_url: files + parts.file,
               zip_bytes: parts.bytes,
               zip_sha256: parts.sha256,
-              items: parts.items.map(({ file, ...part }) => ({ ...part, usdz_url: files + file })),
+              items: parts.items.map(({ file, ...part }, i) => ({ ...part, usdz_url: files + file, session_level: levels[order]![i]! })),
               at_placement: parts.at_placement,
             }
           : null,

@@ -6,6 +6,7 @@ import {
   conversionStatsOnWire,
   geometryBytesWithin,
   ModelUnreadableError,
+  type ArBudget,
   type ConversionResult,
   type DoorQuery,
 } from '@arsession/convert';
@@ -36,6 +37,7 @@ import { modelsToSave } from './modelsToSave.js';
 import { withDoorHints } from './doorHints.js';
 import { savedModelUpload } from './savedModelUpload.js';
 import { stagePartFiles } from './stagePartFiles.js';
+import { budgetShares } from './budgetShares.js';
 import { placementPoint } from '../placement/placementPoint.js';
 import { DoorNotFoundError } from '@arsession/geometry';
 import { arBudgetOf } from '../config/ServerConfig.js';
@@ -171,6 +173,8 @@ interface SessionModel {
   glb: StagedFile;
   /** The parts archive, staged when the model is over the budget (its result lists the parts). */
   parts: StagedFile | undefined;
+  /** What the conversion cache knows it by: its bytes' SHA-256, and its share of the budget when the session has several models. */
+  cacheKey: string;
   /** Converted for this request, not reused: the conversion cache keeps it once the session is committed. */
   converted: boolean;
 }
@@ -183,7 +187,12 @@ async function convertModels<I>(
   staging: SessionStaging,
 ): Promise<SessionModel[]> {
   const models: SessionModel[] = [];
+  // What a device loads together is held to the budget: a session's models share it.
+  const budget = arBudgetOf(ctx.config);
+  const shares = budget ? budgetShares(budget, request.uploads) : request.uploads.map(() => false as const);
   for (const [order, upload] of request.uploads.entries()) {
+    const share = shares[order]!;
+    const cacheKey = share && budget && share.triangles !== budget.triangles ? `${upload.sha256}.${shareKey(share)}` : upload.sha256;
     const usdz = staging.stage(`${order}.usdz`),
       glb = staging.stage(`${order}.glb`),
       parts = staging.stage(`${order}.parts.zip`);
@@ -198,13 +207,13 @@ async function convertModels<I>(
       if (twin.parts) await copyFile(twin.parts.from, parts.from);
       else await staging.unstage(parts);
       const { door: _door, ...result } = twin.result;
-      models.push({ upload, result, usdz, glb, parts: twin.parts && parts, converted: false });
+      models.push({ upload, result, usdz, glb, parts: twin.parts && parts, cacheKey, converted: false });
       continue;
     }
     const model = await inSpan('arsession.model', traced, async (span) => {
       const cached = detectDoor
         ? undefined
-        : await ctx.conversionCache.reuse(upload.sha256, { 'model.usdz': usdz.from, 'model.glb': glb.from, 'model.parts.zip': parts.from });
+        : await ctx.conversionCache.reuse(cacheKey, { 'model.usdz': usdz.from, 'model.glb': glb.from, 'model.parts.zip': parts.from });
       const lookup = detectDoor ? 'skipped' : cached ? 'hit' : 'miss';
       if (lookup !== 'skipped') ctx.metrics.cacheLookup(lookup);
       span.setAttribute('arsession.cache', lookup);
@@ -217,13 +226,14 @@ async function convertModels<I>(
           usdzPath: usdz.from,
           glbPath: glb.from,
           partsPath: parts.from,
+          budget: share,
           detectDoor,
         }).catch((err: unknown) => {
           throw err instanceof DoorNotFoundError && detectDoor ? withDoorHints(err, detectDoor, upload, request.uploads.length) : err;
         }));
       // A model within the budget has no parts: nothing was written there.
       if (!result.parts) await staging.unstage(parts);
-      return { upload, result, usdz, glb, parts: result.parts && parts, converted: !cached };
+      return { upload, result, usdz, glb, parts: result.parts && parts, cacheKey, converted: !cached };
     });
     models.push(model);
   }
@@ -316,7 +326,7 @@ async function commitSession<I>(
   for (const m of models.filter((m) => m.converted)) {
     const { door: _door, usdz: _usdz, glb: _glb, ...reusable } = m.result;
     const names = { 'model.usdz': m.usdz.name, 'model.glb': m.glb.name, ...(m.parts && { 'model.parts.zip': m.parts.name }) };
-    await ctx.conversionCache.keep(m.upload.sha256, scope.sessionId, names, reusable);
+    await ctx.conversionCache.keep(m.cacheKey, scope.sessionId, names, reusable);
   }
   return { code, expiresAt };
 }
@@ -364,6 +374,7 @@ async function convertUpload(
     usdzPath,
     glbPath,
     partsPath,
+    budget,
     detectDoor,
   }: {
     sessionId: string;
@@ -372,6 +383,8 @@ async function convertUpload(
     usdzPath: string;
     glbPath: string;
     partsPath: string;
+    /** This model's share of the session's AR budget; `false`: none. */
+    budget: ArBudget | false;
     detectDoor: DoorQuery | undefined;
   },
 ): Promise<ConvertedModel> {
@@ -386,7 +399,7 @@ async function convertUpload(
       glbPath,
       partsPath,
       timeoutMs: ctx.config.conversionTimeoutSeconds * 1000,
-      budget: arBudgetOf(ctx.config),
+      budget,
       maxGeometryBytes: geometryBytesWithin(ctx.config.conversionMemoryBytes),
       maxUnpackedBytes: ctx.config.maxFileBytes,
       ...(detectDoor && { detectDoor }),
@@ -447,4 +460,9 @@ function savedModel(ctx: ServerContext, upload: UploadedFile, result: Conversion
     sha256: upload.sha256,
     storedAs: relative(ctx.paths.models, upload.path),
   };
+}
+
+/** A budget share as the conversion cache keys it: the same bytes under another share are another conversion. */
+function shareKey(share: ArBudget): string {
+  return `share-${share.triangles}-${share.meshPrims}-${share.packageBytes}`;
 }

@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AR_BUDGET_DEFAULTS } from '@arsession/convert';
+import { budgetShares } from '../src/session/budgetShares.js';
+import { sessionLevels } from '../src/records/sessionLevels.js';
+
+describe('budgetShares', () => {
+  it('one model has the whole budget; several share it, in proportion to their bytes, none below a quarter of an equal share', () => {
+    expect(budgetShares(AR_BUDGET_DEFAULTS, [{ bytes: 5 }])).toEqual([AR_BUDGET_DEFAULTS]);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 31 }), { minLength: 2, maxLength: 40 }), (sizes) => {
+        const shares = budgetShares(
+          AR_BUDGET_DEFAULTS,
+          sizes.map((bytes) => ({ bytes })),
+        );
+        const sum = (key: 'triangles' | 'meshPrims' | 'packageBytes') => shares.reduce((n, s) => n + s[key], 0);
+        // What a device loads together stays within the budget (a prim each at least).
+        expect(sum('triangles')).toBeLessThanOrEqual(AR_BUDGET_DEFAULTS.triangles);
+        expect(sum('packageBytes')).toBeLessThanOrEqual(AR_BUDGET_DEFAULTS.packageBytes);
+        expect(sum('meshPrims')).toBeLessThanOrEqual(Math.max(AR_BUDGET_DEFAULTS.meshPrims, sizes.length));
+        for (const s of shares) {
+          expect(s.textureSize).toBe(AR_BUDGET_DEFAULTS.textureSize);
+          expect(s.triangles).toBeGreaterThanOrEqual(Math.floor(AR_BUDGET_DEFAULTS.triangles / (4 * sizes.length) / 1.25) - 1);
+        }
+        // A larger upload never gets less.
+        sizes.forEach((a, i) =>
+          sizes.forEach((b, j) => a > b && expect(shares[i]!.triangles).toBeGreaterThanOrEqual(shares[j]!.triangles)),
+        );
+      }),
+    );
+  });
+});
+
+describe('sessionLevels', () => {
+  it('storeys of several models are one level where their elevations agree, numbered bottom up', () => {
+    const architecture = [
+      { name: 'EG', elevation_m: 0 },
+      { name: 'OG', elevation_m: 3 },
+    ];
+    const structure = [
+      { name: 'Level 0', elevation_m: 0.02 },
+      { name: 'Level 1', elevation_m: 2.98 },
+      { name: 'Basement', elevation_m: -3 },
+    ];
+    const services = [{ name: 'Roof', elevation_m: null }, null];
+    expect(sessionLevels([architecture, structure, services])).toEqual([
+      [1, 2],
+      [1, 2, 0],
+      [3, null],
+    ]);
+  });
+
+  it('every part with a storey has a level; levels are dense from 0 and follow elevation', () => {
+    const storey = fc.option(
+      fc.record({ name: fc.constantFrom('A', 'B', 'C'), elevation_m: fc.option(fc.double({ min: -20, max: 60, noNaN: true })) }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(storey, { maxLength: 8 }), { maxLength: 6 }), (assets) => {
+        const levels = sessionLevels(assets);
+        const all: Array<[number | null, { name: string; elevation_m: number | null } | null]> = assets.flatMap((parts, a) =>
+          parts.map((s, i) => [levels[a]![i]!, s] as [number | null, typeof s]),
+        );
+        for (const [level, s] of all) expect(level === null).toBe(s === null);
+        const used = [...new Set(all.flatMap(([l]) => (l === null ? [] : [l])))].sort((x, y) => x - y);
+        expect(used).toEqual(used.map((_, i) => i));
+        // A higher elevation never has a lower level.
+        for (const [la, a] of all)
+          for (const [lb, b] of all)
+            if (a?.elevation_m != null && b?.elevation_m != null && a.elevation_m < b.elevation_m) expect(la!).toBeLessThanOrEqual(lb!);
+      }),
+    );
+  });
+});
