@@ -149,7 +149,11 @@ describe('the AR budget through the server', () => {
       ],
     ];
     for (const [path, model, fields] of cases) {
-      const [a, b, c] = await Promise.all([budgeted, unbudgeted, tight].map((t) => detailOf(t, path, model, fields)));
+      const [a, b, c] = (await Promise.all([budgeted, unbudgeted, tight].map((t) => detailOf(t, path, model, fields)))) as [
+        Awaited<ReturnType<typeof detailOf>>,
+        Awaited<ReturnType<typeof detailOf>>,
+        Awaited<ReturnType<typeof detailOf>>,
+      ];
       expect(a.model_assets[0].ar_budget.steps.length, `${path} ${model}`).toBeGreaterThan(0);
       // Over the tight budget's triangles, AC20 is simplified as it is read; a door is still looked for on the full model.
       if (model === AC20)

@@ -141,9 +141,9 @@ export function insideStand(
   for (let c = 0; c < nx * nz; c++) {
     for (let b = 0; b < bands; b++) {
       if (!indoor(c, b)) continue;
-      counts[b]++;
-      sumI[b] += c % nx;
-      sumJ[b] += Math.floor(c / nx);
+      counts[b] = counts[b]! + 1;
+      sumI[b] = sumI[b]! + (c % nx);
+      sumJ[b] = sumJ[b]! + Math.floor(c / nx);
     }
   }
   let largest = 0;

@@ -98,7 +98,7 @@ export function lineViews(positions: Float32Array, options: Partial<LineViewsOpt
   for (let t = 0; t < triangles; t++) if (Math.abs(centreOf(t, a) - middle) <= stretch / 2) slab.push(t);
   const spot: [number, number] = [0, 0];
   spot[a === 0 ? 0 : 1] = middle;
-  spot[a === 0 ? 1 : 0] = slab.length ? median(slab.map((t) => centreOf(t, b))) : (all.min[b] + all.max[b]) / 2;
+  spot[a === 0 ? 1 : 0] = slab.length ? median(slab.map((t) => centreOf(t, b))) : (all.min[b]! + all.max[b]!) / 2;
   const near = (t: number, r: number) => Math.hypot(centreOf(t, 0) - spot[0], centreOf(t, 2) - spot[1]) <= r;
   const inWindow: number[] = [];
   for (let t = 0; t < triangles; t++) if (near(t, stretch / 2)) inWindow.push(t);

@@ -34,7 +34,7 @@ function bruteDistance(surface: { positions: Float32Array; indices: Uint32Array 
 function point(p: Float32Array, corners: number[], weights: number[]): [number, number, number] {
   const out: [number, number, number] = [0, 0, 0];
   corners.forEach((v, k) => {
-    for (let a = 0; a < 3; a++) out[a] += weights[k]! * p[v * 3 + a]!;
+    for (let a = 0; a < 3; a++) out[a] = out[a]! + weights[k]! * p[v * 3 + a]!;
   });
   return out;
 }

@@ -79,7 +79,7 @@ describe('chooseOpening (semantic door detection)', () => {
         const right: Vec3 = [normal[2], 0, -normal[0]];
         const viewer: Vec3 = [
           centre[0] + dist * (Math.cos(a) * normal[0] + Math.sin(a) * right[0]),
-          corners[0][1] + 1.6,
+          corners[0]![1] + 1.6,
           centre[2] + dist * (Math.cos(a) * normal[2] + Math.sin(a) * right[2]),
         ];
         const chosen = chooseOpening(

@@ -97,7 +97,7 @@ export function alignYaw(input: AlignYawInput): YawAlignment {
   const accumulate = (p: ReadonlyVec3, q: ReadonlyVec3, w: number) => {
     A += w * (p[0] * q[0] + p[2] * q[2]);
     B += w * (p[2] * q[0] - p[0] * q[2]);
-    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) S[a * 3 + b] += w * p[a]! * q[b]!;
+    for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) S[a * 3 + b] = S[a * 3 + b]! + w * p[a]! * q[b]!;
   };
   for (const c of points) {
     const w = c.weight ?? 1;

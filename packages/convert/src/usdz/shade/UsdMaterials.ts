@@ -336,7 +336,7 @@ function channelRef(t: TextureInput): ChannelTextureRef {
 
 /** The scale of the channel an input reads (what SceneData calls the input's factor). */
 function scaleOf(t: TextureInput): number {
-  return t.scale[{ rgb: 0, r: 0, g: 1, b: 2, a: 3 }[t.channel]];
+  return t.scale[{ rgb: 0, r: 0, g: 1, b: 2, a: 3 }[t.channel]]!;
 }
 
 function valueOfInput(source: InputSource): SdfValue | undefined {
