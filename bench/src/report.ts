@@ -728,5 +728,34 @@ function ladderSection(ladder: ResultFile<LadderBench> | undefined): string[] {
       );
     }),
     '',
+    ...ladderPartsLines(rows, cm, mb),
+  ];
+}
+
+/**
+ * The ladder's parts: what writing them costs beside the overview alone, and what they hold —
+ * each within the budget with its envelope as read, or how far from it.
+ */
+function ladderPartsLines(rows: LadderBench['rows'], cm: (m: number) => string, mb: (n: number) => string): string[] {
+  if (!rows.every((r) => r.parts)) return [];
+  const envelopeOf = (p: LadderBench['rows'][number]['parts'][number]) => p.budget.categories.find((c) => c.category === 'envelope');
+  return [
+    'With the parts written too (one per storey, cut into cells where a storey is over the budget, each brought within the',
+    'budget on its own, as the server delivers a model over it): the time and peak beside web-ifc alone, and what the parts',
+    "hold — the largest part, and the farthest any part's envelope and any part's whole delivery lie from the full model:",
+    '',
+    '| copies | with parts (ms) | ÷ web-ifc | peak | ÷ | parts | largest (triangles) | envelope deviation | deviation, all classes |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => {
+      const largest = Math.max(0, ...r.parts.map((p) => p.triangles));
+      const envelope = Math.max(0, ...r.parts.map((p) => envelopeOf(p)?.maxDeviation ?? 0));
+      const all = Math.max(0, ...r.parts.map((p) => p.budget.maxDeviation));
+      return (
+        `| ${r.copies} | ${ms(r.withParts)} | ${x(r.withPartsRatio)} | ${mb(r.withPartsPeakMb)} | ` +
+        `×${(r.withPartsPeakMb / r.webIfcPeakMb).toFixed(2)} | ${r.parts.length} | ${largest.toLocaleString('en-US')} | ` +
+        `${cm(envelope)} | ${cm(all)} |`
+      );
+    }),
+    '',
   ];
 }

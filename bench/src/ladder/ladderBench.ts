@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BudgetReport } from '@arsession/convert';
+import type { BudgetReport, DeliveredPart } from '@arsession/convert';
 import { LARGE_MODELS_DIR } from '../budgetBench.js';
 import { summarize, type Sample } from '../sample.js';
 import { mergeIfcCopies } from './mergeIfcCopies.js';
@@ -21,6 +21,13 @@ export interface LadderRow {
   oursPeakMb: number;
   /** What the conversion reported of its AR budget (the last round's: every round delivers the same). */
   report: BudgetReport;
+  /** Milliseconds of the same conversion writing the parts too, as the server does. */
+  withParts: Sample;
+  /** With parts ÷ web-ifc, round by round. */
+  withPartsRatio: Sample;
+  withPartsPeakMb: number;
+  /** The parts it wrote (the last round's). */
+  parts: Array<Omit<DeliveredPart, 'offset'>>;
 }
 
 /** What {@link benchLadder} measured, or why it could not. */
@@ -42,10 +49,14 @@ const COPIES = [2, 4, 8];
 const PEAK = new URL('../peakRss.js', import.meta.url).pathname;
 
 /** One measurement in a fresh process (see `peakRss.ts`). */
-function measured(tool: 'web-ifc' | 'ours-budget', path: string): { ms: number; peakRssMb: number; report?: BudgetReport } {
-  const r = spawnSync(process.execPath, ['--max-old-space-size=8192', PEAK, tool, path], { encoding: 'utf8', timeout: 900_000 });
+function measured(
+  tool: 'web-ifc' | 'ours-budget' | 'ours-parts',
+  path: string,
+  ...rest: string[]
+): { ms: number; peakRssMb: number; report?: BudgetReport; parts?: Array<Omit<DeliveredPart, 'offset'>> } {
+  const r = spawnSync(process.execPath, ['--max-old-space-size=8192', PEAK, tool, path, ...rest], { encoding: 'utf8', timeout: 900_000 });
   if (r.status !== 0) throw new Error(`${tool} ${path}: ${r.stderr.trim().split('\n').at(-1)}`);
-  return JSON.parse(r.stdout) as { ms: number; peakRssMb: number; report?: BudgetReport };
+  return JSON.parse(r.stdout) as { ms: number; peakRssMb: number; report?: BudgetReport; parts?: Array<Omit<DeliveredPart, 'offset'>> };
 }
 
 /**
@@ -70,19 +81,30 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
       const path = mergeIfcCopies(source, { copies, spacing: SPACING_FEET, dir });
       const webIfc: number[] = [],
         ours: number[] = [],
-        ratio: number[] = [];
+        ratio: number[] = [],
+        withParts: number[] = [],
+        withPartsRatio: number[] = [];
       let webIfcPeakMb = 0,
         oursPeakMb = 0,
-        report: BudgetReport | undefined;
+        withPartsPeakMb = 0,
+        report: BudgetReport | undefined,
+        parts: LadderRow['parts'] = [];
+      const partsPath = join(dir, 'parts.zip');
       for (let round = 0; round < rounds; round++) {
         const peer = measured('web-ifc', path),
-          mine = measured('ours-budget', path);
+          mine = measured('ours-budget', path),
+          parted = measured('ours-parts', path, partsPath);
+        rmSync(partsPath, { force: true });
         webIfc.push(peer.ms);
         ours.push(mine.ms);
         ratio.push(mine.ms / peer.ms);
+        withParts.push(parted.ms);
+        withPartsRatio.push(parted.ms / peer.ms);
         webIfcPeakMb = Math.max(webIfcPeakMb, peer.peakRssMb);
         oursPeakMb = Math.max(oursPeakMb, mine.peakRssMb);
+        withPartsPeakMb = Math.max(withPartsPeakMb, parted.peakRssMb);
         report = mine.report;
+        parts = parted.parts ?? [];
       }
       const row: LadderRow = {
         copies,
@@ -93,12 +115,17 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
         webIfcPeakMb,
         oursPeakMb,
         report: report!,
+        withParts: summarize(withParts),
+        withPartsRatio: summarize(withPartsRatio),
+        withPartsPeakMb,
+        parts,
       };
       rows.push(row);
       rmSync(path);
       console.error(
         `  restaurant ×${copies} (${row.megabytes.toFixed(0)} MB): ours ÷ web-ifc ×${row.ratio.median.toFixed(2)}, ` +
-          `peak ${oursPeakMb.toFixed(0)} MB vs ${webIfcPeakMb.toFixed(0)} MB`,
+          `peak ${oursPeakMb.toFixed(0)} MB vs ${webIfcPeakMb.toFixed(0)} MB; ` +
+          `with ${parts.length} parts ×${row.withPartsRatio.median.toFixed(2)}`,
       );
     }
     return { source: SOURCE, rounds, rows };
