@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 // The configuration module alone: the server itself (Express, SQLite, the readers) loads only when it runs.
-import { ConfigError, readServerConfig, SERVER_CONFIG_DEFAULTS, CONFIG_ENV } from '@arsession/server/config';
+import { ConfigError, readServerConfig, CONFIG_ENV, SETTINGS, shownDefault } from '@arsession/server/config';
 import { EXIT, UsageError, type Command } from '../command.js';
 
 /** `arsession serve`: the HTTP service on the configuration in the environment. */
@@ -14,8 +14,8 @@ export const serveCommand: Command = {
   --role worker: no HTTP; takes conversion jobs from the queue, ARSESSION_WORKERS at a time.
 
   Settings come from the environment (defaults in brackets):
-${Object.entries(CONFIG_ENV)
-  .map(([k, env]) => `    ${env.padEnd(36)} [${String(SERVER_CONFIG_DEFAULTS[k as keyof typeof SERVER_CONFIG_DEFAULTS] ?? 'unset')}]`)
+${Object.values(SETTINGS)
+  .map((s) => `    ${s.env.padEnd(36)} [${shownDefault(s).replace(/`/g, '')}]`)
   .join('\n')}
 
   Traces: set OTEL_EXPORTER_OTLP_ENDPOINT (and the other standard OTEL_* variables) to send

@@ -1,8 +1,9 @@
-import { CONFIG_ENV, type ServerConfig } from './ServerConfig.js';
+import type { ServerConfig } from './ServerConfig.js';
+import { inUnitOf, SETTINGS, type Setting } from './SETTINGS.js';
 
 /**
  * The configuration as the start-up log echoes it, by environment variable name and in that
- * variable's unit (`ARSESSION_MAX_FILE_MB`: 200, not the bytes it holds): passwords in URLs (user
+ * variable's unit (`ARSESSION_MAX_FILE_MB`: 512, not the bytes it holds): passwords in URLs (user
  * info, and query parameters such as libpq's `?password=`) replaced by `***`, the S3 secret key
  * hidden.
  *
@@ -14,22 +15,10 @@ import { CONFIG_ENV, type ServerConfig } from './ServerConfig.js';
 export function echoedConfig(config: ServerConfig): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(config).map(([k, v]) => {
-      const name = CONFIG_ENV[k as keyof ServerConfig];
-      return [name, typeof v === 'number' ? inUnitOf(name, v) : withoutSecrets(v, k)];
+      const setting: Setting<unknown> = SETTINGS[k as keyof ServerConfig];
+      return [setting.env, typeof v === 'number' ? inUnitOf(setting, v) : withoutSecrets(v, k)];
     }),
   );
-}
-
-/** Bytes per unit of the variables whose unit their name ends in; the rest are as they are held. */
-const UNITS: ReadonlyArray<[RegExp, number]> = [
-  [/_MB$/, 1024 * 1024],
-  [/_KBPS$/, 1024],
-];
-
-/** A number held in bytes, in the unit of the variable `name`, to a millionth of it (set in that unit, it was rounded to whole bytes). */
-function inUnitOf(name: string, value: number): number {
-  const unit = UNITS.find(([suffix]) => suffix.test(name))?.[1];
-  return unit ? Math.round((value / unit) * 1e6) / 1e6 : value;
 }
 
 /**
