@@ -62,6 +62,10 @@ describe('parts of a model over the AR budget', () => {
     }
     // Together the parts draw the whole model as read.
     expect(drawn).toBe(asset.ar_budget.source.triangles);
+    // The session page lists them, each a link to its file, with the zip of all.
+    const page = await (await fetch(detail.page_url)).text();
+    for (const part of parts.items) expect(page).toContain(`<a href="${part.usdz_url}">${part.name}</a>`);
+    expect(page).toContain(`<a href="${parts.zip_url}">all as one zip</a>`);
     const zip = await download(parts.zip_url);
     expect(zip.type).toBe('application/zip');
     expect([zip.bytes.length, sha256(zip.bytes)]).toEqual([parts.zip_bytes, parts.zip_sha256]);

@@ -188,9 +188,28 @@ function modelBlock(a: AssetOnWire): string {
 <dl>
 ${rows.map(([k, v]) => `<dt>${text(k)}</dt><dd>${text(v)}</dd>`).join('\n')}
 <dt>Files</dt><dd>${links.join(' · ')}</dd>
-</dl>
+${partsRow(a)}</dl>
 ${a.warnings.length ? `<ul class="warnings">${a.warnings.map((w) => `<li>${text(w.message)}</li>`).join('')}</ul>` : ''}
 </div>`;
+}
+
+/**
+ * A model over the AR budget's parts, in a row: each storey (its elevation) and cell a link to its
+ * USDZ, the one the placement ties to the room first; all of them as one zip. Empty without parts.
+ */
+function partsRow(a: AssetOnWire): string {
+  if (!a.parts) return '';
+  const items = a.parts.items.map((p) => {
+    const elevation = p.storey?.elevation_m == null ? '' : ` (${p.storey.elevation_m} m)`;
+    const first = p.index === a.parts?.at_placement ? ' — where the placement is' : '';
+    return `<li><a href="${attr(p.usdz_url)}">${text(p.name)}</a>${text(elevation)}: ${text(
+      `${p.triangles.toLocaleString('en-US')} triangles, ${megabytes(p.usdz_bytes)}${first}`,
+    )}</li>`;
+  });
+  return (
+    `<dt>Parts</dt><dd>${a.parts.items.length} to load where you stand, each within the AR budget ` +
+    `(<a href="${attr(a.parts.zip_url)}">all as one zip</a>, ${megabytes(a.parts.zip_bytes)})<ul class="parts">${items.join('')}</ul></dd>\n`
+  );
 }
 
 /**
