@@ -182,6 +182,8 @@ describe('@arsession/client on a real server', () => {
     expect(doc.data).toMatchObject({ openapi: '3.1.0' });
     expect((await ar.GET('/healthz')).data).toEqual({ status: 'ok', version: CONVERTER_VERSION });
     expect((await ar.GET('/readyz')).data!.status).toBe('ready');
+    // No app configured here: the association is a typed 404 naming the setting.
+    expect((await ar.GET('/.well-known/apple-app-site-association')).error).toMatchObject({ status: 404, code: 'not_found' });
     const metrics = await ar.GET('/metrics', { parseAs: 'text', headers: { Authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
     expect(metrics.data).toMatch(/^# HELP arsession_sessions_created_total /m);
   });

@@ -67,6 +67,7 @@ describe('GET /api/vision/v1/openapi.json', () => {
       '/healthz',
       '/readyz',
       '/metrics',
+      '/.well-known/apple-app-site-association',
     ];
     expect(paths.sort()).toEqual([...SESSION_ENDPOINTS.map((e) => `/api/vision/v1/session/${e.path}/`), ...others].sort());
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.values(ops).map((op) => ({ path, op })));

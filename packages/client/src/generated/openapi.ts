@@ -379,6 +379,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/apple-app-site-association": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The universal-link association iOS reads: the apps of ARSESSION_APPLE_APP_IDS open session pages (/s/…) instead of the browser */
+        get: operations["getAppSiteAssociation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -978,6 +995,23 @@ export interface components {
             models: components["schemas"]["SavedModel"][];
             /** @description pass as cursor for the next page; null on the last page */
             next_cursor: string | null;
+        };
+        AppSiteAssociation: {
+            /** @description the apps that open links of this domain, and which links */
+            applinks: {
+                /** @description one entry: the configured apps and the links they open */
+                details: {
+                    /** @description the apps, each <Team ID>.<bundle id> */
+                    appIDs: string[];
+                    /** @description the links they open: session pages */
+                    components: {
+                        /** @description the paths they open */
+                        "/": string;
+                        /** @description what those paths are */
+                        comment: string;
+                    }[];
+                }[];
+            };
         };
         Health: {
             /**
@@ -2981,6 +3015,42 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    getAppSiteAssociation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the association (applinks) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppSiteAssociation"];
+                };
+            };
+            /** @description no app is configured (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description the request (or its headers) did not arrive within its time limit; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

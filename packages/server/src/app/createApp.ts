@@ -1,3 +1,4 @@
+import { APP_SITE_ASSOCIATION_PATH, appSiteAssociationRoute } from '../routes/appSiteAssociationRoute.js';
 import { CONVERTER_VERSION } from '@arsession/convert';
 import type { ServerConfig } from '../config/ServerConfig.js';
 import { randomUUID } from 'node:crypto';
@@ -147,6 +148,7 @@ export function createApp(ctx: ServerContext): express.Express {
   // The root is where a person lands first: where to read on.
   app.get('/', (_req, res) => void res.type('html').send(ROOT_PAGE));
   app.get('/healthz', healthz);
+  app.get(APP_SITE_ASSOCIATION_PATH, appSiteAssociationRoute(ctx));
   app.get('/readyz', readyz(ctx));
   // Prometheus' scrape: on its own port when there is one; on the public port only behind its token.
   if (publicMetrics(ctx.config)) app.get(METRICS_PATH, metricsRoute(ctx.metrics, ctx.config.metricsToken));

@@ -153,6 +153,19 @@ function corsOrigins(raw: string, { env }: { env: string }): string[] {
   return origins;
 }
 
+/** `ARSESSION_APPLE_APP_IDS`: app identifiers (`<Team ID>.<bundle id>`) separated by commas. */
+function appleAppIds(raw: string, { env }: { env: string }): string[] {
+  const ids = raw
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
+  for (const id of ids) {
+    if (!/^[A-Z0-9]{10}\.[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/.test(id))
+      throw new ConfigError(env, `${JSON.stringify(id)} is not an app identifier (<Team ID>.<bundle id>, e.g. ABCDE12345.com.example.app)`);
+  }
+  return ids;
+}
+
 /**
  * Every setting of the server, declared once: the config type, its defaults, the variables, their
  * parsing, the start-up log's units and docs/SERVER.md's settings table all come from here (a test
@@ -307,6 +320,15 @@ export const SETTINGS = {
     doc:
       'origins (`https://app.example.com`, comma-separated) whose browser scripts may read the answers, or ' +
       '`*` for any; preflights are answered 204 (keys travel in `X-API-Key`, never cookies)',
+  },
+  appleAppIds: {
+    env: 'ARSESSION_APPLE_APP_IDS',
+    default: [] as string[],
+    read: appleAppIds,
+    doc:
+      'apps (`<Team ID>.<bundle id>`, comma-separated) that open session pages (`https://<host>/s/<id>`) as ' +
+      'universal links: `/.well-known/apple-app-site-association` names them (see [IOS.md](IOS.md#1-the-flow)); unset, ' +
+      'none is served (404) and only the custom-scheme deep link opens an app',
   },
   realityCompiler: {
     env: 'ARSESSION_REALITY_COMPILER',

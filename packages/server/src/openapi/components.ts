@@ -461,6 +461,29 @@ export const SCHEMAS = {
     },
     next_cursor: { ...nullable(text), description: 'pass as cursor for the next page; null on the last page' },
   }),
+  AppSiteAssociation: record({
+    applinks: record(
+      {
+        details: {
+          type: 'array',
+          items: record({
+            appIDs: { type: 'array', items: text, description: 'the apps, each <Team ID>.<bundle id>' },
+            components: {
+              type: 'array',
+              items: record({
+                '/': { ...text, description: 'the paths they open' },
+                comment: { ...text, description: 'what those paths are' },
+              }),
+              description: 'the links they open: session pages',
+            },
+          }),
+          description: 'one entry: the configured apps and the links they open',
+        },
+      },
+      [],
+      'the apps that open links of this domain, and which links',
+    ),
+  }),
   Health: record({
     status: { const: 'ok' },
     version: {

@@ -647,6 +647,21 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           },
         },
       },
+      '/.well-known/apple-app-site-association': {
+        get: {
+          operationId: 'getAppSiteAssociation',
+          summary:
+            'The universal-link association iOS reads: the apps of ARSESSION_APPLE_APP_IDS open session pages (/s/…) ' +
+            'instead of the browser',
+          tags: ['pages'],
+          security: [],
+          responses: {
+            200: { description: 'the association (applinks)', content: { 'application/json': { schema: ref('AppSiteAssociation') } } },
+            404: problem('no app is configured (not_found)'),
+            408: timedOut,
+          },
+        },
+      },
       '/healthz': {
         get: {
           operationId: 'getHealth',

@@ -208,7 +208,8 @@ function partsRow(a: AssetOnWire): string {
   });
   return (
     `<dt>Parts</dt><dd>${a.parts.items.length} to load where you stand, each within the AR budget ` +
-    `(<a href="${attr(a.parts.zip_url)}">all as one zip</a>, ${megabytes(a.parts.zip_bytes)})<ul class="parts">${items.join('')}</ul></dd>\n`
+    `(<a href="${attr(a.parts.zip_url)}">all as one zip</a>, ${megabytes(a.parts.zip_bytes)})` +
+    `<ul class="parts">${items.join('')}</ul></dd>\n`
   );
 }
 
