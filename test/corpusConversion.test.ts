@@ -30,6 +30,8 @@ describe('every corpus file converts through the contained pipeline, or is refus
       return;
     }
     const result = await run;
+    // Every delivered triangle answers "what is this?": its element survives the budget.
+    expect(result.stats.trianglesWithoutElement).toBe(0);
     const usdz = result.usdz!;
     if (result.delivery === 'as_uploaded') {
       // A package that already meets ARKit's rules is delivered as the user sent it: nothing to re-check but identity.

@@ -42,6 +42,7 @@ describe('parts of a model over the AR budget', () => {
     const detail = await sessionWith([DUPLEX, 'duplex.ifc']);
     const asset = detail.model_assets[0];
     expect(asset.ar_budget.source.triangles).toBeGreaterThan(20_000);
+    expect(asset.triangles_without_element).toBe(0);
     const parts = asset.parts;
     expect(parts.items.map((p: { name: string; storey: { elevation_m: number } }) => [p.name, p.storey.elevation_m])).toEqual([
       ['T/FDN', -1.25],

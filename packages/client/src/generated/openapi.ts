@@ -758,6 +758,8 @@ export interface components {
             draw_calls: number;
             /** @description elements of the source model before merging (IFC products, GLB mesh nodes, USD mesh prims) */
             elements: number;
+            /** @description delivered triangles no element owns: what a tap cannot name. Every other triangle maps to its source element (an IFC GlobalId, a GLB or USD node), through simplification, merging and stand-ins: in the USDZ as runs of each merged Mesh prim (customData elementFirstTriangles, elementTriangleCounts, elementGlobalIds); null for sessions made before it was counted */
+            triangles_without_element: number | null;
             /** @description in this model's delivered frame, of the full model (placement is computed on it; a simplified delivery lies within ar_budget.max_deviation_m of it) */
             bounds: {
                 /** @description lowest corner */

@@ -9,6 +9,8 @@ export interface ConversionStatsOnWire {
   draw_calls: number;
   /** Elements of the source model before merging (IFC products, GLB mesh nodes, USD mesh prims). */
   elements: number;
+  /** Delivered triangles no element owns (see `trianglesWithoutElement`): 0 when every one answers "what is this?". */
+  triangles_without_element: number;
   nodes: number;
   vertices: number;
   materials: number;
@@ -30,6 +32,7 @@ export function conversionStatsOnWire(stats: ConversionResult['stats']): Convers
     mesh_nodes: stats.meshNodes,
     draw_calls: stats.drawCalls,
     elements: stats.elements,
+    triangles_without_element: stats.trianglesWithoutElement,
     nodes: stats.nodes,
     vertices: stats.vertices,
     materials: stats.materials,

@@ -67,8 +67,11 @@ export interface DoorQuery {
 export interface ConversionResult {
   format: ModelFormat;
   source: SceneSource;
-  /** Counts of the delivered files (after merging); `elements` counts the source's mesh nodes. */
-  stats: SceneStats & { drawCalls: number; elements: number };
+  /**
+   * Counts of the delivered files (after merging); `elements` counts the source's mesh nodes,
+   * `trianglesWithoutElement` the delivered triangles no element owns.
+   */
+  stats: SceneStats & { drawCalls: number; elements: number; trianglesWithoutElement: number };
   bounds: Bounds;
   /** model_frame.offset: a submitted point p (Y-up) is at p − offset in the delivered files. */
   offset: Vec3;

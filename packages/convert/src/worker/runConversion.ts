@@ -7,6 +7,7 @@ import { writeUsdz } from '../usdz/writeUsdz.js';
 import { writeUsdzBytesFile, writeUsdzFile } from '../usdz/writeUsdzFile.js';
 import { mergeByMaterial } from '../scene/mergeByMaterial.js';
 import { drawCalls } from '../scene/sceneStats.js';
+import { trianglesWithoutElement } from '../scene/trianglesWithoutElement.js';
 import { usdzAnchorRefusal } from '../usdz/anchor/anchorUsdz.js';
 import { AR_BUDGET_DEFAULTS, withinBudget } from '../budget/ArBudget.js';
 import { budgetFigures, fitArBudget } from '../budget/fitArBudget.js';
@@ -110,7 +111,12 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
   return {
     format: scene.source.format,
     source: scene.source,
-    stats: { ...delivered.stats, drawCalls: drawCalls(delivered), elements: scene.streamReduced?.sourceElements ?? scene.stats.meshNodes },
+    stats: {
+      ...delivered.stats,
+      drawCalls: drawCalls(delivered),
+      elements: scene.streamReduced?.sourceElements ?? scene.stats.meshNodes,
+      trianglesWithoutElement: trianglesWithoutElement(delivered),
+    },
     bounds: delivered.bounds,
     offset: delivered.offset,
     warnings: arkit ? delivered.warnings.filter((w) => !CONVERTED_ONLY.has(w.code)) : delivered.warnings,

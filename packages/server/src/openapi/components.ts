@@ -215,6 +215,14 @@ export const SCHEMAS = {
       mesh_nodes: integer,
       draw_calls: integer,
       elements: integer,
+      triangles_without_element: {
+        ...nullable(integer),
+        description:
+          'delivered triangles no element owns: what a tap cannot name. Every other triangle maps to its source element ' +
+          '(an IFC GlobalId, a GLB or USD node), through simplification, merging and stand-ins: in the USDZ as runs of ' +
+          'each merged Mesh prim (customData elementFirstTriangles, elementTriangleCounts, elementGlobalIds); null for ' +
+          'sessions made before it was counted',
+      },
       bounds: record(
         { min: vec3('lowest corner'), max: vec3('highest corner') },
         [],

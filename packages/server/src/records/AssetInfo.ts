@@ -27,6 +27,8 @@ export interface AssetInfo {
   draw_calls: number;
   /** Source elements (IFC products, GLB mesh nodes) before merging. */
   elements: number;
+  /** Delivered triangles no element owns: what a tap cannot name (absent for sessions made before it was counted). */
+  triangles_without_element?: number;
   bounds: { min: number[]; max: number[] };
   offset: number[];
   warnings: AssetWarning[];
@@ -87,7 +89,12 @@ export interface QuickLookFile {
 }
 
 /** A model asset as the detail record shows it. */
-export type AssetOnWire = Omit<AssetInfo, 'usdz_file' | 'glb_file' | 'reality_file' | 'quick_look' | 'ar_budget' | 'parts'> & {
+export type AssetOnWire = Omit<
+  AssetInfo,
+  'usdz_file' | 'glb_file' | 'reality_file' | 'quick_look' | 'ar_budget' | 'parts' | 'triangles_without_element'
+> & {
+  /** `null` for sessions made before it was counted. */
+  triangles_without_element: number | null;
   ar_budget: ArBudgetOnWire | null;
   order: number;
   source_name: string;

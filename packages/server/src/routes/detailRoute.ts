@@ -55,6 +55,7 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
         source_name: a.sourceName,
         ...info,
         glb_bytes: info.glb_bytes ?? null,
+        triangles_without_element: info.triangles_without_element ?? null,
         glb_sha256: info.glb_sha256 ?? null,
         ar_budget: info.ar_budget ?? null,
         reality_url: reality === null ? null : files + reality,

@@ -339,7 +339,7 @@ function assetInfo(
   reality: SessionFile | undefined,
 ): Omit<AssetInfo, 'quick_look'> {
   // The counts under the names the CLI's --json uses too (the detail record shows four of them).
-  const { triangles, mesh_nodes, draw_calls, elements } = conversionStatsOnWire(result.stats);
+  const { triangles, mesh_nodes, draw_calls, elements, triangles_without_element } = conversionStatsOnWire(result.stats);
   return {
     format: result.format,
     usdz_delivery: result.delivery,
@@ -356,6 +356,7 @@ function assetInfo(
     mesh_nodes,
     draw_calls,
     elements,
+    triangles_without_element,
     bounds: { min: round(result.bounds.min), max: round(result.bounds.max) },
     offset: result.offset,
     warnings: result.warnings,
