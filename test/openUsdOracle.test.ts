@@ -1,7 +1,8 @@
 // Every USDZ we write, opened by a real OpenUSD (22.x with Hydra, in Chromium): what it draws is
 // what our detail and reports state — the same triangles, the same world bounds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anchorUsdz, convertModel, fitArBudget, readModel, readUsdz, StreamReduction, type SceneData } from '@arsession/convert';
+import { anchorUsdz, convertModel, fitArBudget, readModel, readUsdz, type SceneData } from '@arsession/convert';
+import { StreamReduction } from '@arsession/convert/budget';
 import { corpusBytes, corpusFiles } from './support/corpus.js';
 import { rawZipEntries } from './support/usdReader.js';
 import { zipArchive } from './support/zipArchive.js';

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AR_BUDGET_DEFAULTS, budgetFigures, measureDeviation, readGlb, sceneTriangles, type BudgetReport } from '@arsession/convert';
+import { AR_BUDGET_DEFAULTS, budgetFigures, readGlb, sceneTriangles, type BudgetReport } from '@arsession/convert';
+import { measureDeviation } from '@arsession/convert/budget';
 import { CORPUS_DIR, corpusFiles } from './corpus.js';
 
 /**

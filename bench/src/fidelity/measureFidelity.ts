@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { detectFormat, fitArBudget, readGlb, readIfc, StreamReduction, type BudgetStep } from '@arsession/convert';
+import { detectFormat, fitArBudget, readGlb, readIfc, type BudgetStep } from '@arsession/convert';
+import { StreamReduction } from '@arsession/convert/budget';
 import { sampleSurface } from './sampleSurface.js';
 import { surfaceBvh, surfaceDistances } from './surfaceDistances.js';
 import { summarizeDistances, type DirectionSummary } from './summarizeDistances.js';

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
-import { detectFormat, fitArBudget, readGlb, readIfc, StreamReduction, type SceneData } from '@arsession/convert';
+import { detectFormat, fitArBudget, readGlb, readIfc, type SceneData } from '@arsession/convert';
+import { StreamReduction } from '@arsession/convert/budget';
 import { BENCH_DIR } from '../corpus.js';
 import { worldTriangles } from '../fidelity/worldTriangles.js';
 import { downsample } from './downsample.js';

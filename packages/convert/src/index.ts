@@ -104,7 +104,7 @@ export { doorCandidates } from './ifc/doorCandidates.js';
 export { detectDoorInScene } from './model/detectDoorInScene.js';
 export { findDoorApproaches, FIND_DOOR_APPROACHES_DEFAULTS, type FindDoorApproachesOptions } from './model/findDoorApproaches.js';
 export { writeGlb } from './glb/writeGlb.js';
-export { mergeByMaterial, mergedDrawCalls, MERGE_BY_MATERIAL_DEFAULTS, type MergeByMaterialOptions } from './scene/mergeByMaterial.js';
+export { mergeByMaterial, MERGE_BY_MATERIAL_DEFAULTS, type MergeByMaterialOptions } from './scene/mergeByMaterial.js';
 export { readZipDirectory, type ZipDirectoryEntry } from '@arsession/usd';
 export { checkUsdzPackage } from './usdz/checkUsdzPackage.js';
 export { CHECK_USDZ_PACKAGE_DEFAULTS, type CheckedUsdzPackage, type CheckUsdzPackageOptions } from '@arsession/usd';
@@ -115,7 +115,6 @@ export { appendToGlb, APPEND_TO_GLB_DEFAULTS, type AppendToGlbOptions } from './
 export { overlayMeshes, type OverlayColor, type OverlayMesh, type OverlayShapes } from './glb/overlay/overlayShapes.js';
 export {
   AR_BUDGET_DEFAULTS,
-  NO_AR_BUDGET,
   withinBudget,
   type ArBudget,
   type BudgetFigures,
@@ -123,43 +122,17 @@ export {
   type BudgetStep,
   type CategoryFigures,
 } from './budget/ArBudget.js';
-export {
-  budgetFigures,
-  defaultBudgetSteps,
-  estimatePackageBytes,
-  fitArBudget,
-  type FitArBudgetOptions,
-  type FittedScene,
-} from './budget/fitArBudget.js';
-export { BudgetLedger, type BudgetTargets } from './budget/BudgetLedger.js';
+export { budgetFigures, defaultBudgetSteps, fitArBudget, type FitArBudgetOptions, type FittedScene } from './budget/fitArBudget.js';
 export type { BudgetTransform } from './budget/BudgetTransform.js';
 export { simplifyTriangles, SIMPLIFY_TRIANGLES_DEFAULTS, type SimplifyTrianglesOptions } from './budget/steps/simplifyTriangles.js';
 export { scaleTextures } from './budget/steps/scaleTextures.js';
 export { mergePrims, MERGE_PRIMS_DEFAULTS, type MergePrimsOptions } from './budget/steps/mergePrims.js';
-export { mergeToPrimBudget, type MergedToBudget } from './budget/mergeToPrimBudget.js';
-export { drawnCentres, spatialCells } from './budget/spatialCells.js';
-export {
-  simplifyToBudget,
-  SIMPLIFY_TO_BUDGET_DEFAULTS,
-  STRAY_PER_ERROR,
-  type SimplifiedScene,
-  type SimplifyToBudgetOptions,
-} from './budget/simplifyToBudget.js';
-export { MeshSimplification } from './budget/MeshSimplification.js';
 export { BUDGET_CATEGORIES, type BudgetCategory } from './budget/BudgetCategory.js';
 export { categoryOfIfcClass } from './budget/categoryOfIfcClass.js';
-export { categoryOfShape, CATEGORY_OF_SHAPE_DEFAULTS, type CategoryOfShapeOptions } from './budget/categoryOfShape.js';
-export { boxProxy, BOX_PROXY_TRIANGLES, topProxy, TOP_PROXY_TRIANGLES, type UpAxis } from './budget/boxProxy.js';
-export { proxyParts, PROXY_PARTS_DEFAULTS, type ProxyPartsOptions } from './budget/proxyParts.js';
-export { chainCategories } from './budget/chainCategories.js';
-export { ifcClassOfNode, meshCategories } from './budget/meshCategories.js';
-export { measureDeviation, MEASURE_DEVIATION_DEFAULTS, type Deviation, type MeasureDeviationOptions } from './budget/measureDeviation.js';
-export { DeviationProbe } from './budget/DeviationProbe.js';
 export { arBudgetOnWire, type ArBudgetOnWire, type BudgetFiguresOnWire, type CategoryOnWire } from './report/arBudgetOnWire.js';
 export { conversionStatsOnWire, type ConversionStatsOnWire } from './report/conversionStatsOnWire.js';
 export { partsOnWire, type PartOnWire, type PartStoreyOnWire } from './report/partsOnWire.js';
 export { unpackParts, type PartFile } from './parts/unpackParts.js';
-export { resizeTextures, type ResizedTextures } from './budget/resizeTextures.js';
 export { imageSize } from './image/imageSize.js';
 export { CONVERSION_BASE_BYTES, geometryBytesWithin, MEMORY_PER_GEOMETRY_BYTE } from './model/geometryBytesWithin.js';
-export { StreamReduction, STREAM_REDUCTION_DEFAULTS, type SharedGeometry, type StreamReductionOptions } from './budget/StreamReduction.js';
+export type { SharedGeometry } from './budget/StreamReduction.js';

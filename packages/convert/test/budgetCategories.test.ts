@@ -1,22 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  BOX_PROXY_TRIANGLES,
-  boxProxy,
   categoryOfIfcClass,
-  TOP_PROXY_TRIANGLES,
-  topProxy,
-  categoryOfShape,
   fitArBudget,
   readIfc,
   sceneBounds,
   sceneStats,
-  StreamReduction,
   worldMatrices,
   type SceneData,
   type SceneMesh,
   type SceneNode,
 } from '../src/index.js';
+import { BOX_PROXY_TRIANGLES, boxProxy, TOP_PROXY_TRIANGLES, topProxy, categoryOfShape, StreamReduction } from '../src/budget/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
 

@@ -5,7 +5,6 @@ import {
   defaultBudgetSteps,
   drawCalls,
   fitArBudget,
-  ifcClassOfNode,
   mergePrims,
   readModel,
   scaleTextures,
@@ -16,6 +15,7 @@ import {
   type BudgetTransform,
   type SceneData,
 } from '../src/index.js';
+import { ifcClassOfNode } from '../src/budget/index.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
 
 const ISSUE_021 = 'ISSUE_021_Mini_Project.ifc';

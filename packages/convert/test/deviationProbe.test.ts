@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { triangleDistanceSquared } from '@arsession/geometry';
-import { DeviationProbe } from '../src/index.js';
+import { DeviationProbe } from '../src/budget/index.js';
 
 /**
  * A heightfield of `n` × `n` quads over random heights: the surface measured against. `padded`

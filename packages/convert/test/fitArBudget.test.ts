@@ -5,24 +5,26 @@ import {
   AR_BUDGET_DEFAULTS,
   budgetFigures,
   drawCalls,
-  drawnCentres,
   fitArBudget,
-  mergeToPrimBudget,
   sceneBounds,
   sceneStats,
-  spatialCells,
   imageSize,
-  measureDeviation,
   mergeByMaterial,
   readGlb,
   readIfc,
   readModel,
-  simplifyToBudget,
-  SIMPLIFY_TO_BUDGET_DEFAULTS,
   type ArBudget,
   type SceneData,
   type SceneMaterial,
 } from '../src/index.js';
+import {
+  drawnCentres,
+  mergeToPrimBudget,
+  spatialCells,
+  measureDeviation,
+  simplifyToBudget,
+  SIMPLIFY_TO_BUDGET_DEFAULTS,
+} from '../src/budget/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { boxProxy, PROXY_PARTS_DEFAULTS, proxyParts, type SceneMesh } from '../src/index.js';
+import type { SceneMesh } from '../src/index.js';
+import { boxProxy, PROXY_PARTS_DEFAULTS, proxyParts } from '../src/budget/index.js';
 import { pointBounds } from '../src/scene/pointBounds.js';
 
 type Vec3 = [number, number, number];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ModelTooLargeError, readIfc, readUsdz, sceneBounds, StreamReduction } from '../src/index.js';
+import { ModelTooLargeError, readIfc, readUsdz, sceneBounds } from '../src/index.js';
+import { StreamReduction } from '../src/budget/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
 import { farAwayIfcOpenHouse, repeatedColumnsIfc } from '../../../test/support/movedIfc.js';

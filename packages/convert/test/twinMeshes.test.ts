@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { TwinMeshes } from '../src/budget/TwinMeshes.js';
-import { fitArBudget, measureDeviation, sceneBounds, sceneStats, type SceneData, type SceneMesh, type SceneNode } from '../src/index.js';
+import { fitArBudget, sceneBounds, sceneStats, type SceneData, type SceneMesh, type SceneNode } from '../src/index.js';
+import { measureDeviation } from '../src/budget/index.js';
 
 /** A UV sphere with a bump, so no turn maps it onto itself but the identity: curved furniture, finely tessellated. */
 function lumpyBall(segments: number): SceneMesh {

@@ -25,14 +25,6 @@ export const AR_BUDGET_DEFAULTS: Readonly<ArBudget> = {
   packageBytes: 25 * 1024 * 1024,
 };
 
-/** A budget that never changes anything: the model delivered as it is read. */
-export const NO_AR_BUDGET: Readonly<ArBudget> = {
-  triangles: Number.POSITIVE_INFINITY,
-  meshPrims: Number.POSITIVE_INFINITY,
-  textureSize: Number.POSITIVE_INFINITY,
-  packageBytes: Number.POSITIVE_INFINITY,
-};
-
 /** The figures a budget limits, of one scene. */
 export interface BudgetFigures {
   triangles: number;
