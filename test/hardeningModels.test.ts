@@ -469,24 +469,24 @@ describe('a sample through the server: 4xx problem+json naming model_file and th
       'usdz_package_invalid',
       /zip bomb/,
     ],
-    // Archives unpack to no more than the upload limit (200 MB by default): what a plain file could be.
+    // Archives unpack to no more than the upload limit (512 MB by default): what a plain file could be.
     [
       'past-upload-limit.usdz',
       () =>
         zipArchive([
           { name: 'a.usda', data: new TextEncoder().encode('#usda 1.0\n') },
-          { name: 'b.png', data: new Uint8Array(1000), deflate: true, declaredSize: 300 * 2 ** 20 },
+          { name: 'b.png', data: new Uint8Array(1000), deflate: true, declaredSize: 600 * 2 ** 20 },
         ]),
       422,
       'usdz_package_invalid',
-      /unpacks to more than the 209715200 bytes it may/,
+      /unpacks to more than the 536870912 bytes it may/,
     ],
     [
       'past-upload-limit.ifczip',
-      () => zipArchive([{ name: 'm.ifc', data: new Uint8Array(1000), deflate: true, declaredSize: 300 * 2 ** 20 }]),
+      () => zipArchive([{ name: 'm.ifc', data: new Uint8Array(1000), deflate: true, declaredSize: 600 * 2 ** 20 }]),
       422,
       'model_unreadable',
-      /m\.ifc unpacks to 314572800 bytes, over the 209715200 bytes an archive may unpack to/,
+      /m\.ifc unpacks to 629145600 bytes, over the 536870912 bytes an archive may unpack to/,
     ],
     [
       'absurd.ifc',
