@@ -16,6 +16,7 @@ const SERVER_SUITES = [
   'test/arsessionClient.test.ts',
   'test/savedModels.test.ts',
   'test/serverModelParts.test.ts',
+  'test/serverElementRecords.test.ts',
 ];
 
 export default defineConfig({

@@ -84,6 +84,7 @@ function jobOf(kind: 'glb' | 'ifc' | 'usdz', name: string, tag: string): Convers
     usdzPath: join(dir, `${tag}.usdz`),
     glbPath: join(dir, `${tag}.glb`),
     partsPath: join(dir, `${tag}.parts.zip`),
+    elementsPath: join(dir, `${tag}.elements.json.gz`),
     timeoutMs: 60_000,
     budget: AR_BUDGET_DEFAULTS,
     maxGeometryBytes: 2 ** 31,
@@ -99,6 +100,7 @@ async function convertedHere(job: ConversionJob): Promise<{ usdz: Buffer; glb: B
     usdzPath: `${job.usdzPath}.here`,
     glbPath: `${job.glbPath}.here`,
     partsPath: `${job.partsPath}.here`,
+    elementsPath: `${job.elementsPath}.here`,
   });
   return {
     usdz: readFileSync(`${job.usdzPath}.here`),
@@ -207,12 +209,14 @@ describe('a model over the inline bound', () => {
     expect(await jobFileKeys('scratch')).toEqual([]);
   });
 
-  it('a model over the budget sends its parts back too: the archive the threads engine writes, byte for byte', async () => {
+  it('an IFC over the budget sends its parts and element records back too, as the threads engine writes them', async () => {
     const { store, jobs, workerCalls } = await queueNamed('parts', { inlineBytes: 100 });
     const job = { ...jobOf('ifc', 'duplex.ifc', 'parts'), budget: { ...AR_BUDGET_DEFAULTS, triangles: 20_000 } };
     const result = await jobs.run(job);
-    expect(workerCalls).toEqual(['fetchScratch', 'putScratch', 'putScratch', 'putScratch']);
+    // The model in; the USDZ, the GLB, the parts and the records out.
+    expect(workerCalls).toEqual(['fetchScratch', 'putScratch', 'putScratch', 'putScratch', 'putScratch']);
     const here = await convertedHere(job);
+    expect(readFileSync(job.elementsPath).equals(readFileSync(`${job.elementsPath}.here`))).toBe(true);
     expect(result.parts!.parts.map((p) => p.name)).toEqual(['T/FDN', 'Level 1', 'Level 2', 'Roof']);
     expect(readFileSync(job.partsPath).equals(here.parts!)).toBe(true);
     expect(result.parts!.sha256).toBe(createHash('sha256').update(here.parts!).digest('hex'));

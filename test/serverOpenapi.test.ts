@@ -55,6 +55,7 @@ describe('GET /api/vision/v1/openapi.json', () => {
       '/api/vision/v1/session/claim/',
       '/api/vision/v1/session/{session_id}/',
       '/api/vision/v1/session/{session_id}/files/{name}',
+      '/api/vision/v1/session/{session_id}/elements/{global_id}',
       '/api/vision/v1/models/',
       '/api/vision/v1/models/{model_id}',
       '/api/vision/v1/models/{model_id}/file',

@@ -192,6 +192,7 @@ async function benchQueueStages(
         usdzPath: join(scratch, `o${i}.usdz`),
         glbPath: join(scratch, `o${i}.glb`),
         partsPath: join(scratch, `o${i}.parts.zip`),
+        elementsPath: join(scratch, `o${i}.elements.json.gz`),
         timeoutMs: 60_000,
         budget: AR_BUDGET_DEFAULTS,
         maxGeometryBytes: Number.MAX_SAFE_INTEGER,

@@ -6,6 +6,8 @@ export interface ConvertOptions {
   glb?: string;
   /** A folder for the parts of a model over the budget (one model only). */
   parts?: string;
+  /** A file for an IFC's element records (JSON, gzipped when it ends in `.gz`; one model only). */
+  elements?: string;
   json: boolean;
   jobs: number;
   timeoutMs?: number;

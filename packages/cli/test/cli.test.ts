@@ -285,6 +285,27 @@ describe('arsession convert and inspect on real models', () => {
     expect(existsSync(join(dir, 'box')) && readdirNames(join(dir, 'box'))).toEqual([]);
   });
 
+  it("convert --elements writes an IFC's element records: JSON, or gzipped for a .gz name", async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { gunzipSync } = await import('node:zlib');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'arsession-cli-'));
+    const model = corpusPath('ifc', 'AC20-FZK-Haus.ifc');
+    const json = arsession('convert', model, '-o', join(dir, 'house.usdz'), '--elements', join(dir, 'house.json'), '--json');
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout);
+    const records = JSON.parse(readFileSync(join(dir, 'house.json'), 'utf8'));
+    expect(report.outputs.elements).toEqual({
+      path: join(dir, 'house.json'),
+      bytes: readFileSync(join(dir, 'house.json')).length,
+      count: Object.keys(records.elements).length,
+    });
+    expect(records.elements['1Oms875aH3Wg$9l65H2ZGw']).toMatchObject({ ifc_class: 'IfcDoor', name: 'Innentuer-1', materials: ['Holz'] });
+    const gz = arsession('convert', model, '-o', join(dir, 'again.usdz'), '--elements', join(dir, 'house.json.gz'));
+    expect(gz.stdout).toMatch(/^ {2}\d+ element records → .*house\.json\.gz$/m);
+    expect(JSON.parse(gunzipSync(readFileSync(join(dir, 'house.json.gz'))).toString('utf8'))).toEqual(records);
+  });
+
   it('--parts with a batch or without a budget is a usage error saying why', () => {
     const out = join(REPO_ROOT, '.test-results', 'parts-usage');
     const batch = arsession('convert', corpusPath('glb', 'Box.glb'), corpusPath('glb', 'Box.glb'), '-o', `${out}/`, '--parts', out);

@@ -133,6 +133,7 @@ export { arBudgetOnWire, type ArBudgetOnWire, type BudgetFiguresOnWire, type Cat
 export { conversionStatsOnWire, type ConversionStatsOnWire } from './report/conversionStatsOnWire.js';
 export { partsOnWire, type PartOnWire, type PartStoreyOnWire } from './report/partsOnWire.js';
 export { unpackParts, type PartFile } from './parts/unpackParts.js';
+export type { ElementRecord, ElementRecords, PropertySets, PropertyValue } from './elements/ElementRecord.js';
 export { imageSize } from './image/imageSize.js';
 export { CONVERSION_BASE_BYTES, geometryBytesWithin, MEMORY_PER_GEOMETRY_BYTE } from './model/geometryBytesWithin.js';
 export type { SharedGeometry } from './budget/StreamReduction.js';

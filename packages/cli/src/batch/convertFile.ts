@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import {
   arBudgetOnWire,
   conversionStatsOnWire,
@@ -33,6 +34,8 @@ export interface ConvertedReport {
     glb?: { path: string; bytes: number };
     /** The parts of a model over the budget, each a USDZ in the parts folder (`file`), listed in its `parts.json` too. */
     parts?: { path: string; parts: Array<PartOnWire & { file: string }> };
+    /** An IFC's element records (`ElementRecords` JSON): the file, its size and how many elements it holds. */
+    elements?: { path: string; bytes: number; count: number };
   };
   stats: ConversionStatsOnWire;
   bounds: ConversionResult['bounds'];
@@ -77,6 +80,8 @@ export interface ConvertFileOptions {
    * `parts.json` listing them. Nothing is written there for a model within the budget.
    */
   partsDir?: string;
+  /** A file for an IFC's element records: JSON, gzipped when its name ends in `.gz`. Nothing is written for a GLB or USDZ. */
+  elementsPath?: string;
 }
 
 /**
@@ -107,6 +112,9 @@ export async function convertFile(path: string, name: string, engine: Conversion
   }
   const size = bytes.length;
   const partsPath = options.partsDir === undefined ? undefined : join(options.partsDir, `.parts.${process.pid}.zip`);
+  const gzipped = options.elementsPath?.endsWith('.gz') === true;
+  const elementsPath =
+    options.elementsPath === undefined ? undefined : gzipped ? options.elementsPath : `${options.elementsPath}.${process.pid}.gz`;
   try {
     await mkdir(dirname(options.usdzPath), { recursive: true });
     if (options.partsDir !== undefined) await mkdir(options.partsDir, { recursive: true });
@@ -115,6 +123,7 @@ export async function convertFile(path: string, name: string, engine: Conversion
       outputs: options.glbPath ? ['usdz', 'glb'] : ['usdz'],
       usdzPath: options.usdzPath,
       ...(partsPath !== undefined && { partsPath }),
+      ...(elementsPath !== undefined && { elementsPath }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       ...(options.budget !== undefined && { budget: options.budget }),
     });
@@ -132,6 +141,8 @@ export async function convertFile(path: string, name: string, engine: Conversion
     if (options.glbPath) await writeAtomically(options.glbPath, result.glb!);
     const parts =
       result.parts && partsPath !== undefined ? await writePartFiles(partsPath, options.partsDir!, result.parts.parts) : undefined;
+    const elements =
+      result.elements && elementsPath !== undefined ? await elementsFile(elementsPath, options.elementsPath!, result.elements) : undefined;
     return {
       input: name,
       status: 'converted',
@@ -142,6 +153,7 @@ export async function convertFile(path: string, name: string, engine: Conversion
         usdz: { path: options.usdzPath, bytes: result.usdzFileBytes! },
         ...(options.glbPath && { glb: { path: options.glbPath, bytes: result.glb!.length } }),
         ...(parts && { parts }),
+        ...(elements && { elements }),
       },
       stats: conversionStatsOnWire(result.stats),
       bounds: result.bounds,
@@ -154,10 +166,24 @@ export async function convertFile(path: string, name: string, engine: Conversion
     };
   } catch (err) {
     if (partsPath !== undefined) await rm(partsPath, { force: true });
+    if (elementsPath !== undefined && !gzipped) await rm(elementsPath, { force: true });
     if (err instanceof engine.ConvertError)
       return { input: name, status: 'refused', error: { code: err.code, message: err.message }, bytes: size, seconds: seconds() };
     throw err;
   }
+}
+
+/** The records the conversion wrote (gzipped JSON at `written`), where they were asked for: as they are for a `.gz` name, else inflated. */
+async function elementsFile(
+  written: string,
+  path: string,
+  elements: NonNullable<ConversionResult['elements']>,
+): Promise<{ path: string; bytes: number; count: number }> {
+  if (written === path) return { path, bytes: elements.bytes, count: elements.count };
+  const json = gunzipSync(await readFile(written));
+  await writeAtomically(path, json);
+  await rm(written, { force: true });
+  return { path, bytes: json.length, count: elements.count };
 }
 
 /** The archive the conversion wrote, unpacked into one file per part and `parts.json`; the archive then goes. */

@@ -10,6 +10,7 @@ export const CONVERT_OPTIONS = {
   out: { type: 'string', short: 'o' },
   glb: { type: 'string' },
   parts: { type: 'string' },
+  elements: { type: 'string' },
   timeout: { type: 'string' },
   jobs: { type: 'string', short: 'j' },
   json: { type: 'boolean' },
@@ -24,7 +25,7 @@ export const CONVERT_OPTIONS = {
 export const convertCommand: Command = {
   name: 'convert',
   summary: 'convert IFC, GLB and USDZ models to ARKit-ready USDZ (and GLB): one file, or folders and globs across the cores',
-  usage: `arsession convert IN -o OUT.usdz [--glb OUT.glb] [--parts DIR] [--timeout SECONDS] [BUDGET] [--json]
+  usage: `arsession convert IN -o OUT.usdz [--glb OUT.glb] [--parts DIR] [--elements FILE.json] [--timeout SECONDS] [BUDGET] [--json]
        arsession convert IN... -o OUT_DIR [--glb GLB_DIR] [--jobs N] [--timeout SECONDS] [BUDGET] [--json]
 
   Reads each model, writes Y-up metre USDZ for AR Quick Look / RealityKit, and reports counts,
@@ -45,7 +46,10 @@ export const convertCommand: Command = {
   delivered figures and the measured deviation in metres. With --parts DIR, a model over the budget
   is also written as parts, each within the budget with its walls, slabs and roofs as read: one
   USDZ per storey (cut into neighbouring cells where a storey is over it), in the same frame as
-  OUT.usdz, listed in DIR/parts.json with their storeys, elevations, bounds and figures. BUDGET is any of:
+  OUT.usdz, listed in DIR/parts.json with their storeys, elevations, bounds and figures. With
+  --elements FILE.json, an IFC's element records go there: for each GlobalId its class, name,
+  type, storey, materials, property sets and quantities as the file states them (gzipped when FILE
+  ends in .gz). BUDGET is any of:
     --budget-triangles N     triangles drawn at most (default 100000)
     --budget-prims N         mesh prims at most (default 200)
     --budget-texture PX      longest texture side at most (default 2048)
@@ -67,6 +71,7 @@ export const convertCommand: Command = {
       budget,
       ...(values.glb !== undefined && { glb: values.glb }),
       ...(values.parts !== undefined && { parts: values.parts }),
+      ...(values.elements !== undefined && { elements: values.elements }),
       ...(timeoutMs !== undefined && { timeoutMs }),
     };
     if (values.parts !== undefined && budget === false)
@@ -74,6 +79,7 @@ export const convertCommand: Command = {
     // Each path loads only what it needs: a single small conversion is mostly start-up.
     if (isBatch(positionals, values.out)) {
       if (values.parts !== undefined) throw new UsageError('--parts takes one model (-o OUT.usdz), not a batch');
+      if (values.elements !== undefined) throw new UsageError('--elements takes one model (-o OUT.usdz), not a batch');
       return (await import('../batch/convertBatch.js')).convertBatch(positionals, options, io);
     }
     return (await import('../single/convertOne.js')).convertOne(positionals[0]!, options, io);

@@ -43,6 +43,7 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
     budget: options.budget,
     ...(options.glb !== undefined && { glbPath: resolve(options.glb) }),
     ...(options.parts !== undefined && { partsDir: resolve(options.parts) }),
+    ...(options.elements !== undefined && { elementsPath: resolve(options.elements) }),
   });
   stop();
   // Nothing is printed while the deadline could still end the process with its own report.
@@ -57,6 +58,7 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
       usdz: { ...report.outputs.usdz, path: options.out },
       ...(report.outputs.glb && { glb: { ...report.outputs.glb, path: options.glb! } }),
       ...(report.outputs.parts && { parts: { ...report.outputs.parts, path: options.parts! } }),
+      ...(report.outputs.elements && { elements: { ...report.outputs.elements, path: options.elements! } }),
     },
   };
   if (options.json) printJson(io, shown);
@@ -68,6 +70,8 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
     const budget = describeBudget(report);
     if (budget) io.stdout.write(`  ${budget}\n`);
     for (const line of describeCategories(report)) io.stdout.write(`    ${line}\n`);
+    const elements = report.outputs.elements;
+    if (elements) io.stdout.write(`  ${elements.count.toLocaleString('en-US')} element records → ${options.elements}\n`);
     const parts = report.outputs.parts?.parts;
     if (parts) {
       io.stdout.write(`  ${parts.length} parts → ${options.parts} (parts.json lists them)\n`);

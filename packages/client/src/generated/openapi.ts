@@ -192,8 +192,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A delivered file (USDZ, GLB, Reality, parts zip, reference image): ETag, byte ranges, conditional requests */
+        /** A delivered file (USDZ, GLB, Reality, parts zip, element records, reference image): ETag, byte ranges, conditional requests */
         get: operations["getSessionFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vision/v1/session/{session_id}/elements/{global_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One element's record as the model states it: what an app shows when the element is tapped
+         * @description The delivered files carry each element's GlobalId on its triangles; this answers what it is: class, name, type, storey, materials, property sets and quantities, and the order of the model it belongs to. Every element's record is also one file, each asset's element_records.url, for an app that works offline.
+         */
+        get: operations["getElementRecord"];
         put?: never;
         post?: never;
         delete?: never;
@@ -783,10 +803,61 @@ export interface components {
             door_openings?: number;
             /** @description how AR Quick Look anchors the session's packages (null for sessions made before) */
             quick_look: components["schemas"]["QuickLookPackage"] | null;
+            /** @description every element's record in one file, for an app that answers taps offline; null for a GLB or USDZ (and sessions made before) */
+            element_records: {
+                /**
+                 * Format: uri
+                 * @description gzipped JSON: {schema, elements: {<GlobalId>: record}}, each record as GET …/elements/{global_id} answers it
+                 */
+                url: string;
+                /** @description size of the file (bytes, gzipped) */
+                bytes: number;
+                /** @description SHA-256 of the file, hex (also its ETag) */
+                sha256: string;
+                /** @description elements it holds */
+                count: number;
+            } | null;
             /** @description a model over the AR budget is also delivered as parts a device loads where the user stands: one per storey, cut into neighbouring cells where a storey is over the budget, each within the budget with its walls, slabs and roofs as read; null for a model within the budget (or sessions made before parts) */
             parts: components["schemas"]["AssetParts"] | null;
             /** @description what the AR budget did to this model; null when the server runs without one (ARSESSION_AR_BUDGET=false) or for sessions made before it */
             ar_budget: components["schemas"]["ArBudget"] | null;
+        };
+        ElementRecord: {
+            /** @description the model (model_assets order) it belongs to */
+            order: number;
+            /** @description its IFC GlobalId, as the delivered files carry it */
+            global_id: string;
+            /** @description its IFC class (IfcDoor, IfcWallStandardCase, …) */
+            ifc_class: string;
+            /** @description its name in the model */
+            name: string;
+            /** @description its type (IfcRelDefinesByType), with the property sets stated on the type; null when it has none */
+            type: {
+                /** @description the type's IFC class (IfcDoorType, IfcWallType, …) */
+                ifc_class: string;
+                /** @description its name in the model */
+                name: string;
+                /** @description the property sets stated on the type */
+                property_sets: components["schemas"]["PropertySets"];
+            } | null;
+            /** @description the storey (or other container) that holds it; null when none does */
+            storey: string | null;
+            /** @description its materials' names (a material, its layers or constituents) */
+            materials: string[];
+            /** @description its property sets by name, each its properties by name */
+            property_sets: components["schemas"]["PropertySets"];
+            /** @description its quantity sets (IfcElementQuantity) by name, each its quantities by name, in the file's units */
+            quantities: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+        };
+        /** @description property sets by name, each its properties by name: a value as the file states it (text, a number in the file's units, a truth value, null for unknown), or a list (an enumerated, list or bounded value) */
+        PropertySets: {
+            [key: string]: {
+                [key: string]: string | number | boolean | null | (string | number | boolean | null)[];
+            };
         };
         AssetParts: {
             /**
@@ -2492,6 +2563,7 @@ export interface operations {
                     "model/gltf-binary": string;
                     "model/vnd.reality": string;
                     "application/zip": string;
+                    "application/gzip": string;
                     "image/png": string;
                     "image/jpeg": string;
                 };
@@ -2506,6 +2578,7 @@ export interface operations {
                     "model/gltf-binary": string;
                     "model/vnd.reality": string;
                     "application/zip": string;
+                    "application/gzip": string;
                     "image/png": string;
                     "image/jpeg": string;
                 };
@@ -2550,6 +2623,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description saturated, or a dependency out of reach: saturated, store_unavailable, object_store_unavailable, queue_unavailable, conversion_failed */
+            503: {
+                headers: {
+                    /** @description seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getElementRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id at the end of the deep link */
+                session_id: string;
+                /** @description the element's IFC GlobalId */
+                global_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ElementRecord"];
+                };
+            };
+            /** @description no element of the session has this GlobalId (element_not_found), or no such session */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description expired session */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description saturated, or a dependency out of reach: saturated, store_unavailable, object_store_unavailable, queue_unavailable, conversion_failed */
             503: {

@@ -4,6 +4,8 @@ import { ModelTooLargeError, ModelUnreadableError } from '../errors/ConvertError
 import { detectFormat } from '../format/detectFormat.js';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning, StreamReducedFigures } from '../scene/SceneData.js';
 import type { SceneLevel, SceneStorey } from '../scene/SceneLevel.js';
+import type { ElementRecord } from '../elements/ElementRecord.js';
+import { readElementRecords } from '../elements/readElementRecords.js';
 import { chooseOffset } from '../scene/chooseOffset.js';
 import { ArrayBlocks } from '../scene/ArrayBlocks.js';
 import { determinant3 } from '../scene/normalMatrix.js';
@@ -56,6 +58,8 @@ export interface ReadIfcOptions {
    * each geometry is placed as it arrives.
    */
   reduction?: StreamReduction;
+  /** Read every drawn element's record (class, name, type, storey, materials, property sets, quantities) into `elementRecords`. */
+  elementRecords: boolean;
   /**
    * A richer level for the parts of a model the `reduction` reduces (see `splitIntoParts`): the
    * geometry is reduced by this too, from the full geometry, and placed a second time into
@@ -69,6 +73,7 @@ export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = {
   circleSegments: 12,
   recentreBeyond: 1000,
   doorIndex: true,
+  elementRecords: false,
   maxGeometryBytes: Number.POSITIVE_INFINITY,
   maxUnpackedBytes: UNZIP_IFC_DEFAULTS.maxBytes,
 };
@@ -78,6 +83,8 @@ export interface IfcSceneData extends SceneData {
   doorOpenings: DoorOpeningRecord[];
   /** The spatial containers drawn as nodes (storeys, buildings, sites), with a storey's elevation. */
   levels: SceneLevel[];
+  /** Every drawn element's record, when `elementRecords` asked for them. */
+  elementRecords?: ElementRecord[];
   /**
    * The same model at the `partsReduction`'s level (the same nodes, levels, frame and bounds):
    * what its parts are made from. Present only when the model was reduced for the budget.
@@ -364,6 +371,23 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
     return placed.length ? placed : undefined;
   };
   const doorOpenings = opts.doorIndex ? doorIndex(api, model, file, offset, ref, storeyOf, wallPositions) : [];
+  const elementRecords =
+    opts.elementRecords &&
+    readElementRecords(
+      {
+        file,
+        idsOf: (ifcClass) => {
+          const code = (loadWebIfc() as unknown as Record<string, number | undefined>)[ifcClass];
+          return code === undefined ? [] : ids(api, model, code);
+        },
+        classOf: (id) => ref(id).ifcClass,
+        storeyOf: (id) => {
+          const storey = storeyOf.get(id);
+          return storey === undefined ? undefined : ref(storey).name;
+        },
+      },
+      new Set(products),
+    );
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
     warnings.push({
       code: 'far_outliers',
@@ -390,6 +414,7 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
     warnings,
     doorOpenings,
     levels,
+    ...(elementRecords && { elementRecords }),
     ...(reduction && reduction.reduced > 0 && { streamReduced: streamReducedOf(reduction, sourceElements) }),
     ...(partsSource && { partsSource }),
   };

@@ -1,4 +1,5 @@
 import type { SceneLevel } from '../scene/SceneLevel.js';
+import type { ElementRecord } from '../elements/ElementRecord.js';
 import { ConvertError, ModelTooLargeError, ModelUnreadableError, UnsupportedFormatError } from '../errors/ConvertError.js';
 import { detectFormat, type ModelFormat } from '../format/detectFormat.js';
 import { checkMeshNodeLimit, MESH_NODE_LIMIT } from '../glb/checkMeshNodeLimit.js';
@@ -29,6 +30,8 @@ export interface ReadModelOptions {
   reduction?: StreamReduction;
   /** A richer level for the parts of a model `reduction` reduces, placed into `partsSource` (see `readIfc`). */
   partsReduction?: StreamReduction;
+  /** IFC: read every drawn element's record into `elementRecords` (see `readElementRecords`). */
+  elementRecords?: boolean;
 }
 
 /** Defaults of {@link readModel}. */
@@ -45,6 +48,8 @@ export interface ModelScene extends SceneData {
   arkitPackage?: { bytes: Uint8Array; repacked: boolean };
   /** The spatial containers an IFC draws its elements under (storeys), which parts are split along. */
   levels?: SceneLevel[];
+  /** IFC: every drawn element's record, when `elementRecords` asked for them. */
+  elementRecords?: ElementRecord[];
   /** The same model at the richer level its parts are made from, when it was reduced for the budget as it was read (see `readIfc`). */
   partsSource?: SceneData;
 }
@@ -97,6 +102,7 @@ async function readByFormat(
         maxUnpackedBytes: opts.maxUnpackedBytes,
         ...(opts.reduction && { reduction: opts.reduction }),
         ...(opts.partsReduction && { partsReduction: opts.partsReduction }),
+        ...(opts.elementRecords && { elementRecords: true }),
       });
     case 'usdz':
       // Each reader loads with its first model, so a worker's start-up holds only what it is asked for.

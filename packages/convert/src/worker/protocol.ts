@@ -29,6 +29,12 @@ export interface ConversionRequest {
    */
   partsPath?: string;
   /**
+   * Write the records of an IFC's elements here, as gzipped JSON (`ElementRecords`: class, name,
+   * type, storey, materials, property sets, quantities, by GlobalId). Nothing is written for a
+   * GLB or USDZ.
+   */
+  elementsPath?: string;
+  /**
    * by_scan mode 1: find the door the viewer looks at (in the submitted model's own frame) once the
    * model is read, and write nothing when there is none.
    */
@@ -115,6 +121,8 @@ export interface ConversionResult {
   glbFileSha256?: string;
   /** The parts written to `partsPath`, when the model was over the budget: the archive's size and SHA-256, and each part. */
   parts?: DeliveredParts;
+  /** The element records written to `elementsPath` (gzipped JSON): its size, SHA-256 and how many elements it holds. */
+  elements?: { bytes: number; sha256: string; count: number };
 }
 
 /** A ConvertError flattened for the trip across the thread boundary. */

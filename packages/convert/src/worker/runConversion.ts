@@ -62,6 +62,7 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
     ...(request.meshNodeLimit !== undefined && { meshNodeLimit: request.meshNodeLimit }),
     ...(request.maxUnpackedBytes !== undefined && { maxUnpackedBytes: request.maxUnpackedBytes }),
     maxGeometryBytes,
+    ...(request.elementsPath !== undefined && { elementRecords: true }),
   };
   const scene = await readModel(request.bytes, {
     ...readOptions,
@@ -105,6 +106,14 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
   const glbFile = glbBytes && request.glbPath !== undefined ? writeHashedFile(request.glbPath, (write) => write(glbBytes)) : undefined;
   const glb = glbFile ? undefined : glbBytes;
   const parts = budget && !arkit && request.partsPath !== undefined ? await writeParts(scene, budget, request.partsPath) : undefined;
+  const elements =
+    scene.elementRecords && request.elementsPath !== undefined
+      ? await (await import('../elements/writeElementRecords.js')).writeElementRecords(
+          scene.elementRecords,
+          scene.source.schema ?? '',
+          request.elementsPath,
+        )
+      : undefined;
   const written = performance.now();
   // Known now, while the package is at hand: whether a session can later anchor it for AR Quick Look.
   const refusal = arkit && usdzAnchorRefusal(arkit.bytes);
@@ -136,6 +145,7 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
     ...(glb && { glb }),
     ...(glbFile && { glbFileBytes: glbFile.bytes, glbFileSha256: glbFile.sha256 }),
     ...(parts && { parts }),
+    ...(elements && { elements }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { elementRoute } from '../routes/elementRoute.js';
 import { APP_SITE_ASSOCIATION_PATH, appSiteAssociationRoute } from '../routes/appSiteAssociationRoute.js';
 import { CONVERTER_VERSION } from '@arsession/convert';
 import type { ServerConfig } from '../config/ServerConfig.js';
@@ -132,6 +133,7 @@ export function createApp(ctx: ServerContext): express.Express {
   app.get(`${API}/session/:id`, detailRoute(ctx));
   app.delete(`${API}/session/:id`, endSessionRoute(ctx));
   app.get(`${API}/session/:id/files/:name`, filesRoute(ctx));
+  app.get(`${API}/session/:id/elements/:globalId`, elementRoute(ctx));
   app.get(`${API}/models`, modelsRoute(ctx));
   app.get(`${API}/models/:id`, modelRoute(ctx));
   app.get(`${API}/models/:id/file`, modelFileRoute(ctx));

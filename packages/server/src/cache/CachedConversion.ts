@@ -8,23 +8,30 @@ export type CachedConversion = Omit<ConversionResult, 'door' | 'usdz' | 'glb'> &
   Pick<Required<ConversionResult>, 'usdzFileBytes' | 'usdzFileSha256' | 'glbFileBytes' | 'glbFileSha256'>;
 
 /** The files a cache entry may hold: the delivered USDZ, the same scene as GLB, and the parts of a model over the budget. */
-export const CACHED_FILES = ['model.usdz', 'model.glb', 'model.parts.zip'] as const;
+export const CACHED_FILES = ['model.usdz', 'model.glb', 'model.parts.zip', 'model.elements.json.gz'] as const;
 
 /** One of {@link CACHED_FILES}. */
 export type CachedFileName = (typeof CACHED_FILES)[number];
 
 /** Where each of an entry's files is (a local path, or its name in a session): the parts archive only for a model with parts. */
-export type CachedFilePlaces = Readonly<Record<'model.usdz' | 'model.glb', string> & { 'model.parts.zip'?: string }>;
+export type CachedFilePlaces = Readonly<
+  Record<'model.usdz' | 'model.glb', string> & { 'model.parts.zip'?: string; 'model.elements.json.gz'?: string }
+>;
 
 /**
  * The files an entry holds: the USDZ and the GLB always, the parts archive when the model had
- * parts (its result says so).
+ * parts, the element records when it was an IFC (its result says which).
  *
  * @example
  * ```ts
  * cachedFilesOf(entry); // → ['model.usdz', 'model.glb'] for a model within the budget
  * ```
  */
-export function cachedFilesOf(entry: Pick<CachedConversion, 'parts'>): CachedFileName[] {
-  return entry.parts ? [...CACHED_FILES] : ['model.usdz', 'model.glb'];
+export function cachedFilesOf(entry: Pick<CachedConversion, 'parts' | 'elements'>): CachedFileName[] {
+  return [
+    'model.usdz',
+    'model.glb',
+    ...(entry.parts ? (['model.parts.zip'] as const) : []),
+    ...(entry.elements ? (['model.elements.json.gz'] as const) : []),
+  ];
 }

@@ -88,7 +88,7 @@ export function openConversionCache(
     },
     async keep(sourceSha256, sessionId, names, entry) {
       if (maxEntries === 0) return;
-      const bytes = entry.usdzFileBytes + entry.glbFileBytes + (entry.parts?.bytes ?? 0);
+      const bytes = entry.usdzFileBytes + entry.glbFileBytes + (entry.parts?.bytes ?? 0) + (entry.elements?.bytes ?? 0);
       if (bytes > maxBytes) return;
       const key = keyOf(sourceSha256);
       try {

@@ -12,6 +12,8 @@ export interface ConversionJob {
   glbPath: string;
   /** The parts of a model over the budget are written here (a stored zip, see `deliverParts`); nothing for one within it. */
   partsPath: string;
+  /** An IFC's element records are written here (gzipped JSON); nothing for a GLB or USDZ. */
+  elementsPath: string;
   /** by_scan mode 1: the door to find while the model is read. */
   detectDoor?: DoorQuery;
   timeoutMs: number;

@@ -246,6 +246,21 @@ export const SCHEMAS = {
       },
       door_openings: integer,
       quick_look: nullable({ $ref: '#/components/schemas/QuickLookPackage' }),
+      element_records: {
+        ...nullable(
+          record({
+            url: {
+              ...url,
+              description: 'gzipped JSON: {schema, elements: {<GlobalId>: record}}, each record as GET …/elements/{global_id} answers it',
+            },
+            bytes: { ...integer, description: 'size of the file (bytes, gzipped)' },
+            sha256: { ...sha256, description: 'SHA-256 of the file, hex (also its ETag)' },
+            count: { ...integer, description: 'elements it holds' },
+          }),
+        ),
+        description:
+          "every element's record in one file, for an app that answers taps offline; null for a GLB or USDZ (and sessions made before)",
+      },
       parts: {
         ...nullable({ $ref: '#/components/schemas/AssetParts' }),
         description:
@@ -262,6 +277,48 @@ export const SCHEMAS = {
     },
     ['door_openings'],
   ),
+  ElementRecord: record({
+    order: { ...integer, description: 'the model (model_assets order) it belongs to' },
+    global_id: { ...text, description: 'its IFC GlobalId, as the delivered files carry it' },
+    ifc_class: { ...text, description: 'its IFC class (IfcDoor, IfcWallStandardCase, …)' },
+    name: { ...text, description: 'its name in the model' },
+    type: {
+      ...nullable(
+        record({
+          ifc_class: { ...text, description: "the type's IFC class (IfcDoorType, IfcWallType, …)" },
+          name: text,
+          property_sets: { $ref: '#/components/schemas/PropertySets', description: 'the property sets stated on the type' },
+        }),
+      ),
+      description: 'its type (IfcRelDefinesByType), with the property sets stated on the type; null when it has none',
+    },
+    storey: { ...nullable(text), description: 'the storey (or other container) that holds it; null when none does' },
+    materials: { type: 'array', items: text, description: "its materials' names (a material, its layers or constituents)" },
+    property_sets: { $ref: '#/components/schemas/PropertySets', description: 'its property sets by name, each its properties by name' },
+    quantities: {
+      type: 'object',
+      additionalProperties: { type: 'object', additionalProperties: number },
+      description: "its quantity sets (IfcElementQuantity) by name, each its quantities by name, in the file's units",
+    },
+  }),
+  PropertySets: {
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      additionalProperties: {
+        oneOf: [
+          { type: 'string' },
+          { type: 'number' },
+          { type: 'boolean' },
+          { type: 'null' },
+          { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] } },
+        ],
+      },
+    },
+    description:
+      "property sets by name, each its properties by name: a value as the file states it (text, a number in the file's " +
+      'units, a truth value, null for unknown), or a list (an enumerated, list or bounded value)',
+  },
   AssetParts: record({
     zip_url: {
       ...url,

@@ -6,10 +6,9 @@ import { describeFields } from './fieldDescriptions.js';
 
 /** What a session's files are served as. */
 const FILE_TYPES: Schema = Object.fromEntries(
-  ['model/vnd.usdz+zip', 'model/gltf-binary', 'model/vnd.reality', 'application/zip', 'image/png', 'image/jpeg'].map((type) => [
-    type,
-    { schema: { type: 'string', contentMediaType: type } },
-  ]),
+  ['model/vnd.usdz+zip', 'model/gltf-binary', 'model/vnd.reality', 'application/zip', 'application/gzip', 'image/png', 'image/jpeg'].map(
+    (type) => [type, { schema: { type: 'string', contentMediaType: type } }],
+  ),
 );
 const HTML: Schema = { 'text/html': { schema: { type: 'string' } } };
 
@@ -408,7 +407,8 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
       [`${sessionPath}/{session_id}/files/{name}`]: {
         get: {
           operationId: 'getSessionFile',
-          summary: 'A delivered file (USDZ, GLB, Reality, parts zip, reference image): ETag, byte ranges, conditional requests',
+          summary:
+            'A delivered file (USDZ, GLB, Reality, parts zip, element records, reference image): ETag, byte ranges, conditional requests',
           tags: ['sessions'],
           security: [],
           parameters: [
@@ -431,6 +431,28 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
             404: problem('unknown file (file_not_found) or session'),
             410: problem('expired session'),
             416: { description: 'range not satisfiable' },
+            503: unavailable,
+          },
+        },
+      },
+      [`${sessionPath}/{session_id}/elements/{global_id}`]: {
+        get: {
+          operationId: 'getElementRecord',
+          summary: "One element's record as the model states it: what an app shows when the element is tapped",
+          description:
+            "The delivered files carry each element's GlobalId on its triangles; this answers what it is: class, name, type, " +
+            "storey, materials, property sets and quantities, and the order of the model it belongs to. Every element's " +
+            "record is also one file, each asset's element_records.url, for an app that works offline.",
+          tags: ['sessions'],
+          security: [],
+          parameters: [
+            sessionId,
+            { name: 'global_id', in: 'path', required: true, description: "the element's IFC GlobalId", schema: { type: 'string' } },
+          ],
+          responses: {
+            200: { description: 'the record', content: { 'application/json': { schema: ref('ElementRecord') } } },
+            404: problem('no element of the session has this GlobalId (element_not_found), or no such session'),
+            410: problem('expired session'),
             503: unavailable,
           },
         },

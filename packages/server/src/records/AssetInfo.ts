@@ -40,6 +40,8 @@ export interface AssetInfo {
   quick_look: QuickLookFile | null;
   /** The parts of a model over the AR budget; `null` (or absent, for sessions made before parts) for one within it. */
   parts?: StoredParts | null;
+  /** An IFC's element records (gzipped JSON, its name among the session's files); `null` for other formats or older sessions. */
+  element_records?: { file: string; bytes: number; sha256: string; count: number } | null;
 }
 
 /** The parts of a model over the AR budget, as its session stores them. */
@@ -91,8 +93,14 @@ export interface QuickLookFile {
 /** A model asset as the detail record shows it. */
 export type AssetOnWire = Omit<
   AssetInfo,
-  'usdz_file' | 'glb_file' | 'reality_file' | 'quick_look' | 'ar_budget' | 'parts' | 'triangles_without_element'
+  'usdz_file' | 'glb_file' | 'reality_file' | 'quick_look' | 'ar_budget' | 'parts' | 'triangles_without_element' | 'element_records'
 > & {
+  /**
+   * Every element's record in one file (gzipped JSON, by GlobalId: class, name, type, storey,
+   * materials, property sets, quantities), for an app that answers taps offline; one element's
+   * is at `…/elements/{global_id}`. `null` for a GLB or USDZ, and sessions made before.
+   */
+  element_records: { url: string; bytes: number; sha256: string; count: number } | null;
   /** `null` for sessions made before it was counted. */
   triangles_without_element: number | null;
   ar_budget: ArBudgetOnWire | null;

@@ -40,7 +40,15 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
     placement: placementOnWire(session.placement, files),
     model_frame: session.modelFrame,
     model_assets: session.assets.map((a, order) => {
-      const { usdz_file: usdz, glb_file: glb, reality_file: reality, quick_look: quickLook, parts, ...info } = a.info;
+      const {
+        usdz_file: usdz,
+        glb_file: glb,
+        reality_file: reality,
+        quick_look: quickLook,
+        parts,
+        element_records: records,
+        ...info
+      } = a.info;
       // Sessions made before GLBs and Quick Look packages were delivered lack them: null, not absent.
       const made = quickLook && session.files.find((f) => f.name === quickLook.file);
       const quick = quickLook && {
@@ -56,6 +64,7 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
         ...info,
         glb_bytes: info.glb_bytes ?? null,
         triangles_without_element: info.triangles_without_element ?? null,
+        element_records: records ? { url: files + records.file, bytes: records.bytes, sha256: records.sha256, count: records.count } : null,
         glb_sha256: info.glb_sha256 ?? null,
         ar_budget: info.ar_budget ?? null,
         reality_url: reality === null ? null : files + reality,

@@ -173,6 +173,8 @@ interface SessionModel {
   glb: StagedFile;
   /** The parts archive, staged when the model is over the budget (its result lists the parts). */
   parts: StagedFile | undefined;
+  /** An IFC's element records (gzipped JSON), staged when the conversion wrote them. */
+  elements: StagedFile | undefined;
   /** What the conversion cache knows it by: its bytes' SHA-256, and its share of the budget when the session has several models. */
   cacheKey: string;
   /** Converted for this request, not reused: the conversion cache keeps it once the session is committed. */
@@ -195,7 +197,8 @@ async function convertModels<I>(
     const cacheKey = share && budget && share.triangles !== budget.triangles ? `${upload.sha256}.${shareKey(share)}` : upload.sha256;
     const usdz = staging.stage(`${order}.usdz`),
       glb = staging.stage(`${order}.glb`),
-      parts = staging.stage(`${order}.parts.zip`);
+      parts = staging.stage(`${order}.parts.zip`),
+      elements = staging.stage(`${order}.elements.json.gz`);
     const detectDoor = order === 0 ? method.doorQuery?.(request.input) : undefined;
     // The same bytes converted before give the same files: they are placed from the cache, unless
     // a door is asked for (detection depends on the request, so it always runs on the model itself).
@@ -206,14 +209,30 @@ async function convertModels<I>(
       await Promise.all([copyFile(twin.usdz.from, usdz.from), copyFile(twin.glb.from, glb.from)]);
       if (twin.parts) await copyFile(twin.parts.from, parts.from);
       else await staging.unstage(parts);
+      if (twin.elements) await copyFile(twin.elements.from, elements.from);
+      else await staging.unstage(elements);
       const { door: _door, ...result } = twin.result;
-      models.push({ upload, result, usdz, glb, parts: twin.parts && parts, cacheKey, converted: false });
+      models.push({
+        upload,
+        result,
+        usdz,
+        glb,
+        parts: twin.parts && parts,
+        elements: twin.elements && elements,
+        cacheKey,
+        converted: false,
+      });
       continue;
     }
     const model = await inSpan('arsession.model', traced, async (span) => {
       const cached = detectDoor
         ? undefined
-        : await ctx.conversionCache.reuse(cacheKey, { 'model.usdz': usdz.from, 'model.glb': glb.from, 'model.parts.zip': parts.from });
+        : await ctx.conversionCache.reuse(cacheKey, {
+            'model.usdz': usdz.from,
+            'model.glb': glb.from,
+            'model.parts.zip': parts.from,
+            'model.elements.json.gz': elements.from,
+          });
       const lookup = detectDoor ? 'skipped' : cached ? 'hit' : 'miss';
       if (lookup !== 'skipped') ctx.metrics.cacheLookup(lookup);
       span.setAttribute('arsession.cache', lookup);
@@ -226,6 +245,7 @@ async function convertModels<I>(
           usdzPath: usdz.from,
           glbPath: glb.from,
           partsPath: parts.from,
+          elementsPath: elements.from,
           budget: share,
           detectDoor,
         }).catch((err: unknown) => {
@@ -233,7 +253,17 @@ async function convertModels<I>(
         }));
       // A model within the budget has no parts: nothing was written there.
       if (!result.parts) await staging.unstage(parts);
-      return { upload, result, usdz, glb, parts: result.parts && parts, cacheKey, converted: !cached };
+      if (!result.elements) await staging.unstage(elements);
+      return {
+        upload,
+        result,
+        usdz,
+        glb,
+        parts: result.parts && parts,
+        elements: result.elements && elements,
+        cacheKey,
+        converted: !cached,
+      };
     });
     models.push(model);
   }
@@ -278,10 +308,17 @@ async function commitSession<I>(
       model.parts &&
       model.result.parts &&
       (await stagePartFiles(scope.staging, order, model.parts, model.result.parts, model.upload.name, placedAt));
-    files.push(usdz, glb, ...(reality ? [reality] : []), ...(parts?.files ?? []));
+    const records = model.elements && model.result.elements && elementRecordsFile(model.elements, model.result.elements, model.upload.name);
+    files.push(usdz, glb, ...(reality ? [reality] : []), ...(parts?.files ?? []), ...(records ? [records] : []));
     // Its Quick Look package and the page's preview are made when first asked for (derived/).
     const quick = quickLookFileOf(order, usdz.name, quickLook, model.result.anchorRefusal);
-    const info = { ...assetInfo(model, usdz, glb, reality), parts: parts?.stored ?? null };
+    const info = {
+      ...assetInfo(model, usdz, glb, reality),
+      parts: parts?.stored ?? null,
+      element_records: records
+        ? { file: records.name, bytes: records.bytes, sha256: records.sha256, count: model.result.elements!.count }
+        : null,
+    };
     // A compiler configured but failing is said on the asset: reality_url null alone reads as "not configured".
     if (made && 'failed' in made)
       info.warnings = [
@@ -325,7 +362,12 @@ async function commitSession<I>(
   // next upload of the same bytes is placed, not converted.
   for (const m of models.filter((m) => m.converted)) {
     const { door: _door, usdz: _usdz, glb: _glb, ...reusable } = m.result;
-    const names = { 'model.usdz': m.usdz.name, 'model.glb': m.glb.name, ...(m.parts && { 'model.parts.zip': m.parts.name }) };
+    const names = {
+      'model.usdz': m.usdz.name,
+      'model.glb': m.glb.name,
+      ...(m.parts && { 'model.parts.zip': m.parts.name }),
+      ...(m.elements && { 'model.elements.json.gz': m.elements.name }),
+    };
     await ctx.conversionCache.keep(m.cacheKey, scope.sessionId, names, reusable);
   }
   return { code, expiresAt };
@@ -375,6 +417,7 @@ async function convertUpload(
     usdzPath,
     glbPath,
     partsPath,
+    elementsPath,
     budget,
     detectDoor,
   }: {
@@ -384,6 +427,7 @@ async function convertUpload(
     usdzPath: string;
     glbPath: string;
     partsPath: string;
+    elementsPath: string;
     /** This model's share of the session's AR budget; `false`: none. */
     budget: ArBudget | false;
     detectDoor: DoorQuery | undefined;
@@ -399,6 +443,7 @@ async function convertUpload(
       usdzPath,
       glbPath,
       partsPath,
+      elementsPath,
       timeoutMs: ctx.config.conversionTimeoutSeconds * 1000,
       budget,
       maxGeometryBytes: geometryBytesWithin(ctx.config.conversionMemoryBytes),
@@ -466,4 +511,15 @@ function savedModel(ctx: ServerContext, upload: UploadedFile, result: Conversion
 /** A budget share as the conversion cache keys it: the same bytes under another share are another conversion. */
 function shareKey(share: ArBudget): string {
   return `share-${share.triangles}-${share.meshPrims}-${share.packageBytes}`;
+}
+
+/** An IFC's element records as a file of its session: gzipped JSON, named after the upload. */
+function elementRecordsFile(staged: StagedFile, written: { bytes: number; sha256: string }, sourceName: string): SessionFile {
+  return {
+    name: staged.name,
+    contentType: 'application/gzip',
+    bytes: written.bytes,
+    sha256: written.sha256,
+    downloadName: contentDisposition(deliveredName(sourceName, 'elements.json.gz')),
+  };
 }

@@ -99,6 +99,7 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
           usdzKey: `${base}/usdz`,
           glbKey: `${base}/glb`,
           partsKey: `${base}/parts`,
+          elementsKey: `${base}/elements`,
           fileName: job.upload.name,
           field: job.upload.field,
           timeoutMs: job.timeoutMs,
@@ -140,12 +141,13 @@ export async function bullmqConversionJobs(options: BullmqConversionJobsOptions)
       );
       const answer = await queueAndWait(job, sent[0]!, waitMs);
       if (!answer.ok) throw reviveError(answer.error);
-      sent.push(answer.usdz, answer.glb, ...(answer.parts ? [answer.parts] : []));
+      sent.push(answer.usdz, answer.glb, ...(answer.parts ? [answer.parts] : []), ...(answer.elements ? [answer.elements] : []));
       await files
         .receive([
           [answer.usdz, job.usdzPath],
           [answer.glb, job.glbPath],
           ...(answer.parts ? [[answer.parts, job.partsPath] as const] : []),
+          ...(answer.elements ? [[answer.elements, job.elementsPath] as const] : []),
         ])
         .catch((err: unknown) => {
           throw err instanceof JobFileMissingError

@@ -21,6 +21,8 @@ export interface QueuedConversion {
   glbKey: string;
   /** Where the parts archive goes, when the model is over the budget. */
   partsKey: string;
+  /** Where an IFC's element records go. */
+  elementsKey: string;
   fileName: string;
   field: string;
   detectDoor?: DoorQuery;
@@ -37,5 +39,5 @@ export interface QueuedConversion {
 
 /** What a job returns: the conversion and where its USDZ and GLB were put, or why the model was refused. */
 export type QueuedConversionResult =
-  | { ok: true; result: Omit<ConversionResult, 'usdz' | 'glb'>; usdz: JobFile; glb: JobFile; parts?: JobFile }
+  | { ok: true; result: Omit<ConversionResult, 'usdz' | 'glb'>; usdz: JobFile; glb: JobFile; parts?: JobFile; elements?: JobFile }
   | { ok: false; error: SerializedConvertError };

@@ -63,7 +63,8 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
       const modelPath = join(dir, 'model'),
         usdzPath = join(dir, 'out.usdz'),
         glbPath = join(dir, 'out.glb'),
-        partsPath = join(dir, 'out.parts.zip');
+        partsPath = join(dir, 'out.parts.zip'),
+        elementsPath = join(dir, 'out.elements.json.gz');
       await files.receive([[job.data.model, modelPath]]);
       const { fileName, field, timeoutMs, detectDoor, budget, maxGeometryBytes, maxUnpackedBytes } = job.data;
       try {
@@ -77,6 +78,7 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
             usdzPath,
             glbPath,
             partsPath,
+            elementsPath,
             timeoutMs,
             budget,
             maxGeometryBytes,
@@ -85,12 +87,18 @@ export function runConversionWorker(options: ConversionWorkerOptions): RunningCo
           }),
         );
         // Kept as long as the API node waits for a job: it takes them at once.
-        const [usdz, glb, parts] = await files.send(
-          [[job.data.usdzKey, usdzPath], [job.data.glbKey, glbPath], ...(result.parts ? [[job.data.partsKey, partsPath] as const] : [])],
+        const extras = [
+          ...(result.parts ? [[job.data.partsKey, partsPath] as const] : []),
+          ...(result.elements ? [[job.data.elementsKey, elementsPath] as const] : []),
+        ];
+        const [usdz, glb, ...sent] = await files.send(
+          [[job.data.usdzKey, usdzPath], [job.data.glbKey, glbPath], ...extras],
           jobWaitMs(timeoutMs),
         );
+        const parts = result.parts ? sent.shift() : undefined;
+        const elements = result.elements ? sent.shift() : undefined;
         const { usdz: _usdz, glb: _glb, ...rest } = result;
-        return { ok: true, result: rest, usdz: usdz!, glb: glb!, ...(parts && { parts }) };
+        return { ok: true, result: rest, usdz: usdz!, glb: glb!, ...(parts && { parts }), ...(elements && { elements }) };
       } catch (err) {
         const error = serializeError(err);
         if (!error) throw err;

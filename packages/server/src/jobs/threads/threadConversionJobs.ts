@@ -26,6 +26,7 @@ export function threadConversionJobs(options: { metrics?: ServerMetrics } = {}):
           usdzPath: job.usdzPath,
           glbPath: job.glbPath,
           partsPath: job.partsPath,
+          elementsPath: job.elementsPath,
           timeoutMs: job.timeoutMs,
           budget: job.budget,
           maxGeometryBytes: job.maxGeometryBytes,

@@ -1,0 +1,60 @@
+import { gunzipSync } from 'node:zlib';
+import type { ElementRecords } from '@arsession/convert';
+import type { Request, Response } from 'express';
+import type { ServerContext } from '../app/ServerContext.js';
+import { ApiError } from '../errors/ApiError.js';
+import { liveSession } from './sessionLookup.js';
+
+/** Sessions whose element records are kept parsed: a tapping app asks for one element after another. */
+const KEPT_SESSIONS = 4;
+
+/** Longest id looked up: an IFC GlobalId has 22 characters; anything far longer names nothing. */
+const MAX_ID_LENGTH = 64;
+
+/**
+ * `GET /api/vision/v1/session/{id}/elements/{global_id}`: one element's record as the model states
+ * it (class, name, type, storey, materials, property sets, quantities), with the `order` of the
+ * model it belongs to; 404 `element_not_found` naming the id. Read from the session's element
+ * records file (`element_records.url`), kept parsed for the few sessions asked last.
+ *
+ * @example
+ * ```ts
+ * app.get(`${API}/session/:id/elements/:globalId`, elementRoute(ctx));
+ * ```
+ */
+export function elementRoute(ctx: ServerContext) {
+  const kept = new Map<string, Promise<ElementRecords>>();
+  const recordsOf = (sessionId: string, file: string): Promise<ElementRecords> => {
+    const key = `${sessionId}/${file}`;
+    let records = kept.get(key);
+    if (records) kept.delete(key);
+    else
+      records = ctx.objects
+        .readSessionFile(sessionId, file)
+        .then((bytes) => JSON.parse(gunzipSync(bytes).toString('utf8')) as ElementRecords);
+    // Most recently asked last; the oldest goes when more are kept than allowed.
+    kept.set(key, records);
+    while (kept.size > KEPT_SESSIONS) kept.delete(kept.keys().next().value!);
+    records.catch(() => kept.delete(key));
+    return records;
+  };
+  return async (req: Request, res: Response): Promise<void> => {
+    const session = await liveSession(ctx.sessions, String(req.params.id));
+    const globalId = String(req.params.globalId);
+    for (const asset of globalId.length <= MAX_ID_LENGTH ? session.assets : []) {
+      const file = asset.info.element_records?.file;
+      if (!file) continue;
+      const { elements } = await recordsOf(session.id, file);
+      // Own keys only: `__proto__` or `constructor` name no element.
+      const record = Object.hasOwn(elements, globalId) ? elements[globalId] : undefined;
+      if (record) {
+        res.set('Cache-Control', 'private, max-age=300').json({ order: asset.order, ...record });
+        return;
+      }
+    }
+    const named = globalId.length <= MAX_ID_LENGTH ? JSON.stringify(globalId) : `${JSON.stringify(globalId.slice(0, MAX_ID_LENGTH))}…`;
+    throw new ApiError(404, 'element_not_found', `no element of this session has the GlobalId ${named}`, [
+      { field: 'global_id', message: 'unknown element' },
+    ]);
+  };
+}
