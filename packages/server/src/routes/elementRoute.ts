@@ -26,12 +26,10 @@ export function elementRoute(ctx: ServerContext) {
   const kept = new Map<string, Promise<ElementRecords>>();
   const recordsOf = (sessionId: string, file: string): Promise<ElementRecords> => {
     const key = `${sessionId}/${file}`;
-    let records = kept.get(key);
-    if (records) kept.delete(key);
-    else
-      records = ctx.objects
-        .readSessionFile(sessionId, file)
-        .then((bytes) => JSON.parse(gunzipSync(bytes).toString('utf8')) as ElementRecords);
+    const records =
+      kept.get(key) ??
+      ctx.objects.readSessionFile(sessionId, file).then((bytes) => JSON.parse(gunzipSync(bytes).toString('utf8')) as ElementRecords);
+    kept.delete(key);
     // Most recently asked last; the oldest goes when more are kept than allowed.
     kept.set(key, records);
     while (kept.size > KEPT_SESSIONS) kept.delete(kept.keys().next().value!);
