@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import {
   arBudgetOnWire,
@@ -37,6 +37,7 @@ import { modelsToSave } from './modelsToSave.js';
 import { withDoorHints } from './doorHints.js';
 import { savedModelUpload } from './savedModelUpload.js';
 import { stagePartFiles } from './stagePartFiles.js';
+import { ModelFiles } from './ModelFiles.js';
 import { budgetShares } from './budgetShares.js';
 import { placementPoint } from '../placement/placementPoint.js';
 import { DoorNotFoundError } from '@arsession/geometry';
@@ -169,12 +170,8 @@ async function readRequest<I>(
 interface SessionModel {
   upload: UploadedFile;
   result: ConvertedModel;
-  usdz: StagedFile;
-  glb: StagedFile;
-  /** The parts archive, staged when the model is over the budget (its result lists the parts). */
-  parts: StagedFile | undefined;
-  /** An IFC's element records (gzipped JSON), staged when the conversion wrote them. */
-  elements: StagedFile | undefined;
+  /** Its files, staged: the USDZ, the GLB, and the parts and element records when it has them. */
+  files: ModelFiles;
   /** What the conversion cache knows it by: its bytes' SHA-256, and its share of the budget when the session has several models. */
   cacheKey: string;
   /** Converted for this request, not reused: the conversion cache keeps it once the session is committed. */
@@ -195,10 +192,7 @@ async function convertModels<I>(
   for (const [order, upload] of request.uploads.entries()) {
     const share = shares[order]!;
     const cacheKey = share && budget && share.triangles !== budget.triangles ? `${upload.sha256}.${shareKey(share)}` : upload.sha256;
-    const usdz = staging.stage(`${order}.usdz`),
-      glb = staging.stage(`${order}.glb`),
-      parts = staging.stage(`${order}.parts.zip`),
-      elements = staging.stage(`${order}.elements.json.gz`);
+    const files = new ModelFiles(staging, order);
     const detectDoor = order === 0 ? method.doorQuery?.(request.input) : undefined;
     // The same bytes converted before give the same files: they are placed from the cache, unless
     // a door is asked for (detection depends on the request, so it always runs on the model itself).
@@ -206,33 +200,13 @@ async function convertModels<I>(
     // The same file twice in one request is converted once: its files are copied from the first.
     const twin = models.find((m) => m.upload.sha256 === upload.sha256 && m.upload.bytes === upload.bytes);
     if (twin && !detectDoor) {
-      await Promise.all([copyFile(twin.usdz.from, usdz.from), copyFile(twin.glb.from, glb.from)]);
-      if (twin.parts) await copyFile(twin.parts.from, parts.from);
-      else await staging.unstage(parts);
-      if (twin.elements) await copyFile(twin.elements.from, elements.from);
-      else await staging.unstage(elements);
+      await files.copyFrom(twin.files);
       const { door: _door, ...result } = twin.result;
-      models.push({
-        upload,
-        result,
-        usdz,
-        glb,
-        parts: twin.parts && parts,
-        elements: twin.elements && elements,
-        cacheKey,
-        converted: false,
-      });
+      models.push({ upload, result, files, cacheKey, converted: false });
       continue;
     }
     const model = await inSpan('arsession.model', traced, async (span) => {
-      const cached = detectDoor
-        ? undefined
-        : await ctx.conversionCache.reuse(cacheKey, {
-            'model.usdz': usdz.from,
-            'model.glb': glb.from,
-            'model.parts.zip': parts.from,
-            'model.elements.json.gz': elements.from,
-          });
+      const cached = detectDoor ? undefined : await ctx.conversionCache.reuse(cacheKey, files.cachePlaces());
       const lookup = detectDoor ? 'skipped' : cached ? 'hit' : 'miss';
       if (lookup !== 'skipped') ctx.metrics.cacheLookup(lookup);
       span.setAttribute('arsession.cache', lookup);
@@ -242,28 +216,15 @@ async function convertModels<I>(
           sessionId: staging.sessionId,
           order,
           upload,
-          usdzPath: usdz.from,
-          glbPath: glb.from,
-          partsPath: parts.from,
-          elementsPath: elements.from,
+          ...files.paths(),
           budget: share,
           detectDoor,
         }).catch((err: unknown) => {
           throw err instanceof DoorNotFoundError && detectDoor ? withDoorHints(err, detectDoor, upload, request.uploads.length) : err;
         }));
-      // A model within the budget has no parts: nothing was written there.
-      if (!result.parts) await staging.unstage(parts);
-      if (!result.elements) await staging.unstage(elements);
-      return {
-        upload,
-        result,
-        usdz,
-        glb,
-        parts: result.parts && parts,
-        elements: result.elements && elements,
-        cacheKey,
-        converted: !cached,
-      };
+      // A model within the budget has no parts, a GLB no element records: nothing was written there.
+      await files.settle(result);
+      return { upload, result, files, cacheKey, converted: !cached };
     });
     models.push(model);
   }
@@ -287,28 +248,29 @@ async function commitSession<I>(
   const assets: StoredAsset[] = [];
   for (const [order, model] of models.entries()) {
     const usdz: SessionFile = {
-      name: model.usdz.name,
+      name: model.files.usdz.name,
       contentType: 'model/vnd.usdz+zip',
       bytes: model.result.usdzFileBytes,
       sha256: model.result.usdzFileSha256,
       downloadName: contentDisposition(deliveredName(model.upload.name, 'usdz')),
     };
     const glb: SessionFile = {
-      name: model.glb.name,
+      name: model.files.glb.name,
       contentType: 'model/gltf-binary',
       bytes: model.result.glbFileBytes,
       sha256: model.result.glbFileSha256,
       downloadName: contentDisposition(deliveredName(model.upload.name, 'glb')),
     };
-    const made = await makeReality(ctx, model.usdz.from, scope.staging, order, model.upload.name);
+    const made = await makeReality(ctx, model.files.usdz.from, scope.staging, order, model.upload.name);
     const reality = made && 'file' in made ? made.file : undefined;
     // The placement is stated in the first model's frame; each model's own is moved by its offset.
     const placedAt = placementPoint(placed).map((v, k) => v + results[0]!.offset[k]! - model.result.offset[k]!);
+    const { parts: archive, elements: elementsFile } = model.files;
     const parts =
-      model.parts &&
+      archive &&
       model.result.parts &&
-      (await stagePartFiles(scope.staging, order, model.parts, model.result.parts, model.upload.name, placedAt));
-    const records = model.elements && model.result.elements && elementRecordsFile(model.elements, model.result.elements, model.upload.name);
+      (await stagePartFiles(scope.staging, order, archive, model.result.parts, model.upload.name, placedAt));
+    const records = elementsFile && model.result.elements && elementRecordsFile(elementsFile, model.result.elements, model.upload.name);
     files.push(usdz, glb, ...(reality ? [reality] : []), ...(parts?.files ?? []), ...(records ? [records] : []));
     // Its Quick Look package and the page's preview are made when first asked for (derived/).
     const quick = quickLookFileOf(order, usdz.name, quickLook, model.result.anchorRefusal);
@@ -362,13 +324,7 @@ async function commitSession<I>(
   // next upload of the same bytes is placed, not converted.
   for (const m of models.filter((m) => m.converted)) {
     const { door: _door, usdz: _usdz, glb: _glb, ...reusable } = m.result;
-    const names = {
-      'model.usdz': m.usdz.name,
-      'model.glb': m.glb.name,
-      ...(m.parts && { 'model.parts.zip': m.parts.name }),
-      ...(m.elements && { 'model.elements.json.gz': m.elements.name }),
-    };
-    await ctx.conversionCache.keep(m.cacheKey, scope.sessionId, names, reusable);
+    await ctx.conversionCache.keep(m.cacheKey, scope.sessionId, m.files.cacheNames(), reusable);
   }
   return { code, expiresAt };
 }
