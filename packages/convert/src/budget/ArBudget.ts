@@ -49,13 +49,16 @@ export interface CategoryFigures {
   maxDeviation: number;
   /** Farthest (m) its full surface lies from its delivered one (an element left out: its own size). */
   maxUncovered: number;
-  /** Elements drawn as the box around them in place of their shape. */
+  /** Elements drawn as a stand-in in place of their shape: the box around them, its top face, or (envelope detail) a sheet or a rim. */
   proxiedElements: number;
   /** Elements left out, counted by IFC class (`mesh` for a model that names none), most first. */
   leftOut: Array<{ ifcClass: string; elements: number }>;
 }
 
-/** What was done to bring a model within its budget, cheapest loss first. */
+/**
+ * What was done to bring a model within its budget. The steps run simplify, textures, merge
+ * (`defaultBudgetSteps`); a report lists them in this type's fixed order, not the order they ran.
+ */
 export type BudgetStep = 'merged' | 'materials_merged' | 'simplified' | 'textures_resized';
 
 /** What {@link fitArBudget} did, for the detail record, the CLI report and the benchmark. */
@@ -63,7 +66,7 @@ export interface BudgetReport {
   budget: ArBudget;
   source: BudgetFigures;
   delivered: BudgetFigures;
-  /** The steps taken, in order; empty when the model was within budget and delivered as read. */
+  /** The steps taken, in a fixed order (`merged`, `simplified`, `textures_resized`: see `BudgetLedger.steps`); empty when none was. */
   steps: BudgetStep[];
   /**
    * Largest distance in metres from the delivered surface to the full model's: an upper bound
@@ -73,7 +76,8 @@ export interface BudgetReport {
   /**
    * The other side: largest distance in metres from the full model's surface to the delivered
    * one, an upper bound too. Parts simplified away count here: pruned pieces by their distance to what is left of
-   * their mesh, a part left out whole (smaller than a hundredth of the model) by its own size.
+   * their mesh, a mesh left out whole (below the smaller of 0.5 m and a thousandth of the model's diagonal, or
+   * clutter left out to fit) by its own size.
    */
   maxUncovered: number;
   /** Whether the delivered figures are all within the budget. */

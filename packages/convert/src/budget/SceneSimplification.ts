@@ -110,7 +110,8 @@ const STAND_IN_TRIANGLES: Readonly<Record<StandIn, number>> = {
 
 /**
  * A scene's meshes on their way down in detail together, counted as drawn, each in the order a
- * person misses it least: clutter (furniture, MEP, anything outside the envelope) coarsened at an
+ * person misses it least (after `envelopeWithoutShape`, which `simplifyToBudget` runs first):
+ * clutter (furniture, MEP, anything outside the envelope) coarsened at an
  * error relative to its own size, then drawn as boxes, then left out, and only then the envelope,
  * at one error bound in metres for all (each mesh's in its own units, by the largest scale it is
  * drawn at). Each step is a verb; `simplifyToBudget` says in which order they run.

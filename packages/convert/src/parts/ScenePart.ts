@@ -2,9 +2,9 @@ import type { Bounds } from '@arsession/geometry';
 import type { SceneStorey } from '../scene/SceneLevel.js';
 
 /**
- * One part of a project too large for one AR file: the elements of one spatial container (a
- * storey of a building), or of one cell of it when even that is over the budget, or a cell of a
- * grid over elements no container holds. Plain data: node indices into the scene it was split from.
+ * One part of a project too large for one AR file: the elements of one storey, or of one cell of
+ * it when even that is over the budget (cut at weighted medians, not on a fixed grid), or a cell of
+ * the elements no container holds. Plain data: node indices into the scene it was split from.
  */
 export interface ScenePart {
   /** What a person reads: the storey's name, with its cell when it was split (`Level 1 · 2/4`). */

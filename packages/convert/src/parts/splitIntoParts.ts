@@ -43,9 +43,10 @@ interface Element {
  * container holds. A
  * group drawing more than `triangles` is cut in two at the triangle-weighted median of its
  * elements' centres, across its longer horizontal side, until every cell is within it (or is one
- * element): a storey of a large building becomes a grid of neighbouring cells a device loads
- * where the user stands. Every element node is in exactly one part. A scene without levels (a GLB)
- * is split by the grid alone.
+ * element): a storey of a large building becomes neighbouring cells a device loads where the user
+ * stands. Every element node is in exactly one part. A scene without levels (a GLB) is cut the same
+ * way as one group. An element weighs as envelope by its own IFC class only (the budget also reads
+ * merged runs and, without a class, the shape: a GLB's walls weigh as clutter here).
  *
  * @example
  * ```ts

@@ -34,7 +34,7 @@ export interface CategoryOnWire {
   delivered_triangles: number;
   max_deviation_m: number;
   max_uncovered_m: number;
-  /** Elements drawn as the box around them. */
+  /** Elements drawn as a stand-in: the box around them, its top face, or (envelope detail) a sheet or a rim. */
   proxied_elements: number;
   /** Elements left out, by IFC class. */
   left_out: Array<{ ifc_class: string; elements: number }>;
