@@ -1,7 +1,7 @@
 import { type Bounds, vectorLength } from '@arsession/geometry';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { SceneMesh } from '../scene/SceneData.js';
-import { emptyBounds } from '../scene/growBounds.js';
+import { emptyBounds, unionBounds } from '../scene/growBounds.js';
 import { DisjointSets } from './DisjointSets.js';
 
 /** Options of {@link proxyParts}. */
@@ -48,7 +48,7 @@ export function proxyParts(mesh: SceneMesh, options: Partial<ProxyPartsOptions> 
   if (pieces.length === 0) return [];
   const groups = pieces.length > maxPieces ? [] : groupNear(pieces, gapShare);
   const parts = groups.length <= MERGED_BOX_BY_BOX ? mergeNear(groups, gapShare) : groups;
-  return parts.length === 0 || parts.length > maxParts ? [pieces.reduce(union)] : parts;
+  return parts.length === 0 || parts.length > maxParts ? [pieces.reduce(unionBounds)] : parts;
 }
 
 /** The box of each piece of the mesh: its triangles joined through positions they share. */
@@ -99,7 +99,7 @@ function groupNear(boxes: Bounds[], gapShare: number): Bounds[] {
   boxes.forEach((box, i) => {
     const g = groups.find(i);
     const sofar = byGroup.get(g);
-    byGroup.set(g, sofar ? union(sofar, box) : box);
+    byGroup.set(g, sofar ? unionBounds(sofar, box) : box);
   });
   return [...byGroup.values()];
 }
@@ -118,7 +118,7 @@ function mergeNear(boxes: Bounds[], gapShare: number): Bounds[] {
           j++;
           continue;
         }
-        out[i] = union(out[i]!, out[j]!);
+        out[i] = unionBounds(out[i]!, out[j]!);
         out.splice(j, 1);
         merged = true;
       }
@@ -135,12 +135,4 @@ function gap(a: Bounds, b: Bounds): number {
 
 function diagonal(b: Bounds): number {
   return vectorLength(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
-}
-
-/** The box round two boxes. */
-function union(a: Bounds, b: Bounds): Bounds {
-  return {
-    min: [Math.min(a.min[0], b.min[0]), Math.min(a.min[1], b.min[1]), Math.min(a.min[2], b.min[2])],
-    max: [Math.max(a.max[0], b.max[0]), Math.max(a.max[1], b.max[1]), Math.max(a.max[2], b.max[2])],
-  };
 }

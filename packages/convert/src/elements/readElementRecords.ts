@@ -1,5 +1,6 @@
 import type { StepFile } from '../ifc/step/StepFile.js';
 import { stepReferences, stepText, type StepValue } from '../ifc/step/StepValue.js';
+import type { StepEntity } from '../ifc/step/readStepEntity.js';
 import type { ElementRecord, PropertySets, PropertyValue } from './ElementRecord.js';
 
 /** What {@link readElementRecords} needs of the model beyond its STEP text. */
@@ -16,11 +17,13 @@ export interface ElementRecordSource {
 // Attribute positions (0-based), the same in IFC2X3, IFC4 and IFC4X3.
 const ROOT = { globalId: 0, name: 2 };
 const REL = { related: 4, relating: 5 };
-const PROPERTY_SET = { name: 2, properties: 4 };
+const PROPERTY_SET = { type: 'IFCPROPERTYSET', name: 2, items: 4 };
 const TYPE_OBJECT = { name: 2, propertySets: 5 };
-const ELEMENT_QUANTITY = { name: 2, quantities: 5 };
-const PROPERTY = { name: 0, value: 2 };
-const QUANTITY = { name: 0, value: 3 };
+const ELEMENT_QUANTITY = { type: 'IFCELEMENTQUANTITY', name: 2, items: 5 };
+/** A property's or a quantity's name, first in both. */
+const ITEM_NAME = 0;
+const PROPERTY = { value: 2 };
+const QUANTITY = { value: 3 };
 /** How deep a material definition is followed (usage → set → layer → material). */
 const MATERIAL_DEPTH = 5;
 
@@ -42,39 +45,10 @@ export function readElementRecords(source: ElementRecordSource, elements: Iterab
   const definitions = relatedTo(source, 'IFCRELDEFINESBYPROPERTIES');
   const types = relatedTo(source, 'IFCRELDEFINESBYTYPE');
   const materials = relatedTo(source, 'IFCRELASSOCIATESMATERIAL');
-  const propertySetsOf = (ids: number[]): PropertySets => {
-    const sets: PropertySets = {};
-    for (const id of ids) {
-      const entity = file.entity(id);
-      if (entity?.type !== 'IFCPROPERTYSET') continue;
-      const properties: Record<string, PropertyValue> = {};
-      for (const p of stepReferences(entity.attributes[PROPERTY_SET.properties])) {
-        const property = file.entity(p);
-        const name = stepText(property?.attributes[PROPERTY.name]);
-        if (!property || name === undefined) continue;
-        const value = propertyValue(property.type, property.attributes);
-        if (value !== undefined) properties[name] = value;
-      }
-      sets[stepText(entity.attributes[PROPERTY_SET.name]) ?? `#${id}`] = properties;
-    }
-    return sets;
-  };
-  const quantitiesOf = (ids: number[]): ElementRecord['quantities'] => {
-    const sets: ElementRecord['quantities'] = {};
-    for (const id of ids) {
-      const entity = file.entity(id);
-      if (entity?.type !== 'IFCELEMENTQUANTITY') continue;
-      const quantities: Record<string, number> = {};
-      for (const q of stepReferences(entity.attributes[ELEMENT_QUANTITY.quantities])) {
-        const quantity = file.entity(q);
-        const name = stepText(quantity?.attributes[QUANTITY.name]);
-        const value = numberOf(quantity?.attributes[QUANTITY.value]);
-        if (name !== undefined && value !== undefined) quantities[name] = value;
-      }
-      sets[stepText(entity.attributes[ELEMENT_QUANTITY.name]) ?? `#${id}`] = quantities;
-    }
-    return sets;
-  };
+  const propertySetsOf = (ids: number[]): PropertySets =>
+    namedSets(file, ids, PROPERTY_SET, (property) => propertyValue(property.type, property.attributes));
+  const quantitiesOf = (ids: number[]): ElementRecord['quantities'] =>
+    namedSets(file, ids, ELEMENT_QUANTITY, (quantity) => numberOf(quantity.attributes[QUANTITY.value]));
   return [...elements].map((id) => {
     const defined = definitions.get(id) ?? [];
     const typeId = types.get(id)?.[0];
@@ -97,6 +71,32 @@ export function readElementRecords(source: ElementRecordSource, elements: Iterab
       quantities: quantitiesOf(defined),
     };
   });
+}
+
+/**
+ * The sets of one kind among `ids` (property sets, quantity sets) by name, each its items by name
+ * with the values `readValue` reads; items without a name or a value are left out.
+ */
+function namedSets<T>(
+  file: StepFile,
+  ids: readonly number[],
+  kind: { type: string; name: number; items: number },
+  readValue: (item: StepEntity) => T | undefined,
+): Record<string, Record<string, T>> {
+  const sets: Record<string, Record<string, T>> = {};
+  for (const id of ids) {
+    const entity = file.entity(id);
+    if (entity?.type !== kind.type) continue;
+    const items: Record<string, T> = {};
+    for (const ref of stepReferences(entity.attributes[kind.items])) {
+      const item = file.entity(ref);
+      const name = stepText(item?.attributes[ITEM_NAME]);
+      const value = item && readValue(item);
+      if (name !== undefined && value !== undefined) items[name] = value;
+    }
+    sets[stepText(entity.attributes[kind.name]) ?? `#${id}`] = items;
+  }
+  return sets;
 }
 
 /** For each related object of the relationships of `ifcClass`, what they relate it to (their `relating` attribute), in file order. */

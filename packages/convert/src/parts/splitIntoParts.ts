@@ -1,7 +1,7 @@
 import type { Bounds } from '@arsession/geometry';
 import type { SceneData } from '../scene/SceneData.js';
 import type { SceneLevel, SceneStorey } from '../scene/SceneLevel.js';
-import { emptyBounds, growBounds } from '../scene/growBounds.js';
+import { emptyBounds, growBounds, unionBounds } from '../scene/growBounds.js';
 import { worldMatrices } from '../scene/sceneStats.js';
 import { AR_BUDGET_DEFAULTS } from '../budget/ArBudget.js';
 import { categoryOfIfcClass } from '../budget/categoryOfIfcClass.js';
@@ -106,7 +106,7 @@ export function splitIntoParts(
         cell: cells.length === 1 ? null : [k, cells.length],
         nodes: cell.map((e) => e.node).sort((a, b) => a - b),
         triangles: cell.reduce((n, e) => n + e.triangles, 0),
-        bounds: cell.reduce((b, e) => unite(b, e.box), emptyBounds()),
+        bounds: cell.reduce((b, e) => unionBounds(b, e.box), emptyBounds()),
       });
     });
   }
@@ -151,11 +151,4 @@ function cutToSize(elements: Element[], limit: number): Element[][] {
   // The first element alone may be over half: it still makes a cell of its own.
   const cut = Math.max(1, at);
   return [...cutToSize(sorted.slice(0, cut), limit), ...cutToSize(sorted.slice(cut), limit)];
-}
-
-function unite(a: Bounds, b: Bounds): Bounds {
-  return {
-    min: [Math.min(a.min[0], b.min[0]), Math.min(a.min[1], b.min[1]), Math.min(a.min[2], b.min[2])],
-    max: [Math.max(a.max[0], b.max[0]), Math.max(a.max[1], b.max[1]), Math.max(a.max[2], b.max[2])],
-  };
 }

@@ -40,6 +40,9 @@ export interface CategoryOnWire {
   left_out: Array<{ ifc_class: string; elements: number }>;
 }
 
+/** Metres as the wire states them: to 0.1 mm. */
+export const metresOnWire = (m: number): number => Math.round(m * 1e4) / 1e4;
+
 /**
  * A conversion's budget report as the detail record states it (snake case, metres rounded to
  * 0.1 mm).
@@ -56,7 +59,6 @@ export function arBudgetOnWire(report: BudgetReport): ArBudgetOnWire {
     largest_texture_px: f.largestTexture,
     bytes: f.bytes ?? null,
   });
-  const metres = (m: number) => Math.round(m * 1e4) / 1e4;
   return {
     within_budget: report.withinBudget,
     steps: report.steps,
@@ -68,14 +70,14 @@ export function arBudgetOnWire(report: BudgetReport): ArBudgetOnWire {
     },
     source: figures(report.source),
     delivered: figures(report.delivered),
-    max_deviation_m: metres(report.maxDeviation),
-    max_uncovered_m: metres(report.maxUncovered),
+    max_deviation_m: metresOnWire(report.maxDeviation),
+    max_uncovered_m: metresOnWire(report.maxUncovered),
     categories: report.categories.map((c: CategoryFigures) => ({
       category: c.category,
       source_triangles: c.sourceTriangles,
       delivered_triangles: c.deliveredTriangles,
-      max_deviation_m: metres(c.maxDeviation),
-      max_uncovered_m: metres(c.maxUncovered),
+      max_deviation_m: metresOnWire(c.maxDeviation),
+      max_uncovered_m: metresOnWire(c.maxUncovered),
       proxied_elements: c.proxiedElements,
       left_out: c.leftOut.map((l) => ({ ifc_class: l.ifcClass, elements: l.elements })),
     })),

@@ -1,5 +1,5 @@
 import type { DeliveredPart } from '../parts/deliverParts.js';
-import { arBudgetOnWire, type ArBudgetOnWire } from './arBudgetOnWire.js';
+import { arBudgetOnWire, metresOnWire, type ArBudgetOnWire } from './arBudgetOnWire.js';
 
 /** One part of a model over the AR budget, as the detail record and the CLI's `parts.json` state it. */
 export interface PartOnWire {
@@ -42,7 +42,6 @@ export interface PartStoreyOnWire {
  * ```
  */
 export function partsOnWire(parts: readonly DeliveredPart[]): PartOnWire[] {
-  const metres = (v: number) => Math.round(v * 1e4) / 1e4;
   return parts.map((p, index) => ({
     index,
     name: p.name,
@@ -50,10 +49,10 @@ export function partsOnWire(parts: readonly DeliveredPart[]): PartOnWire[] {
       name: p.storey.name,
       global_id: p.storey.globalId,
       ifc_class: p.storey.ifcClass,
-      elevation_m: p.storey.elevation === null ? null : metres(p.storey.elevation),
+      elevation_m: p.storey.elevation === null ? null : metresOnWire(p.storey.elevation),
     },
     cell: p.cell && { index: p.cell[0], count: p.cell[1] },
-    bounds: { min: p.bounds.min.map(metres), max: p.bounds.max.map(metres) },
+    bounds: { min: p.bounds.min.map(metresOnWire), max: p.bounds.max.map(metresOnWire) },
     elements: p.elements,
     triangles: p.triangles,
     draw_calls: p.drawCalls,

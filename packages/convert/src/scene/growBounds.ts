@@ -6,6 +6,21 @@ export function emptyBounds(): Bounds {
 }
 
 /**
+ * The box round two boxes, a new one.
+ *
+ * @example
+ * ```ts
+ * const all = parts.reduce((b, p) => unionBounds(b, p.bounds), emptyBounds());
+ * ```
+ */
+export function unionBounds(a: Bounds, b: Bounds): Bounds {
+  return {
+    min: [Math.min(a.min[0], b.min[0]), Math.min(a.min[1], b.min[1]), Math.min(a.min[2], b.min[2])],
+    max: [Math.max(a.max[0], b.max[0]), Math.max(a.max[1], b.max[1]), Math.max(a.max[2], b.max[2])],
+  };
+}
+
+/**
  * Grows `out` to contain every point of `positions` — x, y, z at the start of every `stride`
  * numbers — each through the column-major 4×4 `matrix`, in float64 (a scene's bounds, node by
  * node through its world matrix). The box stays in locals while the loop runs, as it is run over
