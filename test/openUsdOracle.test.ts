@@ -1,7 +1,7 @@
 // Every USDZ we write, opened by a real OpenUSD (22.x with Hydra, in Chromium): what it draws is
 // what our detail and reports state — the same triangles, the same world bounds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anchorUsdz, convertModel, fitArBudget, readModel, readUsdz, type SceneData } from '@arsession/convert';
+import { anchorUsdz, classInWords, convertModel, fitArBudget, readModel, readUsdz, type SceneData } from '@arsession/convert';
 import { StreamReduction } from '@arsession/convert/budget';
 import { corpusBytes, corpusFiles } from './support/corpus.js';
 import { rawZipEntries } from './support/usdReader.js';
@@ -152,5 +152,40 @@ describe('OpenUSD and instanced deliveries', () => {
     const report = await usd.open(result.usdz!, 'plain.usdz');
     expect(report.instances).toBe(0);
     expect(report.meshes).toBe(125);
+  });
+});
+
+describe('OpenUSD reads the storeys of an IFC delivery and what a screen reader says of them', () => {
+  it.each(corpusFiles('ifc'))('ifc/%s: every drawn mesh lies under its storey, labelled with its name', async (name) => {
+    const bytes = corpusBytes('ifc', name);
+    const read = await readModel(bytes, { fileName: name });
+    // What each container is called: its name, or its class in words where it has none.
+    const storeys = new Set((read.levels ?? []).map((l) => l.storey.name || classInWords(l.storey.ifcClass)));
+    const result = await convertModel(bytes, { fileName: name });
+    const report = await usd.open(result.usdz!, `${name}.usdz`);
+    expect(report.error).toBeUndefined();
+    const spoken = Object.entries(report.spoken!);
+    expect(spoken.length).toBe(report.meshes);
+    for (const [path, texts] of spoken) {
+      // The outermost labelled prim is the storey (or the building or site holding the element).
+      const storey = texts.at(-1);
+      expect(storey, `${path} has no labelled prim above it`).toBeDefined();
+      expect(storeys, `${path}: ${storey!.label} is not a storey of the file`).toContain(storey!.label);
+      // An element drawn as its own prim says what it is beneath its storey.
+      for (const element of texts.slice(0, -1)) expect(element.description).toMatch(/\S on \S/);
+    }
+  });
+
+  it('a merged delivery names each storey once, with the elevation the file states', async () => {
+    const result = await convertModel(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'), { fileName: 'AC20-FZK-Haus.ifc' });
+    expect(result.budget!.steps).toContain('merged');
+    const report = await usd.open(result.usdz!, 'ac20.usdz');
+    const storeys = new Map(Object.values(report.spoken!).map((texts) => [texts.at(-1)!.prim, texts.at(-1)!]));
+    // AC20 states Erdgeschoss at 0 and Dachgeschoss at 2.7 m; its terrain is the site's own geometry.
+    expect([...storeys.values()].map((s) => `${s.label}: ${s.description}`).sort()).toEqual([
+      'Dachgeschoss: Storey at elevation 2.7 m',
+      'Erdgeschoss: Storey at elevation 0 m',
+      'Gelaende: Site',
+    ]);
   });
 });

@@ -60,6 +60,7 @@ export {
   type ZipStoredOptions,
 } from '@arsession/usd';
 export { writeUsdzFile, type WrittenUsdzFile } from './usdz/writeUsdzFile.js';
+export { accessibilityOf, classInWords, type AccessibilityText } from './usdz/layer/accessibility.js';
 export { writeUsdaLayer, renderUsda, WRITE_USDA_LAYER_DEFAULTS, type WriteUsdaLayerOptions } from './usdz/writeUsdaLayer.js';
 export { writeUsdcLayer, renderUsdc, WRITE_USDC_LAYER_DEFAULTS, type WriteUsdcLayerOptions } from './usdz/writeUsdcLayer.js';
 export {

@@ -47,6 +47,76 @@ describe('mergeByMaterial', () => {
     expect(back.text).toContain('"IfcDoor"');
   });
 
+  it("merges per storey, not per space: a space's elements lie in its storey, named with its elevation", async () => {
+    const scene = await readIfc(corpusBytes('ifc', 'duplex.ifc'));
+    // Duplex contains its furniture in spaces (A101, B203, …), each in a storey.
+    expect(scene.levels.some((l) => l.storey.name !== scene.nodes[l.node]!.metadata.name)).toBe(true);
+    const merged = mergeByMaterial(scene, { minDrawCalls: 0 });
+    const groups = merged.nodes.filter((n) => n.parent < 0);
+    const storeys = scene.levels.filter((l) => /^IfcBuildingStorey$/i.test(l.storey.ifcClass)).map((l) => l.storey);
+    expect(groups.map((n) => n.metadata.storey).sort()).toEqual([...new Set(storeys.map((s) => s.name))].sort());
+    for (const group of groups) {
+      const storey = storeys.find((s) => s.name === group.metadata.storey)!;
+      expect(group.metadata.storeyClass).toBe('IfcBuildingStorey');
+      expect(Number(group.metadata.elevation)).toBeCloseTo(storey.elevation!, 3);
+    }
+  });
+
+  it("keeps a repeated mesh under its storey's node, so hiding the storey hides it", () => {
+    // A storey holding a slab and a column drawn at two places from one mesh (a mapped item).
+    const mesh = (name: string) => ({
+      name,
+      positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]),
+      indices: new Uint32Array([0, 1, 2]),
+      material: 0,
+    });
+    const at = (x: number) => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, 0, 1]);
+    const element = (name: string, x: number, meshes: number[]) => ({
+      name,
+      parent: 0,
+      matrix: at(x),
+      meshes,
+      metadata: { ifcClass: 'IfcColumn', globalId: name, name, storey: 'Level 1' },
+    });
+    const base = {
+      nodes: [
+        { name: 'Level 1', parent: -1, matrix: at(0), meshes: [], metadata: { ifcClass: 'IfcBuildingStorey', name: 'Level 1' } },
+        element('slab', 0, [0]),
+        element('column A', 2, [1]),
+        element('column B', 4, [1]),
+      ],
+      meshes: [mesh('slab'), mesh('column')],
+      textures: [],
+      materials: [
+        {
+          name: 'm',
+          baseColor: [1, 1, 1] as [number, number, number],
+          opacity: 1,
+          metallic: 0,
+          roughness: 1,
+          emissive: [0, 0, 0] as [number, number, number],
+          doubleSided: false,
+        },
+      ],
+    };
+    const scene: SceneData = {
+      source: { format: 'ifc' },
+      ...base,
+      offset: [0, 0, 0],
+      bounds: sceneBounds(base),
+      stats: sceneStats(base),
+      warnings: [],
+    };
+    const merged = mergeByMaterial(scene, { minDrawCalls: 0, keep: new Set([1]) });
+    const storey = merged.nodes.findIndex((n) => n.metadata.storey === 'Level 1' && n.parent < 0);
+    expect(merged.nodes[storey]!.matrix).toEqual(at(0));
+    const kept = merged.nodes.filter((n) => n.meshes.includes(1) || n.name.startsWith('column'));
+    expect(kept.map((n) => [n.name, n.parent, n.matrix[12]])).toEqual([
+      ['column A', storey, 2],
+      ['column B', storey, 4],
+    ]);
+  });
+
   it('5000 mesh nodes of one material become one draw call', async () => {
     const scene = await readGlb(corpusBytes('glb', 'Synthetic_5000MeshNodes_shared.glb'));
     const merged = mergeByMaterial(scene);

@@ -20,6 +20,11 @@ export interface OpenUsdReport {
   paths?: string[];
   /** The material Hydra drew each mesh with (its path), by mesh path; null for none. */
   materials?: Record<string, string | null>;
+  /**
+   * By mesh path, what a screen reader is given for it as OpenUSD reads the file: each prim at or
+   * above the mesh with an `AccessibilityAPI` label, nearest first, with its label and description.
+   */
+  spoken?: Record<string, Array<{ prim: string; label: string; description: string }>>;
   /** Instanceable prims in the root layer, as OpenUSD read it (Hydra draws each prototype once, whatever its instances). */
   instances?: number;
   /** What OpenUSD said of the file as it composed and drew it: errors and warnings. */

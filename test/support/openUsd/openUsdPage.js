@@ -97,6 +97,34 @@
     return true;
   }
 
+  /** What OpenUSD reads as a screen reader's text for a mesh: each prim at or above it with an accessibility label, nearest first. */
+  function spokenFor(stage, path) {
+    const found = [];
+    for (let p = path.split('.')[0]; p && p !== '/'; p = p.slice(0, p.lastIndexOf('/'))) {
+      let prim = null,
+        label = null,
+        description = null;
+      try {
+        prim = stage.GetPrimAtPath(p);
+        label = prim.GetAttribute('accessibility:default:label');
+        const text = label.Get();
+        if (typeof text === 'string' && text) {
+          description = prim.GetAttribute('accessibility:default:description');
+          found.push({ prim: p, label: text, description: String(description.Get() ?? '') });
+        }
+      } catch {
+        /* a prim of Hydra's own naming: no attributes */
+      } finally {
+        for (const h of [description, label, prim]) {
+          try {
+            h?.delete();
+          } catch {}
+        }
+      }
+    }
+    return found;
+  }
+
   function layerMetadata(stage) {
     const layer = stage.GetRootLayer();
     try {
@@ -179,6 +207,7 @@
         bounds: worldBounds(drawn),
         paths: drawn.map((m) => m.path).sort(),
         materials: Object.fromEntries(drawn.map((m) => [m.path, m.material])),
+        spoken: Object.fromEntries(drawn.map((m) => [m.path, spokenFor(stage, m.path)])),
         // This build finds no shader discovery plugin the first time a material is drawn: its own lack, not the file's.
         diagnostics: log.filter(
           (l) => /error|warning|invalid|cannot|could not|failed/i.test(l) && !/_FindAndInstantiateDiscoveryPlugins/.test(l),

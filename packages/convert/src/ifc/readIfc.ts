@@ -276,13 +276,23 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
   };
   const { storeyOf, parentOf } = storeys(api, model, file);
   const unit = storeyOf.size > 0 ? ifcLengthUnit(file, ids(api, model, loadWebIfc().IFCPROJECT)[0]) : 1;
-  const storeyFor = (container: number): SceneStorey => {
+  /** The `IfcBuildingStorey` a container is or lies in (a space's storey), else the container itself (a site, a building). */
+  const storeyIdFor = (container: number): number => {
     let at: number | undefined = container;
-    for (let depth = 0; at !== undefined && depth < 8; depth++, at = parentOf.get(at)) {
+    for (let depth = 0; at !== undefined && depth < 8; depth++, at = parentOf.get(at))
+      if (ref(at).ifcClass.toUpperCase() === 'IFCBUILDINGSTOREY') return at;
+    return container;
+  };
+  const storeyOfContainer = new Map<number, SceneStorey>();
+  const storeyFor = (container: number): SceneStorey => {
+    let storey = storeyOfContainer.get(container);
+    if (!storey) {
+      const at = storeyIdFor(container);
       const r = ref(at);
-      if (r.ifcClass.toUpperCase() === 'IFCBUILDINGSTOREY') return { ...identity(r), elevation: storeyElevation(file, at, unit) };
+      const elevation = r.ifcClass.toUpperCase() === 'IFCBUILDINGSTOREY' ? storeyElevation(file, at, unit) : null;
+      storeyOfContainer.set(container, (storey = { ...identity(r), elevation }));
     }
-    return { ...identity(ref(container)), elevation: null };
+    return storey;
   };
 
   /** The scene's nodes, materials and meshes from what was placed: storeys first (parents precede children), then one node per product. */
@@ -291,32 +301,52 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
     const storeyNode = new Map<number, number>();
     const levels: SceneLevel[] = [];
     const nodeOfProduct = new Map<number, number>();
+    // A container's node, made on first use: a space's under its storey's (made first), so every
+    // element of a storey lies under one node an app can hide.
+    const containerNode = (container: number): number => {
+      const made = storeyNode.get(container);
+      if (made !== undefined) return made;
+      const storeyId = storeyIdFor(container);
+      const parent = storeyId === container ? -1 : containerNode(storeyId);
+      const s = ref(container);
+      const storey = storeyFor(container);
+      const node = nodes.length;
+      storeyNode.set(container, node);
+      levels.push({ node, storey });
+      const elevation: Record<string, string> =
+        storeyId === container && storey.elevation !== null ? { elevation: metresText(storey.elevation) } : {};
+      nodes.push({
+        name: s.name || `storey_${container}`,
+        parent,
+        matrix: newIdentityMatrix(),
+        meshes: [],
+        metadata: { ifcClass: s.ifcClass, globalId: s.globalId, name: s.name, ...elevation },
+      });
+      return node;
+    };
+    // A site, building or space drawn itself and contained in nothing lies in itself (a space in its storey).
+    const containerOf = (product: number): number | undefined =>
+      storeyOf.get(product) ?? (SPATIAL_CLASSES.has(ref(product).ifcClass.toUpperCase()) ? product : undefined);
     for (const product of products) {
-      const storey = storeyOf.get(product);
-      if (storey !== undefined && !storeyNode.has(storey)) {
-        const s = ref(storey);
-        storeyNode.set(storey, nodes.length);
-        levels.push({ node: nodes.length, storey: storeyFor(storey) });
-        nodes.push({
-          name: s.name || `storey_${storey}`,
-          parent: -1,
-          matrix: newIdentityMatrix(),
-          meshes: [],
-          metadata: { ifcClass: s.ifcClass, globalId: s.globalId, name: s.name },
-        });
-      }
+      const storey = containerOf(product);
+      if (storey !== undefined) containerNode(storey);
     }
     for (const product of products) {
       if (nodeOfProduct.has(product)) continue;
       const r = ref(product);
-      const storey = storeyOf.get(product);
+      const storey = containerOf(product);
       nodeOfProduct.set(product, nodes.length);
       nodes.push({
         name: r.name || `${r.ifcClass}_${product}`,
         parent: storey === undefined ? -1 : storeyNode.get(storey)!,
         matrix: newIdentityMatrix(),
         meshes: [],
-        metadata: { ifcClass: r.ifcClass, globalId: r.globalId, name: r.name, ...(storey !== undefined && { storey: ref(storey).name }) },
+        metadata: {
+          ifcClass: r.ifcClass,
+          globalId: r.globalId,
+          name: r.name,
+          ...(storey !== undefined && { storey: storeyFor(storey).name }),
+        },
       });
     }
 
@@ -687,6 +717,12 @@ const ROOT = { globalId: 0, name: 2 };
 const REL = { first: 4, second: 5 }; // relating/related of the relationships read here
 const DOOR = { objectPlacement: 5, overallHeight: 8, overallWidth: 9 };
 const STOREY = { elevation: 9 };
+
+/** Spatial structure elements: what may draw geometry of its own while containing others. */
+const SPATIAL_CLASSES = new Set(['IFCSITE', 'IFCBUILDING', 'IFCBUILDINGSTOREY', 'IFCSPACE']);
+
+/** Metres as node metadata states them: to the millimetre, without trailing zeros. */
+const metresText = (metres: number): string => String(Math.round(metres * 1000) / 1000);
 
 const identity = (r: IfcElementRef) => ({ name: r.name, globalId: r.globalId, ifcClass: r.ifcClass });
 

@@ -82,6 +82,7 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
   const nodes: SceneNode[] = [];
   const meshes: SceneMesh[] = [];
   const groupNode = new Map<string, number>();
+  const identities = opts.groupBy === 'storey' && !opts.groups ? storeyIdentities(scene.nodes) : new Map<string, Record<string, string>>();
   for (const bucket of buckets.values()) {
     let parent = groupNode.get(bucket.group);
     if (parent === undefined) {
@@ -92,7 +93,7 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
         parent: -1,
         matrix: newIdentityMatrix(),
         meshes: [],
-        metadata: bucket.group ? { [opts.groupBy]: bucket.group } : {},
+        metadata: bucket.group ? { [opts.groupBy]: bucket.group, ...identities.get(bucket.group) } : {},
       });
     }
     nodes[parent]!.meshes.push(meshes.length);
@@ -111,7 +112,10 @@ export function mergeByMaterial(scene: SceneData, options: Partial<MergeByMateri
       }
       return index;
     });
-    nodes.push({ ...scene.nodes[i]!, parent: -1, matrix, meshes: own });
+    // Under its group's node when it has one (identity, so its world place is the same): every
+    // prim of a storey then lies under the storey's Xform.
+    const parent = groupNode.get(groupOf(scene.nodes[i]!, i, opts)) ?? -1;
+    nodes.push({ ...scene.nodes[i]!, parent, matrix, meshes: own });
   }
   const base = { nodes, meshes, materials: scene.materials, textures: scene.textures };
   // Merging moves no vertex in world space: the bounds are the scene's own, less any shift.
@@ -239,4 +243,30 @@ function mergeParts(
     i0 += mesh.indices.length;
   }
   return { name, positions, ...(normals && { normals }), ...(uvs && { uvs }), indices, material, elements };
+}
+
+/**
+ * What the file states of each storey (by name) beyond its name: its class (`storeyClass`: a site
+ * or building stands for a storey where elements lie in one) and its `elevation`, each where every
+ * container of that name states the same (copies of a building merged into one project).
+ */
+function storeyIdentities(nodes: readonly SceneNode[]): Map<string, Record<string, string>> {
+  const stated = new Map<string, { storeyClass: string | null; elevation: string | null }>();
+  for (const n of nodes) {
+    const ifcClass = n.metadata.ifcClass;
+    // Containers: a spatial class, and no storey of their own.
+    if (ifcClass === undefined || n.metadata.storey !== undefined || !/^ifc(site|building|buildingstorey|space)$/i.test(ifcClass)) continue;
+    const name = n.metadata.name ?? n.name;
+    const was = stated.get(name);
+    const elevation = n.metadata.elevation ?? null;
+    if (!was) stated.set(name, { storeyClass: ifcClass, elevation });
+    else {
+      if (was.storeyClass !== ifcClass) was.storeyClass = null;
+      if (was.elevation !== elevation) was.elevation = null;
+    }
+  }
+  const out = new Map<string, Record<string, string>>();
+  for (const [name, { storeyClass, elevation }] of stated)
+    out.set(name, { ...(storeyClass !== null && { storeyClass }), ...(elevation !== null && { elevation }) });
+  return out;
 }

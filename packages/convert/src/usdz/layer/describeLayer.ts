@@ -1,6 +1,7 @@
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, TextureRef } from '../../scene/SceneData.js';
 import { pointBounds } from '../../scene/pointBounds.js';
 import { isIdentityMatrix } from '../../scene/identityMatrix.js';
+import { accessibilityOf, accessibilityProperties, ACCESSIBILITY_SCHEMA } from './accessibility.js';
 import { primName, type UsdAttribute, type UsdLayer, type UsdPrim, type UsdProperty, type UsdValue } from '@arsession/usd';
 
 /** Options of {@link describeLayer}. */
@@ -30,7 +31,8 @@ export function textureEntryName(scene: SceneData, i: number): string {
  * What a scene becomes in USD for ARKit, as plain data: `upAxis = "Y"`, `metersPerUnit = 1`, a
  * default prim holding the transform tree and a `Materials` scope, UsdPreviewSurface materials
  * bound with `MaterialBindingAPI`, `extent` on every mesh, one Mesh prim per drawn mesh (no
- * PointInstancer). With `instanceable`, a mesh drawn at several nodes is written once, as an Xform
+ * PointInstancer), and what a screen reader says of each storey and element Xform (OpenUSD's
+ * `AccessibilityAPI`, from the node's identity). With `instanceable`, a mesh drawn at several nodes is written once, as an Xform
  * holding its Mesh in a `class` scope `Prototypes` (not drawn by itself), and each node draws it
  * through an `instanceable` Xform that references it and binds its material (a binding inside the
  * prototype could not point outside it). The text and binary writers render exactly this. Arrays
@@ -118,6 +120,11 @@ function xformPrim(node: SceneNode, name: string): UsdPrim {
   if (meta.length) {
     const entries = meta.map(([k, v]): [string, UsdValue] => [identifier(k), { type: 'string', value: v }]);
     prim.customData = Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  const spoken = accessibilityOf(node.metadata);
+  if (spoken) {
+    prim.apiSchemas = [ACCESSIBILITY_SCHEMA];
+    prim.properties.push(...accessibilityProperties(spoken));
   }
   if (!isIdentityMatrix(node.matrix)) {
     prim.properties.push(
