@@ -17,6 +17,7 @@ const SERVER_SUITES = [
   'test/savedModels.test.ts',
   'test/serverModelParts.test.ts',
   'test/serverElementRecords.test.ts',
+  'test/serverStoreys.test.ts',
 ];
 
 export default defineConfig({

@@ -14,7 +14,9 @@ import {
   type Vec3,
 } from '@arsession/geometry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusPath, REPO_ROOT } from './support/corpus.js';
+import { accessibilityOf, readIfc } from '@arsession/convert';
+import { corpusBytes, corpusPath, REPO_ROOT } from './support/corpus.js';
+import { readUsdzBack } from './support/usdReader.js';
 import { filePart, form, getDetail, postSession, sessionIdOf, startTestServer, type TestServer } from './support/serverHarness.js';
 import { ONE_PIXEL_PNG } from './support/onePixelPng.js';
 
@@ -185,5 +187,29 @@ describe('docs/IOS.md', () => {
     } finally {
       await tight.stop();
     }
+  });
+
+  it('section 7: the storey of a prim_path and the texts it quotes are what AC20 delivers', async () => {
+    const r = await postSession(t, 'by_plane', form({ model_file: filePart(AC20) }));
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const detail = (await getDetail(t, sessionIdOf(r.body.deeplink as string))).body;
+    const storeys = detail.model_assets[0].storeys as Array<{ name: string; prim_path: string }>;
+    // The entity an app looks up is the prim's name: the path's last component.
+    const usdz = new Uint8Array(await (await fetch(detail.model_assets[0].usdz_url as string)).arrayBuffer());
+    const back = await readUsdzBack(usdz);
+    for (const s of storeys) expect(back.prims.map((p) => p.path)).toContain(s.prim_path);
+    const roof = back.text.indexOf(
+      `def Xform "${storeys
+        .find((s) => s.name === 'Dachgeschoss')!
+        .prim_path.split('/')
+        .pop()}"`,
+    );
+    expect(back.text.slice(roof, roof + 1000)).toContain('"Storey at elevation 2.7 m"');
+    expect(guide.replace(/\s+/g, ' ')).toContain('"Storey at elevation 2.7 m"');
+    // An element drawn as its own prim: AC20's doors, as the reader identifies them.
+    const scene = await readIfc(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'));
+    const door = scene.nodes.find((n) => n.metadata.ifcClass === 'IfcDoor')!;
+    expect(accessibilityOf(door.metadata)?.description).toBe('Door on Erdgeschoss');
+    expect(guide.replace(/\s+/g, ' ')).toContain('"Door on Erdgeschoss"');
   });
 });

@@ -61,10 +61,12 @@ export {
 } from '@arsession/usd';
 export { writeUsdzFile, type WrittenUsdzFile } from './usdz/writeUsdzFile.js';
 export { accessibilityOf, classInWords, type AccessibilityText } from './usdz/layer/accessibility.js';
+export { deliveredStoreys, type DeliveredStorey } from './usdz/layer/deliveredStoreys.js';
 export { writeUsdaLayer, renderUsda, WRITE_USDA_LAYER_DEFAULTS, type WriteUsdaLayerOptions } from './usdz/writeUsdaLayer.js';
 export { writeUsdcLayer, renderUsdc, WRITE_USDC_LAYER_DEFAULTS, type WriteUsdcLayerOptions } from './usdz/writeUsdcLayer.js';
 export {
   describeLayer,
+  rootPrimPaths,
   textureEntryName,
   DESCRIBE_LAYER_DEFAULTS,
   PROTOTYPES_SCOPE,
@@ -133,6 +135,7 @@ export { categoryOfIfcClass } from './budget/categoryOfIfcClass.js';
 export { arBudgetOnWire, type ArBudgetOnWire, type BudgetFiguresOnWire, type CategoryOnWire } from './report/arBudgetOnWire.js';
 export { conversionStatsOnWire, type ConversionStatsOnWire } from './report/conversionStatsOnWire.js';
 export { partsOnWire, type PartOnWire, type PartStoreyOnWire } from './report/partsOnWire.js';
+export { storeysOnWire, type StoreyOnWire } from './report/storeysOnWire.js';
 export { unpackParts, type PartFile } from './parts/unpackParts.js';
 export type { ElementRecord, ElementRecords, PropertySets, PropertyValue } from './elements/ElementRecord.js';
 export { imageSize } from './image/imageSize.js';

@@ -38,4 +38,5 @@ export { CONVERTER_VERSION } from './version.js';
 export { arBudgetOnWire, type ArBudgetOnWire, type BudgetFiguresOnWire, type CategoryOnWire } from './report/arBudgetOnWire.js';
 export { conversionStatsOnWire, type ConversionStatsOnWire } from './report/conversionStatsOnWire.js';
 export { partsOnWire, type PartOnWire, type PartStoreyOnWire } from './report/partsOnWire.js';
+export { storeysOnWire, type StoreyOnWire } from './report/storeysOnWire.js';
 export { unpackParts, type PartFile } from './parts/unpackParts.js';

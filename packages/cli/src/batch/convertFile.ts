@@ -5,6 +5,7 @@ import {
   arBudgetOnWire,
   conversionStatsOnWire,
   partsOnWire,
+  storeysOnWire,
   unpackParts,
   type PartOnWire,
   type ArBudget,
@@ -13,6 +14,7 @@ import {
   type ConversionStatsOnWire,
   type ConvertError,
   type ConvertModelOptions,
+  type StoreyOnWire,
 } from '@arsession/convert/pool';
 
 /**
@@ -38,6 +40,8 @@ export interface ConvertedReport {
     elements?: { path: string; bytes: number; count: number };
   };
   stats: ConversionStatsOnWire;
+  /** The USDZ's storeys, bottom up, with their Xforms' paths, as the detail record's `storeys`. */
+  storeys: StoreyOnWire[];
   bounds: ConversionResult['bounds'];
   offset: ConversionResult['offset'];
   warnings: ConversionResult['warnings'];
@@ -156,6 +160,7 @@ export async function convertFile(path: string, name: string, engine: Conversion
         ...(elements && { elements }),
       },
       stats: conversionStatsOnWire(result.stats),
+      storeys: storeysOnWire(result.storeys ?? []),
       bounds: result.bounds,
       offset: result.offset,
       warnings: result.warnings,

@@ -817,6 +817,8 @@ export interface components {
                 /** @description elements it holds */
                 count: number;
             } | null;
+            /** @description the USDZ's storeys, bottom up (those without an elevation last): every prim of a storey lies under its Xform, so an app hides or shows a storey by its prim_path, and each storey and element Xform carries an accessibility label and description (OpenUSD AccessibilityAPI); empty for a model without storeys (a GLB, a USDZ); null for sessions made before storeys were stated */
+            storeys: components["schemas"]["AssetStorey"][] | null;
             /** @description a model over the AR budget is also delivered as parts a device loads where the user stands: one per storey, cut into neighbouring cells where a storey is over the budget, each within the budget with its walls, slabs and roofs as read; null for a model within the budget (or sessions made before parts) */
             parts: components["schemas"]["AssetParts"] | null;
             /** @description what the AR budget did to this model; null when the server runs without one (ARSESSION_AR_BUDGET=false) or for sessions made before it */
@@ -913,6 +915,18 @@ export interface components {
             /** @description what the AR budget did to this part; its deviations include what the reader simplified before the model was split */
             ar_budget: components["schemas"]["ArBudget"];
             /** @description the storey across the session's models, from 0 at the lowest: parts of a federation (architecture, structure, services, each its own file) whose storey elevations agree within 0.5 m have the same level and are loaded together; storeys without an elevation get one level per name, after those; null for elements no storey holds */
+            session_level: number | null;
+        };
+        AssetStorey: {
+            /** @description its name as the file states it (a site or building standing for a storey: its name) */
+            name: string;
+            /** @description IfcBuildingStorey, or the class of the container standing for one (IfcSite, IfcBuilding); null where merged containers of one name are of different classes */
+            ifc_class: string | null;
+            /** @description metres above the project's datum, as the file states it (IfcBuildingStorey.Elevation); null when it states none */
+            elevation_m: number | null;
+            /** @description its Xform in the USDZ (/Model/Level_1); a RealityKit entity is named after the last component */
+            prim_path: string;
+            /** @description the storey across the session's models, numbered as the parts' session_level: storeys of one level are one storey */
             session_level: number | null;
         };
         PartStorey: {

@@ -1,3 +1,4 @@
+import type { DeliveredStorey } from '../usdz/layer/deliveredStoreys.js';
 import type { Bounds, DetectedDoor, Problem, UpAxis, Vec3 } from '@arsession/geometry';
 import type { ModelFormat } from '../format/detectFormat.js';
 import type { DoorOpeningRecord } from '../ifc/DoorOpeningRecord.js';
@@ -123,6 +124,8 @@ export interface ConversionResult {
   parts?: DeliveredParts;
   /** The element records written to `elementsPath` (gzipped JSON): its size, SHA-256 and how many elements it holds. */
   elements?: { bytes: number; sha256: string; count: number };
+  /** The delivered USDZ's storeys, bottom up, with their Xforms' paths; empty for a model without storeys or delivered as uploaded. */
+  storeys?: DeliveredStorey[];
 }
 
 /** A ConvertError flattened for the trip across the thread boundary. */

@@ -1,3 +1,4 @@
+import { deliveredStoreys } from '../usdz/layer/deliveredStoreys.js';
 import { readFileSync } from 'node:fs';
 import { writeHashedFile } from '../io/writeHashedFile.js';
 import { readModel, type ModelScene, type ReadModelOptions } from '../model/readModel.js';
@@ -146,6 +147,7 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
     ...(glbFile && { glbFileBytes: glbFile.bytes, glbFileSha256: glbFile.sha256 }),
     ...(parts && { parts }),
     ...(elements && { elements }),
+    storeys: arkit ? [] : deliveredStoreys(delivered, usdzOptions),
   };
 }
 

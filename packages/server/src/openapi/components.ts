@@ -261,6 +261,14 @@ export const SCHEMAS = {
         description:
           "every element's record in one file, for an app that answers taps offline; null for a GLB or USDZ (and sessions made before)",
       },
+      storeys: {
+        ...nullable({ type: 'array', items: { $ref: '#/components/schemas/AssetStorey' } }),
+        description:
+          "the USDZ's storeys, bottom up (those without an elevation last): every prim of a storey lies under its Xform, " +
+          'so an app hides or shows a storey by its prim_path, and each storey and element Xform carries an accessibility ' +
+          'label and description (OpenUSD AccessibilityAPI); empty for a model without storeys (a GLB, a USDZ); null for ' +
+          'sessions made before storeys were stated',
+      },
       parts: {
         ...nullable({ $ref: '#/components/schemas/AssetParts' }),
         description:
@@ -376,6 +384,24 @@ export const SCHEMAS = {
         "the storey across the session's models, from 0 at the lowest: parts of a federation (architecture, structure, " +
         'services, each its own file) whose storey elevations agree within 0.5 m have the same level and are loaded together; ' +
         'storeys without an elevation get one level per name, after those; null for elements no storey holds',
+    },
+  }),
+  AssetStorey: record({
+    name: { ...text, description: 'its name as the file states it (a site or building standing for a storey: its name)' },
+    ifc_class: {
+      ...nullable(text),
+      description:
+        'IfcBuildingStorey, or the class of the container standing for one (IfcSite, IfcBuilding); ' +
+        'null where merged containers of one name are of different classes',
+    },
+    elevation_m: {
+      ...nullable(number),
+      description: "metres above the project's datum, as the file states it (IfcBuildingStorey.Elevation); null when it states none",
+    },
+    prim_path: { ...text, description: 'its Xform in the USDZ (/Model/Level_1); a RealityKit entity is named after the last component' },
+    session_level: {
+      ...nullable(integer),
+      description: "the storey across the session's models, numbered as the parts' session_level: storeys of one level are one storey",
     },
   }),
   PartStorey: record({

@@ -1,4 +1,4 @@
-import type { ArBudgetOnWire, ConversionResult, PartOnWire } from '@arsession/convert';
+import type { ArBudgetOnWire, ConversionResult, PartOnWire, StoreyOnWire } from '@arsession/convert';
 import type { QuickLook } from './Placement.js';
 import type { AssetWarning } from './warningCodes.js';
 
@@ -42,6 +42,8 @@ export interface AssetInfo {
   parts?: StoredParts | null;
   /** An IFC's element records (gzipped JSON, its name among the session's files); `null` for other formats or older sessions. */
   element_records?: { file: string; bytes: number; sha256: string; count: number } | null;
+  /** The USDZ's storeys, bottom up, each with its Xform's path (absent for sessions made before storeys were stated). */
+  storeys?: StoreyOnWire[];
 }
 
 /** The parts of a model over the AR budget, as its session stores them. */
@@ -93,8 +95,22 @@ export interface QuickLookFile {
 /** A model asset as the detail record shows it. */
 export type AssetOnWire = Omit<
   AssetInfo,
-  'usdz_file' | 'glb_file' | 'reality_file' | 'quick_look' | 'ar_budget' | 'parts' | 'triangles_without_element' | 'element_records'
+  | 'usdz_file'
+  | 'glb_file'
+  | 'reality_file'
+  | 'quick_look'
+  | 'ar_budget'
+  | 'parts'
+  | 'triangles_without_element'
+  | 'element_records'
+  | 'storeys'
 > & {
+  /**
+   * The USDZ's storeys, bottom up: hide or show a storey's Xform (`prim_path`) and every prim of
+   * it goes with it. `session_level` numbers it across the session's models, as the parts' do.
+   * Empty for a model without storeys; `null` for sessions made before storeys were stated.
+   */
+  storeys: Array<StoreyOnWire & { session_level: number | null }> | null;
   /**
    * Every element's record in one file (gzipped JSON, by GlobalId: class, name, type, storey,
    * materials, property sets, quantities), for an app that answers taps offline; one element's

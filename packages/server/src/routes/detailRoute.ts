@@ -28,10 +28,13 @@ export function detailRoute(ctx: ServerContext) {
 /** A session's detail record, its URLs under the base the client called (or the configured public URL). */
 export function sessionDetail(ctx: ServerContext, req: Request, session: SessionRecord): SessionDetail {
   const files = `${baseUrl(ctx, req)}/api/vision/v1/session/${session.id}/files/`;
-  // One storey across the session's models (a federation's architecture, structure, services): one level.
-  const levels = sessionLevels(
-    session.assets.map((a) => a.info.parts?.items.map((p) => p.storey && { name: p.storey.name, elevation_m: p.storey.elevation_m }) ?? []),
+  // One storey across the session's models (a federation's architecture, structure, services): one
+  // level, for the parts and the storeys of each model alike (the parts' first).
+  const partKeys = session.assets.map(
+    (a) => a.info.parts?.items.map((p) => p.storey && { name: p.storey.name, elevation_m: p.storey.elevation_m }) ?? [],
   );
+  const levels = sessionLevels(session.assets.map((a, i) => [...partKeys[i]!, ...(a.info.storeys ?? [])]));
+  const storeyLevels = levels.map((l, i) => l.slice(partKeys[i]!.length));
   const detail: SessionDetail = {
     session_id: session.id,
     deeplink: deeplinkOf(ctx.config.deeplinkScheme, session.id),
@@ -47,6 +50,7 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
         quick_look: quickLook,
         parts,
         element_records: records,
+        storeys,
         ...info
       } = a.info;
       // Sessions made before GLBs and Quick Look packages were delivered lack them: null, not absent.
@@ -66,6 +70,7 @@ export function sessionDetail(ctx: ServerContext, req: Request, session: Session
         triangles_without_element: info.triangles_without_element ?? null,
         element_records: records ? { url: files + records.file, bytes: records.bytes, sha256: records.sha256, count: records.count } : null,
         glb_sha256: info.glb_sha256 ?? null,
+        storeys: storeys?.map((s, i) => ({ ...s, session_level: storeyLevels[order]![i]! })) ?? null,
         ar_budget: info.ar_budget ?? null,
         reality_url: reality === null ? null : files + reality,
         reality_status:

@@ -6,6 +6,7 @@ import {
   conversionStatsOnWire,
   geometryBytesWithin,
   ModelUnreadableError,
+  storeysOnWire,
   type ArBudget,
   type ConversionResult,
   type DoorQuery,
@@ -360,6 +361,7 @@ function assetInfo(
     warnings: result.warnings,
     ar_budget: result.budget ? arBudgetOnWire(result.budget) : null,
     ...(result.doorOpenings && { door_openings: result.doorOpenings.length }),
+    storeys: storeysOnWire(result.storeys ?? []),
   };
 }
 

@@ -59,13 +59,15 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
   const children: number[][] = scene.nodes.map(() => []);
   const roots: number[] = [];
   scene.nodes.forEach((n, i) => (n.parent < 0 ? roots : children[n.parent]!).push(i));
-  // One name set per parent prim: its mesh prims and its child Xforms must not collide.
+  // One name set per parent prim: its mesh prims and its child Xforms must not collide. The
+  // default prim's children are named first, as rootPrimNames names them.
   const siblingNames = new Map<number, Set<string>>();
   const namesUnder = (parent: number) => {
     let taken = siblingNames.get(parent);
-    if (!taken) siblingNames.set(parent, (taken = new Set(instanceable ? ['Materials', PROTOTYPES_SCOPE] : ['Materials'])));
+    if (!taken) siblingNames.set(parent, (taken = new Set(reservedNames(instanceable))));
     return taken;
   };
+  const rootNames = rootPrimNames(scene, namesUnder(-1));
   const root: UsdPrim = { name: rootName, typeName: 'Xform', kind: 'component', properties: [], children: [materials] };
   const prototypes = instanceable ? new Prototypes(scene, `${rootPath}/${PROTOTYPES_SCOPE}`) : undefined;
   // Arrays derived from a mesh, made once per mesh: its instances then share them (and a writer
@@ -93,7 +95,7 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
   while (stack.length) {
     const { node: i, into } = stack.pop()!;
     const node = scene.nodes[i]!;
-    const prim = xformPrim(node, primName(node.name, namesUnder(node.parent), `node_${i}`));
+    const prim = xformPrim(node, node.parent < 0 ? rootNames.get(i)! : primName(node.name, namesUnder(node.parent), `node_${i}`));
     const meshNames = namesUnder(i);
     for (const m of node.meshes) {
       const mesh = scene.meshes[m]!;
@@ -112,6 +114,35 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
   // Right after Materials, and only when it holds a prototype.
   if (prototypes?.scope.children.length) root.children.splice(1, 0, prototypes.scope);
   return { customLayerData: { creator: 'arsession' }, metersPerUnit: 1, upAxis: 'Y', root };
+}
+
+/** Names the default prim's own children take before any node's. */
+function reservedNames(instanceable: boolean): string[] {
+  return instanceable ? ['Materials', PROTOTYPES_SCOPE] : ['Materials'];
+}
+
+/** The prim name of each root node (by index), in order, taken from `taken`. */
+function rootPrimNames(scene: SceneData, taken: Set<string>): Map<number, string> {
+  const names = new Map<number, string>();
+  scene.nodes.forEach((n, i) => {
+    if (n.parent < 0) names.set(i, primName(n.name, taken, `node_${i}`));
+  });
+  return names;
+}
+
+/**
+ * The path {@link describeLayer} gives each root node's Xform (by node index): where an app finds
+ * a storey to hide or show.
+ *
+ * @example
+ * ```ts
+ * rootPrimPaths(scene).get(0); // → '/Model/Erdgeschoss'
+ * ```
+ */
+export function rootPrimPaths(scene: SceneData, options: Partial<DescribeLayerOptions> = {}): Map<number, string> {
+  const { rootName, instanceable } = { ...DESCRIBE_LAYER_DEFAULTS, ...options };
+  const names = rootPrimNames(scene, new Set(reservedNames(instanceable)));
+  return new Map([...names].map(([i, name]) => [i, `/${rootName}/${name}`]));
 }
 
 function xformPrim(node: SceneNode, name: string): UsdPrim {
