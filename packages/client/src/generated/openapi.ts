@@ -758,7 +758,7 @@ export interface components {
              * @description the delivered USDZ
              */
             usdz_url: string;
-            /** @description the same scene as GLB (null for sessions made before GLBs were delivered) */
+            /** @description the same scene as GLB; each vertex names its element through EXT_mesh_features feature ids into an EXT_structural_metadata table (globalId, ifcClass, name). Null for sessions made before GLBs were delivered */
             glb_url: string | null;
             /** @description size of the upload (bytes) */
             source_bytes: number;

@@ -205,7 +205,12 @@ export const SCHEMAS = {
           'reality_failed). The client rule holds either way: Reality when there is one, else USDZ',
       },
       usdz_url: url,
-      glb_url: { ...nullable(url), description: 'the same scene as GLB (null for sessions made before GLBs were delivered)' },
+      glb_url: {
+        ...nullable(url),
+        description:
+          'the same scene as GLB; each vertex names its element through EXT_mesh_features feature ids into an ' +
+          'EXT_structural_metadata table (globalId, ifcClass, name). Null for sessions made before GLBs were delivered',
+      },
       source_bytes: integer,
       usdz_bytes: integer,
       usdz_sha256: sha256,
