@@ -9,6 +9,7 @@ import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readIfc } from '@arsession/convert';
 import { ac20DoorView } from './support/ac20DoorView.js';
 import { launchChromium } from './support/browser.js';
 import { corpusPath } from './support/corpus.js';
@@ -262,4 +263,98 @@ describe('pages of sessions that are not there', () => {
       await short.stop();
     }
   }, 60_000);
+});
+
+describe('the preview of an IFC: storeys to switch, and a click names its element', () => {
+  /** Polls an expression in the page (the page's CSP forbids waitForFunction's eval) until it is true. */
+  async function waitFor(page: Page, expression: string, timeoutMs: number): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (!(await page.evaluate(expression))) {
+      if (Date.now() > until) throw new Error(`not within ${timeoutMs} ms: ${expression}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Turns the camera to look down on the model from above, at once, and waits for a frame drawn so. */
+  async function lookDown(page: Page, target: number[]): Promise<void> {
+    await page.evaluate(`(async () => {
+      const viewer = document.querySelector('model-viewer');
+      viewer.cameraTarget = '${target.map((v) => `${v}m`).join(' ')}';
+      viewer.cameraOrbit = '30deg 10deg 40m';
+      viewer.jumpCameraToGoal();
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      await new Promise((r) => setTimeout(r, 300));
+    })()`);
+  }
+
+  /** Clicks the middle of the preview; returns the surface model-viewer hit there and the record the page shows. */
+  async function clickMiddle(page: Page): Promise<{ hit: number[]; shown: Record<string, string> }> {
+    const box = (await page.locator('model-viewer').boundingBox())!;
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    const hit = (await page.evaluate(
+      `(() => {
+        const p = document.querySelector('model-viewer').positionAndNormalFromPoint(${x}, ${y});
+        return p && [p.position.x, p.position.y, p.position.z];
+      })()`,
+    )) as number[];
+    await page.evaluate(`document.getElementById('element').dataset.record = ''`);
+    await page.mouse.click(x, y);
+    await waitFor(page, `document.getElementById('element').dataset.record === 'shown'`, 20_000);
+    const shown = (await page.evaluate(`(() => {
+      const panel = document.getElementById('element');
+      const terms = [...panel.querySelectorAll('dt')].map((d) => d.textContent);
+      const values = [...panel.querySelectorAll('dd')].map((d) => d.textContent);
+      return Object.fromEntries(terms.map((t, i) => [t, values[i]]));
+    })()`)) as Record<string, string>;
+    return { hit, shown };
+  }
+
+  it('AC20 from above: the roof, then with the ground floor shown alone, what lies on it', async () => {
+    const { id, detail } = await session('by_plane', {}, corpusPath('ifc', 'AC20-FZK-Haus.ifc'));
+    const { page } = await open(id);
+    try {
+      expect(await modelLoaded(page)).toBe('load');
+      await waitFor(page, `document.querySelector('model-viewer').dataset.picking === 'ready'`, 60_000);
+      const buttons = await page.locator('#storeys button').allTextContents();
+      expect(buttons).toEqual(['All storeys', ...(detail.model_assets[0].storeys as Array<{ name: string }>).map((s) => s.name)]);
+
+      const { min, max } = detail.model_assets[0].bounds as { min: number[]; max: number[] };
+      const centre = min.map((v, k) => (v + max[k]!) / 2);
+      await lookDown(page, centre);
+      const before = await page.locator('model-viewer').screenshot();
+      const roof = await clickMiddle(page);
+      expect(roof.shown.Storey).toBe('Dachgeschoss');
+
+      // The element named is one whose geometry is where the click hit (its bounds, within 5 cm).
+      const scene = await readIfc(readFileSync(corpusPath('ifc', 'AC20-FZK-Haus.ifc')));
+      const at = (globalId: string) => {
+        const node = scene.nodes.find((n) => n.metadata.globalId === globalId)!;
+        const points = node.meshes.flatMap((m) => Array.from(scene.meshes[m]!.positions));
+        return [0, 1, 2].map((k) => {
+          const axis = points.filter((_, i) => i % 3 === k);
+          return [Math.min(...axis) - 0.05, Math.max(...axis) + 0.05];
+        });
+      };
+      const roofBounds = at(roof.shown.GlobalId!);
+      for (let k = 0; k < 3; k++) {
+        expect(roof.hit[k]).toBeGreaterThanOrEqual(roofBounds[k]![0]!);
+        expect(roof.hit[k]).toBeLessThanOrEqual(roofBounds[k]![1]!);
+      }
+
+      await page.locator('#storeys button', { hasText: 'Erdgeschoss' }).click();
+      expect(await page.evaluate(`document.querySelector('model-viewer').variantName`)).toBe('Erdgeschoss');
+      await page.evaluate(`new Promise((r) => setTimeout(r, 500))`);
+      const after = await page.locator('model-viewer').screenshot();
+      expect(after.equals(before)).toBe(false);
+      // The same pixel now passes the hidden roof and upper floor: what it names is on the ground floor.
+      const ground = await clickMiddle(page);
+      expect(ground.shown.Storey).toBe('Erdgeschoss');
+      expect(ground.shown.GlobalId).not.toBe(roof.shown.GlobalId);
+
+      await page.locator('#storeys button', { hasText: 'All storeys' }).click();
+      expect(await page.evaluate(`document.querySelector('model-viewer').variantName`)).toBeNull();
+    } finally {
+      await page.context().close();
+    }
+  }, 120_000);
 });

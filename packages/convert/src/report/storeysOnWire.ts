@@ -5,7 +5,10 @@ import { metresOnWire } from './arBudgetOnWire.js';
 export interface StoreyOnWire {
   /** Its name as the file states it (a site or building standing for a storey: its name). */
   name: string;
-  /** `IfcBuildingStorey`, or the container standing for one (`IfcSite`, `IfcBuilding`); `null` where merged containers of one name differ. */
+  /**
+   * `IfcBuildingStorey`, or the container standing for one (`IfcSite`, `IfcBuilding`); `null`
+   * where merged containers of one name differ.
+   */
   ifc_class: string | null;
   /** Metres above the project's datum, as the file states it; `null` when it states none. */
   elevation_m: number | null;

@@ -1,4 +1,4 @@
-import { appendToGlb } from '@arsession/convert';
+import { appendToGlb, storeyVariants } from '@arsession/convert';
 import type { Bounds, Vec3 } from '@arsession/geometry';
 import { modelsBounds } from '../page/modelsBounds.js';
 import { imageSize } from '../page/imageSize.js';
@@ -18,7 +18,8 @@ export interface PreviewInputs {
 }
 
 /**
- * The session page's 3D preview: the first model's GLB with the placement drawn over it
+ * The session page's 3D preview: the first model's GLB, each storey a variant to show alone
+ * ({@link storeyVariants}), with the placement drawn over it
  * ({@link placementOverlay}: the anchor frame, the footprint, the door's outline and normal, the
  * anchor's shape, the printed image), unless the placement lies far outside the models (then the
  * preview shows the model alone, and the page says where the placement is). The marks are appended to the GLB, not re-encoded with it,
@@ -33,5 +34,7 @@ export function previewGlb({ glb, placement, models, image }: PreviewInputs): Ui
   const bounds = modelsBounds(models);
   const size = image && imageSize(image.data);
   const shapes = placementOverlay(placement, { bounds, ...(image && size && { image: { ...image, ...size } }) });
-  return appendToGlb(glb, shapes, { name: 'placement' });
+  // Each storey a variant the page can show alone (a copy of the model's bytes, made once a session).
+  const withStoreys = storeyVariants(glb);
+  return appendToGlb(withStoreys.length === 1 ? withStoreys[0]! : Buffer.concat(withStoreys), shapes, { name: 'placement' });
 }

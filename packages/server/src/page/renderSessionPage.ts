@@ -58,8 +58,10 @@ export function renderSessionPage(data: SessionPageData): string {
   const expires = new Date(detail.expires_at);
   // Too far from the models to draw: said in words, and the preview frames the model alone.
   const far = placementOutOfView(detail.placement, modelsBounds(detail.model_assets));
+  // A click on the preview names its element from the first model's records (an IFC's).
+  const elements = first.element_records ? ` data-elements="/api/vision/v1/session/${attr(detail.session_id)}/elements/"` : '';
   const viewer = preview
-    ? `<model-viewer id="preview" src="${attr(preview)}" ios-src="${attr(quickLook)}" ` +
+    ? `<model-viewer id="preview" src="${attr(preview)}" ios-src="${attr(quickLook)}"${elements} ` +
       `ar ar-modes="quick-look"${cameraAttributes(detail.placement, far)} ` +
       `camera-controls touch-action="pan-y" shadow-intensity="1" alt="${attr(`${title}, with its placement drawn`)}"></model-viewer>`
     : '<p>No preview was made for this session.</p>';
@@ -99,6 +101,8 @@ export function renderSessionPage(data: SessionPageData): string {
 </header>
 <section class="preview" aria-label="3D preview">
 ${viewer}
+<div class="storeys" id="storeys" role="group" aria-label="Storeys" hidden></div>
+<aside class="element" id="element" aria-live="polite" hidden></aside>
 ${legendOrWhy(detail, far)}
 ${placementWarnings}
 </section>

@@ -77,6 +77,7 @@ const require = createRequire(import.meta.url);
 const ASSETS: Record<string, { path: string; type: string }> = {
   'model-viewer.min.js': { path: require.resolve('@google/model-viewer/dist/model-viewer.min.js'), type: 'text/javascript' },
   'session-page.js': { path: fileURLToPath(new URL('../../assets/session-page.js', import.meta.url)), type: 'text/javascript' },
+  'element-picking.js': { path: fileURLToPath(new URL('../../assets/element-picking.js', import.meta.url)), type: 'text/javascript' },
   'session-page.css': { path: fileURLToPath(new URL('../../assets/session-page.css', import.meta.url)), type: 'text/css' },
   'ar-badge.svg': { path: fileURLToPath(new URL('../../assets/ar-badge.svg', import.meta.url)), type: 'image/svg+xml' },
 };

@@ -1,9 +1,7 @@
 import { ModelUnreadableError } from '../../errors/ConvertError.js';
+import { align4, glbParts, readGlbChunks } from '../glbChunks.js';
 import { overlayMeshes, type OverlayShapes } from './overlayShapes.js';
 
-const GLB_MAGIC = 0x46546c67,
-  JSON_CHUNK = 0x4e4f534a,
-  BIN_CHUNK = 0x004e4942;
 const FLOAT = 5126,
   UNSIGNED_INT = 5125,
   ARRAY_BUFFER = 34962,
@@ -48,15 +46,7 @@ interface GltfJson {
  */
 export function appendToGlb(glb: Uint8Array, shapes: OverlayShapes, options: Partial<AppendToGlbOptions> = {}): Uint8Array[] {
   const { name } = { ...APPEND_TO_GLB_DEFAULTS, ...options };
-  const view = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
-  if (glb.length < 20 || view.getUint32(0, true) !== GLB_MAGIC || view.getUint32(12 + 4, true) !== JSON_CHUNK)
-    throw new ModelUnreadableError('not a GLB with its JSON chunk first');
-  const jsonLength = view.getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as GltfJson;
-  let bin: Uint8Array = new Uint8Array(0);
-  const binAt = 20 + jsonLength;
-  if (binAt + 8 <= glb.length && view.getUint32(binAt + 4, true) === BIN_CHUNK)
-    bin = glb.subarray(binAt + 8, binAt + 8 + view.getUint32(binAt, true));
+  const { json, bin } = readGlbChunks<GltfJson>(glb);
 
   const buffers = (json.buffers ??= []);
   if (buffers.length === 0) buffers.push({ byteLength: 0 });
@@ -136,33 +126,5 @@ export function appendToGlb(glb: Uint8Array, shapes: OverlayShapes, options: Par
   (scene.nodes ??= []).push(node);
   buffers[0]!.byteLength = at;
 
-  const binPadding = align4(at) - at;
-  const jsonBytes = new TextEncoder().encode(JSON.stringify(json));
-  const jsonPadded = align4(jsonBytes.length);
-  const total = 12 + 8 + jsonPadded + 8 + at + binPadding;
-  const header = new Uint8Array(12 + 8);
-  const h = new DataView(header.buffer);
-  h.setUint32(0, GLB_MAGIC, true);
-  h.setUint32(4, 2, true);
-  h.setUint32(8, total, true);
-  h.setUint32(12, jsonPadded, true);
-  h.setUint32(16, JSON_CHUNK, true);
-  const binHeader = new Uint8Array(8);
-  const bh = new DataView(binHeader.buffer);
-  bh.setUint32(0, at + binPadding, true);
-  bh.setUint32(4, BIN_CHUNK, true);
-  return [
-    header,
-    jsonBytes,
-    new Uint8Array(jsonPadded - jsonBytes.length).fill(0x20),
-    binHeader,
-    bin,
-    new Uint8Array(start - bin.length),
-    ...added,
-    new Uint8Array(binPadding),
-  ];
-}
-
-function align4(n: number): number {
-  return (n + 3) & ~3;
+  return glbParts(json, [bin, new Uint8Array(start - bin.length), ...added]);
 }

@@ -5,7 +5,10 @@ import { rootPrimPaths, type DescribeLayerOptions } from './describeLayer.js';
 export interface DeliveredStorey {
   /** Its name as the file states it. */
   name: string;
-  /** `IfcBuildingStorey`, or the container standing for one (`IfcSite`, `IfcBuilding`); `null` where merged containers of one name differ. */
+  /**
+   * `IfcBuildingStorey`, or the container standing for one (`IfcSite`, `IfcBuilding`); `null`
+   * where merged containers of one name differ.
+   */
   ifcClass: string | null;
   /** Metres above the project's datum, as the file states it; `null` when it states none. */
   elevation: number | null;
@@ -14,6 +17,22 @@ export interface DeliveredStorey {
 }
 
 const SPATIAL = /^ifc(site|building|buildingstorey|space)$/i;
+
+/**
+ * Whether a root node with this identity stands for a storey: a storey group a merge made (a
+ * `storey` and no class of its own), or a reader's container node (a spatial class, in no storey).
+ *
+ * @example
+ * ```ts
+ * isStoreyNode({ storey: 'Level 1' }); // → true
+ * isStoreyNode({ ifcClass: 'IfcWall', storey: 'Level 1' }); // → false: an element on it
+ * ```
+ */
+export function isStoreyNode(metadata: Readonly<Record<string, unknown>>): boolean {
+  const { ifcClass, storey } = metadata;
+  if (ifcClass === undefined) return typeof storey === 'string';
+  return storey === undefined && typeof ifcClass === 'string' && SPATIAL.test(ifcClass);
+}
 
 /**
  * The storeys of a delivered scene, bottom up (those without an elevation last): each root Xform
@@ -34,9 +53,9 @@ export function deliveredStoreys(scene: SceneData, options: Partial<DescribeLaye
     const { ifcClass, storey, storeyClass, name, elevation } = scene.nodes[i]!.metadata;
     const stated = elevation === undefined ? null : Number(elevation);
     const at = stated !== null && Number.isFinite(stated) ? stated : null;
-    if (ifcClass === undefined && storey !== undefined) storeys.push({ name: storey, ifcClass: storeyClass ?? null, elevation: at, prim });
-    else if (ifcClass !== undefined && storey === undefined && SPATIAL.test(ifcClass))
-      storeys.push({ name: name ?? scene.nodes[i]!.name, ifcClass, elevation: at, prim });
+    if (!isStoreyNode(scene.nodes[i]!.metadata)) continue;
+    if (ifcClass === undefined) storeys.push({ name: storey!, ifcClass: storeyClass ?? null, elevation: at, prim });
+    else storeys.push({ name: name ?? scene.nodes[i]!.name, ifcClass, elevation: at, prim });
   }
   const key = (s: DeliveredStorey) => s.elevation ?? Number.POSITIVE_INFINITY;
   return storeys.sort((a, b) => (key(a) === key(b) ? 0 : key(a) - key(b)));
