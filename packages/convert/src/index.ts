@@ -126,7 +126,15 @@ export {
   type BudgetStep,
   type CategoryFigures,
 } from './budget/ArBudget.js';
-export { budgetFigures, defaultBudgetSteps, fitArBudget, type FitArBudgetOptions, type FittedScene } from './budget/fitArBudget.js';
+export {
+  budgetFigures,
+  defaultBudgetSteps,
+  fitArBudget,
+  type DefaultBudgetStepsOptions,
+  type FitArBudgetOptions,
+  type FittedScene,
+} from './budget/fitArBudget.js';
+export { SIMPLIFICATION_POLICY_DEFAULTS, type SimplificationPolicy } from './budget/SimplificationPolicy.js';
 export type { BudgetTransform } from './budget/BudgetTransform.js';
 export { simplifyTriangles, SIMPLIFY_TRIANGLES_DEFAULTS, type SimplifyTrianglesOptions } from './budget/steps/simplifyTriangles.js';
 export { scaleTextures } from './budget/steps/scaleTextures.js';

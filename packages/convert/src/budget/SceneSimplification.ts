@@ -27,38 +27,12 @@ import { TwinMeshes } from './TwinMeshes.js';
 import type { CategoryFigures } from './ArBudget.js';
 import type { SimplifiedScene } from './SimplifiedScene.js';
 import type { SimplifyToBudgetOptions } from './SimplifyToBudgetOptions.js';
-
-/** Parts smaller than this (m) may be left out whole when the budget needs it. */
-const VANISH_BELOW_METRES = 0.5;
+import { SIMPLIFICATION_POLICY_DEFAULTS, type SimplificationPolicy } from './SimplificationPolicy.js';
 
 /** Every simplified mesh is sampled at least this much, however small. */
 const MIN_SAMPLES = 200;
 /** Metres within which a delivered triangle lying on the full surface (or the other way) counts as on it: a tenth of a millimetre. */
 const SETTLED_ON_SURFACE = 1e-4;
-
-/**
- * Clutter is coarsened at an error relative to its own size, from this share of its diagonal
- * (half a centimetre on a chair: what curved parts tessellated finely give up unseen)...
- */
-const CLUTTER_FIRST_SHARE = 0.005;
-
-/** ...doubling up to this share (5 cm on a chair), past which a box says as much. */
-const CLUTTER_LAST_SHARE = 0.04;
-
-/** Clutter at most this large (m) may stand as a box: a chair, a cubicle, a shrub, not a 20 m duct run. */
-const PROXY_MAX_METRES = 5;
-
-/**
- * Clutter is boxed or left out only while it is at most this share of the model's size: a chair
- * in a restaurant is clutter, the chair that is the whole model (a GLB of one object) is not.
- */
-const CLUTTER_MAX_SHARE_OF_MODEL = 0.25;
-
-/**
- * The envelope's first error (m): what its triangles give up when nothing else is enough is only
- * what adds no shape (a door handle's facets); a wall, a slab, a pane has nothing to give at it.
- */
-const ENVELOPE_NO_SHAPE_ERROR = 0.001;
 
 /** The stand-ins of a piece of envelope detail, measured (see `SceneSimplification.detailStandIn`). */
 interface DetailStandIns {
@@ -75,9 +49,6 @@ function reach({ deviation, uncovered }: StandInDistances): number {
   return Math.max(deviation, uncovered);
 }
 
-/** Metres within which a stand-in of envelope detail is measured no closer (its figure comes out at most this). */
-const STAND_IN_SETTLED = 0.01;
-
 /**
  * What a mesh is drawn as once the budget took it out of simplification: its box, its box's top
  * face, its box's mid-plane or that plane round its opening (envelope detail), nothing.
@@ -89,15 +60,6 @@ type DetailStandIn = 'box' | 'sheet' | 'rim';
 
 /** The forms envelope detail may be delivered in (see `SceneSimplification.fitDetail`). */
 type DetailForm = 'as_read' | 'simplified' | DetailStandIn | 'left_out';
-
-/**
- * Metres: envelope detail whose nearest stand-in lies farther than this is offered simplified
- * too (a door frame's profile, whose sheet would cover the door).
- */
-const SIMPLIFY_DETAIL_PAST = 0.02;
-
-/** Metres: the error envelope detail is simplified at when it is: a frame's facets go, not its shape. */
-const DETAIL_ERROR = 0.01;
 
 /** Triangles of each stand-in, per box it is drawn as. */
 const STAND_IN_TRIANGLES: Readonly<Record<StandIn, number>> = {
@@ -144,7 +106,10 @@ export class SceneSimplification {
   /** The meshes each envelope detail mesh is drawn with (see `drawnTogether`), found the first time they are asked for. */
   private drawnWith: Map<number, Companion[]> | undefined;
 
-  constructor(private readonly scene: SceneData) {
+  constructor(
+    private readonly scene: SceneData,
+    private readonly policy: SimplificationPolicy = SIMPLIFICATION_POLICY_DEFAULTS,
+  ) {
     ({ uses: this.uses, scale: this.scale, up: this.up } = drawsOfMeshes(scene));
     this.size = Math.hypot(...scene.bounds.max.map((v, k) => v - scene.bounds.min[k]!));
     this.extent = Float64Array.from(scene.meshes, extent);
@@ -152,7 +117,7 @@ export class SceneSimplification {
     this.roles = envelopeRoles(scene, this.categories);
     // Small parts (bolts, fixings: under half a metre and a thousandth of the model) may be simplified
     // away entirely; anything larger keeps a shape, however coarse.
-    const vanishBelow = Math.min(VANISH_BELOW_METRES, this.size / 1000);
+    const vanishBelow = Math.min(this.policy.vanishBelow, this.size / 1000);
     this.work = scene.meshes.map((mesh, m) =>
       this.uses[m]! > 0 && mesh.indices.length > 0
         ? new MeshSimplification(mesh, this.extent[m]! * this.scale[m]! < vanishBelow)
@@ -192,9 +157,9 @@ export class SceneSimplification {
     return this.extent[m]! * this.scale[m]!;
   }
 
-  /** Whether mesh `m` is small enough to stand as a box: see {@link PROXY_MAX_METRES} and {@link CLUTTER_MAX_SHARE_OF_MODEL}. */
+  /** Whether mesh `m` is small enough to stand as a box: see `policy.proxyMaxSize` and `policy.clutterMaxShareOfModel`. */
   private boxable(m: number): boolean {
-    return this.sizeOf(m) <= Math.min(PROXY_MAX_METRES, this.size * CLUTTER_MAX_SHARE_OF_MODEL);
+    return this.sizeOf(m) <= Math.min(this.policy.proxyMaxSize, this.size * this.policy.clutterMaxShareOfModel);
   }
 
   /** Meshes still simplified (not standing in) outside the envelope. */
@@ -226,18 +191,18 @@ export class SceneSimplification {
 
   /**
    * The envelope's triangles that add no shape taken: every envelope mesh simplified at
-   * {@link ENVELOPE_NO_SHAPE_ERROR}, planar faces staying planar.
+   * `policy.envelopeNoShapeError`, planar faces staying planar.
    */
   envelopeWithoutShape(): void {
     this.work.forEach((w, m) => {
-      if (w && !this.standIn[m] && this.categories[m] === 'envelope') this.tighten(m, ENVELOPE_NO_SHAPE_ERROR);
+      if (w && !this.standIn[m] && this.categories[m] === 'envelope') this.tighten(m, this.policy.envelopeNoShapeError);
     });
   }
 
   /**
    * Clutter coarsened, the envelope untouched: each mesh outside it simplified at a growing share
    * of its own size (never below `firstError`), until the triangles fit or the share reaches
-   * {@link CLUTTER_LAST_SHARE}; then each one that strays more than a few times its error along a
+   * `policy.clutterLastShare`; then each one that strays more than a few times its error along a
    * chord kept finer, as {@link boundStray} does for all. Clutter larger than a box may be is
    * coarsened as if it were that size (a share of a 20 m duct run's length would be no error at
    * all); what more it must give, it gives with the envelope, at one error in metres for all.
@@ -245,11 +210,11 @@ export class SceneSimplification {
   coarsenClutter(opts: Pick<SimplifyToBudgetOptions, 'triangles' | 'firstError' | 'maxDeviation'>, strayPerError: number): void {
     const clutter = this.clutter();
     if (clutter.length === 0) return;
-    const errorAt = (m: number, share: number) => Math.max(opts.firstError, share * Math.min(this.sizeOf(m), PROXY_MAX_METRES));
-    let share = CLUTTER_FIRST_SHARE;
+    const errorAt = (m: number, share: number) => Math.max(opts.firstError, share * Math.min(this.sizeOf(m), this.policy.proxyMaxSize));
+    let share = this.policy.clutterFirstShare;
     for (;;) {
       for (const m of clutter) this.tighten(m, errorAt(m, share));
-      if (this.drawn <= opts.triangles || share >= CLUTTER_LAST_SHARE) break;
+      if (this.drawn <= opts.triangles || share >= this.policy.clutterLastShare) break;
       share *= 2;
     }
     // Each was last simplified at the final share's error.
@@ -283,7 +248,7 @@ export class SceneSimplification {
   }
 
   /**
-   * Clutter up to {@link PROXY_MAX_METRES} across drawn as boxes ({@link boxProxy}), the one whose
+   * Clutter up to `policy.proxyMaxSize` across drawn as boxes ({@link boxProxy}), the one whose
    * box saves the most drawn triangles first, until the triangles fit; if all those boxes are still
    * too many, boxes drawn as their top face ({@link topProxy}), the most drawn first.
    */
@@ -308,7 +273,7 @@ export class SceneSimplification {
 
   /** Clutter (as it stands, boxes included) left out, the smallest first, until the triangles fit. */
   leaveOutClutter(triangles: number): void {
-    const small = (m: number) => this.sizeOf(m) <= this.size * CLUTTER_MAX_SHARE_OF_MODEL;
+    const small = (m: number) => this.sizeOf(m) <= this.size * this.policy.clutterMaxShareOfModel;
     const candidates = this.work.flatMap((w, m) =>
       w && this.standIn[m] !== 'left_out' && this.categories[m] !== 'envelope' && small(m) ? [m] : [],
     );
@@ -367,7 +332,7 @@ export class SceneSimplification {
       const w = this.work[m]!;
       // From the full mesh either way: the simplification measured is the one delivered.
       if (form === 'as_read' || form === 'simplified') w.restore();
-      if (form === 'simplified') w.tighten(DETAIL_ERROR / this.scale[m]!);
+      if (form === 'simplified') w.tighten(this.policy.detailError / this.scale[m]!);
       else if (form !== 'as_read') this.standIn[m] = form;
     });
     return this.drawn <= triangles;
@@ -382,7 +347,7 @@ export class SceneSimplification {
     const measured = this.detailStandIn(m);
     const s = this.scale[m]!;
     const nearest = Math.min(...(['sheet', 'box', 'rim'] as const).map((form) => reach(measured[form]))) * s;
-    const simplified = nearest > SIMPLIFY_DETAIL_PAST ? this.simplifiedDetail(m) : undefined;
+    const simplified = nearest > this.policy.simplifyDetailPast ? this.simplifiedDetail(m) : undefined;
     return [
       { form: 'as_read', triangles: this.scene.meshes[m]!.indices.length / 3, reach: 0 },
       ...(simplified ? [{ form: 'simplified' as const, ...simplified }] : []),
@@ -396,7 +361,7 @@ export class SceneSimplification {
   }
 
   /**
-   * Envelope detail mesh `m` simplified at {@link DETAIL_ERROR}, no part pruned: its triangles,
+   * Envelope detail mesh `m` simplified at `policy.detailError`, no part pruned: its triangles,
    * and how far (m) it and the mesh lie apart either way, bounded as `deliver` bounds it;
    * undefined when that takes nothing. Measured once, then the mesh is as read again (the same
    * simplification is made again if it is chosen).
@@ -412,7 +377,7 @@ export class SceneSimplification {
     let found: { triangles: number; reach: number } | undefined;
     if (same && same.scale === s) found = same.found;
     else {
-      w.tighten(DETAIL_ERROR / s);
+      w.tighten(this.policy.detailError / s);
       found = w.changed ? { triangles: w.triangles, reach: Math.max(w.stray(), w.uncovered(MIN_SAMPLES)) * s } : undefined;
       w.restore();
       this.simplifiedByShape.add(mesh, mesh, { scale: s, found });
@@ -439,7 +404,7 @@ export class SceneSimplification {
       else {
         const bvh = buildBvh(surface);
         // Below a centimetre, how near a stand-in lies changes neither the choice nor what a person sees.
-        const within = { enough: STAND_IN_SETTLED / this.scale[m]! };
+        const within = { enough: this.policy.standInSettled / this.scale[m]! };
         const sheet = measureStandIn(mesh, sheetProxy(mesh, parts), parts, 'sheet', surface, bvh, within);
         // A sheet within a centimetre is as near as a stand-in need be, and the cheapest: the others are not measured.
         const settled = reach(sheet) <= within.enough;

@@ -1,5 +1,7 @@
-/** Options of `simplifyToBudget` (and of the `SceneSimplification` it drives). */
-export interface SimplifyToBudgetOptions {
+import type { SimplificationPolicy } from './SimplificationPolicy.js';
+
+/** Options of `simplifyToBudget` (and of the `SceneSimplification` it drives): its rounds, and the policy's thresholds. */
+export interface SimplifyToBudgetOptions extends SimplificationPolicy {
   /** Triangles drawn at most (a mesh drawn at several nodes counts at each). */
   triangles: number;
   /**

@@ -14,9 +14,9 @@ import { chainCategories } from './chainCategories.js';
 import { drawCalls } from '../scene/sceneStats.js';
 import { mergeByMaterial, mergedDrawCalls } from '../scene/mergeByMaterial.js';
 import { largestSide } from './resizeTextures.js';
-import { mergePrims } from './steps/mergePrims.js';
+import { mergePrims, type MergePrimsOptions } from './steps/mergePrims.js';
 import { scaleTextures } from './steps/scaleTextures.js';
-import { simplifyTriangles } from './steps/simplifyTriangles.js';
+import { simplifyTriangles, type SimplifyTrianglesOptions } from './steps/simplifyTriangles.js';
 
 /** A scene brought within an AR budget, and what was done to it. */
 export interface FittedScene {
@@ -105,18 +105,25 @@ export interface FitArBudgetOptions {
   steps?: readonly BudgetTransform[];
 }
 
+/** Options of {@link defaultBudgetSteps}: each step's own, where a caller wants other than its defaults. */
+export interface DefaultBudgetStepsOptions {
+  simplify?: Partial<SimplifyTrianglesOptions>;
+  merge?: Partial<MergePrimsOptions>;
+}
+
 /**
  * The AR budget's steps as `fitArBudget` runs them by default: triangles simplified element by
  * element, textures scaled down, and only then mesh prims merged (so no collapse joins two
- * elements or drags one across another).
+ * elements or drags one across another). The options reach each step's thresholds.
  *
  * @example
  * ```ts
  * const [simplify, , merge] = defaultBudgetSteps(); // a sequence without the texture step
+ * await fitArBudget(scene, {}, { steps: defaultBudgetSteps({ simplify: { proxyMaxSize: 2 } }) }); // smaller boxes only
  * ```
  */
-export function defaultBudgetSteps(): BudgetTransform[] {
-  return [simplifyTriangles(), scaleTextures(), mergePrims()];
+export function defaultBudgetSteps(options: DefaultBudgetStepsOptions = {}): BudgetTransform[] {
+  return [simplifyTriangles(options.simplify), scaleTextures(), mergePrims(options.merge)];
 }
 
 /** The warnings that say what the budget did, merging first, as the report lists the steps. */

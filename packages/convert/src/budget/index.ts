@@ -6,7 +6,12 @@
  */
 export { BudgetLedger, type BudgetTargets } from './BudgetLedger.js';
 export { estimatePackageBytes } from './fitArBudget.js';
-export { mergeToPrimBudget, type MergedToBudget } from './mergeToPrimBudget.js';
+export {
+  mergeToPrimBudget,
+  MERGE_TO_PRIM_BUDGET_DEFAULTS,
+  type MergedToBudget,
+  type MergeToPrimBudgetOptions,
+} from './mergeToPrimBudget.js';
 export { drawnCentres, spatialCells } from './spatialCells.js';
 export {
   simplifyToBudget,

@@ -5,6 +5,34 @@ import type { SceneData, SceneMaterial } from '../scene/SceneData.js';
 import type { BudgetStep } from './ArBudget.js';
 import { drawnCentres, spatialCells } from './spatialCells.js';
 
+/** Options of {@link mergeToPrimBudget}: how it groups, and when repeated meshes stay shared. */
+export interface MergeToPrimBudgetOptions {
+  /** Cells per side of the ground plan grids tried for a model without storeys (or with too many), finest first. */
+  cellDivisions: readonly number[];
+  /** A repeated mesh lighter than this (triangles) costs less merged (copied at each place) than a draw call of its own. */
+  instanceMinTriangles: number;
+  /**
+   * Instances are kept only while the scene stays within this many mesh prims: each is a prim the
+   * device loads, and Apple's figure for smooth loading is about 50 (200 at most, the budget's
+   * default limit). Past it, the bytes instancing saves cost more in load time than they are worth.
+   */
+  instancedPrimsTarget: number;
+  /**
+   * Instancing is worth its prims only when it makes the package markedly smaller: the triangles
+   * the kept meshes would add copied into merged meshes, at least this share of the drawn ones
+   * (ISSUE_021's pipe fittings: 4 %, for 24 prims, do not pay).
+   */
+  instancingMinSaving: number;
+}
+
+/** Defaults of {@link mergeToPrimBudget}. */
+export const MERGE_TO_PRIM_BUDGET_DEFAULTS: Readonly<MergeToPrimBudgetOptions> = {
+  cellDivisions: [4, 3, 2],
+  instanceMinTriangles: 100,
+  instancedPrimsTarget: 50,
+  instancingMinSaving: 0.25,
+};
+
 /** A scene with no more mesh prims than asked, and how it got there. */
 export interface MergedToBudget {
   scene: SceneData;
@@ -34,14 +62,16 @@ export interface MergedToBudget {
  * mergeToPrimBudget(scene, 200).scene.stats.meshNodes; // ≤ 200
  * ```
  */
-export function mergeToPrimBudget(scene: SceneData, meshPrims: number): MergedToBudget {
+export function mergeToPrimBudget(scene: SceneData, meshPrims: number, options: Partial<MergeToPrimBudgetOptions> = {}): MergedToBudget {
+  const opts = { ...MERGE_TO_PRIM_BUDGET_DEFAULTS, ...options };
   if (drawCalls(scene) <= meshPrims) return { scene, steps: [], grouping: '' };
-  const candidates = instancingCandidates(scene);
+  const candidates = instancingCandidates(scene, opts.instanceMinTriangles);
   // Each grouping is counted before it is merged: merging copies every vertex.
-  for (const grouping of groupings(scene)) {
+  for (const grouping of groupings(scene, opts.cellDivisions)) {
     const merged = mergedDrawCalls(scene, { minDrawCalls: 0, ...grouping.options });
     if (merged > meshPrims) continue;
-    const keep = worthInstancing(scene, candidates, instancedWithin(candidates, Math.min(meshPrims, INSTANCED_PRIMS_TARGET) - merged));
+    const within = instancedWithin(candidates, Math.min(meshPrims, opts.instancedPrimsTarget) - merged);
+    const keep = worthInstancing(scene, candidates, within, opts.instancingMinSaving);
     const label = keep.size
       ? `${grouping.label}, ${keep.size} repeated mesh${keep.size > 1 ? 'es' : ''} kept as instances`
       : grouping.label;
@@ -66,30 +96,17 @@ interface Grouping {
   label: string;
 }
 
-/** Cells per side of the ground plan grids tried, finest first. */
-const CELL_DIVISIONS = [4, 3, 2];
-
-function* groupings(scene: SceneData): Generator<Grouping> {
+function* groupings(scene: SceneData, cellDivisions: readonly number[]): Generator<Grouping> {
   if (scene.nodes.some((n) => n.meshes.length > 0 && n.metadata.storey !== undefined))
     yield { options: { groupBy: 'storey' }, label: 'storey and material' };
   const centres = drawnCentres(scene);
-  for (const divisions of CELL_DIVISIONS)
+  for (const divisions of cellDivisions)
     yield {
       options: { groupBy: 'cell', groups: spatialCells(centres, scene.bounds, divisions) },
       label: `spatial cell (${divisions} × ${divisions}) and material`,
     };
   yield { options: { groupBy: '' }, label: 'material' };
 }
-
-/** A mesh lighter than this costs less merged (copied at each place) than a draw call of its own. */
-const INSTANCE_MIN_TRIANGLES = 100;
-
-/**
- * Instances are kept only while the scene stays within this many mesh prims: each is a prim the
- * device loads, and Apple's figure for smooth loading is about 50 (200 at most, the budget's
- * default limit). Past it, the bytes instancing saves cost more in load time than they are worth.
- */
-const INSTANCED_PRIMS_TARGET = 50;
 
 /** A mesh drawn at several places that could stay shared: its index and its draws. */
 interface Repeated {
@@ -102,7 +119,7 @@ interface Repeated {
  * nodes, none of them mirroring it, and heavy enough to be worth a draw call each; heaviest first,
  * as each saves the most memory for the prims it spends.
  */
-function instancingCandidates(scene: SceneData): Repeated[] {
+function instancingCandidates(scene: SceneData, minTriangles: number): Repeated[] {
   const draws = new Uint32Array(scene.meshes.length);
   const mirrored = new Uint8Array(scene.meshes.length);
   const world = worldMatrices(scene.nodes);
@@ -114,27 +131,21 @@ function instancingCandidates(scene: SceneData): Repeated[] {
   });
   const repeated: Repeated[] = [];
   scene.meshes.forEach((mesh, m) => {
-    if (draws[m]! > 1 && !mirrored[m] && mesh.indices.length / 3 >= INSTANCE_MIN_TRIANGLES) repeated.push({ mesh: m, draws: draws[m]! });
+    if (draws[m]! > 1 && !mirrored[m] && mesh.indices.length / 3 >= minTriangles) repeated.push({ mesh: m, draws: draws[m]! });
   });
   const triangles = (r: Repeated) => scene.meshes[r.mesh]!.indices.length;
   return repeated.sort((a, b) => triangles(b) - triangles(a) || a.mesh - b.mesh);
 }
 
 /**
- * Instancing is worth its prims only when it makes the package markedly smaller: the triangles
- * the kept meshes would add copied into merged meshes, at least this share of the drawn ones.
- */
-const INSTANCING_MIN_SAVING = 0.25;
-
-/**
- * The meshes to keep shared, or none when sharing them saves less than {@link INSTANCING_MIN_SAVING}
+ * The meshes to keep shared, or none when sharing them saves less than `minSaving`
  * of the scene's triangles: each instance is a prim the device loads, and a few per cent of the
  * bytes (ISSUE_021's pipe fittings: 4 %, for 24 prims) do not pay for them.
  */
-function worthInstancing(scene: SceneData, candidates: readonly Repeated[], keep: Set<number>): Set<number> {
+function worthInstancing(scene: SceneData, candidates: readonly Repeated[], keep: Set<number>, minSaving: number): Set<number> {
   // Each kept mesh is written once instead of at each of its draws.
   const saved = candidates.reduce((n, c) => n + (keep.has(c.mesh) ? (c.draws - 1) * (scene.meshes[c.mesh]!.indices.length / 3) : 0), 0);
-  return saved >= INSTANCING_MIN_SAVING * scene.stats.triangles ? keep : new Set();
+  return saved >= minSaving * scene.stats.triangles ? keep : new Set();
 }
 
 /**

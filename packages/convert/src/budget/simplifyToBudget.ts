@@ -1,6 +1,7 @@
 import { MeshoptSimplifier } from 'meshoptimizer';
 import type { SceneData } from '../scene/SceneData.js';
 import { SceneSimplification } from './SceneSimplification.js';
+import { SIMPLIFICATION_POLICY_DEFAULTS } from './SimplificationPolicy.js';
 import type { SimplifiedScene } from './SimplifiedScene.js';
 import type { SimplifyToBudgetOptions } from './SimplifyToBudgetOptions.js';
 
@@ -25,6 +26,7 @@ export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = {
   refinements: 1,
   samples: 20_000,
   maxDeviation: 0.02,
+  ...SIMPLIFICATION_POLICY_DEFAULTS,
 };
 
 /**
@@ -59,7 +61,7 @@ export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = {
 export async function simplifyToBudget(scene: SceneData, options: Partial<SimplifyToBudgetOptions> = {}): Promise<SimplifiedScene> {
   const opts = { ...SIMPLIFY_TO_BUDGET_DEFAULTS, ...options };
   await MeshoptSimplifier.ready;
-  const simplification = new SceneSimplification(scene);
+  const simplification = new SceneSimplification(scene, opts);
   const over = () => simplification.drawn > opts.triangles;
   if (over()) simplification.envelopeWithoutShape();
   if (over()) simplification.coarsenClutter(opts, STRAY_PER_ERROR);

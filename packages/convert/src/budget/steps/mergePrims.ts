@@ -1,9 +1,9 @@
 import { MERGE_BY_MATERIAL_DEFAULTS } from '../../scene/mergeByMaterial.js';
 import type { BudgetTransform } from '../BudgetTransform.js';
-import { mergeToPrimBudget } from '../mergeToPrimBudget.js';
+import { MERGE_TO_PRIM_BUDGET_DEFAULTS, mergeToPrimBudget, type MergeToPrimBudgetOptions } from '../mergeToPrimBudget.js';
 
-/** Options of {@link mergePrims}. */
-export interface MergePrimsOptions {
+/** Options of {@link mergePrims}: `mergeToPrimBudget`'s, and a ceiling. */
+export interface MergePrimsOptions extends MergeToPrimBudgetOptions {
   /**
    * Mesh prims at most whatever the budget allows: a model gets no more draw calls than the same
    * model without a budget (`mergeByMaterial` merges past 300).
@@ -12,7 +12,10 @@ export interface MergePrimsOptions {
 }
 
 /** Defaults of {@link mergePrims}: the ceiling of `mergeByMaterial`'s defaults. */
-export const MERGE_PRIMS_DEFAULTS: Readonly<MergePrimsOptions> = { ceiling: MERGE_BY_MATERIAL_DEFAULTS.minDrawCalls };
+export const MERGE_PRIMS_DEFAULTS: Readonly<MergePrimsOptions> = {
+  ceiling: MERGE_BY_MATERIAL_DEFAULTS.minDrawCalls,
+  ...MERGE_TO_PRIM_BUDGET_DEFAULTS,
+};
 
 /**
  * The AR budget's prim step: mesh prims merged within the target (`mergeToPrimBudget`: by storey or
@@ -25,9 +28,9 @@ export const MERGE_PRIMS_DEFAULTS: Readonly<MergePrimsOptions> = { ceiling: MERG
  * ```
  */
 export function mergePrims(options: Partial<MergePrimsOptions> = {}): BudgetTransform {
-  const { ceiling } = { ...MERGE_PRIMS_DEFAULTS, ...options };
+  const { ceiling, ...grouping } = { ...MERGE_PRIMS_DEFAULTS, ...options };
   return (scene, ledger) => {
-    const merged = mergeToPrimBudget(scene, Math.min(ledger.targets.meshPrims, ceiling));
+    const merged = mergeToPrimBudget(scene, Math.min(ledger.targets.meshPrims, ceiling), grouping);
     ledger.merged(merged);
     return merged.scene;
   };

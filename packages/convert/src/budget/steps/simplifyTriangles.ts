@@ -1,12 +1,14 @@
 import type { BudgetTransform } from '../BudgetTransform.js';
-import { simplifyToBudget } from '../simplifyToBudget.js';
+import { SIMPLIFY_TO_BUDGET_DEFAULTS, simplifyToBudget } from '../simplifyToBudget.js';
 import type { SimplifyToBudgetOptions } from '../SimplifyToBudgetOptions.js';
 
 /** Options of {@link simplifyTriangles}: `simplifyToBudget`'s, but for the triangles, which come from the budget's targets. */
 export type SimplifyTrianglesOptions = Omit<SimplifyToBudgetOptions, 'triangles'>;
 
-/** Defaults of {@link simplifyTriangles}: none of its own; `simplifyToBudget`'s apply. */
-export const SIMPLIFY_TRIANGLES_DEFAULTS: Readonly<Partial<SimplifyTrianglesOptions>> = {};
+/** Defaults of {@link simplifyTriangles}: `simplifyToBudget`'s, the triangles aside. */
+export const SIMPLIFY_TRIANGLES_DEFAULTS: Readonly<SimplifyTrianglesOptions> = (({ triangles: _triangles, ...rest }) => rest)(
+  SIMPLIFY_TO_BUDGET_DEFAULTS,
+);
 
 /**
  * The AR budget's triangle step: a scene over the target's triangles simplified element by
@@ -14,13 +16,14 @@ export const SIMPLIFY_TRIANGLES_DEFAULTS: Readonly<Partial<SimplifyTrianglesOpti
  *
  * @example
  * ```ts
- * await fitArBudget(scene, { triangles: 50_000 }, { steps: [simplifyTriangles({ maxDeviation: 0.01 }), mergePrims()] });
+ * await fitArBudget(scene, { triangles: 50_000 }, { steps: [simplifyTriangles({ maxDeviation: 0.01, proxyMaxSize: 2 }), mergePrims()] });
  * ```
  */
-export function simplifyTriangles(options: Partial<SimplifyTrianglesOptions> = SIMPLIFY_TRIANGLES_DEFAULTS): BudgetTransform {
+export function simplifyTriangles(options: Partial<SimplifyTrianglesOptions> = {}): BudgetTransform {
+  const opts = { ...SIMPLIFY_TRIANGLES_DEFAULTS, ...options };
   return async (scene, ledger) => {
     if (scene.stats.triangles <= ledger.targets.triangles) return scene;
-    const simplified = await simplifyToBudget(scene, { ...options, triangles: ledger.targets.triangles });
+    const simplified = await simplifyToBudget(scene, { ...opts, triangles: ledger.targets.triangles });
     ledger.simplified(simplified);
     return simplified.scene;
   };

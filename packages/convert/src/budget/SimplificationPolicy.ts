@@ -1,0 +1,47 @@
+/**
+ * What the triangle step gives up and when: the thresholds of `SceneSimplification`'s policy, in
+ * metres or shares of a size. Each is an option of `simplifyToBudget` (and of the
+ * `simplifyTriangles` step), as glTF-Transform's `simplify()` takes its ratio and error.
+ */
+export interface SimplificationPolicy {
+  /** Parts smaller than this (m; and than a thousandth of the model) may be simplified away whole: bolts, fixings. */
+  vanishBelow: number;
+  /**
+   * Clutter is coarsened at an error relative to its own size, from this share of its diagonal
+   * (half a centimetre on a chair: what curved parts tessellated finely give up unseen)...
+   */
+  clutterFirstShare: number;
+  /** ...doubling up to this share (5 cm on a chair), past which a box says as much. */
+  clutterLastShare: number;
+  /** Clutter at most this large (m) may stand as a box: a chair, a cubicle, a shrub, not a 20 m duct run. */
+  proxyMaxSize: number;
+  /**
+   * Clutter is boxed or left out only while it is at most this share of the model's size: a chair
+   * in a restaurant is clutter, the chair that is the whole model (a GLB of one object) is not.
+   */
+  clutterMaxShareOfModel: number;
+  /**
+   * The envelope's first error (m): what its triangles give up when nothing else is enough is only
+   * what adds no shape (a door handle's facets); a wall, a slab, a pane has nothing to give at it.
+   */
+  envelopeNoShapeError: number;
+  /** Envelope detail whose nearest stand-in lies farther than this (m) is offered simplified too (a door frame's profile). */
+  simplifyDetailPast: number;
+  /** The error (m) envelope detail is simplified at when it is: a frame's facets go, not its shape. */
+  detailError: number;
+  /** Metres within which a stand-in of envelope detail is measured no closer (its figure comes out at most this). */
+  standInSettled: number;
+}
+
+/** Defaults of {@link SimplificationPolicy}: what every delivery has been made with. */
+export const SIMPLIFICATION_POLICY_DEFAULTS: Readonly<SimplificationPolicy> = {
+  vanishBelow: 0.5,
+  clutterFirstShare: 0.005,
+  clutterLastShare: 0.04,
+  proxyMaxSize: 5,
+  clutterMaxShareOfModel: 0.25,
+  envelopeNoShapeError: 0.001,
+  simplifyDetailPast: 0.02,
+  detailError: 0.01,
+  standInSettled: 0.01,
+};
