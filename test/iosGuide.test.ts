@@ -4,6 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  ANCHOR_DEFAULTS,
+  DOOR_SIZE_LIMITS,
+  MIN_CORNER_ANGLE_DEG,
+  MIN_SEGMENT_LENGTH,
+  VALIDATE_OPENING_DEFAULTS,
   alignFrames,
   composePoses,
   invertPose,
@@ -211,5 +216,55 @@ describe('docs/IOS.md', () => {
     const door = scene.nodes.find((n) => n.metadata.ifcClass === 'IfcDoor')!;
     expect(accessibilityOf(door.metadata)?.description).toBe('Door on Erdgeschoss');
     expect(guide.replace(/\s+/g, ' ')).toContain('"Door on Erdgeschoss"');
+  });
+
+  it("section 8: every limit it quotes is the server's own", () => {
+    const section = guide.slice(guide.indexOf('## 8.'), guide.indexOf('## 9.')).replace(/\s+/g, ' ');
+    const o = VALIDATE_OPENING_DEFAULTS;
+    const rows = [
+      `| at most ${o.maxPlaneDistance * 100} cm | \`not_planar\``,
+      `| at most ${o.maxNormalTiltDeg}° | \`normal_not_horizontal\``,
+      `| at most ${o.maxNormalDeviationDeg}° | \`normal_not_perpendicular\``,
+      `| at most ${o.maxBottomSlopeDeg}° | \`bottom_not_horizontal\``,
+      `| at least ${o.minEdgeLength * 100} cm | \`degenerate_edge\``,
+      `| ${DOOR_SIZE_LIMITS.minWidth} to ${DOOR_SIZE_LIMITS.maxWidth.toFixed(1)} m | \`implausible_width\``,
+      `| ${DOOR_SIZE_LIMITS.minHeight} to ${DOOR_SIZE_LIMITS.maxHeight.toFixed(1)} m | \`implausible_height\``,
+      `| at least ${ANCHOR_DEFAULTS.minAngleToNormalDeg}° | \`parallel_to_normal\``,
+      `| at least ${MIN_SEGMENT_LENGTH * 100} cm | \`degenerate_segment\``,
+      `| ${MIN_CORNER_ANGLE_DEG}° to ${180 - MIN_CORNER_ANGLE_DEG}° | \`edges_parallel\``,
+    ];
+    for (const row of rows) expect(section, row).toContain(row);
+  });
+
+  it('section 9: each code its tables name is one the served document names for that call, and the claim answers them', async () => {
+    const spec = (await (await fetch(`${t.url}/api/vision/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const section = guide.slice(guide.indexOf('## 9.'));
+    // Each call's table: from its bold heading to the next one.
+    const tables: Array<[string, string[]]> = [
+      ['**Claim a one-time code**', ['/api/vision/v1/session/claim/']],
+      ['**Read the detail record**', ['/api/vision/v1/session/{session_id}/']],
+      ['**Download files**', ['/api/vision/v1/session/{session_id}/files/{name}']],
+      ['**Element record**', ['/api/vision/v1/session/{session_id}/elements/{global_id}']],
+      ['**Create a session**', Object.keys(spec.paths).filter((p) => /\/session\/by_/.test(p))],
+    ];
+    for (const [heading, paths] of tables) {
+      const start = section.indexOf(heading);
+      expect(start, heading).toBeGreaterThanOrEqual(0);
+      const next = section.indexOf('\n**', start + heading.length);
+      const table = section.slice(start, next < 0 ? undefined : next);
+      const documented = paths.map((p) => JSON.stringify(spec.paths[p])).join(' ');
+      expect(documented.length, heading).toBeGreaterThan(100);
+      // The code column of each status row: backticked snake_case words.
+      const codes = [...table.matchAll(/^\| \d{3} \|([^|]*)\|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([a-z_]+)`/g)].map((c) => c[1]!));
+      for (const code of codes) expect(documented, `${heading} ${code}`).toContain(code);
+    }
+    // The claim answers what the table says, for a body it cannot read and one too large.
+    const claim = (body: string) =>
+      fetch(`${t.url}/api/vision/v1/session/claim/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    expect(await (await claim('{"onetime_code": ')).json()).toMatchObject({ status: 400, code: 'malformed_body' });
+    expect(await (await claim(JSON.stringify({ onetime_code: '1', pad: 'x'.repeat(8192) }))).json()).toMatchObject({
+      status: 413,
+      code: 'body_too_large',
+    });
   });
 });

@@ -2368,7 +2368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimResponse"];
                 };
             };
-            /** @description no or malformed onetime_code (missing_field, wrong_type, malformed_json) */
+            /** @description no or malformed onetime_code (missing_field, wrong_type), or a body that cannot be read (malformed_body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2386,7 +2386,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description a body over 4 kB (request_too_large) */
+            /** @description a body over 4 kB (body_too_large) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2613,7 +2613,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description unknown file (file_not_found) or session */
+            /** @description unknown file (file_not_found) or session (session_not_found) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2622,7 +2622,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description expired session */
+            /** @description expired session (session_expired) */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -2674,7 +2674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ElementRecord"];
                 };
             };
-            /** @description no element of the session has this GlobalId (element_not_found), or no such session */
+            /** @description no element of the session has this GlobalId (element_not_found), or no such session (session_not_found) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2683,7 +2683,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description expired session */
+            /** @description expired session (session_expired) */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -3012,7 +3012,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                name: "model-viewer.min.js" | "session-page.js" | "session-page.css" | "ar-badge.svg";
+                name: "model-viewer.min.js" | "session-page.js" | "element-picking.js" | "session-page.css" | "ar-badge.svg";
             };
             cookie?: never;
         };

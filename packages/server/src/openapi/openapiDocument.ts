@@ -350,12 +350,12 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           },
           responses: {
             200: { description: 'the session', content: { 'application/json': { schema: ref('ClaimResponse') } } },
-            400: problem('no or malformed onetime_code (missing_field, wrong_type, malformed_json)'),
+            400: problem('no or malformed onetime_code (missing_field, wrong_type), or a body that cannot be read (malformed_body)'),
             404: problem(
               'unknown, used (by another client, or more than 5 minutes ago) or expired code, ' +
                 'or one past its own lifetime (code_not_found)',
             ),
-            413: problem('a body over 4 kB (request_too_large)'),
+            413: problem('a body over 4 kB (body_too_large)'),
             429: {
               ...problem(
                 'too many attempts from this client (too_many_claims): 10 a minute, or 20 failed an hour, or ' +
@@ -428,8 +428,8 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
               description: 'with ARSESSION_S3_REDIRECT: the file at a presigned URL of the object store',
               headers: { Location: { description: 'the presigned URL', schema: { type: 'string' } } },
             },
-            404: problem('unknown file (file_not_found) or session'),
-            410: problem('expired session'),
+            404: problem('unknown file (file_not_found) or session (session_not_found)'),
+            410: problem('expired session (session_expired)'),
             416: { description: 'range not satisfiable' },
             503: unavailable,
           },
@@ -451,8 +451,8 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           ],
           responses: {
             200: { description: 'the record', content: { 'application/json': { schema: ref('ElementRecord') } } },
-            404: problem('no element of the session has this GlobalId (element_not_found), or no such session'),
-            410: problem('expired session'),
+            404: problem('no element of the session has this GlobalId (element_not_found), or no such session (session_not_found)'),
+            410: problem('expired session (session_expired)'),
             503: unavailable,
           },
         },
