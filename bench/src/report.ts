@@ -729,6 +729,20 @@ function ladderSection(ladder: ResultFile<LadderBench> | undefined): string[] {
     }),
     '',
     ...ladderPartsLines(rows, cm, mb),
+    ...ladderRenderLines(ladder.data.renders),
+  ];
+}
+
+/** The largest rung seen: as read beside its overview, from the render bench's views. */
+function ladderRenderLines(render: LadderBench['renders']): string[] {
+  if (!render) return [];
+  const n = (v: number) => v.toLocaleString('en-US');
+  return [
+    `The largest rung seen as read (left) and as its overview is delivered (right), ${n(render.triangles.full)} → ` +
+      `${n(render.triangles.delivered)} triangles, from the views of the render section (rendered in ` +
+      `${(render.ms.total / 1000).toFixed(0)} s, peak ${render.peakRssMb.toFixed(0)} MB):`,
+    '',
+    ...render.views.flatMap((v) => [`![${render.file}, ${v.title}: as read (left), overview (right)](${v.image})`, '']),
   ];
 }
 

@@ -6,6 +6,7 @@ import type { BudgetReport, DeliveredPart } from '@arsession/convert';
 import { LARGE_MODELS_DIR } from '../budgetBench.js';
 import { summarize, type Sample } from '../sample.js';
 import { mergeIfcCopies } from './mergeIfcCopies.js';
+import { renderOne, type RenderRow } from '../render/renderBench.js';
 
 /** One rung: the source merged `copies` times, converted as the server does beside web-ifc alone, each in a fresh process. */
 export interface LadderRow {
@@ -38,6 +39,8 @@ export interface LadderBench {
   rows: LadderRow[];
   /** Set when the source is not among the large models: nothing was measured. */
   skipped?: string;
+  /** The largest rung rendered as read beside its overview (absent when the render failed). */
+  renders?: RenderRow;
 }
 
 /** The rung's source: the Revit restaurant of `bench/LARGE-MODELS.md`, 26.9 MB. */
@@ -63,7 +66,7 @@ function measured(
  * The scale ladder: the restaurant merged 2, 4 and 8 times (55, 111, 223 MB; see
  * `mergeIfcCopies`), converted within the default AR budget beside web-ifc alone on the same
  * file, `rounds` alternating rounds of fresh processes each; time, peak memory and what was
- * delivered.
+ * delivered; the largest rung's overview rendered beside the model as read.
  *
  * @example
  * ```ts
@@ -77,6 +80,7 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ladder-'));
   try {
     const rows: LadderRow[] = [];
+    let renders: RenderRow | undefined;
     for (const copies of COPIES) {
       const path = mergeIfcCopies(source, { copies, spacing: SPACING_FEET, dir });
       const webIfc: number[] = [],
@@ -121,6 +125,8 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
         parts,
       };
       rows.push(row);
+      // The largest rung seen: its overview beside the full model, from the render bench's views.
+      if (copies === COPIES[COPIES.length - 1]) renders = renderOne(path, true);
       rmSync(path);
       console.error(
         `  restaurant ×${copies} (${row.megabytes.toFixed(0)} MB): ours ÷ web-ifc ×${row.ratio.median.toFixed(2)}, ` +
@@ -128,7 +134,7 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
           `with ${parts.length} parts ×${row.withPartsRatio.median.toFixed(2)}`,
       );
     }
-    return { source: SOURCE, rounds, rows };
+    return { source: SOURCE, rounds, rows, ...(renders && { renders }) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -35,17 +35,31 @@ export function benchRender(only?: (file: string) => boolean): RenderRow[] {
   const rows: RenderRow[] = [];
   for (const { path, large } of files) {
     console.error(`  ${basename(path)}`);
-    const r = spawnSync(process.execPath, ['--max-old-space-size=16384', CLI, '--out', join(BENCH_DIR, 'renders'), path], {
-      encoding: 'utf8',
-      timeout: 1_800_000,
-      maxBuffer: 1 << 26,
-    });
-    if (r.status !== 0) {
-      console.error(`  render failed: ${r.stderr.slice(-400)}`);
-      continue;
-    }
-    const [result] = JSON.parse(r.stdout) as Array<RenderedModel & { peakRssMb: number }>;
-    rows.push({ ...result!, large });
+    const row = renderOne(path, large);
+    if (row) rows.push(row);
   }
   return rows;
+}
+
+/**
+ * One model rendered full beside delivered, in a process of its own (`renderCli`), its PNGs in
+ * bench/renders/; undefined, with the error on stderr, when the CLI fails on it.
+ *
+ * @example
+ * ```ts
+ * renderOne('/tmp/restaurant-merged8.ifc', true)?.views[0]?.image; // → 'renders/restaurant-merged8-outside.png'
+ * ```
+ */
+export function renderOne(path: string, large: boolean): RenderRow | undefined {
+  const r = spawnSync(process.execPath, ['--max-old-space-size=16384', CLI, '--out', join(BENCH_DIR, 'renders'), path], {
+    encoding: 'utf8',
+    timeout: 1_800_000,
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0) {
+    console.error(`  render failed: ${r.stderr.slice(-400)}`);
+    return undefined;
+  }
+  const [result] = JSON.parse(r.stdout) as Array<RenderedModel & { peakRssMb: number }>;
+  return { ...result!, large };
 }
