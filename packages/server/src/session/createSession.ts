@@ -1,34 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import {
-  arBudgetOnWire,
-  conversionStatsOnWire,
-  geometryBytesWithin,
-  ModelUnreadableError,
-  storeysOnWire,
-  type ArBudget,
-  type ConversionResult,
-  type DoorQuery,
-} from '@arsession/convert';
+import { geometryBytesWithin, ModelUnreadableError, type ArBudget, type ConversionResult, type DoorQuery } from '@arsession/convert';
 import type { ConvertedModel } from '../jobs/ConversionJobs.js';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
 import { authenticate } from '../auth/authenticate.js';
 import { ApiError } from '../errors/ApiError.js';
 import { clientKey } from '../admission/UploadGate.js';
-import { quickLookFileOf } from '../derived/derivedFiles.js';
-import { contentDisposition, deliveredName } from '../files/downloadName.js';
-import { hashFile } from '../files/hashFile.js';
+import { contentDisposition } from '../files/downloadName.js';
 import { refuseUnknownFields } from '../form/fieldValues.js';
 import { readConversion } from '../form/readConversion.js';
 import { readModelUploads } from '../form/readModelUploads.js';
 import { readMultipartForm, type UploadedFile } from '../form/readMultipartForm.js';
 import type { PlacementMethod } from '../placement/PlacementMethod.js';
-import { round } from '../placement/poseJson.js';
-import { compileReality } from '../reality/compileReality.js';
-import type { Account, SavedModelInput, SessionFile, StagedFile, StoredAsset } from '../store/SessionStore.js';
-import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
+import type { Account, SavedModelInput } from '../store/SessionStore.js';
+import type { ModelFrame } from '../records/AssetInfo.js';
 import { newSessionId } from './newSessionId.js';
 import { quickLookOf } from '../placement/quickLookOf.js';
 import { plausibilityWarnings } from '../placement/plausibilityWarnings.js';
@@ -37,8 +23,8 @@ import { SessionStaging } from './SessionStaging.js';
 import { modelsToSave } from './modelsToSave.js';
 import { withDoorHints } from './doorHints.js';
 import { savedModelUpload } from './savedModelUpload.js';
-import { stagePartFiles } from './stagePartFiles.js';
 import { ModelFiles } from './ModelFiles.js';
+import { deliverModel, type DeliveredModel, type SessionModel } from './deliverModel.js';
 import { budgetShares } from './budgetShares.js';
 import { placementPoint } from '../placement/placementPoint.js';
 import { DoorNotFoundError } from '@arsession/geometry';
@@ -168,17 +154,6 @@ async function readRequest<I>(
 }
 
 /** One model of the session: its conversion, and the staged files it wrote (or the cache placed). */
-interface SessionModel {
-  upload: UploadedFile;
-  result: ConvertedModel;
-  /** Its files, staged: the USDZ, the GLB, and the parts and element records when it has them. */
-  files: ModelFiles;
-  /** What the conversion cache knows it by: its bytes' SHA-256, and its share of the budget when the session has several models. */
-  cacheKey: string;
-  /** Converted for this request, not reused: the conversion cache keeps it once the session is committed. */
-  converted: boolean;
-}
-
 /** Step 2: every model converted in upload order; the first one also looks for the door a by_scan asks for. */
 async function convertModels<I>(
   ctx: ServerContext,
@@ -245,54 +220,14 @@ async function commitSession<I>(
   const quickLook = quickLookOf(placed);
   const placement: StoredPlacement = { ...placed, quick_look: quickLook, warnings: plausibilityWarnings(placed, results[0]!.bounds) };
   const extras = method.files?.(request.input) ?? [];
-  const files: SessionFile[] = [];
-  const assets: StoredAsset[] = [];
+  const delivered: DeliveredModel[] = [];
   for (const [order, model] of models.entries()) {
-    const usdz: SessionFile = {
-      name: model.files.usdz.name,
-      contentType: 'model/vnd.usdz+zip',
-      bytes: model.result.usdzFileBytes,
-      sha256: model.result.usdzFileSha256,
-      downloadName: contentDisposition(deliveredName(model.upload.name, 'usdz')),
-    };
-    const glb: SessionFile = {
-      name: model.files.glb.name,
-      contentType: 'model/gltf-binary',
-      bytes: model.result.glbFileBytes,
-      sha256: model.result.glbFileSha256,
-      downloadName: contentDisposition(deliveredName(model.upload.name, 'glb')),
-    };
-    const made = await makeReality(ctx, model.files.usdz.from, scope.staging, order, model.upload.name);
-    const reality = made && 'file' in made ? made.file : undefined;
     // The placement is stated in the first model's frame; each model's own is moved by its offset.
     const placedAt = placementPoint(placed).map((v, k) => v + results[0]!.offset[k]! - model.result.offset[k]!);
-    const { parts: archive, elements: elementsFile } = model.files;
-    const parts =
-      archive &&
-      model.result.parts &&
-      (await stagePartFiles(scope.staging, order, archive, model.result.parts, model.upload.name, placedAt));
-    const records = elementsFile && model.result.elements && elementRecordsFile(elementsFile, model.result.elements, model.upload.name);
-    files.push(usdz, glb, ...(reality ? [reality] : []), ...(parts?.files ?? []), ...(records ? [records] : []));
-    // Its Quick Look package and the page's preview are made when first asked for (derived/).
-    const quick = quickLookFileOf(order, usdz.name, quickLook, model.result.anchorRefusal);
-    const info = {
-      ...assetInfo(model, usdz, glb, reality),
-      parts: parts?.stored ?? null,
-      element_records: records
-        ? { file: records.name, bytes: records.bytes, sha256: records.sha256, count: model.result.elements!.count }
-        : null,
-    };
-    // A compiler configured but failing is said on the asset: reality_url null alone reads as "not configured".
-    if (made && 'failed' in made)
-      info.warnings = [
-        ...info.warnings,
-        {
-          code: 'reality_failed',
-          message: 'the Reality compiler (ARSESSION_REALITY_COMPILER) failed on this model; it is offered as USDZ only',
-        },
-      ];
-    assets.push({ order, sourceName: model.upload.name, info: { ...info, quick_look: quick } });
+    delivered.push(await deliverModel(ctx, model, order, { staging: scope.staging, quickLook, placedAt }));
   }
+  const files = delivered.flatMap((d) => d.files);
+  const assets = delivered.map((d) => d.asset);
   for (const extra of extras) {
     scope.staging.adopt(extra.upload.path, extra.name);
     files.push({
@@ -328,41 +263,6 @@ async function commitSession<I>(
     await ctx.conversionCache.keep(m.cacheKey, scope.sessionId, m.files.cacheNames(), reusable);
   }
   return { code, expiresAt };
-}
-
-/** What the detail record shows of one model. */
-function assetInfo(
-  { upload, result }: SessionModel,
-  usdz: SessionFile,
-  glb: SessionFile,
-  reality: SessionFile | undefined,
-): Omit<AssetInfo, 'quick_look'> {
-  // The counts under the names the CLI's --json uses too (the detail record shows four of them).
-  const { triangles, mesh_nodes, draw_calls, elements, triangles_without_element } = conversionStatsOnWire(result.stats);
-  return {
-    format: result.format,
-    usdz_delivery: result.delivery,
-    preferred_format: reality ? 'reality' : 'usdz',
-    usdz_file: usdz.name,
-    glb_file: glb.name,
-    reality_file: reality?.name ?? null,
-    source_bytes: upload.bytes,
-    usdz_bytes: usdz.bytes,
-    usdz_sha256: usdz.sha256,
-    glb_bytes: glb.bytes,
-    glb_sha256: glb.sha256,
-    triangles,
-    mesh_nodes,
-    draw_calls,
-    elements,
-    triangles_without_element,
-    bounds: { min: round(result.bounds.min), max: round(result.bounds.max) },
-    offset: result.offset,
-    warnings: result.warnings,
-    ar_budget: result.budget ? arBudgetOnWire(result.budget) : null,
-    ...(result.doorOpenings && { door_openings: result.doorOpenings.length }),
-    storeys: storeysOnWire(result.storeys ?? []),
-  };
 }
 
 /** Reads, checks, (detects) and converts one uploaded model into `usdzPath` and `glbPath` on a conversion worker. */
@@ -414,46 +314,6 @@ async function convertUpload(
   return converted;
 }
 
-/**
- * The Reality file of one asset, when an external compiler is configured: compiled from the
- * asset's USDZ (`usdzPath`) into a staged file of its own; `failed` when the compiler did not
- * make one; undefined when none is configured.
- */
-async function makeReality(
-  ctx: ServerContext,
-  usdzPath: string,
-  staging: SessionStaging,
-  order: number,
-  sourceName: string,
-): Promise<{ file: SessionFile } | { failed: string } | undefined> {
-  const command = ctx.config.realityCompiler;
-  if (!command) return undefined;
-  // Staged before it exists, so that a failure anywhere below still removes what the compiler left.
-  const file = staging.stage(`${order}.reality`);
-  const done = await compileReality(command, usdzPath, file.from, { timeoutMs: ctx.config.conversionTimeoutSeconds * 1000 });
-  const size = done.ok
-    ? await stat(file.from).then(
-        (s) => s.size,
-        () => 0,
-      )
-    : 0;
-  if (!done.ok || size === 0) {
-    const problem = done.ok ? 'empty output' : done.message;
-    ctx.log.warn({ sourceName, problem }, 'reality compiler failed; the asset is offered as USDZ only');
-    await staging.unstage(file);
-    return { failed: problem };
-  }
-  return {
-    file: {
-      name: file.name,
-      contentType: 'model/vnd.reality',
-      bytes: size,
-      sha256: await hashFile(file.from),
-      downloadName: contentDisposition(deliveredName(sourceName, 'reality')),
-    },
-  };
-}
-
 /** A model upload kept for the account, where it was written as it arrived. */
 function savedModel(ctx: ServerContext, upload: UploadedFile, result: ConversionResult): SavedModelInput {
   return {
@@ -469,15 +329,4 @@ function savedModel(ctx: ServerContext, upload: UploadedFile, result: Conversion
 /** A budget share as the conversion cache keys it: the same bytes under another share are another conversion. */
 function shareKey(share: ArBudget): string {
   return `share-${share.triangles}-${share.meshPrims}-${share.packageBytes}`;
-}
-
-/** An IFC's element records as a file of its session: gzipped JSON, named after the upload. */
-function elementRecordsFile(staged: StagedFile, written: { bytes: number; sha256: string }, sourceName: string): SessionFile {
-  return {
-    name: staged.name,
-    contentType: 'application/gzip',
-    bytes: written.bytes,
-    sha256: written.sha256,
-    downloadName: contentDisposition(deliveredName(sourceName, 'elements.json.gz')),
-  };
 }
