@@ -278,6 +278,33 @@ describe('drawnTogether', () => {
     nodes[3] = node(0, '#2', at(20.5, 0, 5.07));
     expect(drawnTogether({ nodes, meshes: [leaf, frame] }, () => true).size).toBe(0);
   });
+
+  it('holds places alike within a tenth of a millimetre: a copy far away differs by float noise, not by shape', () => {
+    const leaf = box([0, 0, 0], [0.9, 2, 0.05]),
+      frame = box([0, 0, 0], [1, 2.1, 0.2]);
+    const node = (mesh: number, product: string, m: Float64Array): SceneNode => ({
+      name: '',
+      parent: -1,
+      matrix: m,
+      meshes: [mesh],
+      metadata: { product, ifcClass: 'IfcDoor' },
+    });
+    // ¼ inch (6.35 mm) in: a relative place on a rounding boundary, met again 300 m away with noise in its last bits.
+    const nodes = [
+      node(1, '#1', at(10, 0, 0)),
+      node(0, '#1', at(10.00635, 0, 0.07)),
+      node(1, '#2', at(310, 0, 5)),
+      node(0, '#2', at(310.00635 + 3e-12, 0, 5.07)),
+    ];
+    expect(
+      drawnTogether({ nodes, meshes: [leaf, frame] }, () => true)
+        .get(0)
+        ?.map((c) => c.mesh),
+    ).toEqual([1]);
+    // Half a millimetre off is another place.
+    nodes[3] = node(0, '#2', at(310.00685, 0, 5.07));
+    expect(drawnTogether({ nodes, meshes: [leaf, frame] }, () => true).size).toBe(0);
+  });
 });
 
 /** A window frame as an exporter tessellates it: four bars 10 cm square round a 1 × 1 m opening, each face a 6 × 6 grid. */

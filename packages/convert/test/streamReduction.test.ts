@@ -141,3 +141,41 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
     },
   );
 });
+
+describe('StreamReduction: geometries with the same bytes', () => {
+  /** A box of 12 triangles (as web-ifc streams one: xyz and normal per vertex), `size` across, tessellated `n` times. */
+  function plate(seed: number, n: number): { vertices: Float32Array; indices: Uint32Array } {
+    const vertices: number[] = [];
+    const indices: number[] = [];
+    for (let i = 0; i <= n; i++)
+      for (let j = 0; j <= n; j++) vertices.push(i / n, j / n, Math.sin(i * 0.7 + j * 1.3 + seed) * 0.05, 0, 0, 1);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) {
+        const a = i * (n + 1) + j;
+        indices.push(a, a + n + 1, a + 1, a + 1, a + n + 1, a + n + 2);
+      }
+    return { vertices: new Float32Array(vertices), indices: new Uint32Array(indices) };
+  }
+  const at = (x: number) => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, 0, 1]);
+
+  it('are simplified once and the same way: copies of one geometry under other ids get the same triangles', async () => {
+    const shape = plate(1, 40);
+    const copy = () => ({ vertices: shape.vertices.slice(), indices: shape.indices.slice() });
+    const other = plate(2, 40);
+    const geometries = [
+      { ...copy(), transforms: [at(0)], owners: [{ product: 1, ifcClass: 'IfcFurnishingElement' }] },
+      { ...copy(), transforms: [at(100)], owners: [{ product: 2, ifcClass: 'IfcFurnishingElement' }] },
+      { ...other, transforms: [at(200)], owners: [{ product: 3, ifcClass: 'IfcFurnishingElement' }] },
+    ];
+    const reduction = new StreamReduction({ triangles: 2_000, startTriangles: 1 });
+    await reduction.reduce(geometries);
+    const [a, b, c] = geometries;
+    expect(reduction.reduced).toBe(3);
+    expect(a!.indices.length).toBeLessThan(shape.indices.length);
+    // The copies: one simplification, shared.
+    expect(b!.vertices).toBe(a!.vertices);
+    expect(b!.indices).toBe(a!.indices);
+    // Another geometry: its own.
+    expect(c!.vertices).not.toBe(a!.vertices);
+  });
+});

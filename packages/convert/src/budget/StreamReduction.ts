@@ -109,25 +109,71 @@ export class StreamReduction {
       }
     }
     this.fullBounds = bounds;
-    const meshes: SceneMesh[] = geometries.map((g) => sharedGeometryMesh(g));
+    // Geometries with the same bytes (a building's copies in one project, a type's geometry repeated
+    // under ids of its own) are one mesh to the budget: simplified and measured once, the same way.
+    const { unique, uniqueOf } = sameBytesOnce(geometries);
+    const meshes: SceneMesh[] = unique.map((g) => sharedGeometryMesh(g));
     // Each placement tells its product's class: the budget takes clutter first and the envelope last.
     const nodes: SceneNode[] = geometries.flatMap((g, i) =>
-      g.transforms.map((matrix, k) => ({ name: '', parent: -1, matrix, meshes: [i], metadata: classOf(g, k) })),
+      g.transforms.map((matrix, k) => ({ name: '', parent: -1, matrix, meshes: [uniqueOf[i]!], metadata: classOf(g, k) })),
     );
     const base = { nodes, meshes, materials: [], textures: [] };
     const asDrawn: SceneData = { source: { format: 'ifc' }, ...base, offset: [0, 0, 0], bounds, stats: sceneStats(base), warnings: [] };
     const simplified = await simplifyToBudget(asDrawn, { triangles: this.opts.triangles });
-    simplified.scene.meshes.forEach((mesh, i) => {
-      if (mesh === meshes[i]) return;
-      const g = geometries[i]!;
-      g.vertices = interleave(mesh);
-      g.indices = mesh.indices;
+    const reduced = simplified.scene.meshes.map((mesh, u) =>
+      mesh === meshes[u] ? undefined : { vertices: interleave(mesh), indices: mesh.indices },
+    );
+    geometries.forEach((g, i) => {
+      const r = reduced[uniqueOf[i]!];
+      if (!r) return;
+      g.vertices = r.vertices;
+      g.indices = r.indices;
       this.reduced++;
     });
     this.maxDeviation = simplified.maxDeviation;
     this.maxUncovered = simplified.maxUncovered;
     this.categories = simplified.categories;
   }
+}
+
+/**
+ * The geometries with the same bytes, each the first met, and for each geometry (by index) the one
+ * it is the same as: vertices and triangles equal word for word. Two products drawing the same
+ * geometry differently around it (a mirrored door) still share its simplification; their stand-ins
+ * are measured against what their elements agree on (`drawnTogether`), so the figures stay bounds.
+ */
+function sameBytesOnce(geometries: readonly SharedGeometry[]): { unique: SharedGeometry[]; uniqueOf: Uint32Array } {
+  const unique: SharedGeometry[] = [];
+  const uniqueOf = new Uint32Array(geometries.length);
+  const byHash = new Map<number, number[]>();
+  geometries.forEach((g, i) => {
+    const hash = wordsHash(g.indices, wordsHash(g.vertices, 0x811c9dc5));
+    const bucket = byHash.get(hash) ?? [];
+    let u = bucket.find((k) => sameWords(unique[k]!.vertices, g.vertices) && sameWords(unique[k]!.indices, g.indices));
+    if (u === undefined) {
+      u = unique.push(g) - 1;
+      bucket.push(u);
+      byHash.set(hash, bucket);
+    }
+    uniqueOf[i] = u;
+  });
+  return { unique, uniqueOf };
+}
+
+/** FNV-1a over an array's 32-bit words, its length first, continuing from `h`. */
+function wordsHash(array: Float32Array | Uint32Array, h: number): number {
+  const words = new Uint32Array(array.buffer, array.byteOffset, array.length);
+  h = Math.imul(h ^ words.length, 0x01000193);
+  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
+  return h >>> 0;
+}
+
+function sameWords(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  const x = new Uint32Array(a.buffer, a.byteOffset, a.length),
+    y = new Uint32Array(b.buffer, b.byteOffset, b.length);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 /** What a placement's node says of its product: its class and id, so the budget can name what it left out. */

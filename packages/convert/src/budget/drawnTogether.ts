@@ -14,6 +14,9 @@ export interface Companion {
   toFrame: Float64Array;
 }
 
+/** How far (m, or a rotation's entry) a companion's place may differ from one place to another and still be the same. */
+const SAME_PLACE = 1e-4;
+
 /** Elements drawn by more meshes than this are not searched for companions: a curtain wall of a thousand plates. */
 const MAX_MESHES_PER_ELEMENT = 64;
 
@@ -50,26 +53,32 @@ export function drawnTogether(scene: Pick<SceneData, 'nodes' | 'meshes'>, of: (m
   const inverse = mat4.create() as Float64Array;
   const relative = mat4.create() as Float64Array;
   for (const [mesh, at] of places) {
-    let agreed: Map<string, Companion> | undefined;
+    let agreed: Companion[] | undefined;
     for (const { node, element } of at) {
       const drawn = byElement.get(element)!;
       if (drawn.length > MAX_MESHES_PER_ELEMENT) {
-        agreed = new Map();
+        agreed = [];
         break;
       }
       mat4.invert(inverse, world[node]! as unknown as mat4);
-      const here = new Map<string, Companion>();
+      const here: Companion[] = [];
       for (const other of drawn) {
         if (other.mesh === mesh && other.node === node) continue;
         mat4.multiply(relative, inverse, world[other.node]! as unknown as mat4);
-        const key = `${other.mesh}:${Array.from(relative, (v) => v.toFixed(4)).join(',')}`;
-        if (!agreed || agreed.has(key))
-          here.set(key, agreed?.get(key) ?? { mesh: other.mesh, toFrame: Float64Array.from(relative, (v) => Math.round(v * 1e6) / 1e6) });
+        // Within a tenth of a millimetre at every place: the same element elsewhere differs by float noise, not by shape.
+        const same = agreed?.find((c) => c.mesh === other.mesh && !here.includes(c) && closeTo(c.toFrame, relative, SAME_PLACE));
+        if (same) here.push(same);
+        else if (!agreed) here.push({ mesh: other.mesh, toFrame: Float64Array.from(relative, (v) => Math.round(v * 1e6) / 1e6) });
       }
       agreed = here;
-      if (agreed.size === 0) break;
+      if (agreed.length === 0) break;
     }
-    if (agreed && agreed.size > 0) found.set(mesh, [...agreed.values()]);
+    if (agreed && agreed.length > 0) found.set(mesh, agreed);
   }
   return found;
+}
+
+function closeTo(a: Float64Array, b: Float64Array, tolerance: number): boolean {
+  for (let i = 0; i < 16; i++) if (Math.abs(a[i]! - b[i]!) > tolerance) return false;
+  return true;
 }
