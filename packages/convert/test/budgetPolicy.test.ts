@@ -6,12 +6,10 @@ import {
   readModel,
   SIMPLIFICATION_POLICY_DEFAULTS,
   SIMPLIFY_TRIANGLES_DEFAULTS,
-  sceneBounds,
-  sceneStats,
   writeUsdz,
-  type SceneData,
 } from '../src/index.js';
 import { MERGE_TO_PRIM_BUDGET_DEFAULTS, mergeToPrimBudget, type MergeToPrimBudgetOptions } from '../src/budget/index.js';
+import { at, plainScene, triangleMesh } from './support/plainScene.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
 
 const read = (name: string) => readModel(corpusBytes('ifc', name), { fileName: name });
@@ -53,38 +51,11 @@ describe("the budget's policy, reached through the steps' options", () => {
 
   it('instanceMinTriangles and instancingMinSaving: a light mesh drawn twice stays shared only when they allow it', () => {
     // Two slabs, and a column drawn at two places from one mesh, in one storey: four draws, three prims allowed.
-    const mesh = (name: string) => ({
-      name,
-      positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]),
-      indices: new Uint32Array([0, 1, 2]),
-      material: 0,
-    });
-    const at = (x: number) => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, 0, 1]);
     const node = (name: string, x: number, meshes: number[]) => ({ name, parent: -1, matrix: at(x), meshes, metadata: { storey: 'L1' } });
-    const base = {
-      nodes: [node('slab', 0, [0]), node('slab 2', 6, [0]), node('column A', 2, [1]), node('column B', 4, [1])],
-      meshes: [mesh('slab'), mesh('column')],
-      textures: [],
-      materials: [
-        {
-          name: 'm',
-          baseColor: [1, 1, 1] as [number, number, number],
-          opacity: 1,
-          metallic: 0,
-          roughness: 1,
-          emissive: [0, 0, 0] as [number, number, number],
-          doubleSided: false,
-        },
-      ],
-    };
-    const scene: SceneData = {
-      source: { format: 'ifc' },
-      ...base,
-      offset: [0, 0, 0],
-      bounds: sceneBounds(base),
-      stats: sceneStats(base),
-      warnings: [],
-    };
+    const scene = plainScene(
+      [node('slab', 0, [0]), node('slab 2', 6, [0]), node('column A', 2, [1]), node('column B', 4, [1])],
+      [triangleMesh('slab'), triangleMesh('column')],
+    );
     const shared = (options: Partial<MergeToPrimBudgetOptions>) =>
       mergeToPrimBudget(scene, 3, options).grouping.includes('kept as instances');
     // By default a one-triangle mesh is cheaper copied than drawn on its own.

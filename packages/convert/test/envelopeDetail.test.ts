@@ -251,17 +251,18 @@ describe('measureStandIn', () => {
 });
 
 describe('drawnTogether', () => {
+  const leaf = box([0, 0, 0], [0.9, 2, 0.05]),
+    frame = box([0, 0, 0], [1, 2.1, 0.2]);
+  const node = (mesh: number, product: string, m: Float64Array): SceneNode => ({
+    name: '',
+    parent: -1,
+    matrix: m,
+    meshes: [mesh],
+    metadata: { product, ifcClass: 'IfcDoor' },
+  });
+
   it("lists the meshes an element draws with another, in the other's frame, where they sit alike at every place", () => {
-    const leaf = box([0, 0, 0], [0.9, 2, 0.05]),
-      frame = box([0, 0, 0], [1, 2.1, 0.2]);
     // web-ifc gives each geometry of an element its own frame: the leaf's is 5 cm in and 7 cm deep.
-    const node = (mesh: number, product: string, m: Float64Array): SceneNode => ({
-      name: '',
-      parent: -1,
-      matrix: m,
-      meshes: [mesh],
-      metadata: { product, ifcClass: 'IfcDoor' },
-    });
     const nodes = [
       node(1, '#1', at(10, 0, 0)),
       node(0, '#1', at(10.05, 0, 0.07)),
@@ -280,15 +281,6 @@ describe('drawnTogether', () => {
   });
 
   it('holds places alike within a tenth of a millimetre: a copy far away differs by float noise, not by shape', () => {
-    const leaf = box([0, 0, 0], [0.9, 2, 0.05]),
-      frame = box([0, 0, 0], [1, 2.1, 0.2]);
-    const node = (mesh: number, product: string, m: Float64Array): SceneNode => ({
-      name: '',
-      parent: -1,
-      matrix: m,
-      meshes: [mesh],
-      metadata: { product, ifcClass: 'IfcDoor' },
-    });
     // ¼ inch (6.35 mm) in: a relative place on a rounding boundary, met again 300 m away with noise in its last bits.
     const nodes = [
       node(1, '#1', at(10, 0, 0)),

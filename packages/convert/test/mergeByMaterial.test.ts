@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeByMaterial, readGlb, readIfc, sceneBounds, sceneStats, writeUsdz, type SceneData } from '../src/index.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
 import { readUsdzBack } from '../../../test/support/usdReader.js';
+import { at, plainScene, triangleMesh } from './support/plainScene.js';
 
 const drawCalls = (s: { nodes: Array<{ meshes: number[] }> }) => s.nodes.reduce((n, x) => n + x.meshes.length, 0);
 
@@ -64,13 +65,6 @@ describe('mergeByMaterial', () => {
 
   it("keeps a repeated mesh under its storey's node, so hiding the storey hides it", () => {
     // A storey holding a slab and a column drawn at two places from one mesh (a mapped item).
-    const mesh = (name: string) => ({
-      name,
-      positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]),
-      indices: new Uint32Array([0, 1, 2]),
-      material: 0,
-    });
-    const at = (x: number) => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, 0, 1]);
     const element = (name: string, x: number, meshes: number[]) => ({
       name,
       parent: 0,
@@ -78,35 +72,17 @@ describe('mergeByMaterial', () => {
       meshes,
       metadata: { ifcClass: 'IfcColumn', globalId: name, name, storey: 'Level 1' },
     });
-    const base = {
-      nodes: [
-        { name: 'Level 1', parent: -1, matrix: at(0), meshes: [], metadata: { ifcClass: 'IfcBuildingStorey', name: 'Level 1' } },
-        element('slab', 0, [0]),
-        element('column A', 2, [1]),
-        element('column B', 4, [1]),
-      ],
-      meshes: [mesh('slab'), mesh('column')],
-      textures: [],
-      materials: [
-        {
-          name: 'm',
-          baseColor: [1, 1, 1] as [number, number, number],
-          opacity: 1,
-          metallic: 0,
-          roughness: 1,
-          emissive: [0, 0, 0] as [number, number, number],
-          doubleSided: false,
-        },
-      ],
+    const storeyNode = {
+      name: 'Level 1',
+      parent: -1,
+      matrix: at(0),
+      meshes: [],
+      metadata: { ifcClass: 'IfcBuildingStorey', name: 'Level 1' },
     };
-    const scene: SceneData = {
-      source: { format: 'ifc' },
-      ...base,
-      offset: [0, 0, 0],
-      bounds: sceneBounds(base),
-      stats: sceneStats(base),
-      warnings: [],
-    };
+    const scene = plainScene(
+      [storeyNode, element('slab', 0, [0]), element('column A', 2, [1]), element('column B', 4, [1])],
+      [triangleMesh('slab'), triangleMesh('column')],
+    );
     const merged = mergeByMaterial(scene, { minDrawCalls: 0, keep: new Set([1]) });
     const storey = merged.nodes.findIndex((n) => n.metadata.storey === 'Level 1' && n.parent < 0);
     expect(merged.nodes[storey]!.matrix).toEqual(at(0));

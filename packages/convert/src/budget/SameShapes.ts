@@ -37,7 +37,7 @@ function shapeHash(mesh: TriangleMesh, surface: TriangleMesh): number {
 }
 
 /** FNV-1a over the 32-bit words of `arrays`, in order; with `lengths`, each one's word count before its words. */
-function fnv1a(arrays: ReadonlyArray<Float32Array | Uint32Array | Float64Array>, lengths: boolean): number {
+export function fnv1a(arrays: ReadonlyArray<Float32Array | Uint32Array | Float64Array>, lengths: boolean): number {
   let h = 0x811c9dc5;
   for (const array of arrays) {
     const words = new Uint32Array(array.buffer, array.byteOffset, array.byteLength / 4);
@@ -51,7 +51,8 @@ function sameMesh(a: TriangleMesh, b: TriangleMesh): boolean {
   return sameWords(a.positions, b.positions) && sameWords(a.indices, b.indices);
 }
 
-function sameWords(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array): boolean {
+/** Whether two arrays hold the same 32-bit words. */
+export function sameWords(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array): boolean {
   if (a.length !== b.length) return false;
   const x = new Uint32Array(a.buffer, a.byteOffset, a.length),
     y = new Uint32Array(b.buffer, b.byteOffset, b.length);

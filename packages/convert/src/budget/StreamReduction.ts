@@ -3,6 +3,7 @@ import type { SceneData, SceneMesh, SceneNode } from '../scene/SceneData.js';
 import { sceneStats } from '../scene/sceneStats.js';
 import { emptyBounds, growBounds } from '../scene/growBounds.js';
 import { simplifyToBudget } from './simplifyToBudget.js';
+import { fnv1a, sameWords } from './SameShapes.js';
 import type { CategoryFigures } from './ArBudget.js';
 
 /** Options of {@link StreamReduction}. */
@@ -147,7 +148,7 @@ function sameBytesOnce(geometries: readonly SharedGeometry[]): { unique: SharedG
   const uniqueOf = new Uint32Array(geometries.length);
   const byHash = new Map<number, number[]>();
   geometries.forEach((g, i) => {
-    const hash = wordsHash(g.indices, wordsHash(g.vertices, 0x811c9dc5));
+    const hash = fnv1a([g.vertices, g.indices], true);
     const bucket = byHash.get(hash) ?? [];
     let u = bucket.find((k) => sameWords(unique[k]!.vertices, g.vertices) && sameWords(unique[k]!.indices, g.indices));
     if (u === undefined) {
@@ -158,22 +159,6 @@ function sameBytesOnce(geometries: readonly SharedGeometry[]): { unique: SharedG
     uniqueOf[i] = u;
   });
   return { unique, uniqueOf };
-}
-
-/** FNV-1a over an array's 32-bit words, its length first, continuing from `h`. */
-function wordsHash(array: Float32Array | Uint32Array, h: number): number {
-  const words = new Uint32Array(array.buffer, array.byteOffset, array.length);
-  h = Math.imul(h ^ words.length, 0x01000193);
-  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
-  return h >>> 0;
-}
-
-function sameWords(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array): boolean {
-  if (a.length !== b.length) return false;
-  const x = new Uint32Array(a.buffer, a.byteOffset, a.length),
-    y = new Uint32Array(b.buffer, b.byteOffset, b.length);
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
 }
 
 /** What a placement's node says of its product: its class and id, so the budget can name what it left out. */

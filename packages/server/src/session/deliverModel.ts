@@ -54,25 +54,25 @@ export interface DeliveryContext {
  */
 export async function deliverModel(ctx: ServerContext, model: SessionModel, order: number, at: DeliveryContext): Promise<DeliveredModel> {
   const { upload, result } = model;
-  const usdz: SessionFile = {
-    name: model.files.usdz.name,
-    contentType: 'model/vnd.usdz+zip',
-    bytes: result.usdzFileBytes,
-    sha256: result.usdzFileSha256,
-    downloadName: contentDisposition(deliveredName(upload.name, 'usdz')),
-  };
-  const glb: SessionFile = {
-    name: model.files.glb.name,
-    contentType: 'model/gltf-binary',
-    bytes: result.glbFileBytes,
-    sha256: result.glbFileSha256,
-    downloadName: contentDisposition(deliveredName(upload.name, 'glb')),
-  };
+  const delivered = (
+    staged: StagedFile,
+    contentType: string,
+    written: { bytes: number; sha256: string },
+    extension: string,
+  ): SessionFile => ({
+    name: staged.name,
+    contentType,
+    bytes: written.bytes,
+    sha256: written.sha256,
+    downloadName: contentDisposition(deliveredName(upload.name, extension)),
+  });
+  const usdz = delivered(model.files.usdz, 'model/vnd.usdz+zip', { bytes: result.usdzFileBytes, sha256: result.usdzFileSha256 }, 'usdz');
+  const glb = delivered(model.files.glb, 'model/gltf-binary', { bytes: result.glbFileBytes, sha256: result.glbFileSha256 }, 'glb');
   const made = await makeReality(ctx, model.files.usdz.from, at.staging, order, upload.name);
   const reality = made && 'file' in made ? made.file : undefined;
   const { parts: archive, elements: elementsFile } = model.files;
   const parts = archive && result.parts && (await stagePartFiles(at.staging, order, archive, result.parts, upload.name, at.placedAt));
-  const records = elementsFile && result.elements && elementRecordsFile(elementsFile, result.elements, upload.name);
+  const records = elementsFile && result.elements && delivered(elementsFile, 'application/gzip', result.elements, 'elements.json.gz');
   const info = {
     ...assetInfo(model, usdz, glb, reality),
     parts: parts?.stored ?? null,
@@ -167,16 +167,5 @@ async function makeReality(
       sha256: await hashFile(file.from),
       downloadName: contentDisposition(deliveredName(sourceName, 'reality')),
     },
-  };
-}
-
-/** An IFC's element records as a file of its session: gzipped JSON, named after the upload. */
-function elementRecordsFile(staged: StagedFile, written: { bytes: number; sha256: string }, sourceName: string): SessionFile {
-  return {
-    name: staged.name,
-    contentType: 'application/gzip',
-    bytes: written.bytes,
-    sha256: written.sha256,
-    downloadName: contentDisposition(deliveredName(sourceName, 'elements.json.gz')),
   };
 }
