@@ -61,7 +61,8 @@ export {
 } from '@arsession/usd';
 export { writeUsdzFile, type WrittenUsdzFile } from './usdz/writeUsdzFile.js';
 export { accessibilityOf, classInWords, type AccessibilityText } from './usdz/layer/accessibility.js';
-export { deliveredStoreys, isStoreyNode, type DeliveredStorey } from './usdz/layer/deliveredStoreys.js';
+export { deliveredStoreys, type DeliveredStorey } from './usdz/layer/deliveredStoreys.js';
+export { isStoreyNode } from './scene/SceneLevel.js';
 export { storeyVariants, STOREY_VARIANTS_DEFAULTS, type StoreyVariantsOptions } from './glb/storeyVariants.js';
 export { writeUsdaLayer, renderUsda, WRITE_USDA_LAYER_DEFAULTS, type WriteUsdaLayerOptions } from './usdz/writeUsdaLayer.js';
 export { writeUsdcLayer, renderUsdc, WRITE_USDC_LAYER_DEFAULTS, type WriteUsdcLayerOptions } from './usdz/writeUsdcLayer.js';

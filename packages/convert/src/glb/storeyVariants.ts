@@ -1,4 +1,4 @@
-import { isStoreyNode } from '../usdz/layer/deliveredStoreys.js';
+import { isStoreyNode } from '../scene/SceneLevel.js';
 import { glbParts, readGlbChunks } from './glbChunks.js';
 
 /** Options of {@link storeyVariants}. */

@@ -3,7 +3,7 @@ import type { FlatMesh, IfcAPI } from 'web-ifc';
 import { ModelTooLargeError, ModelUnreadableError } from '../errors/ConvertError.js';
 import { detectFormat } from '../format/detectFormat.js';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning, StreamReducedFigures } from '../scene/SceneData.js';
-import type { SceneLevel, SceneStorey } from '../scene/SceneLevel.js';
+import { isSpatialClass, type SceneLevel, type SceneStorey } from '../scene/SceneLevel.js';
 import type { ElementRecord } from '../elements/ElementRecord.js';
 import { readElementRecords } from '../elements/readElementRecords.js';
 import { chooseOffset } from '../scene/chooseOffset.js';
@@ -326,7 +326,7 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
     };
     // A site, building or space drawn itself and contained in nothing lies in itself (a space in its storey).
     const containerOf = (product: number): number | undefined =>
-      storeyOf.get(product) ?? (SPATIAL_CLASSES.has(ref(product).ifcClass.toUpperCase()) ? product : undefined);
+      storeyOf.get(product) ?? (isSpatialClass(ref(product).ifcClass) ? product : undefined);
     for (const product of products) {
       const storey = containerOf(product);
       if (storey !== undefined) containerNode(storey);
@@ -717,9 +717,6 @@ const ROOT = { globalId: 0, name: 2 };
 const REL = { first: 4, second: 5 }; // relating/related of the relationships read here
 const DOOR = { objectPlacement: 5, overallHeight: 8, overallWidth: 9 };
 const STOREY = { elevation: 9 };
-
-/** Spatial structure elements: what may draw geometry of its own while containing others. */
-const SPATIAL_CLASSES = new Set(['IFCSITE', 'IFCBUILDING', 'IFCBUILDINGSTOREY', 'IFCSPACE']);
 
 /** Metres as node metadata states them: to the millimetre, without trailing zeros. */
 const metresText = (metres: number): string => String(Math.round(metres * 1000) / 1000);

@@ -1,6 +1,7 @@
 import type { Vec3 } from '@arsession/geometry';
 import { chooseOffset, RECENTRE_BEYOND } from './chooseOffset.js';
 import type { SceneData, SceneElementRange, SceneMesh, SceneNode } from './SceneData.js';
+import { isStoreyNode } from './SceneLevel.js';
 import { determinant3, normalMatrix } from './normalMatrix.js';
 import { isIdentityMatrix, newIdentityMatrix } from './identityMatrix.js';
 import { drawCalls, sceneStats, worldMatrices } from './sceneStats.js';
@@ -255,7 +256,7 @@ function storeyIdentities(nodes: readonly SceneNode[]): Map<string, Record<strin
   for (const n of nodes) {
     const ifcClass = n.metadata.ifcClass;
     // Containers: a spatial class, and no storey of their own.
-    if (ifcClass === undefined || n.metadata.storey !== undefined || !/^ifc(site|building|buildingstorey|space)$/i.test(ifcClass)) continue;
+    if (ifcClass === undefined || !isStoreyNode(n.metadata)) continue;
     const name = n.metadata.name ?? n.name;
     const was = stated.get(name);
     const elevation = n.metadata.elevation ?? null;

@@ -1,4 +1,5 @@
 import type { UsdProperty } from '@arsession/usd';
+import { isStoreyNode } from '../../scene/SceneLevel.js';
 
 /** What a screen reader says of a prim: OpenUSD's `AccessibilityAPI` triplet, less the priority. */
 export interface AccessibilityText {
@@ -28,13 +29,9 @@ export function accessibilityOf(metadata: Readonly<Record<string, string>>): Acc
   // A merged storey group: the storey's name, and what stands for it when it is not a storey.
   if (ifcClass === undefined) return storey ? { label: storey, description: `${containerInWords(storeyClass)}${at}` } : undefined;
   const kind = classInWords(ifcClass);
-  if (metadata.storey === undefined && SPATIAL.test(ifcClass))
-    return { label: name || kind, description: `${containerInWords(ifcClass)}${at}` };
+  if (isStoreyNode(metadata)) return { label: name || kind, description: `${containerInWords(ifcClass)}${at}` };
   return { label: name || kind, description: storey === undefined ? kind : `${kind} on ${storey || 'a storey without a name'}` };
 }
-
-/** The classes that contain elements (sites, buildings, storeys, spaces). */
-const SPATIAL = /^ifc(site|building|buildingstorey|space)$/i;
 
 /** A container's class in words, a storey's as `Storey`. */
 function containerInWords(ifcClass: string | undefined): string {

@@ -1,4 +1,5 @@
 import type { SceneData } from '../../scene/SceneData.js';
+import { isStoreyNode } from '../../scene/SceneLevel.js';
 import { rootPrimPaths, type DescribeLayerOptions } from './describeLayer.js';
 
 /** A storey of a delivered model: what an app shows, hides and names. */
@@ -14,24 +15,6 @@ export interface DeliveredStorey {
   elevation: number | null;
   /** The path of its Xform in the delivered USDZ (`/Model/Level_1`): every prim of the storey lies under it. */
   prim: string;
-}
-
-const SPATIAL = /^ifc(site|building|buildingstorey|space)$/i;
-
-/**
- * Whether a root node with this identity stands for a storey: a storey group a merge made (a
- * `storey` and no class of its own), or a reader's container node (a spatial class, in no storey).
- *
- * @example
- * ```ts
- * isStoreyNode({ storey: 'Level 1' }); // → true
- * isStoreyNode({ ifcClass: 'IfcWall', storey: 'Level 1' }); // → false: an element on it
- * ```
- */
-export function isStoreyNode(metadata: Readonly<Record<string, unknown>>): boolean {
-  const { ifcClass, storey } = metadata;
-  if (ifcClass === undefined) return typeof storey === 'string';
-  return storey === undefined && typeof ifcClass === 'string' && SPATIAL.test(ifcClass);
 }
 
 /**
