@@ -189,3 +189,36 @@ describe('OpenUSD reads the storeys of an IFC delivery and what a screen reader 
     ]);
   });
 });
+
+describe('OpenUSD reads which element each face of a merged delivery is', () => {
+  it.each(corpusFiles('ifc'))('ifc/%s: every face names a GlobalId of the file', async (name) => {
+    const bytes = corpusBytes('ifc', name);
+    const read = await readModel(bytes, { fileName: name });
+    const globalIds = new Set(read.nodes.map((n) => n.metadata.globalId).filter(Boolean));
+    const result = await convertModel(bytes, { fileName: name });
+    const report = await usd.open(result.usdz!, `${name}.usdz`);
+    expect(report.error).toBeUndefined();
+    const named = Object.entries(report.elements!).filter(([, e]) => e !== null);
+    // Merged or drawn for one element, each mesh prim names its faces' elements; an instanced one
+    // (a prototype drawn for many) names none, its instance's Xform does.
+    if (report.instances === 0) expect(named.length).toBe(report.meshes);
+    for (const [path, e] of named) {
+      expect(e!.outOfTable, `${path}: an index past the table`).toBeUndefined();
+      expect(e!.faces, `${path}: one value per face`).toBe(e!.drawnFaces);
+      for (const id of Object.keys(e!.ids)) expect(globalIds, `${path}: ${id}`).toContain(id);
+    }
+  });
+
+  it('a merged GLB names each face by its glTF node', async () => {
+    const name = 'Synthetic_5000MeshNodes_shared.glb';
+    const result = await convertModel(corpusBytes('glb', name), { fileName: name });
+    const report = await usd.open(result.usdz!, 'nodes.usdz');
+    const merged = Object.values(report.elements!).filter((e) => e !== null);
+    expect(merged.length).toBe(report.meshes);
+    const ids = merged.flatMap((e) => Object.keys(e!.ids));
+    expect(ids.every((id) => /^\/nodes\/\d+$/.test(id))).toBe(true);
+    // Each of the file's mesh nodes is one element, its faces in one place.
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(merged.reduce((n, e) => n + e!.faces, 0)).toBe(report.triangles);
+  });
+});

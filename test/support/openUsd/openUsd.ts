@@ -25,6 +25,12 @@ export interface OpenUsdReport {
    * above the mesh with an `AccessibilityAPI` label, nearest first, with its label and description.
    */
   spoken?: Record<string, Array<{ prim: string; label: string; description: string }>>;
+  /**
+   * By mesh path, its faces per element as OpenUSD reads the indexed `primvars:element` (values
+   * flattened through the indices) and the triangles Hydra drew of it; null for a mesh without one. `outOfTable` is an index past
+   * the values, where one was met.
+   */
+  elements?: Record<string, { faces: number; drawnFaces: number; ids: Record<string, number>; outOfTable?: number } | null>;
   /** Instanceable prims in the root layer, as OpenUSD read it (Hydra draws each prototype once, whatever its instances). */
   instances?: number;
   /** What OpenUSD said of the file as it composed and drew it: errors and warnings. */

@@ -125,6 +125,39 @@
     return found;
   }
 
+  /**
+   * A mesh's faces per element (and the triangles Hydra drew of it) as OpenUSD reads its indexed `primvars:element` (values and
+   * indices, flattened here as `UsdGeomPrimvar.ComputeFlattened` would); null without one.
+   */
+  function elementsOf(stage, path, drawnFaces) {
+    let prim = null,
+      values = null,
+      indices = null;
+    try {
+      prim = stage.GetPrimAtPath(path.split('.')[0]);
+      values = prim.GetAttribute('primvars:element');
+      indices = prim.GetAttribute('primvars:element:indices');
+      const table = values.Get(),
+        faces = indices.Get();
+      if (!table || !faces) return null;
+      const ids = {};
+      for (const i of Array.from(faces)) {
+        const id = table[i];
+        if (typeof id !== 'string') return { faces: faces.length, drawnFaces, ids, outOfTable: i };
+        ids[id] = (ids[id] || 0) + 1;
+      }
+      return { faces: faces.length, drawnFaces, ids };
+    } catch {
+      return null;
+    } finally {
+      for (const h of [indices, values, prim]) {
+        try {
+          h?.delete();
+        } catch {}
+      }
+    }
+  }
+
   function layerMetadata(stage) {
     const layer = stage.GetRootLayer();
     try {
@@ -208,9 +241,15 @@
         paths: drawn.map((m) => m.path).sort(),
         materials: Object.fromEntries(drawn.map((m) => [m.path, m.material])),
         spoken: Object.fromEntries(drawn.map((m) => [m.path, spokenFor(stage, m.path)])),
+        elements: Object.fromEntries(drawn.map((m) => [m.path, elementsOf(stage, m.path, m.indices.length / 3)])),
         // This build finds no shader discovery plugin the first time a material is drawn: its own lack, not the file's.
         diagnostics: log.filter(
-          (l) => /error|warning|invalid|cannot|could not|failed/i.test(l) && !/_FindAndInstantiateDiscoveryPlugins/.test(l),
+          (l) =>
+            /error|warning|invalid|cannot|could not|failed/i.test(l) &&
+            !/_FindAndInstantiateDiscoveryPlugins/.test(l) &&
+            // This build's web render delegate does not take `uniform` primvars (one value per face, as
+            // `primvars:element` is): standard USD it skips, not a fault of the file.
+            !/Unsupported interpolation type 'uniform' for primvar element\b/.test(l),
         ),
       };
     } catch {

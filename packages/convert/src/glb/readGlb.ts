@@ -94,8 +94,22 @@ class GlbSceneBuilder {
   private readonly meshCache = new Map<Mesh, number[]>();
   private readonly materialCache = new Map<Material | null, number>();
   private readonly textureCache = new Map<Texture, number | undefined>();
+  /** Each glTF node's index in the file: what names it as an element (see `elementIdOf`). */
+  private readonly indexOf: Map<GltfNode, number>;
 
-  constructor(private readonly doc: Document) {}
+  constructor(private readonly doc: Document) {
+    this.indexOf = new Map(
+      doc
+        .getRoot()
+        .listNodes()
+        .map((node, i) => [node, i]),
+    );
+  }
+
+  /** The metadata of a node drawn for glTF node `node`: its pointer, `/nodes/<index>`. */
+  private identity(node: GltfNode, extra: Record<string, string> = {}): Record<string, string> {
+    return { gltfNode: `/nodes/${this.indexOf.get(node)}`, ...extra };
+  }
 
   build(): SceneData {
     const root = this.doc.getRoot();
@@ -135,11 +149,11 @@ class GlbSceneBuilder {
         parent: -1,
         matrix: newIdentityMatrix(),
         meshes: this.primitivesOf(mesh, node, newIdentityMatrix(), true),
-        metadata: {},
+        metadata: this.identity(node),
       });
       this.nodes.push({ name: `${name}_children`, parent, matrix: local, meshes: [], metadata: {} });
     } else if (mesh && instancing) {
-      this.nodes.push({ name, parent, matrix: local, meshes: [], metadata: {} });
+      this.nodes.push({ name, parent, matrix: local, meshes: [], metadata: this.identity(node) });
       this.expandInstances(node, mesh, instancing, self, Float64Array.from(world));
     } else if (mesh && mat4.determinant(world) < 0) {
       // A mirrored node: bake its world transform into the vertices and reverse the winding, so
@@ -149,7 +163,7 @@ class GlbSceneBuilder {
         parent: -1,
         matrix: newIdentityMatrix(),
         meshes: this.primitivesOf(mesh, node, Float64Array.from(world), false),
-        metadata: {},
+        metadata: this.identity(node),
       });
       this.nodes.push({ name: `${name}_children`, parent, matrix: local, meshes: [], metadata: {} });
       this.warn(
@@ -157,7 +171,7 @@ class GlbSceneBuilder {
         'nodes with a mirroring (negative) scale were baked into world space to keep their faces the right way out',
       );
     } else {
-      this.nodes.push({ name, parent, matrix: local, meshes: mesh ? this.sharedMeshes(mesh, node) : [], metadata: {} });
+      this.nodes.push({ name, parent, matrix: local, meshes: mesh ? this.sharedMeshes(mesh, node) : [], metadata: this.identity(node) });
     }
     // Children hang under the node itself; for a skinned or baked node that is its "_children" stand-in.
     const childParent = mesh && instancing && !skin ? self : this.nodes.length - 1;
@@ -184,7 +198,7 @@ class GlbSceneBuilder {
         parent,
         matrix: mirrored ? newIdentityMatrix() : m,
         meshes: mirrored ? this.primitivesOf(mesh, node, mat4.multiply(new Float64Array(16), world, m) as Float64Array, false) : meshes,
-        metadata: {},
+        metadata: this.identity(node, { instance: String(i) }),
       });
       if (mirrored) this.nodes[this.nodes.length - 1]!.parent = -1;
     }

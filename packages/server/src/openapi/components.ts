@@ -224,8 +224,8 @@ export const SCHEMAS = {
         ...nullable(integer),
         description:
           'delivered triangles no element owns: what a tap cannot name. Every other triangle maps to its source element ' +
-          '(an IFC GlobalId, a GLB or USD node), through simplification, merging and stand-ins: in the USDZ as runs of ' +
-          'each merged Mesh prim (customData elementFirstTriangles, elementTriangleCounts, elementGlobalIds); null for ' +
+          '(an IFC GlobalId, a GLB or USD node), through simplification, merging and stand-ins: in the USDZ as the ' +
+          'indexed primvar primvars:element of each Mesh prim (one value per face); null for ' +
           'sessions made before it was counted',
       },
       bounds: record(

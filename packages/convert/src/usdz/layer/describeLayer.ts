@@ -1,3 +1,4 @@
+import { elementIdOf } from '../../scene/elementId.js';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode, TextureRef } from '../../scene/SceneData.js';
 import { pointBounds } from '../../scene/pointBounds.js';
 import { isIdentityMatrix } from '../../scene/identityMatrix.js';
@@ -81,11 +82,22 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
         extent: new Float32Array([...min, ...max]),
         counts: new Uint32Array(mesh.indices.length / 3).fill(3),
         ...(mesh.uvs && { st: flipV(mesh.uvs) }),
-        ...(mesh.elements?.length && { elements: elementData(mesh.elements) }),
+        ...(mesh.elements?.length && { elements: elementData(mesh.elements), elementPrimvar: elementPrimvar(mesh) }),
       };
       derived.set(mesh, arrays);
     }
     return arrays;
+  };
+  // A mesh drawn for one element names it on every face too, as a merged one does: one way to read it.
+  const firstRows = new Map<number, Uint32Array>();
+  const drawnFor = (i: number, arrays: MeshArrays): MeshArrays => {
+    if (arrays.elementPrimvar) return arrays;
+    const id = ownElementId(scene, i);
+    if (id === undefined) return arrays;
+    const faces = arrays.counts.length;
+    const indices = firstRows.get(faces) ?? new Uint32Array(faces);
+    firstRows.set(faces, indices);
+    return { ...arrays, elementPrimvar: { table: [id], indices } };
   };
   // Depth first with an explicit stack (glTF trees can be deep); names are given in that order.
   const stack: Array<{ node: number; into: UsdPrim }> = roots
@@ -105,7 +117,7 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
       prim.children.push(
         prototype
           ? instancePrim(name, prototype, material)
-          : meshPrim(mesh, name, material, scene.materials[mesh.material]!, arraysOf(mesh)),
+          : meshPrim(mesh, name, material, scene.materials[mesh.material]!, drawnFor(i, arraysOf(mesh))),
       );
     }
     into.children.push(prim);
@@ -175,6 +187,8 @@ interface MeshArrays {
   counts: Uint32Array;
   st?: Float32Array;
   elements?: Record<string, UsdValue>;
+  /** Each face's element: the indexed primvar `primvars:element` (see `elementPrimvar`). */
+  elementPrimvar?: { table: string[]; indices: Uint32Array };
 }
 
 /** Element identity of merged geometry as customData: parallel arrays, one entry per element's triangle run. */
@@ -187,6 +201,36 @@ function elementData(e: NonNullable<SceneMesh['elements']>): Record<string, UsdV
     elementNames: strings('name'),
     elementTriangleCounts: { type: 'int[]', value: e.map((x) => x.triangleCount) },
   };
+}
+
+/** The element node `i` draws for: its own id, else its nearest ancestor's (see `elementIdOf`). */
+function ownElementId(scene: SceneData, i: number): string | undefined {
+  for (let n = i; n >= 0; n = scene.nodes[n]!.parent) {
+    const id = elementIdOf(scene.nodes[n]!.metadata);
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+/**
+ * Each face's element of a merged mesh, as USD states a per-face value with a table: an indexed
+ * `uniform` primvar whose values are the element ids (see `elementIdOf`; `''` for a run of no
+ * element) and whose indices give each face its entry. `UsdGeomPrimvar.ComputeFlattened` reads
+ * it as one id per face; the indices, runs of one value, cost a few bytes once integer-coded.
+ */
+function elementPrimvar(mesh: SceneMesh): { table: string[]; indices: Uint32Array } {
+  const rows = new Map<string, number>();
+  const row = (id: string) => rows.get(id) ?? rows.set(id, rows.size).size - 1;
+  const NONE = 0xffffffff;
+  const indices = new Uint32Array(mesh.indices.length / 3).fill(NONE);
+  for (const run of mesh.elements ?? [])
+    indices.fill(row(elementIdOf(run.metadata) ?? ''), run.firstTriangle, run.firstTriangle + run.triangleCount);
+  // A face no run covers (none are written so) names no element, as a run without one does.
+  if (indices.includes(NONE)) {
+    const none = row('');
+    for (let f = 0; f < indices.length; f++) if (indices[f] === NONE) indices[f] = none;
+  }
+  return { table: [...rows.keys()], indices };
 }
 
 /**
@@ -252,6 +296,13 @@ function meshPrim(mesh: SceneMesh, name: string, materialPath: string | undefine
   ];
   if (mesh.normals) props.push(attribute('normals', { type: 'normal3f[]', value: mesh.normals }, { interpolation: 'vertex' }));
   props.push(attribute('points', { type: 'point3f[]', value: mesh.positions }));
+  if (arrays.elementPrimvar) {
+    const { table, indices } = arrays.elementPrimvar;
+    props.push(
+      attribute('primvars:element', { type: 'string[]', value: table }, { interpolation: 'uniform' }),
+      attribute('primvars:element:indices', { type: 'int[]', value: indices }),
+    );
+  }
   if (arrays.st) props.push(attribute('primvars:st', { type: 'texCoord2f[]', value: arrays.st }, { interpolation: 'vertex' }));
   props.push(attribute('subdivisionScheme', { type: 'token', value: 'none' }, { uniform: true }));
   prim.properties = props;
