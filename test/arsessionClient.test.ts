@@ -139,12 +139,16 @@ describe('@arsession/client on a real server', () => {
     });
     expect(file.response.headers.get('content-type')).toBe('model/vnd.usdz+zip');
     expect((file.data as ArrayBuffer).byteLength).toBe(asset.usdz_bytes);
-    // A GLB states no element records: a typed 404 naming the id.
-    expect(asset.element_records).toBeNull();
+    // A GLB's elements are its nodes; an id no element has is a typed 404.
+    expect(asset.element_records!.count).toBeGreaterThan(0);
     const element = await ar.GET('/api/vision/v1/session/{session_id}/elements/{global_id}', {
+      params: { path: { session_id: detail.session_id, global_id: '/nodes/1' }, query: { order: 0 } },
+    });
+    expect(element.data).toMatchObject({ id: '/nodes/1', global_id: null, order: 0 });
+    const missing = await ar.GET('/api/vision/v1/session/{session_id}/elements/{global_id}', {
       params: { path: { session_id: detail.session_id, global_id: '1Oms875aH3Wg$9l65H2ZGw' } },
     });
-    expect(element.error).toMatchObject({ status: 404, code: 'element_not_found' });
+    expect(missing.error).toMatchObject({ status: 404, code: 'element_not_found' });
 
     const saved = await ar.GET('/api/vision/v1/models/');
     expect(saved.data!.account).toBe('tester');

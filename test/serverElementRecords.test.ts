@@ -32,8 +32,7 @@ const elementUrl = (detail: Record<string, any>, globalId: string) =>
 describe('element records', () => {
   it('AC20: every GlobalId with geometry answers with the class and name the file states', async () => {
     const detail = await sessionWith([BOX, 'box.glb'], [AC20, 'house.ifc']);
-    const [box, house] = detail.model_assets;
-    expect(box.element_records).toBeNull();
+    const [, house] = detail.model_assets;
     const file = new Uint8Array(await (await fetch(house.element_records.url)).arrayBuffer());
     expect([file.length, createHash('sha256').update(file).digest('hex')]).toEqual([
       house.element_records.bytes,
@@ -53,6 +52,25 @@ describe('element records', () => {
     expect(door.property_sets.Pset_DoorCommon).toEqual({ ThermalTransmittance: 2 });
   });
 
+  it("a GLB's elements answer by node pointer, in the model ?order names", async () => {
+    const detail = await sessionWith([BOX, 'a.glb'], [BOX, 'b.glb']);
+    for (const asset of detail.model_assets) expect(asset.element_records.count).toBe(1);
+    // The same file twice: /nodes/1 (Box.glb's mesh node) is in both, the first unless order says.
+    const first = await fetch(elementUrl(detail, '/nodes/1'));
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ order: 0, id: '/nodes/1', global_id: null, ifc_class: null });
+    const second = (await (await fetch(`${elementUrl(detail, '/nodes/1')}?order=1`)).json()) as { order: number };
+    expect(second.order).toBe(1);
+    for (const order of ['2', '-1', 'x', '1e0']) {
+      const res = await fetch(`${elementUrl(detail, '/nodes/1')}?order=${order}`);
+      expect(res.status, order).toBe(400);
+      expect(((await res.json()) as { code: string; errors: Array<{ field: string }> }).errors[0]!.field).toBe('order');
+    }
+    const missing = await fetch(`${elementUrl(detail, '/nodes/0')}?order=1`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { detail: string }).detail).toContain('model 1 of this session');
+  });
+
   it('an id no element has is 404 naming it; a hostile id is refused the same, without a read', async () => {
     const detail = await sessionWith([AC20, 'house.ifc']);
     for (const id of ['0000000000000000000000', 'x'.repeat(5000), '__proto__', 'constructor']) {
@@ -60,7 +78,7 @@ describe('element records', () => {
       expect(res.status, id.slice(0, 30)).toBe(404);
       const problem = (await res.json()) as { code: string; detail: string };
       expect(problem.code).toBe('element_not_found');
-      expect(problem.detail).toContain(id.length <= 64 ? JSON.stringify(id) : `${JSON.stringify(id.slice(0, 64))}…`);
+      expect(problem.detail).toContain(id.length <= 1024 ? JSON.stringify(id) : `${JSON.stringify(id.slice(0, 1024))}…`);
     }
   });
 });

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { PackageLayers, UsdStage, checkUsdzPackage } from '@arsession/usd';
 import { readIfc, type ElementRecords } from '../src/index.js';
+import { zipArchive } from '../../../test/support/zipArchive.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
 
@@ -45,11 +48,101 @@ describe('element records', () => {
     }
   });
 
-  it('the same model gives the same file; a GLB has none', async () => {
+  it('the same model gives the same file', async () => {
     const a = await runConversion({ bytes: corpusBytes('ifc', 'duplex.ifc'), outputs: [], elementsPath: join(dir, 'a.gz') });
     const b = await runConversion({ bytes: corpusBytes('ifc', 'duplex.ifc'), outputs: [], elementsPath: join(dir, 'b.gz') });
     expect(a.elements!.sha256).toBe(b.elements!.sha256);
-    const glb = await runConversion({ bytes: corpusBytes('glb', 'Box.glb'), outputs: [], elementsPath: join(dir, 'box.gz') });
-    expect(glb.elements).toBeUndefined();
+  });
+});
+
+/** A GLB of two triangles' nodes: `door` with extras (nested, a list) on it and its mesh, `bare` with none. */
+async function glbWithExtras(): Promise<Uint8Array> {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const triangle = () =>
+    doc
+      .createPrimitive()
+      .setAttribute(
+        'POSITION',
+        doc
+          .createAccessor()
+          .setType('VEC3')
+          .setBuffer(buffer)
+          .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])),
+      )
+      .setMaterial(doc.createMaterial('Oak'));
+  const door = doc
+    .createNode('Door 7')
+    .setMesh(doc.createMesh().addPrimitive(triangle()).setExtras({ lod: 2 }))
+    .setExtras({ fireRating: 'EI30', size: { w: 0.9, h: 2.1 }, tags: ['exit', 'north'] });
+  const bare = doc.createNode('').setTranslation([3, 0, 0]).setMesh(doc.createMesh().addPrimitive(triangle()));
+  doc.createScene().addChild(door).addChild(bare);
+  return new NodeIO().writeBinary(doc);
+}
+
+describe('element records of a GLB and a USDZ: what the file carries', () => {
+  it('a GLB: each drawing node by its pointer, with its name, materials and extras', async () => {
+    const path = join(dir, 'glb.elements.json.gz');
+    const result = await runConversion({ bytes: await glbWithExtras(), outputs: ['usdz'], elementsPath: path });
+    const records = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as ElementRecords;
+    expect(records.schema).toBe('glTF 2.0');
+    expect(Object.keys(records.elements).sort()).toEqual(['/nodes/0', '/nodes/1']);
+    expect(records.elements['/nodes/0']).toEqual({
+      id: '/nodes/0',
+      global_id: null,
+      ifc_class: null,
+      name: 'Door 7',
+      type: null,
+      storey: null,
+      materials: ['Oak'],
+      property_sets: { extras: { fireRating: 'EI30', 'size.w': 0.9, 'size.h': 2.1, tags: ['exit', 'north'] }, 'mesh extras': { lod: 2 } },
+      quantities: {},
+    });
+    expect(records.elements['/nodes/1']!.property_sets).toEqual({});
+    expect(result.elements!.count).toBe(2);
+    // What the delivered USDZ names each face by is a record's id.
+    const pkg = checkUsdzPackage(result.usdz!);
+    const stage = UsdStage.open(new PackageLayers(pkg.entries, { label: 'back' }), pkg.entries[0]!.name);
+    const named = [...stage.traverse()]
+      .filter((prim) => prim.typeName === 'Mesh')
+      .flatMap((prim) => {
+        const table = stage.value(prim, 'primvars:element');
+        return table?.kind === 'stringArray' ? table.value : [];
+      });
+    expect(named.sort()).toEqual(Object.keys(records.elements).sort());
+  });
+
+  it('a USDZ: each drawing prim by its path, with its name, materials, customData and assetInfo', async () => {
+    const layer = [
+      '#usda 1.0',
+      '(\n    defaultPrim = "Root"\n    metersPerUnit = 1\n    upAxis = "Y"\n)',
+      'def Xform "Root" {',
+      '  def Mesh "Chair" (',
+      '    customData = {',
+      '      string maker = "Vitra"',
+      '      dictionary size = { double seat = 0.45 }',
+      `      int[] big = [${Array.from({ length: 300 }, (_, i) => i).join(', ')}]`,
+      '    }',
+      '    assetInfo = { string name = "chair" }',
+      '  ) {',
+      '    int[] faceVertexCounts = [3]',
+      '    int[] faceVertexIndices = [0, 1, 2]',
+      '    point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const usdz = zipArchive([{ name: 'chair.usda', data: new TextEncoder().encode(layer) }]);
+    const path = join(dir, 'usdz.elements.json.gz');
+    await runConversion({ bytes: usdz, outputs: [], elementsPath: path });
+    const records = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as ElementRecords;
+    expect(records.schema).toBe('USD');
+    expect(records.elements['/Root/Chair']).toMatchObject({
+      id: '/Root/Chair',
+      global_id: null,
+      name: 'Chair',
+      // A list of 300 is data, not a property: left out.
+      property_sets: { customData: { maker: 'Vitra', 'size.seat': 0.45 }, assetInfo: { name: 'chair' } },
+    });
   });
 });

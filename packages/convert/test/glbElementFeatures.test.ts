@@ -86,10 +86,15 @@ describe('GLB element identity (EXT_mesh_features, EXT_structural_metadata)', ()
     expect(found).toEqual(expected);
   });
 
-  it('a GLB without element identity gets no table, and our GLB reads back the same', async () => {
+  it("a GLB's elements are its nodes, by pointer; a scene without identity gets no table; our GLB reads back the same", async () => {
     const box = await readGlb(corpusBytes('glb', 'Box.glb'));
-    const { json } = chunks(await writeGlb(box));
-    expect(json.extensionsUsed ?? []).not.toContain('EXT_mesh_features');
+    const { json, bin } = chunks(await writeGlb(box));
+    const table = json.extensions.EXT_structural_metadata.propertyTables[0];
+    // Box.glb draws its mesh at node 1 (node 0, its parent, turns Z up to Y).
+    expect(stringColumn(json, bin, table.properties.id)).toEqual(['/nodes/1']);
+    expect(stringColumn(json, bin, table.properties.globalId)).toEqual(['']);
+    const anonymous = { ...box, nodes: box.nodes.map((n) => ({ ...n, name: '', metadata: {} })) };
+    expect(chunks(await writeGlb(anonymous)).json.extensionsUsed ?? []).not.toContain('EXT_mesh_features');
     const scene = await readModel(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'), { fileName: 'AC20-FZK-Haus.ifc' });
     const back = await readGlb(await writeGlb(scene));
     expect(back.stats.triangles).toBe(scene.stats.triangles);

@@ -89,17 +89,18 @@ function local(node) {
 /**
  * Everything a pick needs from a GLB: `triangles` (9 numbers each, model space), `element` (the
  * table row of each triangle, −1 for none), `hiddenIn` (per triangle, the variants that hide it,
- * as a bit mask: variant v hides it when bit v is set), `elements` (the table: globalId, ifcClass,
- * name) and `variants` (their names).
+ * as a bit mask: variant v hides it when bit v is set), `elements` (the table: id, globalId,
+ * ifcClass, name; a file made before ids names its elements by GlobalId) and `variants` (their names).
  */
 export function readPickable(bytes) {
   const { json, bin } = chunks(bytes);
   const metadata = json.extensions?.EXT_structural_metadata;
   const table = metadata?.propertyTables?.[0];
   const columns = {};
-  for (const name of ['globalId', 'ifcClass', 'name'])
+  for (const name of ['id', 'globalId', 'ifcClass', 'name'])
     columns[name] = table?.properties?.[name] ? strings(json, bin, table.properties[name]) : [];
   const elements = Array.from({ length: table?.count || 0 }, (_, i) => ({
+    id: columns.id[i] || columns.globalId[i] || '',
     globalId: columns.globalId[i] || '',
     ifcClass: columns.ifcClass[i] || '',
     name: columns.name[i] || '',

@@ -74,15 +74,16 @@ async function showElement(hit) {
   row(list, 'Class', hit.ifcClass);
   row(list, 'GlobalId', hit.globalId);
   panel.replaceChildren(heading, list);
-  panel.dataset.globalId = hit.globalId;
+  panel.dataset.elementId = hit.id;
   panel.hidden = false;
   const base = viewer.dataset.elements;
-  if (!base || !hit.globalId) return;
-  const res = await fetch(base + encodeURIComponent(hit.globalId));
-  if (!res.ok || panel.dataset.globalId !== hit.globalId) return;
+  if (!base || !hit.id) return;
+  const res = await fetch(base + encodeURIComponent(hit.id));
+  if (!res.ok || panel.dataset.elementId !== hit.id) return;
   const record = await res.json();
   row(list, 'Storey', record.storey);
   row(list, 'Type', record.type && `${record.type.name} (${record.type.ifc_class})`);
+  if (!record.global_id) row(list, 'Id', record.id);
   row(list, 'Materials', record.materials.join(', '));
   for (const [set, properties] of Object.entries(record.property_sets))
     for (const [name, value] of Object.entries(properties)) row(list, `${set}.${name}`, Array.isArray(value) ? value.join(', ') : value);

@@ -211,7 +211,7 @@ export interface paths {
         };
         /**
          * One element's record as the model states it: what an app shows when the element is tapped
-         * @description The delivered files carry each element's GlobalId on its triangles; this answers what it is: class, name, type, storey, materials, property sets and quantities, and the order of the model it belongs to. Every element's record is also one file, each asset's element_records.url, for an app that works offline.
+         * @description The delivered files carry each element's id on its triangles (an IFC GlobalId, a GLB node pointer, a USD prim path); this answers what it is: class, name, type, storey, materials, property sets and quantities, and the order of the model it belongs to. Every element's record is also one file, each asset's element_records.url, for an app that works offline.
          */
         get: operations["getElementRecord"];
         put?: never;
@@ -778,7 +778,7 @@ export interface components {
             draw_calls: number;
             /** @description elements of the source model before merging (IFC products, GLB mesh nodes, USD mesh prims) */
             elements: number;
-            /** @description delivered triangles no element owns: what a tap cannot name. Every other triangle maps to its source element (an IFC GlobalId, a GLB or USD node), through simplification, merging and stand-ins: in the USDZ as runs of each merged Mesh prim (customData elementFirstTriangles, elementTriangleCounts, elementGlobalIds); null for sessions made before it was counted */
+            /** @description delivered triangles no element owns: what a tap cannot name. Every other triangle maps to its source element (an IFC GlobalId, a GLB or USD node), through simplification, merging and stand-ins: in the USDZ as the indexed primvar primvars:element of each Mesh prim (one value per face); null for sessions made before it was counted */
             triangles_without_element: number | null;
             /** @description in this model's delivered frame, of the full model (placement is computed on it; a simplified delivery lies within ar_budget.max_deviation_m of it) */
             bounds: {
@@ -803,11 +803,11 @@ export interface components {
             door_openings?: number;
             /** @description how AR Quick Look anchors the session's packages (null for sessions made before) */
             quick_look: components["schemas"]["QuickLookPackage"] | null;
-            /** @description every element's record in one file, for an app that answers taps offline; null for a GLB or USDZ (and sessions made before) */
+            /** @description every element's record in one file, for an app that answers taps offline; null for sessions made before */
             element_records: {
                 /**
                  * Format: uri
-                 * @description gzipped JSON: {schema, elements: {<GlobalId>: record}}, each record as GET …/elements/{global_id} answers it
+                 * @description gzipped JSON: {schema, elements: {<id>: record}}, each record as GET …/elements/{global_id} answers it
                  */
                 url: string;
                 /** @description size of the file (bytes, gzipped) */
@@ -827,11 +827,13 @@ export interface components {
         ElementRecord: {
             /** @description the model (model_assets order) it belongs to */
             order: number;
-            /** @description its IFC GlobalId, as the delivered files carry it */
-            global_id: string;
-            /** @description its IFC class (IfcDoor, IfcWallStandardCase, …) */
-            ifc_class: string;
-            /** @description its name in the model */
+            /** @description what the delivered files name it by on its triangles (USDZ primvars:element, GLB element table): its IFC GlobalId; for a GLB its node pointer (/nodes/<index>); for a USDZ its prim path */
+            id: string;
+            /** @description its IFC GlobalId; null for a GLB or USDZ element */
+            global_id: string | null;
+            /** @description its IFC class (IfcDoor, IfcWallStandardCase, …); null for a GLB or USDZ element */
+            ifc_class: string | null;
+            /** @description its name in the model (a glTF node's, a USD prim's) */
             name: string;
             /** @description its type (IfcRelDefinesByType), with the property sets stated on the type; null when it has none */
             type: {
@@ -846,7 +848,7 @@ export interface components {
             storey: string | null;
             /** @description its materials' names (a material, its layers or constituents) */
             materials: string[];
-            /** @description its property sets by name, each its properties by name */
+            /** @description its property sets by name, each its properties by name; a GLB's are extras and mesh extras, a USDZ's customData and assetInfo, nested keys joined with dots (up to 256 a set; lists past 256 items left out) */
             property_sets: components["schemas"]["PropertySets"];
             /** @description its quantity sets (IfcElementQuantity) by name, each its quantities by name, in the file's units */
             quantities: {
@@ -2653,12 +2655,15 @@ export interface operations {
     };
     getElementRecord: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the model (model_assets order) to look in: a GLB node pointer or prim path is unique only within one; by default the first that has it */
+                order?: number;
+            };
             header?: never;
             path: {
                 /** @description the id at the end of the deep link */
                 session_id: string;
-                /** @description the element's IFC GlobalId */
+                /** @description the element's id, URL-encoded: an IFC GlobalId, a GLB node pointer (/nodes/12), a USD prim path */
                 global_id: string;
             };
             cookie?: never;
@@ -2672,6 +2677,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ElementRecord"];
+                };
+            };
+            /** @description order names no model of the session (out_of_range) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description no element of the session has this GlobalId (element_not_found), or no such session (session_not_found) */

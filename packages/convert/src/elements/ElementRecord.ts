@@ -4,9 +4,16 @@
  * file's own; numbers are in the file's units.
  */
 export interface ElementRecord {
-  /** The IFC GlobalId: what the delivered files carry on each element's triangles. */
-  global_id: string;
-  ifc_class: string;
+  /**
+   * What the delivered files name the element by on its triangles (see `elementIdOf`): its IFC
+   * GlobalId; for a GLB its node's pointer (`/nodes/<index>`); for a USDZ its prim path.
+   */
+  id: string;
+  /** The IFC GlobalId; `null` for a GLB or USDZ element. */
+  global_id: string | null;
+  /** Its IFC class; `null` for a GLB or USDZ element. */
+  ifc_class: string | null;
+  /** Its name: the IFC `Name`, a glTF node's name, a USD prim's. */
   name: string;
   /** The element's type (`IfcRelDefinesByType`), with the property sets stated on it; `null` when it has none. */
   type: { ifc_class: string; name: string; property_sets: PropertySets } | null;
@@ -14,7 +21,10 @@ export interface ElementRecord {
   storey: string | null;
   /** Its materials' names (`IfcRelAssociatesMaterial`: a material, its layers or constituents), in the file's order. */
   materials: string[];
-  /** Property sets by name, each its properties by name. */
+  /**
+   * Property sets by name, each its properties by name. A GLB's are `extras` (the node's) and
+   * `mesh extras`; a USDZ prim's `customData` and `assetInfo`: nested keys joined with dots.
+   */
   property_sets: PropertySets;
   /** Quantity sets (`IfcElementQuantity`) by name, each its quantities by name. */
   quantities: Record<string, Record<string, number>>;
@@ -29,9 +39,9 @@ export type PropertySets = Record<string, Record<string, PropertyValue>>;
  */
 export type PropertyValue = string | number | boolean | null | Array<string | number | boolean | null>;
 
-/** Every element's record, by GlobalId: the file a session serves them from. */
+/** Every element's record, by its id: the file a session serves them from. */
 export interface ElementRecords {
-  /** The IFC schema the file is written in. */
+  /** The IFC schema the file is written in; `glTF 2.0` for a GLB, `USD` for a USDZ. */
   schema: string;
   elements: Record<string, ElementRecord>;
 }

@@ -53,8 +53,10 @@ export function readElementRecords(source: ElementRecordSource, elements: Iterab
     const defined = definitions.get(id) ?? [];
     const typeId = types.get(id)?.[0];
     const typeEntity = typeId === undefined ? undefined : file.entity(typeId);
+    const globalId = text(id, ROOT.globalId);
     return {
-      global_id: text(id, ROOT.globalId),
+      id: globalId,
+      global_id: globalId,
       ifc_class: source.classOf(id),
       name: text(id, ROOT.name),
       type:

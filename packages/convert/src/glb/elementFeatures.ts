@@ -1,7 +1,8 @@
+import { elementIdOf } from '../scene/elementId.js';
 import type { SceneData } from '../scene/SceneData.js';
 
 /** The identity columns of the element table, in order: what a viewer needs to name and look up an element. */
-export const ELEMENT_COLUMNS = ['globalId', 'ifcClass', 'name'] as const;
+export const ELEMENT_COLUMNS = ['id', 'globalId', 'ifcClass', 'name'] as const;
 
 /** A vertex no run has reached yet, and one of an element without identity. */
 const UNSET = 0xffffffff,
@@ -9,7 +10,7 @@ const UNSET = 0xffffffff,
 
 /** What {@link elementFeatures} makes: the element table and, per mesh, each vertex's row in it. */
 export interface ElementFeatures {
-  /** The table: one row per element, its identity (`globalId`, `ifcClass`, `name`; `''` where unstated). */
+  /** The table: one row per element, its identity (`id` as `elementIdOf` gives it, `globalId`, `ifcClass`, `name`; `''` where unstated). */
   elements: Array<Record<(typeof ELEMENT_COLUMNS)[number], string>>;
   /**
    * Per scene mesh (by index): each vertex's element (its row), {@link ElementFeatures.none} for
@@ -24,8 +25,8 @@ export interface ElementFeatures {
 /**
  * Each delivered vertex's element, for GLB's `EXT_mesh_features`: a merged mesh's triangle runs
  * (`SceneMesh.elements`) give their vertices their element; a mesh drawn for one element (an IFC
- * product's own node) gives all of its. Elements are known by their GlobalId, or by their name
- * where they have none; the table lists each once, in the order first met.
+ * product's own node) gives all of its. Elements are known by their id (`elementIdOf`), or by
+ * their name where they have none; the table lists each once, in the order first met.
  *
  * @example
  * ```ts
@@ -37,12 +38,13 @@ export function elementFeatures(scene: SceneData): ElementFeatures {
   const rows = new Map<string, number>();
   const elements: ElementFeatures['elements'] = [];
   const rowOf = (metadata: Readonly<Record<string, string>>): number | undefined => {
-    const key = metadata.globalId || (metadata.name ? `name:${metadata.name}` : '');
+    const id = elementIdOf(metadata);
+    const key = id ?? (metadata.name ? `name:${metadata.name}` : '');
     if (!key) return undefined;
     let row = rows.get(key);
     if (row === undefined) {
       rows.set(key, (row = elements.length));
-      elements.push({ globalId: metadata.globalId ?? '', ifcClass: metadata.ifcClass ?? '', name: metadata.name ?? '' });
+      elements.push({ id: id ?? '', globalId: metadata.globalId ?? '', ifcClass: metadata.ifcClass ?? '', name: metadata.name ?? '' });
     }
     return row;
   };

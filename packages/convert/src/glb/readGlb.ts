@@ -13,11 +13,21 @@ import { transcodeTextures } from './transcodeTextures.js';
 import { normalizeAll, transformVertex, transformVertices } from '../scene/transformVertices.js';
 import { isIdentityMatrix, newIdentityMatrix } from '../scene/identityMatrix.js';
 import { readGlbJson } from './readGlbJson.js';
+import type { ElementRecord, PropertySets } from '../elements/ElementRecord.js';
+import { flattenProperties } from '../elements/flattenProperties.js';
+import { nodeElementRecords } from '../elements/nodeElementRecords.js';
 
 /** Options of {@link readGlb}. */
 export interface ReadGlbOptions {
   /** Name for error messages. */
   fileName?: string;
+  /** Read each drawing node's record (name, materials, extras) into `elementRecords` (see `nodeElementRecords`). */
+  elementRecords?: boolean;
+}
+
+/** A GLB read into scene data, with its elements' records when they were asked for. */
+export interface GlbScene extends SceneData {
+  elementRecords?: ElementRecord[];
 }
 
 const TRIANGLES = 4,
@@ -37,7 +47,7 @@ const TRIANGLES = 4,
  * scene.stats.triangles; // → 46356
  * ```
  */
-export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): Promise<SceneData> {
+export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): Promise<GlbScene> {
   const label = options.fileName ?? 'GLB';
   try {
     const json = readGlbJson(bytes, options.fileName);
@@ -71,8 +81,9 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
     });
   }
   try {
-    const scene = new GlbSceneBuilder(doc).build();
+    const scene: GlbScene = new GlbSceneBuilder(doc).build();
     scene.warnings.unshift(...transcoded);
+    if (options.elementRecords) scene.elementRecords = nodeElementRecords(scene, extrasOf(doc));
     return scene;
   } catch (err) {
     // The builder's own refusals (an index past its vertices) do not know the file: name it here.
@@ -82,6 +93,15 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
       cause: err,
     });
   }
+}
+
+/** A scene node's property sets from its glTF node: the node's `extras` and its mesh's. */
+function extrasOf(doc: Document): (node: SceneNode) => PropertySets {
+  const nodes = doc.getRoot().listNodes();
+  return (node) => {
+    const gltf = nodes[Number(node.metadata.gltfNode?.slice('/nodes/'.length))];
+    return { extras: flattenProperties(gltf?.getExtras()), 'mesh extras': flattenProperties(gltf?.getMesh()?.getExtras()) };
+  };
 }
 
 /** Walks one glTF document once, collecting plain scene data. */

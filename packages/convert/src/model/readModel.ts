@@ -30,7 +30,7 @@ export interface ReadModelOptions {
   reduction?: StreamReduction;
   /** A richer level for the parts of a model `reduction` reduces, placed into `partsSource` (see `readIfc`). */
   partsReduction?: StreamReduction;
-  /** IFC: read every drawn element's record into `elementRecords` (see `readElementRecords`). */
+  /** Read every drawn element's record into `elementRecords` (IFC: see `readElementRecords`; GLB, USDZ: `nodeElementRecords`). */
   elementRecords?: boolean;
 }
 
@@ -48,7 +48,7 @@ export interface ModelScene extends SceneData {
   arkitPackage?: { bytes: Uint8Array; repacked: boolean };
   /** The spatial containers an IFC draws its elements under (storeys), which parts are split along. */
   levels?: SceneLevel[];
-  /** IFC: every drawn element's record, when `elementRecords` asked for them. */
+  /** Every drawn element's record, when `elementRecords` asked for them. */
   elementRecords?: ElementRecord[];
   /** The same model at the richer level its parts are made from, when it was reduced for the budget as it was read (see `readIfc`). */
   partsSource?: SceneData;
@@ -92,7 +92,7 @@ async function readByFormat(
     case 'glb':
       checkMeshNodeLimit(bytes, { limit: opts.meshNodeLimit, ...named });
       // glTF-Transform and its decoders cost ~60 ms to load: an IFC or USDZ reader never pays it.
-      return (await import('../glb/readGlb.js')).readGlb(bytes, named);
+      return (await import('../glb/readGlb.js')).readGlb(bytes, { ...named, ...(opts.elementRecords && { elementRecords: true }) });
     case 'ifc':
     case 'ifczip':
       // web-ifc takes ~0.15 s to load even from its code cache: a worker that only ever sees GLB never pays it.
@@ -106,7 +106,11 @@ async function readByFormat(
       });
     case 'usdz':
       // Each reader loads with its first model, so a worker's start-up holds only what it is asked for.
-      return (await import('../usdz/readUsdz.js')).readUsdz(bytes, { ...named, maxUnpackedBytes: opts.maxUnpackedBytes });
+      return (await import('../usdz/readUsdz.js')).readUsdz(bytes, {
+        ...named,
+        maxUnpackedBytes: opts.maxUnpackedBytes,
+        ...(opts.elementRecords && { elementRecords: true }),
+      });
     default:
       throw new UnsupportedFormatError(`${opts.fileName ?? 'the file'} is not an IFC (STEP), GLB (binary glTF 2.0) or USDZ model`, named);
   }

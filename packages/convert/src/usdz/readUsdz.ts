@@ -1,5 +1,9 @@
 import { ModelUnreadableError } from '../errors/ConvertError.js';
-import type { SceneData, SceneWarning } from '../scene/SceneData.js';
+import type { SceneData, SceneNode, SceneWarning } from '../scene/SceneData.js';
+import type { ElementRecord, PropertySets } from '../elements/ElementRecord.js';
+import { flattenProperties } from '../elements/flattenProperties.js';
+import { nodeElementRecords } from '../elements/nodeElementRecords.js';
+import { plainValue } from './plainValue.js';
 import { sceneBounds, sceneStats } from '../scene/sceneStats.js';
 import { stageScene } from './stageScene.js';
 import { PackageLayers, UsdStage, arkitRulesBroken, checkUsdzPackage } from '@arsession/usd';
@@ -11,6 +15,8 @@ export interface ReadUsdzOptions {
   field?: string;
   /** Bytes the package's loaded entries may unpack to, together (default: `CHECK_USDZ_PACKAGE_DEFAULTS`). */
   maxUnpackedBytes?: number;
+  /** Read each drawing prim's record (name, materials, customData, assetInfo) into `elementRecords` (see `nodeElementRecords`). */
+  elementRecords?: boolean;
 }
 
 /** A USDZ read into scene data, with the package itself when ARKit can take it as it is. */
@@ -20,6 +26,8 @@ export interface UsdzScene extends SceneData {
    * the upload byte for byte, or its repack when compression or alignment was all that was wrong.
    */
   arkitPackage?: { bytes: Uint8Array; repacked: boolean };
+  /** Each drawing prim's record, when they were asked for. */
+  elementRecords?: ElementRecord[];
 }
 
 /** USD's own fallbacks when a stage does not say: Y up, centimetres. */
@@ -129,6 +137,19 @@ function readPackage(input: Uint8Array, options: ReadUsdzOptions, named: { fileN
     stats: sceneStats(base),
     warnings: [...warnings, ...content.warnings],
     ...(broken.length === 0 && { arkitPackage: { bytes: pkg.bytes, repacked: pkg.repaired.length > 0 } }),
+    ...(options.elementRecords && { elementRecords: nodeElementRecords(base, primDataOf(stage)) }),
+  };
+}
+
+/** A scene node's property sets from the prim it was read from: its `customData` and `assetInfo`. */
+function primDataOf(stage: UsdStage): (node: SceneNode) => PropertySets {
+  return (node): PropertySets => {
+    const prim = node.metadata.usdPath === undefined ? undefined : stage.prim(node.metadata.usdPath);
+    if (!prim) return {};
+    return {
+      customData: flattenProperties(plainValue(stage.primField(prim, 'customData'))),
+      assetInfo: flattenProperties(plainValue(stage.primField(prim, 'assetInfo'))),
+    };
   };
 }
 

@@ -111,7 +111,7 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
     scene.elementRecords && request.elementsPath !== undefined
       ? await (await import('../elements/writeElementRecords.js')).writeElementRecords(
           scene.elementRecords,
-          scene.source.schema ?? '',
+          recordsSchema(scene.source),
           request.elementsPath,
         )
       : undefined;
@@ -246,4 +246,11 @@ const CONVERTED_ONLY: ReadonlySet<WarningCode> = new Set<WarningCode>([
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
+}
+
+/** What the element records say they are read from: the IFC schema, `glTF 2.0` or `USD`. */
+function recordsSchema(source: SceneData['source']): string {
+  if (source.format === 'glb') return 'glTF 2.0';
+  if (source.format === 'usdz') return 'USD';
+  return source.schema ?? '';
 }

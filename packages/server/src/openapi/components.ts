@@ -256,15 +256,14 @@ export const SCHEMAS = {
           record({
             url: {
               ...url,
-              description: 'gzipped JSON: {schema, elements: {<GlobalId>: record}}, each record as GET …/elements/{global_id} answers it',
+              description: 'gzipped JSON: {schema, elements: {<id>: record}}, each record as GET …/elements/{global_id} answers it',
             },
             bytes: { ...integer, description: 'size of the file (bytes, gzipped)' },
             sha256: { ...sha256, description: 'SHA-256 of the file, hex (also its ETag)' },
             count: { ...integer, description: 'elements it holds' },
           }),
         ),
-        description:
-          "every element's record in one file, for an app that answers taps offline; null for a GLB or USDZ (and sessions made before)",
+        description: "every element's record in one file, for an app that answers taps offline; null for sessions made before",
       },
       storeys: {
         ...nullable({ type: 'array', items: { $ref: '#/components/schemas/AssetStorey' } }),
@@ -292,9 +291,15 @@ export const SCHEMAS = {
   ),
   ElementRecord: record({
     order: { ...integer, description: 'the model (model_assets order) it belongs to' },
-    global_id: { ...text, description: 'its IFC GlobalId, as the delivered files carry it' },
-    ifc_class: { ...text, description: 'its IFC class (IfcDoor, IfcWallStandardCase, …)' },
-    name: { ...text, description: 'its name in the model' },
+    id: {
+      ...text,
+      description:
+        'what the delivered files name it by on its triangles (USDZ primvars:element, GLB element table): its IFC ' +
+        'GlobalId; for a GLB its node pointer (/nodes/<index>); for a USDZ its prim path',
+    },
+    global_id: { ...nullable(text), description: 'its IFC GlobalId; null for a GLB or USDZ element' },
+    ifc_class: { ...nullable(text), description: 'its IFC class (IfcDoor, IfcWallStandardCase, …); null for a GLB or USDZ element' },
+    name: { ...text, description: "its name in the model (a glTF node's, a USD prim's)" },
     type: {
       ...nullable(
         record({
@@ -307,7 +312,12 @@ export const SCHEMAS = {
     },
     storey: { ...nullable(text), description: 'the storey (or other container) that holds it; null when none does' },
     materials: { type: 'array', items: text, description: "its materials' names (a material, its layers or constituents)" },
-    property_sets: { $ref: '#/components/schemas/PropertySets', description: 'its property sets by name, each its properties by name' },
+    property_sets: {
+      $ref: '#/components/schemas/PropertySets',
+      description:
+        "its property sets by name, each its properties by name; a GLB's are extras and mesh extras, a USDZ's " +
+        'customData and assetInfo, nested keys joined with dots (up to 256 a set; lists past 256 items left out)',
+    },
     quantities: {
       type: 'object',
       additionalProperties: { type: 'object', additionalProperties: number },

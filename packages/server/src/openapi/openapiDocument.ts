@@ -440,17 +440,33 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
           operationId: 'getElementRecord',
           summary: "One element's record as the model states it: what an app shows when the element is tapped",
           description:
-            "The delivered files carry each element's GlobalId on its triangles; this answers what it is: class, name, type, " +
-            "storey, materials, property sets and quantities, and the order of the model it belongs to. Every element's " +
-            "record is also one file, each asset's element_records.url, for an app that works offline.",
+            "The delivered files carry each element's id on its triangles (an IFC GlobalId, a GLB node pointer, a USD prim " +
+            'path); this answers what it is: class, name, type, storey, materials, property sets and quantities, and the ' +
+            "order of the model it belongs to. Every element's record is also one file, each asset's element_records.url, " +
+            'for an app that works offline.',
           tags: ['sessions'],
           security: [],
           parameters: [
             sessionId,
-            { name: 'global_id', in: 'path', required: true, description: "the element's IFC GlobalId", schema: { type: 'string' } },
+            {
+              name: 'global_id',
+              in: 'path',
+              required: true,
+              description: "the element's id, URL-encoded: an IFC GlobalId, a GLB node pointer (/nodes/12), a USD prim path",
+              schema: { type: 'string', maxLength: 1024 },
+            },
+            {
+              name: 'order',
+              in: 'query',
+              required: false,
+              description:
+                'the model (model_assets order) to look in: a GLB node pointer or prim path is unique only within one; by default the first that has it',
+              schema: { type: 'integer', minimum: 0 },
+            },
           ],
           responses: {
             200: { description: 'the record', content: { 'application/json': { schema: ref('ElementRecord') } } },
+            400: problem('order names no model of the session (out_of_range)'),
             404: problem('no element of the session has this GlobalId (element_not_found), or no such session (session_not_found)'),
             410: problem('expired session (session_expired)'),
             503: unavailable,

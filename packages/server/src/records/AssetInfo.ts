@@ -40,7 +40,7 @@ export interface AssetInfo {
   quick_look: QuickLookFile | null;
   /** The parts of a model over the AR budget; `null` (or absent, for sessions made before parts) for one within it. */
   parts?: StoredParts | null;
-  /** An IFC's element records (gzipped JSON, its name among the session's files); `null` for other formats or older sessions. */
+  /** The model's element records (gzipped JSON, its name among the session's files); `null` for older sessions. */
   element_records?: { file: string; bytes: number; sha256: string; count: number } | null;
   /** The USDZ's storeys, bottom up, each with its Xform's path (absent for sessions made before storeys were stated). */
   storeys?: StoreyOnWire[];
@@ -112,9 +112,9 @@ export type AssetOnWire = Omit<
    */
   storeys: Array<StoreyOnWire & { session_level: number | null }> | null;
   /**
-   * Every element's record in one file (gzipped JSON, by GlobalId: class, name, type, storey,
+   * Every element's record in one file (gzipped JSON, by id: class, name, type, storey,
    * materials, property sets, quantities), for an app that answers taps offline; one element's
-   * is at `…/elements/{global_id}`. `null` for a GLB or USDZ, and sessions made before.
+   * is at `…/elements/{global_id}`. `null` for sessions made before.
    */
   element_records: { url: string; bytes: number; sha256: string; count: number } | null;
   /** `null` for sessions made before it was counted. */

@@ -8,14 +8,16 @@ import { liveSession } from './sessionLookup.js';
 /** Sessions whose element records are kept parsed: a tapping app asks for one element after another. */
 const KEPT_SESSIONS = 4;
 
-/** Longest id looked up: an IFC GlobalId has 22 characters; anything far longer names nothing. */
-const MAX_ID_LENGTH = 64;
+/** Longest id looked up: an IFC GlobalId has 22 characters, a USD prim path rarely a few hundred. */
+const MAX_ID_LENGTH = 1024;
 
 /**
  * `GET /api/vision/v1/session/{id}/elements/{global_id}`: one element's record as the model states
  * it (class, name, type, storey, materials, property sets, quantities), with the `order` of the
- * model it belongs to; 404 `element_not_found` naming the id. Read from the session's element
- * records file (`element_records.url`), kept parsed for the few sessions asked last.
+ * model it belongs to; 404 `element_not_found` naming the id. The id is what the delivered files
+ * carry: a GlobalId, unique across models, or a GLB node pointer or USD prim path, unique only
+ * within one, so `?order=` names the model (else the first that has it). Read from the session's
+ * element records file (`element_records.url`), kept parsed for the few sessions asked last.
  *
  * @example
  * ```ts
@@ -39,7 +41,9 @@ export function elementRoute(ctx: ServerContext) {
   return async (req: Request, res: Response): Promise<void> => {
     const session = await liveSession(ctx.sessions, String(req.params.id));
     const globalId = String(req.params.globalId);
-    for (const asset of globalId.length <= MAX_ID_LENGTH ? session.assets : []) {
+    const order = orderOf(req.query.order, session.assets.length);
+    const assets = session.assets.filter((a) => order === undefined || a.order === order);
+    for (const asset of globalId.length <= MAX_ID_LENGTH ? assets : []) {
       const file = asset.info.element_records?.file;
       if (!file) continue;
       const { elements } = await recordsOf(session.id, file);
@@ -51,8 +55,24 @@ export function elementRoute(ctx: ServerContext) {
       }
     }
     const named = globalId.length <= MAX_ID_LENGTH ? JSON.stringify(globalId) : `${JSON.stringify(globalId.slice(0, MAX_ID_LENGTH))}…`;
-    throw new ApiError(404, 'element_not_found', `no element of this session has the GlobalId ${named}`, [
+    const where = order === undefined ? 'this session' : `model ${order} of this session`;
+    throw new ApiError(404, 'element_not_found', `no element of ${where} has the id ${named}`, [
       { field: 'global_id', message: 'unknown element' },
     ]);
   };
+}
+
+/** The `order` query parameter: a model of the session, by its place in `model_assets`. */
+function orderOf(raw: unknown, models: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const order = typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
+  if (!(order < models)) {
+    throw new ApiError(
+      400,
+      'out_of_range',
+      `order must name one of the session's ${models} models (0…${models - 1}), got ${JSON.stringify(raw)}`,
+      [{ field: 'order', message: `expected 0…${models - 1}` }],
+    );
+  }
+  return order;
 }
