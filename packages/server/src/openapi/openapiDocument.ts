@@ -460,7 +460,8 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
               in: 'query',
               required: false,
               description:
-                'the model (model_assets order) to look in: a GLB node pointer or prim path is unique only within one; by default the first that has it',
+                'the model (model_assets order) to look in: a GLB node pointer or prim path is unique only within ' +
+                'one; by default the first that has it',
               schema: { type: 'integer', minimum: 0 },
             },
           ],
