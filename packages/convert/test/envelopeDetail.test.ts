@@ -234,7 +234,7 @@ describe('measureStandIn', () => {
   it("measures against the element's other meshes when given them: a frame's sheet lies on its glass", () => {
     // A window frame round a 1 × 1 m opening, and its glass in the opening as a mesh of its own.
     const ring = frame();
-    const glass = box([0.1, 0.1, 0.045], [1.1, 1.1, 0.055]);
+    const glass = { ...box([0.1, 0.1, 0.045], [1.1, 1.1, 0.055]), material: 2 };
     const parts = [{ min: [0, 0, 0] as Vec, max: [1.2, 1.2, 0.1] as Vec }];
     const sheet = sheetProxy(ring, parts);
     const alone = measureStandIn(ring, sheet, parts, 'sheet');
@@ -423,5 +423,118 @@ describe('the AR budget, when the envelope itself must give', () => {
     for (let m = 0; m < 5; m++) expect(scene.meshes[m]).toBe(room.meshes[m]);
     expect(scene.meshes.slice(5).some((mesh, k) => mesh.indices.length < room.meshes[k + 5]!.indices.length)).toBe(true);
     expect(scene.meshes.slice(5).every((mesh) => mesh.indices.length / 3 > BOX_PROXY_TRIANGLES)).toBe(true);
+  });
+});
+
+describe('an element of several meshes stands as one', () => {
+  /** The room with `count` windows of one type, each drawing a frame and its glass (two geometries, as web-ifc gives a type). */
+  function typedWindows(count: number): SceneData {
+    const room = glazedRoom(0);
+    const frame = tessellatedFrame(0);
+    // Double glazing: one 1 cm pane drawn twice, 4 cm apart in the frame's 10 cm depth, filling its opening.
+    const glass = { ...box([0.1, 0.1, 0.025], [1.1, 1.1, 0.035]), material: 2 };
+    const meshes = [...room.meshes, frame, glass];
+    const nodes: SceneNode[] = [...room.nodes];
+    for (let k = 0; k < count; k++) {
+      const window = nodes.length;
+      nodes.push({
+        name: `window ${k}`,
+        parent: -1,
+        matrix: at(1 + k * 3, 1, 0.05),
+        meshes: [5, 6],
+        metadata: { ifcClass: 'IfcWindow', globalId: `W${k}` },
+      });
+      nodes.push({ name: `inner pane ${k}`, parent: window, matrix: at(0, 0, 0.04), meshes: [6], metadata: {} });
+    }
+    const base = { nodes, meshes, materials: [], textures: [] };
+    return { ...room, ...base, bounds: sceneBounds(base), stats: sceneStats(base) };
+  }
+
+  it("a window's frame and glass stand as one sheet where a sheet each would not fit; nothing is left out", async () => {
+    const scene = typedWindows(6);
+    // Walls and slab 60 triangles; a sheet for each frame and each pane would be 72 more, one per window 24.
+    const { scene: delivered, categories } = await simplifyToBudget(scene, { triangles: 90 });
+    expect(delivered.stats.triangles).toBeLessThanOrEqual(90);
+    const [frame, glass] = [delivered.meshes[5]!, delivered.meshes[6]!];
+    expect(frame.indices.length / 3).toBe(SHEET_PROXY_TRIANGLES);
+    expect(glass.indices.length).toBe(0);
+    // In the glass's material: its two panes cover more of the window than the frame's bars do.
+    expect(frame.material).toBe(scene.meshes[6]!.material);
+    const envelope = categories.find((c) => c.category === 'envelope')!;
+    expect(envelope.leftOut).toEqual([]);
+    expect(envelope.proxiedElements).toBe(6);
+    // The sheet stands in the frame's frame for both: every point of it near the frame or the
+    // glass, every point of either near it, within the figures stated.
+    const [f, g] = [scene.meshes[5]!, scene.meshes[6]!];
+    const inner = g.positions.map((v, i) => (i % 3 === 2 ? v + 0.04 : v));
+    const union = {
+      positions: new Float32Array([...f.positions, ...g.positions, ...inner]),
+      indices: new Uint32Array([
+        ...f.indices,
+        ...[0, 1].flatMap((k) => [...g.indices].map((i) => i + f.positions.length / 3 + (k * g.positions.length) / 3)),
+      ]),
+    };
+    for (const [x, y, z] of pointsOn(frame, 16)) expect(distanceTo(union, x, y, z)).toBeLessThanOrEqual(envelope.maxDeviation + 1e-5);
+    for (const [x, y, z] of pointsOn(union, 1)) expect(distanceTo(frame, x, y, z)).toBeLessThanOrEqual(envelope.maxUncovered + 1e-5);
+    // The bars are 10 cm deep: the sheet lies 5 cm from their faces (bounded a little above it).
+    expect(Math.max(envelope.maxDeviation, envelope.maxUncovered)).toBeGreaterThanOrEqual(0.05);
+    expect(Math.max(envelope.maxDeviation, envelope.maxUncovered)).toBeLessThan(0.1);
+  });
+
+  it('with room, each mesh keeps a form of its own and nothing stands in', async () => {
+    const scene = typedWindows(6);
+    const { scene: delivered, categories } = await simplifyToBudget(scene, { triangles: 3000 });
+    expect(delivered.meshes[6]!.indices.length / 3).toBe(BOX_PROXY_TRIANGLES);
+    expect(categories.find((c) => c.category === 'envelope')!.proxiedElements).toBe(0);
+  });
+});
+
+describe("the building's shape gives a few centimetres only where its detail lies as far", () => {
+  /** A wall of 8 mm bumps (a profiled cladding), 20 × 3 m in 40 × 6 quads: 480 triangles, beside the room's 6 windows. */
+  function claddedRoom(): SceneData {
+    const room = glazedRoom(6);
+    const positions: number[] = [],
+      indices: number[] = [];
+    for (let i = 0; i <= 40; i++) for (let j = 0; j <= 6; j++) positions.push(i * 0.5, j * 0.5, -1 - ((i + j) % 2) * 0.008);
+    for (let i = 0; i < 40; i++)
+      for (let j = 0; j < 6; j++) {
+        const a = i * 7 + j,
+          b = a + 7;
+        indices.push(a, b, a + 1, a + 1, b, b + 1);
+      }
+    const cladding: SceneMesh = {
+      name: 'cladding',
+      positions: new Float32Array(positions),
+      indices: new Uint32Array(indices),
+      material: 0,
+    };
+    const meshes = [...room.meshes, cladding];
+    const nodes = [
+      ...room.nodes,
+      { name: 'cladding', parent: -1, matrix: at(0, 0, 0), meshes: [meshes.length - 1], metadata: { ifcClass: 'IfcWall', globalId: 'C' } },
+    ];
+    const base = { nodes, meshes, materials: [], textures: [] };
+    return { ...room, ...base, bounds: sceneBounds(base), stats: sceneStats(base) };
+  }
+
+  it('a ridged wall gives triangles at a shape error so every window keeps its shape; the figures bound it', async () => {
+    const scene = claddedRoom();
+    const wall = scene.meshes.length - 1;
+    // Walls and slab 60, the cladding 480, the six windows' sheets 24: 4 too many at 560.
+    const { scene: delivered, categories } = await simplifyToBudget(scene, { triangles: 560 });
+    expect(delivered.stats.triangles).toBeLessThanOrEqual(560);
+    const envelope = categories.find((c) => c.category === 'envelope')!;
+    expect(envelope.leftOut).toEqual([]);
+    expect(delivered.meshes[wall]!.indices.length / 3).toBeLessThan(480);
+    const [source, simplified] = [scene.meshes[wall]!, delivered.meshes[wall]!];
+    for (const [x, y, z] of pointsOn(simplified, 16)) expect(distanceTo(source, x, y, z)).toBeLessThanOrEqual(envelope.maxDeviation + 1e-5);
+    for (const [x, y, z] of pointsOn(source, 4)) expect(distanceTo(simplified, x, y, z)).toBeLessThanOrEqual(envelope.maxUncovered + 1e-5);
+  });
+
+  it('without shape errors (as a part is made) the walls stay as read and a window gives way', async () => {
+    const scene = claddedRoom();
+    const { scene: delivered, categories } = await simplifyToBudget(scene, { triangles: 560, shapeErrors: [] });
+    expect(delivered.meshes.at(-1)).toBe(scene.meshes.at(-1));
+    expect(categories.find((c) => c.category === 'envelope')!.leftOut).toEqual([{ ifcClass: 'IfcWindow', elements: 1 }]);
   });
 });

@@ -17,6 +17,7 @@ import {
 } from './boxProxy.js';
 import { type Companion, drawnTogether } from './drawnTogether.js';
 import { elementKey } from './elementKey.js';
+import { type ElementGroup, elementGroups } from './elementGroups.js';
 import { type EnvelopeRole, envelopeRoles } from './envelopeDetail.js';
 import { measureStandIn, type StandInDistances } from './measureStandIn.js';
 import { ifcClassOfNode, meshCategories } from './meshCategories.js';
@@ -44,6 +45,11 @@ interface DetailStandIns {
 /** A stand-in not measured, because another is known to be as near for fewer triangles: never chosen. */
 const UNMEASURED: Readonly<StandInDistances> = { deviation: Number.POSITIVE_INFINITY, uncovered: Number.POSITIVE_INFINITY };
 
+/** The fewest-triangle form within `distance`, else the first (as read). */
+function cheapestOf<F extends { triangles: number; reach: number }>(forms: readonly F[], distance: number): F {
+  return forms.reduce((best, f) => (f.reach <= distance && f.triangles < best.triangles ? f : best), forms[0]!);
+}
+
 /** The farther of a stand-in's two distances: how far it and its element lie apart, either way. */
 function reach({ deviation, uncovered }: StandInDistances): number {
   return Math.max(deviation, uncovered);
@@ -51,9 +57,10 @@ function reach({ deviation, uncovered }: StandInDistances): number {
 
 /**
  * What a mesh is drawn as once the budget took it out of simplification: its box, its box's top
- * face, its box's mid-plane or that plane round its opening (envelope detail), nothing.
+ * face, its box's mid-plane or that plane round its opening (envelope detail), nothing, or
+ * nothing of its own because its group's stand-in covers it (`covered`, see `elementGroups`).
  */
-type StandIn = 'box' | 'top' | 'sheet' | 'rim' | 'left_out';
+type StandIn = 'box' | 'top' | 'sheet' | 'rim' | 'left_out' | 'covered';
 
 /** The stand-ins envelope detail may have. */
 type DetailStandIn = 'box' | 'sheet' | 'rim';
@@ -68,7 +75,24 @@ const STAND_IN_TRIANGLES: Readonly<Record<StandIn, number>> = {
   sheet: SHEET_PROXY_TRIANGLES,
   rim: RIM_PROXY_TRIANGLES,
   left_out: 0,
+  covered: 0,
 };
+
+/** One way a unit of the envelope (a detail mesh, an element's group, the shape) may be delivered: triangles per draw, reach, choice. */
+interface UnitForm {
+  triangles: number;
+  /** How far (m) it and the element lie apart, either way. */
+  reach: number;
+  apply: () => void;
+}
+
+/** An element group standing as one (see `elementGroups`): its union in the lead's frame, the boxes it stands as, measured. */
+interface GroupStandIn {
+  members: number[];
+  union: SceneMesh;
+  parts: Bounds[];
+  measured: DetailStandIns;
+}
 
 /**
  * A scene's meshes on their way down in detail together, counted as drawn, each in the order a
@@ -105,6 +129,8 @@ export class SceneSimplification {
   private readonly standInsByShape = new SameShapes<DetailStandIns>();
   /** The meshes each envelope detail mesh is drawn with (see `drawnTogether`), found the first time they are asked for. */
   private drawnWith: Map<number, Companion[]> | undefined;
+  /** Groups standing as one, by lead (see `elementGroups`). */
+  private readonly grouped = new Map<number, GroupStandIn>();
 
   constructor(
     private readonly scene: SceneData,
@@ -143,7 +169,8 @@ export class SceneSimplification {
 
   /** Triangles mesh `m` would have standing as `standIn`: as many boxes as it has parts far apart. */
   private standInTriangles(m: number, standIn: StandIn): number {
-    return standIn === 'left_out' ? 0 : STAND_IN_TRIANGLES[standIn] * this.partsOf(m).length;
+    if (standIn === 'left_out' || standIn === 'covered') return 0;
+    return STAND_IN_TRIANGLES[standIn] * (this.grouped.get(m)?.parts ?? this.partsOf(m)).length;
   }
 
   /** The boxes mesh `m` stands as. */
@@ -290,19 +317,29 @@ export class SceneSimplification {
    * Envelope detail brought within what the triangles leave it, the farthest any element lies
    * from its full self as small as it can be: each mesh as read, as a stand-in (the sheet through
    * each part's box, that sheet round the frame's opening, or the box: see `detailStandIn`) or
-   * left out (named; it counts its own size), the cheapest that lies within one distance, the
-   * least distance for which the total fits. Then, the farthest first, each is given the nearest
-   * form the room left allows. Walls, slabs and roofs are never stood in for or left out; returns
-   * whether the triangles fit.
+   * left out (named; it counts its own size), or an element's meshes standing as one (see
+   * `elementGroups`); and walls, slabs and roofs as read or simplified within a few centimetres
+   * (`shapeForms`): the cheapest of each that lies within one distance, the least distance for
+   * which the total fits. Then, the farthest first, each is given the nearest form the room left
+   * allows. Walls, slabs and roofs are never stood in for or left out; returns whether the
+   * triangles fit.
    */
   fitDetail(triangles: number): boolean {
     const detail = this.work.flatMap((w, m) => (w && !this.standIn[m] && this.isDetail(m) ? [m] : []));
-    const forms = detail.map((m) => this.detailForms(m));
-    // What the rest draws: the drawn total less the detail as it stands now.
-    const fixed = this.drawn - detail.reduce((n, m) => n + this.trianglesOf(m) * this.uses[m]!, 0);
-    const cheapestWithin = (i: number, distance: number) =>
-      forms[i]!.reduce((best, f) => (f.reach <= distance && f.triangles < best.triangles ? f : best), forms[i]![0]!);
-    const total = (distance: number) => detail.reduce((n, m, i) => n + cheapestWithin(i, distance).triangles * this.uses[m]!, fixed);
+    this.drawnWith ??= drawnTogether(this.scene, (k) => this.isDetail(k));
+    const groups = elementGroups(this.drawnWith, this.uses, detail);
+    const grouped = new Set(groups.flatMap((g) => [g.lead, ...g.members]));
+    const units = [...groups, ...detail.filter((m) => !grouped.has(m)).map((lead) => ({ lead, members: [] }))];
+    const shape = this.work.flatMap((w, m) => (w && !this.standIn[m] && this.isShape(m) ? [m] : []));
+    // What the rest draws: the drawn total less the detail and the shape as they stand now.
+    const fixed = this.drawn - [...detail, ...shape].reduce((n, m) => n + this.trianglesOf(m) * this.uses[m]!, 0);
+    const forms = units.map((u) => (u.members.length === 0 ? this.meshForms(u.lead) : this.groupForms(u)));
+    const uses = units.map((u) => this.uses[u.lead]!);
+    // Walls, slabs and roofs as one more unit, counted as drawn: simplified only as far as detail is stood in for.
+    forms.push(this.shapeForms(shape));
+    uses.push(1);
+    const cheapestWithin = (i: number, distance: number) => cheapestOf(forms[i]!, distance);
+    const total = (distance: number) => forms.reduce((n, _, i) => n + cheapestWithin(i, distance).triangles * uses[i]!, fixed);
     const reaches = [...new Set(forms.flatMap((f) => f.map((o) => o.reach)))].sort((a, b) => a - b);
     // The least distance at which the cheapest forms fit (total falls as the distance grows).
     let lo = 0,
@@ -315,27 +352,118 @@ export class SceneSimplification {
       if (total(reaches[mid]!) <= triangles) hi = mid;
       else lo = mid + 1;
     }
-    const chosen = detail.map((_, i) => cheapestWithin(i, reaches[lo]!));
+    const chosen = forms.map((_, i) => cheapestWithin(i, reaches[lo]!));
     // The room that leaves goes to the farthest first, each to the nearest form it pays for.
     let room = triangles - total(reaches[lo]!);
-    const order = detail.map((_, i) => i).sort((a, b) => chosen[b]!.reach - chosen[a]!.reach || a - b);
+    const order = forms.map((_, i) => i).sort((a, b) => chosen[b]!.reach - chosen[a]!.reach || a - b);
     for (const i of order) {
-      const uses = this.uses[detail[i]!]!;
-      const better = forms[i]!.filter((f) => f.reach < chosen[i]!.reach && (f.triangles - chosen[i]!.triangles) * uses <= room);
+      const better = forms[i]!.filter((f) => f.reach < chosen[i]!.reach && (f.triangles - chosen[i]!.triangles) * uses[i]! <= room);
       if (better.length === 0) continue;
       const best = better.reduce((a, b) => (b.reach < a.reach || (b.reach === a.reach && b.triangles < a.triangles) ? b : a));
-      room -= (best.triangles - chosen[i]!.triangles) * uses;
+      room -= (best.triangles - chosen[i]!.triangles) * uses[i]!;
       chosen[i] = best;
     }
-    detail.forEach((m, i) => {
-      const form = chosen[i]!.form;
-      const w = this.work[m]!;
-      // From the full mesh either way: the simplification measured is the one delivered.
-      if (form === 'as_read' || form === 'simplified') w.restore();
-      if (form === 'simplified') w.tighten(this.policy.detailError / this.scale[m]!);
-      else if (form !== 'as_read') this.standIn[m] = form;
-    });
+    for (const form of chosen) form.apply();
     return this.drawn <= triangles;
+  }
+
+  /**
+   * The building's shape (walls, slabs, roofs: `shape`) as one unit: as read, or every mesh
+   * simplified at one of `policy.shapeErrors`, no part pruned, each with its triangles as drawn and how
+   * far (m) it and the full shape lie apart either way, bounded over whole triangles. A wall
+   * simplified within a few centimetres is still the wall; it gives only where the detail stood
+   * in for lies as far. The shape is as read again when this returns.
+   */
+  private shapeForms(shape: readonly number[]): UnitForm[] {
+    const take = (error: number) => {
+      for (const m of shape) {
+        const w = this.work[m]!;
+        w.restore();
+        w.keepEveryPart();
+        if (error > 0) this.tighten(m, error);
+      }
+    };
+    const forms = [0, ...this.policy.shapeErrors].map((error): UnitForm => {
+      take(error);
+      let triangles = 0,
+        far = 0;
+      for (const m of shape) {
+        const w = this.work[m]!;
+        triangles += w.triangles * this.uses[m]!;
+        // Refined no nearer than the error itself: a level is offered, not its last millimetre.
+        const enough = error / this.scale[m]!;
+        if (w.changed) far = Math.max(far, Math.max(w.stray(enough), w.uncovered(MIN_SAMPLES, enough)) * this.scale[m]!);
+      }
+      return { triangles, reach: far, apply: () => take(error) };
+    });
+    take(0);
+    // A coarser error that saves nothing, or lies no nearer, is never the better choice.
+    return forms.filter((f, i) => i === 0 || f.triangles < forms[i - 1]!.triangles);
+  }
+
+  /** Mesh `m`'s forms (see `detailForms`), each with how it is taken. */
+  private meshForms(m: number): UnitForm[] {
+    return this.detailForms(m).map(({ form, triangles, reach }) => ({ triangles, reach, apply: () => this.takeForm(m, form) }));
+  }
+
+  /** Envelope detail mesh `m` delivered as `form`, from the full mesh either way: the simplification measured is the one delivered. */
+  private takeForm(m: number, form: DetailForm): void {
+    const w = this.work[m]!;
+    if (form === 'as_read' || form === 'simplified') w.restore();
+    if (form === 'simplified') w.tighten(this.policy.detailError / this.scale[m]!);
+    else if (form !== 'as_read') this.standIn[m] = form;
+  }
+
+  /**
+   * The forms of an element group (counted per draw of its lead): its
+   * meshes each in its own form, the cheapest of each within every distance one of them reaches,
+   * as read first; and the group standing as one, its union's sheet, rim or box.
+   */
+  private groupForms(group: ElementGroup): UnitForm[] {
+    const meshes = [group.lead, ...group.members];
+    const each = meshes.map((m) => this.meshForms(m));
+    const distances = [...new Set(each.flatMap((f) => f.map((o) => o.reach)))].sort((a, b) => a - b);
+    const forms = distances.map((distance): UnitForm => {
+      const picks = each.map((f) => cheapestOf(f, distance));
+      return {
+        // Per draw of the lead: a member drawn twice beside it (a window's two panes) counts twice.
+        triangles: picks.reduce((n, p, k) => n + (p.triangles * this.uses[meshes[k]!]!) / this.uses[group.lead]!, 0),
+        reach: Math.max(...picks.map((p) => p.reach)),
+        apply: () => {
+          for (const p of picks) p.apply();
+        },
+      };
+    });
+    const standing = this.groupStandIn(group);
+    const s = this.scale[group.lead]!;
+    for (const kind of ['sheet', 'box', 'rim'] as const) {
+      const distances = standing.measured[kind];
+      if (!Number.isFinite(reach(distances))) continue;
+      forms.push({
+        triangles: STAND_IN_TRIANGLES[kind] * standing.parts.length,
+        reach: reach(distances) * s,
+        apply: () => {
+          this.grouped.set(group.lead, standing);
+          this.standIn[group.lead] = kind;
+          for (const m of group.members) this.standIn[m] = 'covered';
+        },
+      });
+    }
+    return forms;
+  }
+
+  /** An element group's union and its stand-ins, measured against it (see `detailStandIn`); the same union is measured once. */
+  private groupStandIn(group: ElementGroup): GroupStandIn {
+    const lead = this.scene.meshes[group.lead]!;
+    const surface = this.withCompanions(group.lead);
+    // Drawn in the material that covers most of the element (a window's glass, not its frame): a
+    // member's draws beside the lead are its draws over the lead's.
+    const covers = (m: number) => surfaceArea(this.scene.meshes[m]!) * this.uses[m]!;
+    const widest = group.members.reduce((a, b) => (covers(b) > covers(a) ? b : a), group.lead);
+    const material = this.scene.meshes[widest]!.material;
+    const union: SceneMesh = { name: lead.name, material, positions: surface.positions, indices: surface.indices };
+    const parts = proxyParts(union);
+    return { members: group.members, union, parts, measured: this.measureStandIns(union, parts, surface, this.scale[group.lead]!) };
   }
 
   /**
@@ -394,33 +522,34 @@ export class SceneSimplification {
   private detailStandIn(m: number): DetailStandIns {
     let found = this.measuredStandIns.get(m);
     if (!found) {
-      const mesh = this.scene.meshes[m]!,
-        parts = this.partsOf(m),
-        surface = this.withCompanions(m);
-      // The same element geometry met again (a copy of a building, a type drawn as its own
-      // geometry at each place) is measured once.
-      const same = this.standInsByShape.find(mesh, surface);
-      if (same) found = same;
-      else {
-        const bvh = buildBvh(surface);
-        // Below a centimetre, how near a stand-in lies changes neither the choice nor what a person sees.
-        const within = { enough: this.policy.standInSettled / this.scale[m]! };
-        const sheet = measureStandIn(mesh, sheetProxy(mesh, parts), parts, 'sheet', surface, bvh, within);
-        // A sheet within a centimetre is as near as a stand-in need be, and the cheapest: the others are not measured.
-        const settled = reach(sheet) <= within.enough;
-        found = {
-          sheet,
-          box: settled ? UNMEASURED : measureStandIn(mesh, boxProxy(mesh, parts), parts, 'box', surface, bvh, within),
-          // A rim is a sheet round an opening: without one worth leaving open, it is the sheet at four times the triangles.
-          rim:
-            settled || !hasOpening(mesh, parts)
-              ? UNMEASURED
-              : measureStandIn(mesh, rimProxy(mesh, parts), parts, 'rim', surface, bvh, within),
-        };
-        this.standInsByShape.add(mesh, surface, found);
-      }
+      found = this.measureStandIns(this.scene.meshes[m]!, this.partsOf(m), this.withCompanions(m), this.scale[m]!);
       this.measuredStandIns.set(m, found);
     }
+    return found;
+  }
+
+  /**
+   * The stand-ins of `mesh` standing as `parts`, each measured against `surface` (the element's
+   * whole surface), in the mesh's units; `scale` is metres per unit. The same element geometry
+   * met again (a copy of a building, a type drawn as its own geometry at each place) is measured once.
+   */
+  private measureStandIns(mesh: SceneMesh, parts: Bounds[], surface: TriangleMesh, scale: number): DetailStandIns {
+    const same = this.standInsByShape.find(mesh, surface);
+    if (same) return same;
+    const bvh = buildBvh(surface);
+    // Below a centimetre, how near a stand-in lies changes neither the choice nor what a person sees.
+    const within = { enough: this.policy.standInSettled / scale };
+    const sheet = measureStandIn(mesh, sheetProxy(mesh, parts), parts, 'sheet', surface, bvh, within);
+    // A sheet within a centimetre is as near as a stand-in need be, and the cheapest: the others are not measured.
+    const settled = reach(sheet) <= within.enough;
+    const found = {
+      sheet,
+      box: settled ? UNMEASURED : measureStandIn(mesh, boxProxy(mesh, parts), parts, 'box', surface, bvh, within),
+      // A rim is a sheet round an opening: without one worth leaving open, it is the sheet at four times the triangles.
+      rim:
+        settled || !hasOpening(mesh, parts) ? UNMEASURED : measureStandIn(mesh, rimProxy(mesh, parts), parts, 'rim', surface, bvh, within),
+    };
+    this.standInsByShape.add(mesh, surface, found);
     return found;
   }
 
@@ -551,25 +680,29 @@ export class SceneSimplification {
         standIn = this.standIn[m],
         category = this.categories[m]!,
         size = this.sizeOf(m);
+      // A group's lead stands for the group's union (see `elementGroups`); its members are covered by it.
+      const group = this.grouped.get(m);
+      const source = group?.union ?? mesh;
+      const parts = () => group?.parts ?? this.partsOf(m);
       const delivered =
-        standIn === 'left_out'
+        standIn === 'left_out' || standIn === 'covered'
           ? { ...mesh, indices: new Uint32Array(0) }
           : standIn === 'box'
-            ? boxProxy(mesh, this.partsOf(m))
+            ? boxProxy(source, parts())
             : standIn === 'top'
-              ? topProxy(mesh, this.up[m]!, this.partsOf(m))
+              ? topProxy(mesh, this.up[m]!, parts())
               : standIn === 'sheet'
-                ? sheetProxy(mesh, this.partsOf(m))
+                ? sheetProxy(source, parts())
                 : standIn === 'rim'
-                  ? rimProxy(mesh, this.partsOf(m))
+                  ? rimProxy(source, parts())
                   : w?.changed
                     ? w.result()
                     : mesh;
       figures.count(category, mesh.indices.length / 3, delivered.indices.length / 3, this.uses[m]!);
-      if (!w || (!w.changed && !standIn)) return delivered;
+      if (!w || (!w.changed && !standIn) || standIn === 'covered') return delivered;
       if ((standIn === 'box' || standIn === 'sheet' || standIn === 'rim') && this.isDetail(m)) {
         // The envelope's figures are what a person sees of the building: measured, not a box's size.
-        const measured = this.detailStandIn(m)[standIn];
+        const measured = (group?.measured ?? this.detailStandIn(m))[standIn];
         figures.strayed(category, measured.deviation * scale[m]!, measured.uncovered * scale[m]!);
       } else if (standIn === 'box') {
         // Each part touches every face of its box and lies inside it: a point of a box is within
@@ -728,6 +861,20 @@ class CategoryLedger {
 function extent(mesh: SceneMesh): number {
   const { min, max } = pointBounds(mesh.positions);
   return Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+}
+
+/** A mesh's surface area, in its own units squared. */
+function surfaceArea({ positions: p, indices }: Pick<SceneMesh, 'positions' | 'indices'>): number {
+  let area = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t]! * 3,
+      b = indices[t + 1]! * 3,
+      c = indices[t + 2]! * 3;
+    const [ux, uy, uz] = [p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!];
+    const [vx, vy, vz] = [p[c]! - p[a]!, p[c + 1]! - p[a + 1]!, p[c + 2]! - p[a + 2]!];
+    area += Math.sqrt((uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2) / 2;
+  }
+  return area;
 }
 
 /** The sides of a box, shortest first. */

@@ -44,8 +44,10 @@ export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = {
  * that cost the budget. The envelope's rounds go no further than `maxDeviation` while it has
  * detail by IFC class: past that, it is taken back as read and its detail (doors, windows,
  * members, railings) stands as sheets, rims or boxes, or is left out and named
- * (`SceneSimplification.fitDetail`), so walls, slabs and roofs are never cut into wedges; they
- * give triangles only if they alone are over the budget. If the bound reaches the model's own size first, meshes are reduced
+ * (`SceneSimplification.fitDetail`; an element's several meshes may stand as one), so walls,
+ * slabs and roofs are never cut into wedges: they give a few centimetres (`shapeErrors`, no part
+ * pruned) only where the detail already lies as far, and more only if they alone are over the
+ * budget. If the bound reaches the model's own size first, meshes are reduced
  * whatever the error, the largest first (see `SceneSimplification.reduceToFit`). The room
  * the rounds leave under the budget is then given back: simplified meshes return whole while the
  * total fits, the envelope first (see `SceneSimplification.restoreWithin`). A model whose

@@ -3,7 +3,7 @@ import { zipLayout, type ZipEntryHeader } from '@arsession/usd';
 import type { Bounds } from '@arsession/geometry';
 import { createHash } from 'node:crypto';
 import { AR_BUDGET_DEFAULTS, type ArBudget, type BudgetReport } from '../budget/ArBudget.js';
-import { fitArBudget } from '../budget/fitArBudget.js';
+import { defaultBudgetSteps, fitArBudget } from '../budget/fitArBudget.js';
 import { writeHashedFileAsync, type WrittenFile } from '../io/writeHashedFile.js';
 import type { SceneData, StreamReducedFigures } from '../scene/SceneData.js';
 import { drawCalls } from '../scene/sceneStats.js';
@@ -70,9 +70,11 @@ export async function deliverParts(
   const delivered: DeliveredPart[] = [];
   const headers: ZipEntryHeader[] = [];
   let at = 0;
+  // A part is where the user stands: its walls, slabs and roofs are delivered as read, whatever its detail gives.
+  const steps = defaultBudgetSteps({ simplify: { shapeErrors: [] } });
   const written = await writeHashedFileAsync(path, async (write) => {
     for (const [i, part] of parts.entries()) {
-      const fitted = await fitArBudget(partScene(scene, part), opts.budget);
+      const fitted = await fitArBudget(partScene(scene, part), opts.budget, { steps });
       const usdz = writeUsdz(fitted.scene, { instanceable: fitted.report.steps.length > 0 });
       const entry = `${String(i).padStart(2, '0')}.usdz`;
       const size = usdz.reduce((n, p) => n + p.length, 0);
