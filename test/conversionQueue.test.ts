@@ -200,11 +200,13 @@ describe('a model over the inline bound', () => {
     const { store, jobs, apiCalls, workerCalls } = await queueNamed('scratch', { inlineBytes: 100 });
     const job = jobOf('glb', 'Box.glb', 'scratch');
     await jobs.run(job);
-    expect(apiCalls).toEqual(['putScratch', 'fetchScratch', 'fetchScratch', 'deleteScratch']);
-    expect(workerCalls).toEqual(['fetchScratch', 'putScratch', 'putScratch']);
+    // In: the model; out: the USDZ, the GLB and the element records.
+    expect(apiCalls).toEqual(['putScratch', 'fetchScratch', 'fetchScratch', 'fetchScratch', 'deleteScratch']);
+    expect(workerCalls).toEqual(['fetchScratch', 'putScratch', 'putScratch', 'putScratch']);
     const here = await convertedHere(job);
     expect(readFileSync(job.usdzPath).equals(here.usdz)).toBe(true);
     expect(readFileSync(job.glbPath).equals(here.glb)).toBe(true);
+    expect(readFileSync(job.elementsPath).equals(readFileSync(`${job.elementsPath}.here`))).toBe(true);
     expect((await store.scratchObjects()).size).toBe(0);
     expect(await jobFileKeys('scratch')).toEqual([]);
   });

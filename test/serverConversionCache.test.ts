@@ -51,6 +51,7 @@ describe('the same model uploaded twice', () => {
       usdz_url: undefined,
       glb_url: undefined,
       quick_look: { ...a.quick_look, usdz_url: undefined },
+      element_records: { ...a.element_records, url: undefined },
     });
     expect(withoutUrls(restB)).toEqual(withoutUrls(restA));
     // One cache entry; in the data directory one inode shared by the cache and both sessions, in
@@ -60,8 +61,8 @@ describe('the same model uploaded twice', () => {
       expect(statSync(sessionFilePath(join(t.dataDir, 'sessions'), idb, '0.usdz')).nlink).toBe(3);
     else
       expect([await storedFiles(t, ida), await storedFiles(t, idb)]).toEqual([
-        ['0.glb', '0.usdz'],
-        ['0.glb', '0.usdz'],
+        ['0.elements.json.gz', '0.glb', '0.usdz'],
+        ['0.elements.json.gz', '0.glb', '0.usdz'],
       ]);
   });
 

@@ -270,7 +270,7 @@ describe('packages and previews made on first request', () => {
       expect(new Set(mine.map((a) => `${a.status} ${a.etag} "${a.hash}"`))).toEqual(new Set([`200 "${mine[0]!.hash}" "${mine[0]!.hash}"`]));
     }
     const stored = await t.server.context.sessions.find(id);
-    expect(stored!.files.map((f) => f.name).sort()).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
+    expect(stored!.files.map((f) => f.name).sort()).toEqual(['0.elements.json.gz', '0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
     // Asked again, it is the file made then, not another.
     const again = await fetch(urls[0]!);
     expect(again.headers.get('etag')).toBe(answers[0]!.etag);
@@ -300,7 +300,11 @@ describe('packages and previews made on first request', () => {
       const url = (await getDetail(short, id)).body.model_assets[0].quick_look.usdz_url as string;
       await new Promise((done) => setTimeout(done, 1200));
       expect((await fetch(url)).status).toBe(410);
-      expect((await short.server.context.sessions.find(id))!.files.map((f) => f.name).sort()).toEqual(['0.glb', '0.usdz']);
+      expect((await short.server.context.sessions.find(id))!.files.map((f) => f.name).sort()).toEqual([
+        '0.elements.json.gz',
+        '0.glb',
+        '0.usdz',
+      ]);
     } finally {
       await short.stop();
     }

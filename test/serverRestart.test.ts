@@ -49,6 +49,7 @@ describe('restart on the same data directory', () => {
         usdz_url: new URL(a.usdz_url).pathname,
         glb_url: new URL(a.glb_url).pathname,
         quick_look: { ...a.quick_look, usdz_url: new URL(a.quick_look.usdz_url).pathname },
+        element_records: { ...a.element_records, url: new URL(a.element_records.url).pathname },
       });
       const session = (d: Record<string, any>) => ({
         ...d,
@@ -73,14 +74,14 @@ describe('restart on the same data directory', () => {
       expect(readdirSync(join(dataDir, 'uploads'))).toEqual([]);
       if (embedded)
         expect(readdirSync(join(dataDir, 'sessions')).sort()).toEqual(
-          [sessionFileName(id, '0.glb'), sessionFileName(id, '0.quicklook.usdz'), sessionFileName(id, '0.usdz')].sort(),
+          ['0.elements.json.gz', '0.glb', '0.quicklook.usdz', '0.usdz'].map((name) => sessionFileName(id, name)).sort(),
         );
-      else expect(await storedFiles(second, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz']);
+      else expect(await storedFiles(second, id)).toEqual(['0.elements.json.gz', '0.glb', '0.quicklook.usdz', '0.usdz']);
       const quickLook = await fetch(after.body.model_assets[0].quick_look.usdz_url);
       expect(quickLook.headers.get('etag')).toBe(`"${before.model_assets[0].quick_look.sha256}"`);
       // The preview is made by the restarted server on its first request.
       expect((await fetch(after.body.preview_glb_url)).status).toBe(200);
-      expect(await storedFiles(second, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
+      expect(await storedFiles(second, id)).toEqual(['0.elements.json.gz', '0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
       // An embedded cache (its index in memory) starts empty, its files removed (hard links: the
       // session's files stayed); a cluster's lives on in PostgreSQL and the bucket, none of it here.
       expect(readdirSync(join(dataDir, 'cache'))).toEqual([]);
@@ -101,7 +102,7 @@ describe('expiry', () => {
       // The files made on first request go with the others.
       expect((await fetch(made.model_assets[0].quick_look.usdz_url)).status).toBe(200);
       expect((await fetch(made.preview_glb_url)).status).toBe(200);
-      expect(await storedFiles(t, id)).toEqual(['0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
+      expect(await storedFiles(t, id)).toEqual(['0.elements.json.gz', '0.glb', '0.quicklook.usdz', '0.usdz', 'preview.glb']);
       await new Promise((done) => setTimeout(done, 2600));
       const detail = await fetch(`${t.url}/api/vision/v1/session/${id}/`);
       expect(detail.status).toBe(410);
