@@ -1,5 +1,8 @@
 import type { DeliveredPart } from '../parts/deliverParts.js';
 import { arBudgetOnWire, metresOnWire, type ArBudgetOnWire } from './arBudgetOnWire.js';
+import type { PartStoreyOnWire } from './wireSchemas.js';
+
+export type { PartStoreyOnWire } from './wireSchemas.js';
 
 /** One part of a model over the AR budget, as the detail record and the CLI's `parts.json` state it. */
 export interface PartOnWire {
@@ -21,15 +24,6 @@ export interface PartOnWire {
   usdz_sha256: string;
   /** What the AR budget did to it; its deviations include what the reader simplified before the model was split. */
   ar_budget: ArBudgetOnWire;
-}
-
-/** A part's storey as the file names it. */
-export interface PartStoreyOnWire {
-  name: string;
-  global_id: string;
-  ifc_class: string;
-  /** Metres above the project's datum, as the file states it (`IfcBuildingStorey.Elevation`); `null` when it states none. */
-  elevation_m: number | null;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { PartStoreyOnWire } from '@arsession/convert/schemas';
+import { AssetStorey } from '../records/AssetInfo.js';
 import { ASSET_WARNING_CODES, PLACEMENT_WARNING_CODES } from '../records/warningCodes.js';
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
 export type Schema = Record<string, unknown>;
@@ -401,33 +403,8 @@ export const SCHEMAS = {
         'storeys without an elevation get one level per name, after those; null for elements no storey holds',
     },
   }),
-  AssetStorey: record({
-    name: { ...text, description: 'its name as the file states it (a site or building standing for a storey: its name)' },
-    ifc_class: {
-      ...nullable(text),
-      description:
-        'IfcBuildingStorey, or the class of the container standing for one (IfcSite, IfcBuilding); ' +
-        'null where merged containers of one name are of different classes',
-    },
-    elevation_m: {
-      ...nullable(number),
-      description: "metres above the project's datum, as the file states it (IfcBuildingStorey.Elevation); null when it states none",
-    },
-    prim_path: { ...text, description: 'its Xform in the USDZ (/Model/Level_1); a RealityKit entity is named after the last component' },
-    session_level: {
-      ...nullable(integer),
-      description: "the storey across the session's models, numbered as the parts' session_level: storeys of one level are one storey",
-    },
-  }),
-  PartStorey: record({
-    name: text,
-    global_id: { ...text, description: 'its IFC GlobalId' },
-    ifc_class: { ...text, description: 'IfcBuildingStorey, or the class of the container standing for one (IfcBuilding, IfcSite)' },
-    elevation_m: {
-      ...nullable(number),
-      description: "metres above the project's datum, as the file states it (IfcBuildingStorey.Elevation); null when it states none",
-    },
-  }),
+  AssetStorey,
+  PartStorey: PartStoreyOnWire,
   ArBudgetFigures: record({
     triangles: integer,
     mesh_prims: integer,

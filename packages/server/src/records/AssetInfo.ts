@@ -1,4 +1,6 @@
-import type { ArBudgetOnWire, ConversionResult, PartOnWire, StoreyOnWire } from '@arsession/convert';
+import type { ArBudgetOnWire, ConversionResult, PartOnWire } from '@arsession/convert';
+import { StoreyOnWire } from '@arsession/convert/schemas';
+import { type Static, Type } from '@sinclair/typebox';
 import type { QuickLook } from './Placement.js';
 import type { AssetWarning } from './warningCodes.js';
 
@@ -110,7 +112,7 @@ export type AssetOnWire = Omit<
    * it goes with it. `session_level` numbers it across the session's models, as the parts' do.
    * Empty for a model without storeys; `null` for sessions made before storeys were stated.
    */
-  storeys: Array<StoreyOnWire & { session_level: number | null }> | null;
+  storeys: AssetStorey[] | null;
   /**
    * Every element's record in one file (gzipped JSON, by id: class, name, type, storey,
    * materials, property sets, quantities), for an app that answers taps offline; one element's
@@ -140,3 +142,19 @@ export interface ModelFrame {
   units: 'm';
   offset: number[];
 }
+
+/**
+ * A storey of an asset on the wire: the converter's `StoreyOnWire` and its level across the
+ * session's models. The one declaration of its type and of the OpenAPI schema `AssetStorey`.
+ */
+export const AssetStorey = Type.Object(
+  {
+    ...StoreyOnWire.properties,
+    session_level: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: "the storey across the session's models, numbered as the parts' session_level: storeys of one level are one storey",
+    }),
+  },
+  { additionalProperties: false },
+);
+/** A storey of an asset on the wire (see the schema of the same name). */
+export type AssetStorey = Static<typeof AssetStorey>;
