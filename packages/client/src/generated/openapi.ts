@@ -981,10 +981,7 @@ export interface components {
         };
         /** @description what one category of element gave up to the AR budget */
         ArBudgetCategory: {
-            /**
-             * @description envelope: walls, slabs, roofs, curtain walls, windows, doors, columns, beams, stairs, ramps, railings, plates, members, coverings (by IFC class; in a GLB or USDZ, meshes 2 m across or more with flat faces); furniture: IfcFurnishingElement and its kin; mep: flow and distribution elements; other: everything else (proxies among them)
-             * @enum {string}
-             */
+            /** @description envelope: walls, slabs, roofs, curtain walls, windows, doors, columns, beams, stairs, ramps, railings, plates, members, coverings (by IFC class; in a GLB or USDZ, meshes 2 m across or more with flat faces); furniture: IfcFurnishingElement and its kin; mep: flow and distribution elements; other: everything else (proxies among them) */
             category: "envelope" | "furniture" | "mep" | "other";
             /** @description triangles its elements draw in the full model */
             source_triangles: number;

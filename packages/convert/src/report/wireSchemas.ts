@@ -2,7 +2,7 @@
 // TypeScript type (Static) and the server's OpenAPI schema come from. A module of its own, behind
 // the `@arsession/convert/schemas` subpath: TypeBox costs ~50 ms to load, which a command-line
 // conversion never pays (the record functions import these types only).
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 
 /**
  * A storey of a delivered USDZ, as the detail record and the CLI's `--json` state it: the one
@@ -42,3 +42,108 @@ export const PartStoreyOnWire = Type.Object(
 );
 /** A part's storey (see the schema of the same name). */
 export type PartStoreyOnWire = Static<typeof PartStoreyOnWire>;
+
+const nullable = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
+const count = (description?: string) => Type.Integer({ minimum: 0, ...(description !== undefined && { description }) });
+const metres = (description: string) => Type.Number({ minimum: 0, description });
+
+/** Figures of a model the AR budget limits, as the detail record states them (OpenAPI `ArBudgetFigures`). */
+export const BudgetFiguresOnWire = Type.Object(
+  {
+    triangles: count(),
+    mesh_prims: count(),
+    largest_texture_px: count('longest side of the largest texture; 0 without textures'),
+    bytes: nullable(count(), "the upload's bytes (source) or the USDZ package's (delivered)"),
+  },
+  { additionalProperties: false },
+);
+/** Figures of a model the AR budget limits (see the schema of the same name). */
+export type BudgetFiguresOnWire = Static<typeof BudgetFiguresOnWire>;
+
+/** What one category of element (envelope, furniture, MEP, other) gave up to the AR budget (OpenAPI `ArBudgetCategory`). */
+export const CategoryOnWire = Type.Object(
+  {
+    category: Type.Union([Type.Literal('envelope'), Type.Literal('furniture'), Type.Literal('mep'), Type.Literal('other')], {
+      description:
+        'envelope: walls, slabs, roofs, curtain walls, windows, doors, columns, beams, stairs, ' +
+        'ramps, railings, plates, members, coverings (by IFC class; in a GLB or USDZ, meshes ' +
+        '2 m across or more with flat faces); furniture: IfcFurnishingElement and its kin; ' +
+        'mep: flow and distribution elements; other: everything else (proxies among them)',
+    }),
+    source_triangles: count('triangles its elements draw in the full model'),
+    delivered_triangles: count('triangles its elements draw as delivered, boxes counted'),
+    max_deviation_m: metres(
+      'largest distance from its delivered surface to its full one (metres), measured as ' +
+        'max_deviation_m is; an element drawn as boxes counts the largest face diagonal of a box',
+    ),
+    max_uncovered_m: metres(
+      'largest distance from its full surface to its delivered one (metres); an element left out counts its own size',
+    ),
+    proxied_elements: count('elements drawn as the box around them (one round each of their parts that lie apart) in place of their shape'),
+    left_out: Type.Array(
+      Type.Object(
+        { ifc_class: Type.String({ description: 'the IFC class, or mesh for a model that names none' }), elements: count() },
+        { additionalProperties: false },
+      ),
+      { description: 'elements left out, by class, most first (the budget_left_out warning names them too)' },
+    ),
+  },
+  { additionalProperties: false, description: 'what one category of element gave up to the AR budget' },
+);
+/** What one category of element gave up to the AR budget (see the schema of the same name). */
+export type CategoryOnWire = Static<typeof CategoryOnWire>;
+
+/**
+ * A reference to another component of the OpenAPI document, typed as the schema it names: the
+ * document keeps one named schema, the type stays the schema's.
+ */
+const componentRef = <T extends TSchema>(name: string, _schema: T, description?: string) =>
+  Type.Unsafe<Static<T>>({ $ref: `#/components/schemas/${name}`, ...(description !== undefined && { description }) });
+
+/** What the AR budget did to one model: the limits, the figures before and after, what it cost (OpenAPI `ArBudget`). */
+export const ArBudgetOnWire = Type.Object(
+  {
+    within_budget: Type.Boolean({ description: 'every delivered figure is within its limit' }),
+    steps: Type.Array(
+      Type.Union([Type.Literal('merged'), Type.Literal('materials_merged'), Type.Literal('simplified'), Type.Literal('textures_resized')]),
+      { description: 'what was done, cheapest loss first; empty when the model was delivered as read, byte for byte' },
+    ),
+    limits: Type.Object(
+      { triangles: count(), mesh_prims: count(), texture_px: count(), package_bytes: count() },
+      {
+        additionalProperties: false,
+        description:
+          'the budget the server holds delivered files to (ARSESSION_BUDGET_*); with several models in a session, this ' +
+          "model's share of it (in proportion to its upload's bytes, at least a quarter of an equal share): what a device " +
+          'loads together is held to the budget',
+      },
+    ),
+    source: componentRef('ArBudgetFigures', BudgetFiguresOnWire),
+    delivered: componentRef('ArBudgetFigures', BudgetFiguresOnWire),
+    max_deviation_m: metres(
+      'an upper bound on the distance from any point of the delivered surface to the ' +
+        "full model's (metres), over whole triangles (not at sample points), each element " +
+        'against its own full surface; 0 when no vertex moved. Elements that may stray more ' +
+        'than 2 cm are delivered finer, unless the triangle limit cannot be met otherwise',
+    ),
+    max_uncovered_m: metres(
+      'an upper bound on the distance from any point of the full surface to the delivered one (metres), over whole ' +
+        'triangles, each element against its own delivered surface: an element simplified away whole counts its own size',
+    ),
+    categories: Type.Optional(
+      Type.Array(componentRef('ArBudgetCategory', CategoryOnWire), {
+        description:
+          'what each category of element gave up, envelope first (one row per category the model draws); ' +
+          'empty when no triangle was simplified; absent for sessions made before it was reported. ' +
+          'The budget takes triangles from clutter first (furniture, MEP, other: coarsened at a ' +
+          'share of their own size, then drawn as boxes, then left out) and from the envelope last',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'placement, door detection and footprints are computed on the full model whatever the budget did',
+  },
+);
+/** What the AR budget did to one model (see the schema of the same name). */
+export type ArBudgetOnWire = Static<typeof ArBudgetOnWire>;

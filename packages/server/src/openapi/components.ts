@@ -1,4 +1,4 @@
-import { PartStoreyOnWire } from '@arsession/convert/schemas';
+import { ArBudgetOnWire, BudgetFiguresOnWire, CategoryOnWire, PartStoreyOnWire } from '@arsession/convert/schemas';
 import { AssetStorey } from '../records/AssetInfo.js';
 import { ASSET_WARNING_CODES, PLACEMENT_WARNING_CODES } from '../records/warningCodes.js';
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
@@ -405,96 +405,9 @@ export const SCHEMAS = {
   }),
   AssetStorey,
   PartStorey: PartStoreyOnWire,
-  ArBudgetFigures: record({
-    triangles: integer,
-    mesh_prims: integer,
-    largest_texture_px: { ...integer, description: 'longest side of the largest texture; 0 without textures' },
-    bytes: { ...nullable(integer), description: "the upload's bytes (source) or the USDZ package's (delivered)" },
-  }),
-  ArBudget: record(
-    {
-      within_budget: { type: 'boolean', description: 'every delivered figure is within its limit' },
-      steps: {
-        type: 'array',
-        items: { type: 'string', enum: ['merged', 'materials_merged', 'simplified', 'textures_resized'] },
-        description: 'what was done, cheapest loss first; empty when the model was delivered as read, byte for byte',
-      },
-      limits: record(
-        { triangles: integer, mesh_prims: integer, texture_px: integer, package_bytes: integer },
-        [],
-        'the budget the server holds delivered files to (ARSESSION_BUDGET_*); with several models in a session, this ' +
-          "model's share of it (in proportion to its upload's bytes, at least a quarter of an equal share): what a device " +
-          'loads together is held to the budget',
-      ),
-      source: { $ref: '#/components/schemas/ArBudgetFigures' },
-      delivered: { $ref: '#/components/schemas/ArBudgetFigures' },
-      max_deviation_m: {
-        ...number,
-        minimum: 0,
-        description:
-          'an upper bound on the distance from any point of the delivered surface to the ' +
-          "full model's (metres), over whole triangles (not at sample points), each element " +
-          'against its own full surface; 0 when no vertex moved. Elements that may stray more ' +
-          'than 2 cm are delivered finer, unless the triangle limit cannot be met otherwise',
-      },
-      max_uncovered_m: {
-        ...number,
-        minimum: 0,
-        description:
-          'an upper bound on the distance from any point of the full surface to the delivered one (metres), over whole ' +
-          'triangles, each element against its own delivered surface: an element simplified away whole counts its own size',
-      },
-      categories: {
-        type: 'array',
-        items: { $ref: '#/components/schemas/ArBudgetCategory' },
-        description:
-          'what each category of element gave up, envelope first (one row per category the model draws); ' +
-          'empty when no triangle was simplified; absent for sessions made before it was reported. ' +
-          'The budget takes triangles from clutter first (furniture, MEP, other: coarsened at a ' +
-          'share of their own size, then drawn as boxes, then left out) and from the envelope last',
-      },
-    },
-    ['categories'],
-    'placement, door detection and footprints are computed on the full model whatever the budget did',
-  ),
-  ArBudgetCategory: record(
-    {
-      category: {
-        type: 'string',
-        enum: ['envelope', 'furniture', 'mep', 'other'],
-        description:
-          'envelope: walls, slabs, roofs, curtain walls, windows, doors, columns, beams, stairs, ' +
-          'ramps, railings, plates, members, coverings (by IFC class; in a GLB or USDZ, meshes ' +
-          '2 m across or more with flat faces); furniture: IfcFurnishingElement and its kin; ' +
-          'mep: flow and distribution elements; other: everything else (proxies among them)',
-      },
-      source_triangles: { ...integer, description: 'triangles its elements draw in the full model' },
-      delivered_triangles: { ...integer, description: 'triangles its elements draw as delivered, boxes counted' },
-      max_deviation_m: {
-        ...number,
-        minimum: 0,
-        description:
-          'largest distance from its delivered surface to its full one (metres), measured as ' +
-          'max_deviation_m is; an element drawn as boxes counts the largest face diagonal of a box',
-      },
-      max_uncovered_m: {
-        ...number,
-        minimum: 0,
-        description: 'largest distance from its full surface to its delivered one (metres); an element left out counts its own size',
-      },
-      proxied_elements: {
-        ...integer,
-        description: 'elements drawn as the box around them (one round each of their parts that lie apart) in place of their shape',
-      },
-      left_out: {
-        type: 'array',
-        items: record({ ifc_class: { ...text, description: 'the IFC class, or mesh for a model that names none' }, elements: integer }),
-        description: 'elements left out, by class, most first (the budget_left_out warning names them too)',
-      },
-    },
-    [],
-    'what one category of element gave up to the AR budget',
-  ),
+  ArBudgetFigures: BudgetFiguresOnWire,
+  ArBudget: ArBudgetOnWire,
+  ArBudgetCategory: CategoryOnWire,
   SessionDetail: record({
     session_id: text,
     deeplink: url,
