@@ -905,17 +905,17 @@ export interface components {
             triangles: number;
             /** @description draw calls a renderer makes for it: mesh prims times their materials */
             draw_calls: number;
-            /**
-             * Format: uri
-             * @description the part as a USDZ that works alone, in the same frame as the whole
-             */
-            usdz_url: string;
             /** @description size of the delivered USDZ (bytes) */
             usdz_bytes: number;
             /** @description SHA-256 of the delivered USDZ, hex (also its ETag) */
             usdz_sha256: string;
             /** @description what the AR budget did to this part; its deviations include what the reader simplified before the model was split */
             ar_budget: components["schemas"]["ArBudget"];
+            /**
+             * Format: uri
+             * @description the part as a USDZ that works alone, in the same frame as the whole
+             */
+            usdz_url: string;
             /** @description the storey across the session's models, from 0 at the lowest: parts of a federation (architecture, structure, services, each its own file) whose storey elevations agree within 0.5 m have the same level and are loaded together; storeys without an elevation get one level per name, after those; null for elements no storey holds */
             session_level: number | null;
         };

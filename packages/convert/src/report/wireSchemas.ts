@@ -147,3 +147,48 @@ export const ArBudgetOnWire = Type.Object(
 );
 /** What the AR budget did to one model (see the schema of the same name). */
 export type ArBudgetOnWire = Static<typeof ArBudgetOnWire>;
+
+/** A point as three coordinates. */
+const vec3 = (description: string) => Type.Array(Type.Number(), { minItems: 3, maxItems: 3, description });
+
+/**
+ * One part of a model over the AR budget, as the detail record and the CLI's `parts.json` state
+ * it (the server's OpenAPI `ModelPart` adds its URL and its level across the session).
+ */
+export const PartOnWire = Type.Object(
+  {
+    index: count('its place in items; its file in the zip is NN.usdz (two digits)'),
+    name: Type.String({
+      description:
+        "the storey's name (numbered when several buildings share it, e.g. 'Level 1 (2)'), " +
+        "with its cell when the storey was cut ('Level 1 · 2/4')",
+    }),
+    storey: Type.Union([componentRef('PartStorey', PartStoreyOnWire), Type.Null()], {
+      description: 'the storey it belongs to, or the container standing for one (a building, a site); null for elements no container holds',
+    }),
+    cell: Type.Union([Type.Object({ index: count(), count: count() }, { additionalProperties: false }), Type.Null()], {
+      description: 'which cell of its storey it is (index from 0) when the storey was cut; null when it is whole',
+    }),
+    bounds: Type.Object(
+      { min: vec3('lowest corner'), max: vec3('highest corner') },
+      {
+        additionalProperties: false,
+        description:
+          "of what it draws, in the asset's delivered frame: a part placed as the asset's usdz_url is lies where it lies in the building",
+      },
+    ),
+    elements: count('elements it draws'),
+    triangles: count(),
+    draw_calls: count(),
+    usdz_bytes: count(),
+    usdz_sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    ar_budget: componentRef(
+      'ArBudget',
+      ArBudgetOnWire,
+      'what the AR budget did to this part; its deviations include what the reader simplified before the model was split',
+    ),
+  },
+  { additionalProperties: false },
+);
+/** One part of a model over the AR budget (see the schema of the same name). */
+export type PartOnWire = Static<typeof PartOnWire>;

@@ -1,5 +1,5 @@
 import { ArBudgetOnWire, BudgetFiguresOnWire, CategoryOnWire, PartStoreyOnWire } from '@arsession/convert/schemas';
-import { AssetStorey } from '../records/AssetInfo.js';
+import { AssetStorey, ModelPart } from '../records/AssetInfo.js';
 import { ASSET_WARNING_CODES, PLACEMENT_WARNING_CODES } from '../records/warningCodes.js';
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
 export type Schema = Record<string, unknown>;
@@ -364,45 +364,7 @@ export const SCHEMAS = {
         'null when that point lies more than 3 m from every part',
     },
   }),
-  ModelPart: record({
-    index: { ...integer, description: 'its place in items; its file in the zip is NN.usdz (two digits)' },
-    name: {
-      ...text,
-      description:
-        "the storey's name (numbered when several buildings share it, e.g. 'Level 1 (2)'), " +
-        "with its cell when the storey was cut ('Level 1 · 2/4')",
-    },
-    storey: {
-      ...nullable({ $ref: '#/components/schemas/PartStorey' }),
-      description: 'the storey it belongs to, or the container standing for one (a building, a site); null for elements no container holds',
-    },
-    cell: {
-      ...nullable(record({ index: integer, count: integer })),
-      description: 'which cell of its storey it is (index from 0) when the storey was cut; null when it is whole',
-    },
-    bounds: record(
-      { min: vec3('lowest corner'), max: vec3('highest corner') },
-      [],
-      "of what it draws, in the asset's delivered frame: a part placed as the asset's usdz_url is lies where it lies in the building",
-    ),
-    elements: { ...integer, description: 'elements it draws' },
-    triangles: integer,
-    draw_calls: integer,
-    usdz_url: { ...url, description: 'the part as a USDZ that works alone, in the same frame as the whole' },
-    usdz_bytes: integer,
-    usdz_sha256: sha256,
-    ar_budget: {
-      $ref: '#/components/schemas/ArBudget',
-      description: 'what the AR budget did to this part; its deviations include what the reader simplified before the model was split',
-    },
-    session_level: {
-      ...nullable(integer),
-      description:
-        "the storey across the session's models, from 0 at the lowest: parts of a federation (architecture, structure, " +
-        'services, each its own file) whose storey elevations agree within 0.5 m have the same level and are loaded together; ' +
-        'storeys without an elevation get one level per name, after those; null for elements no storey holds',
-    },
-  }),
+  ModelPart,
   AssetStorey,
   PartStorey: PartStoreyOnWire,
   ArBudgetFigures: BudgetFiguresOnWire,

@@ -1,5 +1,5 @@
-import type { ArBudgetOnWire, ConversionResult, PartOnWire } from '@arsession/convert';
-import { StoreyOnWire } from '@arsession/convert/schemas';
+import type { ArBudgetOnWire, ConversionResult } from '@arsession/convert';
+import { PartOnWire, StoreyOnWire } from '@arsession/convert/schemas';
 import { type Static, Type } from '@sinclair/typebox';
 import type { QuickLook } from './Placement.js';
 import type { AssetWarning } from './warningCodes.js';
@@ -71,7 +71,7 @@ export interface AssetPartsOnWire {
    * `usdz_url`. `session_level` numbers the storey across the session's models (see
    * `sessionLevels`): the parts of a federation with the same level are one storey, loaded together.
    */
-  items: Array<PartOnWire & { usdz_url: string; session_level: number | null }>;
+  items: ModelPart[];
   /**
    * The part where the placement ties the model to the room (the door of a by_scan, the anchor,
    * the image, by_plane's footprint anchor; a metre up from those on a floor, where a person
@@ -158,3 +158,20 @@ export const AssetStorey = Type.Object(
 );
 /** A storey of an asset on the wire (see the schema of the same name). */
 export type AssetStorey = Static<typeof AssetStorey>;
+
+/** A part on the wire: the converter's `PartOnWire`, its URL and its level across the session (OpenAPI `ModelPart`). */
+export const ModelPart = Type.Object(
+  {
+    ...PartOnWire.properties,
+    usdz_url: Type.String({ format: 'uri', description: 'the part as a USDZ that works alone, in the same frame as the whole' }),
+    session_level: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description:
+        "the storey across the session's models, from 0 at the lowest: parts of a federation (architecture, structure, " +
+        'services, each its own file) whose storey elevations agree within 0.5 m have the same level and are loaded together; ' +
+        'storeys without an elevation get one level per name, after those; null for elements no storey holds',
+    }),
+  },
+  { additionalProperties: false },
+);
+/** A part on the wire (see the schema of the same name). */
+export type ModelPart = Static<typeof ModelPart>;
