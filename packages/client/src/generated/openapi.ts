@@ -860,7 +860,7 @@ export interface components {
         /** @description property sets by name, each its properties by name: a value as the file states it (text, a number in the file's units, a truth value, null for unknown), or a list (an enumerated, list or bounded value) */
         PropertySets: {
             [key: string]: {
-                [key: string]: string | number | boolean | null | (string | number | boolean | null)[];
+                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[];
             };
         };
         AssetParts: {

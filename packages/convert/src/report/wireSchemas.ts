@@ -192,3 +192,75 @@ export const PartOnWire = Type.Object(
 );
 /** One part of a model over the AR budget (see the schema of the same name). */
 export type PartOnWire = Static<typeof PartOnWire>;
+
+/** An object of any keys, each holding `value`: JSON Schema's `additionalProperties`, typed as a record. */
+const mapOf = <T extends TSchema>(value: T, description?: string) =>
+  Type.Unsafe<Record<string, Static<T>>>({
+    type: 'object',
+    additionalProperties: value,
+    ...(description !== undefined && { description }),
+  });
+
+const scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+
+/**
+ * A property's value as the file states it: text, a number, a truth value (`null` for IFC's
+ * unknown), or a list of them (an enumerated or list value).
+ */
+export const PropertyValue = Type.Union([scalar, Type.Array(scalar)]);
+/** A property's value (see the schema of the same name). */
+export type PropertyValue = Static<typeof PropertyValue>;
+
+/** Property sets by name, each its properties by name (OpenAPI `PropertySets`). */
+export const PropertySets = mapOf(
+  mapOf(PropertyValue),
+  "property sets by name, each its properties by name: a value as the file states it (text, a number in the file's " +
+    'units, a truth value, null for unknown), or a list (an enumerated, list or bounded value)',
+);
+/** Property sets by name (see the schema of the same name). */
+export type PropertySets = Static<typeof PropertySets>;
+
+/**
+ * What a model states about one element, as the session's element records and the CLI give it:
+ * an app answers "what is this?" with it when the element is tapped. Names and values are the
+ * file's own; numbers are in the file's units (the server's OpenAPI `ElementRecord` adds the
+ * model's `order`).
+ */
+export const ElementRecord = Type.Object(
+  {
+    id: Type.String({
+      description:
+        'what the delivered files name it by on its triangles (USDZ primvars:element, GLB element table): its IFC ' +
+        'GlobalId; for a GLB its node pointer (/nodes/<index>); for a USDZ its prim path',
+    }),
+    global_id: nullable(Type.String(), 'its IFC GlobalId; null for a GLB or USDZ element'),
+    ifc_class: nullable(Type.String(), 'its IFC class (IfcDoor, IfcWallStandardCase, …); null for a GLB or USDZ element'),
+    name: Type.String({ description: "its name in the model (a glTF node's, a USD prim's)" }),
+    type: nullable(
+      Type.Object(
+        {
+          ifc_class: Type.String({ description: "the type's IFC class (IfcDoorType, IfcWallType, …)" }),
+          name: Type.String(),
+          property_sets: componentRef('PropertySets', PropertySets, 'the property sets stated on the type'),
+        },
+        { additionalProperties: false },
+      ),
+      'its type (IfcRelDefinesByType), with the property sets stated on the type; null when it has none',
+    ),
+    storey: nullable(Type.String(), 'the storey (or other container) that holds it; null when none does'),
+    materials: Type.Array(Type.String(), { description: "its materials' names (a material, its layers or constituents)" }),
+    property_sets: componentRef(
+      'PropertySets',
+      PropertySets,
+      "its property sets by name, each its properties by name; a GLB's are extras and mesh extras, a USDZ's " +
+        'customData and assetInfo, nested keys joined with dots (up to 256 a set; lists past 256 items left out)',
+    ),
+    quantities: mapOf(
+      mapOf(Type.Number()),
+      "its quantity sets (IfcElementQuantity) by name, each its quantities by name, in the file's units",
+    ),
+  },
+  { additionalProperties: false },
+);
+/** What a model states about one element (see the schema of the same name). */
+export type ElementRecord = Static<typeof ElementRecord>;

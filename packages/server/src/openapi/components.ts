@@ -1,4 +1,12 @@
-import { ArBudgetOnWire, BudgetFiguresOnWire, CategoryOnWire, PartStoreyOnWire } from '@arsession/convert/schemas';
+import {
+  ArBudgetOnWire,
+  BudgetFiguresOnWire,
+  CategoryOnWire,
+  ElementRecord,
+  PartStoreyOnWire,
+  PropertySets,
+} from '@arsession/convert/schemas';
+import { Type } from '@sinclair/typebox';
 import { AssetStorey, ModelPart } from '../records/AssetInfo.js';
 import { ASSET_WARNING_CODES, PLACEMENT_WARNING_CODES } from '../records/warningCodes.js';
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
@@ -291,59 +299,11 @@ export const SCHEMAS = {
     },
     ['door_openings'],
   ),
-  ElementRecord: record({
-    order: { ...integer, description: 'the model (model_assets order) it belongs to' },
-    id: {
-      ...text,
-      description:
-        'what the delivered files name it by on its triangles (USDZ primvars:element, GLB element table): its IFC ' +
-        'GlobalId; for a GLB its node pointer (/nodes/<index>); for a USDZ its prim path',
-    },
-    global_id: { ...nullable(text), description: 'its IFC GlobalId; null for a GLB or USDZ element' },
-    ifc_class: { ...nullable(text), description: 'its IFC class (IfcDoor, IfcWallStandardCase, …); null for a GLB or USDZ element' },
-    name: { ...text, description: "its name in the model (a glTF node's, a USD prim's)" },
-    type: {
-      ...nullable(
-        record({
-          ifc_class: { ...text, description: "the type's IFC class (IfcDoorType, IfcWallType, …)" },
-          name: text,
-          property_sets: { $ref: '#/components/schemas/PropertySets', description: 'the property sets stated on the type' },
-        }),
-      ),
-      description: 'its type (IfcRelDefinesByType), with the property sets stated on the type; null when it has none',
-    },
-    storey: { ...nullable(text), description: 'the storey (or other container) that holds it; null when none does' },
-    materials: { type: 'array', items: text, description: "its materials' names (a material, its layers or constituents)" },
-    property_sets: {
-      $ref: '#/components/schemas/PropertySets',
-      description:
-        "its property sets by name, each its properties by name; a GLB's are extras and mesh extras, a USDZ's " +
-        'customData and assetInfo, nested keys joined with dots (up to 256 a set; lists past 256 items left out)',
-    },
-    quantities: {
-      type: 'object',
-      additionalProperties: { type: 'object', additionalProperties: number },
-      description: "its quantity sets (IfcElementQuantity) by name, each its quantities by name, in the file's units",
-    },
-  }),
-  PropertySets: {
-    type: 'object',
-    additionalProperties: {
-      type: 'object',
-      additionalProperties: {
-        oneOf: [
-          { type: 'string' },
-          { type: 'number' },
-          { type: 'boolean' },
-          { type: 'null' },
-          { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] } },
-        ],
-      },
-    },
-    description:
-      "property sets by name, each its properties by name: a value as the file states it (text, a number in the file's " +
-      'units, a truth value, null for unknown), or a list (an enumerated, list or bounded value)',
-  },
+  ElementRecord: Type.Object(
+    { order: Type.Integer({ minimum: 0, description: 'the model (model_assets order) it belongs to' }), ...ElementRecord.properties },
+    { additionalProperties: false },
+  ),
+  PropertySets,
   AssetParts: record({
     zip_url: {
       ...url,
