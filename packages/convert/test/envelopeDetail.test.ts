@@ -280,6 +280,22 @@ describe('drawnTogether', () => {
     expect(drawnTogether({ nodes, meshes: [leaf, frame] }, () => true).size).toBe(0);
   });
 
+  it('finds the companions of a railing of a hundred balusters, each one geometry drawn along it', () => {
+    const rail = box([0, 1, 0], [10, 1.05, 0.05]),
+      baluster = box([0, 0, 0], [0.02, 1, 0.02]);
+    const nodes: SceneNode[] = [];
+    for (const [product, x] of [
+      ['#1', 0],
+      ['#2', 20],
+    ] as const) {
+      nodes.push(node(0, product, at(x, 0, 0)));
+      for (let k = 0; k < 100; k++) nodes.push(node(1, product, at(x + k * 0.1, 0, 0)));
+    }
+    const companions = drawnTogether({ nodes, meshes: [rail, baluster] }, () => true).get(0)!;
+    expect(companions).toHaveLength(100);
+    expect(companions.every((c) => c.mesh === 1)).toBe(true);
+  });
+
   it('holds places alike within a tenth of a millimetre: a copy far away differs by float noise, not by shape', () => {
     // ¼ inch (6.35 mm) in: a relative place on a rounding boundary, met again 300 m away with noise in its last bits.
     const nodes = [

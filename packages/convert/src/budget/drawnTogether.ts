@@ -17,8 +17,11 @@ export interface Companion {
 /** How far (m, or a rotation's entry) a companion's place may differ from one place to another and still be the same. */
 const SAME_PLACE = 1e-4;
 
-/** Elements drawn by more meshes than this are not searched for companions: a curtain wall of a thousand plates. */
-const MAX_MESHES_PER_ELEMENT = 64;
+/**
+ * Elements drawn by more meshes than this are not searched for companions (a curtain wall of a
+ * thousand plates: the search is quadratic in them); a railing of a hundred balusters is.
+ */
+const MAX_MESHES_PER_ELEMENT = 256;
 
 /**
  * For each mesh `of` asks for, the other meshes its elements draw with it, in the same place
