@@ -7,7 +7,8 @@ import {
   PropertySets,
 } from '@arsession/convert/schemas';
 import { Type } from '@sinclair/typebox';
-import { AssetStorey, ModelPart } from '../records/AssetInfo.js';
+import { AssetPartsOnWire, AssetStorey, ModelPart } from '../records/AssetInfo.js';
+import { ClaimResponse, SessionResponse } from '../records/SessionResponse.js';
 import { ASSET_WARNING_CODES, PLACEMENT_WARNING_CODES } from '../records/warningCodes.js';
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
 export type Schema = Record<string, unknown>;
@@ -41,26 +42,8 @@ const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }
  * describe fails the tests, which validate every response against it.
  */
 export const SCHEMAS = {
-  SessionResponse: record(
-    {
-      deeplink: { ...url, examples: ['arsession://session/3q2-7wEjS0mZ1T2V0X9dQg'] },
-      expires_at: { type: 'string', format: 'date-time', pattern: 'Z$' },
-      onetime_code: {
-        type: 'string',
-        pattern: '^[0-9]{12}$',
-        description:
-          'twelve digits (leading zeros kept), claimable once while it lives (ARSESSION_CODE_TTL_S, ' +
-          'an hour by default, at most the session): POST /api/vision/v1/session/claim/',
-      },
-    },
-    [],
-    'The body of every 201: the deep link the app opens, when the session expires, and its one-time code.',
-  ),
-  ClaimResponse: record(
-    { session_id: text, deeplink: url, expires_at: { type: 'string', format: 'date-time' } },
-    [],
-    'The session a one-time code belonged to.',
-  ),
+  SessionResponse,
+  ClaimResponse,
   Pose: record(
     {
       position: vec3('metres, in the delivered frame'),
@@ -304,26 +287,7 @@ export const SCHEMAS = {
     { additionalProperties: false },
   ),
   PropertySets,
-  AssetParts: record({
-    zip_url: {
-      ...url,
-      description: 'every part at once: a stored zip of their USDZ files (00.usdz, 01.usdz, …), for an app that works offline',
-    },
-    zip_bytes: integer,
-    zip_sha256: sha256,
-    items: {
-      type: 'array',
-      items: { $ref: '#/components/schemas/ModelPart' },
-      description: 'bottom storey first, then elements no storey holds; together they draw the whole model',
-    },
-    at_placement: {
-      ...nullable(integer),
-      description:
-        'the index of the part where the placement ties the model to the room (the door of a by_scan, the anchor, the image, ' +
-        "by_plane's footprint anchor; a metre up from those on a floor, where a person stands): the one to load first; " +
-        'null when that point lies more than 3 m from every part',
-    },
-  }),
+  AssetParts: AssetPartsOnWire,
   ModelPart,
   AssetStorey,
   PartStorey: PartStoreyOnWire,

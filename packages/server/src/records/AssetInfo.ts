@@ -60,27 +60,6 @@ export interface StoredParts {
   at_placement: number | null;
 }
 
-/** The parts of a model over the AR budget as the detail record shows them. */
-export interface AssetPartsOnWire {
-  /** Every part at once: a stored zip of their USDZ files (`00.usdz`, …), for an app that works offline. */
-  zip_url: string;
-  zip_bytes: number;
-  zip_sha256: string;
-  /**
-   * Bottom storey first; each a USDZ that works alone, in the same frame as the asset's
-   * `usdz_url`. `session_level` numbers the storey across the session's models (see
-   * `sessionLevels`): the parts of a federation with the same level are one storey, loaded together.
-   */
-  items: ModelPart[];
-  /**
-   * The part where the placement ties the model to the room (the door of a by_scan, the anchor,
-   * the image, by_plane's footprint anchor; a metre up from those on a floor, where a person
-   * stands): the one to load first. `null` when that point lies
-   * more than 3 m from every part.
-   */
-  at_placement: number | null;
-}
-
 /**
  * An asset's package for AR Quick Look: the USDZ with the session's anchoring around the model
  * (made on first request, then listed among the session's files), or, when Quick Look cannot
@@ -175,3 +154,27 @@ export const ModelPart = Type.Object(
 );
 /** A part on the wire (see the schema of the same name). */
 export type ModelPart = Static<typeof ModelPart>;
+
+/** The parts of a model over the AR budget as the detail record shows them (OpenAPI `AssetParts`). */
+export const AssetPartsOnWire = Type.Object(
+  {
+    zip_url: Type.String({
+      format: 'uri',
+      description: 'every part at once: a stored zip of their USDZ files (00.usdz, 01.usdz, …), for an app that works offline',
+    }),
+    zip_bytes: Type.Integer({ minimum: 0 }),
+    zip_sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    items: Type.Array(Type.Unsafe<ModelPart>({ $ref: '#/components/schemas/ModelPart' }), {
+      description: 'bottom storey first, then elements no storey holds; together they draw the whole model',
+    }),
+    at_placement: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description:
+        'the index of the part where the placement ties the model to the room (the door of a by_scan, the anchor, the image, ' +
+        "by_plane's footprint anchor; a metre up from those on a floor, where a person stands): the one to load first; " +
+        'null when that point lies more than 3 m from every part',
+    }),
+  },
+  { additionalProperties: false },
+);
+/** The parts of a model over the AR budget on the wire (see the schema of the same name). */
+export type AssetPartsOnWire = Static<typeof AssetPartsOnWire>;

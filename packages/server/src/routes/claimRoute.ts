@@ -1,3 +1,4 @@
+import type { ClaimResponse } from '../records/SessionResponse.js';
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { clientKey } from '../admission/UploadGate.js';
@@ -72,8 +73,10 @@ async function claim(ctx: ServerContext, req: Request, res: Response): Promise<'
     ]);
   }
   const { id, expiresAt } = outcome.session;
-  res
-    .set('Cache-Control', 'no-store')
-    .json({ session_id: id, deeplink: deeplinkOf(ctx.config.deeplinkScheme, id), expires_at: new Date(expiresAt).toISOString() });
+  res.set('Cache-Control', 'no-store').json({
+    session_id: id,
+    deeplink: deeplinkOf(ctx.config.deeplinkScheme, id),
+    expires_at: new Date(expiresAt).toISOString(),
+  } satisfies ClaimResponse);
   return outcome.retried ? 'retried' : 'claimed';
 }

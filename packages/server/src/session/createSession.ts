@@ -30,13 +30,9 @@ import { placementPoint } from '../placement/placementPoint.js';
 import { DoorNotFoundError } from '@arsession/geometry';
 import { arBudgetOf } from '../config/ServerConfig.js';
 import { inSpan } from '../tracing/spans.js';
+import type { SessionResponse } from '../records/SessionResponse.js';
 
-/** The body of every 201 (interface-spec.md, SessionResponse). */
-export interface SessionResponse {
-  deeplink: string;
-  expires_at: string;
-  onetime_code: string;
-}
+export type { SessionResponse } from '../records/SessionResponse.js';
 
 /** `<scheme>://session/<id>`. */
 export function deeplinkOf(scheme: string, sessionId: string): string {
