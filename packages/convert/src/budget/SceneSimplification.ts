@@ -88,7 +88,6 @@ interface UnitForm {
 
 /** An element group standing as one (see `elementGroups`): its union in the lead's frame, the boxes it stands as, measured. */
 interface GroupStandIn {
-  members: number[];
   union: SceneMesh;
   parts: Bounds[];
   measured: DetailStandIns;
@@ -463,7 +462,7 @@ export class SceneSimplification {
     const material = this.scene.meshes[widest]!.material;
     const union: SceneMesh = { name: lead.name, material, positions: surface.positions, indices: surface.indices };
     const parts = proxyParts(union);
-    return { members: group.members, union, parts, measured: this.measureStandIns(union, parts, surface, this.scale[group.lead]!) };
+    return { union, parts, measured: this.measureStandIns(union, parts, surface, this.scale[group.lead]!) };
   }
 
   /**
