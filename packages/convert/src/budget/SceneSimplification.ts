@@ -130,6 +130,8 @@ export class SceneSimplification {
   private drawnWith: Map<number, Companion[]> | undefined;
   /** Groups standing as one, by lead (see `elementGroups`). */
   private readonly grouped = new Map<number, GroupStandIn>();
+  /** Each group's union and stand-ins, by lead, made the first time they are asked for (see `groupStandIn`). */
+  private readonly groupStandIns = new Map<number, GroupStandIn>();
 
   constructor(
     private readonly scene: SceneData,
@@ -451,8 +453,13 @@ export class SceneSimplification {
     return forms;
   }
 
-  /** An element group's union and its stand-ins, measured against it (see `detailStandIn`); the same union is measured once. */
+  /**
+   * An element group's union and its stand-ins, measured against it (see `detailStandIn`): made
+   * once per lead (`fitDetail` may run again), the same union elsewhere measured once.
+   */
   private groupStandIn(group: ElementGroup): GroupStandIn {
+    const made = this.groupStandIns.get(group.lead);
+    if (made) return made;
     const lead = this.scene.meshes[group.lead]!;
     const surface = this.withCompanions(group.lead);
     // Drawn in the material that covers most of the element (a window's glass, not its frame): a
@@ -462,7 +469,9 @@ export class SceneSimplification {
     const material = this.scene.meshes[widest]!.material;
     const union: SceneMesh = { name: lead.name, material, positions: surface.positions, indices: surface.indices };
     const parts = proxyParts(union);
-    return { union, parts, measured: this.measureStandIns(union, parts, surface, this.scale[group.lead]!) };
+    const standing = { union, parts, measured: this.measureStandIns(union, parts, surface, this.scale[group.lead]!) };
+    this.groupStandIns.set(group.lead, standing);
+    return standing;
   }
 
   /**

@@ -65,13 +65,17 @@ export function drawnTogether(scene: Pick<SceneData, 'nodes' | 'meshes'>, of: (m
       }
       mat4.invert(inverse, world[node]! as unknown as mat4);
       const here: Companion[] = [];
+      // Each companion agreed on is matched once at this place: a set, so a railing's hundred balusters stay quadratic.
+      const matched = new Set<Companion>();
       for (const other of drawn) {
         if (other.mesh === mesh && other.node === node) continue;
         mat4.multiply(relative, inverse, world[other.node]! as unknown as mat4);
         // Within a tenth of a millimetre at every place: the same element elsewhere differs by float noise, not by shape.
-        const same = agreed?.find((c) => c.mesh === other.mesh && !here.includes(c) && closeTo(c.toFrame, relative, SAME_PLACE));
-        if (same) here.push(same);
-        else if (!agreed) here.push({ mesh: other.mesh, toFrame: Float64Array.from(relative, (v) => Math.round(v * 1e6) / 1e6) });
+        const same = agreed?.find((c) => c.mesh === other.mesh && !matched.has(c) && closeTo(c.toFrame, relative, SAME_PLACE));
+        if (same) {
+          here.push(same);
+          matched.add(same);
+        } else if (!agreed) here.push({ mesh: other.mesh, toFrame: Float64Array.from(relative, (v) => Math.round(v * 1e6) / 1e6) });
       }
       agreed = here;
       if (agreed.length === 0) break;
