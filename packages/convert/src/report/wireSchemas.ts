@@ -43,8 +43,12 @@ export const PartStoreyOnWire = Type.Object(
 /** A part's storey (see the schema of the same name). */
 export type PartStoreyOnWire = Static<typeof PartStoreyOnWire>;
 
-const nullable = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
-const count = (description?: string) => Type.Integer({ minimum: 0, ...(description !== undefined && { description }) });
+/** `schema` or `null`, described: how the wire says a field may be absent. */
+export const nullable = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
+/** A whole number from 0: a count, a size in bytes, an index. */
+export const count = (description?: string) => Type.Integer({ minimum: 0, ...(description !== undefined && { description }) });
+/** A SHA-256 in lowercase hex, as every file's digest is stated. */
+export const sha256Hex = () => Type.String({ pattern: '^[0-9a-f]{64}$' });
 const metres = (description: string) => Type.Number({ minimum: 0, description });
 
 /** Figures of a model the AR budget limits, as the detail record states them (OpenAPI `ArBudgetFigures`). */
@@ -181,7 +185,7 @@ export const PartOnWire = Type.Object(
     triangles: count(),
     draw_calls: count(),
     usdz_bytes: count(),
-    usdz_sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    usdz_sha256: sha256Hex(),
     ar_budget: componentRef(
       'ArBudget',
       ArBudgetOnWire,

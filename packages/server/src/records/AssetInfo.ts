@@ -1,5 +1,5 @@
 import type { ArBudgetOnWire, ConversionResult } from '@arsession/convert';
-import { PartOnWire, StoreyOnWire } from '@arsession/convert/schemas';
+import { count, nullable, PartOnWire, sha256Hex, StoreyOnWire } from '@arsession/convert/schemas';
 import { type Static, Type } from '@sinclair/typebox';
 import type { QuickLook } from './Placement.js';
 import type { AssetWarning } from './warningCodes.js';
@@ -129,9 +129,10 @@ export interface ModelFrame {
 export const AssetStorey = Type.Object(
   {
     ...StoreyOnWire.properties,
-    session_level: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-      description: "the storey across the session's models, numbered as the parts' session_level: storeys of one level are one storey",
-    }),
+    session_level: nullable(
+      count(),
+      "the storey across the session's models, numbered as the parts' session_level: storeys of one level are one storey",
+    ),
   },
   { additionalProperties: false },
 );
@@ -143,12 +144,12 @@ export const ModelPart = Type.Object(
   {
     ...PartOnWire.properties,
     usdz_url: Type.String({ format: 'uri', description: 'the part as a USDZ that works alone, in the same frame as the whole' }),
-    session_level: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-      description:
-        "the storey across the session's models, from 0 at the lowest: parts of a federation (architecture, structure, " +
+    session_level: nullable(
+      count(),
+      "the storey across the session's models, from 0 at the lowest: parts of a federation (architecture, structure, " +
         'services, each its own file) whose storey elevations agree within 0.5 m have the same level and are loaded together; ' +
         'storeys without an elevation get one level per name, after those; null for elements no storey holds',
-    }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -162,17 +163,17 @@ export const AssetPartsOnWire = Type.Object(
       format: 'uri',
       description: 'every part at once: a stored zip of their USDZ files (00.usdz, 01.usdz, …), for an app that works offline',
     }),
-    zip_bytes: Type.Integer({ minimum: 0 }),
-    zip_sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    zip_bytes: count(),
+    zip_sha256: sha256Hex(),
     items: Type.Array(Type.Unsafe<ModelPart>({ $ref: '#/components/schemas/ModelPart' }), {
       description: 'bottom storey first, then elements no storey holds; together they draw the whole model',
     }),
-    at_placement: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-      description:
-        'the index of the part where the placement ties the model to the room (the door of a by_scan, the anchor, the image, ' +
+    at_placement: nullable(
+      count(),
+      'the index of the part where the placement ties the model to the room (the door of a by_scan, the anchor, the image, ' +
         "by_plane's footprint anchor; a metre up from those on a floor, where a person stands): the one to load first; " +
         'null when that point lies more than 3 m from every part',
-    }),
+    ),
   },
   { additionalProperties: false },
 );
