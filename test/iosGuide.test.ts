@@ -210,6 +210,11 @@ describe('docs/IOS.md', () => {
         .pop()}"`,
     );
     expect(back.text.slice(roof, roof + 1000)).toContain('"Storey at elevation 2.7 m"');
+    // The storey variant set offers `all` and a variant per storey named as its prim (section 7).
+    const variants = back.text.slice(back.text.indexOf('variantSet "storey" = {'));
+    expect(variants.length).toBeLessThan(back.text.length);
+    for (const name of ['all', ...storeys.map((s) => s.prim_path.split('/').pop()!)]) expect(variants).toContain(`"${name}" {`);
+    expect(guide).toContain('`storey` on its default prim `/Model`');
     expect(guide.replace(/\s+/g, ' ')).toContain('"Storey at elevation 2.7 m"');
     // An element drawn as its own prim: AC20's doors, as the reader identifies them.
     const scene = await readIfc(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'));

@@ -222,3 +222,36 @@ describe('OpenUSD reads which element each face of a merged delivery is', () => 
     expect(merged.reduce((n, e) => n + e!.faces, 0)).toBe(report.triangles);
   });
 });
+
+describe('OpenUSD switches the storeys of a delivery with its storey variant set', () => {
+  it.each(['AC20-FZK-Haus.ifc', 'duplex.ifc'])('ifc/%s: each storey variant draws that storey alone', async (name) => {
+    const result = await convertModel(corpusBytes('ifc', name), { fileName: name });
+    const storeys = result.storeys!.map((s) => s.prim.split('/').at(-1)!);
+    expect(storeys.length).toBeGreaterThan(1);
+    const whole = await usd.open(result.usdz!, `${name}.usdz`, undefined, { storey: 'all' });
+    expect(whole.error).toBeUndefined();
+    expect(whole.diagnostics).toEqual([]);
+    const plain = await usd.open(result.usdz!, `${name}.usdz`);
+    // Selecting "all" is what a viewer that ignores variants draws: the whole model.
+    expect(whole.paths).toEqual(plain.paths!.map((p) => p.replace(/^\/Model\//, '/Selected/')));
+    let drawn = 0;
+    for (const storey of storeys) {
+      const alone = await usd.open(result.usdz!, `${name}.usdz`, undefined, { storey });
+      expect(alone.diagnostics).toEqual([]);
+      const under = whole.paths!.filter((p) => p.startsWith(`/Selected/${storey}/`));
+      // Every other storey is off the stage; what lies outside the storeys (none here) would stay.
+      expect(alone.paths).toEqual(whole.paths!.filter((p) => under.includes(p) || !storeys.some((s) => p.startsWith(`/Selected/${s}/`))));
+      expect(under.length).toBeGreaterThan(0);
+      drawn += under.length;
+    }
+    expect(drawn).toBe(whole.meshes);
+    // Anchored for Quick Look, the model and its variant set move under the anchor whole.
+    const up = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    const anchored = Buffer.concat(anchorUsdz(result.usdz!, { anchoring: { type: 'plane', alignment: 'horizontal' }, modelToAnchor: up }));
+    const placed = await usd.open(new Uint8Array(anchored), `${name}.anchored.usdz`);
+    expect(placed.diagnostics).toEqual([]);
+    expect(placed.paths).toEqual(plain.paths!.map((p) => p.replace(/^\/Model\//, '/Anchored/Placed/Model/')));
+    const back = await readUsdz(new Uint8Array(anchored));
+    expect(back.stats.triangles).toBe(result.stats.triangles);
+  });
+});

@@ -41,7 +41,16 @@ export {
 } from './usda/tokenizeUsda.js';
 export { AsciiWriter } from './write/AsciiWriter.js';
 export { formatFloat64, intArray, primName, quote, tupleArray, USDA_DECIMALS } from './write/usdaText.js';
-export type { UsdAttribute, UsdLayer, UsdPrim, UsdProperty, UsdRelationship, UsdTypeName, UsdValue } from './layer/UsdLayer.js';
+export type {
+  UsdAttribute,
+  UsdLayer,
+  UsdPrim,
+  UsdProperty,
+  UsdRelationship,
+  UsdTypeName,
+  UsdValue,
+  UsdVariantSet,
+} from './layer/UsdLayer.js';
 
 // Composition
 export { UsdStage, type LayerSource, type StagePrim } from './stage/UsdStage.js';

@@ -39,8 +39,13 @@ export interface OpenUsdReport {
 
 /** A real OpenUSD (22.x, with Hydra), opening files in Chromium: see {@link startOpenUsd}. */
 export interface OpenUsd {
-  /** Opens a USD file (a `.usdz` package, or a layer) and reports what Hydra draws, at `time` (default: the last sample). */
-  open(bytes: Uint8Array, name: string, time?: number): Promise<OpenUsdReport>;
+  /**
+   * Opens a USD file (a `.usdz` package, or a layer) and reports what Hydra draws, at `time`
+   * (default: the last sample). With `variants`, the file is opened as an app selecting them would
+   * see it: referenced by a layer whose prim `/Selected` selects them (its variant opinions are
+   * the stronger), so paths are reported under `/Selected`.
+   */
+  open(bytes: Uint8Array, name: string, time?: number, variants?: Readonly<Record<string, string>>): Promise<OpenUsdReport>;
   close(): Promise<void>;
 }
 
@@ -141,15 +146,24 @@ export async function startOpenUsd(): Promise<OpenUsd> {
     throw err;
   }
   let served = 0;
-  const openOnce = async (bytes: Uint8Array, name: string, time?: number): Promise<OpenUsdReport> => {
+  const openOnce = async (
+    bytes: Uint8Array,
+    name: string,
+    time?: number,
+    variants?: Readonly<Record<string, string>>,
+  ): Promise<OpenUsdReport> => {
     const url = `/models/${++served}/${encodeURIComponent(name)}`;
     models.set(url, bytes);
     let timer: NodeJS.Timeout | undefined;
     try {
       const opened = page.evaluate(
-        ([u, n, t]) =>
-          (globalThis as unknown as { openUsd: { open(u: string, n: string, t?: number): Promise<OpenUsdReport> } }).openUsd.open(u, n, t),
-        [url, name, time] as const,
+        ([u, n, t, v]) =>
+          (
+            globalThis as unknown as {
+              openUsd: { open(u: string, n: string, t?: number, v?: Readonly<Record<string, string>>): Promise<OpenUsdReport> };
+            }
+          ).openUsd.open(u, n, t, v),
+        [url, name, time, variants] as const,
       );
       const late = new Promise<OpenUsdReport>((resolve) => {
         timer = setTimeout(() => resolve({ error: `OpenUSD did not finish ${name} within ${OPEN_TIMEOUT_MS / 1000} s` }), OPEN_TIMEOUT_MS);
@@ -168,11 +182,11 @@ export async function startOpenUsd(): Promise<OpenUsd> {
     }
   };
   return {
-    async open(bytes, name, time) {
-      const report = await openOnce(bytes, name, time);
+    async open(bytes, name, time, variants) {
+      const report = await openOnce(bytes, name, time, variants);
       // A page that hung (this build can, rarely, when a thread it waits for is slow to start) is
       // replaced: the file is tried once more there, so only a file that hangs OpenUSD fails.
-      return report.error?.startsWith('OpenUSD did not finish') ? openOnce(bytes, name, time) : report;
+      return report.error?.startsWith('OpenUSD did not finish') ? openOnce(bytes, name, time, variants) : report;
     },
     async close() {
       await browser?.close();

@@ -205,7 +205,16 @@
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
-  async function open(url, name, time) {
+  /** A layer whose prim `/Selected` references the file's default prim and selects `variants` on it. */
+  function selecting(fileName, variants) {
+    const chosen = Object.entries(variants).map(([set, v]) => `        string ${set} = ${JSON.stringify(v)}\n`);
+    const text =
+      `#usda 1.0\n(\n    defaultPrim = "Selected"\n)\n\ndef "Selected" (\n    prepend references = @./${fileName}@\n` +
+      `    variants = {\n${chosen.join('')}    }\n)\n{\n}\n`;
+    return new TextEncoder().encode(text);
+  }
+
+  async function open(url, name, time, variants) {
     if (aborted) return { error: `OpenUSD aborted earlier (${aborted})` };
     const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
     // A zero-byte file makes this build abort() the whole module.
@@ -214,11 +223,13 @@
     const path = `${dir}/${name.replace(/[^A-Za-z0-9._-]/g, '_')}`;
     usd.FS.mkdir(dir);
     usd.FS.writeFile(path, bytes);
+    const wrapper = variants ? `${dir}/selected.usda` : null;
+    if (wrapper) usd.FS.writeFile(wrapper, selecting(path.slice(dir.length + 1), variants));
     log.length = 0;
     let stage = null,
       driver = null;
     try {
-      stage = usd.UsdStage.Open(path);
+      stage = usd.UsdStage.Open(wrapper || path);
       if (!stage)
         return {
           error: `OpenUSD cannot open it: ${
@@ -252,7 +263,7 @@
             !/Unsupported interpolation type 'uniform' for primvar element\b/.test(l),
         ),
       };
-    } catch {
+    } catch (e) {
       return { error: typeof e === 'number' ? `OpenUSD threw (C++ exception ${e})` : String(e?.message || e) };
     } finally {
       for (const h of [driver, stage]) {
@@ -261,6 +272,7 @@
         } catch {}
       }
       try {
+        if (wrapper) usd.FS.unlink(wrapper);
         usd.FS.unlink(path);
         usd.FS.rmdir(dir);
       } catch {}

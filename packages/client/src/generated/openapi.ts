@@ -926,7 +926,7 @@ export interface components {
             ifc_class: string | null;
             /** @description metres above the project's datum, as the file states it (IfcBuildingStorey.Elevation); null when it states none */
             elevation_m: number | null;
-            /** @description its Xform in the USDZ (/Model/Level_1); a RealityKit entity is named after the last component */
+            /** @description its Xform in the USDZ (/Model/Level_1); a RealityKit entity is named after the last component, and so is the variant of /Model's `storey` variant set that shows this storey alone */
             prim_path: string;
             /** @description the storey across the session's models, numbered as the parts' session_level: storeys of one level are one storey */
             session_level: number | null;

@@ -20,7 +20,9 @@ export const StoreyOnWire = Type.Object(
       description: "metres above the project's datum, as the file states it (IfcBuildingStorey.Elevation); null when it states none",
     }),
     prim_path: Type.String({
-      description: 'its Xform in the USDZ (/Model/Level_1); a RealityKit entity is named after the last component',
+      description:
+        'its Xform in the USDZ (/Model/Level_1); a RealityKit entity is named after the last component, ' +
+        "and so is the variant of /Model's `storey` variant set that shows this storey alone",
     }),
   },
   { additionalProperties: false },

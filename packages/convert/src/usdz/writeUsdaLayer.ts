@@ -11,6 +11,7 @@ import {
   type UsdPrim,
   type UsdProperty,
   type UsdValue,
+  type UsdVariantSet,
 } from '@arsession/usd';
 
 /** Options of {@link writeUsdaLayer}. */
@@ -61,9 +62,12 @@ export function* renderUsda(layer: UsdLayer): Generator<Uint8Array> {
 function primOpen(w: AsciiWriter, prim: UsdPrim, depth: number): void {
   const indent = '    '.repeat(depth),
     i2 = `${indent}    `;
-  w.text(`${indent}${prim.specifier ?? 'def'} ${prim.typeName} ${quote(prim.name)}`);
-  if (prim.kind !== undefined || prim.apiSchemas || prim.customData || prim.instanceable !== undefined || prim.references) {
+  w.text(`${indent}${prim.specifier ?? 'def'} ${prim.typeName ? `${prim.typeName} ` : ''}${quote(prim.name)}`);
+  const sets = prim.variantSets?.length ? prim.variantSets : undefined;
+  const metadata = prim.kind !== undefined || prim.instanceable !== undefined || prim.active !== undefined;
+  if (metadata || prim.apiSchemas || prim.customData || prim.references || sets) {
     w.text(' (\n');
+    if (prim.active !== undefined) w.text(`${i2}active = ${prim.active}\n`);
     if (prim.kind !== undefined) w.text(`${i2}kind = ${quote(prim.kind)}\n`);
     if (prim.instanceable !== undefined) w.text(`${i2}instanceable = ${prim.instanceable}\n`);
     if (prim.references) w.text(`${i2}prepend references = [${prim.references.map((r) => `<${r}>`).join(', ')}]\n`);
@@ -77,10 +81,34 @@ function primOpen(w: AsciiWriter, prim: UsdPrim, depth: number): void {
       }
       w.text(`${i2}}\n`);
     }
+    if (sets) {
+      w.text(`${i2}variants = {\n`);
+      for (const set of sets) w.text(`${i2}    string ${set.name} = ${quote(set.selection)}\n`);
+      w.text(`${i2}}\n${i2}prepend variantSets = [${sets.map((set) => quote(set.name)).join(', ')}]\n`);
+    }
     w.text(`${indent})`);
   }
   w.text(`\n${indent}{\n`);
   for (const p of prim.properties) property(w, p, i2);
+  for (const set of sets ?? []) variantSet(w, set, depth + 1);
+}
+
+/** `variantSet "name" = { "variant" { prims } … }`; what variants hold is shallow, so plain recursion. */
+function variantSet(w: AsciiWriter, set: UsdVariantSet, depth: number): void {
+  const indent = '    '.repeat(depth);
+  w.text(`${indent}variantSet ${quote(set.name)} = {\n`);
+  for (const variant of set.variants) {
+    w.text(`${indent}    ${quote(variant.name)} {\n`);
+    for (const prim of variant.children) primSubtree(w, prim, depth + 2);
+    w.text(`${indent}    }\n`);
+  }
+  w.text(`${indent}}\n`);
+}
+
+function primSubtree(w: AsciiWriter, prim: UsdPrim, depth: number): void {
+  primOpen(w, prim, depth);
+  for (const child of prim.children) primSubtree(w, child, depth + 1);
+  w.text(`${'    '.repeat(depth)}}\n`);
 }
 
 function property(w: AsciiWriter, p: UsdProperty, indent: string): void {

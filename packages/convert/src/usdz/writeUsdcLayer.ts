@@ -8,6 +8,7 @@ import {
   type UsdPrim,
   type UsdProperty,
   type UsdValue,
+  type UsdVariantSet,
   type ValueRep,
 } from '@arsession/usd';
 
@@ -51,23 +52,52 @@ export function renderUsdc(layer: UsdLayer): Uint8Array[] {
     // Children's paths first, in order: properties below may point into them (connections), and
     // the path tree should list children as primChildren does.
     const childPaths = prim.children.map((c) => crate.childPath(path, c.name));
-    const fields: Array<readonly [string, ValueRep]> = [
-      ['specifier', crate.specifier(prim.specifier ?? 'def')],
-      ['typeName', crate.token(prim.typeName)],
-    ];
-    if (prim.kind !== undefined) fields.push(['kind', crate.token(prim.kind)]);
-    if (prim.instanceable !== undefined) fields.push(['instanceable', crate.bool(prim.instanceable)]);
-    if (prim.references) fields.push(['references', crate.referenceListOpPrepend(prim.references)]);
-    if (prim.apiSchemas) fields.push(['apiSchemas', crate.tokenListOpPrepend(prim.apiSchemas)]);
-    if (prim.customData)
-      fields.push(['customData', crate.dictionary(Object.entries(prim.customData).map(([k, v]) => [k, () => value(crate, v)] as const))]);
-    if (prim.children.length) fields.push(['primChildren', crate.tokenVector(prim.children.map((c) => c.name))]);
-    if (prim.properties.length) fields.push(['properties', crate.tokenVector(prim.properties.map((p) => p.name))]);
-    crate.addSpec(path, SPEC_TYPE.Prim, fields);
+    crate.addSpec(path, SPEC_TYPE.Prim, primFields(crate, prim));
     for (const p of prim.properties) property(crate, crate.childPath(path, p.name, true), p);
+    for (const set of prim.variantSets ?? []) stack.push(...variantSet(crate, path, set));
     for (let i = prim.children.length - 1; i >= 0; i--) stack.push({ prim: prim.children[i]!, path: childPaths[i]! });
   }
   return crate.finish();
+}
+
+function primFields(crate: CrateWriter, prim: UsdPrim): Array<readonly [string, ValueRep]> {
+  const fields: Array<readonly [string, ValueRep]> = [['specifier', crate.specifier(prim.specifier ?? 'def')]];
+  if (prim.typeName) fields.push(['typeName', crate.token(prim.typeName)]);
+  if (prim.active !== undefined) fields.push(['active', crate.bool(prim.active)]);
+  if (prim.kind !== undefined) fields.push(['kind', crate.token(prim.kind)]);
+  if (prim.instanceable !== undefined) fields.push(['instanceable', crate.bool(prim.instanceable)]);
+  if (prim.references) fields.push(['references', crate.referenceListOpPrepend(prim.references)]);
+  if (prim.apiSchemas) fields.push(['apiSchemas', crate.tokenListOpPrepend(prim.apiSchemas)]);
+  if (prim.customData)
+    fields.push(['customData', crate.dictionary(Object.entries(prim.customData).map(([k, v]) => [k, () => value(crate, v)] as const))]);
+  if (prim.variantSets?.length) {
+    const names = prim.variantSets.map((v) => v.name);
+    fields.push(['variantSelection', crate.variantSelection(new Map(prim.variantSets.map((v) => [v.name, v.selection])))]);
+    fields.push(['variantSetNames', crate.stringListOpPrepend(names)]);
+    fields.push(['variantSetChildren', crate.tokenVector(names)]);
+  }
+  if (prim.children.length) fields.push(['primChildren', crate.tokenVector(prim.children.map((c) => c.name))]);
+  if (prim.properties.length) fields.push(['properties', crate.tokenVector(prim.properties.map((p) => p.name))]);
+  return fields;
+}
+
+/**
+ * A variant set's spec (`/Model{storey=}`) and each variant's (`/Model{storey=Level_1}`), as USD
+ * stores them; returns the prims inside the variants, to be written like any other.
+ */
+function variantSet(crate: CrateWriter, owner: number, set: UsdVariantSet): Array<{ prim: UsdPrim; path: number }> {
+  crate.addSpec(crate.childPath(owner, `{${set.name}=}`), SPEC_TYPE.VariantSet, [
+    ['variantChildren', crate.tokenVector(set.variants.map((v) => v.name))],
+  ]);
+  const inside: Array<{ prim: UsdPrim; path: number }> = [];
+  for (const variant of set.variants) {
+    const path = crate.childPath(owner, `{${set.name}=${variant.name}}`);
+    const fields: Array<readonly [string, ValueRep]> = [['specifier', crate.specifier('over')]];
+    if (variant.children.length) fields.push(['primChildren', crate.tokenVector(variant.children.map((c) => c.name))]);
+    crate.addSpec(path, SPEC_TYPE.Variant, fields);
+    for (const prim of variant.children) inside.push({ prim, path: crate.childPath(path, prim.name) });
+  }
+  return inside;
 }
 
 function property(crate: CrateWriter, path: number, p: UsdProperty): void {

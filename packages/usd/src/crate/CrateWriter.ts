@@ -323,6 +323,26 @@ export class CrateWriter {
     return rep;
   }
 
+  /** A string list op with prepended items only (`prepend variantSets = "storey"`). */
+  stringListOpPrepend(items: readonly string[]): ValueRep {
+    const rep = this.repAt(CRATE_TYPE.StringListOp);
+    this.byte(1 << 5); // HasPrependedItems
+    this.indexList(items.map((s) => this.stringOf(s)));
+    return rep;
+  }
+
+  /** An `SdfVariantSelectionMap` (`variants = { string storey = "all" }`): a std::map, so in key order. */
+  variantSelection(selections: ReadonlyMap<string, string>): ValueRep {
+    const rep = this.repAt(CRATE_TYPE.VariantSelectionMap);
+    const keys = [...selections.keys()].sort();
+    this.uint64(keys.length);
+    for (const key of keys) {
+      this.uint32(this.stringOf(key));
+      this.uint32(this.stringOf(selections.get(key)!));
+    }
+    return rep;
+  }
+
   /**
    * A reference list op with prepended internal references only (`prepend references = </A>`):
    * each an empty asset path, the prim's path, a zero layer offset and no custom data.

@@ -16,15 +16,17 @@ export const CRATE_TYPE = {
   Vec4f: 28,
   Dictionary: 31,
   TokenListOp: 32,
+  StringListOp: 33,
   PathListOp: 34,
   ReferenceListOp: 35,
   TokenVector: 41,
   Specifier: 42,
   Variability: 44,
+  VariantSelectionMap: 45,
 } as const;
 
 /** Sdf spec types (USD's `SdfSpecType`) we write. */
-export const SPEC_TYPE = { Attribute: 1, Prim: 6, PseudoRoot: 7, Relationship: 8 } as const;
+export const SPEC_TYPE = { Attribute: 1, Prim: 6, PseudoRoot: 7, Relationship: 8, Variant: 10, VariantSet: 11 } as const;
 
 /** Every Sdf spec type by its number, as the SdfLayer model names them (0 is "unknown"). */
 export const SPEC_TYPE_NAMES = [

@@ -47,9 +47,17 @@ export type UsdProperty = UsdAttribute | UsdRelationship;
 /** A prim: `def` unless it says otherwise. */
 export interface UsdPrim {
   name: string;
+  /** Its schema (`Xform`, `Mesh`); empty for an `over` that only changes a prim defined elsewhere. */
   typeName: string;
-  /** `class` for prims that are only there to be referenced (instancing prototypes): not drawn. */
-  specifier?: 'def' | 'class';
+  /**
+   * `class` for prims that are only there to be referenced (instancing prototypes): not drawn;
+   * `over` for opinions on a prim defined elsewhere (inside a variant).
+   */
+  specifier?: 'def' | 'class' | 'over';
+  /** `false` takes the prim and everything under it off the stage. */
+  active?: boolean;
+  /** Its variant sets, each with the variant selected in this layer. */
+  variantSets?: UsdVariantSet[];
   /** Shares its referenced subtree with every other instance of it (USD scenegraph instancing). */
   instanceable?: boolean;
   /** Prims of this layer it references (`prepend references = </Path>`), by path. */
@@ -61,6 +69,17 @@ export interface UsdPrim {
   customData?: Record<string, UsdValue>;
   properties: UsdProperty[];
   children: UsdPrim[];
+}
+
+/**
+ * A variant set: named variants, each holding prims (usually `over`s of the owner's children) that
+ * apply only while it is selected.
+ */
+export interface UsdVariantSet {
+  name: string;
+  /** The variant this layer selects; one of `variants`. */
+  selection: string;
+  variants: Array<{ name: string; children: UsdPrim[] }>;
 }
 
 /** A layer with one root prim, which is also its default prim. */

@@ -1,6 +1,6 @@
 import type { SceneData } from '../../scene/SceneData.js';
-import { isStoreyNode } from '../../scene/SceneLevel.js';
 import { rootPrimPaths, type DescribeLayerOptions } from './describeLayer.js';
+import { storeyRoots } from './storeyRoots.js';
 
 /** A storey of a delivered model: what an app shows, hides and names. */
 export interface DeliveredStorey {
@@ -13,7 +13,10 @@ export interface DeliveredStorey {
   ifcClass: string | null;
   /** Metres above the project's datum, as the file states it; `null` when it states none. */
   elevation: number | null;
-  /** The path of its Xform in the delivered USDZ (`/Model/Level_1`): every prim of the storey lies under it. */
+  /**
+   * The path of its Xform in the delivered USDZ (`/Model/Level_1`): every prim of the storey lies
+   * under it. The default prim's `storey` variant named as its last element shows it alone.
+   */
   prim: string;
 }
 
@@ -31,15 +34,10 @@ export interface DeliveredStorey {
  */
 export function deliveredStoreys(scene: SceneData, options: Partial<DescribeLayerOptions> = {}): DeliveredStorey[] {
   const paths = rootPrimPaths(scene, options);
-  const storeys: DeliveredStorey[] = [];
-  for (const [i, prim] of paths) {
-    const { ifcClass, storey, storeyClass, name, elevation } = scene.nodes[i]!.metadata;
-    const stated = elevation === undefined ? null : Number(elevation);
-    const at = stated !== null && Number.isFinite(stated) ? stated : null;
-    if (!isStoreyNode(scene.nodes[i]!.metadata)) continue;
-    if (ifcClass === undefined) storeys.push({ name: storey!, ifcClass: storeyClass ?? null, elevation: at, prim });
-    else storeys.push({ name: name ?? scene.nodes[i]!.name, ifcClass, elevation: at, prim });
-  }
-  const key = (s: DeliveredStorey) => s.elevation ?? Number.POSITIVE_INFINITY;
-  return storeys.sort((a, b) => (key(a) === key(b) ? 0 : key(a) - key(b)));
+  return storeyRoots(scene).map(({ node, elevation }) => {
+    const { ifcClass, storey, storeyClass, name } = scene.nodes[node]!.metadata;
+    const prim = paths.get(node)!;
+    if (ifcClass === undefined) return { name: storey!, ifcClass: storeyClass ?? null, elevation, prim };
+    return { name: name ?? scene.nodes[node]!.name, ifcClass, elevation, prim };
+  });
 }

@@ -3,7 +3,16 @@ import type { SceneData, SceneMaterial, SceneMesh, SceneNode, TextureRef } from 
 import { pointBounds } from '../../scene/pointBounds.js';
 import { isIdentityMatrix } from '../../scene/identityMatrix.js';
 import { accessibilityOf, accessibilityProperties, ACCESSIBILITY_SCHEMA } from './accessibility.js';
-import { primName, type UsdAttribute, type UsdLayer, type UsdPrim, type UsdProperty, type UsdValue } from '@arsession/usd';
+import { storeyRoots } from './storeyRoots.js';
+import {
+  primName,
+  type UsdAttribute,
+  type UsdLayer,
+  type UsdPrim,
+  type UsdProperty,
+  type UsdValue,
+  type UsdVariantSet,
+} from '@arsession/usd';
 
 /** Options of {@link describeLayer}. */
 export interface DescribeLayerOptions {
@@ -33,7 +42,8 @@ export function textureEntryName(scene: SceneData, i: number): string {
  * default prim holding the transform tree and a `Materials` scope, UsdPreviewSurface materials
  * bound with `MaterialBindingAPI`, `extent` on every mesh, one Mesh prim per drawn mesh (no
  * PointInstancer), and what a screen reader says of each storey and element Xform (OpenUSD's
- * `AccessibilityAPI`, from the node's identity). With `instanceable`, a mesh drawn at several nodes is written once, as an Xform
+ * `AccessibilityAPI`, from the node's identity), and with two storeys or more a `storey` variant set
+ * that shows one alone. With `instanceable`, a mesh drawn at several nodes is written once, as an Xform
  * holding its Mesh in a `class` scope `Prototypes` (not drawn by itself), and each node draws it
  * through an `instanceable` Xform that references it and binds its material (a binding inside the
  * prototype could not point outside it). The text and binary writers render exactly this. Arrays
@@ -125,7 +135,33 @@ export function describeLayer(scene: SceneData, options: Partial<DescribeLayerOp
   }
   // Right after Materials, and only when it holds a prototype.
   if (prototypes?.scope.children.length) root.children.splice(1, 0, prototypes.scope);
+  const storeys = storeyVariantSet(storeyRoots(scene).map((s) => rootNames.get(s.node)!));
+  if (storeys) root.variantSets = [storeys];
   return { customLayerData: { creator: 'arsession' }, metersPerUnit: 1, upAxis: 'Y', root };
+}
+
+/** The name of the variant that selects every storey, unless a storey takes it. */
+export const ALL_STOREYS_VARIANT = 'all';
+
+/**
+ * The `storey` variant set of a model of two storeys or more: a variant per storey Xform, named
+ * like it, that deactivates every other storey (`over "Level_2" (active = false)`), bottom up, and
+ * one that shows them all, selected. What USDKit switches with `variantSets`; a viewer that
+ * ignores variants draws the whole model, as before. Deactivated prims are not on the stage at
+ * all, so a storey alone costs what it draws.
+ */
+function storeyVariantSet(storeyPrims: readonly string[]): UsdVariantSet | undefined {
+  if (storeyPrims.length < 2) return undefined;
+  const all = primName(ALL_STOREYS_VARIANT, new Set(storeyPrims), ALL_STOREYS_VARIANT);
+  const others = (shown: string): UsdPrim[] =>
+    storeyPrims
+      .filter((name) => name !== shown)
+      .map((name) => ({ name, typeName: '', specifier: 'over', active: false, properties: [], children: [] }));
+  return {
+    name: 'storey',
+    selection: all,
+    variants: [{ name: all, children: [] }, ...storeyPrims.map((name) => ({ name, children: others(name) }))],
+  };
 }
 
 /** Names the default prim's own children take before any node's. */
