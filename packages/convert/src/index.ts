@@ -19,6 +19,7 @@ export { checkMeshNodeLimit, MESH_NODE_LIMIT, type CheckMeshNodeLimitOptions } f
 export { readIfcHeader, type IfcHeader } from './ifc/readIfcHeader.js';
 export { checkStepSyntax, CHECK_STEP_SYNTAX_DEFAULTS, type CheckStepSyntaxOptions } from './ifc/checkStepSyntax.js';
 export { StepEntityOffsets } from './ifc/StepEntityOffsets.js';
+export { IfcElementCounter } from './ifc/IfcElementCounter.js';
 export { inspectModel, type InspectModelOptions, type ModelSummary } from './inspect/inspectModel.js';
 export type {
   ChannelTextureRef,

@@ -5,7 +5,7 @@ import { budgetShares } from '../src/session/budgetShares.js';
 import { sessionLevels } from '../src/records/sessionLevels.js';
 
 describe('budgetShares', () => {
-  it('one model has the whole budget; several share it, in proportion to their bytes, none below a quarter of an equal share', () => {
+  it('one model has the whole budget; several of unknown elements share it by bytes, none below a quarter of an equal share', () => {
     expect(budgetShares(AR_BUDGET_DEFAULTS, [{ bytes: 5 }])).toEqual([AR_BUDGET_DEFAULTS]);
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 2 ** 31 }), { minLength: 2, maxLength: 40 }), (sizes) => {
@@ -28,6 +28,45 @@ describe('budgetShares', () => {
         );
       }),
     );
+  });
+
+  it("each model is owed a box's triangles for each element first, the rest by bytes; what a device loads stays within the budget", () => {
+    const { triangles } = AR_BUDGET_DEFAULTS;
+    const upload = fc.record({ bytes: fc.integer({ min: 0, max: 2 ** 31 }), elements: fc.option(fc.nat(20_000), { nil: undefined }) });
+    fc.assert(
+      fc.property(fc.array(upload, { minLength: 2, maxLength: 40 }), (uploads) => {
+        const shares = budgetShares(AR_BUDGET_DEFAULTS, uploads);
+        const sum = (key: 'triangles' | 'meshPrims' | 'packageBytes') => shares.reduce((n, s) => n + s[key], 0);
+        expect(sum('triangles')).toBeLessThanOrEqual(triangles);
+        expect(sum('packageBytes')).toBeLessThanOrEqual(AR_BUDGET_DEFAULTS.packageBytes);
+        expect(sum('meshPrims')).toBeLessThanOrEqual(Math.max(AR_BUDGET_DEFAULTS.meshPrims, uploads.length));
+        const owed = uploads.map((u) => (u.elements === undefined ? triangles / (4 * uploads.length) : 12 * u.elements));
+        const owedSum = owed.reduce((n, o) => n + o, 0);
+        // Owed no more than there is, each gets what it is owed; owed more, each its part of the budget.
+        shares.forEach((s, i) =>
+          expect(s.triangles).toBeGreaterThanOrEqual(Math.floor(owedSum <= triangles ? owed[i]! : (triangles * owed[i]!) / owedSum) - 1),
+        );
+        // Between two models owed alike, the larger upload never gets less.
+        uploads.forEach((a, i) =>
+          uploads.forEach(
+            (b, j) => owed[i] === owed[j] && a.bytes > b.bytes && expect(shares[i]!.triangles).toBeGreaterThanOrEqual(shares[j]!.triangles),
+          ),
+        );
+      }),
+    );
+  });
+
+  it('keeps a model of many small elements whole beside a large file of few', () => {
+    // A masonry model of 5000 blocks in 100 kB, and a 3 MB model of 40 detailed elements.
+    const [detailed, masonry] = budgetShares(AR_BUDGET_DEFAULTS, [
+      { bytes: 3e6, elements: 40 },
+      { bytes: 1e5, elements: 5000 },
+    ]);
+    expect(masonry!.triangles).toBeGreaterThanOrEqual(5000 * 12);
+    expect(detailed!.triangles + masonry!.triangles).toBeLessThanOrEqual(100_000);
+    // What is not owed (100,000 − 60,480) goes by bytes: nearly all of it to the 3 MB file.
+    expect(detailed!.triangles).toBeGreaterThan(0.9 * (100_000 - 60_480));
+    expect(masonry!.meshPrims).toBeGreaterThan(detailed!.meshPrims);
   });
 });
 

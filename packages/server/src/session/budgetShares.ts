@@ -2,44 +2,68 @@ import type { ArBudget } from '@arsession/convert';
 
 /** Options of {@link budgetShares}. */
 export interface BudgetSharesOptions {
-  /** The least share of the session's budget one model gets, as a fraction of an equal share: a small model still has room. */
+  /**
+   * The least share of the session's budget a model gets, as a fraction of an equal share, when
+   * its elements are not known: a small model still has room.
+   */
   leastOfEqualShare: number;
+  /**
+   * Triangles that keep one element in sight: the box the budget stands it in as, its coarsest form
+   * before it is left out.
+   */
+  trianglesPerElement: number;
 }
 
 /** Defaults of {@link budgetShares}. */
-export const BUDGET_SHARES_DEFAULTS: Readonly<BudgetSharesOptions> = { leastOfEqualShare: 1 / 4 };
+export const BUDGET_SHARES_DEFAULTS: Readonly<BudgetSharesOptions> = { leastOfEqualShare: 1 / 4, trianglesPerElement: 12 };
+
+/** An upload of the session, as its share is made: its bytes, and its elements when they could be counted (`estimateElements`). */
+export interface ShareInput {
+  bytes: number;
+  elements?: number | undefined;
+}
 
 /**
  * The AR budget of each model of a session. The budget holds for what a device loads together,
  * and a session's models are loaded together, in the one frame they share: a federation of
- * discipline models (architecture, structure, services) shares one budget. Each model gets a
- * share of the triangles, mesh prims and package bytes in proportion to its upload's bytes (known
- * before anything is read), at least a quarter of an equal share; the texture size is per image
- * and stays. One model has the whole budget, as it always had.
+ * discipline models (architecture, structure, services) shares one budget. One model has the
+ * whole budget, as it always had.
+ *
+ * Triangles go first where they keep elements in sight: each model is owed a box's triangles for
+ * each of its elements (the least its elements can be drawn with), so a masonry model of a
+ * thousand blocks is not cut to a quarter while a steel model spends its share on bolts; what is
+ * left goes by bytes. A model whose elements are not known is owed a quarter of an equal share.
+ * When what is owed is more than the budget, each gets its part of it. Mesh prims and package
+ * bytes follow the triangle shares (none below a quarter of an equal share); the texture size
+ * is per image and stays.
  *
  * @example
  * ```ts
- * budgetShares(AR_BUDGET_DEFAULTS, [{ bytes: 3e6 }, { bytes: 1e6 }]).map((b) => b.triangles); // → [75000, 25000]
+ * budgetShares(AR_BUDGET_DEFAULTS, [{ bytes: 3e6, elements: 40 }, { bytes: 1e5, elements: 5000 }]).map((b) => b.triangles);
+ * // → [38725, 61274]: the many small elements are kept; the large file has most of the rest
  * ```
  */
-export function budgetShares(
-  budget: ArBudget,
-  uploads: ReadonlyArray<{ bytes: number }>,
-  options: Partial<BudgetSharesOptions> = {},
-): ArBudget[] {
+export function budgetShares(budget: ArBudget, uploads: readonly ShareInput[], options: Partial<BudgetSharesOptions> = {}): ArBudget[] {
   if (uploads.length <= 1) return uploads.map(() => budget);
-  const { leastOfEqualShare } = { ...BUDGET_SHARES_DEFAULTS, ...options };
-  const total = uploads.reduce((n, u) => n + u.bytes, 0);
+  const { leastOfEqualShare, trianglesPerElement } = { ...BUDGET_SHARES_DEFAULTS, ...options };
   const least = leastOfEqualShare / uploads.length;
-  const raw = uploads.map((u) => Math.max(least, total > 0 ? u.bytes / total : 1 / uploads.length));
-  const sum = raw.reduce((n, s) => n + s, 0);
-  return raw.map((r) => {
-    const share = r / sum;
-    return {
-      triangles: Math.max(1, Math.floor(budget.triangles * share)),
-      meshPrims: Math.max(1, Math.floor(budget.meshPrims * share)),
-      textureSize: budget.textureSize,
-      packageBytes: Math.max(1, Math.floor(budget.packageBytes * share)),
-    };
-  });
+  const owed = uploads.map((u) => (u.elements === undefined ? least * budget.triangles : u.elements * trianglesPerElement));
+  const triangles = share(budget.triangles, owed, uploads);
+  const fractions = triangles.map((t) => Math.max(least, t / budget.triangles));
+  const sum = fractions.reduce((n, f) => n + f, 0);
+  return uploads.map((_, i) => ({
+    triangles: Math.max(1, Math.floor(triangles[i]!)),
+    meshPrims: Math.max(1, Math.floor((budget.meshPrims * fractions[i]!) / sum)),
+    textureSize: budget.textureSize,
+    packageBytes: Math.max(1, Math.floor((budget.packageBytes * fractions[i]!) / sum)),
+  }));
+}
+
+/** `total` split: what each is owed first (scaled down when it is more than the total), the rest by bytes. */
+function share(total: number, owed: readonly number[], uploads: readonly ShareInput[]): number[] {
+  const owedSum = owed.reduce((n, o) => n + o, 0);
+  if (owedSum >= total) return owed.map((o) => (total * o) / owedSum);
+  const bytes = uploads.reduce((n, u) => n + u.bytes, 0);
+  const rest = total - owedSum;
+  return owed.map((o, i) => o + (bytes > 0 ? (rest * uploads[i]!.bytes) / bytes : rest / uploads.length));
 }

@@ -25,7 +25,8 @@ import { withDoorHints } from './doorHints.js';
 import { savedModelUpload } from './savedModelUpload.js';
 import { ModelFiles } from './ModelFiles.js';
 import { deliverModel, type DeliveredModel, type SessionModel } from './deliverModel.js';
-import { budgetShares } from './budgetShares.js';
+import { budgetShares, type ShareInput } from './budgetShares.js';
+import { estimateElements } from './estimateElements.js';
 import { placementPoint } from '../placement/placementPoint.js';
 import { DoorNotFoundError } from '@arsession/geometry';
 import { arBudgetOf } from '../config/ServerConfig.js';
@@ -160,7 +161,7 @@ async function convertModels<I>(
   const models: SessionModel[] = [];
   // What a device loads together is held to the budget: a session's models share it.
   const budget = arBudgetOf(ctx.config);
-  const shares = budget ? budgetShares(budget, request.uploads) : request.uploads.map(() => false as const);
+  const shares = budget ? budgetShares(budget, await shareInputs(request.uploads)) : request.uploads.map(() => false as const);
   for (const [order, upload] of request.uploads.entries()) {
     const share = shares[order]!;
     const cacheKey = share && budget && share.triangles !== budget.triangles ? `${upload.sha256}.${shareKey(share)}` : upload.sha256;
@@ -308,6 +309,15 @@ async function convertUpload(
   if (converted.stats.triangles === 0)
     throw new ModelUnreadableError(`${upload.name} has no geometry to show or place (0 triangles)`, named);
   return converted;
+}
+
+/** What each upload's budget share is made from: its bytes, and its elements when there are several to share with. */
+async function shareInputs(uploads: readonly UploadedFile[]): Promise<readonly ShareInput[]> {
+  if (uploads.length < 2) return uploads;
+  const inputs: ShareInput[] = [];
+  // One after another: each is a streamed read of its file, and the API node has requests to answer.
+  for (const u of uploads) inputs.push({ bytes: u.bytes, elements: await estimateElements(u.path) });
+  return inputs;
 }
 
 /** A model upload kept for the account, where it was written as it arrived. */
