@@ -16,6 +16,7 @@ import { FIDELITY_LEGEND, fidelityTable } from './fidelity/fidelityTable.js';
 import { BOUND_TOLERANCE } from './fidelity/measureFidelity.js';
 import type { RenderRow } from './render/renderBench.js';
 import type { LadderBench } from './ladder/ladderBench.js';
+import type { FederationBench } from './federation/federationBench.js';
 import type { ScalingRow } from './scalingBench.js';
 import type { LoadRun, ServerRow } from './serverBench.js';
 import type { Percentiles, Sample } from './sample.js';
@@ -406,6 +407,7 @@ export function writeReport(): void {
     );
   }
   out.push(...ladderSection(load<LadderBench>('ladder')));
+  out.push(...federationSection(load<FederationBench>('federation')));
   if (memory) {
     out.push(
       '## Peak memory of one conversion',
@@ -730,6 +732,55 @@ function ladderSection(ladder: ResultFile<LadderBench> | undefined): string[] {
     '',
     ...ladderPartsLines(rows, cm, mb),
     ...ladderRenderLines(ladder.data.renders),
+  ];
+}
+
+/** A federation in one session: what a device loads together, its time beside web-ifc alone, and its pictures. */
+function federationSection(federation: ResultFile<FederationBench> | undefined): string[] {
+  if (!federation) return [];
+  const f = federation.data;
+  const head = [
+    '## A federation in one session',
+    '',
+    `The ${f.delivery.models || 29} discipline models of one housing project (\`${f.folder}\`, bench/LARGE-MODELS.md: masonry per storey,`,
+    'floors, steel, frames, roof, railings, prefab) posted in one by_plane session to the embedded server on its defaults',
+    '(files per request raised to 64, the cache off), beside web-ifc alone streaming the same files in one process;',
+    `${f.rounds} rounds alternating. The session shares one AR budget: what a device loads together is every asset's USDZ.`,
+    '',
+  ];
+  if (f.skipped) return [...head, `Not run: ${f.skipped}.`, ''];
+  const n = (v: number) => v.toLocaleString('en-US');
+  const d = f.delivery;
+  const within = d.triangles <= 100_000 && d.drawCalls <= 200;
+  return [
+    ...head,
+    '| models | MB | web-ifc alone (ms) | session (ms) | ÷ web-ifc | peak web-ifc |',
+    '|---:|---:|---:|---:|---:|---:|',
+    `| ${d.models} | ${f.megabytes.toFixed(1)} | ${ms(f.webIfc)} | ${ms(f.session)} | ${x(f.ratio)} | ${f.webIfcPeakMb.toFixed(0)} MB |`,
+    '',
+    `Delivered: ${n(d.sourceTriangles)} → **${n(d.triangles)} triangles in ${n(d.drawCalls)} draw calls** ` +
+      `(${n(d.meshPrims)} mesh prims), ` +
+      `${(d.usdzBytes / 2 ** 20).toFixed(1)} MB of USDZ; ${d.levels} session levels (${d.withoutStoreys} models state no storey); ` +
+      `${d.partedModels} models over their share also as ${d.parts} parts. Goal (issue 50): within 100,000 triangles and 200 draw ` +
+      `calls — ${within ? '**met**' : '**not met**'}.`,
+    '',
+    'Each model: its upload, its share of the budget (a box per element first, the rest by bytes) and what it was delivered as:',
+    '',
+    '| model | kB | share (triangles) | delivered | draw calls |',
+    '|---|---:|---:|---:|---:|',
+    ...d.rows.map((r) => `| ${r.name} | ${n(Math.round(r.bytes / 1024))} | ${n(r.shareTriangles)} | ${n(r.triangles)} | ${r.drawCalls} |`),
+    '',
+    ...(f.renders
+      ? [
+          `Every model as read (left) beside every delivered GLB of the session (right), drawn together in the frame the session ` +
+            `gave them, ${n(f.renders.triangles.full)} → ${n(f.renders.triangles.delivered)} triangles:`,
+          '',
+          ...f.renders.views.flatMap((v) => [
+            `![${f.folder}, ${v.title}: as read (left), as the session delivers it (right)](${v.image})`,
+            '',
+          ]),
+        ]
+      : []),
   ];
 }
 

@@ -1,4 +1,5 @@
-// `pnpm bench [--quick] [--section conversion|cli|detection|memory|budget|fidelity|render|scaling|ladder|server|distributed]`: runs the
+// `pnpm bench [--quick] [--section conversion|cli|detection|memory|budget|fidelity|render|scaling|ladder|federation|server|distributed]`:
+// runs the
 // measurements, writes
 // bench/results/*.json and regenerates bench/RESULTS.md from every results file present.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { benchRender } from './render/renderBench.js';
 import { benchDistributed } from './distributedBench.js';
 import { benchDetectionLatency } from './detectionLatency.js';
 import { benchLadder } from './ladder/ladderBench.js';
+import { benchFederation } from './federation/federationBench.js';
 import { BENCH_DIR } from './corpus.js';
 import { environment } from './environment.js';
 import { benchMemory } from './memoryBench.js';
@@ -23,13 +25,27 @@ import { writeReport } from './report.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, section: { type: 'string', multiple: true } }, strict: true });
 const quick = values.quick === true;
-// The scaling run (files up to ~57 MB), the ladder (a large model merged up to 223 MB), the fidelity run (a large
-// model's full read and tree) and the render run (the same full read, pictures rewritten) are left out of --quick.
+// The scaling run (files up to ~57 MB), the ladder (a large model merged up to 223 MB), the federation (29 models,
+// rendered), the fidelity run (a large model's full read and tree) and the render run (the same full read, pictures
+// rewritten) are left out of --quick.
 const sections =
   values.section ??
   (quick
     ? ['conversion', 'cli', 'detection', 'memory', 'budget', 'server', 'distributed']
-    : ['conversion', 'cli', 'detection', 'memory', 'budget', 'fidelity', 'render', 'scaling', 'ladder', 'server', 'distributed']);
+    : [
+        'conversion',
+        'cli',
+        'detection',
+        'memory',
+        'budget',
+        'fidelity',
+        'render',
+        'scaling',
+        'ladder',
+        'federation',
+        'server',
+        'distributed',
+      ]);
 const rounds = quick ? 3 : 7;
 const small = (f: string) => /IfcOpenHouse|wall_door|AC20|Box|DamagedHelmet\.glb/.test(f);
 const only = quick ? small : undefined;
@@ -84,6 +100,10 @@ if (sections.includes('scaling')) {
 if (sections.includes('ladder')) {
   console.error('ladder: the Revit restaurant merged 2, 4 and 8 times, converted within the AR budget against web-ifc alone');
   save('ladder', await benchLadder(3));
+}
+if (sections.includes('federation')) {
+  console.error('federation: 29 discipline models of one project in one session, within one AR budget, against web-ifc alone');
+  save('federation', await benchFederation(3));
 }
 if (sections.includes('distributed')) {
   console.error('distributed: the server on PostgreSQL, S3 (Swift) and a BullMQ queue beside the embedded one');

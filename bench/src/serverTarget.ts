@@ -1,6 +1,6 @@
 // One server under load, in its own process so the load generator does not share its event loop:
-// `node serverTarget.js ours|ours-uncached|distributed|distributed-uncached|bare|soak DATA_DIR [QUEUE]` prints `{"url", "key", "pid"}` on
-// stdout once listening.
+// `node serverTarget.js ours|ours-uncached|distributed|distributed-uncached|bare|soak|federation DATA_DIR [QUEUE]` prints
+// `{"url", "key", "pid"}` on stdout once listening.
 import { join } from 'node:path';
 import { readServerConfig, startServer } from '@arsession/server';
 import express from 'express';
@@ -11,10 +11,21 @@ const UNLIMITED = { sessionsPerClientPerHour: 1e9, sessionsPerKeyPerHour: 1e9, u
 import { pino } from 'pino';
 
 const [kind, dataDir] = process.argv.slice(2);
-if (!dataDir || !['ours', 'ours-uncached', 'distributed', 'distributed-uncached', 'bare', 'soak'].includes(kind!))
-  throw new Error('usage: serverTarget ours|ours-uncached|distributed|distributed-uncached|bare|soak DATA_DIR [QUEUE]');
+if (!dataDir || !['ours', 'ours-uncached', 'distributed', 'distributed-uncached', 'bare', 'soak', 'federation'].includes(kind!))
+  throw new Error('usage: serverTarget ours|ours-uncached|distributed|distributed-uncached|bare|soak|federation DATA_DIR [QUEUE]');
 
-if (kind === 'soak') {
+if (kind === 'federation') {
+  // The embedded defaults, with room for a federation's files (as its users raise
+  // ARSESSION_MAX_FILES) and no cache: every round converts every model.
+  const config = readServerConfig(
+    {},
+    { port: 0, host: '127.0.0.1', dataDir, maxFiles: 64, cacheEntries: 0, logLevel: 'silent', ...UNLIMITED },
+  );
+  const server = await startServer(config, { logger: pino({ level: 'silent' }) });
+  const key = await server.context.sessions.createApiKey('federation');
+  console.log(JSON.stringify({ url: server.url, key, pid: process.pid }));
+  process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
+} else if (kind === 'soak') {
   // The embedded defaults (workers = cores − 1), with the queue the soak asks for.
   // A load from one address: the per-client allowances would be all the bench measures.
   const config = readServerConfig(

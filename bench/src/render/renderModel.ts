@@ -71,38 +71,61 @@ export interface RenderedModel {
  * ```
  */
 export async function renderModel(path: string, options: Partial<RenderModelOptions> = {}): Promise<RenderedModel> {
-  const { width, height, supersample, outDir } = { ...RENDER_MODEL_DEFAULTS, ...options };
   const file = basename(path);
-  const started = performance.now();
   // A fresh copy for each read: a reader may keep or hand on the buffer it is given.
   const bytes = () => new Uint8Array(readFileSync(path));
   const format = detectFormat(bytes());
   if (format !== 'ifc' && format !== 'glb') throw new Error(`${file}: renders IFC and GLB, not ${format ?? 'an unknown format'}`);
+  return renderTogether(file, [() => (format === 'glb' ? readGlb(bytes()) : readIfc(bytes()))], [() => deliver(bytes(), format)], options);
+}
 
-  const full = await renderSide(() => (format === 'glb' ? readGlb(bytes()) : readIfc(bytes())), width, height, supersample);
-  const delivered = await renderSide(() => deliver(bytes(), format), width, height, supersample, full);
+/**
+ * Renders scenes a device shows together (one model, or a federation's models in the one frame
+ * their offsets put them in) as read and as delivered, as {@link renderModel} does one model:
+ * `full` and `delivered` read each scene in turn, and only one scene is held at a time. The PNGs
+ * are named after `name`'s stem.
+ *
+ * @example
+ * ```ts
+ * await renderTogether('federation', files.map((f) => () => readModel(read(f))), delivered.map((d) => () => readGlb(d)));
+ * ```
+ */
+export async function renderTogether(
+  name: string,
+  full: ReadonlyArray<() => Promise<SceneData>>,
+  delivered: ReadonlyArray<() => Promise<SceneData>>,
+  options: Partial<RenderModelOptions> = {},
+): Promise<RenderedModel> {
+  const { width, height, supersample, outDir } = { ...RENDER_MODEL_DEFAULTS, ...options };
+  const started = performance.now();
+  const fullSide = await renderSide(full, width, height, supersample);
+  const deliveredSide = await renderSide(delivered, width, height, supersample, fullSide);
   const rendered = performance.now();
 
   mkdirSync(outDir, { recursive: true });
-  const stem = basename(file, extname(file));
-  const views = full.views.map((view, i): RenderedView => {
-    const png = encodePng(sideBySide(full.images[i]!, delivered.images[i]!, width, height), 2 * width + SIDE_BY_SIDE_DEFAULTS.gap, height);
+  const stem = basename(name, extname(name));
+  const views = fullSide.views.map((view, i): RenderedView => {
+    const png = encodePng(
+      sideBySide(fullSide.images[i]!, deliveredSide.images[i]!, width, height),
+      2 * width + SIDE_BY_SIDE_DEFAULTS.gap,
+      height,
+    );
     const out = join(outDir, `${stem}-${view.name}.png`);
     writeFileSync(out, png);
     return { name: view.name, title: view.title, image: relative(dirname(outDir), out), bytes: png.length };
   });
   const done = performance.now();
   return {
-    file,
-    triangles: { full: full.triangles, delivered: delivered.triangles },
-    drawn: { full: full.drawn, delivered: delivered.drawn },
-    offsets: { full: full.offset, delivered: delivered.offset },
+    file: name,
+    triangles: { full: fullSide.triangles, delivered: deliveredSide.triangles },
+    drawn: { full: fullSide.drawn, delivered: deliveredSide.drawn },
+    offsets: { full: fullSide.offset, delivered: deliveredSide.offset },
     views,
     ms: {
-      readFull: full.ms.read,
-      renderFull: full.ms.render,
-      readDelivered: delivered.ms.read,
-      renderDelivered: delivered.ms.render,
+      readFull: fullSide.ms.read,
+      renderFull: fullSide.ms.render,
+      readDelivered: deliveredSide.ms.read,
+      renderDelivered: deliveredSide.ms.render,
       write: done - rendered,
       total: done - started,
     },
@@ -123,18 +146,42 @@ interface Side {
 
 /**
  * Reads one side and draws its views: the full model's, framed on it (see `fixedViews`), in its
- * own frame; the delivery's from the full model's views, in its frame (`like`). The scene and its
- * triangles are only this function's, so they are collected once it returns.
+ * own frame (the first scene's offset); the delivery's from the full model's views, in its frame
+ * (`like`). Each scene is flattened and dropped before the next is read; the triangles are only
+ * this function's, so they are collected once it returns.
  */
-async function renderSide(read: () => Promise<SceneData>, width: number, height: number, supersample: number, like?: Side): Promise<Side> {
+async function renderSide(
+  reads: ReadonlyArray<() => Promise<SceneData>>,
+  width: number,
+  height: number,
+  supersample: number,
+  like?: Side,
+): Promise<Side> {
   const started = performance.now();
-  let scene: SceneData | undefined = await read();
-  const offset: [number, number, number] = [scene.offset[0], scene.offset[1], scene.offset[2]];
-  // A model point p lies at p − offset in its scene: placed relative to the full model's offset, both sides share one frame.
-  const { positions, categories, offset: frame } = worldTriangles(scene, like?.frame ?? offset);
+  const soups: Array<{ positions: Float32Array; categories: Uint8Array; colours: Uint8Array }> = [];
+  let frame = like?.frame,
+    offset: [number, number, number] | undefined;
+  for (const read of reads) {
+    const scene = await read();
+    offset ??= [scene.offset[0], scene.offset[1], scene.offset[2]];
+    // A model point p lies at p − offset in its scene: placed relative to one frame, every scene and both sides share it.
+    const world = worldTriangles(scene, frame ?? offset);
+    frame ??= world.offset;
+    soups.push({ positions: world.positions, categories: world.categories, colours: sceneColours(scene) });
+  }
+  const positions = concat(
+      soups.map((s) => s.positions),
+      Float32Array,
+    ),
+    categories = concat(
+      soups.map((s) => s.categories),
+      Uint8Array,
+    ),
+    colours = concat(
+      soups.map((s) => s.colours),
+      Uint8Array,
+    );
   const views = like?.views ?? fixedViews(positions, categories, width / height);
-  const colours = sceneColours(scene);
-  scene = undefined;
   const readDone = performance.now();
   const images = views.map((view) => {
     const rgba = rasterize({ positions, colours }, view.camera, { width: width * supersample, height: height * supersample });
@@ -143,12 +190,24 @@ async function renderSide(read: () => Promise<SceneData>, width: number, height:
   return {
     views,
     images,
-    frame,
-    offset,
+    frame: frame ?? [0, 0, 0],
+    offset: offset ?? [0, 0, 0],
     triangles: colours.length / 4,
     drawn: drawnOf(colours),
     ms: { read: readDone - started, render: performance.now() - readDone },
   };
+}
+
+/** The arrays one after another (the one array itself when there is one: nothing copied). */
+function concat<T extends Float32Array | Uint8Array>(arrays: T[], Type: { new (length: number): T }): T {
+  if (arrays.length === 1) return arrays[0]!;
+  const out = new Type(arrays.reduce((n, a) => n + a.length, 0));
+  let at = 0;
+  for (const a of arrays) {
+    out.set(a, at);
+    at += a.length;
+  }
+  return out;
 }
 
 /** The model as a conversion delivers it within the default AR budget (what `runConversion` does). */
