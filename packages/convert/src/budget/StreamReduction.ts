@@ -1,10 +1,13 @@
 import type { Bounds } from '@arsession/geometry';
 import type { SceneData, SceneMesh, SceneNode } from '../scene/SceneData.js';
 import { sceneStats } from '../scene/sceneStats.js';
-import { emptyBounds, growBounds } from '../scene/growBounds.js';
+import { emptyBounds, linearBounds } from '../scene/growBounds.js';
 import { simplifyToBudget } from './simplifyToBudget.js';
 import { fnv1a, sameWords } from './SameShapes.js';
 import type { CategoryFigures } from './ArBudget.js';
+
+/** The entries of a column-major 4×4 matrix that are its linear part (what a translation leaves alone). */
+const LINEAR_PART = [0, 1, 2, 4, 5, 6, 8, 9, 10] as const;
 
 /** Options of {@link StreamReduction}. */
 export interface StreamReductionOptions {
@@ -85,6 +88,33 @@ export class StreamReduction {
   }
 
   /**
+   * The full model's bounds, and each placement's box centre into `fullCentres`, as placing the
+   * geometry computes them (float64, to the bit: see `linearBounds`); a geometry's box under one
+   * linear part is measured once, however many places it is moved to.
+   */
+  private measurePlacements(geometries: readonly SharedGeometry[], uniqueOf: ArrayLike<number>): Bounds {
+    const bounds = emptyBounds();
+    const linear = new Map<string, Float64Array>();
+    geometries.forEach((g, i) => {
+      if (g.indices.length < 3) return;
+      for (const t of g.transforms) {
+        const key = `${uniqueOf[i]}${LINEAR_PART.map((k) => (Object.is(t[k], -0) ? ' -0' : ` ${t[k]}`)).join('')}`;
+        let box = linear.get(key);
+        if (!box) linear.set(key, (box = linearBounds(g.vertices, 6, t)));
+        const min = [box[0]! + t[12]!, box[1]! + t[13]!, box[2]! + t[14]!],
+          max = [box[3]! + t[12]!, box[4]! + t[13]!, box[5]! + t[14]!];
+        if (!(min[0]! <= max[0]!)) continue;
+        for (let k = 0; k < 3; k++) {
+          bounds.min[k] = Math.min(bounds.min[k]!, min[k]!);
+          bounds.max[k] = Math.max(bounds.max[k]!, max[k]!);
+        }
+        this.fullCentres.push((min[0]! + max[0]!) / 2, (min[1]! + max[1]!) / 2, (min[2]! + max[2]!) / 2);
+      }
+    });
+    return bounds;
+  }
+
+  /**
    * Simplifies the geometries in place when the model draws more than `startTriangles`, or its
    * placed geometry would take more than `maxBytes`, keeping the full model's bounds in
    * `fullBounds` first. Leaves them as they are otherwise (and measures nothing more).
@@ -95,24 +125,11 @@ export class StreamReduction {
     // Placed, a vertex takes what it takes here (six floats), and so do the indices.
     const placedBytes = geometries.reduce((n, g) => n + (g.vertices.byteLength + g.indices.byteLength) * g.transforms.length, 0);
     if (this.sourceTriangles <= this.opts.startTriangles && placedBytes <= this.opts.maxBytes) return;
-    const bounds = emptyBounds();
-    for (const g of geometries) {
-      if (g.indices.length < 3) continue;
-      for (const t of g.transforms) {
-        // The same float64 arithmetic as placing the geometry: the same box, the same centre.
-        const { min, max } = growBounds(emptyBounds(), g.vertices, 6, t);
-        if (!(min[0] <= max[0])) continue;
-        for (let k = 0; k < 3; k++) {
-          bounds.min[k] = Math.min(bounds.min[k]!, min[k]!);
-          bounds.max[k] = Math.max(bounds.max[k]!, max[k]!);
-        }
-        this.fullCentres.push((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2);
-      }
-    }
-    this.fullBounds = bounds;
     // Geometries with the same bytes (a building's copies in one project, a type's geometry repeated
     // under ids of its own) are one mesh to the budget: simplified and measured once, the same way.
     const { unique, uniqueOf } = sameBytesOnce(geometries);
+    const bounds = this.measurePlacements(geometries, uniqueOf);
+    this.fullBounds = bounds;
     const meshes: SceneMesh[] = unique.map((g) => sharedGeometryMesh(g));
     // Each placement tells its product's class: the budget takes clutter first and the envelope last.
     const nodes: SceneNode[] = geometries.flatMap((g, i) =>

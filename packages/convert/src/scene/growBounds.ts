@@ -74,3 +74,51 @@ export function growBounds(out: Bounds, positions: Float32Array, stride: number,
   out.max[2] = z1;
   return out;
 }
+
+/**
+ * The box of `positions` (x, y, z at the start of every `stride` numbers) through the linear part
+ * of the column-major 4×4 `matrix`, its translation left out: `[minX, minY, minZ, maxX, maxY,
+ * maxZ]`. Adding the translation (`box[k] + matrix[12 + k]`) gives exactly, to the bit, the box
+ * {@link growBounds} finds through the whole matrix: it computes each coordinate as this one plus
+ * the translation, last, and rounding a sum is monotonic, so the smallest and largest stay so.
+ * Placements that differ only by where they are (a building's copies, a type moved along a
+ * façade) then measure their geometry once.
+ *
+ * @example
+ * ```ts
+ * const box = linearBounds(vertices, 6, matrix);
+ * const minX = box[0] + matrix[12]; // === growBounds(emptyBounds(), vertices, 6, matrix).min[0]
+ * ```
+ */
+export function linearBounds(positions: Float32Array, stride: number, matrix: Float64Array): Float64Array {
+  const m0 = matrix[0]!,
+    m1 = matrix[1]!,
+    m2 = matrix[2]!,
+    m4 = matrix[4]!,
+    m5 = matrix[5]!,
+    m6 = matrix[6]!;
+  const m8 = matrix[8]!,
+    m9 = matrix[9]!,
+    m10 = matrix[10]!;
+  let x0 = Infinity,
+    y0 = Infinity,
+    z0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity,
+    z1 = -Infinity;
+  for (let i = 0; i + 2 < positions.length; i += stride) {
+    const x = positions[i]!,
+      y = positions[i + 1]!,
+      z = positions[i + 2]!;
+    const wx = m0 * x + m4 * y + m8 * z;
+    const wy = m1 * x + m5 * y + m9 * z;
+    const wz = m2 * x + m6 * y + m10 * z;
+    if (wx < x0) x0 = wx;
+    if (wx > x1) x1 = wx;
+    if (wy < y0) y0 = wy;
+    if (wy > y1) y1 = wy;
+    if (wz < z0) z0 = wz;
+    if (wz > z1) z1 = wz;
+  }
+  return Float64Array.of(x0, y0, z0, x1, y1, z1);
+}
