@@ -115,4 +115,57 @@ describe('proxyParts', () => {
       { numRuns: 100 },
     );
   });
+
+  it('cut where hollow, boxes an L-shaped railing along each run, and leaves a bar, a flat frame and a chair whole', () => {
+    const cut = { hollowShare: 0.6 };
+    // Two runs 3 m and 2 m long, 1 m high, 5 cm thick, meeting at a corner: one piece.
+    const railing = cubes([
+      { min: [0, 0, 0], max: [3, 1, 0.05] },
+      { min: [2.95, 0, 0], max: [3, 1, 2] },
+    ]);
+    expect(proxyParts(railing)).toHaveLength(1);
+    const runs = proxyParts(railing, cut).sort((a, b) => a.min[0] - b.min[0]);
+    expect(runs.map((b) => [b.min, b.max])).toEqual([
+      [
+        [0, 0, 0],
+        [3, 1, Math.fround(0.05)],
+      ],
+      [
+        [Math.fround(2.95), 0, 0],
+        [3, 1, 2],
+      ],
+    ]);
+    const bar = cubes([{ min: [0, 0, 0], max: [3, 0.05, 0.05] }]);
+    expect(proxyParts(bar, cut)).toEqual([pointBounds(bar.positions)]);
+    // A door frame (two jambs and a head, flat): its halves' boxes are as large as its own.
+    const frame = cubes([
+      { min: [0, 0, 0], max: [0.1, 2.1, 0.1] },
+      { min: [0.9, 0, 0], max: [1, 2.1, 0.1] },
+      { min: [0, 2, 0], max: [1, 2.1, 0.1] },
+    ]);
+    expect(proxyParts(frame, cut)).toEqual([pointBounds(frame.positions)]);
+  });
+
+  it('cut where hollow, still boxes every vertex, each box touched on all six faces, never more than maxParts', () => {
+    const side = fc.double({ min: 0.01, max: 3, noNaN: true });
+    const at = fc.double({ min: -3, max: 3, noNaN: true });
+    fc.assert(
+      fc.property(fc.array(fc.record({ x: at, y: at, z: at, dx: side, dy: side, dz: side }), { minLength: 1, maxLength: 6 }), (list) => {
+        const mesh = cubes(list.map(({ x, y, z, dx, dy, dz }) => ({ min: [x, y, z] as Vec3, max: [x + dx, y + dy, z + dz] as Vec3 })));
+        const parts = proxyParts(mesh, { hollowShare: 0.6 });
+        expect(parts.length).toBeGreaterThanOrEqual(1);
+        expect(parts.length).toBeLessThanOrEqual(PROXY_PARTS_DEFAULTS.maxParts);
+        const p = mesh.positions;
+        const inBox = (v: number, b: (typeof parts)[number]) =>
+          [0, 1, 2].every((k) => p[v * 3 + k]! >= b.min[k]! && p[v * 3 + k]! <= b.max[k]!);
+        for (let v = 0; v < p.length / 3; v++) expect(parts.some((b) => inBox(v, b))).toBe(true);
+        for (const b of parts)
+          for (let k = 0; k < 3; k++) {
+            expect([...Array(p.length / 3).keys()].some((v) => inBox(v, b) && p[v * 3 + k] === b.min[k])).toBe(true);
+            expect([...Array(p.length / 3).keys()].some((v) => inBox(v, b) && p[v * 3 + k] === b.max[k])).toBe(true);
+          }
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -176,7 +176,7 @@ export class SceneSimplification {
 
   /** The boxes mesh `m` stands as. */
   private partsOf(m: number): Bounds[] {
-    this.parts[m] ??= proxyParts(this.scene.meshes[m]!);
+    this.parts[m] ??= proxyParts(this.scene.meshes[m]!, this.isDetail(m) ? { hollowShare: this.policy.detailHollowShare } : {});
     return this.parts[m];
   }
 
@@ -468,7 +468,7 @@ export class SceneSimplification {
     const widest = group.members.reduce((a, b) => (covers(b) > covers(a) ? b : a), group.lead);
     const material = this.scene.meshes[widest]!.material;
     const union: SceneMesh = { name: lead.name, material, positions: surface.positions, indices: surface.indices };
-    const parts = proxyParts(union);
+    const parts = proxyParts(union, { hollowShare: this.policy.detailHollowShare });
     const standing = { union, parts, measured: this.measureStandIns(union, parts, surface, this.scale[group.lead]!) };
     this.groupStandIns.set(group.lead, standing);
     return standing;

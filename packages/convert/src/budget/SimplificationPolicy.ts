@@ -37,6 +37,13 @@ export interface SimplificationPolicy {
    * simplified shape does (a façade of 8 buildings gives 2 cm of its walls before its doors go).
    */
   shapeErrors: readonly number[];
+  /**
+   * Envelope detail stands in as boxes (or sheets) round the parts of its triangles, a part cut
+   * in two where its halves' boxes have at most this share of its box's surface (`proxyParts`'
+   * `hollowShare`): an L-shaped railing stands as a box along each run. Clutter is boxed whole
+   * (more boxes would cost a piece of furniture its place); 0 cuts nothing.
+   */
+  detailHollowShare: number;
 }
 
 /** Defaults of {@link SimplificationPolicy}: what every delivery has been made with. */
@@ -51,4 +58,5 @@ export const SIMPLIFICATION_POLICY_DEFAULTS: Readonly<SimplificationPolicy> = {
   detailError: 0.01,
   standInSettled: 0.01,
   shapeErrors: [0.005, 0.02, 0.04],
+  detailHollowShare: 0.6,
 };
