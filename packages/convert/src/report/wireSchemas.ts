@@ -101,9 +101,10 @@ export type CategoryOnWire = Static<typeof CategoryOnWire>;
 
 /**
  * A reference to another component of the OpenAPI document, typed as the schema it names: the
- * document keeps one named schema, the type stays the schema's.
+ * document keeps one named schema, the type stays the schema's (how one record's schema names
+ * another without copying it).
  */
-const componentRef = <T extends TSchema>(name: string, _schema: T, description?: string) =>
+export const componentRef = <T extends TSchema>(name: string, _schema: T, description?: string) =>
   Type.Unsafe<Static<T>>({ $ref: `#/components/schemas/${name}`, ...(description !== undefined && { description }) });
 
 /** What the AR budget did to one model: the limits, the figures before and after, what it cost (OpenAPI `ArBudget`). */

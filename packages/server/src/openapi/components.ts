@@ -8,8 +8,17 @@ import {
 } from '@arsession/convert/schemas';
 import { Type } from '@sinclair/typebox';
 import { AssetPartsOnWire, AssetStorey, ModelPart } from '../records/AssetInfo.js';
+import {
+  ByPlanePlacementOnWire,
+  ByRefimagePlacementOnWire,
+  ByScanPlacementOnWire,
+  PlacementWarnings,
+  PoseOnWire,
+  QuickLook,
+  VirtualAnchorPlacementOnWire,
+} from '../records/Placement.js';
 import { ClaimResponse, SessionResponse } from '../records/SessionResponse.js';
-import { ASSET_WARNING_CODES, PLACEMENT_WARNING_CODES } from '../records/warningCodes.js';
+import { ASSET_WARNING_CODES } from '../records/warningCodes.js';
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
 export type Schema = Record<string, unknown>;
 
@@ -44,121 +53,13 @@ const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }
 export const SCHEMAS = {
   SessionResponse,
   ClaimResponse,
-  Pose: record(
-    {
-      position: vec3('metres, in the delivered frame'),
-      rotation: { type: 'array', items: number, minItems: 4, maxItems: 4, description: 'unit quaternion [x, y, z, w]' },
-      matrix: { type: 'array', items: number, minItems: 16, maxItems: 16, description: 'the same, as a column-major 4×4' },
-    },
-    [],
-    'A rigid frame in the delivered frame (right-handed, Y-up, metres).',
-  ),
-  QuickLook: {
-    description:
-      "How AR Quick Look anchors the session's packages (each asset's quick_look " +
-      "file): Apple's anchoring schema, with the anchor's frame in the delivered " +
-      "frame (origin at the anchor's centre, +Y its normal; on an upright plane " +
-      'or an image +X level to the right and +Z down); or none, with the reason.',
-    oneOf: [
-      record({
-        anchoring: { const: 'plane' },
-        alignment: { type: 'string', enum: ['horizontal', 'vertical'] },
-        frame: { $ref: '#/components/schemas/Pose' },
-      }),
-      record({
-        anchoring: { const: 'image' },
-        frame: { $ref: '#/components/schemas/Pose' },
-        physical_width: { type: 'number', description: 'printed width of the reference image (m)' },
-      }),
-      record({ anchoring: { const: 'none' }, reason: text }),
-    ],
-  },
-  PlacementWarnings: {
-    type: 'array',
-    description:
-      'numbers the request sent that are valid but look like mistakes (a frame or unit mix-up); the session was made. Empty when none',
-    items: record({
-      code: {
-        type: 'string',
-        enum: Object.keys(PLACEMENT_WARNING_CODES),
-        description: Object.entries(PLACEMENT_WARNING_CODES)
-          .map(([code, meaning]) => `${code}: ${meaning}`)
-          .join('; '),
-      },
-      message: { type: 'string', description: 'the same in words, with the figures sent' },
-    }),
-  },
-  ByPlanePlacement: record({
-    method: { const: 'by_plane' },
-    anchor: { $ref: '#/components/schemas/Pose', description: "the footprint anchor: bottom centre of every model's bounds" },
-    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
-    warnings: { $ref: '#/components/schemas/PlacementWarnings' },
-  }),
-  ByScanPlacement: record(
-    {
-      method: { const: 'by_scan' },
-      found: { type: 'string', enum: ['detected', 'given'] },
-      corners: {
-        type: 'array',
-        items: vec3('a corner'),
-        minItems: 4,
-        maxItems: 4,
-        description: "the opening [BL, BR, TR, TL] on the viewer's face of the wall",
-      },
-      wall_normal: vec3('the wall normal, toward the viewer'),
-      width: number,
-      height: number,
-      frame: {
-        $ref: '#/components/schemas/Pose',
-        description: 'origin at the bottom centre, x to the right, y up, z along the wall normal',
-      },
-      detection: record(
-        {
-          method: { type: 'string', enum: ['semantic', 'geometric'] },
-          confidence: { type: 'number', minimum: 0, maximum: 1 },
-          source: nullable(record({ id: text, name: text }, ['name'])),
-        },
-        [],
-        'how mode 1 found the door',
-      ),
-      quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
-      warnings: { $ref: '#/components/schemas/PlacementWarnings' },
-    },
-    ['detection'],
-  ),
-  VirtualAnchorPlacement: {
-    description: "The anchor's frame (origin and axes per kind: y along plane_normal) and its sizes.",
-    oneOf: (
-      [
-        ['rectangle_short_side', { width: number, height: number }],
-        ['segment_directional', { length: number, placement_source: { type: 'string', enum: ['model_surface'] } }],
-        ['circle_directional', { radius: number }],
-        ['corner_directional', { opening_angle_deg: number }],
-      ] as const
-    ).map(([kind, sizes]) =>
-      record({
-        method: { const: 'by_virtual_anchor' },
-        anchor_type: { const: kind },
-        pose: { $ref: '#/components/schemas/Pose' },
-        correction_deg: { type: 'number', description: "how far the sent direction was turned into the anchor's plane (degrees)" },
-        ...sizes,
-        quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
-        warnings: { $ref: '#/components/schemas/PlacementWarnings' },
-      }),
-    ),
-  },
-  ByRefimagePlacement: record({
-    method: { const: 'by_refimage' },
-    pose: {
-      $ref: '#/components/schemas/Pose',
-      description: "the printed image's frame in ARKit's image-anchor convention: y out of the image, x to its right, z to its bottom",
-    },
-    physical_width: number,
-    correction_deg: number,
-    image_url: url,
-    quick_look: nullable({ $ref: '#/components/schemas/QuickLook' }),
-    warnings: { $ref: '#/components/schemas/PlacementWarnings' },
-  }),
+  Pose: PoseOnWire,
+  QuickLook,
+  PlacementWarnings,
+  ByPlanePlacement: ByPlanePlacementOnWire,
+  ByScanPlacement: ByScanPlacementOnWire,
+  VirtualAnchorPlacement: VirtualAnchorPlacementOnWire,
+  ByRefimagePlacement: ByRefimagePlacementOnWire,
   QuickLookPackage: record({
     usdz_url: {
       ...url,

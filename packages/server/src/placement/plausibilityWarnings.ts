@@ -1,7 +1,6 @@
 import type { Bounds } from '@arsession/geometry';
-import type { Placement } from '../records/Placement.js';
+import type { Placement, PlacementWarning } from '../records/Placement.js';
 import { diagonalOf, distanceOutside, openingCentre } from './distanceOutside.js';
-import type { PlacementWarning } from '../records/warningCodes.js';
 
 /** Options of {@link plausibilityWarnings}. */
 export interface PlausibilityOptions {

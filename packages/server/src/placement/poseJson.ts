@@ -1,11 +1,8 @@
 import { createPose, type Pose, type Vec3 } from '@arsession/geometry';
+import type { PoseOnWire } from '../records/Placement.js';
 
 /** A pose as the detail record shows it: position, quaternion [x, y, z, w], column-major 4×4. */
-export interface PoseJson {
-  position: number[];
-  rotation: number[];
-  matrix: number[];
-}
+export type PoseJson = PoseOnWire;
 
 /**
  * A pose given in the submitted model's frame (Y-up), stated in the delivered files' frame: the

@@ -27,9 +27,3 @@ export const PLACEMENT_WARNING_CODES = {
 
 /** A code a placement's warning carries. */
 export type PlacementWarningCode = keyof typeof PLACEMENT_WARNING_CODES;
-
-/** One warning of a placement, as the detail record lists it. */
-export interface PlacementWarning {
-  code: PlacementWarningCode;
-  message: string;
-}
