@@ -7,7 +7,8 @@ import {
   PropertySets,
 } from '@arsession/convert/schemas';
 import { Type } from '@sinclair/typebox';
-import { AssetPartsOnWire, AssetStorey, ModelPart } from '../records/AssetInfo.js';
+import { AssetPartsOnWire, AssetStorey, ModelAsset, ModelPart, QuickLookPackage } from '../records/AssetInfo.js';
+import { SessionDetail } from '../records/SessionDetail.js';
 import {
   ByPlanePlacementOnWire,
   ByRefimagePlacementOnWire,
@@ -18,7 +19,6 @@ import {
   VirtualAnchorPlacementOnWire,
 } from '../records/Placement.js';
 import { ClaimResponse, SessionResponse } from '../records/SessionResponse.js';
-import { ASSET_WARNING_CODES } from '../records/warningCodes.js';
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
 export type Schema = Record<string, unknown>;
 
@@ -36,12 +36,10 @@ function record(properties: Record<string, Schema>, optional: readonly string[] 
   };
 }
 
-const number: Schema = { type: 'number' };
 const integer: Schema = { type: 'integer', minimum: 0 };
 const text: Schema = { type: 'string' };
 const url: Schema = { type: 'string', format: 'uri' };
 const sha256: Schema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
-const vec3 = (description: string): Schema => ({ type: 'array', items: number, minItems: 3, maxItems: 3, description });
 const nullable = (schema: Schema): Schema => ({ oneOf: [schema, { type: 'null' }] });
 
 /**
@@ -60,129 +58,8 @@ export const SCHEMAS = {
   ByScanPlacement: ByScanPlacementOnWire,
   VirtualAnchorPlacement: VirtualAnchorPlacementOnWire,
   ByRefimagePlacement: ByRefimagePlacementOnWire,
-  QuickLookPackage: record({
-    usdz_url: {
-      ...url,
-      description: 'the USDZ that places itself in AR Quick Look (the plain USDZ when anchoring is none); made on its first request',
-    },
-    bytes: { ...nullable(integer), description: 'null until the package has been made (its first request)' },
-    sha256: { ...nullable(sha256), description: 'null until the package has been made (its first request)' },
-    anchoring: { type: 'string', enum: ['plane', 'image', 'none'] },
-    reason: nullable(text),
-  }),
-  ModelAsset: record(
-    {
-      order: integer,
-      source_name: text,
-      format: { type: 'string', enum: ['ifc', 'ifczip', 'glb', 'usdz'] },
-      usdz_delivery: {
-        type: 'string',
-        enum: ['converted', 'as_uploaded', 'repacked'],
-        description:
-          'converted: written from the model; as_uploaded: an ARKit-ready USDZ upload delivered byte for ' +
-          'byte; repacked: one whose only faults were compression or alignment, its entries untouched',
-      },
-      preferred_format: { type: 'string', enum: ['reality', 'usdz'] },
-      reality_url: {
-        ...nullable(url),
-        description:
-          'the Reality file, when the operator configured a compiler (ARSESSION_REALITY_COMPILER: Apple publishes no ' +
-          'writer) and it succeeded; null otherwise — a configured compiler that failed adds the warning reality_failed',
-      },
-      reality_status: {
-        type: 'string',
-        enum: ['made', 'not_configured', 'failed'],
-        description:
-          'why reality_url is what it is: made; not_configured (the server has no ARSESSION_REALITY_COMPILER: ' +
-          'Apple publishes no Reality writer, so a macOS build host with Reality Composer ' +
-          "Pro's tools provides one); failed (the compiler failed on this model, with the warning " +
-          'reality_failed). The client rule holds either way: Reality when there is one, else USDZ',
-      },
-      usdz_url: url,
-      glb_url: {
-        ...nullable(url),
-        description:
-          'the same scene as GLB; each vertex names its element through EXT_mesh_features feature ids into an ' +
-          'EXT_structural_metadata table (globalId, ifcClass, name). Null for sessions made before GLBs were delivered',
-      },
-      source_bytes: integer,
-      usdz_bytes: integer,
-      usdz_sha256: sha256,
-      glb_bytes: nullable(integer),
-      glb_sha256: nullable(sha256),
-      triangles: integer,
-      mesh_nodes: integer,
-      draw_calls: integer,
-      elements: integer,
-      triangles_without_element: {
-        ...nullable(integer),
-        description:
-          'delivered triangles no element owns: what a tap cannot name. Every other triangle maps to its source element ' +
-          '(an IFC GlobalId, a GLB or USD node), through simplification, merging and stand-ins: in the USDZ as the ' +
-          'indexed primvar primvars:element of each Mesh prim (one value per face); null for ' +
-          'sessions made before it was counted',
-      },
-      bounds: record(
-        { min: vec3('lowest corner'), max: vec3('highest corner') },
-        [],
-        "in this model's delivered frame, of the full model (placement is computed " +
-          'on it; a simplified delivery lies within ar_budget.max_deviation_m of it)',
-      ),
-      offset: vec3("this model's own re-centring (Y-up, m)"),
-      warnings: {
-        type: 'array',
-        description: 'what the conversion changed or dropped, never silently; the model was delivered',
-        items: record({
-          code: {
-            type: 'string',
-            enum: Object.keys(ASSET_WARNING_CODES),
-            description: Object.entries(ASSET_WARNING_CODES)
-              .map(([code, meaning]) => `${code}: ${meaning}`)
-              .join('; '),
-          },
-          message: { ...text, description: "the same in words, with this model's figures and names" },
-        }),
-      },
-      door_openings: integer,
-      quick_look: nullable({ $ref: '#/components/schemas/QuickLookPackage' }),
-      element_records: {
-        ...nullable(
-          record({
-            url: {
-              ...url,
-              description: 'gzipped JSON: {schema, elements: {<id>: record}}, each record as GET …/elements/{global_id} answers it',
-            },
-            bytes: { ...integer, description: 'size of the file (bytes, gzipped)' },
-            sha256: { ...sha256, description: 'SHA-256 of the file, hex (also its ETag)' },
-            count: { ...integer, description: 'elements it holds' },
-          }),
-        ),
-        description: "every element's record in one file, for an app that answers taps offline; null for sessions made before",
-      },
-      storeys: {
-        ...nullable({ type: 'array', items: { $ref: '#/components/schemas/AssetStorey' } }),
-        description:
-          "the USDZ's storeys, bottom up (those without an elevation last): every prim of a storey lies under its Xform, " +
-          'so an app hides or shows a storey by its prim_path, and each storey and element Xform carries an accessibility ' +
-          'label and description (OpenUSD AccessibilityAPI); empty for a model without storeys (a GLB, a USDZ); null for ' +
-          'sessions made before storeys were stated',
-      },
-      parts: {
-        ...nullable({ $ref: '#/components/schemas/AssetParts' }),
-        description:
-          'a model over the AR budget is also delivered as parts a device loads where the user stands: ' +
-          'one per storey, cut into neighbouring cells where a storey is over the budget, each within the ' +
-          'budget with its walls, slabs and roofs as read; null for a model within the budget (or sessions made before parts)',
-      },
-      ar_budget: {
-        ...nullable({ $ref: '#/components/schemas/ArBudget' }),
-        description:
-          'what the AR budget did to this model; null when the server runs ' +
-          'without one (ARSESSION_AR_BUDGET=false) or for sessions made before it',
-      },
-    },
-    ['door_openings'],
-  ),
+  QuickLookPackage,
+  ModelAsset,
   ElementRecord: Type.Object(
     { order: Type.Integer({ minimum: 0, description: 'the model (model_assets order) it belongs to' }), ...ElementRecord.properties },
     { additionalProperties: false },
@@ -195,33 +72,7 @@ export const SCHEMAS = {
   ArBudgetFigures: BudgetFiguresOnWire,
   ArBudget: ArBudgetOnWire,
   ArBudgetCategory: CategoryOnWire,
-  SessionDetail: record({
-    session_id: text,
-    deeplink: url,
-    created_at: { type: 'string', format: 'date-time' },
-    expires_at: { type: 'string', format: 'date-time' },
-    placement: {
-      oneOf: [
-        { $ref: '#/components/schemas/ByPlanePlacement' },
-        { $ref: '#/components/schemas/ByScanPlacement' },
-        { $ref: '#/components/schemas/VirtualAnchorPlacement' },
-        { $ref: '#/components/schemas/ByRefimagePlacement' },
-      ],
-      description: 'what the AR client needs to place the model, in the delivered frame of the first model',
-    },
-    model_frame: record({
-      up_axis: { const: 'y' },
-      handedness: { const: 'right' },
-      units: { const: 'm' },
-      offset: vec3('a submitted point p lands at to_y_up(p) − offset'),
-    }),
-    model_assets: { type: 'array', items: { $ref: '#/components/schemas/ModelAsset' } },
-    page_url: { ...url, description: 'the session page for people (HTML)' },
-    preview_glb_url: {
-      ...nullable(url),
-      description: 'the first model with the placement drawn (GLB), as the page shows it; made on its first request',
-    },
-  }),
+  SessionDetail,
   SavedModel: record(
     {
       id: { ...text, description: 'its id, for DELETE /api/vision/v1/models/{model_id}' },

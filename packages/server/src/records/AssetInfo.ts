@@ -1,8 +1,16 @@
 import type { ArBudgetOnWire, ConversionResult } from '@arsession/convert';
-import { count, nullable, PartOnWire, sha256Hex, StoreyOnWire } from '@arsession/convert/schemas';
-import { type Static, Type } from '@sinclair/typebox';
+import {
+  ArBudgetOnWire as ArBudgetOnWireSchema,
+  componentRef,
+  count,
+  nullable,
+  PartOnWire,
+  sha256Hex,
+  StoreyOnWire,
+} from '@arsession/convert/schemas';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { QuickLook } from './Placement.js';
-import type { AssetWarning } from './warningCodes.js';
+import { ASSET_WARNING_CODES, type AssetWarning } from './warningCodes.js';
 
 /** One delivered model as stored with its session (the detail record adds its URLs). */
 export interface AssetInfo {
@@ -73,55 +81,6 @@ export interface QuickLookFile {
   reason: string | null;
 }
 
-/** A model asset as the detail record shows it. */
-export type AssetOnWire = Omit<
-  AssetInfo,
-  | 'usdz_file'
-  | 'glb_file'
-  | 'reality_file'
-  | 'quick_look'
-  | 'ar_budget'
-  | 'parts'
-  | 'triangles_without_element'
-  | 'element_records'
-  | 'storeys'
-> & {
-  /**
-   * The USDZ's storeys, bottom up: hide or show a storey's Xform (`prim_path`) and every prim of
-   * it goes with it. `session_level` numbers it across the session's models, as the parts' do.
-   * Empty for a model without storeys; `null` for sessions made before storeys were stated.
-   */
-  storeys: AssetStorey[] | null;
-  /**
-   * Every element's record in one file (gzipped JSON, by id: class, name, type, storey,
-   * materials, property sets, quantities), for an app that answers taps offline; one element's
-   * is at `…/elements/{global_id}`. `null` for sessions made before.
-   */
-  element_records: { url: string; bytes: number; sha256: string; count: number } | null;
-  /** `null` for sessions made before it was counted. */
-  triangles_without_element: number | null;
-  ar_budget: ArBudgetOnWire | null;
-  order: number;
-  source_name: string;
-  usdz_url: string;
-  glb_url: string | null;
-  reality_url: string | null;
-  /** Why `reality_url` is what it is: made; no compiler configured; or the compiler failed (with the warning reality_failed). */
-  reality_status: 'made' | 'not_configured' | 'failed';
-  /** Its size and SHA-256 are those of the session's file, `null` until a package made on request has been made. */
-  quick_look: (Omit<QuickLookFile, 'file'> & { usdz_url: string; bytes: number | null; sha256: string | null }) | null;
-  /** The parts a device loads where the user stands, for a model over the AR budget; `null` for one within it. */
-  parts: AssetPartsOnWire | null;
-};
-
-/** The frame every delivered file is stated in: Y-up, right-handed metres, moved by −offset. */
-export interface ModelFrame {
-  up_axis: 'y';
-  handedness: 'right';
-  units: 'm';
-  offset: number[];
-}
-
 /**
  * A storey of an asset on the wire: the converter's `StoreyOnWire` and its level across the
  * session's models. The one declaration of its type and of the OpenAPI schema `AssetStorey`.
@@ -179,3 +138,145 @@ export const AssetPartsOnWire = Type.Object(
 );
 /** The parts of a model over the AR budget on the wire (see the schema of the same name). */
 export type AssetPartsOnWire = Static<typeof AssetPartsOnWire>;
+
+const url = (description?: string) => Type.String({ format: 'uri', ...(description !== undefined && { description }) });
+/** `schema` or `null` (`oneOf`, as the document states it), described as a whole when `description` is given. */
+const orNull = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Unsafe<Static<T> | null>({ oneOf: [schema, { type: 'null' }], ...(description !== undefined && { description }) });
+const stringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description !== undefined && { description }) });
+const vec3 = (description: string) => Type.Array(Type.Number(), { minItems: 3, maxItems: 3, description });
+
+/** An asset's package for AR Quick Look on the wire: its URL, and its size and digest once made (OpenAPI `QuickLookPackage`). */
+export const QuickLookPackage = Type.Object(
+  {
+    usdz_url: url('the USDZ that places itself in AR Quick Look (the plain USDZ when anchoring is none); made on its first request'),
+    bytes: orNull(count(), 'null until the package has been made (its first request)'),
+    sha256: orNull(sha256Hex(), 'null until the package has been made (its first request)'),
+    anchoring: stringEnum(['plane', 'image', 'none']),
+    reason: orNull(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+/** A delivered model as the detail record shows it: the one declaration of its type and of the OpenAPI schema `ModelAsset`. */
+export const ModelAsset = Type.Object(
+  {
+    order: count(),
+    source_name: Type.String(),
+    format: stringEnum(['ifc', 'ifczip', 'glb', 'usdz']),
+    usdz_delivery: stringEnum(
+      ['converted', 'as_uploaded', 'repacked'],
+      'converted: written from the model; as_uploaded: an ARKit-ready USDZ upload delivered byte for ' +
+        'byte; repacked: one whose only faults were compression or alignment, its entries untouched',
+    ),
+    preferred_format: stringEnum(['reality', 'usdz']),
+    reality_url: orNull(
+      url(),
+      'the Reality file, when the operator configured a compiler (ARSESSION_REALITY_COMPILER: Apple publishes no ' +
+        'writer) and it succeeded; null otherwise — a configured compiler that failed adds the warning reality_failed',
+    ),
+    reality_status: stringEnum(
+      ['made', 'not_configured', 'failed'],
+      'why reality_url is what it is: made; not_configured (the server has no ARSESSION_REALITY_COMPILER: ' +
+        'Apple publishes no Reality writer, so a macOS build host with Reality Composer ' +
+        "Pro's tools provides one); failed (the compiler failed on this model, with the warning " +
+        'reality_failed). The client rule holds either way: Reality when there is one, else USDZ',
+    ),
+    usdz_url: url(),
+    glb_url: orNull(
+      url(),
+      'the same scene as GLB; each vertex names its element through EXT_mesh_features feature ids into an ' +
+        'EXT_structural_metadata table (globalId, ifcClass, name). Null for sessions made before GLBs were delivered',
+    ),
+    source_bytes: count(),
+    usdz_bytes: count(),
+    usdz_sha256: sha256Hex(),
+    glb_bytes: orNull(count()),
+    glb_sha256: orNull(sha256Hex()),
+    triangles: count(),
+    mesh_nodes: count(),
+    draw_calls: count(),
+    elements: count(),
+    triangles_without_element: orNull(
+      count(),
+      'delivered triangles no element owns: what a tap cannot name. Every other triangle maps to its source element ' +
+        '(an IFC GlobalId, a GLB or USD node), through simplification, merging and stand-ins: in the USDZ as the ' +
+        'indexed primvar primvars:element of each Mesh prim (one value per face); null for ' +
+        'sessions made before it was counted',
+    ),
+    bounds: Type.Object(
+      { min: vec3('lowest corner'), max: vec3('highest corner') },
+      {
+        additionalProperties: false,
+        description:
+          "in this model's delivered frame, of the full model (placement is computed " +
+          'on it; a simplified delivery lies within ar_budget.max_deviation_m of it)',
+      },
+    ),
+    offset: vec3("this model's own re-centring (Y-up, m)"),
+    warnings: Type.Array(
+      Type.Object(
+        {
+          code: stringEnum(
+            Object.keys(ASSET_WARNING_CODES) as AssetWarning['code'][],
+            Object.entries(ASSET_WARNING_CODES)
+              .map(([code, meaning]) => `${code}: ${meaning}`)
+              .join('; '),
+          ),
+          message: Type.String({ description: "the same in words, with this model's figures and names" }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'what the conversion changed or dropped, never silently; the model was delivered' },
+    ),
+    door_openings: Type.Optional(count()),
+    quick_look: orNull(componentRef('QuickLookPackage', QuickLookPackage)),
+    element_records: orNull(
+      Type.Object(
+        {
+          url: url('gzipped JSON: {schema, elements: {<id>: record}}, each record as GET …/elements/{global_id} answers it'),
+          bytes: count('size of the file (bytes, gzipped)'),
+          sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the file, hex (also its ETag)' }),
+          count: count('elements it holds'),
+        },
+        { additionalProperties: false },
+      ),
+      "every element's record in one file, for an app that answers taps offline; null for sessions made before",
+    ),
+    storeys: orNull(
+      Type.Array(componentRef('AssetStorey', AssetStorey)),
+      "the USDZ's storeys, bottom up (those without an elevation last): every prim of a storey lies under its Xform, " +
+        'so an app hides or shows a storey by its prim_path, and each storey and element Xform carries an accessibility ' +
+        'label and description (OpenUSD AccessibilityAPI); empty for a model without storeys (a GLB, a USDZ); null for ' +
+        'sessions made before storeys were stated',
+    ),
+    parts: orNull(
+      componentRef('AssetParts', AssetPartsOnWire),
+      'a model over the AR budget is also delivered as parts a device loads where the user stands: ' +
+        'one per storey, cut into neighbouring cells where a storey is over the budget, each within the ' +
+        'budget with its walls, slabs and roofs as read; null for a model within the budget (or sessions made before parts)',
+    ),
+    ar_budget: orNull(
+      componentRef('ArBudget', ArBudgetOnWireSchema),
+      'what the AR budget did to this model; null when the server runs ' +
+        'without one (ARSESSION_AR_BUDGET=false) or for sessions made before it',
+    ),
+  },
+  { additionalProperties: false },
+);
+/** A model asset as the detail record shows it (see the schema `ModelAsset`). */
+export type AssetOnWire = Static<typeof ModelAsset>;
+
+/** The frame every delivered file is stated in: Y-up, right-handed metres, moved by −offset (OpenAPI, in `SessionDetail`). */
+export const ModelFrame = Type.Object(
+  {
+    up_axis: Type.Literal('y'),
+    handedness: Type.Literal('right'),
+    units: Type.Literal('m'),
+    offset: vec3('a submitted point p lands at to_y_up(p) − offset'),
+  },
+  { additionalProperties: false },
+);
+/** The frame every delivered file is stated in (see the schema above). */
+export type ModelFrame = Static<typeof ModelFrame>;
