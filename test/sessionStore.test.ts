@@ -8,7 +8,7 @@ import { openSqliteSessionStore, sessionFilePath, type SessionStore } from '@ars
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresSessionStore } from '../packages/server/src/store/postgres/openPostgresSessionStore.js';
 import { openDatabase } from '../packages/server/src/store/sqlite/openDatabase.js';
-import type { NewSession, SessionCommit } from '../packages/server/src/store/SessionStore.js';
+import type { NewSession, SavedModelInput, SessionCommit } from '../packages/server/src/store/SessionStore.js';
 import { boxAsset, MODEL_FRAME, PLACEMENT_AT_ORIGIN } from '../packages/server/test/support/storedSession.js';
 import { startPostgres, type PostgresServer } from '@arsession/bench/services';
 
@@ -156,7 +156,7 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
     const key = await store.createApiKey('studio');
     const account = (await store.authenticate(key))!;
     const commit = sessionOf('eeeeeeeeeeeeeeeeeeeee1', { accountId: account.id });
-    const saved = [
+    const saved: SavedModelInput[] = [
       { id: 'm1', sourceName: 'a.ifc', format: 'ifc', bytes: 10, sha256: '1'.repeat(64), storedAs: 'eeeeeeeeeeeeeeeeeeeee1-a.ifc' },
       { id: 'm2', sourceName: 'b.glb', format: 'glb', bytes: 20, sha256: '2'.repeat(64), storedAs: 'eeeeeeeeeeeeeeeeeeeee1-b.glb' },
       { id: 'm3', sourceName: 'c.glb', format: 'glb', bytes: 30, sha256: '3'.repeat(64), storedAs: 'eeeeeeeeeeeeeeeeeeeee1-c.glb' },
@@ -186,7 +186,7 @@ describe.each(ENGINES)('SessionStore on $name', (engine) => {
   it('a saved model is kept once per content and account; deleted by its account only', async () => {
     const account = (await store.authenticate(await store.createApiKey('studio')))!;
     const other = (await store.authenticate(await store.createApiKey('other')))!;
-    const model = (id: string, sha: string) => ({
+    const model = (id: string, sha: string): SavedModelInput => ({
       id,
       sourceName: `${id}.glb`,
       format: 'glb',

@@ -8,6 +8,7 @@ import {
 } from '@arsession/convert/schemas';
 import { Type } from '@sinclair/typebox';
 import { AssetPartsOnWire, AssetStorey, ModelAsset, ModelPart, QuickLookPackage } from '../records/AssetInfo.js';
+import { SavedModelOnWire, SavedModelsOnWire } from '../records/SavedModelOnWire.js';
 import { SessionDetail } from '../records/SessionDetail.js';
 import {
   ByPlanePlacementOnWire,
@@ -73,28 +74,8 @@ export const SCHEMAS = {
   ArBudget: ArBudgetOnWire,
   ArBudgetCategory: CategoryOnWire,
   SessionDetail,
-  SavedModel: record(
-    {
-      id: { ...text, description: 'its id, for DELETE /api/vision/v1/models/{model_id}' },
-      session_id: { ...text, description: 'the session it was first sent with (which may have expired)' },
-      source_name: { ...text, description: 'its file name as uploaded' },
-      format: { type: 'string', enum: ['ifc', 'ifczip', 'glb', 'usdz'], description: 'the format it was read as' },
-      bytes: { ...integer, description: 'its size as uploaded' },
-      sha256: { ...sha256, description: 'SHA-256 of its bytes, hex' },
-      created_at: { type: 'string', format: 'date-time', description: 'when it was saved' },
-    },
-    [],
-    "A model saved to the key's account: GET …/models/{id}/file gives its bytes, DELETE …/models/{id} forgets it.",
-  ),
-  SavedModels: record({
-    account: { ...text, description: "the key's account" },
-    models: {
-      type: 'array',
-      description: 'newest first; a model is kept once per content (the same file sent again is not stored twice)',
-      items: { $ref: '#/components/schemas/SavedModel' },
-    },
-    next_cursor: { ...nullable(text), description: 'pass as cursor for the next page; null on the last page' },
-  }),
+  SavedModel: SavedModelOnWire,
+  SavedModels: SavedModelsOnWire,
   AppSiteAssociation: record({
     applinks: record(
       {

@@ -4,30 +4,12 @@ import { authenticate } from '../auth/authenticate.js';
 import { ApiError } from '../errors/ApiError.js';
 import type { SavedModel, SavedModelCursor } from '../store/SessionStore.js';
 import { contentDisposition } from '../files/downloadName.js';
+import type { SavedModelOnWire, SavedModelsOnWire } from '../records/SavedModelOnWire.js';
 
 /** Saved models a page holds when the request does not say. */
 export const SAVED_MODELS_PAGE = 100;
 /** The most a page may hold. */
 export const SAVED_MODELS_PAGE_MAX = 1000;
-
-/** One saved model on the wire. */
-export interface SavedModelOnWire {
-  id: string;
-  session_id: string;
-  source_name: string;
-  format: string;
-  bytes: number;
-  sha256: string;
-  created_at: string;
-}
-
-/** `GET /api/vision/v1/models/` (SavedModels). */
-export interface SavedModelsOnWire {
-  account: string;
-  models: SavedModelOnWire[];
-  /** Pass as `cursor` for the next page; null on the last. */
-  next_cursor: string | null;
-}
 
 /**
  * `GET /api/vision/v1/models/?limit=&cursor=`: a page of the models saved to the key's account,

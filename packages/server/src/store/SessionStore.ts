@@ -1,3 +1,4 @@
+import type { ModelFormat } from '@arsession/convert';
 import type { AssetInfo, ModelFrame } from '../records/AssetInfo.js';
 import type { StoredPlacement } from '../records/Placement.js';
 
@@ -20,7 +21,7 @@ export interface SavedModel {
   id: string;
   sessionId: string;
   sourceName: string;
-  format: string;
+  format: ModelFormat;
   bytes: number;
   sha256: string;
   createdAt: string;
@@ -93,7 +94,7 @@ export type NewSession = Omit<SessionRecord, 'onetimeCode' | 'codeClaimed' | 'fi
 export interface SavedModelInput {
   id: string;
   sourceName: string;
-  format: string;
+  format: ModelFormat;
   bytes: number;
   sha256: string;
   /** Its file's path under the models directory. */

@@ -1,4 +1,7 @@
+import type { ModelFormat } from '@arsession/convert';
 import type { SavedModel, SavedModelPage } from './SessionStore.js';
+
+const FORMATS: readonly string[] = ['ifc', 'ifczip', 'glb', 'usdz'] satisfies ModelFormat[];
 
 /** A `saved_models` row as either engine reads it (PostgreSQL's BIGINTs may arrive as strings). */
 export interface SavedModelRow {
@@ -23,9 +26,15 @@ export function savedModelOf(r: SavedModelRow): SavedModel {
     id: r.id,
     sessionId: r.session_id,
     sourceName: r.source_name,
-    format: r.format,
+    format: formatOf(r.format),
     bytes: Number(r.bytes),
     sha256: r.sha256,
     createdAt: new Date(Number(r.created_at)).toISOString(),
   };
+}
+
+/** A stored format as the type it was written as; a row holding another was not written by this server. */
+function formatOf(text: string): ModelFormat {
+  if (!FORMATS.includes(text)) throw new Error(`a saved model's format is ${JSON.stringify(text)}, which no conversion reports`);
+  return text as ModelFormat;
 }
