@@ -2,17 +2,10 @@ import { ConvertError, UnsupportedFormatError } from '@arsession/convert';
 import { DoorNotFoundError, GeometryValidationError } from '@arsession/geometry';
 import multer from 'multer';
 import { ApiError, type FieldError } from './ApiError.js';
+import type { Problem } from '../records/Problem.js';
 
-/** An RFC 9457 problem document, with the field list the contract asks for. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  errors: FieldError[];
-  [extension: string]: unknown;
-}
+/** An RFC 9457 problem document, with the field list the contract asks for (declared once, in `records/Problem.ts`). */
+export type { Problem } from '../records/Problem.js';
 
 /** Problem `type` URIs: stable names, listed in the error table of docs/SERVER.md. */
 export const PROBLEM_TYPE_BASE = 'urn:arsession:problem:';
@@ -54,7 +47,7 @@ const MULTER_STATUS: Record<string, [number, string]> = {
  * ```
  */
 export function problemFromError(err: unknown): { problem: Problem; headers: Record<string, string> } {
-  const make = (status: number, code: string, detail: string, errors: FieldError[] = [], extra: Record<string, unknown> = {}) => ({
+  const make = (status: number, code: string, detail: string, errors: FieldError[] = [], extra: Pick<Problem, 'reason' | 'file'> = {}) => ({
     problem: { type: PROBLEM_TYPE_BASE + code, title: TITLES[status] ?? 'Error', status, detail, code, errors, ...extra },
     headers: {} as Record<string, string>,
   });
@@ -99,7 +92,7 @@ export function problemFromError(err: unknown): { problem: Problem; headers: Rec
   return make(500, 'internal_error', 'the server failed on this request; it has been logged under the request id');
 }
 
-function fileOf(err: ConvertError): Record<string, unknown> {
+function fileOf(err: ConvertError): Pick<Problem, 'file'> {
   return err.fileName !== undefined ? { file: err.fileName } : {};
 }
 

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { AppSiteAssociation } from '../records/ServiceStatus.js';
 import type { ServerContext } from '../app/ServerContext.js';
 import { ApiError } from '../errors/ApiError.js';
 
@@ -24,9 +25,11 @@ export function appSiteAssociationRoute(ctx: ServerContext) {
       throw new ApiError(404, 'not_found', "no app opens this server's links: ARSESSION_APPLE_APP_IDS is not set", [
         { field: 'path', message: 'no universal-link association is configured' },
       ]);
-    res
-      .type('application/json')
-      .set('Cache-Control', 'public, max-age=3600')
-      .json({ applinks: { details: [{ appIDs, components: [{ '/': '/s/*', comment: "a session's page: the app opens the session" }] }] } });
+    res.type('application/json').set('Cache-Control', 'public, max-age=3600').json(association(appIDs));
   };
+}
+
+/** The association of `appIDs` with the session pages. */
+function association(appIDs: string[]): AppSiteAssociation {
+  return { applinks: { details: [{ appIDs, components: [{ '/': '/s/*', comment: "a session's page: the app opens the session" }] }] } };
 }

@@ -2,10 +2,12 @@ import { accessSync, constants } from 'node:fs';
 import { CONVERTER_VERSION } from '@arsession/convert';
 import type { Request, Response } from 'express';
 import type { ServerContext } from '../app/ServerContext.js';
+import type { Health, Readiness } from '../records/ServiceStatus.js';
 
 /** `GET /healthz`: the process answers, and says which version it runs (a rolling deploy shows in it). */
 export function healthz(_req: Request, res: Response): void {
-  res.set('Cache-Control', 'no-store').json({ status: 'ok', version: CONVERTER_VERSION });
+  const health: Health = { status: 'ok', version: CONVERTER_VERSION };
+  res.set('Cache-Control', 'no-store').json(health);
 }
 
 /**
@@ -32,14 +34,15 @@ export function readyz(ctx: ServerContext) {
     await check('data_dir', 'is not writable', () => accessSync(ctx.paths.uploads, constants.W_OK));
     checks.accepting = ctx.draining ? 'shutting down' : 'ok';
     const ready = Object.values(checks).every((v) => v === 'ok');
+    const readiness: Readiness = {
+      status: ready ? 'ready' : 'not_ready',
+      checks,
+      in_flight: ctx.admission.inFlight,
+      capacity: ctx.config.workers + ctx.config.queue,
+    };
     res
       .status(ready ? 200 : 503)
       .set('Cache-Control', 'no-store')
-      .json({
-        status: ready ? 'ready' : 'not_ready',
-        checks,
-        in_flight: ctx.admission.inFlight,
-        capacity: ctx.config.workers + ctx.config.queue,
-      });
+      .json(readiness);
   };
 }
