@@ -8,13 +8,6 @@ export function textField(form: Form, name: string): string | undefined {
   return v;
 }
 
-/** A required text field. */
-export function requiredField(form: Form, name: string): string {
-  const v = textField(form, name);
-  if (v === undefined) throw badField(name, 'is required', 'missing_field');
-  return v;
-}
-
 /**
  * Every one of `names` must be present: a form missing some is a 400 that lists them all at once
  * (the contract's "missing fields"), before any value is judged for geometry (422).
@@ -112,12 +105,6 @@ export function refuseUnknownFields(
       unknown.map((field) => ({ field, message: 'not a field of this endpoint' })),
     );
   }
-}
-
-/** Throws when more than one of the named fields is present. */
-export function exclusive(form: Form, names: readonly string[]): void {
-  const present = names.filter((n) => form.fields.has(n));
-  if (present.length > 1) throw badField(present[1]!, `cannot be sent together with ${present[0]}`, 'mutually_exclusive');
 }
 
 /** `value` as three finite numbers within `limit`; `text`, the field as sent, is what an error quotes. */

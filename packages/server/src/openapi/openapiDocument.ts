@@ -3,6 +3,20 @@ import { CONFIG_ENV } from '../config/ServerConfig.js';
 import { PAGE_ASSET_NAMES } from '../routes/sessionPageRoute.js';
 import { ref, SCHEMAS, type Schema } from './components.js';
 import { describeFields } from './fieldDescriptions.js';
+import { formSchema } from '../form/FormField.js';
+import { byPlane } from '../placement/byPlane.js';
+import { byRefimage } from '../placement/byRefimage.js';
+import { byScan } from '../placement/byScan.js';
+import { byVirtualAnchor } from '../placement/byVirtualAnchor.js';
+import type { PlacementMethod } from '../placement/PlacementMethod.js';
+import { SESSION_FORM } from '../session/sessionForm.js';
+
+/** The virtual-anchor endpoint at `path`. */
+function anchorMethod(path: string): PlacementMethod<unknown> {
+  const method = byVirtualAnchor.find((m) => m.path === path);
+  if (!method) throw new Error(`no virtual-anchor endpoint at ${path}`);
+  return method as PlacementMethod<unknown>;
+}
 
 /** What a session's files are served as. */
 const FILE_TYPES: Schema = Object.fromEntries(
@@ -14,68 +28,14 @@ const HTML: Schema = { 'text/html': { schema: { type: 'string' } } };
 
 // No per-field examples: a field's example alone makes no request (a gaze straight up, a direction
 // along its own plane's normal); every endpoint has whole requests instead (requestExamples.ts).
-// A form field holding JSON says what the JSON is (contentSchema): @arsession/client types such a
-// field as that value or its text, so a 2-vector or a number array sent as "0,1,0" fails to compile.
-const XYZ: Schema = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
-const jsonArray = (description: string, contentSchema: Schema): Schema => ({
-  type: 'string',
-  contentMediaType: 'application/json',
-  contentSchema,
-  description: `${description} (a JSON array sent as a string)`,
-});
-const jsonNumber = (description: string): Schema => ({
-  type: 'string',
-  contentMediaType: 'application/json',
-  contentSchema: { type: 'number' },
-  description: `${description} (a JSON number)`,
-});
-const vec3 = (description: string): Schema => jsonArray(`${description}: [x, y, z], metres, in the submitted model's frame`, XYZ);
-const direction = (description: string): Schema => jsonArray(`${description}: [x, y, z]; need not be unit length`, XYZ);
-const upAxis: Schema = {
-  type: 'string',
-  enum: ['y-up', 'z-up'],
-  default: 'y-up',
-  description: 'axis convention of the coordinates sent; z-up (x, y, z) becomes (x, z, −y)',
-};
-
-const modelParts: Schema = {
-  model_file: {
-    type: 'string',
-    format: 'binary',
-    description: 'one model (IFC, ifcZIP, GLB or USDZ, recognised by content); exclusive with model_files',
-  },
-  model_files: {
-    type: 'array',
-    items: { type: 'string', format: 'binary' },
-    description: 'several models as repeated parts; their order is kept in model_assets',
-  },
-  model_id: {
-    type: 'string',
-    description:
-      "instead of model_file: the id of a model saved to the key's account (GET " +
-      '/api/vision/v1/models/); it is not sent again, nor saved twice. Needs X-API-Key',
-  },
-  conversion: {
-    type: 'string',
-    contentMediaType: 'application/json',
-    contentSchema: {
-      type: 'object',
-      properties: { mode: { type: 'string', enum: ['auto'] } },
-      required: ['mode'],
-      additionalProperties: false,
-    },
-    description: 'the conversion block as one JSON object, e.g. {"mode":"auto"}; or send conversion.mode',
-  },
-  'conversion.mode': { type: 'string', enum: ['auto'], description: '`custom` (and any conversion.custom.*) is refused with 400' },
-};
-
-function multipart(path: string, properties: Schema, required: string[] = []): Schema {
+/** A session endpoint's request body: the models and conversion block, then its placement's fields (each declared once). */
+function multipart(method: PlacementMethod<unknown>): Schema {
   return {
     required: true,
     content: {
       'multipart/form-data': {
-        schema: { type: 'object', properties: { ...modelParts, ...properties }, ...(required.length > 0 && { required }) },
-        examples: REQUEST_EXAMPLES[path],
+        schema: formSchema([...SESSION_FORM, ...method.form]),
+        examples: REQUEST_EXAMPLES[method.path],
       },
     },
   };
@@ -151,21 +111,6 @@ function sessionEndpoint(operationId: string, summary: string, description: stri
   };
 }
 
-const anchor = (kind: string, fields: Record<string, Schema>, required: string[]) =>
-  multipart(
-    `by_virtual_anchor/${kind.replaceAll('_', '-')}`,
-    {
-      'virtual_anchor.anchor_type': {
-        type: 'string',
-        enum: [kind],
-        description: "optional; when sent it must name this endpoint's kind (any other value: 400 unknown_value)",
-      },
-      'virtual_anchor.coordinate_system': upAxis,
-      ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [`virtual_anchor.${k}`, v])),
-    },
-    required.map((r) => `virtual_anchor.${r}`),
-  );
-
 /** Options for {@link openapiDocument}. */
 export interface OpenapiDocumentOptions {
   /** The server's public base URL (ARSESSION_PUBLIC_URL); without it, the host that served the document. */
@@ -215,7 +160,7 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
         'Place the model on a plane',
         'The placement is the footprint anchor (bottom centre of the bounds). ' +
           'X-API-Key is optional; with a valid key the models are saved to its account.',
-        multipart('by_plane', {}),
+        multipart(byPlane),
         true,
       ),
       [`${sessionPath}/by_scan/`]: sessionEndpoint(
@@ -223,100 +168,37 @@ export function openapiDocument(options: OpenapiDocumentOptions = {}): Schema {
         'Place the model by a door opening',
         'Mode 1: point_1 + point_2, the server detects the door. Mode 2: corners + wall_normal. `arsession ' +
           'inspect --json FILE` prints both for every door of an IFC model, from both sides of its wall.',
-        multipart('by_scan', {
-          'alignment.point_1': vec3('where the user stands'),
-          'alignment.point_2': direction('the direction of the gaze'),
-          'alignment.corners': jsonArray(
-            'four points [BL, BR, TR, TL] of the clear opening, seen from the side ' +
-              "wall_normal points to: [[x, y, z], …], metres, in the submitted model's frame",
-            { type: 'array', items: XYZ, minItems: 4, maxItems: 4 },
-          ),
-          'alignment.wall_normal': direction('the wall normal, toward the viewer'),
-          'alignment.coordinate_system': upAxis,
-        }),
+        multipart(byScan),
       ),
       [`${sessionPath}/by_virtual_anchor/circle-directional/`]: sessionEndpoint(
         'createSessionByCircleAnchor',
         'Anchor: circle with direction',
         'Frame: origin at center, y along plane_normal, x along direction.',
-        anchor(
-          'circle_directional',
-          {
-            center: vec3('circle centre'),
-            radius: jsonNumber('radius (m)'),
-            plane_normal: direction('normal of the circle plane'),
-            direction: direction('forward, in the plane'),
-          },
-          ['center', 'radius', 'plane_normal', 'direction'],
-        ),
+        multipart(anchorMethod('by_virtual_anchor/circle-directional')),
       ),
       [`${sessionPath}/by_virtual_anchor/rectangle-short-side/`]: sessionEndpoint(
         'createSessionByRectangleAnchor',
         'Anchor: rectangle by its short side',
         'Frame: origin at center, y along plane_normal, x along short_side_direction.',
-        anchor(
-          'rectangle_short_side',
-          {
-            center: vec3('rectangle centre'),
-            width: jsonNumber('width (m)'),
-            height: jsonNumber('height (m)'),
-            plane_normal: direction('normal of the plane'),
-            short_side_direction: direction('direction of the short side'),
-          },
-          ['center', 'width', 'height', 'plane_normal', 'short_side_direction'],
-        ),
+        multipart(anchorMethod('by_virtual_anchor/rectangle-short-side')),
       ),
       [`${sessionPath}/by_virtual_anchor/corner-directional/`]: sessionEndpoint(
         'createSessionByCornerAnchor',
         'Anchor: corner',
         'Frame: origin at the corner, y along plane_normal, x bisecting the two edges.',
-        anchor(
-          'corner_directional',
-          {
-            corner: vec3('the corner'),
-            edge_1_direction: direction('first edge leaving the corner'),
-            edge_2_direction: direction('second edge'),
-            plane_normal: direction('normal of the plane'),
-          },
-          ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'],
-        ),
+        multipart(anchorMethod('by_virtual_anchor/corner-directional')),
       ),
       [`${sessionPath}/by_virtual_anchor/segment-directional/`]: sessionEndpoint(
         'createSessionBySegmentAnchor',
         'Anchor: segment with direction',
         'Frame: origin at the midpoint, y along plane_normal, x from point 1 to point 2.',
-        anchor(
-          'segment_directional',
-          {
-            segment_point_1: vec3('segment start'),
-            segment_point_2: vec3('segment end'),
-            plane_normal: direction('normal of the plane'),
-            placement_source: {
-              type: 'string',
-              enum: ['model_surface'],
-              default: 'model_surface',
-              description: 'any other value: 400 unknown_value',
-            },
-          },
-          ['segment_point_1', 'segment_point_2', 'plane_normal'],
-        ),
+        multipart(anchorMethod('by_virtual_anchor/segment-directional')),
       ),
       [`${sessionPath}/by_refimage/`]: sessionEndpoint(
         'createSessionByRefimage',
         'Place by a reference image',
         'Frame of the printed image in ARKit image-anchor convention: y along normal, x to the image right, z to its bottom.',
-        multipart(
-          'by_refimage',
-          {
-            reference_image: { type: 'string', format: 'binary', description: 'PNG or JPEG' },
-            'reference_image.physical_width': jsonNumber('printed width (m)'),
-            'reference_image.center': vec3('centre of the printed image on the model'),
-            'reference_image.normal': direction('normal of the image face'),
-            'reference_image.up': direction('up direction of the image, in its plane'),
-            'reference_image.coordinate_system': upAxis,
-          },
-          ['reference_image', 'reference_image.physical_width', 'reference_image.center', 'reference_image.normal', 'reference_image.up'],
-        ),
+        multipart(byRefimage),
       ),
       [`${sessionPath}/claim/`]: {
         post: {

@@ -1,4 +1,5 @@
 import type { ConversionResult, DoorQuery } from '@arsession/convert';
+import type { FormField } from '../form/FormField.js';
 import type { Form, UploadedFile } from '../form/readMultipartForm.js';
 import type { Placement } from '../records/Placement.js';
 
@@ -27,10 +28,11 @@ export interface PlacementMethod<Input, Result extends Placement = Placement> {
   method: string;
   /** by_plane alone may be called without `X-API-Key`. */
   requiresKey: boolean;
-  /** Text fields it reads (besides `conversion`). */
-  fields: readonly string[];
-  /** File fields it takes besides the models. */
-  fileFields: readonly string[];
+  /**
+   * Its fields besides the models and the conversion block (`SESSION_FORM`), declared once: what
+   * the endpoint accepts, what it requires and what the document says of each.
+   */
+  form: readonly FormField[];
   /** The placement's fields read and judged; numbers beyond `maxCoordinate` (m) refused by name. */
   read(form: Form, maxCoordinate: number): Input;
   /** by_scan mode 1: the door to find while the model is read. */

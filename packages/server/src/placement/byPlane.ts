@@ -11,8 +11,7 @@ export const byPlane: PlacementMethod<Record<string, never>, ByPlanePlacement> =
   path: 'by_plane',
   method: 'by_plane',
   requiresKey: false,
-  fields: [],
-  fileFields: [],
+  form: [],
   read: () => ({}),
   place(_input, { primary, all }) {
     const bounds: Bounds = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };

@@ -1,7 +1,7 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import { referenceImageFrame, type ReferenceImageFrame } from '@arsession/geometry';
 import { ApiError, badField } from '../errors/ApiError.js';
-import { enumField, numberField, requireFields, vectorField } from '../form/fieldValues.js';
+import { directionField, fileField, metresField, pointField, requireTextFields, upAxisField } from '../form/FormField.js';
 import type { UploadedFile } from '../form/readMultipartForm.js';
 import type { ByRefimagePlacement } from '../records/Placement.js';
 import type { PlacementMethod } from './PlacementMethod.js';
@@ -13,6 +13,16 @@ interface RefimageInput {
   imageType: 'png' | 'jpeg';
 }
 
+/** by_refimage's fields: the image, its printed width and where it lies on the model. */
+const FORM = {
+  image: fileField('reference_image', { type: 'string', format: 'binary', description: 'PNG or JPEG' }, { required: true }),
+  physicalWidth: metresField('reference_image.physical_width', 'printed width (m)', { required: true }),
+  center: pointField('reference_image.center', 'centre of the printed image on the model', { required: true }),
+  normal: directionField('reference_image.normal', 'normal of the image face', { required: true }),
+  up: directionField('reference_image.up', 'up direction of the image, in its plane', { required: true }),
+  coordinateSystem: upAxisField('reference_image.coordinate_system'),
+};
+
 /**
  * by_refimage: the model is placed by a printed reference image that ARKit detects. The image
  * (PNG or JPEG, recognised by content) is kept with the session and linked from the placement.
@@ -21,14 +31,7 @@ export const byRefimage: PlacementMethod<RefimageInput, ByRefimagePlacement> = {
   path: 'by_refimage',
   method: 'by_refimage',
   requiresKey: true,
-  fields: [
-    'reference_image.physical_width',
-    'reference_image.center',
-    'reference_image.normal',
-    'reference_image.up',
-    'reference_image.coordinate_system',
-  ],
-  fileFields: ['reference_image'],
+  form: Object.values(FORM),
   read(form, limit) {
     const images = form.files.filter((f) => f.field === 'reference_image');
     if (images.length === 0) throw badField('reference_image', 'the reference image (PNG or JPEG file) is required', 'missing_field');
@@ -40,14 +43,15 @@ export const byRefimage: PlacementMethod<RefimageInput, ByRefimagePlacement> = {
         { field: 'reference_image', message: 'must be a PNG or JPEG image' },
       ]);
     }
-    requireFields(form, ['reference_image.physical_width', 'reference_image.center', 'reference_image.normal', 'reference_image.up']);
-    const coordinateSystem = enumField(form, 'reference_image.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up';
+    requireTextFields(form, Object.values(FORM));
+    const coordinateSystem = FORM.coordinateSystem.read(form, limit) ?? 'y-up';
+    // Present (required above): the values are judged by the geometry builder (422).
     const frame = referenceImageFrame(
       {
-        center: vectorField(form, 'reference_image.center', limit) as number[],
-        normal: vectorField(form, 'reference_image.normal', limit) as number[],
-        up: vectorField(form, 'reference_image.up', limit) as number[],
-        physicalWidth: numberField(form, 'reference_image.physical_width', limit) as number,
+        center: FORM.center.read(form, limit)!,
+        normal: FORM.normal.read(form, limit)!,
+        up: FORM.up.read(form, limit)!,
+        physicalWidth: FORM.physicalWidth.read(form, limit)!,
       },
       { coordinateSystem },
     );

@@ -1,6 +1,6 @@
 import { readViewerAndGaze, validateOpening, type Opening, type UpAxis, type Vec3 } from '@arsession/geometry';
 import { ApiError, badField } from '../errors/ApiError.js';
-import { enumField, pointsField, vectorField } from '../form/fieldValues.js';
+import { directionField, pointField, pointListField, upAxisField } from '../form/FormField.js';
 import type { ByScanPlacement } from '../records/Placement.js';
 import type { PlacementMethod } from './PlacementMethod.js';
 import { deliveredPoint, deliveredPose, round } from './poseJson.js';
@@ -8,13 +8,19 @@ import { deliveredPoint, deliveredPose, round } from './poseJson.js';
 /** by_scan's two alignment modes (interface-spec.md). */
 type ScanInput = { mode: 'detect'; viewer: Vec3; gaze: Vec3; coordinateSystem: UpAxis } | { mode: 'given'; opening: Opening };
 
-const FIELDS = [
-  'alignment.point_1',
-  'alignment.point_2',
-  'alignment.corners',
-  'alignment.wall_normal',
-  'alignment.coordinate_system',
-] as const;
+/** by_scan's fields: mode 1 (point_1 + point_2) or mode 2 (corners + wall_normal), in either axis convention. */
+const FORM = {
+  point1: pointField('alignment.point_1', 'where the user stands'),
+  point2: directionField('alignment.point_2', 'the direction of the gaze'),
+  corners: pointListField(
+    'alignment.corners',
+    4,
+    'four points [BL, BR, TR, TL] of the clear opening, seen from the side ' +
+      "wall_normal points to: [[x, y, z], …], metres, in the submitted model's frame",
+  ),
+  normal: directionField('alignment.wall_normal', 'the wall normal, toward the viewer'),
+  coordinateSystem: upAxisField('alignment.coordinate_system'),
+};
 
 /**
  * by_scan: the model is placed by a door opening, either detected from where the user stands and
@@ -24,14 +30,13 @@ export const byScan: PlacementMethod<ScanInput, ByScanPlacement> = {
   path: 'by_scan',
   method: 'by_scan',
   requiresKey: true,
-  fields: FIELDS,
-  fileFields: [],
+  form: Object.values(FORM),
   read(form, limit) {
-    const coordinateSystem = enumField(form, 'alignment.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up';
-    const point1 = vectorField(form, 'alignment.point_1', limit);
-    const point2 = vectorField(form, 'alignment.point_2', limit);
-    const corners = pointsField(form, 'alignment.corners', 4, limit);
-    const normal = vectorField(form, 'alignment.wall_normal', limit);
+    const coordinateSystem = FORM.coordinateSystem.read(form, limit) ?? 'y-up';
+    const point1 = FORM.point1.read(form, limit);
+    const point2 = FORM.point2.read(form, limit);
+    const corners = FORM.corners.read(form, limit);
+    const normal = FORM.normal.read(form, limit);
     const detect = point1 !== undefined || point2 !== undefined;
     const given = corners !== undefined || normal !== undefined;
     if (detect && given) {

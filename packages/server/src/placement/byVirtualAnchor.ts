@@ -9,7 +9,7 @@ import {
   type SegmentAnchorFrame,
   type UpAxis,
 } from '@arsession/geometry';
-import { enumField, numberField, requireFields, vectorField } from '../form/fieldValues.js';
+import { choiceField, directionField, type FormField, metresField, pointField, requireTextFields, upAxisField } from '../form/FormField.js';
 import type { Form } from '../form/readMultipartForm.js';
 import type { AnchorSizes, VirtualAnchorPlacement } from '../records/Placement.js';
 import type { PlacementMethod } from './PlacementMethod.js';
@@ -18,54 +18,89 @@ import { deliveredPose, round } from './poseJson.js';
 type Frame = RectangleAnchorFrame | SegmentAnchorFrame | CircleAnchorFrame | CornerAnchorFrame;
 
 /**
- * Reads the `virtual_anchor.*` fields that every kind shares. An `anchor_type` naming another
- * kind is a wrong value for a form field (400 `unknown_value`, naming the one this endpoint
- * takes), not a geometry problem.
+ * The `virtual_anchor.*` fields of an endpoint: those every kind shares, then its own. An
+ * `anchor_type` naming another kind is a wrong value for a form field (400 `unknown_value`,
+ * naming the one this endpoint takes), not a geometry problem.
  */
-function common(form: Form, kind: Frame['kind']): { anchorType?: string; coordinateSystem: UpAxis } {
-  const anchorType = enumField(form, 'virtual_anchor.anchor_type', [kind]);
+function anchorForm<const K extends Frame['kind'], F extends Record<string, FormField>>(kind: K, own: F) {
   return {
-    ...(anchorType !== undefined && { anchorType }),
-    coordinateSystem: enumField(form, 'virtual_anchor.coordinate_system', ['y-up', 'z-up'] as const) ?? 'y-up',
+    anchorType: choiceField(`virtual_anchor.anchor_type`, [kind], {
+      description: "optional; when sent it must name this endpoint's kind (any other value: 400 unknown_value)",
+    }),
+    coordinateSystem: upAxisField('virtual_anchor.coordinate_system'),
+    ...own,
   };
 }
 
+const field = (name: string) => `virtual_anchor.${name}`;
+const required = { required: true };
+
 // Presence is checked first (400 listing every missing field); values are judged by the geometry builders (422).
-const v = (form: Form, name: string, limit: number) => vectorField(form, `virtual_anchor.${name}`, limit) as number[];
-const n = (form: Form, name: string, limit: number) => numberField(form, `virtual_anchor.${name}`, limit) as number;
+const RECTANGLE = anchorForm('rectangle_short_side', {
+  center: pointField(field('center'), 'rectangle centre', required),
+  width: metresField(field('width'), 'width (m)', required),
+  height: metresField(field('height'), 'height (m)', required),
+  planeNormal: directionField(field('plane_normal'), 'normal of the plane', required),
+  shortSideDirection: directionField(field('short_side_direction'), 'direction of the short side', required),
+});
+const SEGMENT = anchorForm('segment_directional', {
+  segmentPoint1: pointField(field('segment_point_1'), 'segment start', required),
+  segmentPoint2: pointField(field('segment_point_2'), 'segment end', required),
+  planeNormal: directionField(field('plane_normal'), 'normal of the plane', required),
+  placementSource: choiceField(field('placement_source'), ['model_surface'], {
+    default: 'model_surface',
+    description: 'any other value: 400 unknown_value',
+  }),
+});
+const CIRCLE = anchorForm('circle_directional', {
+  center: pointField(field('center'), 'circle centre', required),
+  radius: metresField(field('radius'), 'radius (m)', required),
+  planeNormal: directionField(field('plane_normal'), 'normal of the circle plane', required),
+  direction: directionField(field('direction'), 'forward, in the plane', required),
+});
+const CORNER = anchorForm('corner_directional', {
+  corner: pointField(field('corner'), 'the corner', required),
+  edge1Direction: directionField(field('edge_1_direction'), 'first edge leaving the corner', required),
+  edge2Direction: directionField(field('edge_2_direction'), 'second edge', required),
+  planeNormal: directionField(field('plane_normal'), 'normal of the plane', required),
+});
+
+/** The common fields as the geometry builders take them: the kind sent, if any, and the axis convention. */
+function common(form: Form, shared: { anchorType: FormField<string>; coordinateSystem: FormField<UpAxis> }, limit: number) {
+  const anchorType = shared.anchorType.read(form, limit);
+  return { ...(anchorType !== undefined && { anchorType }), coordinateSystem: shared.coordinateSystem.read(form, limit) ?? 'y-up' };
+}
 
 /** The four anchor kinds: endpoint path, fields, and the geometry builder that makes the frame. */
-const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form: Form, limit: number) => Frame }> = {
+const KINDS: Record<string, { form: readonly FormField[]; frame: (form: Form, limit: number) => Frame }> = {
   'rectangle-short-side': {
-    fields: ['center', 'width', 'height', 'plane_normal', 'short_side_direction'],
-    required: ['center', 'width', 'height', 'plane_normal', 'short_side_direction'],
+    form: Object.values(RECTANGLE),
     frame: (f, limit) => {
-      const c = common(f, 'rectangle_short_side');
+      const c = common(f, RECTANGLE, limit);
       return rectangleShortSideFrame(
         {
           ...c,
-          center: v(f, 'center', limit),
-          width: n(f, 'width', limit),
-          height: n(f, 'height', limit),
-          planeNormal: v(f, 'plane_normal', limit),
-          shortSideDirection: v(f, 'short_side_direction', limit),
+          center: RECTANGLE.center.read(f, limit)!,
+          width: RECTANGLE.width.read(f, limit)!,
+          height: RECTANGLE.height.read(f, limit)!,
+          planeNormal: RECTANGLE.planeNormal.read(f, limit)!,
+          shortSideDirection: RECTANGLE.shortSideDirection.read(f, limit)!,
         },
         c,
       );
     },
   },
   'segment-directional': {
-    fields: ['segment_point_1', 'segment_point_2', 'plane_normal', 'placement_source'],
-    required: ['segment_point_1', 'segment_point_2', 'plane_normal'],
+    form: Object.values(SEGMENT),
     frame: (f, limit) => {
-      const c = common(f, 'segment_directional');
-      const source = enumField(f, 'virtual_anchor.placement_source', ['model_surface']);
+      const c = common(f, SEGMENT, limit);
+      const source = SEGMENT.placementSource.read(f, limit);
       return segmentDirectionalFrame(
         {
           ...c,
-          segmentPoint1: v(f, 'segment_point_1', limit),
-          segmentPoint2: v(f, 'segment_point_2', limit),
-          planeNormal: v(f, 'plane_normal', limit),
+          segmentPoint1: SEGMENT.segmentPoint1.read(f, limit)!,
+          segmentPoint2: SEGMENT.segmentPoint2.read(f, limit)!,
+          planeNormal: SEGMENT.planeNormal.read(f, limit)!,
           ...(source !== undefined && { placementSource: source }),
         },
         c,
@@ -73,34 +108,32 @@ const KINDS: Record<string, { fields: string[]; required: string[]; frame: (form
     },
   },
   'circle-directional': {
-    fields: ['center', 'radius', 'plane_normal', 'direction'],
-    required: ['center', 'radius', 'plane_normal', 'direction'],
+    form: Object.values(CIRCLE),
     frame: (f, limit) => {
-      const c = common(f, 'circle_directional');
+      const c = common(f, CIRCLE, limit);
       return circleDirectionalFrame(
         {
           ...c,
-          center: v(f, 'center', limit),
-          radius: n(f, 'radius', limit),
-          planeNormal: v(f, 'plane_normal', limit),
-          direction: v(f, 'direction', limit),
+          center: CIRCLE.center.read(f, limit)!,
+          radius: CIRCLE.radius.read(f, limit)!,
+          planeNormal: CIRCLE.planeNormal.read(f, limit)!,
+          direction: CIRCLE.direction.read(f, limit)!,
         },
         c,
       );
     },
   },
   'corner-directional': {
-    fields: ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'],
-    required: ['corner', 'edge_1_direction', 'edge_2_direction', 'plane_normal'],
+    form: Object.values(CORNER),
     frame: (f, limit) => {
-      const c = common(f, 'corner_directional');
+      const c = common(f, CORNER, limit);
       return cornerDirectionalFrame(
         {
           ...c,
-          corner: v(f, 'corner', limit),
-          edge1Direction: v(f, 'edge_1_direction', limit),
-          edge2Direction: v(f, 'edge_2_direction', limit),
-          planeNormal: v(f, 'plane_normal', limit),
+          corner: CORNER.corner.read(f, limit)!,
+          edge1Direction: CORNER.edge1Direction.read(f, limit)!,
+          edge2Direction: CORNER.edge2Direction.read(f, limit)!,
+          planeNormal: CORNER.planeNormal.read(f, limit)!,
         },
         c,
       );
@@ -116,13 +149,9 @@ export const byVirtualAnchor: ReadonlyArray<PlacementMethod<Frame, VirtualAnchor
   path: `by_virtual_anchor/${kind}`,
   method: 'by_virtual_anchor',
   requiresKey: true,
-  fields: ['anchor_type', 'coordinate_system', ...spec.fields].map((f) => `virtual_anchor.${f}`),
-  fileFields: [],
+  form: spec.form,
   read(form, limit) {
-    requireFields(
-      form,
-      spec.required.map((f) => `virtual_anchor.${f}`),
-    );
+    requireTextFields(form, spec.form);
     return spec.frame(form, limit);
   },
   place(frame, { primary }) {

@@ -26,6 +26,8 @@ import { savedModelUpload } from './savedModelUpload.js';
 import { ModelFiles } from './ModelFiles.js';
 import { deliverModel, type DeliveredModel, type SessionModel } from './deliverModel.js';
 import { budgetShares, type ShareInput } from './budgetShares.js';
+import { fieldNames } from '../form/FormField.js';
+import { SESSION_FORM } from './sessionForm.js';
 import { estimateElements } from './estimateElements.js';
 import { placementPoint } from '../placement/placementPoint.js';
 import { DoorNotFoundError } from '@arsession/geometry';
@@ -131,17 +133,18 @@ async function readRequest<I>(
   scope: RequestScope,
 ): Promise<ReadRequest<I>> {
   // A keyed request's models are saved to its account: written straight there, they need no move.
-  const modelFields = new Set(['model_file', 'model_files']);
+  const fields = fieldNames([...SESSION_FORM, ...method.form]);
+  const modelFields = new Set(fieldNames(SESSION_FORM).files);
   const form = await readMultipartForm(req, res, {
     dirFor: (field) => (scope.account && modelFields.has(field) ? ctx.paths.models : ctx.paths.uploads),
     prefix: scope.sessionId,
     created: scope.staging.uploads,
     maxFileBytes: ctx.config.maxFileBytes,
     maxFiles: ctx.config.maxFiles,
-    fileFields: [...modelFields, ...method.fileFields],
+    fileFields: fields.files,
     minBytesPerSecond: ctx.config.minBodyBytesPerSecond,
   });
-  refuseUnknownFields(form, new Set([...method.fields, 'conversion', 'model_id']), ['conversion.'], [...modelFields, ...method.fileFields]);
+  refuseUnknownFields(form, new Set(fields.text), ['conversion.'], fields.files);
   readConversion(form);
   const uploads = form.fields.has('model_id')
     ? [await savedModelUpload(ctx, form, scope.account, scope.staging)]
