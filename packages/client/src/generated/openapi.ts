@@ -957,7 +957,7 @@ export interface components {
             within_budget: boolean;
             /** @description what was done, cheapest loss first; empty when the model was delivered as read, byte for byte */
             steps: ("merged" | "materials_merged" | "simplified" | "textures_resized")[];
-            /** @description the budget the server holds delivered files to (ARSESSION_BUDGET_*); with several models in a session, this model's share of it (in proportion to its upload's bytes, at least a quarter of an equal share): what a device loads together is held to the budget */
+            /** @description the budget the server holds delivered files to (ARSESSION_BUDGET_*); with several models in a session, this model's share of it (a box's triangles for each of its elements first, the rest by upload bytes): what a device loads together is held to the budget */
             limits: {
                 /** @description the triangle limit (ARSESSION_BUDGET_TRIANGLES) */
                 triangles: number;

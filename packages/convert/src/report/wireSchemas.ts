@@ -88,7 +88,10 @@ export const CategoryOnWire = Type.Object(
     proxied_elements: count('elements drawn as the box around them (one round each of their parts that lie apart) in place of their shape'),
     left_out: Type.Array(
       Type.Object(
-        { ifc_class: Type.String({ description: 'the IFC class, or mesh for a model that names none' }), elements: count() },
+        {
+          ifc_class: Type.String({ description: 'the IFC class, or mesh for a model that names none' }),
+          elements: count('elements of this class left out'),
+        },
         { additionalProperties: false },
       ),
       { description: 'elements left out, by class, most first (the budget_left_out warning names them too)' },
@@ -116,17 +119,22 @@ export const ArBudgetOnWire = Type.Object(
       { description: 'what was done, cheapest loss first; empty when the model was delivered as read, byte for byte' },
     ),
     limits: Type.Object(
-      { triangles: count(), mesh_prims: count(), texture_px: count(), package_bytes: count() },
+      {
+        triangles: count('the triangle limit (ARSESSION_BUDGET_TRIANGLES)'),
+        mesh_prims: count(),
+        texture_px: count(),
+        package_bytes: count(),
+      },
       {
         additionalProperties: false,
         description:
           'the budget the server holds delivered files to (ARSESSION_BUDGET_*); with several models in a session, this ' +
-          "model's share of it (in proportion to its upload's bytes, at least a quarter of an equal share): what a device " +
+          "model's share of it (a box's triangles for each of its elements first, the rest by upload bytes): what a device " +
           'loads together is held to the budget',
       },
     ),
-    source: componentRef('ArBudgetFigures', BudgetFiguresOnWire),
-    delivered: componentRef('ArBudgetFigures', BudgetFiguresOnWire),
+    source: componentRef('ArBudgetFigures', BudgetFiguresOnWire, 'the figures of the model as read'),
+    delivered: componentRef('ArBudgetFigures', BudgetFiguresOnWire, 'the figures of the delivered model'),
     max_deviation_m: metres(
       'an upper bound on the distance from any point of the delivered surface to the ' +
         "full model's (metres), over whole triangles (not at sample points), each element " +
@@ -173,9 +181,21 @@ export const PartOnWire = Type.Object(
     storey: Type.Union([componentRef('PartStorey', PartStoreyOnWire), Type.Null()], {
       description: 'the storey it belongs to, or the container standing for one (a building, a site); null for elements no container holds',
     }),
-    cell: Type.Union([Type.Object({ index: count(), count: count() }, { additionalProperties: false }), Type.Null()], {
-      description: 'which cell of its storey it is (index from 0) when the storey was cut; null when it is whole',
-    }),
+    cell: Type.Union(
+      [
+        Type.Object(
+          {
+            index: count('which cell, from 0: cut in halves across the longer side, the lower coordinates first'),
+            count: count('how many cells its storey was cut into'),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      {
+        description: 'which cell of its storey it is (index from 0) when the storey was cut; null when it is whole',
+      },
+    ),
     bounds: Type.Object(
       { min: vec3('lowest corner'), max: vec3('highest corner') },
       {

@@ -109,7 +109,8 @@ export function fileField(name: string, schema: Schema, options: FieldOptions = 
  *
  * @example
  * ```ts
- * formSchema([pointField('anchor.center', 'centre')]); // → { type: 'object', properties: { 'anchor.center': … }, required: ['anchor.center'] }
+ * formSchema([pointField('anchor.center', 'centre', { required: true })]);
+ * // → { type: 'object', properties: { 'anchor.center': … }, required: ['anchor.center'] }
  * ```
  */
 export function formSchema(fields: readonly FormField[]): Schema {

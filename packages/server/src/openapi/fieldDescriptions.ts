@@ -1,9 +1,10 @@
 import type { Schema } from './components.js';
 
 /**
- * What a field means where its schema does not say it itself: first by `Schema.field`, then by
- * field name alone (a name means the same wherever it appears). `describeFields` puts them in the
- * document; a test holds every property of the served document to having a description.
+ * The glossary of field names that mean the same wherever they appear (`triangles`, `sha256`,
+ * `method`, …): each said once here rather than in every record that has the field. A field
+ * that means something of its own in one record says so in its schema, which wins. A test holds
+ * every property of the served document to having a description.
  */
 const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   // Sessions.
@@ -11,7 +12,6 @@ const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   deeplink: 'the link the app opens: <scheme>://session/<session_id> (ARSESSION_DEEPLINK_SCHEME)',
   expires_at: 'when the session expires (ISO 8601, UTC); after it, its id answers 410 and its files are deleted',
   created_at: 'when the session was made (ISO 8601, UTC)',
-  'SessionDetail.model_frame': 'the frame every delivered file and every pose is in: Y-up, right-handed, metres, shifted by offset',
   up_axis: 'always y: the delivered files are Y-up',
   handedness: 'always right',
   units: 'always m (metres)',
@@ -25,8 +25,6 @@ const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   found: 'detected (mode 1: the server found the door from point_1 and point_2) or given (mode 2: the corners sent)',
   width: 'width (m)',
   height: 'height (m)',
-  'ByScanPlacement.width': 'clear width of the opening (m): the mean of its bottom and top edges',
-  'ByScanPlacement.height': 'clear height of the opening (m): the mean of its sides',
   confidence: 'how sure the detection is, 0–1',
   source: 'the model element the opening belongs to (its IFC GlobalId and name), when the model names it',
   id: 'its id',
@@ -57,8 +55,6 @@ const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   glb_sha256: 'SHA-256 of the delivered GLB, hex; null for sessions made before GLBs were delivered',
   zip_bytes: 'size of the parts zip (bytes)',
   zip_sha256: 'SHA-256 of the parts zip, hex (also its ETag)',
-  'ModelPart.cell.index': 'which cell, from 0: cut in halves across the longer side, the lower coordinates first',
-  'ModelPart.cell.count': 'how many cells its storey was cut into',
   triangles: 'triangles drawn',
   mesh_nodes: 'prims (nodes) with a mesh, as delivered',
   draw_calls: 'draw calls a renderer makes for it: mesh prims times their materials',
@@ -67,11 +63,6 @@ const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   mesh_prims: 'mesh prims',
   texture_px: 'longest texture side (pixels)',
   package_bytes: 'USDZ package size (bytes)',
-  'ArBudget.limits.triangles': 'the triangle limit (ARSESSION_BUDGET_TRIANGLES)',
-  'ArBudget.source': 'the figures of the model as read',
-  'ArBudget.delivered': 'the figures of the delivered model',
-  elements_left_out: 'elements of this class left out',
-  'ArBudgetCategory.left_out.elements': 'elements of this class left out',
   // Service.
   status: 'ok, ready or not_ready; in a problem, the HTTP status',
   in_flight: 'session requests this process is working on',
@@ -85,8 +76,8 @@ const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The schemas with every property that has no description of its own given the one above for its
- * name (`Schema.path.field` first, then `field`).
+ * The schemas with every property that has no description of its own given the glossary's for
+ * its name.
  *
  * @example
  * ```ts
@@ -94,28 +85,27 @@ const FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
  * ```
  */
 export function describeFields<T extends Record<string, Schema>>(schemas: T): T {
-  return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, describe(schema, name)])) as T;
+  return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, describe(schema)])) as T;
 }
 
-function describe(schema: unknown, path: string): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => describe(s, path));
+function describe(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => describe(s));
   if (!schema || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
   const properties = out.properties as Record<string, Schema> | undefined;
   if (properties) {
     out.properties = Object.fromEntries(
       Object.entries(properties).map(([field, p]) => {
-        const described = p.description === undefined ? { ...p, ...descriptionOf(path, field) } : p;
-        return [field, describe(described, `${path}.${field}`)];
+        const described = p.description === undefined ? { ...p, ...descriptionOf(field) } : p;
+        return [field, describe(described)];
       }),
     );
   }
-  for (const key of ['items', 'oneOf', 'anyOf', 'allOf']) if (out[key] !== undefined) out[key] = describe(out[key], path);
+  for (const key of ['items', 'oneOf', 'anyOf', 'allOf']) if (out[key] !== undefined) out[key] = describe(out[key]);
   return out;
 }
 
-function descriptionOf(path: string, field: string): { description?: string } {
-  const description =
-    FIELD_DESCRIPTIONS[`${path}.${field}`] ?? FIELD_DESCRIPTIONS[`${path.split('.')[0]}.${field}`] ?? FIELD_DESCRIPTIONS[field];
+function descriptionOf(field: string): { description?: string } {
+  const description = FIELD_DESCRIPTIONS[field];
   return description === undefined ? {} : { description };
 }

@@ -276,7 +276,10 @@ export const ModelFrame = Type.Object(
     units: Type.Literal('m'),
     offset: vec3('a submitted point p lands at to_y_up(p) − offset'),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description: 'the frame every delivered file and every pose is in: Y-up, right-handed, metres, shifted by offset',
+  },
 );
 /** The frame every delivered file is stated in (see the schema above). */
 export type ModelFrame = Static<typeof ModelFrame>;
