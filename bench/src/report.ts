@@ -732,6 +732,7 @@ function ladderSection(ladder: ResultFile<LadderBench> | undefined): string[] {
     '',
     ...ladderPartsLines(rows, cm, mb),
     ...ladderRenderLines(ladder.data.renders),
+    ...ladderPartRenderLines(ladder.data.partRenders),
   ];
 }
 
@@ -794,6 +795,18 @@ function ladderRenderLines(render: LadderBench['renders']): string[] {
       `${(render.ms.total / 1000).toFixed(0)} s, peak ${render.peakRssMb.toFixed(0)} MB):`,
     '',
     ...render.views.flatMap((v) => [`![${render.file}, ${v.title}: as read (left), overview (right)](${v.image})`, '']),
+  ];
+}
+
+/** The largest rung's largest whole-storey part beside the same storey of the model as read. */
+function ladderPartRenderLines(render: LadderBench['partRenders']): string[] {
+  if (!render) return [];
+  const n = (v: number) => v.toLocaleString('en-US');
+  return [
+    `Its largest whole storey as a part (right), as a device loads it where the user stands, beside the same region of the ` +
+      `model as read (left), ${n(render.triangles.full)} → ${n(render.triangles.delivered)} triangles, framed on that region:`,
+    '',
+    ...render.views.flatMap((v) => [`![${render.file}, ${v.title}: as read (left), the part (right)](${v.image})`, '']),
   ];
 }
 

@@ -6,7 +6,7 @@ import type { BudgetReport, DeliveredPart } from '@arsession/convert';
 import { LARGE_MODELS_DIR } from '../budgetBench.js';
 import { summarize, type Sample } from '../sample.js';
 import { mergeIfcCopies } from './mergeIfcCopies.js';
-import { renderOne, type RenderRow } from '../render/renderBench.js';
+import { renderOne, renderPartOf, type RenderRow } from '../render/renderBench.js';
 
 /** One rung: the source merged `copies` times, converted as the server does beside web-ifc alone, each in a fresh process. */
 export interface LadderRow {
@@ -41,6 +41,8 @@ export interface LadderBench {
   skipped?: string;
   /** The largest rung rendered as read beside its overview (absent when the render failed). */
   renders?: RenderRow;
+  /** The largest rung's largest whole-storey part beside the same storey as read (absent when the render failed). */
+  partRenders?: RenderRow;
 }
 
 /** The rung's source: the Revit restaurant of `bench/LARGE-MODELS.md`, 26.9 MB. */
@@ -80,7 +82,7 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ladder-'));
   try {
     const rows: LadderRow[] = [];
-    let renders: RenderRow | undefined;
+    let renders: RenderRow | undefined, partRenders: RenderRow | undefined;
     for (const copies of COPIES) {
       const path = mergeIfcCopies(source, { copies, spacing: SPACING_FEET, dir });
       const webIfc: number[] = [],
@@ -98,7 +100,8 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
         const peer = measured('web-ifc', path),
           mine = measured('ours-budget', path),
           parted = measured('ours-parts', path, partsPath);
-        rmSync(partsPath, { force: true });
+        // The largest rung's last parts are kept for their render below.
+        if (round < rounds - 1 || copies !== COPIES[COPIES.length - 1]) rmSync(partsPath, { force: true });
         webIfc.push(peer.ms);
         ours.push(mine.ms);
         ratio.push(mine.ms / peer.ms);
@@ -126,7 +129,15 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
       };
       rows.push(row);
       // The largest rung seen: its overview beside the full model, from the render bench's views.
-      if (copies === COPIES[COPIES.length - 1]) renders = renderOne(path, true);
+      if (copies === COPIES[COPIES.length - 1]) {
+        renders = renderOne(path, true);
+        // Its largest whole storey (not cut into cells, whose boxes overlap), as a device loads it where the user stands.
+        const whole = parts.map((p, i) => ({ p, i })).filter(({ p }) => p.cell === null);
+        type Candidate = (typeof whole)[number];
+        const largest = whole.reduce<Candidate | undefined>((a, b) => (!a || b.p.triangles > a.p.triangles ? b : a), undefined);
+        if (largest) partRenders = renderPartOf(path, partsPath, largest.i, largest.p.bounds);
+        rmSync(partsPath, { force: true });
+      }
       rmSync(path);
       console.error(
         `  restaurant ×${copies} (${row.megabytes.toFixed(0)} MB): ours ÷ web-ifc ×${row.ratio.median.toFixed(2)}, ` +
@@ -134,7 +145,7 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
           `with ${parts.length} parts ×${row.withPartsRatio.median.toFixed(2)}`,
       );
     }
-    return { source: SOURCE, rounds, rows, ...(renders && { renders }) };
+    return { source: SOURCE, rounds, rows, ...(renders && { renders }), ...(partRenders && { partRenders }) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,13 +1,20 @@
 // `node --max-old-space-size=16384 dist/render/renderCli.js [--out DIR] FILE...`: renders each model (IFC
 // or GLB) in full and as delivered within the default AR budget from three fixed views, one PNG per
 // view in bench/renders/ or DIR (full left, delivered right). JSON (an array, one object per file, with the
-// process's peak memory so far) on stdout; a line per model on stderr.
+// process's peak memory so far) on stdout; a line per model on stderr. With `--part ZIP --index N
+// --bounds JSON`, the one IFC's part N (of the parts archive ZIP, its stated bounds) beside that region as read.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { peakRssMb } from '../peakRssMb.js';
+import type { Bounds } from '@arsession/geometry';
 import { RENDER_MODEL_DEFAULTS, renderModel, type RenderedModel } from './renderModel.js';
+import { renderPart } from './renderPart.js';
 
-const { values, positionals: files } = parseArgs({ options: { out: { type: 'string' } }, allowPositionals: true, strict: true });
+const { values, positionals: files } = parseArgs({
+  options: { out: { type: 'string' }, part: { type: 'string' }, index: { type: 'string' }, bounds: { type: 'string' } },
+  allowPositionals: true,
+  strict: true,
+});
 if (files.length === 0) {
   console.error('usage: renderCli [--out DIR] FILE.ifc|FILE.glb ...');
   process.exit(2);
@@ -16,7 +23,11 @@ if (files.length === 0) {
 const outDir = values.out === undefined ? RENDER_MODEL_DEFAULTS.outDir : resolve(values.out);
 const results: Array<RenderedModel & { peakRssMb: number }> = [];
 for (const path of files) {
-  const r = { ...(await renderModel(path, { outDir })), peakRssMb: peakRssMb() };
+  const rendered =
+    values.part === undefined
+      ? await renderModel(path, { outDir })
+      : await renderPart(path, values.part, Number(values.index ?? 0), JSON.parse(values.bounds ?? 'null') as Bounds, { outDir });
+  const r = { ...rendered, peakRssMb: peakRssMb() };
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.error(
     `${r.file}: ${r.triangles.full.toLocaleString('en-US')} → ${r.triangles.delivered.toLocaleString('en-US')} triangles; ` +

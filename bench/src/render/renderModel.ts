@@ -14,6 +14,8 @@ import { SIDE_BY_SIDE_DEFAULTS, sideBySide } from './sideBySide.js';
 import { isLine, lineViews } from './lineViews.js';
 import type { View, ViewName } from './View.js';
 import { modelViews } from './views.js';
+import { cropTriangles } from './cropTriangles.js';
+import type { Bounds } from '@arsession/geometry';
 
 /** Options of {@link renderModel}. */
 export interface RenderModelOptions {
@@ -24,6 +26,13 @@ export interface RenderModelOptions {
   supersample: number;
   /** Where the PNGs go (bench/renders); the paths reported are relative to its parent, where RESULTS.md is. */
   outDir: string;
+  /**
+   * Draw only the triangles whose centre lies in this box (in the full model's frame, as a
+   * delivery states bounds), both sides: a part beside the same region of the model as read.
+   */
+  crop?: Bounds;
+  /** The delivered scenes are in the full model's frame though they state no offset (a part's USDZ read back). */
+  deliveredInFullFrame?: boolean;
 }
 
 /** Defaults of {@link renderModel}. */
@@ -96,10 +105,10 @@ export async function renderTogether(
   delivered: ReadonlyArray<() => Promise<SceneData>>,
   options: Partial<RenderModelOptions> = {},
 ): Promise<RenderedModel> {
-  const { width, height, supersample, outDir } = { ...RENDER_MODEL_DEFAULTS, ...options };
+  const { width, height, supersample, outDir, crop, deliveredInFullFrame } = { ...RENDER_MODEL_DEFAULTS, ...options };
   const started = performance.now();
-  const fullSide = await renderSide(full, width, height, supersample);
-  const deliveredSide = await renderSide(delivered, width, height, supersample, fullSide);
+  const fullSide = await renderSide(full, { width, height, supersample, crop });
+  const deliveredSide = await renderSide(delivered, { width, height, supersample, crop, inFrameOf: deliveredInFullFrame }, fullSide);
   const rendered = performance.now();
 
   mkdirSync(outDir, { recursive: true });
@@ -152,9 +161,13 @@ interface Side {
  */
 async function renderSide(
   reads: ReadonlyArray<() => Promise<SceneData>>,
-  width: number,
-  height: number,
-  supersample: number,
+  {
+    width,
+    height,
+    supersample,
+    crop,
+    inFrameOf,
+  }: { width: number; height: number; supersample: number; crop?: Bounds; inFrameOf?: boolean },
   like?: Side,
 ): Promise<Side> {
   const started = performance.now();
@@ -162,25 +175,31 @@ async function renderSide(
   let frame = like?.frame,
     offset: [number, number, number] | undefined;
   for (const read of reads) {
-    const scene = await read();
+    const read1 = await read();
+    const scene = inFrameOf && like ? { ...read1, offset: like.offset } : read1;
     offset ??= [scene.offset[0], scene.offset[1], scene.offset[2]];
     // A model point p lies at p − offset in its scene: placed relative to one frame, every scene and both sides share it.
     const world = worldTriangles(scene, frame ?? offset);
     frame ??= world.offset;
     soups.push({ positions: world.positions, categories: world.categories, colours: sceneColours(scene) });
   }
-  const positions = concat(
-      soups.map((s) => s.positions),
-      Float32Array,
-    ),
-    categories = concat(
-      soups.map((s) => s.categories),
-      Uint8Array,
-    ),
-    colours = concat(
-      soups.map((s) => s.colours),
-      Uint8Array,
-    );
+  const { positions, categories, colours } = cropTriangles(
+    {
+      positions: concat(
+        soups.map((s) => s.positions),
+        Float32Array,
+      ),
+      categories: concat(
+        soups.map((s) => s.categories),
+        Uint8Array,
+      ),
+      colours: concat(
+        soups.map((s) => s.colours),
+        Uint8Array,
+      ),
+    },
+    crop,
+  );
   const views = like?.views ?? fixedViews(positions, categories, width / height);
   const readDone = performance.now();
   const images = views.map((view) => {
