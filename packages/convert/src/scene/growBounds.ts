@@ -23,9 +23,8 @@ export function unionBounds(a: Bounds, b: Bounds): Bounds {
 /**
  * Grows `out` to contain every point of `positions` — x, y, z at the start of every `stride`
  * numbers — each through the column-major 4×4 `matrix`, in float64 (a scene's bounds, node by
- * node through its world matrix). The box stays in locals while the loop runs, as it is run over
- * every vertex of a model. Typed arguments only: one shape of array at every call keeps the loop
- * monomorphic (plain arrays here made it 5× slower).
+ * node through its world matrix): the {@link linearBounds} box moved by the translation, which is
+ * each point's float64 coordinate taken to its extreme (a NaN coordinate is never taken).
  *
  * @example
  * ```ts
@@ -33,54 +32,24 @@ export function unionBounds(a: Bounds, b: Bounds): Bounds {
  * ```
  */
 export function growBounds(out: Bounds, positions: Float32Array, stride: number, matrix: Float64Array): Bounds {
-  const m0 = matrix[0]!,
-    m1 = matrix[1]!,
-    m2 = matrix[2]!,
-    m4 = matrix[4]!,
-    m5 = matrix[5]!,
-    m6 = matrix[6]!;
-  const m8 = matrix[8]!,
-    m9 = matrix[9]!,
-    m10 = matrix[10]!,
-    m12 = matrix[12]!,
-    m13 = matrix[13]!,
-    m14 = matrix[14]!;
-  // Not destructured: `let [a, b] = array` in this function made the whole loop 2× slower.
-  let x0 = out.min[0],
-    y0 = out.min[1],
-    z0 = out.min[2],
-    x1 = out.max[0],
-    y1 = out.max[1],
-    z1 = out.max[2];
-  for (let i = 0; i + 2 < positions.length; i += stride) {
-    const x = positions[i]!,
-      y = positions[i + 1]!,
-      z = positions[i + 2]!;
-    const wx = m0 * x + m4 * y + m8 * z + m12;
-    const wy = m1 * x + m5 * y + m9 * z + m13;
-    const wz = m2 * x + m6 * y + m10 * z + m14;
-    if (wx < x0) x0 = wx;
-    if (wx > x1) x1 = wx;
-    if (wy < y0) y0 = wy;
-    if (wy > y1) y1 = wy;
-    if (wz < z0) z0 = wz;
-    if (wz > z1) z1 = wz;
+  const box = linearBounds(positions, stride, matrix);
+  for (let k = 0; k < 3; k++) {
+    const low = box[k]! + matrix[12 + k]!,
+      high = box[3 + k]! + matrix[12 + k]!;
+    if (low < out.min[k]!) out.min[k] = low;
+    if (high > out.max[k]!) out.max[k] = high;
   }
-  out.min[0] = x0;
-  out.min[1] = y0;
-  out.min[2] = z0;
-  out.max[0] = x1;
-  out.max[1] = y1;
-  out.max[2] = z1;
   return out;
 }
 
 /**
  * The box of `positions` (x, y, z at the start of every `stride` numbers) through the linear part
  * of the column-major 4×4 `matrix`, its translation left out: `[minX, minY, minZ, maxX, maxY,
- * maxZ]`. Adding the translation (`box[k] + matrix[12 + k]`) gives exactly, to the bit, the box
- * {@link growBounds} finds through the whole matrix: it computes each coordinate as this one plus
- * the translation, last, and rounding a sum is monotonic, so the smallest and largest stay so.
+ * maxZ]`. Adding the translation (`box[k] + matrix[12 + k]`) gives exactly, to the bit, the box of
+ * the points through the whole matrix, each computed as `m0·x + m4·y + m8·z + m12` in that order:
+ * the translation comes last, and rounding a sum is monotonic, so the smallest and largest stay
+ * so. The box stays in locals while the loop runs, as it is run over every vertex of a model;
+ * typed arguments only, so the loop stays monomorphic.
  * Placements that differ only by where they are (a building's copies, a type moved along a
  * façade) then measure their geometry once.
  *
