@@ -8,7 +8,8 @@ import {
   sha256Hex,
   StoreyOnWire,
 } from '@arsession/convert/schemas';
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import { orNull, stringEnum, url, vec3 } from './wireSchemaHelpers.js';
 import type { QuickLook } from './Placement.js';
 import { ASSET_WARNING_CODES, type AssetWarning } from './warningCodes.js';
 
@@ -138,14 +139,6 @@ export const AssetPartsOnWire = Type.Object(
 );
 /** The parts of a model over the AR budget on the wire (see the schema of the same name). */
 export type AssetPartsOnWire = Static<typeof AssetPartsOnWire>;
-
-const url = (description?: string) => Type.String({ format: 'uri', ...(description !== undefined && { description }) });
-/** `schema` or `null` (`oneOf`, as the document states it), described as a whole when `description` is given. */
-const orNull = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Unsafe<Static<T> | null>({ oneOf: [schema, { type: 'null' }], ...(description !== undefined && { description }) });
-const stringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description !== undefined && { description }) });
-const vec3 = (description: string) => Type.Array(Type.Number(), { minItems: 3, maxItems: 3, description });
 
 /** An asset's package for AR Quick Look on the wire: its URL, and its size and digest once made (OpenAPI `QuickLookPackage`). */
 export const QuickLookPackage = Type.Object(

@@ -1,21 +1,11 @@
 import { componentRef } from '@arsession/convert/schemas';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { closed, numbers, oneOf, orNull, stringEnum, vec3 } from './wireSchemaHelpers.js';
 import { PLACEMENT_WARNING_CODES, type PlacementWarningCode } from './warningCodes.js';
 
 // A session's placement, declared once: each schema here is the record's TypeScript type (its
 // `Static`) and the OpenAPI component of the same name (`openapi/components.ts`). Field
 // descriptions a name carries everywhere are added from `openapi/fieldDescriptions.ts`.
-
-const closed = { additionalProperties: false } as const;
-const numbers = (size: number, description: string) => Type.Array(Type.Number(), { minItems: size, maxItems: size, description });
-const vec3 = (description: string) => numbers(3, description);
-/** One of some strings, as the document states an enumeration (`enum`, not a union of constants). */
-const oneOfStrings = <const T extends readonly string[]>(values: T, description?: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description !== undefined && { description }) });
-/** Exactly one of some records (`oneOf`: each is closed, so one matches). */
-const oneOf = <const T extends readonly TSchema[]>(schemas: T, description: string) =>
-  Type.Unsafe<Static<T[number]>>({ oneOf: [...schemas], description });
-const orNull = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ oneOf: [schema, { type: 'null' }] });
 
 /** A rigid frame in the delivered frame: position, quaternion [x, y, z, w], column-major 4×4 (OpenAPI `Pose`). */
 export const PoseOnWire = Type.Object(
@@ -38,7 +28,7 @@ const pose = (description?: string) => componentRef('Pose', PoseOnWire, descript
  */
 export const QuickLook = oneOf(
   [
-    Type.Object({ anchoring: Type.Literal('plane'), alignment: oneOfStrings(['horizontal', 'vertical']), frame: pose() }, closed),
+    Type.Object({ anchoring: Type.Literal('plane'), alignment: stringEnum(['horizontal', 'vertical']), frame: pose() }, closed),
     Type.Object(
       {
         anchoring: Type.Literal('image'),
@@ -60,7 +50,7 @@ export type QuickLook = Static<typeof QuickLook>;
 export const PlacementWarnings = Type.Array(
   Type.Object(
     {
-      code: oneOfStrings(
+      code: stringEnum(
         Object.keys(PLACEMENT_WARNING_CODES) as PlacementWarningCode[],
         Object.entries(PLACEMENT_WARNING_CODES)
           .map(([code, meaning]) => `${code}: ${meaning}`)
@@ -85,7 +75,7 @@ const ByPlane = Type.Object(
 /** How by_scan mode 1 found its door: semantic or geometric, how sure, and the element when the model names it. */
 const DoorDetection = Type.Object(
   {
-    method: oneOfStrings(['semantic', 'geometric']),
+    method: stringEnum(['semantic', 'geometric']),
     confidence: Type.Number({ minimum: 0, maximum: 1 }),
     source: orNull(Type.Object({ id: Type.String(), name: Type.Optional(Type.String()) }, closed)),
   },
@@ -96,7 +86,7 @@ const DoorDetection = Type.Object(
 const ByScan = Type.Object(
   {
     method: Type.Literal('by_scan'),
-    found: oneOfStrings(['detected', 'given']),
+    found: stringEnum(['detected', 'given']),
     corners: Type.Array(vec3('a corner'), {
       minItems: 4,
       maxItems: 4,
@@ -124,7 +114,7 @@ const anchor = <const K extends string, S extends Record<string, TSchema>>(kind:
     closed,
   );
 const RectangleAnchor = anchor('rectangle_short_side', { width: Type.Number(), height: Type.Number() });
-const SegmentAnchor = anchor('segment_directional', { length: Type.Number(), placement_source: oneOfStrings(['model_surface']) });
+const SegmentAnchor = anchor('segment_directional', { length: Type.Number(), placement_source: stringEnum(['model_surface']) });
 const CircleAnchor = anchor('circle_directional', { radius: Type.Number() });
 const CornerAnchor = anchor('corner_directional', { opening_angle_deg: Type.Number() });
 

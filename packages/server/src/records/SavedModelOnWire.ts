@@ -1,5 +1,6 @@
 import { componentRef, count, sha256Hex } from '@arsession/convert/schemas';
 import { type Static, Type } from '@sinclair/typebox';
+import { orNull, stringEnum } from './wireSchemaHelpers.js';
 
 /** One saved model on the wire: the one declaration of its type and of the OpenAPI schema `SavedModel`. */
 export const SavedModelOnWire = Type.Object(
@@ -7,11 +8,7 @@ export const SavedModelOnWire = Type.Object(
     id: Type.String({ description: 'its id, for DELETE /api/vision/v1/models/{model_id}' }),
     session_id: Type.String({ description: 'the session it was first sent with (which may have expired)' }),
     source_name: Type.String({ description: 'its file name as uploaded' }),
-    format: Type.Unsafe<'ifc' | 'ifczip' | 'glb' | 'usdz'>({
-      type: 'string',
-      enum: ['ifc', 'ifczip', 'glb', 'usdz'],
-      description: 'the format it was read as',
-    }),
+    format: stringEnum(['ifc', 'ifczip', 'glb', 'usdz'], 'the format it was read as'),
     bytes: count('its size as uploaded'),
     sha256: Type.String({ ...sha256Hex(), description: 'SHA-256 of its bytes, hex' }),
     created_at: Type.String({ format: 'date-time', description: 'when it was saved' }),
@@ -31,10 +28,7 @@ export const SavedModelsOnWire = Type.Object(
     models: Type.Array(componentRef('SavedModel', SavedModelOnWire), {
       description: 'newest first; a model is kept once per content (the same file sent again is not stored twice)',
     }),
-    next_cursor: Type.Unsafe<string | null>({
-      oneOf: [{ type: 'string' }, { type: 'null' }],
-      description: 'pass as cursor for the next page; null on the last page',
-    }),
+    next_cursor: orNull(Type.String(), 'pass as cursor for the next page; null on the last page'),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { count } from '@arsession/convert/schemas';
 import { type Static, Type } from '@sinclair/typebox';
+import { stringEnum } from './wireSchemaHelpers.js';
 
 /** `GET /healthz`: the process answers, with its version (OpenAPI `Health`). */
 export const Health = Type.Object(
@@ -19,7 +20,7 @@ export type Health = Static<typeof Health>;
 /** `GET /readyz`: each dependency's state and the admission figures (OpenAPI `Readiness`). */
 export const Readiness = Type.Object(
   {
-    status: Type.Unsafe<'ready' | 'not_ready'>({ type: 'string', enum: ['ready', 'not_ready'] }),
+    status: stringEnum(['ready', 'not_ready']),
     // `additionalProperties`, not TypeBox's `patternProperties`: the way OpenAPI tools read a map.
     checks: Type.Unsafe<Record<string, string>>({
       type: 'object',

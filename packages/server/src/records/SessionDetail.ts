@@ -1,6 +1,7 @@
 import { componentRef } from '@arsession/convert/schemas';
 import { type Static, Type } from '@sinclair/typebox';
 import { ModelAsset, ModelFrame } from './AssetInfo.js';
+import { orNull, url } from './wireSchemaHelpers.js';
 import {
   ByPlanePlacementOnWire,
   ByRefimagePlacementOnWire,
@@ -31,10 +32,7 @@ export const SessionDetail = Type.Object(
     model_frame: ModelFrame,
     model_assets: Type.Array(componentRef('ModelAsset', ModelAsset)),
     page_url: Type.String({ format: 'uri', description: 'the session page for people (HTML)' }),
-    preview_glb_url: Type.Unsafe<string | null>({
-      oneOf: [{ type: 'string', format: 'uri' }, { type: 'null' }],
-      description: 'the first model with the placement drawn (GLB), as the page shows it; made on its first request',
-    }),
+    preview_glb_url: orNull(url(), 'the first model with the placement drawn (GLB), as the page shows it; made on its first request'),
   },
   { additionalProperties: false },
 );
