@@ -106,7 +106,7 @@ function bestCut(mesh: SceneMesh, centres: Float64Array, part: CutPart, hollowSh
   const whole = surfaceArea(part.box);
   const n = part.triangles.length;
   if (n < 2 || !(whole > 0)) return null;
-  let best: { share: number; axis: number; at: number } | undefined;
+  let best: { share: number; order: number[]; at: number } | undefined;
   for (let axis = 0; axis < 3; axis++) {
     const order = [...part.triangles].sort((a, b) => centres[a * 3 + axis]! - centres[b * 3 + axis]!);
     // Areas of the boxes of the first i triangles and of the last n − i, for every i.
@@ -114,13 +114,12 @@ function bestCut(mesh: SceneMesh, centres: Float64Array, part: CutPart, hollowSh
       after = runningAreas(mesh, order.slice().reverse());
     for (let i = 1; i < n; i++) {
       const share = (before[i - 1]! + after[n - i - 1]!) / whole;
-      if (share <= hollowShare && (!best || share < best.share)) best = { share, axis, at: i };
+      if (share <= hollowShare && (!best || share < best.share)) best = { share, order, at: i };
     }
   }
   if (!best) return null;
-  const order = [...part.triangles].sort((a, b) => centres[a * 3 + best.axis]! - centres[b * 3 + best.axis]!);
   const half = (triangles: number[]): CutPart => ({ box: trianglesBox(mesh, triangles), triangles });
-  return { share: best.share, halves: [half(order.slice(0, best.at)), half(order.slice(best.at))] };
+  return { share: best.share, halves: [half(best.order.slice(0, best.at)), half(best.order.slice(best.at))] };
 }
 
 /** The surface area of the box round the first 1, 2, … of `triangles`. */
