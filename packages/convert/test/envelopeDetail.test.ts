@@ -1,4 +1,4 @@
-import { triangleDistanceSquared } from '@arsession/geometry';
+import { buildBvh, triangleDistanceSquared } from '@arsession/geometry';
 import fc from 'fast-check';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import {
 import { drawnTogether } from '../src/budget/drawnTogether.js';
 import { envelopeRoles, isEnvelopeDetail } from '../src/budget/envelopeDetail.js';
 import { measureStandIn } from '../src/budget/measureStandIn.js';
+import { measureStandIns, UNMEASURED } from '../src/budget/measureStandIns.js';
 import { proxyParts } from '../src/budget/proxyParts.js';
 import { SceneSimplification } from '../src/budget/SceneSimplification.js';
 import { simplifyToBudget } from '../src/budget/simplifyToBudget.js';
@@ -166,12 +167,12 @@ describe('sheetProxy', () => {
 });
 
 /** A window frame round a 1 × 1 m opening (four bars 10 cm square), as one mesh. */
-function frame(): SceneMesh {
+function frame(size = 1.2, bar = 0.1, depth = 0.1): SceneMesh {
   const bars = [
-    box([0, 0, 0], [0.1, 1.2, 0.1]),
-    box([1.1, 0, 0], [1.2, 1.2, 0.1]),
-    box([0.1, 0, 0], [1.1, 0.1, 0.1]),
-    box([0.1, 1.1, 0], [1.1, 1.2, 0.1]),
+    box([0, 0, 0], [bar, size, depth]),
+    box([size - bar, 0, 0], [size, size, depth]),
+    box([bar, 0, 0], [size - bar, bar, depth]),
+    box([bar, size - bar, 0], [size - bar, size, depth]),
   ];
   return {
     name: 'frame',
@@ -247,6 +248,55 @@ describe('measureStandIn', () => {
     // and the cuts a stand-in is given).
     expect(alone.deviation).toBeGreaterThan(0.45);
     expect(withGlass.deviation).toBeLessThan(0.1);
+  });
+});
+
+describe('measureStandIns', () => {
+  it("measures a frame's rim only where it may lie nearer than its sheet", () => {
+    const reach = ({ deviation, uncovered }: { deviation: number; uncovered: number }) => Math.max(deviation, uncovered);
+    const seen = { rimWorse: 0, rimMeasured: 0 };
+    fc.assert(
+      fc.property(
+        fc.record({
+          size: fc.double({ min: 0.4, max: 2.5, noNaN: true }),
+          bar: fc.double({ min: 0.03, max: 0.15, noNaN: true }),
+          depth: fc.double({ min: 0.02, max: 0.6, noNaN: true }),
+          glazed: fc.boolean(),
+        }),
+        ({ size, bar, depth, glazed }) => {
+          const ring = frame(size, bar, depth);
+          // Glass in the opening, a mesh of the element's own: the sheet over it lies on it.
+          const glass = box([bar, bar, depth / 2 - 0.005], [size - bar, size - bar, depth / 2 + 0.005]);
+          const surface = glazed
+            ? {
+                positions: new Float32Array([...ring.positions, ...glass.positions]),
+                indices: new Uint32Array([...ring.indices, ...[...glass.indices].map((i) => i + ring.positions.length / 3)]),
+              }
+            : ring;
+          const parts = proxyParts(ring);
+          const enough = 0.01;
+          const bvh = buildBvh(surface);
+          const sheet = measureStandIn(ring, sheetProxy(ring, parts), parts, 'sheet', surface, bvh, { enough });
+          const rim = measureStandIn(ring, rimProxy(ring, parts), parts, 'rim', surface, bvh, { enough });
+          const measured = measureStandIns(ring, parts, surface, enough);
+          expect(measured.sheet).toEqual(sheet);
+          if (reach(sheet) <= enough) return;
+          if (sheet.uncovered >= sheet.deviation) {
+            // The rim is the sheet less its opening: the mesh lies no nearer it (float32 corners aside).
+            expect(reach(rim)).toBeGreaterThanOrEqual(reach(sheet) - 1e-6);
+            expect(measured.rim).toEqual(UNMEASURED);
+            seen.rimWorse++;
+          } else {
+            expect(measured.rim).toEqual(hasOpening(ring, parts) ? rim : UNMEASURED);
+            seen.rimMeasured++;
+          }
+        },
+      ),
+      { numRuns: 60, seed: 20261129 },
+    );
+    // Both cases came up: a deep glazed frame, and an open one whose sheet spans its opening.
+    expect(seen.rimWorse).toBeGreaterThan(0);
+    expect(seen.rimMeasured).toBeGreaterThan(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import { type Bounds, buildBvh, type TriangleMesh } from '@arsession/geometry';
+import type { Bounds, TriangleMesh } from '@arsession/geometry';
 import type { SceneData, SceneMesh } from '../scene/SceneData.js';
 import { sceneStats, worldMatrices } from '../scene/sceneStats.js';
 import { pointBounds } from '../scene/pointBounds.js';
@@ -6,7 +6,6 @@ import { BUDGET_CATEGORIES, type BudgetCategory } from './BudgetCategory.js';
 import {
   BOX_PROXY_TRIANGLES,
   boxProxy,
-  hasOpening,
   RIM_PROXY_TRIANGLES,
   rimProxy,
   SHEET_PROXY_TRIANGLES,
@@ -19,7 +18,8 @@ import { type Companion, drawnTogether } from './drawnTogether.js';
 import { elementKey } from './elementKey.js';
 import { type ElementGroup, elementGroups } from './elementGroups.js';
 import { type EnvelopeRole, envelopeRoles } from './envelopeDetail.js';
-import { measureStandIn, type StandInDistances } from './measureStandIn.js';
+import type { StandInDistances } from './measureStandIn.js';
+import { type DetailStandIns, measureStandIns } from './measureStandIns.js';
 import { ifcClassOfNode, meshCategories } from './meshCategories.js';
 import { MeshSimplification } from './MeshSimplification.js';
 import { proxyParts } from './proxyParts.js';
@@ -34,16 +34,6 @@ import { SIMPLIFICATION_POLICY_DEFAULTS, type SimplificationPolicy } from './Sim
 const MIN_SAMPLES = 200;
 /** Metres within which a delivered triangle lying on the full surface (or the other way) counts as on it: a tenth of a millimetre. */
 const SETTLED_ON_SURFACE = 1e-4;
-
-/** The stand-ins of a piece of envelope detail, measured (see `SceneSimplification.detailStandIn`). */
-interface DetailStandIns {
-  box: StandInDistances;
-  sheet: StandInDistances;
-  rim: StandInDistances;
-}
-
-/** A stand-in not measured, because another is known to be as near for fewer triangles: never chosen. */
-const UNMEASURED: Readonly<StandInDistances> = { deviation: Number.POSITIVE_INFINITY, uncovered: Number.POSITIVE_INFINITY };
 
 /** The fewest-triangle form within `distance`, else the first (as read). */
 function cheapestOf<F extends { triangles: number; reach: number }>(forms: readonly F[], distance: number): F {
@@ -544,19 +534,8 @@ export class SceneSimplification {
   private measureStandIns(mesh: SceneMesh, parts: Bounds[], surface: TriangleMesh, scale: number): DetailStandIns {
     const same = this.standInsByShape.find(mesh, surface);
     if (same) return same;
-    const bvh = buildBvh(surface);
     // Below a centimetre, how near a stand-in lies changes neither the choice nor what a person sees.
-    const within = { enough: this.policy.standInSettled / scale };
-    const sheet = measureStandIn(mesh, sheetProxy(mesh, parts), parts, 'sheet', surface, bvh, within);
-    // A sheet within a centimetre is as near as a stand-in need be, and the cheapest: the others are not measured.
-    const settled = reach(sheet) <= within.enough;
-    const found = {
-      sheet,
-      box: settled ? UNMEASURED : measureStandIn(mesh, boxProxy(mesh, parts), parts, 'box', surface, bvh, within),
-      // A rim is a sheet round an opening: without one worth leaving open, it is the sheet at four times the triangles.
-      rim:
-        settled || !hasOpening(mesh, parts) ? UNMEASURED : measureStandIn(mesh, rimProxy(mesh, parts), parts, 'rim', surface, bvh, within),
-    };
+    const found = measureStandIns(mesh, parts, surface, this.policy.standInSettled / scale);
     this.standInsByShape.add(mesh, surface, found);
     return found;
   }
