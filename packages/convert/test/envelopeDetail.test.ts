@@ -480,6 +480,61 @@ describe('the AR budget, when the envelope itself must give', () => {
     expect(categories.find((c) => c.category === 'envelope')!.leftOut).toEqual([{ ifcClass: 'IfcWindow', elements: 6 }]);
   });
 
+  it('with the envelope alone over, small clutter is left out as read and only large clutter is coarsened', async () => {
+    // The glazed room (20 m × 10 m) with a chair-sized wavy seat and a 15 m duct run: each
+    // finely tessellated, the seat small beside the model, the duct not.
+    const wavy = (name: string, length: number, n: number): SceneMesh => {
+      const positions: number[] = [],
+        indices: number[] = [];
+      for (let i = 0; i <= n; i++)
+        for (let j = 0; j <= n; j++) positions.push((i / n) * length, 2 + 0.05 * Math.sin(i * 0.7) * Math.cos(j * 0.7), 4 + (j / n) * 0.5);
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) {
+          const a = i * (n + 1) + j;
+          indices.push(a, a + n + 1, a + 1, a + 1, a + n + 1, a + n + 2);
+        }
+      return { name, positions: new Float32Array(positions), indices: new Uint32Array(indices), material: 3 };
+    };
+    const room = glazedRoom(6);
+    const clutter: Array<[string, SceneMesh]> = [
+      ['IfcFurniture', wavy('seat', 0.5, 24)],
+      ['IfcFlowSegment', wavy('duct', 15, 24)],
+    ];
+    const meshes = [...room.meshes, ...clutter.map(([, mesh]) => mesh)];
+    const nodes = [
+      ...room.nodes,
+      ...clutter.map(([ifcClass], k) => ({
+        name: ifcClass,
+        parent: -1,
+        matrix: at(0, 0, 0),
+        meshes: [room.meshes.length + k],
+        metadata: { ifcClass, globalId: `C${k}` },
+      })),
+    ];
+    const base = { nodes, meshes, materials: [], textures: [] };
+    const scene: SceneData = { ...room, ...base, bounds: sceneBounds(base), stats: sceneStats(base) };
+    const [seat, duct] = [meshes.length - 2, meshes.length - 1];
+    const coarsened = (triangles: number) => {
+      const simplification = new SceneSimplification(scene);
+      simplification.envelopeWithoutShape();
+      simplification.coarsenClutter({ triangles, firstError: 0.002, maxDeviation: 0.02 }, 4);
+      return simplification.deliver(2000, 0).scene.meshes.map((mesh) => mesh.indices.length / 3);
+    };
+    const asRead = (m: number) => meshes[m]!.indices.length / 3;
+    // The envelope alone (some 10,000 triangles) over 1,000: the seat will be left out, so it is not coarsened.
+    const over = coarsened(1000);
+    expect(over[seat]).toBe(asRead(seat));
+    expect(over[duct]).toBeLessThan(asRead(duct));
+    // With room for the envelope, the seat gives its triangles like any clutter.
+    const room20k = coarsened(room.stats.triangles + 200);
+    expect(room20k[seat]).toBeLessThan(asRead(seat));
+    // Delivered, the seat is left out and named, the duct coarsened; the envelope's detail stands in.
+    const { scene: delivered, categories } = await simplifyToBudget(scene, { triangles: 1000 });
+    expect(delivered.meshes[seat]!.indices.length).toBe(0);
+    expect(delivered.meshes[duct]!.indices.length / 3).toBeLessThan(asRead(duct));
+    expect(categories.find((c) => c.category === 'furniture')!.leftOut).toEqual([{ ifcClass: 'IfcFurniture', elements: 1 }]);
+  });
+
   it('within its own error bound the envelope gives what it can, as before: nothing stands in', async () => {
     const room = glazedRoom(6);
     const { scene, categories } = await simplifyToBudget(room, { triangles: 9000 });

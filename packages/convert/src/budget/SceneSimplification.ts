@@ -175,6 +175,18 @@ export class SceneSimplification {
     return this.extent[m]! * this.scale[m]!;
   }
 
+  /** Whether mesh `m` is small beside the model (`policy.clutterMaxShareOfModel`): as clutter, it may be left out. */
+  private isSmall(m: number): boolean {
+    return this.sizeOf(m) <= this.size * this.policy.clutterMaxShareOfModel;
+  }
+
+  /** Triangles the envelope draws now. */
+  private get envelopeDrawn(): number {
+    let n = 0;
+    for (let m = 0; m < this.work.length; m++) if (this.categories[m] === 'envelope') n += this.trianglesOf(m) * this.uses[m]!;
+    return n;
+  }
+
   /** Whether mesh `m` is small enough to stand as a box: see `policy.proxyMaxSize` and `policy.clutterMaxShareOfModel`. */
   private boxable(m: number): boolean {
     return this.sizeOf(m) <= Math.min(this.policy.proxyMaxSize, this.size * this.policy.clutterMaxShareOfModel);
@@ -224,9 +236,12 @@ export class SceneSimplification {
    * chord kept finer, as {@link boundStray} does for all. Clutter larger than a box may be is
    * coarsened as if it were that size (a share of a 20 m duct run's length would be no error at
    * all); what more it must give, it gives with the envelope, at one error in metres for all.
+   * With the envelope alone over the triangles, only clutter too large to be left out is coarsened.
    */
   coarsenClutter(opts: Pick<SimplifyToBudgetOptions, 'triangles' | 'firstError' | 'maxDeviation'>, strayPerError: number): void {
-    const clutter = this.clutter();
+    // With the envelope alone over the triangles, every small piece of clutter will be left out
+    // (`leaveOutClutter` runs until they fit, and they never do): coarsening it is work thrown away.
+    const clutter = this.envelopeDrawn > opts.triangles ? this.clutter().filter((m) => !this.isSmall(m)) : this.clutter();
     if (clutter.length === 0) return;
     const errorAt = (m: number, share: number) => Math.max(opts.firstError, share * Math.min(this.sizeOf(m), this.policy.proxyMaxSize));
     let share = this.policy.clutterFirstShare;
@@ -291,9 +306,8 @@ export class SceneSimplification {
 
   /** Clutter (as it stands, boxes included) left out, the smallest first, until the triangles fit. */
   leaveOutClutter(triangles: number): void {
-    const small = (m: number) => this.sizeOf(m) <= this.size * this.policy.clutterMaxShareOfModel;
     const candidates = this.work.flatMap((w, m) =>
-      w && this.standIn[m] !== 'left_out' && this.categories[m] !== 'envelope' && small(m) ? [m] : [],
+      w && this.standIn[m] !== 'left_out' && this.categories[m] !== 'envelope' && this.isSmall(m) ? [m] : [],
     );
     candidates.sort((a, b) => this.sizeOf(a) - this.sizeOf(b) || a - b);
     let drawn = this.drawn;
