@@ -502,8 +502,9 @@ export class SceneSimplification {
 
   /**
    * Envelope detail mesh `m` simplified at `policy.detailError`, no part pruned: its triangles,
-   * and how far (m) it and the mesh lie apart either way, bounded as `deliver` bounds it;
-   * undefined when that takes nothing. Measured once, then the mesh is as read again (the same
+   * and how far (m) it and the mesh lie apart either way, bounded as `deliver` bounds it but, as
+   * a stand-in is, refined no nearer than `policy.standInSettled` (a choice among forms needs no
+   * millimetres; the delivery states its own); undefined when that takes nothing. Measured once, then the mesh is as read again (the same
    * simplification is made again if it is chosen).
    */
   private simplifiedDetail(m: number): { triangles: number; reach: number } | undefined {
@@ -518,7 +519,8 @@ export class SceneSimplification {
     if (same && same.scale === s) found = same.found;
     else {
       w.tighten(this.policy.detailError / s);
-      found = w.changed ? { triangles: w.triangles, reach: Math.max(w.stray(), w.uncovered(MIN_SAMPLES)) * s } : undefined;
+      const enough = this.policy.standInSettled / s;
+      found = w.changed ? { triangles: w.triangles, reach: Math.max(w.stray(enough), w.uncovered(MIN_SAMPLES, enough)) * s } : undefined;
       w.restore();
       this.simplifiedByShape.add(mesh, mesh, { scale: s, found });
     }
