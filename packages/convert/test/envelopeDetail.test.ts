@@ -232,6 +232,29 @@ describe('measureStandIn', () => {
     );
   });
 
+  it('bounds a two-sided stand-in as its face alone: its back is the same triangles', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          size: fc.double({ min: 0.4, max: 2.5, noNaN: true }),
+          bar: fc.double({ min: 0.03, max: 0.15, noNaN: true }),
+          depth: fc.double({ min: 0.02, max: 0.6, noNaN: true }),
+          kind: fc.constantFrom('sheet' as const, 'rim' as const),
+        }),
+        ({ size, bar, depth, kind }) => {
+          const ring = frame(size, bar, depth);
+          const parts = proxyParts(ring);
+          const standIn = kind === 'sheet' ? sheetProxy(ring, parts) : rimProxy(ring, parts);
+          // The face: the first half of each part's triangles (the back follows, wound the other way).
+          const perPart = standIn.indices.length / parts.length;
+          const face = { ...standIn, indices: standIn.indices.filter((_, i) => i % perPart < perPart / 2) };
+          expect(measureStandIn(ring, standIn, parts, kind).deviation).toBe(measureStandIn(ring, face, parts, kind).deviation);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
   it("measures against the element's other meshes when given them: a frame's sheet lies on its glass", () => {
     // A window frame round a 1 × 1 m opening, and its glass in the opening as a mesh of its own.
     const ring = frame();

@@ -56,7 +56,8 @@ export function measureStandIn(
   options: Partial<MeasureStandInOptions> = {},
 ): StandInDistances {
   const { enough, tolerance, maxCuts } = { ...MEASURE_STAND_IN_DEFAULTS, ...options };
-  const deviation = farthestOf(standIn, surface, bvh, { enough, tolerance, maxCuts });
+  // A sheet or rim is drawn from both sides, its back the same triangles as its face: each is bounded once.
+  const deviation = farthestOf(distinctTriangles(standIn), surface, bvh, { enough, tolerance, maxCuts });
   if (kind === 'rim') {
     // A point of the frame over its opening is not over the rim: measured as the stand-in's triangles are.
     const rim: TriangleMesh = { positions: standIn.positions, indices: standIn.indices };
@@ -78,6 +79,21 @@ export function measureStandIn(
     uncovered = Math.max(uncovered, best);
   }
   return { deviation, uncovered };
+}
+
+/** The mesh with each triangle that has the corners of an earlier one (in any order) left out. */
+function distinctTriangles(mesh: Pick<SceneMesh, 'positions' | 'indices'>): Pick<SceneMesh, 'positions' | 'indices'> {
+  const p = mesh.positions,
+    seen = new Set<string>(),
+    kept: number[] = [];
+  const corner = (v: number) => `${p[v * 3]},${p[v * 3 + 1]},${p[v * 3 + 2]}`;
+  for (let t = 0; t < mesh.indices.length; t += 3) {
+    const key = [corner(mesh.indices[t]!), corner(mesh.indices[t + 1]!), corner(mesh.indices[t + 2]!)].sort().join(';');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(mesh.indices[t]!, mesh.indices[t + 1]!, mesh.indices[t + 2]!);
+  }
+  return kept.length === mesh.indices.length ? mesh : { positions: p, indices: new Uint32Array(kept) };
 }
 
 /** Whether the box holds the vertex at `v` (a float32 coordinate from which the box was taken). */
