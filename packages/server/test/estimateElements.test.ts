@@ -62,6 +62,20 @@ describe('estimateElements', () => {
     expect(instanced.stats.meshNodes).toBe(125);
   });
 
+  it('leaves a GLB with a JSON chunk past its bound uncounted, unread', async () => {
+    // A GLB of one node, its JSON padded with blanks to 9 MB: 8 MB is the default bound.
+    const json = Buffer.from(`{"asset":{"version":"2.0"},"nodes":[{"mesh":0}],"meshes":[{"primitives":[]}]}`.padEnd(9 * 2 ** 20, ' '));
+    const header = Buffer.alloc(20);
+    header.writeUInt32LE(0x46546c67, 0);
+    header.writeUInt32LE(2, 4);
+    header.writeUInt32LE(20 + json.length, 8);
+    header.writeUInt32LE(json.length, 12);
+    header.writeUInt32LE(0x4e4f534a, 16);
+    const path = fileOf('large-json.glb', Buffer.concat([header, json]));
+    expect(await estimateElements(path)).toBeUndefined();
+    expect(await estimateElements(path, { maxGlbJsonBytes: 16 * 2 ** 20 })).toBe(1);
+  });
+
   it('knows nothing of a USDZ, a file it cannot read, or a broken zip', async () => {
     expect(await estimateElements(corpusPath('usdz', 'bad_alembic.usdz'))).toBeUndefined();
     expect(await estimateElements(fileOf('text.ifc', Buffer.from('not a model')))).toBeUndefined();
