@@ -255,6 +255,38 @@ describe('measureStandIn', () => {
     );
   });
 
+  it("bounds how far a frame lies from its rim: exactly over the rim's face, from above over the opening", () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          size: fc.double({ min: 0.7, max: 2.5, noNaN: true }),
+          bar: fc.double({ min: 0.03, max: 0.15, noNaN: true }),
+          depth: fc.double({ min: 0.02, max: 0.6, noNaN: true }),
+          mullion: fc.boolean(),
+        }),
+        ({ size, bar, depth, mullion }) => {
+          const ring = frame(size, bar, depth);
+          // A mullion across the opening, standing out in front: it lies over the opening, not the rim.
+          const cross = box([size / 2 - bar / 2, bar, 0], [size / 2 + bar / 2, size - bar, depth * 1.5]);
+          const mesh = mullion
+            ? {
+                ...ring,
+                positions: new Float32Array([...ring.positions, ...cross.positions]),
+                indices: new Uint32Array([...ring.indices, ...[...cross.indices].map((i) => i + ring.positions.length / 3)]),
+              }
+            : ring;
+          const parts = proxyParts(mesh);
+          const rim = rimProxy(mesh, parts);
+          const { uncovered } = measureStandIn(mesh, rim, parts, 'rim');
+          for (const [x, y, z] of pointsOn(mesh, 6)) expect(distanceTo(rim, x, y, z)).toBeLessThanOrEqual(uncovered + 1e-5);
+          // A plain frame lies over its rim's face: half its depth from it, to the float.
+          if (!mullion) expect(uncovered).toBeCloseTo(depth / 2, 6);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it("measures against the element's other meshes when given them: a frame's sheet lies on its glass", () => {
     // A window frame round a 1 × 1 m opening, and its glass in the opening as a mesh of its own.
     const ring = frame();

@@ -233,7 +233,7 @@ export function hasOpening(mesh: SceneMesh, parts: readonly Bounds[]): boolean {
  * The rectangle (along `u` and `v`) spanned by the vertices in `part` that lie inside its outline,
  * not on it; the outline's centre, a rectangle of no size, when none do.
  */
-function innerRectangle(p: Float32Array, part: Bounds, u: number, v: number): { min: [number, number]; max: [number, number] } {
+export function innerRectangle(p: Float32Array, part: Bounds, u: number, v: number): { min: [number, number]; max: [number, number] } {
   const min: [number, number] = [Infinity, Infinity],
     max: [number, number] = [-Infinity, -Infinity];
   for (let i = 0; i < p.length; i += 3) {

@@ -1,6 +1,6 @@
 import { type Bounds, type Bvh, buildBvh, farthestOnTriangle, nearestTriangle, type TriangleMesh } from '@arsession/geometry';
 import type { SceneMesh } from '../scene/SceneData.js';
-import { thinnestAxis } from './boxProxy.js';
+import { innerRectangle, thinnestAxis } from './boxProxy.js';
 
 /** How far a stand-in and the mesh it stands for lie from each other, in the mesh's units. */
 export interface StandInDistances {
@@ -30,9 +30,10 @@ export const MEASURE_STAND_IN_DEFAULTS: Readonly<MeasureStandInOptions> = { enou
 /**
  * Bounds, both ways and over whole triangles, the distance between a mesh and its stand-in: its
  * `parts` drawn as boxes, as sheets (each box's mid-plane across its thinnest side) or as rims
- * (a sheet with the frame's opening left open; bounded as the stand-in is, against it). The
- * stand-in's triangles are bounded against the mesh with a BVH (`farthestOnTriangle`). The mesh
- * lies inside its boxes, so each of its triangles is bounded against the box that holds it: by a
+ * (a sheet with the frame's opening left open: a triangle over its face as by a sheet, one over
+ * the opening bounded as the stand-in is, against it). The stand-in's triangles are bounded
+ * against the mesh with a BVH (`farthestOnTriangle`). The mesh lies inside its boxes, so each
+ * of its triangles is bounded against the box that holds it: by a
  * sheet, the farthest of its corners from the mid-plane; by a box, for the nearest face, the
  * farthest corner from that face's plane (the distance to the box's surface is the least of the
  * distances to its six planes, each linear over a triangle). Tighter than what a box's size
@@ -59,9 +60,8 @@ export function measureStandIn(
   // A sheet or rim is drawn from both sides, its back the same triangles as its face: each is bounded once.
   const deviation = farthestOf(distinctTriangles(standIn), surface, bvh, { enough, tolerance, maxCuts });
   if (kind === 'rim') {
-    // A point of the frame over its opening is not over the rim: measured as the stand-in's triangles are.
     const rim: TriangleMesh = { positions: standIn.positions, indices: standIn.indices };
-    return { deviation, uncovered: farthestOf(source, rim, buildBvh(rim), { enough, tolerance, maxCuts }) };
+    return { deviation, uncovered: rimUncovered(source, rim, parts, { enough, tolerance, maxCuts }) };
   }
   let uncovered = 0;
   const p = source.positions;
@@ -94,6 +94,89 @@ function distinctTriangles(mesh: Pick<SceneMesh, 'positions' | 'indices'>): Pick
     kept.push(mesh.indices[t]!, mesh.indices[t + 1]!, mesh.indices[t + 2]!);
   }
   return kept.length === mesh.indices.length ? mesh : { positions: p, indices: new Uint32Array(kept) };
+}
+
+/**
+ * How far any point of `source` lies from its rim (`rim`, drawn round `parts`). A triangle inside
+ * a part's box whose outline stays out of that part's opening lies over the rim's face, so its
+ * distance is that from the rim's plane, largest at a corner: exact. Any other (over the opening:
+ * a mullion, a handle) is bounded against the rim's triangles as a stand-in's are.
+ */
+function rimUncovered(
+  source: Pick<SceneMesh, 'positions' | 'indices'>,
+  rim: TriangleMesh,
+  parts: readonly Bounds[],
+  options: { enough: number; tolerance: number; maxCuts: number },
+): number {
+  const p = source.positions;
+  const faces = parts.map((part) => rimFace(p, part));
+  let farthest = options.enough;
+  const rest: number[] = [];
+  for (let t = 0; t < source.indices.length; t += 3) {
+    const a = source.indices[t]! * 3,
+      b = source.indices[t + 1]! * 3,
+      c = source.indices[t + 2]! * 3;
+    let best = Number.POSITIVE_INFINITY;
+    parts.forEach((part, k) => {
+      const face = faces[k]!;
+      if (!holds(part, p, a) || !holds(part, p, b) || !holds(part, p, c) || reachesIntoOpening(face, p, a, b, c)) return;
+      const { axis, middle } = face;
+      best = Math.min(best, Math.max(Math.abs(p[a + axis]! - middle), Math.abs(p[b + axis]! - middle), Math.abs(p[c + axis]! - middle)));
+    });
+    if (best === Number.POSITIVE_INFINITY) rest.push(source.indices[t]!, source.indices[t + 1]!, source.indices[t + 2]!);
+    else farthest = Math.max(farthest, best);
+  }
+  if (rest.length === 0) return farthest;
+  const over = { positions: p, indices: Uint32Array.from(rest) };
+  return farthestOf(over, rim, buildBvh(rim), { ...options, enough: farthest });
+}
+
+/** A part's rim as `rimProxy` draws it: its plane (float32, as stored) and the opening it leaves, along `u` and `v`. */
+interface RimFace {
+  axis: number;
+  u: number;
+  v: number;
+  middle: number;
+  opening: { min: [number, number]; max: [number, number] };
+}
+
+function rimFace(p: Float32Array, part: Bounds): RimFace {
+  const axis = thinnestAxis(part);
+  const u = (axis + 1) % 3,
+    v = (axis + 2) % 3;
+  const opening = innerRectangle(p, part, u, v);
+  const f = Math.fround;
+  return {
+    axis,
+    u,
+    v,
+    middle: f((part.min[axis]! + part.max[axis]!) / 2),
+    opening: { min: [f(opening.min[0]), f(opening.min[1])], max: [f(opening.max[0]), f(opening.max[1])] },
+  };
+}
+
+/**
+ * Whether the triangle at `a`, `b`, `c` seen along the rim's axis reaches into its opening's
+ * inside (touching its edge is not): no separating axis among the opening's two and the
+ * triangle's three edge normals. A flat face seen edge-on is a segment, tested the same way.
+ */
+function reachesIntoOpening({ u, v, opening }: RimFace, p: Float32Array, a: number, b: number, c: number): boolean {
+  const [lu, lv] = opening.min,
+    [hu, hv] = opening.max;
+  if (!(lu < hu && lv < hv)) return false;
+  const xs = [p[a + u]!, p[b + u]!, p[c + u]!],
+    ys = [p[a + v]!, p[b + v]!, p[c + v]!];
+  if (Math.max(...xs) <= lu || Math.min(...xs) >= hu || Math.max(...ys) <= lv || Math.min(...ys) >= hv) return false;
+  for (let e = 0; e < 3; e++) {
+    const nx = -(ys[(e + 1) % 3]! - ys[e]!),
+      ny = xs[(e + 1) % 3]! - xs[e]!;
+    if (nx === 0 && ny === 0) continue;
+    const along = (x: number, y: number) => nx * x + ny * y;
+    const tri = [0, 1, 2].map((k) => along(xs[k]!, ys[k]!));
+    const box = [along(lu, lv), along(hu, lv), along(hu, hv), along(lu, hv)];
+    if (Math.max(...box) <= Math.min(...tri) || Math.min(...box) >= Math.max(...tri)) return false;
+  }
+  return true;
 }
 
 /** Whether the box holds the vertex at `v` (a float32 coordinate from which the box was taken). */
