@@ -182,6 +182,22 @@ function frame(size = 1.2, bar = 0.1, depth = 0.1): SceneMesh {
   };
 }
 
+/** A frame's outer size, bar width and depth (m), as `frame` takes them, for fast-check. */
+const frameSizes = (smallest = 0.4) => ({
+  size: fc.double({ min: smallest, max: 2.5, noNaN: true }),
+  bar: fc.double({ min: 0.03, max: 0.15, noNaN: true }),
+  depth: fc.double({ min: 0.02, max: 0.6, noNaN: true }),
+});
+
+/** Two meshes as one: `b`'s triangles after `a`'s (a frame and its glass, a frame and its mullion). */
+function joined(a: SceneMesh, b: SceneMesh): SceneMesh {
+  return {
+    ...a,
+    positions: new Float32Array([...a.positions, ...b.positions]),
+    indices: new Uint32Array([...a.indices, ...[...b.indices].map((i) => i + a.positions.length / 3)]),
+  };
+}
+
 describe('rimProxy', () => {
   it('is the sheet with the opening its frame goes round left open: 16 triangles, its face only', () => {
     const ring = frame();
@@ -234,55 +250,33 @@ describe('measureStandIn', () => {
 
   it('bounds a two-sided stand-in as its face alone: its back is the same triangles', () => {
     fc.assert(
-      fc.property(
-        fc.record({
-          size: fc.double({ min: 0.4, max: 2.5, noNaN: true }),
-          bar: fc.double({ min: 0.03, max: 0.15, noNaN: true }),
-          depth: fc.double({ min: 0.02, max: 0.6, noNaN: true }),
-          kind: fc.constantFrom('sheet' as const, 'rim' as const),
-        }),
-        ({ size, bar, depth, kind }) => {
-          const ring = frame(size, bar, depth);
-          const parts = proxyParts(ring);
-          const standIn = kind === 'sheet' ? sheetProxy(ring, parts) : rimProxy(ring, parts);
-          // The face: the first half of each part's triangles (the back follows, wound the other way).
-          const perPart = standIn.indices.length / parts.length;
-          const face = { ...standIn, indices: standIn.indices.filter((_, i) => i % perPart < perPart / 2) };
-          expect(measureStandIn(ring, standIn, parts, kind).deviation).toBe(measureStandIn(ring, face, parts, kind).deviation);
-        },
-      ),
+      fc.property(fc.record({ ...frameSizes(), kind: fc.constantFrom('sheet' as const, 'rim' as const) }), ({ size, bar, depth, kind }) => {
+        const ring = frame(size, bar, depth);
+        const parts = proxyParts(ring);
+        const standIn = kind === 'sheet' ? sheetProxy(ring, parts) : rimProxy(ring, parts);
+        // The face: the first half of each part's triangles (the back follows, wound the other way).
+        const perPart = standIn.indices.length / parts.length;
+        const face = { ...standIn, indices: standIn.indices.filter((_, i) => i % perPart < perPart / 2) };
+        expect(measureStandIn(ring, standIn, parts, kind).deviation).toBe(measureStandIn(ring, face, parts, kind).deviation);
+      }),
       { numRuns: 25 },
     );
   });
 
   it("bounds how far a frame lies from its rim: exactly over the rim's face, from above over the opening", () => {
     fc.assert(
-      fc.property(
-        fc.record({
-          size: fc.double({ min: 0.7, max: 2.5, noNaN: true }),
-          bar: fc.double({ min: 0.03, max: 0.15, noNaN: true }),
-          depth: fc.double({ min: 0.02, max: 0.6, noNaN: true }),
-          mullion: fc.boolean(),
-        }),
-        ({ size, bar, depth, mullion }) => {
-          const ring = frame(size, bar, depth);
-          // A mullion across the opening, standing out in front: it lies over the opening, not the rim.
-          const cross = box([size / 2 - bar / 2, bar, 0], [size / 2 + bar / 2, size - bar, depth * 1.5]);
-          const mesh = mullion
-            ? {
-                ...ring,
-                positions: new Float32Array([...ring.positions, ...cross.positions]),
-                indices: new Uint32Array([...ring.indices, ...[...cross.indices].map((i) => i + ring.positions.length / 3)]),
-              }
-            : ring;
-          const parts = proxyParts(mesh);
-          const rim = rimProxy(mesh, parts);
-          const { uncovered } = measureStandIn(mesh, rim, parts, 'rim');
-          for (const [x, y, z] of pointsOn(mesh, 6)) expect(distanceTo(rim, x, y, z)).toBeLessThanOrEqual(uncovered + 1e-5);
-          // A plain frame lies over its rim's face: half its depth from it, to the float.
-          if (!mullion) expect(uncovered).toBeCloseTo(depth / 2, 6);
-        },
-      ),
+      fc.property(fc.record({ ...frameSizes(0.7), mullion: fc.boolean() }), ({ size, bar, depth, mullion }) => {
+        const ring = frame(size, bar, depth);
+        // A mullion across the opening, standing out in front: it lies over the opening, not the rim.
+        const cross = box([size / 2 - bar / 2, bar, 0], [size / 2 + bar / 2, size - bar, depth * 1.5]);
+        const mesh = mullion ? joined(ring, cross) : ring;
+        const parts = proxyParts(mesh);
+        const rim = rimProxy(mesh, parts);
+        const { uncovered } = measureStandIn(mesh, rim, parts, 'rim');
+        for (const [x, y, z] of pointsOn(mesh, 6)) expect(distanceTo(rim, x, y, z)).toBeLessThanOrEqual(uncovered + 1e-5);
+        // A plain frame lies over its rim's face: half its depth from it, to the float.
+        if (!mullion) expect(uncovered).toBeCloseTo(depth / 2, 6);
+      }),
       { numRuns: 40 },
     );
   });
@@ -294,10 +288,7 @@ describe('measureStandIn', () => {
     const parts = [{ min: [0, 0, 0] as Vec, max: [1.2, 1.2, 0.1] as Vec }];
     const sheet = sheetProxy(ring, parts);
     const alone = measureStandIn(ring, sheet, parts, 'sheet');
-    const withGlass = measureStandIn(ring, sheet, parts, 'sheet', {
-      positions: new Float32Array([...ring.positions, ...glass.positions]),
-      indices: new Uint32Array([...ring.indices, ...[...glass.indices].map((i) => i + ring.positions.length / 3)]),
-    });
+    const withGlass = measureStandIn(ring, sheet, parts, 'sheet', joined(ring, glass));
     // Alone, the middle of the opening is half a metre from the frame; with the glass, no point is
     // farther than where the sheet crosses the frame (5 cm inside a bar, bounded within 10 %
     // and the cuts a stand-in is given).
@@ -311,42 +302,29 @@ describe('measureStandIns', () => {
     const reach = ({ deviation, uncovered }: { deviation: number; uncovered: number }) => Math.max(deviation, uncovered);
     const seen = { rimWorse: 0, rimMeasured: 0 };
     fc.assert(
-      fc.property(
-        fc.record({
-          size: fc.double({ min: 0.4, max: 2.5, noNaN: true }),
-          bar: fc.double({ min: 0.03, max: 0.15, noNaN: true }),
-          depth: fc.double({ min: 0.02, max: 0.6, noNaN: true }),
-          glazed: fc.boolean(),
-        }),
-        ({ size, bar, depth, glazed }) => {
-          const ring = frame(size, bar, depth);
-          // Glass in the opening, a mesh of the element's own: the sheet over it lies on it.
-          const glass = box([bar, bar, depth / 2 - 0.005], [size - bar, size - bar, depth / 2 + 0.005]);
-          const surface = glazed
-            ? {
-                positions: new Float32Array([...ring.positions, ...glass.positions]),
-                indices: new Uint32Array([...ring.indices, ...[...glass.indices].map((i) => i + ring.positions.length / 3)]),
-              }
-            : ring;
-          const parts = proxyParts(ring);
-          const enough = 0.01;
-          const bvh = buildBvh(surface);
-          const sheet = measureStandIn(ring, sheetProxy(ring, parts), parts, 'sheet', surface, bvh, { enough });
-          const rim = measureStandIn(ring, rimProxy(ring, parts), parts, 'rim', surface, bvh, { enough });
-          const measured = measureStandIns(ring, parts, surface, enough);
-          expect(measured.sheet).toEqual(sheet);
-          if (reach(sheet) <= enough) return;
-          if (sheet.uncovered >= sheet.deviation) {
-            // The rim is the sheet less its opening: the mesh lies no nearer it (float32 corners aside).
-            expect(reach(rim)).toBeGreaterThanOrEqual(reach(sheet) - 1e-6);
-            expect(measured.rim).toEqual(UNMEASURED);
-            seen.rimWorse++;
-          } else {
-            expect(measured.rim).toEqual(hasOpening(ring, parts) ? rim : UNMEASURED);
-            seen.rimMeasured++;
-          }
-        },
-      ),
+      fc.property(fc.record({ ...frameSizes(), glazed: fc.boolean() }), ({ size, bar, depth, glazed }) => {
+        const ring = frame(size, bar, depth);
+        // Glass in the opening, a mesh of the element's own: the sheet over it lies on it.
+        const glass = box([bar, bar, depth / 2 - 0.005], [size - bar, size - bar, depth / 2 + 0.005]);
+        const surface = glazed ? joined(ring, glass) : ring;
+        const parts = proxyParts(ring);
+        const enough = 0.01;
+        const bvh = buildBvh(surface);
+        const sheet = measureStandIn(ring, sheetProxy(ring, parts), parts, 'sheet', surface, bvh, { enough });
+        const rim = measureStandIn(ring, rimProxy(ring, parts), parts, 'rim', surface, bvh, { enough });
+        const measured = measureStandIns(ring, parts, surface, enough);
+        expect(measured.sheet).toEqual(sheet);
+        if (reach(sheet) <= enough) return;
+        if (sheet.uncovered >= sheet.deviation) {
+          // The rim is the sheet less its opening: the mesh lies no nearer it (float32 corners aside).
+          expect(reach(rim)).toBeGreaterThanOrEqual(reach(sheet) - 1e-6);
+          expect(measured.rim).toEqual(UNMEASURED);
+          seen.rimWorse++;
+        } else {
+          expect(measured.rim).toEqual(hasOpening(ring, parts) ? rim : UNMEASURED);
+          seen.rimMeasured++;
+        }
+      }),
       { numRuns: 60, seed: 20261129 },
     );
     // Both cases came up: a deep glazed frame, and an open one whose sheet spans its opening.
