@@ -220,6 +220,38 @@ describe('rimProxy', () => {
   });
 });
 
+describe('a door frame open at the floor', () => {
+  it('goes round an opening that reaches its outline: its rim is its jambs and head, as near as a ring frame', () => {
+    // Two jambs and a head, 1.07 × 2.21 m, 2.5 cm deep: the opening's lower corners lie on the outline.
+    const [width, height, bar, depth] = [1.07, 2.21, 0.08, 0.025];
+    const jambs = joined(box([0, 0, 0], [bar, height, depth]), box([width - bar, 0, 0], [width, height, depth]));
+    const doorFrame = { ...joined(jambs, box([bar, height - bar, 0], [width - bar, height, depth])), name: 'door frame' };
+    const parts = proxyParts(doorFrame);
+    expect(parts).toHaveLength(1);
+    expect(hasOpening(doorFrame, parts)).toBe(true);
+    const rim = rimProxy(doorFrame, parts);
+    // What it draws lies over the frame, none of it across the doorway (its floor side has no
+    // width: its two triangles lie on a line and draw nothing).
+    const p = rim.positions;
+    const corners = (t: number) => [0, 1, 2].map((k) => [0, 1, 2].map((a) => p[rim.indices[t * 3 + k]! * 3 + a]!));
+    const area = (t: number) => {
+      const [a, b, c] = corners(t) as [number[], number[], number[]];
+      const [u, v] = [b.map((x, k) => x - a[k]!), c.map((x, k) => x - a[k]!)];
+      return Math.hypot(u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!);
+    };
+    const drawn = Array.from({ length: rim.indices.length / 3 }, (_, t) => t).filter((t) => area(t) > 0);
+    expect(drawn.length).toBe(RIM_PROXY_TRIANGLES - 4);
+    const faces = { ...rim, indices: new Uint32Array(drawn.flatMap((t) => [0, 1, 2].map((k) => rim.indices[t * 3 + k]!))) };
+    for (const [x, y] of pointsOn(faces, 12)) expect(x <= bar + 1e-6 || x >= width - bar - 1e-6 || y >= height - bar - 1e-6).toBe(true);
+    const { deviation, uncovered } = measureStandIn(doorFrame, rim, parts, 'rim');
+    expect(uncovered).toBeCloseTo(depth / 2, 6);
+    expect(deviation).toBeLessThan((depth / 2) * 1.1 + 1e-6);
+    // Its sheet spans the doorway, half its width from the jambs.
+    const sheet = measureStandIn(doorFrame, sheetProxy(doorFrame, parts), parts, 'sheet');
+    expect(sheet.deviation).toBeGreaterThan(width / 2 - bar - 0.01);
+  });
+});
+
 describe('measureStandIn', () => {
   it('bounds both ways how far a stand-in and the mesh it stands for lie apart: no point farther than stated', () => {
     fc.assert(

@@ -172,7 +172,7 @@ export function rimProxy(mesh: SceneMesh, parts: readonly Bounds[] = [pointBound
     const u = (axis + 1) % 3,
       v = (axis + 2) % 3;
     const middle = (part.min[axis]! + part.max[axis]!) / 2;
-    const hole = innerRectangle(mesh.positions, part, u, v);
+    const hole = innerRectangle(mesh, part, u, v);
     // Outer corners then inner, counter-clockwise seen from +axis.
     const rect = (lo: [number, number], hi: [number, number]): Array<[number, number]> => [
       [lo[0], lo[1]],
@@ -223,21 +223,59 @@ export function hasOpening(mesh: SceneMesh, parts: readonly Bounds[]): boolean {
     const axis = thinnestAxis(part);
     const u = (axis + 1) % 3,
       v = (axis + 2) % 3;
-    const hole = innerRectangle(mesh.positions, part, u, v);
+    const hole = innerRectangle(mesh, part, u, v);
     const outline = (part.max[u]! - part.min[u]!) * (part.max[v]! - part.min[v]!);
     return (hole.max[0] - hole.min[0]) * (hole.max[1] - hole.min[1]) >= OPENING_MIN_SHARE * outline;
   });
 }
 
+/** A rectangle along a part's `u` and `v` axes. */
+export interface Rectangle {
+  min: [number, number];
+  max: [number, number];
+}
+
 /**
- * The rectangle (along `u` and `v`) spanned by the vertices in `part` that lie inside its outline,
- * not on it; the outline's centre, a rectangle of no size, when none do.
+ * The rectangle (along `u` and `v`) of the opening a part's mesh goes round: spanned by its
+ * vertices in `part` that lie inside its outline, not on it. Where those span too little to be an
+ * opening (`hasOpening`), that rectangle stretched to an edge of the outline, the largest that no
+ * triangle of the part reaches into: a door frame is open at the floor, its opening reaching the
+ * outline. The outline's centre, a rectangle of no size, when no vertex lies inside.
  */
-export function innerRectangle(p: Float32Array, part: Bounds, u: number, v: number): { min: [number, number]; max: [number, number] } {
+export function innerRectangle(mesh: Pick<SceneMesh, 'positions' | 'indices'>, part: Bounds, u: number, v: number): Rectangle {
+  const inside = spannedInside(mesh.positions, part, u, v);
+  if (!inside) {
+    const centre: [number, number] = [(part.min[u]! + part.max[u]!) / 2, (part.min[v]! + part.max[v]!) / 2];
+    return { min: centre, max: [...centre] };
+  }
+  const wide = (r: Rectangle) => area(r) >= OPENING_MIN_SHARE * (part.max[u]! - part.min[u]!) * (part.max[v]! - part.min[v]!);
+  if (wide(inside)) return inside;
+  let reaching: Rectangle | undefined;
+  for (const [along, side] of [
+    [0, 0],
+    [0, 1],
+    [1, 0],
+    [1, 1],
+  ] as const) {
+    const stretched: Rectangle = { min: [...inside.min], max: [...inside.max] };
+    if (side === 0) stretched.min[along] = part.min[along === 0 ? u : v]!;
+    else stretched.max[along] = part.max[along === 0 ? u : v]!;
+    if (!wide(stretched) || (reaching && area(stretched) <= area(reaching)) || reachedInto(mesh, part, u, v, stretched)) continue;
+    reaching = stretched;
+  }
+  return reaching ?? inside;
+}
+
+function area({ min, max }: Rectangle): number {
+  return (max[0] - min[0]) * (max[1] - min[1]);
+}
+
+/** The rectangle spanned by the vertices in `part` inside its outline, not on it; none when none are. */
+function spannedInside(p: Float32Array, part: Bounds, u: number, v: number): Rectangle | undefined {
   const min: [number, number] = [Infinity, Infinity],
     max: [number, number] = [-Infinity, -Infinity];
   for (let i = 0; i < p.length; i += 3) {
-    if (![0, 1, 2].every((k) => p[i + k]! >= part.min[k]! && p[i + k]! <= part.max[k]!)) continue;
+    if (!holdsVertex(part, p, i)) continue;
     const a = p[i + u]!,
       c = p[i + v]!;
     if (a <= part.min[u]! || a >= part.max[u]! || c <= part.min[v]! || c >= part.max[v]!) continue;
@@ -246,9 +284,46 @@ export function innerRectangle(p: Float32Array, part: Bounds, u: number, v: numb
     max[0] = Math.max(max[0], a);
     max[1] = Math.max(max[1], c);
   }
-  if (!(min[0] <= max[0])) {
-    const centre: [number, number] = [(part.min[u]! + part.max[u]!) / 2, (part.min[v]! + part.max[v]!) / 2];
-    return { min: centre, max: [...centre] };
+  return min[0] <= max[0] ? { min, max } : undefined;
+}
+
+function holdsVertex(part: Bounds, p: Float32Array, i: number): boolean {
+  return [0, 1, 2].every((k) => p[i + k]! >= part.min[k]! && p[i + k]! <= part.max[k]!);
+}
+
+/** Whether any triangle of the part (all its corners in `part`) reaches into the inside of `opening`. */
+function reachedInto(mesh: Pick<SceneMesh, 'positions' | 'indices'>, part: Bounds, u: number, v: number, opening: Rectangle): boolean {
+  const p = mesh.positions;
+  for (let t = 0; t < mesh.indices.length; t += 3) {
+    const a = mesh.indices[t]! * 3,
+      b = mesh.indices[t + 1]! * 3,
+      c = mesh.indices[t + 2]! * 3;
+    if (holdsVertex(part, p, a) && holdsVertex(part, p, b) && holdsVertex(part, p, c) && reachesInto(opening, p, u, v, a, b, c))
+      return true;
   }
-  return { min, max };
+  return false;
+}
+
+/**
+ * Whether the triangle at `a`, `b`, `c`, seen along the axis `u` and `v` leave, reaches into the
+ * inside of `opening` (touching its edge is not): no separating axis among the rectangle's two
+ * and the triangle's three edge normals. A face seen edge-on is a segment, tested the same way.
+ */
+export function reachesInto(opening: Rectangle, p: Float32Array, u: number, v: number, a: number, b: number, c: number): boolean {
+  const [lu, lv] = opening.min,
+    [hu, hv] = opening.max;
+  if (!(lu < hu && lv < hv)) return false;
+  const xs = [p[a + u]!, p[b + u]!, p[c + u]!],
+    ys = [p[a + v]!, p[b + v]!, p[c + v]!];
+  if (Math.max(...xs) <= lu || Math.min(...xs) >= hu || Math.max(...ys) <= lv || Math.min(...ys) >= hv) return false;
+  for (let e = 0; e < 3; e++) {
+    const nx = -(ys[(e + 1) % 3]! - ys[e]!),
+      ny = xs[(e + 1) % 3]! - xs[e]!;
+    if (nx === 0 && ny === 0) continue;
+    const along = (x: number, y: number) => nx * x + ny * y;
+    const tri = [0, 1, 2].map((k) => along(xs[k]!, ys[k]!));
+    const box = [along(lu, lv), along(hu, lv), along(hu, hv), along(lu, hv)];
+    if (Math.max(...box) <= Math.min(...tri) || Math.min(...box) >= Math.max(...tri)) return false;
+  }
+  return true;
 }

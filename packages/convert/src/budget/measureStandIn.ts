@@ -1,6 +1,6 @@
 import { type Bounds, type Bvh, buildBvh, farthestOnTriangle, nearestTriangle, type TriangleMesh } from '@arsession/geometry';
 import type { SceneMesh } from '../scene/SceneData.js';
-import { innerRectangle, thinnestAxis } from './boxProxy.js';
+import { innerRectangle, type Rectangle, reachesInto, thinnestAxis } from './boxProxy.js';
 
 /** How far a stand-in and the mesh it stands for lie from each other, in the mesh's units. */
 export interface StandInDistances {
@@ -57,8 +57,10 @@ export function measureStandIn(
   options: Partial<MeasureStandInOptions> = {},
 ): StandInDistances {
   const { enough, tolerance, maxCuts } = { ...MEASURE_STAND_IN_DEFAULTS, ...options };
-  // A sheet or rim is drawn from both sides, its back the same triangles as its face: each is bounded once.
-  const deviation = farthestOf(distinctTriangles(standIn), surface, bvh, { enough, tolerance, maxCuts });
+  // A sheet or rim is drawn from both sides, its back the same triangles as its face: each is
+  // bounded once. A rim round an opening that reaches its outline (a door frame's, at the floor)
+  // has a side of no width, whose triangles have no area and draw nothing.
+  const deviation = farthestOf(drawnTriangles(standIn), surface, bvh, { enough, tolerance, maxCuts });
   if (kind === 'rim') {
     const rim: TriangleMesh = { positions: standIn.positions, indices: standIn.indices };
     return { deviation, uncovered: rimUncovered(source, rim, parts, { enough, tolerance, maxCuts }) };
@@ -81,13 +83,14 @@ export function measureStandIn(
   return { deviation, uncovered };
 }
 
-/** The mesh with each triangle that has the corners of an earlier one (in any order) left out. */
-function distinctTriangles(mesh: Pick<SceneMesh, 'positions' | 'indices'>): Pick<SceneMesh, 'positions' | 'indices'> {
+/** The mesh with each triangle that has no area, or the corners of an earlier one (in any order), left out. */
+function drawnTriangles(mesh: Pick<SceneMesh, 'positions' | 'indices'>): Pick<SceneMesh, 'positions' | 'indices'> {
   const p = mesh.positions,
     seen = new Set<string>(),
     kept: number[] = [];
   const corner = (v: number) => `${p[v * 3]},${p[v * 3 + 1]},${p[v * 3 + 2]}`;
   for (let t = 0; t < mesh.indices.length; t += 3) {
+    if (hasNoArea(p, mesh.indices[t]! * 3, mesh.indices[t + 1]! * 3, mesh.indices[t + 2]! * 3)) continue;
     const key = [corner(mesh.indices[t]!), corner(mesh.indices[t + 1]!), corner(mesh.indices[t + 2]!)].sort().join(';');
     if (seen.has(key)) continue;
     seen.add(key);
@@ -109,7 +112,7 @@ function rimUncovered(
   options: { enough: number; tolerance: number; maxCuts: number },
 ): number {
   const p = source.positions;
-  const faces = parts.map((part) => rimFace(p, part));
+  const faces = parts.map((part) => rimFace(source, part));
   let farthest = options.enough;
   const rest: number[] = [];
   for (let t = 0; t < source.indices.length; t += 3) {
@@ -119,7 +122,7 @@ function rimUncovered(
     let best = Number.POSITIVE_INFINITY;
     parts.forEach((part, k) => {
       const face = faces[k]!;
-      if (!holds(part, p, a) || !holds(part, p, b) || !holds(part, p, c) || reachesIntoOpening(face, p, a, b, c)) return;
+      if (!holds(part, p, a) || !holds(part, p, b) || !holds(part, p, c) || reachesInto(face.opening, p, face.u, face.v, a, b, c)) return;
       const { axis, middle } = face;
       best = Math.min(best, Math.max(Math.abs(p[a + axis]! - middle), Math.abs(p[b + axis]! - middle), Math.abs(p[c + axis]! - middle)));
     });
@@ -137,14 +140,14 @@ interface RimFace {
   u: number;
   v: number;
   middle: number;
-  opening: { min: [number, number]; max: [number, number] };
+  opening: Rectangle;
 }
 
-function rimFace(p: Float32Array, part: Bounds): RimFace {
+function rimFace(source: Pick<SceneMesh, 'positions' | 'indices'>, part: Bounds): RimFace {
   const axis = thinnestAxis(part);
   const u = (axis + 1) % 3,
     v = (axis + 2) % 3;
-  const opening = innerRectangle(p, part, u, v);
+  const opening = innerRectangle(source, part, u, v);
   const f = Math.fround;
   return {
     axis,
@@ -155,28 +158,15 @@ function rimFace(p: Float32Array, part: Bounds): RimFace {
   };
 }
 
-/**
- * Whether the triangle at `a`, `b`, `c` seen along the rim's axis reaches into its opening's
- * inside (touching its edge is not): no separating axis among the opening's two and the
- * triangle's three edge normals. A flat face seen edge-on is a segment, tested the same way.
- */
-function reachesIntoOpening({ u, v, opening }: RimFace, p: Float32Array, a: number, b: number, c: number): boolean {
-  const [lu, lv] = opening.min,
-    [hu, hv] = opening.max;
-  if (!(lu < hu && lv < hv)) return false;
-  const xs = [p[a + u]!, p[b + u]!, p[c + u]!],
-    ys = [p[a + v]!, p[b + v]!, p[c + v]!];
-  if (Math.max(...xs) <= lu || Math.min(...xs) >= hu || Math.max(...ys) <= lv || Math.min(...ys) >= hv) return false;
-  for (let e = 0; e < 3; e++) {
-    const nx = -(ys[(e + 1) % 3]! - ys[e]!),
-      ny = xs[(e + 1) % 3]! - xs[e]!;
-    if (nx === 0 && ny === 0) continue;
-    const along = (x: number, y: number) => nx * x + ny * y;
-    const tri = [0, 1, 2].map((k) => along(xs[k]!, ys[k]!));
-    const box = [along(lu, lv), along(hu, lv), along(hu, hv), along(lu, hv)];
-    if (Math.max(...box) <= Math.min(...tri) || Math.min(...box) >= Math.max(...tri)) return false;
-  }
-  return true;
+/** Whether the triangle with corners at `a`, `b`, `c` lies on a line or a point: its edges' cross product is exactly zero. */
+function hasNoArea(p: Float32Array, a: number, b: number, c: number): boolean {
+  const ux = p[b]! - p[a]!,
+    uy = p[b + 1]! - p[a + 1]!,
+    uz = p[b + 2]! - p[a + 2]!;
+  const vx = p[c]! - p[a]!,
+    vy = p[c + 1]! - p[a + 1]!,
+    vz = p[c + 2]! - p[a + 2]!;
+  return uy * vz - uz * vy === 0 && uz * vx - ux * vz === 0 && ux * vy - uy * vx === 0;
 }
 
 /** Whether the box holds the vertex at `v` (a float32 coordinate from which the box was taken). */
