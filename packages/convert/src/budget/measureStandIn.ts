@@ -1,4 +1,13 @@
-import { type Bounds, type Bvh, buildBvh, farthestOnTriangle, nearestTriangle, type TriangleMesh } from '@arsession/geometry';
+import {
+  type Bounds,
+  type Bvh,
+  buildBvh,
+  farthestOnTriangle,
+  nearestTriangle,
+  type TriangleMesh,
+  triangleNormal,
+  type Vec3,
+} from '@arsession/geometry';
 import type { SceneMesh } from '../scene/SceneData.js';
 import { innerRectangle, type Rectangle, reachesInto, thinnestAxis } from './boxProxy.js';
 
@@ -89,8 +98,10 @@ function drawnTriangles(mesh: Pick<SceneMesh, 'positions' | 'indices'>): Pick<Sc
     seen = new Set<string>(),
     kept: number[] = [];
   const corner = (v: number) => `${p[v * 3]},${p[v * 3 + 1]},${p[v * 3 + 2]}`;
+  const normal: Vec3 = [0, 0, 0];
   for (let t = 0; t < mesh.indices.length; t += 3) {
-    if (hasNoArea(p, mesh.indices[t]! * 3, mesh.indices[t + 1]! * 3, mesh.indices[t + 2]! * 3)) continue;
+    // A triangle on a line or a point has no normal: it draws nothing.
+    if (triangleNormal(mesh, t / 3, normal).every((x) => x === 0)) continue;
     const key = [corner(mesh.indices[t]!), corner(mesh.indices[t + 1]!), corner(mesh.indices[t + 2]!)].sort().join(';');
     if (seen.has(key)) continue;
     seen.add(key);
@@ -156,17 +167,6 @@ function rimFace(source: Pick<SceneMesh, 'positions' | 'indices'>, part: Bounds)
     middle: f((part.min[axis]! + part.max[axis]!) / 2),
     opening: { min: [f(opening.min[0]), f(opening.min[1])], max: [f(opening.max[0]), f(opening.max[1])] },
   };
-}
-
-/** Whether the triangle with corners at `a`, `b`, `c` lies on a line or a point: its edges' cross product is exactly zero. */
-function hasNoArea(p: Float32Array, a: number, b: number, c: number): boolean {
-  const ux = p[b]! - p[a]!,
-    uy = p[b + 1]! - p[a + 1]!,
-    uz = p[b + 2]! - p[a + 2]!;
-  const vx = p[c]! - p[a]!,
-    vy = p[c + 1]! - p[a + 1]!,
-    vz = p[c + 2]! - p[a + 2]!;
-  return uy * vz - uz * vy === 0 && uz * vx - ux * vz === 0 && ux * vy - uy * vx === 0;
 }
 
 /** Whether the box holds the vertex at `v` (a float32 coordinate from which the box was taken). */
