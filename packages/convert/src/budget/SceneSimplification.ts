@@ -18,7 +18,7 @@ import { type Companion, drawnTogether } from './drawnTogether.js';
 import { elementKey } from './elementKey.js';
 import { type ElementGroup, elementGroups } from './elementGroups.js';
 import { type EnvelopeRole, envelopeRoles } from './envelopeDetail.js';
-import type { StandInDistances } from './measureStandIn.js';
+import { standInReach } from './measureStandIn.js';
 import { type DetailStandIns, measureStandIns } from './measureStandIns.js';
 import { ifcClassOfNode, meshCategories } from './meshCategories.js';
 import { MeshSimplification } from './MeshSimplification.js';
@@ -38,11 +38,6 @@ const SETTLED_ON_SURFACE = 1e-4;
 /** The fewest-triangle form within `distance`, else the first (as read). */
 function cheapestOf<F extends { triangles: number; reach: number }>(forms: readonly F[], distance: number): F {
   return forms.reduce((best, f) => (f.reach <= distance && f.triangles < best.triangles ? f : best), forms[0]!);
-}
-
-/** The farther of a stand-in's two distances: how far it and its element lie apart, either way. */
-function reach({ deviation, uncovered }: StandInDistances): number {
-  return Math.max(deviation, uncovered);
 }
 
 /**
@@ -443,10 +438,10 @@ export class SceneSimplification {
     const s = this.scale[group.lead]!;
     for (const kind of ['sheet', 'box', 'rim'] as const) {
       const distances = standing.measured[kind];
-      if (!Number.isFinite(reach(distances))) continue;
+      if (!Number.isFinite(standInReach(distances))) continue;
       forms.push({
         triangles: STAND_IN_TRIANGLES[kind] * standing.parts.length,
-        reach: reach(distances) * s,
+        reach: standInReach(distances) * s,
         apply: () => {
           this.grouped.set(group.lead, standing);
           this.standIn[group.lead] = kind;
@@ -486,7 +481,7 @@ export class SceneSimplification {
   private detailForms(m: number): Array<{ form: DetailForm; triangles: number; reach: number }> {
     const measured = this.detailStandIn(m);
     const s = this.scale[m]!;
-    const nearest = Math.min(...(['sheet', 'box', 'rim'] as const).map((form) => reach(measured[form]))) * s;
+    const nearest = Math.min(...(['sheet', 'box', 'rim'] as const).map((form) => standInReach(measured[form]))) * s;
     const simplified = nearest > this.policy.simplifyDetailPast ? this.simplifiedDetail(m) : undefined;
     return [
       { form: 'as_read', triangles: this.scene.meshes[m]!.indices.length / 3, reach: 0 },
@@ -494,7 +489,7 @@ export class SceneSimplification {
       ...(['sheet', 'box', 'rim'] as const).map((form) => ({
         form,
         triangles: this.standInTriangles(m, form),
-        reach: reach(measured[form]) * s,
+        reach: standInReach(measured[form]) * s,
       })),
       { form: 'left_out', triangles: 0, reach: this.sizeOf(m) },
     ];
@@ -504,8 +499,8 @@ export class SceneSimplification {
    * Envelope detail mesh `m` simplified at `policy.detailError`, no part pruned: its triangles,
    * and how far (m) it and the mesh lie apart either way, bounded as `deliver` bounds it but, as
    * a stand-in is, refined no nearer than `policy.standInSettled` (a choice among forms needs no
-   * millimetres; the delivery states its own); undefined when that takes nothing. Measured once, then the mesh is as read again (the same
-   * simplification is made again if it is chosen).
+   * millimetres; the delivery states its own); undefined when that takes nothing. Measured once,
+   * then the mesh is as read again (the same simplification is made again if it is chosen).
    */
   private simplifiedDetail(m: number): { triangles: number; reach: number } | undefined {
     if (this.simplifiedDetails.has(m)) return this.simplifiedDetails.get(m);

@@ -205,6 +205,38 @@ export function rimProxy(mesh: SceneMesh, parts: readonly Bounds[] = [pointBound
   return proxy;
 }
 
+/** One part's rim as a {@link rimProxy} drew it: its plane across `axis`, and the opening it leaves along `u` and `v`. */
+export interface RimFace {
+  axis: number;
+  u: number;
+  v: number;
+  /** Where its plane crosses `axis`, as stored (float32). */
+  middle: number;
+  opening: Rectangle;
+}
+
+/**
+ * The faces of a {@link rimProxy} drawn round `parts`, read back from its own vertices (each
+ * part's face side first: 4 outer corners, then the opening's, from its low corner): what was
+ * drawn, to the float, not found again.
+ *
+ * @example
+ * ```ts
+ * rimFaces(rimProxy(frame, parts), parts)[0]!.opening; // → { min: [0.1, 0.1], max: [1.1, 1.1] }
+ * ```
+ */
+export function rimFaces(rim: Pick<SceneMesh, 'positions'>, parts: readonly Bounds[]): RimFace[] {
+  const p = rim.positions;
+  return parts.map((part, b) => {
+    const axis = thinnestAxis(part);
+    const u = (axis + 1) % 3,
+      v = (axis + 2) % 3;
+    const low = (b * 16 + 4) * 3,
+      high = (b * 16 + 6) * 3;
+    return { axis, u, v, middle: p[b * 16 * 3 + axis]!, opening: { min: [p[low + u]!, p[low + v]!], max: [p[high + u]!, p[high + v]!] } };
+  });
+}
+
 /** Share of its outline an opening must take for a {@link rimProxy} to leave it open: a frame's, not a handle's. */
 const OPENING_MIN_SHARE = 0.25;
 
@@ -223,9 +255,7 @@ export function hasOpening(mesh: SceneMesh, parts: readonly Bounds[]): boolean {
     const axis = thinnestAxis(part);
     const u = (axis + 1) % 3,
       v = (axis + 2) % 3;
-    const hole = innerRectangle(mesh, part, u, v);
-    const outline = (part.max[u]! - part.min[u]!) * (part.max[v]! - part.min[v]!);
-    return (hole.max[0] - hole.min[0]) * (hole.max[1] - hole.min[1]) >= OPENING_MIN_SHARE * outline;
+    return opensWide(innerRectangle(mesh, part, u, v), part, u, v);
   });
 }
 
@@ -242,14 +272,13 @@ export interface Rectangle {
  * triangle of the part reaches into: a door frame is open at the floor, its opening reaching the
  * outline. The outline's centre, a rectangle of no size, when no vertex lies inside.
  */
-export function innerRectangle(mesh: Pick<SceneMesh, 'positions' | 'indices'>, part: Bounds, u: number, v: number): Rectangle {
+function innerRectangle(mesh: Pick<SceneMesh, 'positions' | 'indices'>, part: Bounds, u: number, v: number): Rectangle {
   const inside = spannedInside(mesh.positions, part, u, v);
   if (!inside) {
     const centre: [number, number] = [(part.min[u]! + part.max[u]!) / 2, (part.min[v]! + part.max[v]!) / 2];
     return { min: centre, max: [...centre] };
   }
-  const wide = (r: Rectangle) => area(r) >= OPENING_MIN_SHARE * (part.max[u]! - part.min[u]!) * (part.max[v]! - part.min[v]!);
-  if (wide(inside)) return inside;
+  if (opensWide(inside, part, u, v)) return inside;
   let reaching: Rectangle | undefined;
   for (const [along, side] of [
     [0, 0],
@@ -260,7 +289,8 @@ export function innerRectangle(mesh: Pick<SceneMesh, 'positions' | 'indices'>, p
     const stretched: Rectangle = { min: [...inside.min], max: [...inside.max] };
     if (side === 0) stretched.min[along] = part.min[along === 0 ? u : v]!;
     else stretched.max[along] = part.max[along === 0 ? u : v]!;
-    if (!wide(stretched) || (reaching && area(stretched) <= area(reaching)) || reachedInto(mesh, part, u, v, stretched)) continue;
+    if (!opensWide(stretched, part, u, v) || (reaching && area(stretched) <= area(reaching)) || reachedInto(mesh, part, u, v, stretched))
+      continue;
     reaching = stretched;
   }
   return reaching ?? inside;
@@ -268,6 +298,11 @@ export function innerRectangle(mesh: Pick<SceneMesh, 'positions' | 'indices'>, p
 
 function area({ min, max }: Rectangle): number {
   return (max[0] - min[0]) * (max[1] - min[1]);
+}
+
+/** Whether `opening` takes enough of the part's outline (along `u` and `v`) to be left open. */
+function opensWide(opening: Rectangle, part: Bounds, u: number, v: number): boolean {
+  return area(opening) >= OPENING_MIN_SHARE * (part.max[u]! - part.min[u]!) * (part.max[v]! - part.min[v]!);
 }
 
 /** The rectangle spanned by the vertices in `part` inside its outline, not on it; none when none are. */
@@ -287,8 +322,9 @@ function spannedInside(p: Float32Array, part: Bounds, u: number, v: number): Rec
   return min[0] <= max[0] ? { min, max } : undefined;
 }
 
-function holdsVertex(part: Bounds, p: Float32Array, i: number): boolean {
-  return [0, 1, 2].every((k) => p[i + k]! >= part.min[k]! && p[i + k]! <= part.max[k]!);
+/** Whether the box holds the vertex at `v` (a float32 coordinate from which the box was taken). */
+export function holdsVertex({ min, max }: Bounds, p: Float32Array, v: number): boolean {
+  return p[v]! >= min[0] && p[v]! <= max[0] && p[v + 1]! >= min[1] && p[v + 1]! <= max[1] && p[v + 2]! >= min[2] && p[v + 2]! <= max[2];
 }
 
 /** Whether any triangle of the part (all its corners in `part`) reaches into the inside of `opening`. */

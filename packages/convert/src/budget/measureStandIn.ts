@@ -9,7 +9,7 @@ import {
   type Vec3,
 } from '@arsession/geometry';
 import type { SceneMesh } from '../scene/SceneData.js';
-import { innerRectangle, type Rectangle, reachesInto, thinnestAxis } from './boxProxy.js';
+import { holdsVertex, reachesInto, rimFaces, thinnestAxis } from './boxProxy.js';
 
 /** How far a stand-in and the mesh it stands for lie from each other, in the mesh's units. */
 export interface StandInDistances {
@@ -17,6 +17,11 @@ export interface StandInDistances {
   deviation: number;
   /** No point of the mesh is farther than this from the stand-in. */
   uncovered: number;
+}
+
+/** The farther of a stand-in's two distances: how far it and what it stands for lie apart, either way. */
+export function standInReach({ deviation, uncovered }: StandInDistances): number {
+  return Math.max(deviation, uncovered);
 }
 
 /** Options of {@link measureStandIn}. */
@@ -82,11 +87,11 @@ export function measureStandIn(
       c = source.indices[t + 2]! * 3;
     let best = Number.POSITIVE_INFINITY;
     for (const part of parts) {
-      if (!holds(part, p, a) || !holds(part, p, b) || !holds(part, p, c)) continue;
+      if (!holdsVertex(part, p, a) || !holdsVertex(part, p, b) || !holdsVertex(part, p, c)) continue;
       best = Math.min(best, kind === 'sheet' ? fromMidPlane(part, p, a, b, c) : fromBoxSurface(part, p, a, b, c));
     }
     // Every triangle lies in one piece, every piece in a box; were one left over, any point of a box is within its reach.
-    if (best === Number.POSITIVE_INFINITY) best = Math.max(...parts.map((part) => reach(part)));
+    if (best === Number.POSITIVE_INFINITY) best = Math.max(...parts.map((part) => halfThinnest(part)));
     uncovered = Math.max(uncovered, best);
   }
   return { deviation, uncovered };
@@ -123,7 +128,7 @@ function rimUncovered(
   options: { enough: number; tolerance: number; maxCuts: number },
 ): number {
   const p = source.positions;
-  const faces = parts.map((part) => rimFace(source, part));
+  const faces = rimFaces(rim, parts);
   let farthest = options.enough;
   const rest: number[] = [];
   for (let t = 0; t < source.indices.length; t += 3) {
@@ -133,7 +138,8 @@ function rimUncovered(
     let best = Number.POSITIVE_INFINITY;
     parts.forEach((part, k) => {
       const face = faces[k]!;
-      if (!holds(part, p, a) || !holds(part, p, b) || !holds(part, p, c) || reachesInto(face.opening, p, face.u, face.v, a, b, c)) return;
+      const held = holdsVertex(part, p, a) && holdsVertex(part, p, b) && holdsVertex(part, p, c);
+      if (!held || reachesInto(face.opening, p, face.u, face.v, a, b, c)) return;
       const { axis, middle } = face;
       best = Math.min(best, Math.max(Math.abs(p[a + axis]! - middle), Math.abs(p[b + axis]! - middle), Math.abs(p[c + axis]! - middle)));
     });
@@ -143,35 +149,6 @@ function rimUncovered(
   if (rest.length === 0) return farthest;
   const over = { positions: p, indices: Uint32Array.from(rest) };
   return farthestOf(over, rim, buildBvh(rim), { ...options, enough: farthest });
-}
-
-/** A part's rim as `rimProxy` draws it: its plane (float32, as stored) and the opening it leaves, along `u` and `v`. */
-interface RimFace {
-  axis: number;
-  u: number;
-  v: number;
-  middle: number;
-  opening: Rectangle;
-}
-
-function rimFace(source: Pick<SceneMesh, 'positions' | 'indices'>, part: Bounds): RimFace {
-  const axis = thinnestAxis(part);
-  const u = (axis + 1) % 3,
-    v = (axis + 2) % 3;
-  const opening = innerRectangle(source, part, u, v);
-  const f = Math.fround;
-  return {
-    axis,
-    u,
-    v,
-    middle: f((part.min[axis]! + part.max[axis]!) / 2),
-    opening: { min: [f(opening.min[0]), f(opening.min[1])], max: [f(opening.max[0]), f(opening.max[1])] },
-  };
-}
-
-/** Whether the box holds the vertex at `v` (a float32 coordinate from which the box was taken). */
-function holds({ min, max }: Bounds, p: Float32Array, v: number): boolean {
-  return p[v]! >= min[0] && p[v]! <= max[0] && p[v + 1]! >= min[1] && p[v + 1]! <= max[1] && p[v + 2]! >= min[2] && p[v + 2]! <= max[2];
 }
 
 function fromMidPlane(part: Bounds, p: Float32Array, a: number, b: number, c: number): number {
@@ -195,7 +172,7 @@ function fromBoxSurface(part: Bounds, p: Float32Array, a: number, b: number, c: 
 }
 
 /** Farthest any point inside the box can be from its stand-in: half its thinnest side either way. */
-function reach(part: Bounds): number {
+function halfThinnest(part: Bounds): number {
   const axis = thinnestAxis(part);
   return (part.max[axis]! - part.min[axis]!) / 2;
 }

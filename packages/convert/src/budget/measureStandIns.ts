@@ -1,7 +1,7 @@
 import { type Bounds, buildBvh, type TriangleMesh } from '@arsession/geometry';
 import type { SceneMesh } from '../scene/SceneData.js';
 import { boxProxy, hasOpening, rimProxy, sheetProxy } from './boxProxy.js';
-import { measureStandIn, type StandInDistances } from './measureStandIn.js';
+import { measureStandIn, type StandInDistances, standInReach } from './measureStandIn.js';
 
 /** The stand-ins of a piece of envelope detail, each measured against the element (see {@link measureStandIns}). */
 export interface DetailStandIns {
@@ -31,7 +31,7 @@ export function measureStandIns(mesh: SceneMesh, parts: Bounds[], surface: Trian
   const bvh = buildBvh(surface);
   const within = { enough };
   const sheet = measureStandIn(mesh, sheetProxy(mesh, parts), parts, 'sheet', surface, bvh, within);
-  const settled = Math.max(sheet.deviation, sheet.uncovered) <= enough;
+  const settled = standInReach(sheet) <= enough;
   // A rim is the sheet less its opening, so no point of the mesh lies nearer it than the sheet:
   // when the sheet's farthest is the mesh's own from it, the rim lies as far at four times the
   // triangles, and is never the better. Without an opening worth leaving open, it is the sheet.
