@@ -42,10 +42,13 @@ describe('budgetShares', () => {
         expect(sum('meshPrims')).toBeLessThanOrEqual(Math.max(AR_BUDGET_DEFAULTS.meshPrims, uploads.length));
         const owed = uploads.map((u) => (u.elements === undefined ? triangles / (4 * uploads.length) : 12 * u.elements));
         const owedSum = owed.reduce((n, o) => n + o, 0);
-        // Owed no more than there is, each gets what it is owed; owed more, each its part of the budget.
-        shares.forEach((s, i) =>
-          expect(s.triangles).toBeGreaterThanOrEqual(Math.floor(owedSum <= triangles ? owed[i]! : (triangles * owed[i]!) / owedSum) - 1),
-        );
+        // One triangle each first. Then, owed no more than is left, each gets what it is owed; owed
+        // more, each its part of what is left.
+        const left = triangles - uploads.length;
+        shares.forEach((s, i) => {
+          expect(s.triangles).toBeGreaterThanOrEqual(1);
+          expect(s.triangles).toBeGreaterThanOrEqual(Math.floor(owedSum <= left ? owed[i]! : (left * owed[i]!) / owedSum));
+        });
         // Between two models owed alike, the larger upload never gets less.
         uploads.forEach((a, i) =>
           uploads.forEach(
@@ -54,6 +57,18 @@ describe('budgetShares', () => {
         );
       }),
     );
+  });
+
+  it('a model owed nothing still has a triangle, and the shares stay within the budget', () => {
+    for (const uploads of [
+      [{ bytes: 0, elements: 0 }, { bytes: 1 }],
+      [{ bytes: 0, elements: 0 }, { bytes: 0, elements: 0 }, { bytes: 0 }, { bytes: 0, elements: 7813 }],
+      [...Array.from({ length: 39 }, () => ({ bytes: 0, elements: 0 })), { bytes: 1, elements: 20_000 }],
+    ]) {
+      const shares = budgetShares(AR_BUDGET_DEFAULTS, uploads).map((s) => s.triangles);
+      expect(Math.min(...shares)).toBeGreaterThanOrEqual(1);
+      expect(shares.reduce((n, t) => n + t, 0)).toBeLessThanOrEqual(AR_BUDGET_DEFAULTS.triangles);
+    }
   });
 
   it('keeps a model of many small elements whole beside a large file of few', () => {

@@ -29,18 +29,18 @@ export interface ShareInput {
  * discipline models (architecture, structure, services) shares one budget. One model has the
  * whole budget, as it always had.
  *
- * Triangles go first where they keep elements in sight: each model is owed a box's triangles for
- * each of its elements (the least its elements can be drawn with), so a masonry model of a
- * thousand blocks is not cut to a quarter while a steel model spends its share on bolts; what is
- * left goes by bytes. A model whose elements are not known is owed a quarter of an equal share.
- * When what is owed is more than the budget, each gets its part of it. Mesh prims and package
- * bytes follow the triangle shares (none below a quarter of an equal share); the texture size
- * is per image and stays.
+ * Each model has one triangle first, the least a conversion runs with. The rest go first where
+ * they keep elements in sight: each model is owed a box's triangles for each of its elements (the
+ * least its elements can be drawn with), so a masonry model of a thousand blocks is not cut to a
+ * quarter while a steel model spends its share on bolts; what is left goes by bytes. A model
+ * whose elements are not known is owed a quarter of an equal share. When what is owed is more
+ * than the budget, each gets its part of it. Mesh prims and package bytes follow the triangle
+ * shares (none below a quarter of an equal share); the texture size is per image and stays.
  *
  * @example
  * ```ts
  * budgetShares(AR_BUDGET_DEFAULTS, [{ bytes: 3e6, elements: 40 }, { bytes: 1e5, elements: 5000 }]).map((b) => b.triangles);
- * // → [38725, 61274]: the many small elements are kept; the large file has most of the rest
+ * // → [38724, 61275]: the many small elements are kept; the large file has most of the rest
  * ```
  */
 export function budgetShares(budget: ArBudget, uploads: readonly ShareInput[], options: Partial<BudgetSharesOptions> = {}): ArBudget[] {
@@ -48,11 +48,13 @@ export function budgetShares(budget: ArBudget, uploads: readonly ShareInput[], o
   const { leastOfEqualShare, trianglesPerElement } = { ...BUDGET_SHARES_DEFAULTS, ...options };
   const least = leastOfEqualShare / uploads.length;
   const owed = uploads.map((u) => (u.elements === undefined ? least * budget.triangles : u.elements * trianglesPerElement));
-  const triangles = share(budget.triangles, owed, uploads);
+  // Each model has one triangle before any is shared: a conversion needs a budget to run with,
+  // and a model owed nothing beside one owed everything still gets it without the sum going over.
+  const triangles = share(Math.max(0, budget.triangles - uploads.length), owed, uploads).map((t) => 1 + Math.floor(t));
   const fractions = triangles.map((t) => Math.max(least, t / budget.triangles));
   const sum = fractions.reduce((n, f) => n + f, 0);
   return uploads.map((_, i) => ({
-    triangles: Math.max(1, Math.floor(triangles[i]!)),
+    triangles: triangles[i]!,
     meshPrims: Math.max(1, Math.floor((budget.meshPrims * fractions[i]!) / sum)),
     textureSize: budget.textureSize,
     packageBytes: Math.max(1, Math.floor((budget.packageBytes * fractions[i]!) / sum)),
