@@ -151,4 +151,4 @@ export { unpackParts, type PartFile } from './parts/unpackParts.js';
 export type { ElementRecord, ElementRecords, PropertySets, PropertyValue } from './elements/ElementRecord.js';
 export { imageSize } from './image/imageSize.js';
 export { CONVERSION_BASE_BYTES, geometryBytesWithin, MEMORY_PER_GEOMETRY_BYTE } from './model/geometryBytesWithin.js';
-export type { SharedGeometry } from './budget/StreamReduction.js';
+export type { Rgba, SharedGeometry } from './budget/StreamReduction.js';

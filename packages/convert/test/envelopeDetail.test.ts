@@ -6,6 +6,7 @@ import {
   BOX_PROXY_TRIANGLES,
   boxProxy,
   hasOpening,
+  opensThrough,
   RIM_PROXY_TRIANGLES,
   rimProxy,
   SHEET_PROXY_TRIANGLES,
@@ -17,7 +18,9 @@ import { measureStandIn } from '../src/budget/measureStandIn.js';
 import { measureStandIns, UNMEASURED } from '../src/budget/measureStandIns.js';
 import { proxyParts } from '../src/budget/proxyParts.js';
 import { SceneSimplification } from '../src/budget/SceneSimplification.js';
+import { SIMPLIFICATION_POLICY_DEFAULTS } from '../src/budget/SimplificationPolicy.js';
 import { simplifyToBudget } from '../src/budget/simplifyToBudget.js';
+import { pointBounds } from '../src/scene/pointBounds.js';
 import { sceneBounds, sceneStats } from '../src/scene/sceneStats.js';
 import type { SceneData, SceneMesh, SceneNode } from '../src/scene/SceneData.js';
 
@@ -497,6 +500,83 @@ describe('SceneSimplification.fitDetail', () => {
     const apart = Math.max(rims.maxDeviation, rims.maxUncovered);
     expect(apart).toBeGreaterThan(0.05);
     expect(apart).toBeLessThan(0.11);
+  });
+});
+
+describe("a frame's stand-in across its opening", () => {
+  it('is told by how much of its outline its faces cover: a ring of bars opens through, a solid never', () => {
+    const side = fc.double({ min: 0.05, max: 4, noNaN: true });
+    fc.assert(
+      fc.property(side, side, fc.double({ min: 0.01, max: 0.5, noNaN: true }), fc.integer({ min: 1, max: 8 }), (w, h, depth, n) => {
+        const solid = pane([0, 0, 0], [w, h, Math.min(depth, w, h) / 2], n);
+        expect(opensThrough(solid, proxyParts(solid))).toBe(false);
+      }),
+    );
+    fc.assert(
+      fc.property(side, side, fc.double({ min: 0.05, max: 0.2, noNaN: true }), (w, h, share) => {
+        // Bars `share` of each side wide: the opening is (1 − 2 share)² of the outline, at least 36%.
+        const [bu, bv, depth] = [w * share, h * share, Math.min(w, h) / 4];
+        const bars = [
+          box([0, 0, 0], [bu, h, depth]),
+          box([w - bu, 0, 0], [w, h, depth]),
+          box([bu, 0, 0], [w - bu, bv, depth]),
+          box([bu, h - bv, 0], [w - bu, h, depth]),
+        ];
+        const ring = {
+          positions: new Float32Array(bars.flatMap((b) => [...b.positions])),
+          indices: new Uint32Array(bars.flatMap((b, k) => [...b.indices].map((i) => i + k * (b.positions.length / 3)))),
+        };
+        const outline = [pointBounds(ring.positions)];
+        expect(opensThrough(ring, outline)).toBe(true);
+      }),
+    );
+  });
+
+  it('is drawn see-through in its colour, while a door leaf standing as its sheet stays as it is', async () => {
+    const room = glazedRoom(0);
+    const frames = [0, 2, 4, 6].map((x) => ({ ...tessellatedFrame(x), material: 1 }));
+    // A door leaf: a slab without an opening, beside the frames.
+    const leaf = { ...pane([8, 0, 0], [9, 2, 0.05], 6), material: 2 };
+    const detail: Array<[string, SceneMesh]> = [...frames.map((f): [string, SceneMesh] => ['IfcWindow', f]), ['IfcDoor', leaf]];
+    const nodes = [
+      ...room.nodes,
+      ...detail.map(([ifcClass], k) => ({
+        name: `${ifcClass} ${k}`,
+        parent: -1,
+        matrix: at(0, 0, 0),
+        meshes: [room.meshes.length + k],
+        metadata: { ifcClass, globalId: `D${k}` },
+      })),
+    ];
+    const material = (name: string, baseColor: [number, number, number]) => ({
+      name,
+      baseColor,
+      opacity: 1,
+      metallic: 0,
+      roughness: 1,
+      emissive: [0, 0, 0] as [number, number, number],
+      doubleSided: false,
+    });
+    const materials = [material('wall', [0.5, 0.5, 0.5]), material('wood', [0.6, 0.4, 0.2]), material('paint', [0.2, 0.3, 0.6])];
+    const base = { nodes, meshes: [...room.meshes, ...detail.map(([, mesh]) => mesh)], materials, textures: [] };
+    const scene: SceneData = { ...room, ...base, bounds: sceneBounds(base), stats: sceneStats(base) };
+    // Walls and slab 60 triangles, a sheet for each of the five 20: no room for a rim (16).
+    const delivered = await simplifyToBudget(scene, { triangles: 80 });
+    const [frameSheets, leafSheet] = [delivered.scene.meshes.slice(5, 9), delivered.scene.meshes[9]!];
+    for (const sheet of [...frameSheets, leafSheet]) expect(sheet.indices.length / 3).toBe(SHEET_PROXY_TRIANGLES);
+    for (const sheet of frameSheets) {
+      const drawnIn = delivered.scene.materials[sheet.material]!;
+      expect(drawnIn.baseColor).toEqual(materials[1]!.baseColor);
+      expect(drawnIn.opacity).toBe(SIMPLIFICATION_POLICY_DEFAULTS.openSheetOpacity);
+    }
+    // One variant for the four frames; the leaf, the walls and the materials before it as they were.
+    expect(new Set(frameSheets.map((sheet) => sheet.material)).size).toBe(1);
+    expect(leafSheet.material).toBe(2);
+    expect(delivered.scene.materials.slice(0, 3)).toEqual(materials);
+    // Its look is all that changes: the figures are those of the same sheets drawn opaque.
+    const opaque = await simplifyToBudget(scene, { triangles: 80, openSheetOpacity: 1 });
+    expect(opaque.scene.meshes.slice(5, 9).every((sheet) => sheet.material === 1)).toBe(true);
+    expect(opaque.categories).toEqual(delivered.categories);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelTooLargeError, readIfc, readUsdz, sceneBounds } from '../src/index.js';
 import { StreamReduction } from '../src/budget/index.js';
+import { SIMPLIFICATION_POLICY_DEFAULTS } from '../src/budget/SimplificationPolicy.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
 import { farAwayIfcOpenHouse, repeatedColumnsIfc } from '../../../test/support/movedIfc.js';
@@ -87,6 +88,23 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
       expect(result.stats.elements).toBe(full.stats.meshNodes);
     },
   );
+
+  it("draws a window frame's stand-in across its opening see-through, in the frame's own colour", async () => {
+    const bytes = () => corpusBytes('ifc', 'duplex.ifc');
+    const full = await readIfc(bytes());
+    const reduced = await readIfc(bytes(), { reduction: new StreamReduction({ triangles: 4000, startTriangles: 0 }) });
+    const seeThrough = new Set(
+      reduced.materials.flatMap((m, i) => (m.opacity === SIMPLIFICATION_POLICY_DEFAULTS.openSheetOpacity ? [i] : [])),
+    );
+    expect(full.materials.some((m) => m.opacity === SIMPLIFICATION_POLICY_DEFAULTS.openSheetOpacity)).toBe(false);
+    expect(seeThrough.size).toBeGreaterThan(0);
+    const colours = new Set(full.materials.map((m) => m.baseColor.join(' ')));
+    for (const m of seeThrough) expect(colours.has(reduced.materials[m]!.baseColor.join(' '))).toBe(true);
+    // Drawn so are stand-ins only: each a sheet's 4 triangles or a box's 12 for each part.
+    const drawnSeeThrough = reduced.meshes.filter((mesh) => seeThrough.has(mesh.material));
+    expect(drawnSeeThrough.length).toBeGreaterThan(0);
+    for (const mesh of drawnSeeThrough) expect((mesh.indices.length / 3) % 4).toBe(0);
+  });
 
   it("a georeferenced model reduced hard as it is read keeps the full model's frame: the same offset, bounds and door index", async () => {
     const bytes = farAwayIfcOpenHouse();

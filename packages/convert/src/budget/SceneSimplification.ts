@@ -6,6 +6,7 @@ import { BUDGET_CATEGORIES, type BudgetCategory } from './BudgetCategory.js';
 import {
   BOX_PROXY_TRIANGLES,
   boxProxy,
+  opensThrough,
   RIM_PROXY_TRIANGLES,
   rimProxy,
   SHEET_PROXY_TRIANGLES,
@@ -24,6 +25,7 @@ import { ifcClassOfNode, meshCategories } from './meshCategories.js';
 import { MeshSimplification } from './MeshSimplification.js';
 import { proxyParts } from './proxyParts.js';
 import { contentKey, SameShapes } from './SameShapes.js';
+import { SeeThroughMaterials } from './SeeThroughMaterials.js';
 import { TwinMeshes } from './TwinMeshes.js';
 import type { CategoryFigures } from './ArBudget.js';
 import type { SimplifiedScene } from './SimplifiedScene.js';
@@ -673,6 +675,7 @@ export class SceneSimplification {
     const twins = new TwinMeshes<{ scale: number; deviation: number; uncovered: number }>(SETTLED_ON_SURFACE);
     // One sampling allowance for the scene, shared by the meshes in proportion to their triangles.
     const total = scene.meshes.reduce((n, mesh) => n + mesh.indices.length / 3, 0);
+    const seeThrough = new SeeThroughMaterials(scene.materials, this.policy.openSheetOpacity);
     const meshes: SceneMesh[] = scene.meshes.map((mesh, m) => {
       const w = work[m],
         standIn = this.standIn[m],
@@ -682,7 +685,7 @@ export class SceneSimplification {
       const group = this.grouped.get(m);
       const source = group?.union ?? mesh;
       const parts = () => group?.parts ?? this.partsOf(m);
-      const delivered =
+      const drawn =
         standIn === 'left_out' || standIn === 'covered'
           ? { ...mesh, indices: new Uint32Array(0) }
           : standIn === 'box'
@@ -696,6 +699,9 @@ export class SceneSimplification {
                   : w?.changed
                     ? w.result()
                     : mesh;
+      // A frame's sheet or box across its opening would close it: it is drawn see-through.
+      const acrossOpening = (standIn === 'sheet' || standIn === 'box') && this.isDetail(m) && opensThrough(source, parts());
+      const delivered = acrossOpening ? { ...drawn, material: seeThrough.of(drawn.material) } : drawn;
       figures.count(category, mesh.indices.length / 3, delivered.indices.length / 3, this.uses[m]!);
       if (!w || (!w.changed && !standIn) || standIn === 'covered') return delivered;
       if ((standIn === 'box' || standIn === 'sheet' || standIn === 'rim') && this.isDetail(m)) {
@@ -775,7 +781,7 @@ export class SceneSimplification {
     const nodes = scene.nodes.map((n) =>
       n.meshes.some((m) => meshes[m]!.indices.length === 0) ? { ...n, meshes: n.meshes.filter((m) => meshes[m]!.indices.length > 0) } : n,
     );
-    const base = { nodes, meshes, materials: scene.materials, textures: scene.textures };
+    const base = { nodes, meshes, materials: seeThrough.materials, textures: scene.textures };
     const categories = figures.result();
     return {
       scene: { ...scene, ...base, stats: sceneStats(base) },

@@ -44,6 +44,11 @@ export interface SimplificationPolicy {
    * (more boxes would cost a piece of furniture its place); 0 cuts nothing.
    */
   detailHollowShare: number;
+  /**
+   * A frame standing as its sheet or box across its opening (a window's, a doorway's) is drawn in its
+   * material at most this opaque: the opening is seen through, not closed by a panel of the frame.
+   */
+  openSheetOpacity: number;
 }
 
 /** Defaults of {@link SimplificationPolicy}: what every delivery has been made with. */
@@ -59,4 +64,5 @@ export const SIMPLIFICATION_POLICY_DEFAULTS: Readonly<SimplificationPolicy> = {
   standInSettled: 0.01,
   shapeErrors: [0.005, 0.02, 0.04],
   detailHollowShare: 0.6,
+  openSheetOpacity: 0.3,
 };

@@ -1,5 +1,5 @@
 import type { Bounds } from '@arsession/geometry';
-import type { SceneData, SceneMesh, SceneNode } from '../scene/SceneData.js';
+import type { SceneData, SceneMaterial, SceneMesh, SceneNode } from '../scene/SceneData.js';
 import { sceneStats } from '../scene/sceneStats.js';
 import { emptyBounds, linearBounds } from '../scene/growBounds.js';
 import { simplifyToBudget } from './simplifyToBudget.js';
@@ -43,7 +43,18 @@ export interface SharedGeometry {
   transforms: Float64Array[];
   /** The product each placement draws and its IFC class (parallel to `transforms`); absent: unknown. */
   owners?: Array<{ product: number; ifcClass: string }>;
+  /** Linear RGBA of its first placement: what the budget sees it drawn in. Absent: a mid grey. */
+  color?: Rgba;
+  /**
+   * RGBA every placement is to be drawn in, set by a reduction that drew the geometry in another
+   * material than its own: a frame's sheet see-through across its opening, a window's frame and
+   * glass standing as one sheet in the glass's colour.
+   */
+  drawnColor?: Rgba;
 }
+
+/** A colour and its opacity, each 0 to 1, as web-ifc gives a placed geometry's. */
+export type Rgba = [number, number, number, number];
 
 /**
  * The AR budget's first stage, for models far over it: run by the IFC reader after web-ifc has
@@ -130,22 +141,32 @@ export class StreamReduction {
     const { unique, uniqueOf } = sameBytesOnce(geometries);
     const bounds = this.measurePlacements(geometries, uniqueOf);
     this.fullBounds = bounds;
-    const meshes: SceneMesh[] = unique.map((g) => sharedGeometryMesh(g));
+    // Each colour a material, so the budget draws a stand-in in the colour it stands for.
+    const palette = new ColourPalette();
+    const meshes: SceneMesh[] = unique.map((g) => ({ ...sharedGeometryMesh(g), material: palette.of(g.color) }));
     // Each placement tells its product's class: the budget takes clutter first and the envelope last.
     const nodes: SceneNode[] = geometries.flatMap((g, i) =>
       g.transforms.map((matrix, k) => ({ name: '', parent: -1, matrix, meshes: [uniqueOf[i]!], metadata: classOf(g, k) })),
     );
-    const base = { nodes, meshes, materials: [], textures: [] };
+    const base = { nodes, meshes, materials: palette.materials, textures: [] };
     const asDrawn: SceneData = { source: { format: 'ifc' }, ...base, offset: [0, 0, 0], bounds, stats: sceneStats(base), warnings: [] };
     const simplified = await simplifyToBudget(asDrawn, { triangles: this.opts.triangles });
+    const { materials } = simplified.scene;
     const reduced = simplified.scene.meshes.map((mesh, u) =>
-      mesh === meshes[u] ? undefined : { vertices: interleave(mesh), indices: mesh.indices },
+      mesh === meshes[u]
+        ? undefined
+        : {
+            vertices: interleave(mesh),
+            indices: mesh.indices,
+            drawnColor: mesh.material === meshes[u]!.material ? undefined : colourOf(materials[mesh.material]!),
+          },
     );
     geometries.forEach((g, i) => {
       const r = reduced[uniqueOf[i]!];
       if (!r) return;
       g.vertices = r.vertices;
       g.indices = r.indices;
+      if (r.drawnColor) g.drawnColor = r.drawnColor;
       this.reduced++;
     });
     this.maxDeviation = simplified.maxDeviation;
@@ -196,6 +217,33 @@ export function sharedGeometryMesh({ vertices, indices }: SharedGeometry): Scene
     }
   }
   return { name: '', positions, normals, indices, material: 0 };
+}
+
+/** One material per distinct colour, in the order they are met. */
+class ColourPalette {
+  private readonly index = new Map<string, number>();
+  readonly materials: SceneMaterial[] = [];
+
+  /** The material of `color` (a mid grey when absent), made the first time it is met. */
+  of(color: Readonly<Rgba> = MID_GREY): number {
+    const key = color.join(' ');
+    let m = this.index.get(key);
+    if (m === undefined) {
+      m = this.materials.push(colourMaterial(color)) - 1;
+      this.index.set(key, m);
+    }
+    return m;
+  }
+}
+
+const MID_GREY: Readonly<Rgba> = [0.5, 0.5, 0.5, 1];
+
+function colourMaterial([r, g, b, a]: Readonly<Rgba>): SceneMaterial {
+  return { name: '', baseColor: [r, g, b], opacity: a, metallic: 0, roughness: 1, emissive: [0, 0, 0], doubleSided: false };
+}
+
+function colourOf({ baseColor: [r, g, b], opacity }: SceneMaterial): Rgba {
+  return [r, g, b, opacity];
 }
 
 function interleave(mesh: SceneMesh): Float32Array {

@@ -259,6 +259,39 @@ export function hasOpening(mesh: SceneMesh, parts: readonly Bounds[]): boolean {
   });
 }
 
+/**
+ * Whether a sheet or box across a mesh's parts would close what the mesh leaves open: its
+ * triangles, seen across each part's thinnest side, cover at most three quarters of the parts'
+ * outlines, each face counted once (a solid covers its outline twice, front and back). A window
+ * frame round its opening does; a door leaf, even one tessellated in a grid, does not. Faces that
+ * overlap count twice, so a mesh of overlapping pieces reads as closed.
+ *
+ * @example
+ * ```ts
+ * opensThrough(windowFrame, proxyParts(windowFrame)); // → true
+ * opensThrough(doorLeaf, proxyParts(doorLeaf)); // → false
+ * ```
+ */
+export function opensThrough(mesh: Pick<SceneMesh, 'positions' | 'indices'>, parts: readonly Bounds[]): boolean {
+  const p = mesh.positions;
+  let covered = 0,
+    outlines = 0;
+  for (const part of parts) {
+    const axis = thinnestAxis(part);
+    const u = (axis + 1) % 3,
+      v = (axis + 2) % 3;
+    outlines += (part.max[u]! - part.min[u]!) * (part.max[v]! - part.min[v]!);
+    for (let t = 0; t < mesh.indices.length; t += 3) {
+      const a = mesh.indices[t]! * 3,
+        b = mesh.indices[t + 1]! * 3,
+        c = mesh.indices[t + 2]! * 3;
+      if (!holdsVertex(part, p, a) || !holdsVertex(part, p, b) || !holdsVertex(part, p, c)) continue;
+      covered += Math.abs((p[b + u]! - p[a + u]!) * (p[c + v]! - p[a + v]!) - (p[c + u]! - p[a + u]!) * (p[b + v]! - p[a + v]!)) / 4;
+    }
+  }
+  return outlines > 0 && covered <= (1 - OPENING_MIN_SHARE) * outlines;
+}
+
 /** A rectangle along a part's `u` and `v` axes. */
 export interface Rectangle {
   min: [number, number];

@@ -29,5 +29,11 @@ export { ifcClassOfNode, meshCategories } from './meshCategories.js';
 export { measureDeviation, MEASURE_DEVIATION_DEFAULTS, type Deviation, type MeasureDeviationOptions } from './measureDeviation.js';
 export { DeviationProbe } from './DeviationProbe.js';
 export { resizeTextures, type ResizedTextures } from './resizeTextures.js';
-export { StreamReduction, STREAM_REDUCTION_DEFAULTS, type SharedGeometry, type StreamReductionOptions } from './StreamReduction.js';
+export {
+  StreamReduction,
+  STREAM_REDUCTION_DEFAULTS,
+  type Rgba,
+  type SharedGeometry,
+  type StreamReductionOptions,
+} from './StreamReduction.js';
 export { mergedDrawCalls } from '../scene/mergeByMaterial.js';

@@ -26,7 +26,7 @@ import { loadWebIfc } from './loadWebIfc.js';
 import { finishWebIfcRead, startWebIfcRead } from './webIfcApi.js';
 import { geometryViews } from './webIfcHeap.js';
 import { InstancedPlacements } from './InstancedPlacements.js';
-import type { SharedGeometry, StreamReduction } from '../budget/StreamReduction.js';
+import type { Rgba, SharedGeometry, StreamReduction } from '../budget/StreamReduction.js';
 
 /** Options of {@link readIfc}. */
 export interface ReadIfcOptions {
@@ -493,7 +493,9 @@ function newPlacing(recentreBeyond: number): Placing {
  * placed as ever.
  */
 function placeShared(placements: SharedGeometries['placements'], placing: Placing, keepShared: boolean, bound: () => void): void {
-  for (const p of placements) {
+  for (const placement of placements) {
+    // The colour the reduction drew the geometry in, where not its own (see `SharedGeometry.drawnColor`).
+    const p = placement.geometry.drawnColor ? { ...placement, color: placement.geometry.drawnColor } : placement;
     if (keepShared && placing.instanced.take(p, placing.centres)) continue;
     keep(placing.target, p.product, p.geometry.vertices, p.geometry.indices, p.transform, p.color, placing.geometries);
     bound();
@@ -609,7 +611,8 @@ class SharedGeometries {
         const { vertices, indices } = geometryViews(api, g);
         geometry = variants.find((v) => sameArray(v.vertices, vertices) && sameArray(v.indices, indices));
         if (!geometry) {
-          geometry = { vertices: vertices.slice(), indices: indices.slice(), transforms: [], owners: [] };
+          const color: Rgba = [pg.color.x, pg.color.y, pg.color.z, pg.color.w];
+          geometry = { vertices: vertices.slice(), indices: indices.slice(), transforms: [], owners: [], color };
           variants.push(geometry);
           this.bytes += geometry.vertices.byteLength + geometry.indices.byteLength;
         }
@@ -631,7 +634,7 @@ class SharedGeometries {
 
   /** Every geometry's arrays as they are now (a reduction replaces them, never writes into them): a level to come back to. */
   levelOfDetail(): LevelOfDetail {
-    return this.geometries().map((g) => ({ vertices: g.vertices, indices: g.indices }));
+    return this.geometries().map((g) => ({ vertices: g.vertices, indices: g.indices, drawnColor: g.drawnColor }));
   }
 
   /** Puts back the arrays of a level taken by {@link levelOfDetail}. */
@@ -639,6 +642,7 @@ class SharedGeometries {
     this.geometries().forEach((g, i) => {
       g.vertices = level[i]!.vertices;
       g.indices = level[i]!.indices;
+      g.drawnColor = level[i]!.drawnColor;
     });
   }
 
@@ -661,7 +665,7 @@ class SharedGeometries {
 }
 
 /** The arrays of every shared geometry at one level of reduction, in `SharedGeometries.geometries()` order. */
-type LevelOfDetail = Array<Pick<SharedGeometry, 'vertices' | 'indices'>>;
+type LevelOfDetail = Array<Pick<SharedGeometry, 'vertices' | 'indices' | 'drawnColor'>>;
 
 /** Whether two arrays hold the same bytes (a copy against web-ifc's memory). */
 function sameArray(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array): boolean {
