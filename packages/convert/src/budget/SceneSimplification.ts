@@ -320,7 +320,7 @@ export class SceneSimplification {
    * from its full self as small as it can be: each mesh as read, as a stand-in (the sheet through
    * each part's box, that sheet round the frame's opening, or the box: see `detailStandIn`) or
    * left out (named; it counts its own size), or an element's meshes standing as one (see
-   * `elementGroups`); and walls, slabs and roofs as read or simplified within a few centimetres
+   * `elementGroups`); and each wall, slab and roof as read or simplified within a few centimetres
    * (`shapeForms`): the cheapest of each that lies within one distance, the least distance for
    * which the total fits. Then, the farthest first, each is given the nearest form the room left
    * allows. Walls, slabs and roofs are never stood in for or left out; returns whether the
@@ -337,9 +337,12 @@ export class SceneSimplification {
     const fixed = this.drawn - [...detail, ...shape].reduce((n, m) => n + this.trianglesOf(m) * this.uses[m]!, 0);
     const forms = units.map((u) => (u.members.length === 0 ? this.meshForms(u.lead) : this.groupForms(u)));
     const uses = units.map((u) => this.uses[u.lead]!);
-    // Walls, slabs and roofs as one more unit, counted as drawn: simplified only as far as detail is stood in for.
-    forms.push(this.shapeForms(shape));
-    uses.push(1);
+    // Each wall, slab and roof a unit too: simplified only as far as detail is stood in for, and
+    // only those that lie near at a coarser level take it (a flat wall gives, a curved one keeps).
+    for (const m of shape) {
+      forms.push(this.shapeForms(m));
+      uses.push(this.uses[m]!);
+    }
     const cheapestWithin = (i: number, distance: number) => cheapestOf(forms[i]!, distance);
     const total = (distance: number) => forms.reduce((n, _, i) => n + cheapestWithin(i, distance).triangles * uses[i]!, fixed);
     const reaches = [...new Set(forms.flatMap((f) => f.map((o) => o.reach)))].sort((a, b) => a - b);
@@ -370,36 +373,28 @@ export class SceneSimplification {
   }
 
   /**
-   * The building's shape (walls, slabs, roofs: `shape`) as one unit: as read, or every mesh
-   * simplified at one of `policy.shapeErrors`, no part pruned, each with its triangles as drawn and how
-   * far (m) it and the full shape lie apart either way, bounded over whole triangles. A wall
-   * simplified within a few centimetres is still the wall; it gives only where the detail stood
-   * in for lies as far. The shape is as read again when this returns.
+   * A wall, slab or roof mesh's forms: as read, or simplified at one of `policy.shapeErrors`, no
+   * part pruned, each with its triangles and how far (m) it and the full mesh lie apart either
+   * way, bounded over whole triangles. A wall simplified within a few centimetres is still the
+   * wall; it gives only where the detail stood in for lies as far. The mesh is as read again when
+   * this returns.
    */
-  private shapeForms(shape: readonly number[]): UnitForm[] {
+  private shapeForms(m: number): UnitForm[] {
+    const w = this.work[m]!;
     const take = (error: number) => {
-      for (const m of shape) {
-        const w = this.work[m]!;
-        w.restore();
-        w.keepEveryPart();
-        if (error > 0) this.tighten(m, error);
-      }
+      w.restore();
+      w.keepEveryPart();
+      if (error > 0) this.tighten(m, error);
     };
     const forms = [0, ...this.policy.shapeErrors].map((error): UnitForm => {
       take(error);
-      let triangles = 0,
-        far = 0;
-      for (const m of shape) {
-        const w = this.work[m]!;
-        triangles += w.triangles * this.uses[m]!;
-        // Refined no nearer than the error itself: a level is offered, not its last millimetre.
-        const enough = error / this.scale[m]!;
-        if (w.changed) far = Math.max(far, Math.max(w.stray(enough), w.uncovered(MIN_SAMPLES, enough)) * this.scale[m]!);
-      }
-      return { triangles, reach: far, apply: () => take(error) };
+      // Refined no nearer than the error itself: a level is offered, not its last millimetre.
+      const enough = error / this.scale[m]!;
+      const reach = w.changed ? Math.max(w.stray(enough), w.uncovered(MIN_SAMPLES, enough)) * this.scale[m]! : 0;
+      return { triangles: w.triangles, reach, apply: () => take(error) };
     });
     take(0);
-    // A coarser error that saves nothing, or lies no nearer, is never the better choice.
+    // A coarser error that saves nothing is never the better choice.
     return forms.filter((f, i) => i === 0 || f.triangles < forms[i - 1]!.triangles);
   }
 

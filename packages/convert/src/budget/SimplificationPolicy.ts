@@ -33,8 +33,8 @@ export interface SimplificationPolicy {
   standInSettled: number;
   /**
    * The errors (m) walls, slabs and roofs may be simplified at, no part pruned, while their detail
-   * is stood in for: each taken only where the detail lies as far from its full self as the
-   * simplified shape does (a façade of 8 buildings gives 2 cm of its walls before its doors go).
+   * is stood in for: each mesh takes the coarsest that lies no farther from its full self than
+   * the detail does (a façade of 8 buildings gives 2 cm of its walls before its doors go).
    */
   shapeErrors: readonly number[];
   /**
