@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelTooLargeError, readIfc, readUsdz, sceneBounds } from '../src/index.js';
-import { StreamReduction } from '../src/budget/index.js';
+import { type Rgba, type SharedGeometry, StreamReduction } from '../src/budget/index.js';
 import { SIMPLIFICATION_POLICY_DEFAULTS } from '../src/budget/SimplificationPolicy.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
@@ -190,6 +190,67 @@ describe('StreamReduction: geometries with the same bytes', () => {
     return { vertices: new Float32Array(vertices), indices: new Uint32Array(indices) };
   }
   const at = (x: number) => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, 0, 1]);
+
+  it("keep each its own colour when their shared mesh is drawn see-through: a frame's sheet across its opening", async () => {
+    /** Boxes as web-ifc streams them: xyz and a normal per vertex (the normals play no part here), 12 triangles each. */
+    const boxes = (...extents: Array<[number[], number[]]>) => {
+      const vertices: number[] = [],
+        indices: number[] = [];
+      for (const [min, max] of extents) {
+        const first = vertices.length / 6;
+        for (let c = 0; c < 8; c++) vertices.push(c & 1 ? max[0]! : min[0]!, c & 2 ? max[1]! : min[1]!, c & 4 ? max[2]! : min[2]!, 0, 0, 1);
+        const faces = [0, 2, 3, 1, 4, 5, 7, 6, 0, 1, 5, 4, 2, 6, 7, 3, 0, 4, 6, 2, 1, 3, 7, 5];
+        for (let f = 0; f < 24; f += 4)
+          indices.push(...[faces[f]!, faces[f + 1]!, faces[f + 2]!, faces[f]!, faces[f + 2]!, faces[f + 3]!].map((k) => k + first));
+      }
+      return { vertices: new Float32Array(vertices), indices: new Uint32Array(indices) };
+    };
+    // A window frame: four 10 cm bars round a 1 × 1 m opening, 10 cm deep.
+    const frame = () =>
+      boxes(
+        [
+          [0, 0, 0],
+          [0.1, 1.2, 0.1],
+        ],
+        [
+          [1.1, 0, 0],
+          [1.2, 1.2, 0.1],
+        ],
+        [
+          [0.1, 0, 0],
+          [1.1, 0.1, 0.1],
+        ],
+        [
+          [0.1, 1.1, 0],
+          [1.1, 1.2, 0.1],
+        ],
+      );
+    const wood: Rgba = [0.6, 0.4, 0.2, 1];
+    const paint: Rgba = [0.9, 0.9, 0.9, 1];
+    const geometries: SharedGeometry[] = [
+      {
+        ...boxes([
+          [-1, 0, -0.2],
+          [10, 3, 0],
+        ]),
+        transforms: [at(0)],
+        owners: [{ product: 1, ifcClass: 'IfcWall' }],
+        color: paint,
+      },
+      { ...frame(), transforms: [at(1)], owners: [{ product: 2, ifcClass: 'IfcWindow' }], color: wood },
+      { ...frame(), transforms: [at(4)], owners: [{ product: 3, ifcClass: 'IfcWindow' }], color: paint },
+    ];
+    // The wall's 12 triangles and a sheet (4) for each frame: no room for a rim (16) or the frame (48).
+    const reduction = new StreamReduction({ triangles: 20, startTriangles: 0 });
+    await reduction.reduce(geometries);
+    const [wall, first, second] = geometries;
+    expect(first!.indices.length / 3).toBe(4);
+    expect(second!.indices.length / 3).toBe(4);
+    const opacity = SIMPLIFICATION_POLICY_DEFAULTS.openSheetOpacity;
+    expect(first!.drawnColor).toEqual([0.6, 0.4, 0.2, opacity]);
+    expect(second!.drawnColor).toEqual([0.9, 0.9, 0.9, opacity]);
+    expect(wall!.drawnColor).toBeUndefined();
+  });
 
   it('are simplified once and the same way: copies of one geometry under other ids get the same triangles', async () => {
     const shape = plate(1, 40);

@@ -43,7 +43,7 @@ export interface SharedGeometry {
   transforms: Float64Array[];
   /** The product each placement draws and its IFC class (parallel to `transforms`); absent: unknown. */
   owners?: Array<{ product: number; ifcClass: string }>;
-  /** Linear RGBA of its first placement: what the budget sees it drawn in. Absent: a mid grey. */
+  /** RGBA of its first placement, as web-ifc gives it: what the budget sees it drawn in. Absent: a mid grey. */
   color?: Rgba;
   /**
    * RGBA every placement is to be drawn in, set by a reduction that drew the geometry in another
@@ -158,15 +158,16 @@ export class StreamReduction {
         : {
             vertices: interleave(mesh),
             indices: mesh.indices,
-            drawnColor: mesh.material === meshes[u]!.material ? undefined : colourOf(materials[mesh.material]!),
+            drawnIn: mesh.material === meshes[u]!.material ? undefined : colourOf(materials[mesh.material]!),
           },
     );
     geometries.forEach((g, i) => {
-      const r = reduced[uniqueOf[i]!];
+      const u = uniqueOf[i]!;
+      const r = reduced[u];
       if (!r) return;
       g.vertices = r.vertices;
       g.indices = r.indices;
-      if (r.drawnColor) g.drawnColor = r.drawnColor;
+      if (r.drawnIn) g.drawnColor = drawnColour(g.color ?? MID_GREY, unique[u]!.color ?? MID_GREY, r.drawnIn);
       this.reduced++;
     });
     this.maxDeviation = simplified.maxDeviation;
@@ -244,6 +245,18 @@ function colourMaterial([r, g, b, a]: Readonly<Rgba>): SceneMaterial {
 
 function colourOf({ baseColor: [r, g, b], opacity }: SceneMaterial): Rgba {
   return [r, g, b, opacity];
+}
+
+/**
+ * The colour a geometry is placed in when the budget drew its shared mesh (made from the first
+ * of the geometries with its bytes, in `first`) in `drawn`: a see-through variant of the mesh's
+ * own colour keeps each geometry's own colour, less opaque (a glass pane and a wood panel of the
+ * same bytes each stay what they are); any other colour (the glass a frame and its glass stand
+ * as one sheet in) is taken whole.
+ */
+function drawnColour(own: Readonly<Rgba>, first: Readonly<Rgba>, drawn: Readonly<Rgba>): Rgba {
+  const seeThrough = drawn[0] === first[0] && drawn[1] === first[1] && drawn[2] === first[2] && drawn[3] < first[3];
+  return seeThrough ? [own[0], own[1], own[2], Math.min(own[3], drawn[3])] : [...drawn];
 }
 
 function interleave(mesh: SceneMesh): Float32Array {
