@@ -285,7 +285,7 @@ export function opensThrough(mesh: Pick<SceneMesh, 'positions' | 'indices'>, par
       const a = mesh.indices[t]! * 3,
         b = mesh.indices[t + 1]! * 3,
         c = mesh.indices[t + 2]! * 3;
-      if (!holdsVertex(part, p, a) || !holdsVertex(part, p, b) || !holdsVertex(part, p, c)) continue;
+      if (!holdsTriangle(part, p, a, b, c)) continue;
       covered += Math.abs((p[b + u]! - p[a + u]!) * (p[c + v]! - p[a + v]!) - (p[c + u]! - p[a + u]!) * (p[b + v]! - p[a + v]!)) / 4;
     }
   }
@@ -356,8 +356,13 @@ function spannedInside(p: Float32Array, part: Bounds, u: number, v: number): Rec
 }
 
 /** Whether the box holds the vertex at `v` (a float32 coordinate from which the box was taken). */
-export function holdsVertex({ min, max }: Bounds, p: Float32Array, v: number): boolean {
+function holdsVertex({ min, max }: Bounds, p: Float32Array, v: number): boolean {
   return p[v]! >= min[0] && p[v]! <= max[0] && p[v + 1]! >= min[1] && p[v + 1]! <= max[1] && p[v + 2]! >= min[2] && p[v + 2]! <= max[2];
+}
+
+/** Whether the box holds the triangle whose corners are at `a`, `b` and `c`: the part of a mesh it is. */
+export function holdsTriangle(part: Bounds, p: Float32Array, a: number, b: number, c: number): boolean {
+  return holdsVertex(part, p, a) && holdsVertex(part, p, b) && holdsVertex(part, p, c);
 }
 
 /** Whether any triangle of the part (all its corners in `part`) reaches into the inside of `opening`. */
@@ -367,8 +372,7 @@ function reachedInto(mesh: Pick<SceneMesh, 'positions' | 'indices'>, part: Bound
     const a = mesh.indices[t]! * 3,
       b = mesh.indices[t + 1]! * 3,
       c = mesh.indices[t + 2]! * 3;
-    if (holdsVertex(part, p, a) && holdsVertex(part, p, b) && holdsVertex(part, p, c) && reachesInto(opening, p, u, v, a, b, c))
-      return true;
+    if (holdsTriangle(part, p, a, b, c) && reachesInto(opening, p, u, v, a, b, c)) return true;
   }
   return false;
 }

@@ -9,7 +9,7 @@ import {
   type Vec3,
 } from '@arsession/geometry';
 import type { SceneMesh } from '../scene/SceneData.js';
-import { holdsVertex, reachesInto, rimFaces, thinnestAxis } from './boxProxy.js';
+import { holdsTriangle, reachesInto, rimFaces, thinnestAxis } from './boxProxy.js';
 
 /** How far a stand-in and the mesh it stands for lie from each other, in the mesh's units. */
 export interface StandInDistances {
@@ -87,7 +87,7 @@ export function measureStandIn(
       c = source.indices[t + 2]! * 3;
     let best = Number.POSITIVE_INFINITY;
     for (const part of parts) {
-      if (!holdsVertex(part, p, a) || !holdsVertex(part, p, b) || !holdsVertex(part, p, c)) continue;
+      if (!holdsTriangle(part, p, a, b, c)) continue;
       best = Math.min(best, kind === 'sheet' ? fromMidPlane(part, p, a, b, c) : fromBoxSurface(part, p, a, b, c));
     }
     // Every triangle lies in one piece, every piece in a box; were one left over, any point of a box is within its reach.
@@ -138,8 +138,7 @@ function rimUncovered(
     let best = Number.POSITIVE_INFINITY;
     parts.forEach((part, k) => {
       const face = faces[k]!;
-      const held = holdsVertex(part, p, a) && holdsVertex(part, p, b) && holdsVertex(part, p, c);
-      if (!held || reachesInto(face.opening, p, face.u, face.v, a, b, c)) return;
+      if (!holdsTriangle(part, p, a, b, c) || reachesInto(face.opening, p, face.u, face.v, a, b, c)) return;
       const { axis, middle } = face;
       best = Math.min(best, Math.max(Math.abs(p[a + axis]! - middle), Math.abs(p[b + axis]! - middle), Math.abs(p[c + axis]! - middle)));
     });
