@@ -23,6 +23,7 @@ import { simplifyToBudget } from '../src/budget/simplifyToBudget.js';
 import { pointBounds } from '../src/scene/pointBounds.js';
 import { sceneBounds, sceneStats } from '../src/scene/sceneStats.js';
 import type { SceneData, SceneMesh, SceneNode } from '../src/scene/SceneData.js';
+import { plainMaterial } from './support/plainScene.js';
 
 beforeAll(async () => {
   await MeshoptSimplifier.ready;
@@ -522,12 +523,8 @@ describe("a frame's stand-in across its opening", () => {
           box([bu, 0, 0], [w - bu, bv, depth]),
           box([bu, h - bv, 0], [w - bu, h, depth]),
         ];
-        const ring = {
-          positions: new Float32Array(bars.flatMap((b) => [...b.positions])),
-          indices: new Uint32Array(bars.flatMap((b, k) => [...b.indices].map((i) => i + k * (b.positions.length / 3)))),
-        };
-        const outline = [pointBounds(ring.positions)];
-        expect(opensThrough(ring, outline)).toBe(true);
+        const ring = bars.reduce(joined);
+        expect(opensThrough(ring, [pointBounds(ring.positions)])).toBe(true);
       }),
     );
   });
@@ -548,15 +545,7 @@ describe("a frame's stand-in across its opening", () => {
         metadata: { ifcClass, globalId: `D${k}` },
       })),
     ];
-    const material = (name: string, baseColor: [number, number, number]) => ({
-      name,
-      baseColor,
-      opacity: 1,
-      metallic: 0,
-      roughness: 1,
-      emissive: [0, 0, 0] as [number, number, number],
-      doubleSided: false,
-    });
+    const material = (name: string, baseColor: [number, number, number]) => ({ ...plainMaterial(name), baseColor });
     const materials = [material('wall', [0.5, 0.5, 0.5]), material('wood', [0.6, 0.4, 0.2]), material('paint', [0.2, 0.3, 0.6])];
     const base = { nodes, meshes: [...room.meshes, ...detail.map(([, mesh]) => mesh)], materials, textures: [] };
     const scene: SceneData = { ...room, ...base, bounds: sceneBounds(base), stats: sceneStats(base) };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelTooLargeError, readIfc, readUsdz, sceneBounds } from '../src/index.js';
-import { type Rgba, type SharedGeometry, StreamReduction } from '../src/budget/index.js';
+import type { Vec3 } from '@arsession/geometry';
+import { boxProxy, type Rgba, type SharedGeometry, StreamReduction } from '../src/budget/index.js';
 import { SIMPLIFICATION_POLICY_DEFAULTS } from '../src/budget/SimplificationPolicy.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
@@ -192,18 +193,18 @@ describe('StreamReduction: geometries with the same bytes', () => {
   const at = (x: number) => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, 0, 1]);
 
   it("keep each its own colour when their shared mesh is drawn see-through: a frame's sheet across its opening", async () => {
-    /** Boxes as web-ifc streams them: xyz and a normal per vertex (the normals play no part here), 12 triangles each. */
-    const boxes = (...extents: Array<[number[], number[]]>) => {
-      const vertices: number[] = [],
-        indices: number[] = [];
-      for (const [min, max] of extents) {
-        const first = vertices.length / 6;
-        for (let c = 0; c < 8; c++) vertices.push(c & 1 ? max[0]! : min[0]!, c & 2 ? max[1]! : min[1]!, c & 4 ? max[2]! : min[2]!, 0, 0, 1);
-        const faces = [0, 2, 3, 1, 4, 5, 7, 6, 0, 1, 5, 4, 2, 6, 7, 3, 0, 4, 6, 2, 1, 3, 7, 5];
-        for (let f = 0; f < 24; f += 4)
-          indices.push(...[faces[f]!, faces[f + 1]!, faces[f + 2]!, faces[f]!, faces[f + 2]!, faces[f + 3]!].map((k) => k + first));
+    /** Boxes (12 triangles each, as `boxProxy` draws them) as web-ifc streams geometry: xyz and a normal per vertex. */
+    const boxes = (...extents: Array<[Vec3, Vec3]>) => {
+      const { positions, normals, indices } = boxProxy(
+        { name: '', positions: new Float32Array(0), indices: new Uint32Array(0), material: 0 },
+        extents.map(([min, max]) => ({ min, max })),
+      );
+      const vertices = new Float32Array(positions.length * 2);
+      for (let v = 0; v < positions.length / 3; v++) {
+        vertices.set(positions.subarray(v * 3, v * 3 + 3), v * 6);
+        vertices.set(normals!.subarray(v * 3, v * 3 + 3), v * 6 + 3);
       }
-      return { vertices: new Float32Array(vertices), indices: new Uint32Array(indices) };
+      return { vertices, indices };
     };
     // A window frame: four 10 cm bars round a 1 × 1 m opening, 10 cm deep.
     const frame = () =>
