@@ -11,6 +11,7 @@ import {
   rimProxy,
   SHEET_PROXY_TRIANGLES,
   sheetProxy,
+  thinnestAxis,
 } from '../src/budget/boxProxy.js';
 import { drawnTogether } from '../src/budget/drawnTogether.js';
 import { envelopeRoles, isEnvelopeDetail } from '../src/budget/envelopeDetail.js';
@@ -168,6 +169,33 @@ describe('sheetProxy', () => {
     }
     expect(facing.sort()).toEqual([-1, -1, 1, 1]);
   });
+
+  it('lies the given share of the way across the thinnest side, over the whole of the other two', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          min: fc.tuple(...[0, 1, 2].map(() => fc.double({ min: -50, max: 50, noNaN: true }))),
+          sides: fc.tuple(...[0, 1, 2].map(() => fc.double({ min: 0.01, max: 5, noNaN: true }))),
+          at: fc.double({ min: 0, max: 1, noNaN: true }),
+        }),
+        ({ min, sides, at }) => {
+          const max = min.map((v, k) => v + sides[k]!) as Vec;
+          const mesh = box(min as Vec, max);
+          const part = pointBounds(mesh.positions);
+          const axis = thinnestAxis(part);
+          const sheet = sheetProxy(mesh, [part], at);
+          const plane = part.min[axis]! + at * (part.max[axis]! - part.min[axis]!);
+          const drawn = pointBounds(sheet.positions);
+          expect(drawn.min[axis]).toBeCloseTo(plane, 4);
+          expect(drawn.max[axis]).toBeCloseTo(plane, 4);
+          for (const k of [0, 1, 2].filter((k) => k !== axis)) expect([drawn.min[k], drawn.max[k]]).toEqual([part.min[k], part.max[k]]);
+          // Measured at that plane, the box lies as far from it as its farther face.
+          const { uncovered } = measureStandIn(mesh, sheet, [part], 'sheet', mesh, undefined, { sheetAt: at });
+          expect(uncovered).toBeCloseTo(Math.max(plane - part.min[axis]!, part.max[axis]! - plane), 4);
+        },
+      ),
+    );
+  });
 });
 
 /** A window frame round a 1 × 1 m opening (four bars 10 cm square), as one mesh. */
@@ -192,6 +220,11 @@ const frameSizes = (smallest = 0.4) => ({
   bar: fc.double({ min: 0.03, max: 0.15, noNaN: true }),
   depth: fc.double({ min: 0.02, max: 0.6, noNaN: true }),
 });
+
+/** Meshes as one, each after the one before. */
+function joinedAll(meshes: readonly SceneMesh[]): SceneMesh {
+  return meshes.reduce((a, b) => joined(a, b));
+}
 
 /** Two meshes as one: `b`'s triangles after `a`'s (a frame and its glass, a frame and its mullion). */
 function joined(a: SceneMesh, b: SceneMesh): SceneMesh {
@@ -349,7 +382,9 @@ describe('measureStandIns', () => {
         const sheet = measureStandIn(ring, sheetProxy(ring, parts), parts, 'sheet', surface, bvh, { enough });
         const rim = measureStandIn(ring, rimProxy(ring, parts), parts, 'rim', surface, bvh, { enough });
         const measured = measureStandIns(ring, parts, surface, enough);
-        expect(measured.sheet).toEqual(sheet);
+        // The sheet stays at the mid-plane unless a plane off it lies nearer either way.
+        if (measured.sheetAt === 0.5) expect(measured.sheet).toEqual(sheet);
+        else expect(reach(measured.sheet)).toBeLessThan(reach(sheet));
         if (reach(sheet) <= enough) return;
         if (sheet.uncovered >= sheet.deviation) {
           // The rim is the sheet less its opening: the mesh lies no nearer it (float32 corners aside).
@@ -366,6 +401,54 @@ describe('measureStandIns', () => {
     // Both cases came up: a deep glazed frame, and an open one whose sheet spans its opening.
     expect(seen.rimWorse).toBeGreaterThan(0);
     expect(seen.rimMeasured).toBeGreaterThan(0);
+  });
+});
+
+describe('measureStandIns: where the sheet lies', () => {
+  const reach = ({ deviation, uncovered }: { deviation: number; uncovered: number }) => Math.max(deviation, uncovered);
+
+  it("moves a frame's sheet towards glass behind it, as far as that brings it nearer either way", () => {
+    // A 10 cm deep frame, its glass 5 cm behind its back face: at the mid-plane the sheet lies
+    // 10 cm from the glass; three quarters of the way across, 7.5 cm from glass and frame alike.
+    const ring = frame();
+    const glass = box([0.1, 0.1, 0.15], [1.1, 1.1, 0.16]);
+    const parts = proxyParts(ring);
+    const surface = joined(ring, glass);
+    const measured = measureStandIns(ring, parts, surface, 0.01);
+    const middle = measureStandIn(ring, sheetProxy(ring, parts), parts, 'sheet', surface);
+    expect(reach(middle)).toBeGreaterThan(0.099);
+    expect(measured.sheetAt).toBe(0.75);
+    expect(reach(measured.sheet)).toBeLessThan(0.08);
+    // The same figures as the sheet drawn there, measured afresh.
+    const drawn = sheetProxy(ring, parts, measured.sheetAt);
+    expect(measured.sheet).toEqual(measureStandIn(ring, drawn, parts, 'sheet', surface, undefined, { enough: 0.01, sheetAt: 0.75 }));
+  });
+
+  it('keeps the mid-plane wherever the mesh is what lies farthest: glass at the middle, or none', () => {
+    const ring = frame();
+    const parts = proxyParts(ring);
+    const glass = box([0.1, 0.1, 0.045], [1.1, 1.1, 0.055]);
+    expect(measureStandIns(ring, parts, joined(ring, glass), 0.01).sheetAt).toBe(0.5);
+    // A slab without an opening: its sheet lies within half its thickness, no nearer off the middle.
+    const slab = box([0, 0, 0], [1, 1, 0.2]);
+    expect(measureStandIns(slab, proxyParts(slab), slab, 0.01).sheetAt).toBe(0.5);
+  });
+
+  it('never makes the sheet farther than the mid-plane, wherever the glass lies', () => {
+    fc.assert(
+      fc.property(fc.record({ ...frameSizes(), behind: fc.double({ min: -1, max: 2, noNaN: true }) }), ({ size, bar, depth, behind }) => {
+        const ring = frame(size, bar, depth);
+        const z = depth / 2 + behind * depth;
+        const surface = joined(ring, box([bar, bar, z - 0.005], [size - bar, size - bar, z + 0.005]));
+        const parts = proxyParts(ring);
+        const measured = measureStandIns(ring, parts, surface, 0.01);
+        const middle = measureStandIn(ring, sheetProxy(ring, parts), parts, 'sheet', surface, undefined, { enough: 0.01 });
+        expect(reach(measured.sheet)).toBeLessThanOrEqual(reach(middle));
+        expect(measured.sheetAt).toBeGreaterThan(0);
+        expect(measured.sheetAt).toBeLessThan(1);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
 
@@ -592,6 +675,56 @@ describe('the AR budget, when the envelope itself must give', () => {
       for (const [x, y, z] of pointsOn(room.meshes[m]!, 1))
         expect(distanceTo(scene.meshes[m]!, x, y, z)).toBeLessThanOrEqual(envelope.maxUncovered + 1e-5);
     }
+  });
+
+  it('stands a deep window as two layers and a thin ceiling as its faces, nearer than one sheet, each figure a bound', async () => {
+    // Four windows 25 cm deep: a 10 cm frame 15 cm behind its glass and mullion; one sheet of
+    // all of each lies up to 12.5 cm from it. And a 5 cm ceiling with a light-fitting hole.
+    const room = glazedRoom(0);
+    const ceiling = joined(
+      joined(box([0.2, 2.95, 0.2], [9, 3, 9.8]), box([11, 2.95, 0.2], [19.8, 3, 9.8])),
+      joined(box([9, 2.95, 0.2], [11, 3, 4.7]), box([9, 2.95, 5.3], [11, 3, 9.8])),
+    );
+    const pieces: Array<[string, SceneMesh, string]> = [['IfcCovering', ceiling, 'C']];
+    for (let k = 0; k < 4; k++) {
+      const x = 1 + k * 4;
+      pieces.push(
+        ['IfcWindow', tessellatedFrame(x), `W${k}`],
+        ['IfcWindow', { ...box([x + 0.1, 0.1, -0.15], [x + 1.1, 1.1, -0.14]), material: 1 }, `W${k}`],
+        ['IfcWindow', box([x + 0.55, 0.1, -0.15], [x + 0.65, 1.1, -0.1]), `W${k}`],
+      );
+    }
+    const nodes = [
+      ...room.nodes,
+      ...pieces.map(([ifcClass, , globalId], k) => ({
+        name: `${ifcClass} ${k}`,
+        parent: -1,
+        matrix: at(0, 0, 0),
+        meshes: [room.meshes.length + k],
+        metadata: { ifcClass, globalId },
+      })),
+    ];
+    const base = {
+      nodes,
+      meshes: [...room.meshes, ...pieces.map(([, mesh]) => mesh)],
+      materials: [plainMaterial('wall'), plainMaterial('glass')],
+      textures: [],
+    };
+    const scene: SceneData = { ...room, ...base, bounds: sceneBounds(base), stats: sceneStats(base) };
+    const budget = 60 + 16 + 4 * 20;
+    const delivered = await simplifyToBudget(scene, { triangles: budget });
+    expect(delivered.scene.stats.triangles).toBeLessThanOrEqual(budget);
+    for (let m = 0; m < 5; m++) expect(delivered.scene.meshes[m]).toBe(room.meshes[m]);
+    // The ceiling's two faces (4 triangles on each of its four boxes), its edges gone.
+    expect(delivered.scene.meshes[5]!.indices.length / 3).toBe(16);
+    const envelope = delivered.categories.find((c) => c.category === 'envelope')!;
+    expect(envelope.leftOut).toEqual([]);
+    expect(Math.max(envelope.maxDeviation, envelope.maxUncovered)).toBeLessThan(0.1);
+    // Each figure holds: every delivered point near the full model, every full point near the delivery.
+    const full = joinedAll(scene.meshes.slice(5));
+    const drawn = joinedAll(delivered.scene.meshes.slice(5));
+    for (const [x, y, z] of pointsOn(drawn, 8)) expect(distanceTo(full, x, y, z)).toBeLessThanOrEqual(envelope.maxDeviation + 1e-5);
+    for (const [x, y, z] of pointsOn(full, 3)) expect(distanceTo(drawn, x, y, z)).toBeLessThanOrEqual(envelope.maxUncovered + 1e-5);
   });
 
   it('leaves detail out, smallest first and named, before a wall gives a triangle', async () => {

@@ -51,6 +51,8 @@ export class MeshSimplification {
   private keptStray = 0;
   /** Farthest the current triangles stray from the full surface, once measured since they last changed. */
   private measured: number | undefined = 0;
+  /** How far the full surface lies from the current triangles at most, where the caller knew it (see {@link keepOnly}). */
+  private knownUncovered: number | undefined;
   /** The full surface to measure against, its BVH and vertex rows built once for every measurement. */
   private fullProbe: DeviationProbe | undefined;
 
@@ -116,6 +118,23 @@ export class MeshSimplification {
     this.kept = new Uint32Array(0);
     this.keptStray = 0;
     this.measured = 0;
+    this.knownUncovered = undefined;
+  }
+
+  /**
+   * The full triangles, but only those `keep` marks (by their place in the source's indices): a
+   * thin plate's faces without its edges. `uncovered` is how far the full surface lies from them
+   * at most, known to the caller (see `plateFaces`), and what {@link uncovered} says until the
+   * triangles change again. Parts kept finer and marks are forgotten.
+   */
+  keepOnly(keep: Uint8Array, uncovered: number): void {
+    this.restore();
+    const full = this.indices;
+    const kept: number[] = [];
+    for (let t = 0; t < full.length / 3; t++) if (keep[t]) kept.push(full[t * 3]!, full[t * 3 + 1]!, full[t * 3 + 2]!);
+    this.replace(Uint32Array.from(kept));
+    this.mark();
+    this.knownUncovered = uncovered;
   }
 
   /**
@@ -247,6 +266,7 @@ export class MeshSimplification {
    * triangles within the farthest of them settle at once; `enough` and `absolute` as for {@link stray}.
    */
   uncovered(samples: number, enough = 0, absolute = 0): number {
+    if (this.knownUncovered !== undefined) return this.knownUncovered;
     const current = this.allTriangles();
     if (current.length === 0) return Infinity;
     const full = this.full().indices;
@@ -281,7 +301,7 @@ export class MeshSimplification {
   /** New current triangles: what was measured of the old ones no longer holds. */
   private replace(indices: Uint32Array): void {
     // A collapse always takes a triangle away: as many triangles as before are the same ones.
-    if (indices.length !== this.indices.length) this.measured = undefined;
+    if (indices.length !== this.indices.length) [this.measured, this.knownUncovered] = [undefined, undefined];
     this.indices = indices;
   }
 

@@ -12,17 +12,20 @@ import {
   SHEET_PROXY_TRIANGLES,
   sheetProxy,
   TOP_PROXY_TRIANGLES,
+  thinnestAxis,
   topProxy,
   type UpAxis,
 } from './boxProxy.js';
 import { type Companion, drawnTogether } from './drawnTogether.js';
 import { elementKey } from './elementKey.js';
 import { type ElementGroup, elementGroups } from './elementGroups.js';
+import { groupLayers } from './groupLayers.js';
 import { type EnvelopeRole, envelopeRoles } from './envelopeDetail.js';
 import { standInReach } from './measureStandIn.js';
 import { type DetailStandIns, measureStandIns } from './measureStandIns.js';
 import { ifcClassOfNode, meshCategories } from './meshCategories.js';
 import { MeshSimplification } from './MeshSimplification.js';
+import { plateFaces } from './plateFaces.js';
 import { proxyParts } from './proxyParts.js';
 import { contentKey, SameShapes } from './SameShapes.js';
 import { SeeThroughMaterials } from './SeeThroughMaterials.js';
@@ -117,8 +120,8 @@ export class SceneSimplification {
   private drawnWith: Map<number, Companion[]> | undefined;
   /** Groups standing as one, by lead (see `elementGroups`). */
   private readonly grouped = new Map<number, GroupStandIn>();
-  /** Each group's union and stand-ins, by lead, made the first time they are asked for (see `groupStandIn`). */
-  private readonly groupStandIns = new Map<number, GroupStandIn>();
+  /** Each group's (or layer's) union and stand-ins, by its meshes, made the first time they are asked for (see `groupStandIn`). */
+  private readonly groupStandIns = new Map<string, GroupStandIn>();
 
   constructor(
     private readonly scene: SceneData,
@@ -395,7 +398,24 @@ export class SceneSimplification {
     });
     take(0);
     // A coarser error that saves nothing is never the better choice.
-    return forms.filter((f, i) => i === 0 || f.triangles < forms[i - 1]!.triangles);
+    const levels = forms.filter((f, i) => i === 0 || f.triangles < forms[i - 1]!.triangles);
+    const plate = this.plateForm(m);
+    return plate ? [...levels, plate] : levels;
+  }
+
+  /**
+   * A thin wall, slab or roof's form as its two faces without its edges (see `policy.thinPlate`
+   * and `plateFaces`): undefined for a mesh thicker than that, or with no edge to drop.
+   */
+  private plateForm(m: number): UnitForm | undefined {
+    const mesh = this.scene.meshes[m]!;
+    const box = pointBounds(mesh.positions);
+    const axis = thinnestAxis(box);
+    if ((box.max[axis]! - box.min[axis]!) * this.scale[m]! > this.policy.thinPlate) return undefined;
+    const faces = plateFaces(mesh, axis);
+    if (!faces) return undefined;
+    const w = this.work[m]!;
+    return { triangles: faces.kept, reach: faces.uncovered * this.scale[m]!, apply: () => w.keepOnly(faces.keep, faces.uncovered) };
   }
 
   /** Mesh `m`'s forms (see `detailForms`), each with how it is taken. */
@@ -431,42 +451,69 @@ export class SceneSimplification {
         },
       };
     });
-    const standing = this.groupStandIn(group);
-    const s = this.scale[group.lead]!;
-    for (const kind of ['sheet', 'box', 'rim'] as const) {
-      const distances = standing.measured[kind];
-      if (!Number.isFinite(standInReach(distances))) continue;
-      forms.push({
-        triangles: STAND_IN_TRIANGLES[kind] * standing.parts.length,
-        reach: standInReach(distances) * s,
-        apply: () => {
-          this.grouped.set(group.lead, standing);
-          this.standIn[group.lead] = kind;
-          for (const m of group.members) this.standIn[m] = 'covered';
-        },
-      });
+    forms.push(...this.standingForms(group));
+    // Or as two layers, each standing as one: a window's glass and mullions, and its frame behind.
+    const layers = groupLayers(group, this.drawnWith!, this.scene.meshes, this.uses);
+    if (layers) {
+      const [front, back] = layers.map((layer) => this.standingForms(layer));
+      for (const a of front!)
+        for (const b of back!)
+          forms.push({
+            triangles: a.triangles + b.triangles,
+            reach: Math.max(a.reach, b.reach),
+            apply: () => {
+              a.apply();
+              b.apply();
+            },
+          });
     }
     return forms;
   }
 
+  /** An element group (or one layer of it) standing as one: its union's sheet, box or rim, each measured against the whole element. */
+  private standingForms(group: ElementGroup): UnitForm[] {
+    const standing = this.groupStandIn(group);
+    const s = this.scale[group.lead]!;
+    return (['sheet', 'box', 'rim'] as const).flatMap((kind) => {
+      const distances = standing.measured[kind];
+      if (!Number.isFinite(standInReach(distances))) return [];
+      return [
+        {
+          triangles: STAND_IN_TRIANGLES[kind] * standing.parts.length,
+          reach: standInReach(distances) * s,
+          apply: () => {
+            this.grouped.set(group.lead, standing);
+            this.standIn[group.lead] = kind;
+            for (const m of group.members) this.standIn[m] = 'covered';
+          },
+        },
+      ];
+    });
+  }
+
   /**
-   * An element group's union and its stand-ins, measured against it (see `detailStandIn`): made
-   * once per lead (`fitDetail` may run again), the same union elsewhere measured once.
+   * An element group's union (or one layer's, see `groupLayers`) and its stand-ins, measured
+   * against the whole element (see `detailStandIn`): made once per group (`fitDetail` may run
+   * again), the same union elsewhere measured once.
    */
   private groupStandIn(group: ElementGroup): GroupStandIn {
-    const made = this.groupStandIns.get(group.lead);
+    const key = [group.lead, ...group.members].join(' ');
+    const made = this.groupStandIns.get(key);
     if (made) return made;
     const lead = this.scene.meshes[group.lead]!;
     const surface = this.withCompanions(group.lead);
+    const members = new Set(group.members);
+    const whole = (this.drawnWith!.get(group.lead) ?? []).every((c) => members.has(c.mesh));
+    const drawn = whole ? surface : this.withCompanions(group.lead, members);
     // Drawn in the material that covers most of the element (a window's glass, not its frame): a
     // member's draws beside the lead are its draws over the lead's.
     const covers = (m: number) => surfaceArea(this.scene.meshes[m]!) * this.uses[m]!;
     const widest = group.members.reduce((a, b) => (covers(b) > covers(a) ? b : a), group.lead);
     const material = this.scene.meshes[widest]!.material;
-    const union: SceneMesh = { name: lead.name, material, positions: surface.positions, indices: surface.indices };
+    const union: SceneMesh = { name: lead.name, material, positions: drawn.positions, indices: drawn.indices };
     const parts = proxyParts(union, { hollowShare: this.policy.detailHollowShare });
     const standing = { union, parts, measured: this.measureStandIns(union, parts, surface, this.scale[group.lead]!) };
-    this.groupStandIns.set(group.lead, standing);
+    this.groupStandIns.set(key, standing);
     return standing;
   }
 
@@ -548,10 +595,13 @@ export class SceneSimplification {
     return found;
   }
 
-  /** Mesh `m`'s triangles and those of every mesh its elements draw with it, in `m`'s frame (see `drawnTogether`). */
-  private withCompanions(m: number): TriangleMesh {
+  /**
+   * Mesh `m`'s triangles and those of every mesh its elements draw with it (those in `only`, if
+   * given), in `m`'s frame (see `drawnTogether`).
+   */
+  private withCompanions(m: number, only?: ReadonlySet<number>): TriangleMesh {
     this.drawnWith ??= drawnTogether(this.scene, (k) => this.isDetail(k));
-    const companions = this.drawnWith.get(m) ?? [];
+    const companions = (this.drawnWith.get(m) ?? []).filter((c) => !only || only.has(c.mesh));
     const mesh = this.scene.meshes[m]!;
     if (companions.length === 0) return mesh;
     // In an order of their own, not the file's: the same element elsewhere is the same surface, byte for byte.
@@ -688,7 +738,7 @@ export class SceneSimplification {
             : standIn === 'top'
               ? topProxy(mesh, this.up[m]!, parts())
               : standIn === 'sheet'
-                ? sheetProxy(source, parts())
+                ? sheetProxy(source, parts(), (group?.measured ?? this.detailStandIn(m)).sheetAt)
                 : standIn === 'rim'
                   ? rimProxy(source, parts())
                   : w?.changed

@@ -38,6 +38,13 @@ export interface SimplificationPolicy {
    */
   shapeErrors: readonly number[];
   /**
+   * A wall, slab or roof at most this thick (m: a ceiling's tiles, a floor's finish, a glass wall)
+   * may be drawn as its two faces without its edges, while its detail is stood in for: a ceiling
+   * with light-fitting holes has as many triangles round its holes as on its faces, and no point
+   * of it lies farther than half its thickness from its faces.
+   */
+  thinPlate: number;
+  /**
    * Envelope detail stands in as boxes (or sheets) round the parts of its triangles, a part cut
    * in two where its halves' boxes have at most this share of its box's surface (`proxyParts`'
    * `hollowShare`): an L-shaped railing stands as a box along each run. Clutter is boxed whole
@@ -63,6 +70,7 @@ export const SIMPLIFICATION_POLICY_DEFAULTS: Readonly<SimplificationPolicy> = {
   detailError: 0.01,
   standInSettled: 0.01,
   shapeErrors: [0.005, 0.02, 0.04],
+  thinPlate: 0.06,
   detailHollowShare: 0.6,
   openSheetOpacity: 0.3,
 };

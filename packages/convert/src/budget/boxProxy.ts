@@ -87,22 +87,32 @@ function boxFaces(mesh: SceneMesh, faces: typeof FACES, boxes: readonly Bounds[]
   return proxy;
 }
 
+/**
+ * Where a sheet lies in a box, along its thinnest axis: `at` of the way from the low face to the
+ * high one (½, the mid-plane; never exactly a face where it would meet what the element touches).
+ */
+export function sheetPlane(part: Bounds, at: number): number {
+  const axis = thinnestAxis(part);
+  return at === 0.5 ? (part.min[axis]! + part.max[axis]!) / 2 : part.min[axis]! + at * (part.max[axis]! - part.min[axis]!);
+}
+
 /** Triangles of a {@link sheetProxy}, per box. */
 export const SHEET_PROXY_TRIANGLES = 4;
 
 /**
- * A thin element's outline: the mid-plane of its box across the box's thinnest side, drawn both
- * ways (4 triangles a box, with `parts` as for {@link boxProxy}). A window, a door leaf, a
- * railing's panel or a curtain wall's plate seen from either side shows where it is and what it
- * closes, at a third of a box's triangles; every point of the element lies within half the
- * box's thinnest side of it.
+ * A thin element's outline: a plane of its box across the box's thinnest side, drawn both ways
+ * (4 triangles a box, with `parts` as for {@link boxProxy}). A window, a door leaf, a railing's
+ * panel or a curtain wall's plate seen from either side shows where it is and what it closes, at
+ * a third of a box's triangles. `at` says where across the thinnest side the plane lies (see
+ * {@link sheetPlane}); at the mid-plane, every point of the element lies within half that side of it.
  *
  * @example
  * ```ts
  * sheetProxy(window).indices.length / 3; // → 4: the pane's plane, seen from inside and out
+ * sheetProxy(frame, [frameBox], 0.75); // → the plane three quarters of the way across, nearer the glass behind
  * ```
  */
-export function sheetProxy(mesh: SceneMesh, parts: readonly Bounds[] = [pointBounds(mesh.positions)]): SceneMesh {
+export function sheetProxy(mesh: SceneMesh, parts: readonly Bounds[] = [pointBounds(mesh.positions)], at = 0.5): SceneMesh {
   const positions = new Float32Array(parts.length * 8 * 3),
     normals = new Float32Array(parts.length * 8 * 3);
   const indices = new Uint32Array(parts.length * 12);
@@ -111,7 +121,7 @@ export function sheetProxy(mesh: SceneMesh, parts: readonly Bounds[] = [pointBou
     // u × v = +axis, so the corners below turn counter-clockwise seen from +axis.
     const u = (axis + 1) % 3,
       v = (axis + 2) % 3;
-    const middle = (part.min[axis]! + part.max[axis]!) / 2;
+    const plane = sheetPlane(part, at);
     for (let side = 0; side < 2; side++) {
       const first = b * 8 + side * 4;
       const corners: ReadonlyArray<[number, number]> =
@@ -130,7 +140,7 @@ export function sheetProxy(mesh: SceneMesh, parts: readonly Bounds[] = [pointBou
             ];
       corners.forEach(([cu, cv], c) => {
         const p = (first + c) * 3;
-        positions[p + axis] = middle;
+        positions[p + axis] = plane;
         positions[p + u] = cu ? part.max[u]! : part.min[u]!;
         positions[p + v] = cv ? part.max[v]! : part.min[v]!;
         normals[p + axis] = side ? 1 : -1;

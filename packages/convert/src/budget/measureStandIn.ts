@@ -2,6 +2,7 @@ import {
   type Bounds,
   type Bvh,
   buildBvh,
+  type FarthestBound,
   farthestOnTriangle,
   nearestTriangle,
   type TriangleMesh,
@@ -9,7 +10,7 @@ import {
   type Vec3,
 } from '@arsession/geometry';
 import type { SceneMesh } from '../scene/SceneData.js';
-import { holdsTriangle, reachesInto, rimFaces, thinnestAxis } from './boxProxy.js';
+import { holdsTriangle, reachesInto, rimFaces, sheetPlane, thinnestAxis } from './boxProxy.js';
 
 /** How far a stand-in and the mesh it stands for lie from each other, in the mesh's units. */
 export interface StandInDistances {
@@ -32,6 +33,8 @@ export interface MeasureStandInOptions {
   tolerance: number;
   /** Pieces a stand-in triangle is cut into at most before it settles at its bound (still an upper bound, looser). */
   maxCuts: number;
+  /** Where a sheet lies across each box's thinnest side (see `sheetPlane`): the one `sheetProxy` was made with. */
+  sheetAt: number;
 }
 
 /**
@@ -39,11 +42,11 @@ export interface MeasureStandInOptions {
  * a tenth, not to the 2 % a simplified mesh is (a window's sheet cut 512 times over its frame
  * costs a millisecond, and a large project has thousands).
  */
-export const MEASURE_STAND_IN_DEFAULTS: Readonly<MeasureStandInOptions> = { enough: 0, tolerance: 0.1, maxCuts: 64 };
+export const MEASURE_STAND_IN_DEFAULTS: Readonly<MeasureStandInOptions> = { enough: 0, tolerance: 0.1, maxCuts: 64, sheetAt: 0.5 };
 
 /**
  * Bounds, both ways and over whole triangles, the distance between a mesh and its stand-in: its
- * `parts` drawn as boxes, as sheets (each box's mid-plane across its thinnest side) or as rims
+ * `parts` drawn as boxes, as sheets (a plane of each box across its thinnest side) or as rims
  * (a sheet with the frame's opening left open: a triangle over its face as by a sheet, one over
  * the opening bounded as the stand-in is, against it). The stand-in's triangles are bounded
  * against the mesh with a BVH (`farthestOnTriangle`). The mesh lies inside its boxes, so each
@@ -70,14 +73,30 @@ export function measureStandIn(
   bvh: Bvh = buildBvh(surface),
   options: Partial<MeasureStandInOptions> = {},
 ): StandInDistances {
-  const { enough, tolerance, maxCuts } = { ...MEASURE_STAND_IN_DEFAULTS, ...options };
+  return boundStandIn(source, standIn, parts, kind, surface, bvh, options).distances;
+}
+
+/**
+ * {@link measureStandIn}'s bounds, with the farthest point of the stand-in measured (`seen`): a
+ * distance some point of it truly lies from the surface, where `deviation` may be looser.
+ */
+export function boundStandIn(
+  source: Pick<SceneMesh, 'positions' | 'indices'>,
+  standIn: Pick<SceneMesh, 'positions' | 'indices'>,
+  parts: readonly Bounds[],
+  kind: 'box' | 'sheet' | 'rim',
+  surface: TriangleMesh = source,
+  bvh: Bvh = buildBvh(surface),
+  options: Partial<MeasureStandInOptions> = {},
+): { distances: StandInDistances; seen: number } {
+  const { enough, tolerance, maxCuts, sheetAt } = { ...MEASURE_STAND_IN_DEFAULTS, ...options };
   // A sheet or rim is drawn from both sides, its back the same triangles as its face: each is
   // bounded once. A rim round an opening that reaches its outline (a door frame's, at the floor)
   // has a side of no width, whose triangles have no area and draw nothing.
-  const deviation = farthestOf(drawnTriangles(standIn), surface, bvh, { enough, tolerance, maxCuts });
+  const { upper: deviation, lower: seen } = farthestOf(drawnTriangles(standIn), surface, bvh, { enough, tolerance, maxCuts });
   if (kind === 'rim') {
     const rim: TriangleMesh = { positions: standIn.positions, indices: standIn.indices };
-    return { deviation, uncovered: rimUncovered(source, rim, parts, { enough, tolerance, maxCuts }) };
+    return { distances: { deviation, uncovered: rimUncovered(source, rim, parts, { enough, tolerance, maxCuts }) }, seen };
   }
   let uncovered = 0;
   const p = source.positions;
@@ -88,13 +107,13 @@ export function measureStandIn(
     let best = Number.POSITIVE_INFINITY;
     for (const part of parts) {
       if (!holdsTriangle(part, p, a, b, c)) continue;
-      best = Math.min(best, kind === 'sheet' ? fromMidPlane(part, p, a, b, c) : fromBoxSurface(part, p, a, b, c));
+      best = Math.min(best, kind === 'sheet' ? fromSheet(part, sheetAt, p, a, b, c) : fromBoxSurface(part, p, a, b, c));
     }
     // Every triangle lies in one piece, every piece in a box; were one left over, any point of a box is within its reach.
-    if (best === Number.POSITIVE_INFINITY) best = Math.max(...parts.map((part) => halfThinnest(part)));
+    if (best === Number.POSITIVE_INFINITY) best = Math.max(...parts.map((part) => acrossFrom(part, kind === 'sheet' ? sheetAt : 0.5)));
     uncovered = Math.max(uncovered, best);
   }
-  return { deviation, uncovered };
+  return { distances: { deviation, uncovered }, seen };
 }
 
 /** The mesh with each triangle that has no area, or the corners of an earlier one (in any order), left out. */
@@ -147,13 +166,13 @@ function rimUncovered(
   }
   if (rest.length === 0) return farthest;
   const over = { positions: p, indices: Uint32Array.from(rest) };
-  return farthestOf(over, rim, buildBvh(rim), { ...options, enough: farthest });
+  return farthestOf(over, rim, buildBvh(rim), { ...options, enough: farthest }).upper;
 }
 
-function fromMidPlane(part: Bounds, p: Float32Array, a: number, b: number, c: number): number {
+function fromSheet(part: Bounds, at: number, p: Float32Array, a: number, b: number, c: number): number {
   const axis = thinnestAxis(part);
-  const middle = (part.min[axis]! + part.max[axis]!) / 2;
-  return Math.max(Math.abs(p[a + axis]! - middle), Math.abs(p[b + axis]! - middle), Math.abs(p[c + axis]! - middle));
+  const plane = sheetPlane(part, at);
+  return Math.max(Math.abs(p[a + axis]! - plane), Math.abs(p[b + axis]! - plane), Math.abs(p[c + axis]! - plane));
 }
 
 function fromBoxSurface(part: Bounds, p: Float32Array, a: number, b: number, c: number): number {
@@ -170,25 +189,31 @@ function fromBoxSurface(part: Bounds, p: Float32Array, a: number, b: number, c: 
   return best;
 }
 
-/** Farthest any point inside the box can be from its stand-in: half its thinnest side either way. */
-function halfThinnest(part: Bounds): number {
+/** Farthest any point inside the box can be from a plane `at` of the way across its thinnest side (half that side at the mid-plane). */
+function acrossFrom(part: Bounds, at: number): number {
   const axis = thinnestAxis(part);
-  return (part.max[axis]! - part.min[axis]!) / 2;
+  return (part.max[axis]! - part.min[axis]!) * Math.max(at, 1 - at);
 }
 
-/** An upper bound on how far any point of `from`'s triangles lies from `surface` (see `farthestOnTriangle`). */
+/**
+ * An upper bound on how far any point of `from`'s triangles lies from `surface`, and the farthest
+ * point measured (see `farthestOnTriangle`).
+ */
 function farthestOf(
   from: Pick<SceneMesh, 'positions' | 'indices'>,
   surface: TriangleMesh,
   bvh: Bvh,
   options: { enough: number; tolerance: number; maxCuts: number },
-): number {
+): FarthestBound {
   const nearest = (x: number, y: number, z: number) => nearestTriangle(bvh, surface, x, y, z);
   const corners = new Float64Array(9);
-  let farthest = options.enough;
+  let upper = options.enough,
+    lower = 0;
   for (let t = 0; t < from.indices.length; t += 3) {
     for (let k = 0; k < 3; k++) for (let a = 0; a < 3; a++) corners[k * 3 + a] = from.positions[from.indices[t + k]! * 3 + a]!;
-    farthest = Math.max(farthest, farthestOnTriangle(corners, surface, nearest, { ...options, enough: farthest }).upper);
+    const bound = farthestOnTriangle(corners, surface, nearest, { ...options, enough: upper });
+    upper = Math.max(upper, bound.upper);
+    lower = Math.max(lower, bound.lower);
   }
-  return farthest;
+  return { upper, lower };
 }

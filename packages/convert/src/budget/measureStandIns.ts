@@ -1,12 +1,14 @@
-import { type Bounds, buildBvh, type TriangleMesh } from '@arsession/geometry';
+import { type Bounds, type Bvh, buildBvh, type TriangleMesh } from '@arsession/geometry';
 import type { SceneMesh } from '../scene/SceneData.js';
 import { boxProxy, hasOpening, rimProxy, sheetProxy } from './boxProxy.js';
-import { measureStandIn, type StandInDistances, standInReach } from './measureStandIn.js';
+import { boundStandIn, measureStandIn, type StandInDistances, standInReach } from './measureStandIn.js';
 
 /** The stand-ins of a piece of envelope detail, each measured against the element (see {@link measureStandIns}). */
 export interface DetailStandIns {
   box: StandInDistances;
   sheet: StandInDistances;
+  /** Where the sheet lies across each box's thinnest side (see `sheetPlane`): where it is nearest the element. */
+  sheetAt: number;
   rim: StandInDistances;
 }
 
@@ -14,8 +16,16 @@ export interface DetailStandIns {
 export const UNMEASURED: Readonly<StandInDistances> = { deviation: Number.POSITIVE_INFINITY, uncovered: Number.POSITIVE_INFINITY };
 
 /**
+ * Where a sheet may lie across its box, mid-plane first: the inner eighths. Never on a face,
+ * where it would meet, in the same plane, whatever the element's face touches (a sash behind a frame).
+ */
+const SHEET_PLACES: readonly number[] = [0.5, 0.375, 0.625, 0.25, 0.75, 0.125, 0.875];
+
+/**
  * The sheet, box and rim of `mesh` standing as `parts`, each measured against `surface` (the
  * element's whole surface: a window frame's sheet against its glass too), in the mesh's units.
+ * The sheet lies at the mid-plane, or nearer the rest of the element where that is nearer
+ * either way: a window's outer frame, its sheet moved towards the glass behind it.
  * Below `enough` (the same units) how near a stand-in lies is not refined. A sheet within
  * `enough` is as near as a stand-in need be and the cheapest, so the others are then not
  * measured; a rim is measured only round an opening worth leaving open. Pure, so that any thread
@@ -30,15 +40,49 @@ export const UNMEASURED: Readonly<StandInDistances> = { deviation: Number.POSITI
 export function measureStandIns(mesh: SceneMesh, parts: Bounds[], surface: TriangleMesh, enough: number): DetailStandIns {
   const bvh = buildBvh(surface);
   const within = { enough };
-  const sheet = measureStandIn(mesh, sheetProxy(mesh, parts), parts, 'sheet', surface, bvh, within);
-  const settled = standInReach(sheet) <= enough;
-  // A rim is the sheet less its opening, so no point of the mesh lies nearer it than the sheet:
-  // when the sheet's farthest is the mesh's own from it, the rim lies as far at four times the
-  // triangles, and is never the better. Without an opening worth leaving open, it is the sheet.
-  const rimWorse = settled || sheet.uncovered >= sheet.deviation || !hasOpening(mesh, parts);
+  const { distances: middle, seen } = boundStandIn(mesh, sheetProxy(mesh, parts), parts, 'sheet', surface, bvh, within);
+  const settled = standInReach(middle) <= enough;
+  // A rim is the mid-plane sheet less its opening, so no point of the mesh lies nearer it than
+  // that sheet: when the sheet's farthest is the mesh's own from it, the rim lies as far at four
+  // times the triangles, and is never the better. Without an opening worth leaving open, it is the sheet.
+  const rimWorse = settled || middle.uncovered >= middle.deviation || !hasOpening(mesh, parts);
+  // Off the mid-plane the mesh only lies farther from the sheet: worth a look only where some
+  // point of the sheet truly lies farther from the element than that (over an opening).
+  const stays = settled || seen <= middle.uncovered;
+  const { sheet, at } = stays
+    ? { sheet: middle, at: 0.5 }
+    : nearestSheet(mesh, parts, surface, bvh, enough, Math.max(seen, middle.uncovered), middle);
   return {
     sheet,
+    sheetAt: at,
     box: settled ? UNMEASURED : measureStandIn(mesh, boxProxy(mesh, parts), parts, 'box', surface, bvh, within),
     rim: rimWorse ? UNMEASURED : measureStandIn(mesh, rimProxy(mesh, parts), parts, 'rim', surface, bvh, within),
   };
+}
+
+/**
+ * The sheet at whichever of `SHEET_PLACES` lies nearest the element either way, given it measured
+ * at the mid-plane (`middle`), where it truly lies at least `truly` apart. A place off the middle
+ * is taken only when its bound is below that: surely nearer, not merely bounded tighter (a bound
+ * inside a solid pane is looser than the pane's half thickness it stands for).
+ */
+function nearestSheet(
+  mesh: SceneMesh,
+  parts: Bounds[],
+  surface: TriangleMesh,
+  bvh: Bvh,
+  enough: number,
+  truly: number,
+  middle: StandInDistances,
+): { sheet: StandInDistances; at: number } {
+  let best = { sheet: middle, at: 0.5 };
+  let beat = truly;
+  for (const at of SHEET_PLACES.slice(1)) {
+    const sheet = measureStandIn(mesh, sheetProxy(mesh, parts, at), parts, 'sheet', surface, bvh, { enough, sheetAt: at });
+    if (standInReach(sheet) < beat) {
+      best = { sheet, at };
+      beat = standInReach(sheet);
+    }
+  }
+  return best;
 }
