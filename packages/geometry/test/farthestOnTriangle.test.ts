@@ -137,6 +137,21 @@ describe('farthestOnTriangle', () => {
     );
   });
 
+  it('stops at a cap once a point that far is found, and is unchanged by a cap it never meets', () => {
+    fc.assert(
+      fc.property(soup, triangle, fc.double({ min: 0, max: 2, noNaN: true }), (mesh, q, share) => {
+        const free = farthestOnTriangle(q, mesh, nearestOf(mesh));
+        const cap = free.lower * share;
+        const capped = farthestOnTriangle(q, mesh, nearestOf(mesh), { cap });
+        if (capped.upper === Number.POSITIVE_INFINITY) expect(capped.lower).toBeGreaterThanOrEqual(cap);
+        else expect(capped).toEqual(free);
+        // A cap past the upper bound is never met.
+        expect(farthestOnTriangle(q, mesh, nearestOf(mesh), { cap: free.upper * 2 + 1 })).toEqual(free);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('settles a triangle spanning a flat surface of many triangles at the absolute tolerance, where sampling finds 0', () => {
     const flat = heightField(8, 4, () => 0);
     const { upper, lower } = farthestOnTriangle([0, 0, 0, 4, 0, 0, 0, 4, 0], flat, nearestOf(flat), { absolute: 1e-3 });

@@ -25,7 +25,7 @@ import { standInReach } from './measureStandIn.js';
 import { type DetailStandIns, measureStandIns } from './measureStandIns.js';
 import { ifcClassOfNode, meshCategories } from './meshCategories.js';
 import { MeshSimplification } from './MeshSimplification.js';
-import { plateFaces } from './plateFaces.js';
+import { type PlateFaces, plateFaces } from './plateFaces.js';
 import { proxyParts } from './proxyParts.js';
 import { contentKey, SameShapes } from './SameShapes.js';
 import { SeeThroughMaterials } from './SeeThroughMaterials.js';
@@ -110,6 +110,8 @@ export class SceneSimplification {
   private readonly parts: Array<Bounds[] | undefined>;
   /** Envelope detail simplified, measured the first time it is asked for (see `simplifiedDetail`). */
   private readonly simplifiedDetails = new Map<number, { triangles: number; reach: number } | undefined>();
+  /** Thin walls, slabs and roofs as their faces (see `plateForm`), found the first time they are asked for. */
+  private readonly plates = new Map<number, PlateFaces | undefined>();
   /** The same, by the shape simplified and the scale it is drawn at. */
   private readonly simplifiedByShape = new SameShapes<{ scale: number; found: { triangles: number; reach: number } | undefined }>();
   /** Envelope detail's stand-ins, measured the first time they are asked for (see `detailStandIn`). */
@@ -408,11 +410,14 @@ export class SceneSimplification {
    * and `plateFaces`): undefined for a mesh thicker than that, or with no edge to drop.
    */
   private plateForm(m: number): UnitForm | undefined {
-    const mesh = this.scene.meshes[m]!;
-    const box = pointBounds(mesh.positions);
-    const axis = thinnestAxis(box);
-    if ((box.max[axis]! - box.min[axis]!) * this.scale[m]! > this.policy.thinPlate) return undefined;
-    const faces = plateFaces(mesh, axis);
+    if (!this.plates.has(m)) {
+      const mesh = this.scene.meshes[m]!;
+      const box = pointBounds(mesh.positions);
+      const axis = thinnestAxis(box);
+      const thin = (box.max[axis]! - box.min[axis]!) * this.scale[m]! <= this.policy.thinPlate;
+      this.plates.set(m, thin ? plateFaces(mesh, axis) : undefined);
+    }
+    const faces = this.plates.get(m);
     if (!faces) return undefined;
     const w = this.work[m]!;
     return { triangles: faces.kept, reach: faces.uncovered * this.scale[m]!, apply: () => w.keepOnly(faces.keep, faces.uncovered) };

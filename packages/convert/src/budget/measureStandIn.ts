@@ -35,6 +35,11 @@ export interface MeasureStandInOptions {
   maxCuts: number;
   /** Where a sheet lies across each box's thinnest side (see `sheetPlane`): the one `sheetProxy` was made with. */
   sheetAt: number;
+  /**
+   * A distance (the mesh's units) past which the caller has no use for the stand-in: once either
+   * way is known to reach it, measuring stops and the deviation comes out infinite.
+   */
+  cap: number;
 }
 
 /**
@@ -42,7 +47,13 @@ export interface MeasureStandInOptions {
  * a tenth, not to the 2 % a simplified mesh is (a window's sheet cut 512 times over its frame
  * costs a millisecond, and a large project has thousands).
  */
-export const MEASURE_STAND_IN_DEFAULTS: Readonly<MeasureStandInOptions> = { enough: 0, tolerance: 0.1, maxCuts: 64, sheetAt: 0.5 };
+export const MEASURE_STAND_IN_DEFAULTS: Readonly<MeasureStandInOptions> = {
+  enough: 0,
+  tolerance: 0.1,
+  maxCuts: 64,
+  sheetAt: 0.5,
+  cap: Number.POSITIVE_INFINITY,
+};
 
 /**
  * Bounds, both ways and over whole triangles, the distance between a mesh and its stand-in: its
@@ -89,15 +100,17 @@ export function boundStandIn(
   bvh: Bvh = buildBvh(surface),
   options: Partial<MeasureStandInOptions> = {},
 ): { distances: StandInDistances; seen: number } {
-  const { enough, tolerance, maxCuts, sheetAt } = { ...MEASURE_STAND_IN_DEFAULTS, ...options };
+  const { enough, tolerance, maxCuts, sheetAt, cap } = { ...MEASURE_STAND_IN_DEFAULTS, ...options };
   // A sheet or rim is drawn from both sides, its back the same triangles as its face: each is
   // bounded once. A rim round an opening that reaches its outline (a door frame's, at the floor)
   // has a side of no width, whose triangles have no area and draw nothing.
-  const { upper: deviation, lower: seen } = farthestOf(drawnTriangles(standIn), surface, bvh, { enough, tolerance, maxCuts });
+  const deviationOf = () => farthestOf(drawnTriangles(standIn), surface, bvh, { enough, tolerance, maxCuts, cap });
   if (kind === 'rim') {
+    const { upper: deviation, lower: seen } = deviationOf();
     const rim: TriangleMesh = { positions: standIn.positions, indices: standIn.indices };
     return { distances: { deviation, uncovered: rimUncovered(source, rim, parts, { enough, tolerance, maxCuts }) }, seen };
   }
+  // The mesh's side first: it is linear in the triangles, and may settle the cap without a BVH.
   let uncovered = 0;
   const p = source.positions;
   for (let t = 0; t < source.indices.length; t += 3) {
@@ -113,6 +126,8 @@ export function boundStandIn(
     if (best === Number.POSITIVE_INFINITY) best = Math.max(...parts.map((part) => acrossFrom(part, kind === 'sheet' ? sheetAt : 0.5)));
     uncovered = Math.max(uncovered, best);
   }
+  if (uncovered >= cap) return { distances: { deviation: Number.POSITIVE_INFINITY, uncovered }, seen: 0 };
+  const { upper: deviation, lower: seen } = deviationOf();
   return { distances: { deviation, uncovered }, seen };
 }
 
@@ -203,17 +218,20 @@ function farthestOf(
   from: Pick<SceneMesh, 'positions' | 'indices'>,
   surface: TriangleMesh,
   bvh: Bvh,
-  options: { enough: number; tolerance: number; maxCuts: number },
+  options: { enough: number; tolerance: number; maxCuts: number; cap?: number },
 ): FarthestBound {
+  const cap = options.cap ?? Number.POSITIVE_INFINITY;
   const nearest = (x: number, y: number, z: number) => nearestTriangle(bvh, surface, x, y, z);
   const corners = new Float64Array(9);
   let upper = options.enough,
     lower = 0;
   for (let t = 0; t < from.indices.length; t += 3) {
     for (let k = 0; k < 3; k++) for (let a = 0; a < 3; a++) corners[k * 3 + a] = from.positions[from.indices[t + k]! * 3 + a]!;
-    const bound = farthestOnTriangle(corners, surface, nearest, { ...options, enough: upper });
+    const bound = farthestOnTriangle(corners, surface, nearest, { ...options, cap, enough: upper });
     upper = Math.max(upper, bound.upper);
     lower = Math.max(lower, bound.lower);
+    // A point this far is found: the rest cannot bring the stand-in back under the cap.
+    if (lower >= cap) return { upper: Number.POSITIVE_INFINITY, lower };
   }
   return { upper, lower };
 }

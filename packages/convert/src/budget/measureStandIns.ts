@@ -1,6 +1,7 @@
 import { type Bounds, type Bvh, buildBvh, type TriangleMesh } from '@arsession/geometry';
 import type { SceneMesh } from '../scene/SceneData.js';
-import { boxProxy, hasOpening, rimProxy, sheetProxy } from './boxProxy.js';
+import { pointBounds } from '../scene/pointBounds.js';
+import { boxProxy, hasOpening, rimProxy, sheetProxy, thinnestAxis } from './boxProxy.js';
 import { boundStandIn, measureStandIn, type StandInDistances, standInReach } from './measureStandIn.js';
 
 /** The stand-ins of a piece of envelope detail, each measured against the element (see {@link measureStandIns}). */
@@ -16,10 +17,11 @@ export interface DetailStandIns {
 export const UNMEASURED: Readonly<StandInDistances> = { deviation: Number.POSITIVE_INFINITY, uncovered: Number.POSITIVE_INFINITY };
 
 /**
- * Where a sheet may lie across its box, mid-plane first: the inner eighths. Never on a face,
- * where it would meet, in the same plane, whatever the element's face touches (a sash behind a frame).
+ * Where a sheet may lie across its box off the mid-plane, outwards towards either face: the inner
+ * eighths. Never on a face, where it would meet, in the same plane, whatever the element's face
+ * touches (a sash behind a frame).
  */
-const SHEET_PLACES: readonly number[] = [0.5, 0.375, 0.625, 0.25, 0.75, 0.125, 0.875];
+const SHEET_PLACES: Readonly<Record<'low' | 'high', readonly number[]>> = { low: [0.375, 0.25, 0.125], high: [0.625, 0.75, 0.875] };
 
 /**
  * The sheet, box and rim of `mesh` standing as `parts`, each measured against `surface` (the
@@ -62,9 +64,11 @@ export function measureStandIns(mesh: SceneMesh, parts: Bounds[], surface: Trian
 
 /**
  * The sheet at whichever of `SHEET_PLACES` lies nearest the element either way, given it measured
- * at the mid-plane (`middle`), where it truly lies at least `truly` apart. A place off the middle
- * is taken only when its bound is below that: surely nearer, not merely bounded tighter (a bound
- * inside a solid pane is looser than the pane's half thickness it stands for).
+ * at the mid-plane (`middle`), where it truly lies at least `truly` apart. The places tried are
+ * those towards where the rest of the element lies (the glass behind a frame), outwards until one
+ * is no nearer. A place off the middle is taken only when its bound is below the best so far,
+ * `truly` first: surely nearer, not merely bounded tighter (a bound inside a solid pane is looser
+ * than the pane's half thickness it stands for).
  */
 function nearestSheet(
   mesh: SceneMesh,
@@ -76,13 +80,30 @@ function nearestSheet(
   middle: StandInDistances,
 ): { sheet: StandInDistances; at: number } {
   let best = { sheet: middle, at: 0.5 };
+  const towards = sideOfTheRest(mesh, surface);
+  if (!towards) return best;
   let beat = truly;
-  for (const at of SHEET_PLACES.slice(1)) {
-    const sheet = measureStandIn(mesh, sheetProxy(mesh, parts, at), parts, 'sheet', surface, bvh, { enough, sheetAt: at });
-    if (standInReach(sheet) < beat) {
-      best = { sheet, at };
-      beat = standInReach(sheet);
-    }
+  for (const at of SHEET_PLACES[towards]) {
+    // Only a place nearer than the best so far is of use: measuring stops once it cannot be.
+    const sheet = measureStandIn(mesh, sheetProxy(mesh, parts, at), parts, 'sheet', surface, bvh, { enough, sheetAt: at, cap: beat });
+    if (standInReach(sheet) >= beat) break;
+    best = { sheet, at };
+    beat = standInReach(sheet);
   }
   return best;
+}
+
+/**
+ * Which face of the mesh's box, across its thinnest side, the rest of `surface` (the vertices
+ * after the mesh's own: see `withCompanions`) lies towards on the whole; undefined with no rest.
+ */
+function sideOfTheRest(mesh: SceneMesh, surface: TriangleMesh): 'low' | 'high' | undefined {
+  const own = mesh.positions.length;
+  if (surface.positions.length <= own) return undefined;
+  const box = pointBounds(mesh.positions);
+  const axis = thinnestAxis(box);
+  let sum = 0;
+  for (let v = own + axis; v < surface.positions.length; v += 3) sum += surface.positions[v]!;
+  const mean = sum / ((surface.positions.length - own) / 3);
+  return mean < (box.min[axis]! + box.max[axis]!) / 2 ? 'low' : 'high';
 }

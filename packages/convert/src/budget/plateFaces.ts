@@ -44,9 +44,13 @@ export function plateFaces(mesh: TriangleMesh, axis: 0 | 1 | 2): PlateFaces | un
     }
   }
   if (kept === 0 || kept === triangles) return undefined;
-  // The kept triangles at each corner, corners matched by position (an exporter repeats a vertex per face).
-  const at = new Map<string, number[]>();
-  const key = (v: number) => `${mesh.positions[v * 3]},${mesh.positions[v * 3 + 1]},${mesh.positions[v * 3 + 2]}`;
+  // The kept triangles at each corner, corners matched by position (an exporter repeats a vertex
+  // per face). Positions that share a key by chance only add kept triangles to try: any kept
+  // triangle bounds the distance, so the bound holds either way.
+  const bits = new Uint32Array(mesh.positions.buffer, mesh.positions.byteOffset, mesh.positions.length);
+  const key = (v: number) =>
+    (Math.imul(bits[v * 3]!, 73856093) ^ Math.imul(bits[v * 3 + 1]!, 19349663) ^ Math.imul(bits[v * 3 + 2]!, 83492791)) >>> 0;
+  const at = new Map<number, number[]>();
   for (let t = 0; t < triangles; t++) {
     if (!keep[t]) continue;
     for (let k = 0; k < 3; k++) {
@@ -64,13 +68,30 @@ export function plateFaces(mesh: TriangleMesh, axis: 0 | 1 | 2): PlateFaces | un
     for (let k = 0; k < 3; k++) for (const s of at.get(key(mesh.indices[t * 3 + k]!)) ?? []) near.add(s);
     if (near.size === 0) return undefined;
     for (let k = 0; k < 3; k++) for (let a = 0; a < 3; a++) corners[k * 3 + a] = mesh.positions[mesh.indices[t * 3 + k]! * 3 + a]!;
-    uncovered = Math.max(uncovered, pieceBound(mesh, [...near], corners, 0));
+    uncovered = Math.max(uncovered, pieceBound(mesh, [...near], corners, 0, uncovered));
   }
   return { keep, kept, uncovered };
 }
 
-/** How far any point of the triangle `corners` lies from the nearest of `near`, at most: cut in four while that helps. */
-function pieceBound(mesh: TriangleMesh, near: readonly number[], corners: Float64Array, depth: number): number {
+/** Corner pairs whose midpoints, with the corners, make a triangle's four pieces. */
+const PIECES: ReadonlyArray<readonly [number, number, number]> = [
+  [0, 3, 5],
+  [3, 1, 4],
+  [5, 4, 2],
+  [3, 4, 5],
+];
+
+/**
+ * How far any point of the triangle `corners` lies from the nearest of `near`, at most: cut in
+ * four while that helps, and not below `enough` (a distance already known elsewhere).
+ */
+function pieceBound(
+  mesh: Pick<TriangleMesh, 'positions' | 'indices'>,
+  near: readonly number[],
+  corners: Float64Array,
+  depth: number,
+  enough: number,
+): number {
   let bound = Number.POSITIVE_INFINITY;
   for (const s of near) {
     const a = mesh.indices[s * 3]! * 3,
@@ -82,22 +103,23 @@ function pieceBound(mesh: TriangleMesh, near: readonly number[], corners: Float6
     bound = Math.min(bound, farthest);
   }
   bound = Math.sqrt(bound);
-  if (depth === MAX_DEPTH || bound === 0) return bound;
-  // Corners and edge midpoints: four pieces, each within the nearest triangle to its own corners.
-  const m = (i: number, j: number, a: number) => (corners[i * 3 + a]! + corners[j * 3 + a]!) / 2;
-  const p = [0, 1, 2].map((i) => [0, 1, 2].map((a) => corners[i * 3 + a]!));
-  const mid = [
-    [0, 1],
-    [1, 2],
-    [2, 0],
-  ].map(([i, j]) => [0, 1, 2].map((a) => m(i!, j!, a)));
-  const pieces = [
-    [p[0]!, mid[0]!, mid[2]!],
-    [mid[0]!, p[1]!, mid[1]!],
-    [mid[2]!, mid[1]!, p[2]!],
-    [mid[0]!, mid[1]!, mid[2]!],
-  ];
+  if (depth === MAX_DEPTH || bound <= enough) return bound;
+  // The corners (0–2) and the edges' midpoints (3–5): four pieces, each bounded by its own corners.
+  const points = new Float64Array(18);
+  points.set(corners);
+  for (const [m, i, j] of [
+    [3, 0, 1],
+    [4, 1, 2],
+    [5, 2, 0],
+  ] as const)
+    for (let a = 0; a < 3; a++) points[m * 3 + a] = (corners[i * 3 + a]! + corners[j * 3 + a]!) / 2;
+  const piece = new Float64Array(9);
   let cut = 0;
-  for (const piece of pieces) cut = Math.max(cut, pieceBound(mesh, near, Float64Array.from(piece.flat()), depth + 1));
+  for (const [i, j, k] of PIECES) {
+    piece.set(points.subarray(i * 3, i * 3 + 3), 0);
+    piece.set(points.subarray(j * 3, j * 3 + 3), 3);
+    piece.set(points.subarray(k * 3, k * 3 + 3), 6);
+    cut = Math.max(cut, pieceBound(mesh, near, piece, depth + 1, Math.max(enough, cut)));
+  }
   return Math.min(bound, cut);
 }

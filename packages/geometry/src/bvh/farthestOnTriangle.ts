@@ -19,6 +19,11 @@ export interface FarthestOnTriangleOptions {
   candidates: readonly number[];
   /** The corners' distances to the surface, when the caller has them (their nearest triangles among `candidates`): not searched again. */
   cornerDistances: readonly number[] | undefined;
+  /**
+   * Once a point this far is measured the caller has no use for a bound (a stand-in it would not
+   * take): the search stops, and `upper` comes out infinite.
+   */
+  cap: number;
 }
 
 /** Defaults of {@link farthestOnTriangle}. */
@@ -29,6 +34,7 @@ export const FARTHEST_ON_TRIANGLE_DEFAULTS: Readonly<FarthestOnTriangleOptions> 
   maxCuts: 512,
   candidates: [],
   cornerDistances: undefined,
+  cap: Number.POSITIVE_INFINITY,
 };
 
 /** How far a triangle strays from a surface, bounded from both sides. */
@@ -120,7 +126,7 @@ export function farthestOnTriangle(
   nearest: (x: number, y: number, z: number) => number,
   options: Partial<FarthestOnTriangleOptions> = {},
 ): FarthestBound {
-  const { enough, tolerance, absolute, maxCuts, candidates, cornerDistances } = { ...FARTHEST_ON_TRIANGLE_DEFAULTS, ...options };
+  const { enough, tolerance, absolute, maxCuts, candidates, cornerDistances, cap } = { ...FARTHEST_ON_TRIANGLE_DEFAULTS, ...options };
   const p = surface.positions,
     idx = surface.indices;
   const distanceTo = (t: number, x: number, y: number, z: number): number =>
@@ -182,6 +188,7 @@ export function farthestOnTriangle(
   queue.push(root);
   let upper = 0;
   while (queue.size > 0) {
+    if (lower >= cap) return { upper: Number.POSITIVE_INFINITY, lower };
     const top = queue.pop();
     if (top.bound <= settledAt() || cuts >= maxCuts || top.near.length === 0) {
       upper = top.bound;
