@@ -404,6 +404,47 @@ describe('measureStandIns', () => {
   });
 });
 
+describe('measureStandIns: what is worth measuring', () => {
+  const reach = ({ deviation, uncovered }: { deviation: number; uncovered: number }) => Math.max(deviation, uncovered);
+
+  it('stops measuring a box or rim once it is known to lie no nearer than a cheaper stand-in', () => {
+    const seen = { box: 0, rim: 0, dominated: 0 };
+    fc.assert(
+      fc.property(fc.record({ ...frameSizes(), behind: fc.double({ min: -1, max: 2, noNaN: true }) }), ({ size, bar, depth, behind }) => {
+        const ring = frame(size, bar, depth);
+        const z = depth / 2 + behind * depth;
+        const surface = joined(ring, box([bar, bar, z - 0.005], [size - bar, size - bar, z + 0.005]));
+        const parts = proxyParts(ring);
+        const measured = measureStandIns(ring, parts, surface, 0.01);
+        const full = (kind: 'box' | 'rim') =>
+          measureStandIn(ring, kind === 'box' ? boxProxy(ring, parts) : rimProxy(ring, parts), parts, kind, surface, undefined, {
+            enough: 0.01,
+          });
+        if (Number.isFinite(reach(measured.box))) {
+          expect(measured.box).toEqual(full('box'));
+          seen.box++;
+        } else if (measured.box !== UNMEASURED) {
+          // Stopped early: measured in full, it is no nearer than the sheet.
+          expect(reach(full('box'))).toBeGreaterThanOrEqual(reach(measured.sheet));
+          seen.dominated++;
+        }
+        if (Number.isFinite(reach(measured.rim))) {
+          expect(measured.rim).toEqual(full('rim'));
+          seen.rim++;
+        } else if (measured.rim !== UNMEASURED) {
+          expect(reach(full('rim'))).toBeGreaterThanOrEqual(Math.min(reach(measured.sheet), reach(measured.box)));
+          seen.dominated++;
+        }
+      }),
+      { numRuns: 60, seed: 20261129 },
+    );
+    // Each case came up: a box and a rim measured in full, and one stopped as no nearer.
+    expect(seen.box).toBeGreaterThan(0);
+    expect(seen.rim).toBeGreaterThan(0);
+    expect(seen.dominated).toBeGreaterThan(0);
+  });
+});
+
 describe('measureStandIns: where the sheet lies', () => {
   const reach = ({ deviation, uncovered }: { deviation: number; uncovered: number }) => Math.max(deviation, uncovered);
 

@@ -107,8 +107,9 @@ export function boundStandIn(
   const deviationOf = () => farthestOf(drawnTriangles(standIn), surface, bvh, { enough, tolerance, maxCuts, cap });
   if (kind === 'rim') {
     const { upper: deviation, lower: seen } = deviationOf();
+    if (deviation === Number.POSITIVE_INFINITY) return { distances: { deviation, uncovered: deviation }, seen };
     const rim: TriangleMesh = { positions: standIn.positions, indices: standIn.indices };
-    return { distances: { deviation, uncovered: rimUncovered(source, rim, parts, { enough, tolerance, maxCuts }) }, seen };
+    return { distances: { deviation, uncovered: rimUncovered(source, rim, parts, { enough, tolerance, maxCuts, cap }) }, seen };
   }
   // The mesh's side first: it is linear in the triangles, and may settle the cap without a BVH.
   let uncovered = 0;
@@ -159,7 +160,7 @@ function rimUncovered(
   source: Pick<SceneMesh, 'positions' | 'indices'>,
   rim: TriangleMesh,
   parts: readonly Bounds[],
-  options: { enough: number; tolerance: number; maxCuts: number },
+  options: { enough: number; tolerance: number; maxCuts: number; cap: number },
 ): number {
   const p = source.positions;
   const faces = rimFaces(rim, parts);
@@ -179,7 +180,7 @@ function rimUncovered(
     if (best === Number.POSITIVE_INFINITY) rest.push(source.indices[t]!, source.indices[t + 1]!, source.indices[t + 2]!);
     else farthest = Math.max(farthest, best);
   }
-  if (rest.length === 0) return farthest;
+  if (rest.length === 0 || farthest >= options.cap) return farthest;
   const over = { positions: p, indices: Uint32Array.from(rest) };
   return farthestOf(over, rim, buildBvh(rim), { ...options, enough: farthest }).upper;
 }

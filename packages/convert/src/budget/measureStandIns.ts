@@ -54,12 +54,14 @@ export function measureStandIns(mesh: SceneMesh, parts: Bounds[], surface: Trian
   const { sheet, at } = stays
     ? { sheet: middle, at: 0.5 }
     : nearestSheet(mesh, parts, surface, bvh, enough, Math.max(seen, middle.uncovered), middle);
-  return {
-    sheet,
-    sheetAt: at,
-    box: settled ? UNMEASURED : measureStandIn(mesh, boxProxy(mesh, parts), parts, 'box', surface, bvh, within),
-    rim: rimWorse ? UNMEASURED : measureStandIn(mesh, rimProxy(mesh, parts), parts, 'rim', surface, bvh, within),
-  };
+  // A box (three times a sheet's triangles) or a rim (four times) is of use only where it lies
+  // nearer than every cheaper stand-in: past that, its measuring stops and it is never chosen.
+  const box = settled
+    ? UNMEASURED
+    : measureStandIn(mesh, boxProxy(mesh, parts), parts, 'box', surface, bvh, { enough, cap: standInReach(sheet) });
+  const cheaper = Math.min(standInReach(sheet), standInReach(box));
+  const rim = rimWorse ? UNMEASURED : measureStandIn(mesh, rimProxy(mesh, parts), parts, 'rim', surface, bvh, { enough, cap: cheaper });
+  return { sheet, sheetAt: at, box, rim };
 }
 
 /**
