@@ -16,6 +16,8 @@ import {
   type ArBudget,
   type SceneData,
   type SceneMaterial,
+  type SceneMesh,
+  type SceneNode,
 } from '../src/index.js';
 import {
   drawnCentres,
@@ -27,6 +29,7 @@ import {
 } from '../src/budget/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
+import { at, plainMaterial } from './support/plainScene.js';
 
 /** A conversion as the pool runs it, USDZ and GLB in memory. */
 function runConversionForTest(bytes: Uint8Array, fileName: string, budget: Partial<ArBudget> | false) {
@@ -200,6 +203,44 @@ describe('fitArBudget', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('materials made one take the look of the one that covered most of the surface, not the first listed', () => {
+    // A small blue fixing listed first, a large green slab, a red rail: one draw call allowed.
+    const colours: Array<[number, number, number]> = [
+      [0, 0.07, 0.78],
+      [0.07, 0.78, 0.07],
+      [0.78, 0, 0],
+    ];
+    const sizes = [0.2, 10, 2];
+    const quad = (size: number, x: number, material: number): SceneMesh => ({
+      name: `m${material}`,
+      material,
+      positions: new Float32Array([x, 0, 0, x + size, 0, 0, x + size, 0, size, x, 0, size]),
+      indices: new Uint32Array([0, 2, 1, 0, 3, 2]),
+    });
+    const meshes = sizes.map((size, k) => quad(size, k * 20, k));
+    const nodes: SceneNode[] = meshes.map((_, k) => ({ name: `n${k}`, parent: -1, matrix: at(0, 0, 0), meshes: [k], metadata: {} }));
+    const materials = colours.map((baseColor, k) => ({ ...plainMaterial(`c${k}`), baseColor }));
+    const base = { nodes, meshes, materials, textures: [] };
+    const scene: SceneData = {
+      source: { format: 'glb' },
+      ...base,
+      offset: [0, 0, 0],
+      bounds: sceneBounds(base),
+      stats: sceneStats(base),
+      warnings: [],
+    };
+    const { scene: delivered, grouping } = mergeToPrimBudget(scene, 1);
+    expect(grouping).toBe('material, with alike materials made one');
+    expect(delivered.materials).toHaveLength(1);
+    expect(delivered.materials[0]!.baseColor).toEqual(colours[1]);
+    // Drawn at ten times the size, the rail covers the most, and gives its look.
+    const railScaled = {
+      ...scene,
+      nodes: nodes.map((n, k) => (k === 2 ? { ...n, matrix: new Float64Array([10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1]) } : n)),
+    };
+    expect(mergeToPrimBudget(railScaled, 1).scene.materials[0]!.baseColor).toEqual(colours[2]);
   });
 
   it('a storeyless GLB of 5000 nodes over budget is merged in spatial cells, not into one mesh', async () => {

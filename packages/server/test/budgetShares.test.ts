@@ -71,6 +71,16 @@ describe('budgetShares', () => {
     }
   });
 
+  it('gives each of 29 models at least half an equal share of the prims, however few its triangles', () => {
+    // A federation: 28 masonry and floor models of 2 MB and a 100 kB balcony model of 40 elements.
+    const uploads = [...Array.from({ length: 28 }, () => ({ bytes: 2e6, elements: 400 })), { bytes: 1e5, elements: 40 }];
+    const shares = budgetShares(AR_BUDGET_DEFAULTS, uploads);
+    const balcony = shares.at(-1)!;
+    expect(balcony.meshPrims).toBeGreaterThanOrEqual(Math.floor(AR_BUDGET_DEFAULTS.meshPrims / 2 / 29));
+    expect(balcony.triangles).toBeLessThan(shares[0]!.triangles);
+    expect(shares.reduce((n, s) => n + s.meshPrims, 0)).toBeLessThanOrEqual(AR_BUDGET_DEFAULTS.meshPrims);
+  });
+
   it('keeps a model of many small elements whole beside a large file of few', () => {
     // A masonry model of 5000 blocks in 100 kB, and a 3 MB model of 40 detailed elements.
     const [detailed, masonry] = budgetShares(AR_BUDGET_DEFAULTS, [

@@ -1,7 +1,7 @@
 import { mergeByMaterial, mergedDrawCalls, type MergeByMaterialOptions } from '../scene/mergeByMaterial.js';
 import { determinant3 } from '../scene/normalMatrix.js';
 import { drawCalls, worldMatrices } from '../scene/sceneStats.js';
-import type { SceneData, SceneMaterial } from '../scene/SceneData.js';
+import type { SceneData, SceneMaterial, SceneMesh } from '../scene/SceneData.js';
 import type { BudgetStep } from './ArBudget.js';
 import { drawnCentres, spatialCells } from './spatialCells.js';
 
@@ -53,7 +53,8 @@ export interface MergedToBudget {
  * shared, each drawn at its places, so the USD writer writes them once as instances instead of
  * copying them into merged meshes. Failing every grouping: per material alone; then
  * with materials that look alike made one (identical ones first, then colours on ever coarser
- * steps, at last all untextured ones). Textured materials are never merged: a scene with more of
+ * steps, at last all untextured ones), each in the look of the one that covered most of the
+ * surface. Textured materials are never merged: a scene with more of
  * them than `meshPrims` stays over budget, and the report says so. Element identity survives
  * every merge as triangle runs. A scene already within comes back as it is.
  *
@@ -79,7 +80,7 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number, options: 
   }
   // '' groups nothing: one mesh per material.
   const byMaterial = mergeByMaterial(scene, { minDrawCalls: 0, groupBy: '' });
-  // Steps per colour channel; at −1 every plain material is one (the first one's look).
+  // Steps per colour channel; at −1 every plain material is one (the widest one's look).
   for (const levels of [0, 64, 32, 16, 8, 4, 2, 1, -1]) {
     const alike = mergeByMaterial(withMaterialsMerged(byMaterial, levels), { minDrawCalls: 0, groupBy: '' });
     if (drawCalls(alike) <= meshPrims || levels === -1)
@@ -165,7 +166,9 @@ function instancedWithin(candidates: readonly Repeated[], spare: number): Set<nu
 /**
  * The scene with materials that look alike made one. Textured materials stay apart (their
  * textures differ); plain ones are keyed by their colour and opacity on `levels` steps per channel
- * (0: exactly), with metal, roughness and the flags that change how a surface is drawn.
+ * (0: exactly), with metal, roughness and the flags that change how a surface is drawn. Each
+ * merged material takes the look of the one that covered most of the drawn surface: a balcony
+ * model's green slabs stay green beside its few blue fixings, whichever the file listed first.
  */
 function withMaterialsMerged(scene: SceneData, levels: number): SceneData {
   const keyOf = (m: SceneMaterial, i: number): string => {
@@ -192,16 +195,50 @@ function withMaterialsMerged(scene: SceneData, levels: number): SceneData {
       m.alphaBlend ?? '',
     ].join(' ');
   };
-  const first = new Map<string, number>();
+  const keys = scene.materials.map(keyOf);
+  const covered = drawnAreaByMaterial(scene);
+  const widest = new Map<string, number>();
+  keys.forEach((key, i) => {
+    const best = widest.get(key);
+    if (best === undefined || covered[i]! > covered[best]!) widest.set(key, i);
+  });
+  const slot = new Map<string, number>();
   const materials: SceneMaterial[] = [];
-  const to = scene.materials.map((m, i) => {
-    const key = keyOf(m, i);
-    let target = first.get(key);
+  const to = keys.map((key) => {
+    let target = slot.get(key);
     if (target === undefined) {
-      first.set(key, (target = materials.length));
-      materials.push(m);
+      slot.set(key, (target = materials.length));
+      materials.push(scene.materials[widest.get(key)!]!);
     }
     return target;
   });
   return { ...scene, materials, meshes: scene.meshes.map((mesh) => ({ ...mesh, material: to[mesh.material]! })) };
+}
+
+/** The surface each material is drawn over: its meshes' areas, once per draw, at the scale each is drawn. */
+function drawnAreaByMaterial(scene: SceneData): Float64Array {
+  const covered = new Float64Array(scene.materials.length);
+  const world = worldMatrices(scene.nodes);
+  scene.nodes.forEach((node, n) => {
+    // A transform scales areas by its determinant to the power ⅔ (uniformly scaled, exactly).
+    const scale = Math.abs(determinant3(world[n]!)) ** (2 / 3);
+    for (const m of node.meshes) {
+      const mesh = scene.meshes[m]!;
+      covered[mesh.material] = covered[mesh.material]! + meshArea(mesh) * scale;
+    }
+  });
+  return covered;
+}
+
+function meshArea({ positions: p, indices }: Pick<SceneMesh, 'positions' | 'indices'>): number {
+  let area = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t]! * 3,
+      b = indices[t + 1]! * 3,
+      c = indices[t + 2]! * 3;
+    const u = [p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!];
+    const v = [p[c]! - p[a]!, p[c + 1]! - p[a + 1]!, p[c + 2]! - p[a + 2]!];
+    area += Math.hypot(u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!) / 2;
+  }
+  return area;
 }

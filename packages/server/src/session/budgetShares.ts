@@ -1,5 +1,12 @@
 import type { ArBudget } from '@arsession/convert';
 
+/**
+ * The share of a session's mesh prims split equally among its models, the rest following their
+ * triangles: a draw call costs the same whatever it draws, and a small model needs a few to keep
+ * its materials apart (a balcony model's green slabs from its blue fixings, not one colour for all).
+ */
+const PRIMS_SHARED_EQUALLY = 0.5;
+
 /** Options of {@link budgetShares}. */
 export interface BudgetSharesOptions {
   /**
@@ -34,8 +41,9 @@ export interface ShareInput {
  * least its elements can be drawn with), so a masonry model of a thousand blocks is not cut to a
  * quarter while a steel model spends its share on bolts; what is left goes by bytes. A model
  * whose elements are not known is owed a quarter of an equal share. When what is owed is more
- * than the budget, each gets its part of it. Mesh prims and package bytes follow the triangle
- * shares (none below a quarter of an equal share); the texture size is per image and stays.
+ * than the budget, each gets its part of it. Package bytes follow the triangle shares (none
+ * below a quarter of an equal share); half the mesh prims are shared equally and half so; the
+ * texture size is per image and stays.
  *
  * @example
  * ```ts
@@ -55,7 +63,10 @@ export function budgetShares(budget: ArBudget, uploads: readonly ShareInput[], o
   const sum = fractions.reduce((n, f) => n + f, 0);
   return uploads.map((_, i) => ({
     triangles: triangles[i]!,
-    meshPrims: Math.max(1, Math.floor((budget.meshPrims * fractions[i]!) / sum)),
+    meshPrims: Math.max(
+      1,
+      Math.floor(budget.meshPrims * (PRIMS_SHARED_EQUALLY / uploads.length + ((1 - PRIMS_SHARED_EQUALLY) * fractions[i]!) / sum)),
+    ),
     textureSize: budget.textureSize,
     packageBytes: Math.max(1, Math.floor((budget.packageBytes * fractions[i]!) / sum)),
   }));
