@@ -1,4 +1,4 @@
-import { buildBvh, triangleDistanceSquared } from '@arsession/geometry';
+import { buildBvh } from '@arsession/geometry';
 import fc from 'fast-check';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,20 +24,14 @@ import { simplifyToBudget } from '../src/budget/simplifyToBudget.js';
 import { pointBounds } from '../src/scene/pointBounds.js';
 import { sceneBounds, sceneStats } from '../src/scene/sceneStats.js';
 import type { SceneData, SceneMesh, SceneNode } from '../src/scene/SceneData.js';
+import { box, distanceTo, joined, joinedAll, pointsOn, type Vec } from './support/meshes.js';
 import { plainMaterial } from './support/plainScene.js';
 
 beforeAll(async () => {
   await MeshoptSimplifier.ready;
 });
 
-type Vec = [number, number, number];
 const at = (x: number, y: number, z: number) => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1]);
-
-/** An axis-aligned box from `min` to `max`, 12 triangles facing out. */
-function box(min: Vec, max: Vec): SceneMesh {
-  const unit = boxProxy({ name: '', positions: new Float32Array([0, 0, 0, 1, 1, 1]), indices: new Uint32Array(0), material: 0 });
-  return { ...unit, name: 'box', positions: unit.positions.map((v, i) => (v === 0 ? min[i % 3]! : max[i % 3]!)) };
-}
 
 /**
  * A pane as an exporter tessellates a curved-profile window: a thin box (thinnest along z) whose
@@ -92,34 +86,6 @@ function glazedRoom(windows: number, n = 20): SceneData {
   }));
   const base = { nodes, meshes: elements.map(([, mesh]) => mesh), materials: [], textures: [] };
   return { source: { format: 'ifc' }, ...base, offset: [0, 0, 0], bounds: sceneBounds(base), stats: sceneStats(base), warnings: [] };
-}
-
-/** Distance from a point to the nearest triangle of a mesh, by brute force. */
-function distanceTo(mesh: Pick<SceneMesh, 'positions' | 'indices'>, x: number, y: number, z: number): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let t = 0; t < mesh.indices.length; t += 3)
-    best = Math.min(
-      best,
-      triangleDistanceSquared(mesh.positions, mesh.indices[t]! * 3, mesh.indices[t + 1]! * 3, mesh.indices[t + 2]! * 3, x, y, z),
-    );
-  return Math.sqrt(best);
-}
-
-/** `count` points on the triangles of a mesh, spread by a fixed sequence (corners, edge midpoints, centroids and beyond). */
-function pointsOn(mesh: Pick<SceneMesh, 'positions' | 'indices'>, perTriangle: number): Vec[] {
-  const out: Vec[] = [];
-  const p = mesh.positions;
-  for (let t = 0; t < mesh.indices.length; t += 3) {
-    const [a, b, c] = [0, 1, 2].map((k) => mesh.indices[t + k]! * 3) as Vec;
-    for (let s = 0; s < perTriangle; s++) {
-      // Barycentric points on a fixed low-discrepancy sequence, folded into the triangle.
-      let u = (s * 0.618034) % 1,
-        v = (s * 0.754878) % 1;
-      if (u + v > 1) [u, v] = [1 - u, 1 - v];
-      out.push([0, 1, 2].map((k) => p[a + k]! + u * (p[b + k]! - p[a + k]!) + v * (p[c + k]! - p[a + k]!)) as Vec);
-    }
-  }
-  return out;
 }
 
 describe('isEnvelopeDetail and envelopeRoles', () => {
@@ -220,20 +186,6 @@ const frameSizes = (smallest = 0.4) => ({
   bar: fc.double({ min: 0.03, max: 0.15, noNaN: true }),
   depth: fc.double({ min: 0.02, max: 0.6, noNaN: true }),
 });
-
-/** Meshes as one, each after the one before. */
-function joinedAll(meshes: readonly SceneMesh[]): SceneMesh {
-  return meshes.reduce((a, b) => joined(a, b));
-}
-
-/** Two meshes as one: `b`'s triangles after `a`'s (a frame and its glass, a frame and its mullion). */
-function joined(a: SceneMesh, b: SceneMesh): SceneMesh {
-  return {
-    ...a,
-    positions: new Float32Array([...a.positions, ...b.positions]),
-    indices: new Uint32Array([...a.indices, ...[...b.indices].map((i) => i + a.positions.length / 3)]),
-  };
-}
 
 describe('rimProxy', () => {
   it('is the sheet with the opening its frame goes round left open: 16 triangles, its face only', () => {
@@ -404,17 +356,25 @@ describe('measureStandIns', () => {
   });
 });
 
+/** A frame's sizes as `frame` takes them, and where its glass lies: `behind` its depth from its mid-plane. */
+const glazedFrames = fc.record({ ...frameSizes(), behind: fc.double({ min: -1, max: 2, noNaN: true }) });
+
+/** A frame, its surface with its glass (1 cm thick, filling the opening), and the boxes it stands as. */
+function glazedFrame({ size, bar, depth, behind }: { size: number; bar: number; depth: number; behind: number }) {
+  const ring = frame(size, bar, depth);
+  const z = depth / 2 + behind * depth;
+  const surface = joined(ring, box([bar, bar, z - 0.005], [size - bar, size - bar, z + 0.005]));
+  return { ring, surface, parts: proxyParts(ring) };
+}
+
 describe('measureStandIns: what is worth measuring', () => {
   const reach = ({ deviation, uncovered }: { deviation: number; uncovered: number }) => Math.max(deviation, uncovered);
 
   it('stops measuring a box or rim once it is known to lie no nearer than a cheaper stand-in', () => {
     const seen = { box: 0, rim: 0, dominated: 0 };
     fc.assert(
-      fc.property(fc.record({ ...frameSizes(), behind: fc.double({ min: -1, max: 2, noNaN: true }) }), ({ size, bar, depth, behind }) => {
-        const ring = frame(size, bar, depth);
-        const z = depth / 2 + behind * depth;
-        const surface = joined(ring, box([bar, bar, z - 0.005], [size - bar, size - bar, z + 0.005]));
-        const parts = proxyParts(ring);
+      fc.property(glazedFrames, (sizes) => {
+        const { ring, surface, parts } = glazedFrame(sizes);
         const measured = measureStandIns(ring, parts, surface, 0.01);
         const full = (kind: 'box' | 'rim') =>
           measureStandIn(ring, kind === 'box' ? boxProxy(ring, parts) : rimProxy(ring, parts), parts, kind, surface, undefined, {
@@ -477,11 +437,8 @@ describe('measureStandIns: where the sheet lies', () => {
 
   it('never makes the sheet farther than the mid-plane, wherever the glass lies', () => {
     fc.assert(
-      fc.property(fc.record({ ...frameSizes(), behind: fc.double({ min: -1, max: 2, noNaN: true }) }), ({ size, bar, depth, behind }) => {
-        const ring = frame(size, bar, depth);
-        const z = depth / 2 + behind * depth;
-        const surface = joined(ring, box([bar, bar, z - 0.005], [size - bar, size - bar, z + 0.005]));
-        const parts = proxyParts(ring);
+      fc.property(glazedFrames, (sizes) => {
+        const { ring, surface, parts } = glazedFrame(sizes);
         const measured = measureStandIns(ring, parts, surface, 0.01);
         const middle = measureStandIn(ring, sheetProxy(ring, parts), parts, 'sheet', surface, undefined, { enough: 0.01 });
         expect(reach(measured.sheet)).toBeLessThanOrEqual(reach(middle));

@@ -29,7 +29,7 @@ import {
 } from '../src/budget/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
-import { at, plainMaterial } from './support/plainScene.js';
+import { at, plainMaterial, plainScene } from './support/plainScene.js';
 
 /** A conversion as the pool runs it, USDZ and GLB in memory. */
 function runConversionForTest(bytes: Uint8Array, fileName: string, budget: Partial<ArBudget> | false) {
@@ -222,15 +222,7 @@ describe('fitArBudget', () => {
     const meshes = sizes.map((size, k) => quad(size, k * 20, k));
     const nodes: SceneNode[] = meshes.map((_, k) => ({ name: `n${k}`, parent: -1, matrix: at(0, 0, 0), meshes: [k], metadata: {} }));
     const materials = colours.map((baseColor, k) => ({ ...plainMaterial(`c${k}`), baseColor }));
-    const base = { nodes, meshes, materials, textures: [] };
-    const scene: SceneData = {
-      source: { format: 'glb' },
-      ...base,
-      offset: [0, 0, 0],
-      bounds: sceneBounds(base),
-      stats: sceneStats(base),
-      warnings: [],
-    };
+    const scene: SceneData = { ...plainScene(nodes, meshes, 'glb'), materials };
     const { scene: delivered, grouping } = mergeToPrimBudget(scene, 1);
     expect(grouping).toBe('material, with alike materials made one');
     expect(delivered.materials).toHaveLength(1);

@@ -1,18 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boxProxy } from '../src/budget/boxProxy.js';
 import type { Companion } from '../src/budget/drawnTogether.js';
 import { groupLayers } from '../src/budget/groupLayers.js';
-import type { SceneMesh } from '../src/scene/SceneData.js';
+import { box } from './support/meshes.js';
 import { at } from './support/plainScene.js';
-
-type Vec = [number, number, number];
-
-/** An axis-aligned box from `min` to `max`. */
-function box(min: Vec, max: Vec): SceneMesh {
-  const unit = boxProxy({ name: '', positions: new Float32Array([0, 0, 0, 1, 1, 1]), indices: new Uint32Array(0), material: 0 });
-  return { ...unit, positions: unit.positions.map((v, i) => (v === 0 ? min[i % 3]! : max[i % 3]!)) };
-}
 
 /** Each mesh drawn beside every other of the element, where it stands (`offsets[k]`, along z). */
 function besideEachOther(meshes: readonly number[], offsets: readonly number[]): Map<number, Companion[]> {

@@ -1,6 +1,7 @@
 import type { Bounds, TriangleMesh } from '@arsession/geometry';
 import type { SceneData, SceneMesh } from '../scene/SceneData.js';
 import { sceneStats, worldMatrices } from '../scene/sceneStats.js';
+import { meshArea } from '../scene/meshArea.js';
 import { pointBounds } from '../scene/pointBounds.js';
 import { BUDGET_CATEGORIES, type BudgetCategory } from './BudgetCategory.js';
 import {
@@ -512,7 +513,7 @@ export class SceneSimplification {
     const drawn = whole ? surface : this.withCompanions(group.lead, members);
     // Drawn in the material that covers most of the element (a window's glass, not its frame): a
     // member's draws beside the lead are its draws over the lead's.
-    const covers = (m: number) => surfaceArea(this.scene.meshes[m]!) * this.uses[m]!;
+    const covers = (m: number) => meshArea(this.scene.meshes[m]!) * this.uses[m]!;
     const widest = group.members.reduce((a, b) => (covers(b) > covers(a) ? b : a), group.lead);
     const material = this.scene.meshes[widest]!.material;
     const union: SceneMesh = { name: lead.name, material, positions: drawn.positions, indices: drawn.indices };
@@ -918,19 +919,6 @@ function extent(mesh: SceneMesh): number {
 }
 
 /** A mesh's surface area, in its own units squared. */
-function surfaceArea({ positions: p, indices }: Pick<SceneMesh, 'positions' | 'indices'>): number {
-  let area = 0;
-  for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t]! * 3,
-      b = indices[t + 1]! * 3,
-      c = indices[t + 2]! * 3;
-    const [ux, uy, uz] = [p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!];
-    const [vx, vy, vz] = [p[c]! - p[a]!, p[c + 1]! - p[a + 1]!, p[c + 2]! - p[a + 2]!];
-    area += Math.sqrt((uy * vz - uz * vy) ** 2 + (uz * vx - ux * vz) ** 2 + (ux * vy - uy * vx) ** 2) / 2;
-  }
-  return area;
-}
-
 /** The sides of a box, shortest first. */
 function boxSides({ min, max }: Bounds): [number, number, number] {
   return [max[0] - min[0], max[1] - min[1], max[2] - min[2]].sort((a, b) => a - b) as [number, number, number];

@@ -75,16 +75,8 @@ export const MEASURE_STAND_IN_DEFAULTS: Readonly<MeasureStandInOptions> = {
  * measureStandIn(window, sheetProxy(window, parts), parts, 'sheet'); // → { deviation: 0.04, uncovered: 0.05 }
  * ```
  */
-export function measureStandIn(
-  source: Pick<SceneMesh, 'positions' | 'indices'>,
-  standIn: Pick<SceneMesh, 'positions' | 'indices'>,
-  parts: readonly Bounds[],
-  kind: 'box' | 'sheet' | 'rim',
-  surface: TriangleMesh = source,
-  bvh: Bvh = buildBvh(surface),
-  options: Partial<MeasureStandInOptions> = {},
-): StandInDistances {
-  return boundStandIn(source, standIn, parts, kind, surface, bvh, options).distances;
+export function measureStandIn(...args: Parameters<typeof boundStandIn>): StandInDistances {
+  return boundStandIn(...args).distances;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { mergeByMaterial, mergedDrawCalls, type MergeByMaterialOptions } from '../scene/mergeByMaterial.js';
 import { determinant3 } from '../scene/normalMatrix.js';
 import { drawCalls, worldMatrices } from '../scene/sceneStats.js';
-import type { SceneData, SceneMaterial, SceneMesh } from '../scene/SceneData.js';
+import { meshArea } from '../scene/meshArea.js';
+import type { SceneData, SceneMaterial } from '../scene/SceneData.js';
 import type { BudgetStep } from './ArBudget.js';
 import { drawnCentres, spatialCells } from './spatialCells.js';
 
@@ -228,17 +229,4 @@ function drawnAreaByMaterial(scene: SceneData): Float64Array {
     }
   });
   return covered;
-}
-
-function meshArea({ positions: p, indices }: Pick<SceneMesh, 'positions' | 'indices'>): number {
-  let area = 0;
-  for (let t = 0; t < indices.length; t += 3) {
-    const a = indices[t]! * 3,
-      b = indices[t + 1]! * 3,
-      c = indices[t + 2]! * 3;
-    const u = [p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!];
-    const v = [p[c]! - p[a]!, p[c + 1]! - p[a + 1]!, p[c + 2]! - p[a + 2]!];
-    area += Math.hypot(u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!) / 2;
-  }
-  return area;
 }
