@@ -918,7 +918,6 @@ function extent(mesh: SceneMesh): number {
   return Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
 }
 
-/** A mesh's surface area, in its own units squared. */
 /** The sides of a box, shortest first. */
 function boxSides({ min, max }: Bounds): [number, number, number] {
   return [max[0] - min[0], max[1] - min[1], max[2] - min[2]].sort((a, b) => a - b) as [number, number, number];
