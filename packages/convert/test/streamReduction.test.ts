@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ModelTooLargeError, readIfc, readUsdz, sceneBounds } from '../src/index.js';
 import type { Vec3 } from '@arsession/geometry';
 import { boxProxy, type Rgba, type SharedGeometry, StreamReduction } from '../src/budget/index.js';
 import { SIMPLIFICATION_POLICY_DEFAULTS } from '../src/budget/SimplificationPolicy.js';
+import { linearBounds } from '../src/scene/growBounds.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
 import { farAwayIfcOpenHouse, repeatedColumnsIfc } from '../../../test/support/movedIfc.js';
@@ -272,5 +274,64 @@ describe('StreamReduction: geometries with the same bytes', () => {
     expect(b!.indices).toBe(a!.indices);
     // Another geometry: its own.
     expect(c!.vertices).not.toBe(a!.vertices);
+  });
+
+  it('are told apart by every word: a copy changed anywhere is a geometry of its own', async () => {
+    const shape = plate(1, 12);
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: shape.vertices.length - 1 }), fc.float({ noNaN: true, min: -1, max: 1 }), async (word, delta) => {
+        const changed = shape.vertices.slice();
+        changed[word] = changed[word]! + (delta === 0 ? 0.5 : delta);
+        fc.pre(changed[word] !== shape.vertices[word]);
+        const geometries = [
+          { vertices: shape.vertices.slice(), indices: shape.indices.slice(), transforms: [at(0)] },
+          { vertices: changed, indices: shape.indices.slice(), transforms: [at(100)] },
+        ];
+        const reduction = new StreamReduction({ triangles: 200, startTriangles: 1 });
+        await reduction.reduce(geometries);
+        expect(reduction.reduced).toBe(2);
+        expect(geometries[1]!.vertices).not.toBe(geometries[0]!.vertices);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it("keep the full model's bounds to the bit whatever their placements turn them by, -0 apart from 0", async () => {
+    // A flat plate: its z is 0 everywhere, so a placement's signed zeros decide the sign of its bounds' zeros.
+    const { vertices, indices } = plate(3, 6);
+    for (let v = 2; v < vertices.length; v += 6) vertices[v] = 0;
+    // Axis flips with their zeros signed either way: each a linear part of its own.
+    const zero = fc.constantFrom(0, -0);
+    const placement = fc
+      .tuple(
+        fc.tuple(zero, zero, zero, zero, zero, zero),
+        fc.tuple(fc.constantFrom(1, -1), fc.constantFrom(1, -1), fc.constantFrom(1, -1)),
+        zero,
+      )
+      .map(([off, diagonal, shift]) => {
+        const m = at(shift);
+        [m[1], m[2], m[4], m[6], m[8], m[9]] = off;
+        [m[0], m[5], m[10]] = diagonal;
+        [m[13], m[14]] = [shift, shift];
+        return m;
+      });
+    await fc.assert(
+      fc.asyncProperty(fc.array(placement, { minLength: 1, maxLength: 12 }), async (transforms) => {
+        const reduction = new StreamReduction({ triangles: 20, startTriangles: 1 });
+        await reduction.reduce([{ vertices: vertices.slice(), indices: indices.slice(), transforms }]);
+        const min = [Infinity, Infinity, Infinity],
+          max = [-Infinity, -Infinity, -Infinity];
+        for (const t of transforms) {
+          const box = linearBounds(vertices, 6, t);
+          for (let k = 0; k < 3; k++) {
+            min[k] = Math.min(min[k]!, box[k]! + t[12 + k]!);
+            max[k] = Math.max(max[k]!, box[3 + k]! + t[12 + k]!);
+          }
+        }
+        expect(reduction.fullBounds!.min.every((v, k) => Object.is(v, min[k]))).toBe(true);
+        expect(reduction.fullBounds!.max.every((v, k) => Object.is(v, max[k]))).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
   });
 });

@@ -392,16 +392,21 @@ export class SceneSimplification {
       w.keepEveryPart();
       if (error > 0) this.tighten(m, error);
     };
-    const forms = [0, ...this.policy.shapeErrors].map((error): UnitForm => {
+    const levels: UnitForm[] = [];
+    let before = Number.POSITIVE_INFINITY;
+    for (const error of [0, ...this.policy.shapeErrors]) {
       take(error);
+      const triangles = w.triangles;
+      const saves = triangles < before;
+      before = triangles;
+      // A coarser error that saves nothing on the level before is never the better choice: not measured.
+      if (!saves) continue;
       // Refined no nearer than the error itself: a level is offered, not its last millimetre.
       const enough = error / this.scale[m]!;
       const reach = w.changed ? Math.max(w.stray(enough), w.uncovered(MIN_SAMPLES, enough)) * this.scale[m]! : 0;
-      return { triangles: w.triangles, reach, apply: () => take(error) };
-    });
+      levels.push({ triangles, reach, apply: () => take(error) });
+    }
     take(0);
-    // A coarser error that saves nothing is never the better choice.
-    const levels = forms.filter((f, i) => i === 0 || f.triangles < forms[i - 1]!.triangles);
     const plate = this.plateForm(m);
     return plate ? [...levels, plate] : levels;
   }

@@ -105,13 +105,11 @@ export class StreamReduction {
    */
   private measurePlacements(geometries: readonly SharedGeometry[], uniqueOf: ArrayLike<number>): Bounds {
     const bounds = emptyBounds();
-    const linear = new Map<string, Float64Array>();
+    const boxes = new BoxesByLinearPart();
     geometries.forEach((g, i) => {
       if (g.indices.length < 3) return;
       for (const t of g.transforms) {
-        const key = `${uniqueOf[i]}${LINEAR_PART.map((k) => (Object.is(t[k], -0) ? ' -0' : ` ${t[k]}`)).join('')}`;
-        let box = linear.get(key);
-        if (!box) linear.set(key, (box = linearBounds(g.vertices, 6, t)));
+        const box = boxes.boxOf(uniqueOf[i]!, t, () => linearBounds(g.vertices, 6, t));
         const min = [box[0]! + t[12]!, box[1]! + t[13]!, box[2]! + t[14]!],
           max = [box[3]! + t[12]!, box[4]! + t[13]!, box[5]! + t[14]!];
         if (!(min[0]! <= max[0]!)) continue;
@@ -177,6 +175,32 @@ export class StreamReduction {
 }
 
 /**
+ * Boxes of geometries under the linear part of a matrix (what a translation leaves alone), kept
+ * by geometry and the part's entries, each as `Object.is` tells them apart (−0 from 0): a box
+ * made once serves every place the geometry is moved to without turning.
+ */
+class BoxesByLinearPart {
+  private readonly byHash = new Map<number, Array<{ geometry: number; linear: Float64Array; box: Float64Array }>>();
+  private readonly linear = new Float64Array(LINEAR_PART.length);
+
+  /** The box of `geometry` under `matrix`'s linear part, made by `make` the first time. */
+  boxOf(geometry: number, matrix: Float64Array, make: () => Float64Array): Float64Array {
+    const linear = this.linear;
+    LINEAR_PART.forEach((k, i) => {
+      linear[i] = matrix[k]!;
+    });
+    const hash = (fnv1a([linear], false) ^ Math.imul(geometry, 0x9e3779b1)) >>> 0;
+    const bucket = this.byHash.get(hash) ?? [];
+    const same = bucket.find((e) => e.geometry === geometry && e.linear.every((v, i) => Object.is(v, linear[i])));
+    if (same) return same.box;
+    const box = make();
+    bucket.push({ geometry, linear: linear.slice(), box });
+    this.byHash.set(hash, bucket);
+    return box;
+  }
+}
+
+/**
  * The geometries with the same bytes, each the first met, and for each geometry (by index) the one
  * it is the same as: vertices and triangles equal word for word. Two products drawing the same
  * geometry differently around it (a mirrored door) still share its simplification; their stand-ins
@@ -187,7 +211,7 @@ function sameBytesOnce(geometries: readonly SharedGeometry[]): { unique: SharedG
   const uniqueOf = new Uint32Array(geometries.length);
   const byHash = new Map<number, number[]>();
   geometries.forEach((g, i) => {
-    const hash = fnv1a([g.vertices, g.indices], true);
+    const hash = sampledHash(g.vertices, g.indices);
     const bucket = byHash.get(hash) ?? [];
     let u = bucket.find((k) => sameWords(unique[k]!.vertices, g.vertices) && sameWords(unique[k]!.indices, g.indices));
     if (u === undefined) {
@@ -198,6 +222,24 @@ function sameBytesOnce(geometries: readonly SharedGeometry[]): { unique: SharedG
     uniqueOf[i] = u;
   });
   return { unique, uniqueOf };
+}
+
+/** Words of each array a {@link sampledHash} reads, evenly spread. */
+const HASHED_WORDS = 64;
+
+/**
+ * A hash of two arrays' lengths and a sample of their words: enough to tell most geometries apart
+ * without reading every byte (a project's copies are compared word by word anyway).
+ */
+function sampledHash(...arrays: Array<Float32Array | Uint32Array>): number {
+  let h = 0x811c9dc5;
+  for (const array of arrays) {
+    const words = new Uint32Array(array.buffer, array.byteOffset, array.length);
+    h = Math.imul(h ^ words.length, 0x01000193);
+    const step = Math.max(1, Math.floor(words.length / HASHED_WORDS));
+    for (let i = 0; i < words.length; i += step) h = Math.imul(h ^ words[i]!, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 /** What a placement's node says of its product: its class and id, so the budget can name what it left out. */

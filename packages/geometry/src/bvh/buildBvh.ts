@@ -30,19 +30,7 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
   // in the same order as `triangles` (partitioning swaps both), so scans are sequential. One read
   // serves both the node's bounds (exact: containment must never round inward) and its centroid
   // bounds ((min + max) / 2 on the fly: rounding there only moves the split a hair).
-  const box = new Float32Array(count * 6);
-  for (let t = 0; t < count; t++) {
-    const a = indices[t * 3]! * 3,
-      b = indices[t * 3 + 1]! * 3,
-      c = indices[t * 3 + 2]! * 3;
-    for (let k = 0; k < 3; k++) {
-      const va = p[a + k]!,
-        vb = p[b + k]!,
-        vc = p[c + k]!;
-      box[t * 6 + k * 2] = va < vb ? Math.min(va, vc) : Math.min(vb, vc);
-      box[t * 6 + k * 2 + 1] = va > vb ? Math.max(va, vc) : Math.max(vb, vc);
-    }
-  }
+  const box = triangleBoxes(p, indices, count);
   const triangles = new Uint32Array(count);
   for (let t = 0; t < count; t++) triangles[t] = t;
   // A tree over n leaves has at most 2n − 1 nodes; grow on demand, trim at the end.
@@ -58,6 +46,28 @@ export function buildBvh(mesh: TriangleMesh, options: Partial<BuildBvhOptions> =
   };
   if (count > 0) buildNode(tree, 0, count, 0);
   return { bounds: tree.bounds.slice(0, tree.nodeCount * 6), links: tree.links.slice(0, tree.nodeCount * 2), triangles };
+}
+
+/**
+ * Each triangle's box (x0, x1, y0, y1, z0, z1). A function of its own: as a loop inside
+ * `buildBvh` it was optimised on the stack of one long first build, and every later build left
+ * that code at the next line (never run then), 186 times in one project.
+ */
+function triangleBoxes(p: TriangleMesh['positions'], indices: TriangleMesh['indices'], count: number): Float32Array {
+  const box = new Float32Array(count * 6);
+  for (let t = 0; t < count; t++) {
+    const a = indices[t * 3]! * 3,
+      b = indices[t * 3 + 1]! * 3,
+      c = indices[t * 3 + 2]! * 3;
+    for (let k = 0; k < 3; k++) {
+      const va = p[a + k]!,
+        vb = p[b + k]!,
+        vc = p[c + k]!;
+      box[t * 6 + k * 2] = va < vb ? Math.min(va, vc) : Math.min(vb, vc);
+      box[t * 6 + k * 2 + 1] = va > vb ? Math.max(va, vc) : Math.max(vb, vc);
+    }
+  }
+  return box;
 }
 
 /**
