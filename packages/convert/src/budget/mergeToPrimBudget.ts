@@ -5,6 +5,7 @@ import { meshArea } from '../scene/meshArea.js';
 import type { SceneData, SceneMaterial } from '../scene/SceneData.js';
 import type { BudgetStep } from './ArBudget.js';
 import { drawnCentres, spatialCells } from './spatialCells.js';
+import { alikeMaterials, materialsAfterMerges } from './alikeMaterials.js';
 
 /** Options of {@link mergeToPrimBudget}: how it groups, and when repeated meshes stay shared. */
 export interface MergeToPrimBudgetOptions {
@@ -52,11 +53,11 @@ export interface MergedToBudget {
  * plan grid of 4 × 4, 3 × 3 or 2 × 2 cells, the finest that fits. The prims that grouping leaves
  * spare below about 50 go to repeated meshes (a chair, a window drawn at many places), heaviest first: they stay
  * shared, each drawn at its places, so the USD writer writes them once as instances instead of
- * copying them into merged meshes. Failing every grouping: per material alone; then
- * with materials that look alike made one (identical ones first, then colours on ever coarser
- * steps, at last all untextured ones), each in the look of the one that covered most of the
- * surface. Textured materials are never merged: a scene with more of
- * them than `meshPrims` stays over budget, and the report says so. Element identity survives
+ * copying them into merged meshes. Failing every grouping: per material alone; then with
+ * materials that look alike made one, the two nearest first and no more than the prims ask (see
+ * `alikeMaterials`), each group in the look that covered most of it. Textured materials are
+ * never merged: a scene with more of them than `meshPrims` stays over budget, and the report
+ * says so. Element identity survives
  * every merge as triangle runs. A scene already within comes back as it is.
  *
  * @example
@@ -79,16 +80,24 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number, options: 
       : grouping.label;
     return { scene: mergeByMaterial(scene, { minDrawCalls: 0, ...grouping.options, keep }), steps: ['merged'], grouping: label };
   }
-  // '' groups nothing: one mesh per material.
+  // '' groups nothing: one mesh per material. Then alike materials made one, as few as fit.
   const byMaterial = mergeByMaterial(scene, { minDrawCalls: 0, groupBy: '' });
-  // Steps per colour channel; at −1 every plain material is one (the widest one's look).
-  for (const levels of [0, 64, 32, 16, 8, 4, 2, 1, -1]) {
-    const alike = mergeByMaterial(withMaterialsMerged(byMaterial, levels), { minDrawCalls: 0, groupBy: '' });
-    if (drawCalls(alike) <= meshPrims || levels === -1)
-      return { scene: alike, steps: ['merged', 'materials_merged'], grouping: 'material, with alike materials made one' };
+  const merges = alikeMaterials(byMaterial.materials, drawnAreaByMaterial(byMaterial));
+  const merged = (count: number) =>
+    mergeByMaterial(withLooks(byMaterial, materialsAfterMerges(byMaterial.materials.length, merges, count)), {
+      minDrawCalls: 0,
+      groupBy: '',
+    });
+  // The fewest merges whose draws fit (draws only fall as materials are made one), found by halving;
+  // all of them when even that is over (textured materials, never merged).
+  let fewest = 1,
+    most = merges.length;
+  while (fewest < most) {
+    const middle = (fewest + most) >> 1;
+    if (drawCalls(merged(middle)) <= meshPrims) most = middle;
+    else fewest = middle + 1;
   }
-  /* c8 ignore next */
-  throw new Error('unreachable: the last level always returns');
+  return { scene: merged(fewest), steps: ['merged', 'materials_merged'], grouping: 'material, with alike materials made one' };
 }
 
 /** How nodes may be grouped before merging, finest first: storeys, then spatial cells, then none. */
@@ -164,52 +173,15 @@ function instancedWithin(candidates: readonly Repeated[], spare: number): Set<nu
   return keep;
 }
 
-/**
- * The scene with materials that look alike made one. Textured materials stay apart (their
- * textures differ); plain ones are keyed by their colour and opacity on `levels` steps per channel
- * (0: exactly), with metal, roughness and the flags that change how a surface is drawn. Each
- * merged material takes the look of the one that covered most of the drawn surface: a balcony
- * model's green slabs stay green beside its few blue fixings, whichever the file listed first.
- */
-function withMaterialsMerged(scene: SceneData, levels: number): SceneData {
-  const keyOf = (m: SceneMaterial, i: number): string => {
-    if (
-      m.baseColorTexture ||
-      m.normalTexture ||
-      m.occlusionTexture ||
-      m.emissiveTexture ||
-      m.metallicTexture ||
-      m.roughnessTexture ||
-      m.opacityTexture
-    )
-      return `texture ${i}`;
-    if (levels < 0) return 'plain';
-    const q = (v: number) => (levels === 0 ? v : Math.round(v * levels));
-    return [
-      ...m.baseColor.map(q),
-      q(m.opacity),
-      q(m.metallic),
-      q(m.roughness),
-      ...m.emissive.map(q),
-      m.doubleSided,
-      m.alphaCutoff ?? '',
-      m.alphaBlend ?? '',
-    ].join(' ');
-  };
-  const keys = scene.materials.map(keyOf);
-  const covered = drawnAreaByMaterial(scene);
-  const widest = new Map<string, number>();
-  keys.forEach((key, i) => {
-    const best = widest.get(key);
-    if (best === undefined || covered[i]! > covered[best]!) widest.set(key, i);
-  });
-  const slot = new Map<string, number>();
+/** The scene with each material drawn in the look `lookOf` gives it: the looks used, in order of first use. */
+function withLooks(scene: SceneData, lookOf: Int32Array): SceneData {
+  const slot = new Map<number, number>();
   const materials: SceneMaterial[] = [];
-  const to = keys.map((key) => {
-    let target = slot.get(key);
+  const to = Array.from(lookOf, (look) => {
+    let target = slot.get(look);
     if (target === undefined) {
-      slot.set(key, (target = materials.length));
-      materials.push(scene.materials[widest.get(key)!]!);
+      slot.set(look, (target = materials.length));
+      materials.push(scene.materials[look]!);
     }
     return target;
   });
