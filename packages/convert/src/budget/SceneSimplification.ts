@@ -940,11 +940,8 @@ function drawsOfMeshes(scene: SceneData): { uses: Uint32Array; scale: Float64Arr
   scene.nodes.forEach((node, i) => {
     const w = world[i]!;
     const s = Math.max(Math.hypot(w[0]!, w[1]!, w[2]!), Math.hypot(w[4]!, w[5]!, w[6]!), Math.hypot(w[8]!, w[9]!, w[10]!));
-    // The local axis whose image leans most towards world +Y, or away from it.
-    const lean = [0, 1, 2].map((k) => w[k * 4 + 1]! / (Math.hypot(w[k * 4]!, w[k * 4 + 1]!, w[k * 4 + 2]!) || 1));
-    const axis = [0, 1, 2].reduce((best, k) => (Math.abs(lean[k]!) > Math.abs(lean[best]!) ? k : best), 1) as 0 | 1 | 2;
     for (const m of node.meshes) {
-      if (uses[m] === 0) up[m] = { axis, side: lean[axis]! >= 0 ? 1 : 0 };
+      if (uses[m] === 0) up[m] = upAxis(w);
       uses[m]!++;
       scale[m] = Math.max(scale[m]!, s);
     }
@@ -952,6 +949,13 @@ function drawsOfMeshes(scene: SceneData): { uses: Uint32Array; scale: Float64Arr
   // Undrawn meshes are not simplified; a zero scale would divide by zero.
   for (let m = 0; m < scale.length; m++) if (!(scale[m]! > 0)) scale[m] = 1;
   return { uses, scale, up };
+}
+
+/** The local axis of a node's matrix whose image leans most towards world +Y, or away from it, and which way. */
+function upAxis(w: Float64Array): UpAxis {
+  const lean = [0, 1, 2].map((k) => w[k * 4 + 1]! / (Math.hypot(w[k * 4]!, w[k * 4 + 1]!, w[k * 4 + 2]!) || 1));
+  const axis = [0, 1, 2].reduce((best, k) => (Math.abs(lean[k]!) > Math.abs(lean[best]!) ? k : best), 1) as 0 | 1 | 2;
+  return { axis, side: lean[axis]! >= 0 ? 1 : 0 };
 }
 
 /** A mesh's triangles and its companions', each companion's vertices moved into the mesh's frame. */
