@@ -425,6 +425,22 @@ describe('measureStandIns: where the sheet lies', () => {
     expect(measured.sheet).toEqual(measureStandIn(ring, drawn, parts, 'sheet', surface, undefined, { enough: 0.01, sheetAt: 0.75 }));
   });
 
+  it('looks for the rest of the element where it is told, whatever order the surface lists it in', () => {
+    // A union of some of an element's meshes is not first in the element's surface: the rest is
+    // passed. The glass 5 cm behind the frame, listed first; a bracket as far in front.
+    const ring = frame();
+    const parts = proxyParts(ring);
+    const glass = box([0.1, 0.1, 0.15], [1.1, 1.1, 0.16]);
+    const surface = joined(glass, ring);
+    const towardsGlass = measureStandIns(ring, parts, surface, 0.01, glass.positions);
+    expect(towardsGlass.sheetAt).toBe(0.75);
+    const drawn = sheetProxy(ring, parts, towardsGlass.sheetAt);
+    expect(towardsGlass.sheet).toEqual(measureStandIn(ring, drawn, parts, 'sheet', surface, undefined, { enough: 0.01, sheetAt: 0.75 }));
+    // Told the rest lies in front, it looks there, finds no nearer place, and stays at the middle.
+    const bracket = box([0.5, 0.5, -0.06], [0.6, 0.6, -0.05]);
+    expect(measureStandIns(ring, parts, surface, 0.01, bracket.positions).sheetAt).toBe(0.5);
+  });
+
   it('keeps the mid-plane wherever the mesh is what lies farthest: glass at the middle, or none', () => {
     const ring = frame();
     const parts = proxyParts(ring);

@@ -523,7 +523,10 @@ export class SceneSimplification {
     const material = this.scene.meshes[widest]!.material;
     const union: SceneMesh = { name: lead.name, material, positions: drawn.positions, indices: drawn.indices };
     const parts = proxyParts(union, { hollowShare: this.policy.detailHollowShare });
-    const standing = { union, parts, measured: this.measureStandIns(union, parts, surface, this.scale[group.lead]!) };
+    // What the union stands beside: the element's other meshes (a layer's, the other layer).
+    const others = new Set((this.drawnWith!.get(group.lead) ?? []).flatMap((c) => (members.has(c.mesh) ? [] : [c.mesh])));
+    const rest = whole ? new Float32Array(0) : this.withCompanions(group.lead, others).positions.subarray(lead.positions.length);
+    const standing = { union, parts, measured: this.measureStandIns(union, parts, surface, this.scale[group.lead]!, rest) };
     this.groupStandIns.set(key, standing);
     return standing;
   }
@@ -595,13 +598,14 @@ export class SceneSimplification {
   /**
    * The stand-ins of `mesh` standing as `parts`, each measured against `surface` (the element's
    * whole surface), in the mesh's units; `scale` is metres per unit. The same element geometry
-   * met again (a copy of a building, a type drawn as its own geometry at each place) is measured once.
+   * met again (a copy of a building, a type drawn as its own geometry at each place) is measured
+   * once. `rest`: the rest of the element, when not the surface after the mesh (see `measureStandIns`).
    */
-  private measureStandIns(mesh: SceneMesh, parts: Bounds[], surface: TriangleMesh, scale: number): DetailStandIns {
+  private measureStandIns(mesh: SceneMesh, parts: Bounds[], surface: TriangleMesh, scale: number, rest?: Float32Array): DetailStandIns {
     const same = this.standInsByShape.find(mesh, surface);
     if (same) return same;
     // Below a centimetre, how near a stand-in lies changes neither the choice nor what a person sees.
-    const found = measureStandIns(mesh, parts, surface, this.policy.standInSettled / scale);
+    const found = measureStandIns(mesh, parts, surface, this.policy.standInSettled / scale, rest);
     this.standInsByShape.add(mesh, surface, found);
     return found;
   }

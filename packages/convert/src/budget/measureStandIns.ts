@@ -30,8 +30,11 @@ const SHEET_PLACES: Readonly<Record<'low' | 'high', readonly number[]>> = { low:
  * either way: a window's outer frame, its sheet moved towards the glass behind it.
  * Below `enough` (the same units) how near a stand-in lies is not refined. A sheet within
  * `enough` is as near as a stand-in need be and the cheapest, so the others are then not
- * measured; a rim is measured only round an opening worth leaving open. Pure, so that any thread
- * measuring the same shape finds the same figures, to the bit.
+ * measured; a rim is measured only round an opening worth leaving open. `rest`: the points of
+ * the rest of the element, where the sheet looks for it (default: the surface's vertices after
+ * the mesh's own, which `withCompanions` puts first; a union of some of an element's meshes
+ * passes the others'). Pure, so that any thread measuring the same shape finds the same figures,
+ * to the bit.
  *
  * @example
  * ```ts
@@ -39,7 +42,13 @@ const SHEET_PLACES: Readonly<Record<'low' | 'high', readonly number[]>> = { low:
  * measureStandIns(frame, parts, frameWithGlass, 0.01).sheet; // → { deviation: 0.004, uncovered: 0.03 }
  * ```
  */
-export function measureStandIns(mesh: SceneMesh, parts: Bounds[], surface: TriangleMesh, enough: number): DetailStandIns {
+export function measureStandIns(
+  mesh: SceneMesh,
+  parts: Bounds[],
+  surface: TriangleMesh,
+  enough: number,
+  rest: Float32Array = surface.positions.subarray(Math.min(mesh.positions.length, surface.positions.length)),
+): DetailStandIns {
   const bvh = buildBvh(surface);
   const within = { enough };
   const { distances: middle, seen } = boundStandIn(mesh, sheetProxy(mesh, parts), parts, 'sheet', surface, bvh, within);
@@ -53,7 +62,7 @@ export function measureStandIns(mesh: SceneMesh, parts: Bounds[], surface: Trian
   const stays = settled || seen <= middle.uncovered;
   const { sheet, at } = stays
     ? { sheet: middle, at: 0.5 }
-    : nearestSheet(mesh, parts, surface, bvh, enough, Math.max(seen, middle.uncovered), middle);
+    : nearestSheet(mesh, parts, surface, bvh, enough, Math.max(seen, middle.uncovered), middle, rest);
   // A box (three times a sheet's triangles) or a rim (four times) is of use only where it lies
   // nearer than every cheaper stand-in: past that, its measuring stops and it is never chosen.
   const box = settled
@@ -80,9 +89,10 @@ function nearestSheet(
   enough: number,
   truly: number,
   middle: StandInDistances,
+  rest: Float32Array,
 ): { sheet: StandInDistances; at: number } {
   let best = { sheet: middle, at: 0.5 };
-  const towards = sideOfTheRest(mesh, surface);
+  const towards = sideOfTheRest(mesh, rest);
   if (!towards) return best;
   let beat = truly;
   for (const at of SHEET_PLACES[towards]) {
@@ -96,16 +106,15 @@ function nearestSheet(
 }
 
 /**
- * Which face of the mesh's box, across its thinnest side, the rest of `surface` (the vertices
- * after the mesh's own: see `withCompanions`) lies towards on the whole; undefined with no rest.
+ * Which face of the mesh's box, across its thinnest side, the points `rest` (the rest of the
+ * element) lie towards on the whole; undefined with no rest.
  */
-function sideOfTheRest(mesh: SceneMesh, surface: TriangleMesh): 'low' | 'high' | undefined {
-  const own = mesh.positions.length;
-  if (surface.positions.length <= own) return undefined;
+function sideOfTheRest(mesh: SceneMesh, rest: Float32Array): 'low' | 'high' | undefined {
+  if (rest.length === 0) return undefined;
   const box = pointBounds(mesh.positions);
   const axis = thinnestAxis(box);
   let sum = 0;
-  for (let v = own + axis; v < surface.positions.length; v += 3) sum += surface.positions[v]!;
-  const mean = sum / ((surface.positions.length - own) / 3);
+  for (let v = axis; v < rest.length; v += 3) sum += rest[v]!;
+  const mean = sum / (rest.length / 3);
   return mean < (box.min[axis]! + box.max[axis]!) / 2 ? 'low' : 'high';
 }
