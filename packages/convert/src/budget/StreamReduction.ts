@@ -211,7 +211,7 @@ function sameBytesOnce(geometries: readonly SharedGeometry[]): { unique: SharedG
   const uniqueOf = new Uint32Array(geometries.length);
   const byHash = new Map<number, number[]>();
   geometries.forEach((g, i) => {
-    const hash = sampledHash(g.vertices, g.indices);
+    const hash = fnv1a([g.vertices, g.indices], true);
     const bucket = byHash.get(hash) ?? [];
     let u = bucket.find((k) => sameWords(unique[k]!.vertices, g.vertices) && sameWords(unique[k]!.indices, g.indices));
     if (u === undefined) {
@@ -222,24 +222,6 @@ function sameBytesOnce(geometries: readonly SharedGeometry[]): { unique: SharedG
     uniqueOf[i] = u;
   });
   return { unique, uniqueOf };
-}
-
-/** Words of each array a {@link sampledHash} reads, evenly spread. */
-const HASHED_WORDS = 64;
-
-/**
- * A hash of two arrays' lengths and a sample of their words: enough to tell most geometries apart
- * without reading every byte (a project's copies are compared word by word anyway).
- */
-function sampledHash(...arrays: Array<Float32Array | Uint32Array>): number {
-  let h = 0x811c9dc5;
-  for (const array of arrays) {
-    const words = new Uint32Array(array.buffer, array.byteOffset, array.length);
-    h = Math.imul(h ^ words.length, 0x01000193);
-    const step = Math.max(1, Math.floor(words.length / HASHED_WORDS));
-    for (let i = 0; i < words.length; i += step) h = Math.imul(h ^ words[i]!, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 /** What a placement's node says of its product: its class and id, so the budget can name what it left out. */
