@@ -514,7 +514,9 @@ export class SceneSimplification {
     const lead = this.scene.meshes[group.lead]!;
     const surface = this.withCompanions(group.lead);
     const members = new Set(group.members);
-    const whole = (this.drawnWith!.get(group.lead) ?? []).every((c) => members.has(c.mesh));
+    // What the union stands beside: the element's other meshes (a layer's, the other layer).
+    const others = new Set((this.drawnWith!.get(group.lead) ?? []).flatMap((c) => (members.has(c.mesh) ? [] : [c.mesh])));
+    const whole = others.size === 0;
     const drawn = whole ? surface : this.withCompanions(group.lead, members);
     // Drawn in the material that covers most of the element (a window's glass, not its frame): a
     // member's draws beside the lead are its draws over the lead's.
@@ -523,8 +525,6 @@ export class SceneSimplification {
     const material = this.scene.meshes[widest]!.material;
     const union: SceneMesh = { name: lead.name, material, positions: drawn.positions, indices: drawn.indices };
     const parts = proxyParts(union, { hollowShare: this.policy.detailHollowShare });
-    // What the union stands beside: the element's other meshes (a layer's, the other layer).
-    const others = new Set((this.drawnWith!.get(group.lead) ?? []).flatMap((c) => (members.has(c.mesh) ? [] : [c.mesh])));
     const rest = whole ? new Float32Array(0) : this.withCompanions(group.lead, others).positions.subarray(lead.positions.length);
     const standing = { union, parts, measured: this.measureStandIns(union, parts, surface, this.scale[group.lead]!, rest) };
     this.groupStandIns.set(key, standing);

@@ -1,3 +1,6 @@
+import type { Bounds } from '@arsession/geometry';
+import { emptyBounds, growBounds, unionBounds } from '../scene/growBounds.js';
+import { newIdentityMatrix } from '../scene/identityMatrix.js';
 import type { SceneMesh } from '../scene/SceneData.js';
 import type { Companion } from './drawnTogether.js';
 import type { ElementGroup } from './elementGroups.js';
@@ -38,10 +41,11 @@ export function groupLayers(
 ): [ElementGroup, ElementGroup] | undefined {
   const { thinnerShare } = { ...GROUP_LAYERS_DEFAULTS, ...options };
   const beside = companions.get(group.lead) ?? [];
-  const boxes = new Map<number, Box>([[group.lead, placedBox(meshes[group.lead]!.positions)]]);
-  for (const c of beside) boxes.set(c.mesh, joinBoxes(boxes.get(c.mesh), placedBox(meshes[c.mesh]!.positions, c.toFrame)));
+  // Each mesh's box where it is drawn beside the lead, in the lead's frame (a mesh drawn twice: round both).
+  const boxes = new Map<number, Bounds>([[group.lead, growBounds(emptyBounds(), meshes[group.lead]!.positions, 3, newIdentityMatrix())]]);
+  for (const c of beside) boxes.set(c.mesh, growBounds(boxes.get(c.mesh) ?? emptyBounds(), meshes[c.mesh]!.positions, 3, c.toFrame));
   if (boxes.size < 2) return undefined;
-  const whole = [...boxes.values()].reduce((a, b) => joinBoxes(a, b));
+  const whole = [...boxes.values()].reduce(unionBounds);
   const sides = [0, 1, 2].map((k) => whole.max[k]! - whole.min[k]!);
   const axis = sides.indexOf(Math.min(...sides));
   const depth = sides[axis]!;
@@ -78,31 +82,4 @@ export function groupLayers(
     { lead: group.lead, members: own.filter((m) => m !== group.lead) },
     { lead: second, members: other.filter((m) => m !== second) },
   ];
-}
-
-interface Box {
-  min: number[];
-  max: number[];
-}
-
-/** The box round `positions`, each moved by `toFrame` (column-major 4×4) where given. */
-function placedBox(positions: ArrayLike<number>, toFrame?: Float64Array): Box {
-  const min = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
-  const max = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
-  for (let v = 0; v < positions.length; v += 3) {
-    const x = positions[v]!,
-      y = positions[v + 1]!,
-      z = positions[v + 2]!;
-    for (let k = 0; k < 3; k++) {
-      const p = toFrame ? toFrame[k]! * x + toFrame[4 + k]! * y + toFrame[8 + k]! * z + toFrame[12 + k]! : k === 0 ? x : k === 1 ? y : z;
-      min[k] = Math.min(min[k]!, p);
-      max[k] = Math.max(max[k]!, p);
-    }
-  }
-  return { min, max };
-}
-
-function joinBoxes(a: Box | undefined, b: Box): Box {
-  if (!a) return b;
-  return { min: a.min.map((v, k) => Math.min(v, b.min[k]!)), max: a.max.map((v, k) => Math.max(v, b.max[k]!)) };
 }

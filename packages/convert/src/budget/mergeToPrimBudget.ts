@@ -57,8 +57,8 @@ export interface MergedToBudget {
  * materials that look alike made one, the two nearest first and no more than the prims ask (see
  * `alikeMaterials`), each group in the look that covered most of it. Textured materials are
  * never merged: a scene with more of them than `meshPrims` stays over budget, and the report
- * says so. Element identity survives
- * every merge as triangle runs. A scene already within comes back as it is.
+ * says so. Element identity survives every merge as triangle runs. A scene already within comes
+ * back as it is.
  *
  * @example
  * ```ts
@@ -89,15 +89,18 @@ export function mergeToPrimBudget(scene: SceneData, meshPrims: number, options: 
       groupBy: '',
     });
   // The fewest merges whose draws fit (draws only fall as materials are made one), found by halving;
-  // all of them when even that is over (textured materials, never merged).
+  // all of them when even that is over (textured materials, never merged). The last scene that
+  // fitted is kept: merging copies every vertex.
   let fewest = 1,
-    most = merges.length;
+    most = merges.length,
+    fitted: SceneData | undefined;
   while (fewest < most) {
     const middle = (fewest + most) >> 1;
-    if (drawCalls(merged(middle)) <= meshPrims) most = middle;
+    const scene = merged(middle);
+    if (drawCalls(scene) <= meshPrims) [most, fitted] = [middle, scene];
     else fewest = middle + 1;
   }
-  return { scene: merged(fewest), steps: ['merged', 'materials_merged'], grouping: 'material, with alike materials made one' };
+  return { scene: fitted ?? merged(fewest), steps: ['merged', 'materials_merged'], grouping: 'material, with alike materials made one' };
 }
 
 /** How nodes may be grouped before merging, finest first: storeys, then spatial cells, then none. */
