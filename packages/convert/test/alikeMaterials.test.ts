@@ -1,29 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SceneData, SceneMaterial, SceneMesh, SceneNode } from '../src/index.js';
 import { alikeMaterials, materialsAfterMerges } from '../src/budget/alikeMaterials.js';
 import { mergeToPrimBudget } from '../src/budget/mergeToPrimBudget.js';
 import { drawCalls } from '../src/scene/sceneStats.js';
-import { at, plainMaterial, plainScene } from './support/plainScene.js';
-
-type Rgb = [number, number, number];
-
-/** A square `size` across for each colour, side by side in the ground plane, one material each. */
-function squares(looks: ReadonlyArray<{ colour: Rgb; size: number; doubleSided?: boolean }>): SceneData {
-  const meshes: SceneMesh[] = looks.map(({ size }, k) => ({
-    name: `m${k}`,
-    material: k,
-    positions: new Float32Array([0, 0, 0, size, 0, 0, size, 0, size, 0, 0, size]),
-    indices: new Uint32Array([0, 2, 1, 0, 3, 2]),
-  }));
-  const nodes: SceneNode[] = meshes.map((_, k) => ({ name: `n${k}`, parent: -1, matrix: at(k * 20), meshes: [k], metadata: {} }));
-  const materials: SceneMaterial[] = looks.map(({ colour, doubleSided }, k) => ({
-    ...plainMaterial(`c${k}`),
-    baseColor: colour,
-    doubleSided: doubleSided ?? false,
-  }));
-  return { ...plainScene(nodes, meshes, 'glb'), materials };
-}
+import { colouredSquares } from './support/plainScene.js';
 
 const channel = fc.double({ min: 0, max: 1, noNaN: true });
 const look = fc.record({ colour: fc.tuple(channel, channel, channel), size: fc.double({ min: 0.1, max: 10, noNaN: true }) });
@@ -33,7 +13,7 @@ describe('alikeMaterials: the order in which plain materials are made one', () =
     fc.assert(
       fc.property(fc.array(look, { minLength: 2, maxLength: 24 }), fc.nat(), (looks, seed) => {
         const meshPrims = 1 + (seed % (looks.length - 1));
-        const scene = squares(looks);
+        const scene = colouredSquares(looks);
         const { scene: delivered, steps } = mergeToPrimBudget(scene, meshPrims);
         expect(steps).toEqual(['merged', 'materials_merged']);
         expect(drawCalls(delivered)).toBe(meshPrims);
@@ -46,7 +26,7 @@ describe('alikeMaterials: the order in which plain materials are made one', () =
 
   it('makes the two nearest looks one first, in the look of the one that covers more', () => {
     // Three pairs of near colours, the second of each pair larger: three prims keep red, green and blue.
-    const scene = squares([
+    const scene = colouredSquares([
       { colour: [0.8, 0.1, 0.1], size: 1 },
       { colour: [0.1, 0.8, 0.1], size: 1 },
       { colour: [0.1, 0.1, 0.8], size: 1 },
@@ -69,7 +49,7 @@ describe('alikeMaterials: the order in which plain materials are made one', () =
     // A green slab, a blue façade of the same size, and a magenta fixing nearer blue than green:
     // the fixing goes, though the slab and façade are nearer each other than the fixing is to either.
     const merges = alikeMaterials(
-      squares([
+      colouredSquares([
         { colour: [0.2, 0.6, 0.2], size: 10 },
         { colour: [0.2, 0.2, 0.6], size: 10 },
         { colour: [0.9, 0.2, 0.9], size: 0.3 },
@@ -81,7 +61,7 @@ describe('alikeMaterials: the order in which plain materials are made one', () =
   });
 
   it('makes materials drawn another way (two-sided) one only after every other', () => {
-    const scene = squares([
+    const scene = colouredSquares([
       { colour: [0.5, 0.5, 0.5], size: 1, doubleSided: true },
       { colour: [0.5, 0.5, 0.5], size: 1 },
       { colour: [0.9, 0.1, 0.1], size: 5 },

@@ -16,8 +16,6 @@ import {
   type ArBudget,
   type SceneData,
   type SceneMaterial,
-  type SceneMesh,
-  type SceneNode,
 } from '../src/index.js';
 import {
   drawnCentres,
@@ -29,7 +27,7 @@ import {
 } from '../src/budget/index.js';
 import { runConversion } from '../src/worker/runConversion.js';
 import { corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
-import { at, plainMaterial, plainScene } from './support/plainScene.js';
+import { colouredSquares } from './support/plainScene.js';
 
 /** A conversion as the pool runs it, USDZ and GLB in memory. */
 function runConversionForTest(bytes: Uint8Array, fileName: string, budget: Partial<ArBudget> | false) {
@@ -212,17 +210,7 @@ describe('fitArBudget', () => {
       [0.07, 0.78, 0.07],
       [0.78, 0, 0],
     ];
-    const sizes = [0.2, 10, 2];
-    const quad = (size: number, x: number, material: number): SceneMesh => ({
-      name: `m${material}`,
-      material,
-      positions: new Float32Array([x, 0, 0, x + size, 0, 0, x + size, 0, size, x, 0, size]),
-      indices: new Uint32Array([0, 2, 1, 0, 3, 2]),
-    });
-    const meshes = sizes.map((size, k) => quad(size, k * 20, k));
-    const nodes: SceneNode[] = meshes.map((_, k) => ({ name: `n${k}`, parent: -1, matrix: at(0, 0, 0), meshes: [k], metadata: {} }));
-    const materials = colours.map((baseColor, k) => ({ ...plainMaterial(`c${k}`), baseColor }));
-    const scene: SceneData = { ...plainScene(nodes, meshes, 'glb'), materials };
+    const scene = colouredSquares(colours.map((colour, k) => ({ colour, size: [0.2, 10, 2][k]! })));
     const { scene: delivered, grouping } = mergeToPrimBudget(scene, 1);
     expect(grouping).toBe('material, with alike materials made one');
     expect(delivered.materials).toHaveLength(1);
@@ -230,7 +218,9 @@ describe('fitArBudget', () => {
     // Drawn at ten times the size, the rail covers the most, and gives its look.
     const railScaled = {
       ...scene,
-      nodes: nodes.map((n, k) => (k === 2 ? { ...n, matrix: new Float64Array([10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1]) } : n)),
+      nodes: scene.nodes.map((n, k) =>
+        k === 2 ? { ...n, matrix: new Float64Array([10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1]) } : n,
+      ),
     };
     expect(mergeToPrimBudget(railScaled, 1).scene.materials[0]!.baseColor).toEqual(colours[2]);
   });

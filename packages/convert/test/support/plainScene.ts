@@ -20,3 +20,25 @@ export function plainScene(nodes: SceneNode[], meshes: SceneMesh[], format: Scen
   const base = { nodes, meshes, materials: [plainMaterial()], textures: [] };
   return { source: { format }, ...base, offset: [0, 0, 0], bounds: sceneBounds(base), stats: sceneStats(base), warnings: [] };
 }
+
+/**
+ * A square `size` across for each look, 20 apart along x in the ground plane, one material each
+ * (its colour, two-sided where asked): what merging materials by their drawn surface is tried on.
+ */
+export function colouredSquares(
+  looks: ReadonlyArray<{ colour: [number, number, number]; size: number; doubleSided?: boolean }>,
+): SceneData {
+  const meshes: SceneMesh[] = looks.map(({ size }, k) => ({
+    name: `m${k}`,
+    material: k,
+    positions: new Float32Array([k * 20, 0, 0, k * 20 + size, 0, 0, k * 20 + size, 0, size, k * 20, 0, size]),
+    indices: new Uint32Array([0, 2, 1, 0, 3, 2]),
+  }));
+  const nodes: SceneNode[] = meshes.map((_, k) => ({ name: `n${k}`, parent: -1, matrix: at(0), meshes: [k], metadata: {} }));
+  const materials: SceneMaterial[] = looks.map(({ colour, doubleSided }, k) => ({
+    ...plainMaterial(`c${k}`),
+    baseColor: colour,
+    doubleSided: doubleSided ?? false,
+  }));
+  return { ...plainScene(nodes, meshes, 'glb'), materials };
+}
