@@ -302,6 +302,30 @@ describe('measureStandIn', () => {
     );
   });
 
+  it('measures a rim under a cap as without one, and stops at its side once that reaches the cap', () => {
+    fc.assert(
+      fc.property(fc.record({ ...frameSizes(0.7), share: fc.double({ min: 0.05, max: 3, noNaN: true }) }), (drawn) => {
+        const { size, bar, depth, share } = drawn;
+        const ring = frame(size, bar, depth);
+        const parts = proxyParts(ring);
+        const rim = rimProxy(ring, parts);
+        const free = measureStandIn(ring, rim, parts, 'rim');
+        const cap = share * free.uncovered;
+        const capped = measureStandIn(ring, rim, parts, 'rim', ring, buildBvh(ring), { cap });
+        if (free.uncovered >= cap) {
+          // Its side alone takes it past: never the nearer stand-in, so its face is not bounded at all.
+          expect(capped.uncovered).toBe(free.uncovered);
+          expect(capped.deviation).toBe(Number.POSITIVE_INFINITY);
+        } else if (Number.isFinite(capped.deviation)) {
+          expect(capped).toEqual(free);
+        } else {
+          expect(free.deviation).toBeGreaterThanOrEqual(cap);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it("measures against the element's other meshes when given them: a frame's sheet lies on its glass", () => {
     // A window frame round a 1 × 1 m opening, and its glass in the opening as a mesh of its own.
     const ring = frame();

@@ -98,10 +98,14 @@ export function boundStandIn(
   // has a side of no width, whose triangles have no area and draw nothing.
   const deviationOf = () => farthestOf(drawnTriangles(standIn), surface, bvh, { enough, tolerance, maxCuts, cap });
   if (kind === 'rim') {
+    // The mesh's side first, as for a box: a rim is measured under the cap of the cheaper
+    // stand-ins, and its side is most often what takes it past (a frame drawn off its opening).
+    const rim: TriangleMesh = { positions: standIn.positions, indices: standIn.indices };
+    const uncovered = rimUncovered(source, rim, parts, { enough, tolerance, maxCuts, cap });
+    if (uncovered >= cap) return { distances: { deviation: Number.POSITIVE_INFINITY, uncovered }, seen: 0 };
     const { upper: deviation, lower: seen } = deviationOf();
     if (deviation === Number.POSITIVE_INFINITY) return { distances: { deviation, uncovered: deviation }, seen };
-    const rim: TriangleMesh = { positions: standIn.positions, indices: standIn.indices };
-    return { distances: { deviation, uncovered: rimUncovered(source, rim, parts, { enough, tolerance, maxCuts, cap }) }, seen };
+    return { distances: { deviation, uncovered }, seen };
   }
   // The mesh's side first: it is linear in the triangles, and may settle the cap without a BVH.
   let uncovered = 0;
