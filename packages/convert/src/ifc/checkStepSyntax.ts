@@ -94,12 +94,17 @@ export function checkStepSyntax(
     const bodyAt = i;
     let depth = 0;
     for (;;) {
+      // Digits, commas, blanks, '$', '*' and signs need no look: skipped in a loop of their own.
+      while (i < n && BODY_BYTE[bytes[i]!] === 0) i++;
       if (i >= n) return `${where(bytes, bodyAt, keywordAt, entityId)} never ends (no ";" before the end of the file)`;
       const c = bytes[i]!;
-      if (BODY_BYTE[c] === 0) {
-        i++;
-      } else if (c === DOT) {
-        // the most frequent: every real number has one
+      if (c === DOT) {
+        // The most frequent: every real number has one, after a digit.
+        const before = bytes[i - 1]!;
+        if (before >= 0x30 && before <= 0x39) {
+          i++;
+          continue;
+        }
         const end = dotEnd(bytes, i);
         if (end < 0)
           return (
@@ -127,9 +132,16 @@ export function checkStepSyntax(
         }
         i = end + 1;
       } else if (c === HASH) {
+        // A reference: its digits read as they are skipped (one in twenty bytes is a '#').
         const start = ++i;
-        i = skipDigits(bytes, i);
-        if (entityIdIn(bytes, start, i, maxEntityId) < 0)
+        let id = 0;
+        while (i < n) {
+          const d = bytes[i]! - 0x30;
+          if (d < 0 || d > 9) break;
+          id = id * 10 + d;
+          i++;
+        }
+        if (i === start || i - start > 15 || id < 1 || id > maxEntityId)
           return idProblem(bytes, start, i, maxEntityId, `${statementName(bytes, keywordAt, entityId)} refers to`);
         // web-ifc ends a reference at its digits and reads what clings to it as a token of its own.
         if (bytes[i] === DOT || KEYWORD_PART[bytes[i]!] === 1)
