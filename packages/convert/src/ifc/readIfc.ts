@@ -27,6 +27,7 @@ import { finishWebIfcRead, startWebIfcRead } from './webIfcApi.js';
 import { geometryViews } from './webIfcHeap.js';
 import { InstancedPlacements } from './InstancedPlacements.js';
 import type { Rgba, SharedGeometry, StreamReduction } from '../budget/StreamReduction.js';
+import { sameWords } from '../budget/SameShapes.js';
 
 /** Options of {@link readIfc}. */
 export interface ReadIfcOptions {
@@ -609,7 +610,7 @@ class SharedGeometries {
       let geometry: SharedGeometry | undefined;
       try {
         const { vertices, indices } = geometryViews(api, g);
-        geometry = variants.find((v) => sameArray(v.vertices, vertices) && sameArray(v.indices, indices));
+        geometry = variants.find((v) => sameWords(v.vertices, vertices) && sameWords(v.indices, indices));
         if (!geometry) {
           const color: Rgba = [pg.color.x, pg.color.y, pg.color.z, pg.color.w];
           geometry = { vertices: vertices.slice(), indices: indices.slice(), transforms: [], owners: [], color };
@@ -666,14 +667,6 @@ class SharedGeometries {
 
 /** The arrays of every shared geometry at one level of reduction, in `SharedGeometries.geometries()` order. */
 type LevelOfDetail = Array<Pick<SharedGeometry, 'vertices' | 'indices' | 'drawnColor'>>;
-
-/** Whether two arrays hold the same bytes (a copy against web-ifc's memory). */
-function sameArray(a: Float32Array | Uint32Array, b: Float32Array | Uint32Array): boolean {
-  return (
-    a.length === b.length &&
-    Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0
-  );
-}
 
 const NO_OFFSET: Readonly<Vec3> = [0, 0, 0];
 
