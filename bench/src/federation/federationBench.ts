@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -106,7 +107,7 @@ export async function benchFederation(rounds: number): Promise<FederationBench> 
     let webIfcPeakMb = 0,
       assets: Asset[] = [];
     for (let round = 0; round < rounds; round++) {
-      const peer = webIfcAll(files);
+      const peer = await webIfcAll(files);
       const mine = await postFederation(target.url, files);
       webIfc.push(peer.ms);
       session.push(mine.ms);
@@ -143,11 +144,19 @@ export async function benchFederation(rounds: number): Promise<FederationBench> 
   }
 }
 
-/** web-ifc alone on every file, in a fresh process. */
-function webIfcAll(files: string[]): { ms: number; peakRssMb: number } {
-  const r = spawnSync(process.execPath, [WEB_IFC_ALL, ...files], { encoding: 'utf8', timeout: 900_000 });
-  if (r.status !== 0) throw new Error(`web-ifc alone: ${r.stderr.trim().split('\n').at(-1)}`);
-  return JSON.parse(r.stdout) as { ms: number; peakRssMb: number };
+/**
+ * web-ifc alone on every file, in a fresh process. Awaited, not run synchronously: with this
+ * process's event loop stopped for longer than the server keeps an idle connection open, the
+ * next round's POST went out on the connection the server had closed meanwhile (EPIPE).
+ */
+async function webIfcAll(files: string[]): Promise<{ ms: number; peakRssMb: number }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [WEB_IFC_ALL, ...files], { encoding: 'utf8', timeout: 900_000 });
+    return JSON.parse(stdout) as { ms: number; peakRssMb: number };
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr ?? String(err);
+    throw new Error(`web-ifc alone: ${stderr.trim().split('\n').at(-1)}`);
+  }
 }
 
 /** One by_plane session of every file (`model_files` parts), timed to its answer; the assets its detail lists. */
