@@ -55,7 +55,10 @@ describe('element records', () => {
   });
 });
 
-/** A GLB of two triangles' nodes: `door` with extras (nested, a list) on it and its mesh, `bare` with none. */
+/**
+ * A GLB of three triangles' nodes: `door` with extras (nested, a list) on it and its mesh, `panel`
+ * unnamed with a named mesh and no extras, and one that names neither.
+ */
 async function glbWithExtras(): Promise<Uint8Array> {
   const doc = new Document();
   const buffer = doc.createBuffer();
@@ -75,8 +78,9 @@ async function glbWithExtras(): Promise<Uint8Array> {
     .createNode('Door 7')
     .setMesh(doc.createMesh().addPrimitive(triangle()).setExtras({ lod: 2 }))
     .setExtras({ fireRating: 'EI30', size: { w: 0.9, h: 2.1 }, tags: ['exit', 'north'] });
-  const bare = doc.createNode('').setTranslation([3, 0, 0]).setMesh(doc.createMesh().addPrimitive(triangle()));
-  doc.createScene().addChild(door).addChild(bare);
+  const panel = doc.createNode('').setTranslation([3, 0, 0]).setMesh(doc.createMesh('Panel').addPrimitive(triangle()));
+  const bare = doc.createNode('').setTranslation([6, 0, 0]).setMesh(doc.createMesh().addPrimitive(triangle()));
+  doc.createScene().addChild(door).addChild(panel).addChild(bare);
   return new NodeIO().writeBinary(doc);
 }
 
@@ -86,7 +90,7 @@ describe('element records of a GLB and a USDZ: what the file carries', () => {
     const result = await runConversion({ bytes: await glbWithExtras(), outputs: ['usdz'], elementsPath: path });
     const records = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as ElementRecords;
     expect(records.schema).toBe('glTF 2.0');
-    expect(Object.keys(records.elements).sort()).toEqual(['/nodes/0', '/nodes/1']);
+    expect(Object.keys(records.elements).sort()).toEqual(['/nodes/0', '/nodes/1', '/nodes/2']);
     expect(records.elements['/nodes/0']).toEqual({
       id: '/nodes/0',
       global_id: null,
@@ -99,7 +103,10 @@ describe('element records of a GLB and a USDZ: what the file carries', () => {
       quantities: {},
     });
     expect(records.elements['/nodes/1']!.property_sets).toEqual({});
-    expect(result.elements!.count).toBe(2);
+    // An unnamed node is named by its mesh, as exporters that name only meshes mean it; by nothing made up.
+    expect(records.elements['/nodes/1']!.name).toBe('Panel');
+    expect(records.elements['/nodes/2']!.name).toBe('');
+    expect(result.elements!.count).toBe(3);
     // What the delivered USDZ names each face by is a record's id.
     const pkg = checkUsdzPackage(result.usdz!);
     const stage = UsdStage.open(new PackageLayers(pkg.entries, { label: 'back' }), pkg.entries[0]!.name);

@@ -83,7 +83,7 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
   try {
     const scene: GlbScene = new GlbSceneBuilder(doc).build();
     scene.warnings.unshift(...transcoded);
-    if (options.elementRecords) scene.elementRecords = nodeElementRecords(scene, extrasOf(doc));
+    if (options.elementRecords) scene.elementRecords = nodeElementRecords(scene, extrasOf(doc), namesOf(doc));
     return scene;
   } catch (err) {
     // The builder's own refusals (an index past its vertices) do not know the file: name it here.
@@ -101,6 +101,18 @@ function extrasOf(doc: Document): (node: SceneNode) => PropertySets {
   return (node) => {
     const gltf = nodes[Number(node.metadata.gltfNode?.slice('/nodes/'.length))];
     return { extras: flattenProperties(gltf?.getExtras()), 'mesh extras': flattenProperties(gltf?.getMesh()?.getExtras()) };
+  };
+}
+
+/**
+ * A scene node's name as its glTF node states it: the node's own, else its mesh's (exporters often
+ * name only the mesh), else none. Not the scene's `node_N`, which only keeps prim names apart.
+ */
+function namesOf(doc: Document): (node: SceneNode) => string {
+  const nodes = doc.getRoot().listNodes();
+  return (node) => {
+    const gltf = nodes[Number(node.metadata.gltfNode?.slice('/nodes/'.length))];
+    return gltf?.getName() || gltf?.getMesh()?.getName() || '';
   };
 }
 

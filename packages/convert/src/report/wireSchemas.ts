@@ -262,7 +262,10 @@ export const ElementRecord = Type.Object(
     }),
     global_id: nullable(Type.String(), 'its IFC GlobalId; null for a GLB or USDZ element'),
     ifc_class: nullable(Type.String(), 'its IFC class (IfcDoor, IfcWallStandardCase, …); null for a GLB or USDZ element'),
-    name: Type.String({ description: "its name in the model (a glTF node's, a USD prim's)" }),
+    name: Type.String({
+      description:
+        "its name in the model (a glTF node's, or its mesh's when the node has none; a USD prim's); empty when the file names neither",
+    }),
     type: nullable(
       Type.Object(
         {
