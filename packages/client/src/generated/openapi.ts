@@ -833,7 +833,7 @@ export interface components {
             global_id: string | null;
             /** @description its IFC class (IfcDoor, IfcWallStandardCase, …); null for a GLB or USDZ element */
             ifc_class: string | null;
-            /** @description its name in the model (a glTF node's, a USD prim's) */
+            /** @description its name in the model (a glTF node's, or its mesh's when the node has none; a USD prim's); empty when the file names neither */
             name: string;
             /** @description its type (IfcRelDefinesByType), with the property sets stated on the type; null when it has none */
             type: {
