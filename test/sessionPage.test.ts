@@ -321,7 +321,9 @@ describe('the preview of an IFC: storeys to switch, and a click names its elemen
       const { min, max } = detail.model_assets[0].bounds as { min: number[]; max: number[] };
       const centre = min.map((v, k) => (v + max[k]!) / 2);
       await lookDown(page, centre);
-      const before = await page.locator('model-viewer').screenshot();
+      // A screenshot waits for the element to hold still over two frames, which in software WebGL
+      // on a loaded 2-core machine took past Playwright's 30 s.
+      const before = await page.locator('model-viewer').screenshot({ timeout: 90_000 });
       const roof = await clickMiddle(page);
       expect(roof.shown.Storey).toBe('Dachgeschoss');
 
@@ -344,7 +346,7 @@ describe('the preview of an IFC: storeys to switch, and a click names its elemen
       await page.locator('#storeys button', { hasText: 'Erdgeschoss' }).click();
       expect(await page.evaluate(`document.querySelector('model-viewer').variantName`)).toBe('Erdgeschoss');
       await page.evaluate(`new Promise((r) => setTimeout(r, 500))`);
-      const after = await page.locator('model-viewer').screenshot();
+      const after = await page.locator('model-viewer').screenshot({ timeout: 90_000 });
       expect(after.equals(before)).toBe(false);
       // The same pixel now passes the hidden roof and upper floor: what it names is on the ground floor.
       const ground = await clickMiddle(page);
@@ -358,5 +360,5 @@ describe('the preview of an IFC: storeys to switch, and a click names its elemen
     }
     // Three renders and two picks in software WebGL: 31 s alone on a slow 2-core machine, past
     // 100 s there beside the rest of the suite.
-  }, 240_000);
+  }, 300_000);
 });
