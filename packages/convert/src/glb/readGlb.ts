@@ -97,9 +97,9 @@ export async function readGlb(bytes: Uint8Array, options: ReadGlbOptions = {}): 
 
 /** A scene node's property sets from its glTF node: the node's `extras` and its mesh's. */
 function extrasOf(doc: Document): (node: SceneNode) => PropertySets {
-  const nodes = doc.getRoot().listNodes();
+  const gltfOf = gltfNodes(doc);
   return (node) => {
-    const gltf = nodes[Number(node.metadata.gltfNode?.slice('/nodes/'.length))];
+    const gltf = gltfOf(node);
     return { extras: flattenProperties(gltf?.getExtras()), 'mesh extras': flattenProperties(gltf?.getMesh()?.getExtras()) };
   };
 }
@@ -109,11 +109,17 @@ function extrasOf(doc: Document): (node: SceneNode) => PropertySets {
  * name only the mesh), else none. Not the scene's `node_N`, which only keeps prim names apart.
  */
 function namesOf(doc: Document): (node: SceneNode) => string {
-  const nodes = doc.getRoot().listNodes();
+  const gltfOf = gltfNodes(doc);
   return (node) => {
-    const gltf = nodes[Number(node.metadata.gltfNode?.slice('/nodes/'.length))];
+    const gltf = gltfOf(node);
     return gltf?.getName() || gltf?.getMesh()?.getName() || '';
   };
+}
+
+/** The glTF node a scene node was read from, by the pointer in its metadata (`/nodes/<index>`). */
+function gltfNodes(doc: Document): (node: SceneNode) => GltfNode | undefined {
+  const nodes = doc.getRoot().listNodes();
+  return (node) => nodes[Number(node.metadata.gltfNode?.slice('/nodes/'.length))];
 }
 
 /** Walks one glTF document once, collecting plain scene data. */
