@@ -83,14 +83,15 @@ export {
 export { arkitRulesBroken, type BrokenRule } from './package/arkitRulesBroken.js';
 
 // Zip, as USDZ and .ifczip use it (stored entries, 64-byte aligned, checked against hostile headers)
-export { readZipDirectory, type ZipDirectoryEntry } from './zip/readZipDirectory.js';
 export {
+  readZipDirectory,
   zipLayout,
   zipStored,
   ZIP_STORED_DEFAULTS,
+  type ZipDirectoryEntry,
   type ZipEntry,
   type ZipEntryHeader,
   type ZipEntryInput,
   type ZipLayout,
   type ZipStoredOptions,
-} from './zip/zipStored.js';
+} from './zip/index.js';

@@ -1,4 +1,5 @@
-import { readZipDirectory, UsdUnreadableError } from '@arsession/usd';
+import { UsdUnreadableError } from '@arsession/usd/errors';
+import { readZipDirectory } from '@arsession/usd/zip';
 
 /** One part's file as the parts archive holds it. */
 export interface PartFile {
