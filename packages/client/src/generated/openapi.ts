@@ -909,7 +909,7 @@ export interface components {
             usdz_bytes: number;
             /** @description SHA-256 of the delivered USDZ, hex (also its ETag) */
             usdz_sha256: string;
-            /** @description what the AR budget did to this part; its deviations include what the reader simplified before the model was split */
+            /** @description what the AR budget did to this part; its deviations include what the reader simplified of its elements before the model was split, and its categories list each one the part draws (a part its own budget left as read lists what the reader did alone) */
             ar_budget: components["schemas"]["ArBudget"];
             /**
              * Format: uri

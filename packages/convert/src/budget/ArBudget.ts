@@ -36,6 +36,17 @@ export interface BudgetFigures {
 }
 
 /**
+ * How far one mesh's delivered surface and its full one lie apart each way (m, at the largest
+ * scale it is drawn at), in the category it was counted in: upper bounds, each at most its
+ * category's figure (a measurement stops refining once it cannot raise that).
+ */
+export interface MeshStray {
+  category: BudgetCategory;
+  deviation: number;
+  uncovered: number;
+}
+
+/**
  * What one budget category (see `BudgetCategory`) gave up: triangles drawn before and after, how
  * far its delivered surface strays from its full one each way, and the elements it lost.
  */

@@ -31,7 +31,7 @@ import { proxyParts } from './proxyParts.js';
 import { contentKey, SameShapes } from './SameShapes.js';
 import { SeeThroughMaterials } from './SeeThroughMaterials.js';
 import { TwinMeshes } from './TwinMeshes.js';
-import type { CategoryFigures } from './ArBudget.js';
+import type { CategoryFigures, MeshStray } from './ArBudget.js';
 import type { SimplifiedScene } from './SimplifiedScene.js';
 import type { SimplifyToBudgetOptions } from './SimplifyToBudgetOptions.js';
 import { SIMPLIFICATION_POLICY_DEFAULTS, type SimplificationPolicy } from './SimplificationPolicy.js';
@@ -123,6 +123,8 @@ export class SceneSimplification {
   private drawnWith: Map<number, Companion[]> | undefined;
   /** Groups standing as one, by lead (see `elementGroups`). */
   private readonly grouped = new Map<number, GroupStandIn>();
+  /** The lead of the group each covered mesh stands in (see `standingForms`). */
+  private readonly coveredBy = new Map<number, number>();
   /** Each group's (or layer's) union and stand-ins, by its meshes, made the first time they are asked for (see `groupStandIn`). */
   private readonly groupStandIns = new Map<string, GroupStandIn>();
 
@@ -495,7 +497,10 @@ export class SceneSimplification {
           apply: () => {
             this.grouped.set(group.lead, standing);
             this.standIn[group.lead] = kind;
-            for (const m of group.members) this.standIn[m] = 'covered';
+            for (const m of group.members) {
+              this.standIn[m] = 'covered';
+              this.coveredBy.set(m, group.lead);
+            }
           },
         },
       ];
@@ -730,6 +735,13 @@ export class SceneSimplification {
   deliver(samples: number, error: number): SimplifiedScene {
     const { scene, work, scale } = this;
     const figures = new CategoryLedger();
+    const strays = new Array<MeshStray | undefined>(scene.meshes.length);
+    /** Counts mesh `m`'s distances to its category, and keeps them as its own. */
+    const strayed = (m: number, category: BudgetCategory, deviation: number, uncovered: number) => {
+      figures.strayed(category, deviation, uncovered);
+      const own = strays[m];
+      strays[m] = { category, deviation: Math.max(own?.deviation ?? 0, deviation), uncovered: Math.max(own?.uncovered ?? 0, uncovered) };
+    };
     const measured: Array<{ sampled: number; measure: () => void }> = [];
     // A shape repeated at many places (each window of a type its own geometry) is measured once.
     const twins = new TwinMeshes<{ scale: number; deviation: number; uncovered: number }>(SETTLED_ON_SURFACE);
@@ -767,24 +779,24 @@ export class SceneSimplification {
       if ((standIn === 'box' || standIn === 'sheet' || standIn === 'rim') && this.isDetail(m)) {
         // The envelope's figures are what a person sees of the building: measured, not a box's size.
         const measured = (group?.measured ?? this.detailStandIn(m))[standIn];
-        figures.strayed(category, measured.deviation * scale[m]!, measured.uncovered * scale[m]!);
+        strayed(m, category, measured.deviation * scale[m]!, measured.uncovered * scale[m]!);
       } else if (standIn === 'box') {
         // Each part touches every face of its box and lies inside it: a point of a box is within
         // its face's diagonal of the part, a point of the part within half the thinnest side of its box.
         for (const part of this.partsOf(m)) {
           const [thinnest, middle, longest] = boxSides(part);
-          figures.strayed(category, Math.hypot(middle, longest) * scale[m]!, (thinnest / 2) * scale[m]!);
+          strayed(m, category, Math.hypot(middle, longest) * scale[m]!, (thinnest / 2) * scale[m]!);
         }
       } else if (standIn === 'top') {
         // Each part touches its box's top face, and lies within the box: a point of the face is
         // within the face's diagonal of the part, a point of the part within the box's diagonal of the face.
         for (const part of this.partsOf(m)) {
           const sides = [0, 1, 2].filter((k) => k !== this.up[m]!.axis).map((k) => part.max[k]! - part.min[k]!);
-          figures.strayed(category, Math.hypot(...sides) * scale[m]!, Math.hypot(...boxSides(part)) * scale[m]!);
+          strayed(m, category, Math.hypot(...sides) * scale[m]!, Math.hypot(...boxSides(part)) * scale[m]!);
         }
       } else if (delivered.indices.length === 0) {
         // Left out whole (smaller than the error, or by the budget): it counts its own size, not a distance to elsewhere.
-        figures.strayed(category, 0, size);
+        strayed(m, category, 0, size);
       } else {
         // Measured once every stand-in has counted: a category's farthest so far spares refining
         // what cannot change it.
@@ -796,7 +808,7 @@ export class SceneSimplification {
               versions = { source: mesh, delivered };
             const twin = twins.find(versions);
             if (twin && twin.measured.scale === s) {
-              figures.strayed(category, twin.measured.deviation + 2 * twin.drift * s, twin.measured.uncovered + 2 * twin.drift * s);
+              strayed(m, category, twin.measured.deviation + 2 * twin.drift * s, twin.measured.uncovered + 2 * twin.drift * s);
               return;
             }
             const sofar = figures.farthest(category);
@@ -806,7 +818,7 @@ export class SceneSimplification {
               uncovered: w.uncovered(meshSamples, sofar.uncovered / s, SETTLED_ON_SURFACE / s) * s,
             };
             twins.add(versions, measuredHere);
-            figures.strayed(category, measuredHere.deviation, measuredHere.uncovered);
+            strayed(m, category, measuredHere.deviation, measuredHere.uncovered);
           },
         });
       }
@@ -815,6 +827,7 @@ export class SceneSimplification {
     // Those sampled farthest first: a category's farthest is met early, and the rest settle under it.
     measured.sort((a, b) => b.sampled - a.sampled);
     for (const { measure } of measured) measure();
+    for (const [m, lead] of this.coveredBy) if (this.standIn[m] === 'covered') strays[m] = strays[lead];
     // A mesh left out entirely is drawn nowhere; the elements that drew only such meshes are named.
     const elements = new Map<string, { category: BudgetCategory; ifcClass: string; drew: boolean; drawn: boolean; boxed: boolean }>();
     scene.nodes.forEach((n, i) => {
@@ -849,6 +862,7 @@ export class SceneSimplification {
       maxDeviation: Math.max(0, ...categories.map((c) => c.maxDeviation)),
       maxUncovered: Math.max(0, ...categories.map((c) => c.maxUncovered)),
       categories,
+      meshStrays: strays,
     };
   }
 }

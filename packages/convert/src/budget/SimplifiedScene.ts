@@ -1,5 +1,5 @@
 import type { SceneData } from '../scene/SceneData.js';
-import type { CategoryFigures } from './ArBudget.js';
+import type { CategoryFigures, MeshStray } from './ArBudget.js';
 
 /** A simplified scene and what it cost: what `simplifyToBudget` returns. */
 export interface SimplifiedScene {
@@ -12,4 +12,10 @@ export interface SimplifiedScene {
   maxUncovered: number;
   /** What each budget category gave up, envelope first. */
   categories: CategoryFigures[];
+  /**
+   * Each mesh's own figures, by index in the scene simplified: undefined for a mesh delivered as
+   * read. A mesh standing with others as one (an element's frame and glass as one sheet) has the
+   * figures of the one that stands for them.
+   */
+  meshStrays: Array<MeshStray | undefined>;
 }

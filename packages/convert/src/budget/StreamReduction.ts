@@ -4,7 +4,7 @@ import { sceneStats } from '../scene/sceneStats.js';
 import { emptyBounds, linearBounds } from '../scene/growBounds.js';
 import { simplifyToBudget } from './simplifyToBudget.js';
 import { fnv1a, sameWords } from './SameShapes.js';
-import type { CategoryFigures } from './ArBudget.js';
+import type { CategoryFigures, MeshStray } from './ArBudget.js';
 
 /** The entries of a column-major 4×4 matrix that are its linear part (what a translation leaves alone). */
 const LINEAR_PART = [0, 1, 2, 4, 5, 6, 8, 9, 10] as const;
@@ -93,6 +93,13 @@ export class StreamReduction {
    * what the reader chooses the model's offset from, so the frame is the full model's.
    */
   fullCentres: number[] = [];
+  /**
+   * What the reduction did to each product's geometry, by IFC product id, one entry a category
+   * (each the farthest of its geometries): what a part of the model states for the elements it
+   * holds, instead of the whole's figures. Products left as read have none. Absent when a reduced
+   * geometry's placements name no products.
+   */
+  productStrays: Map<number, MeshStray[]> | undefined;
 
   constructor(options: Partial<StreamReductionOptions> = {}) {
     this.opts = { ...STREAM_REDUCTION_DEFAULTS, ...options };
@@ -168,6 +175,7 @@ export class StreamReduction {
       if (r.drawnIn) g.drawnColor = drawnColour(g.color ?? MID_GREY, unique[u]!.color ?? MID_GREY, r.drawnIn);
       this.reduced++;
     });
+    this.productStrays = strayByProduct(geometries, uniqueOf, simplified.meshStrays);
     this.maxDeviation = simplified.maxDeviation;
     this.maxUncovered = simplified.maxUncovered;
     this.categories = simplified.categories;
@@ -222,6 +230,33 @@ function sameBytesOnce(geometries: readonly SharedGeometry[]): { unique: SharedG
     uniqueOf[i] = u;
   });
   return { unique, uniqueOf };
+}
+
+/**
+ * Each product's strays: those of the unique meshes its placements draw (`meshStrays` by unique
+ * mesh), the farthest per category. Undefined when a geometry that strayed names no products.
+ */
+function strayByProduct(
+  geometries: readonly SharedGeometry[],
+  uniqueOf: Uint32Array,
+  meshStrays: ReadonlyArray<MeshStray | undefined>,
+): Map<number, MeshStray[]> | undefined {
+  const byProduct = new Map<number, MeshStray[]>();
+  for (const [i, g] of geometries.entries()) {
+    const stray = meshStrays[uniqueOf[i]!];
+    if (!stray) continue;
+    if (!g.owners) return undefined;
+    for (const { product } of g.owners) {
+      const strays = byProduct.get(product) ?? [];
+      const same = strays.find((s) => s.category === stray.category);
+      if (same) {
+        same.deviation = Math.max(same.deviation, stray.deviation);
+        same.uncovered = Math.max(same.uncovered, stray.uncovered);
+      } else strays.push({ ...stray });
+      byProduct.set(product, strays);
+    }
+  }
+  return byProduct;
 }
 
 /** What a placement's node says of its product: its class and id, so the budget can name what it left out. */

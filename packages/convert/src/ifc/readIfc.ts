@@ -389,10 +389,16 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
       meshes.push(...shared.meshes);
       nodes.push(...shared.nodes);
     }
-    return { nodes, meshes, materials, textures: [], levels, positionsOfProduct };
+    // Each node's product: its own, or (a placement of shared geometry) its parent's; -1 for a container.
+    const productOfNode = new Float64Array(nodes.length).fill(-1);
+    for (const [product, node] of nodeOfProduct) productOfNode[node] = product;
+    nodes.forEach((n, i) => {
+      if (productOfNode[i]! < 0 && n.parent >= 0 && n.meshes.length > 0) productOfNode[i] = productOfNode[n.parent]!;
+    });
+    return { nodes, meshes, materials, textures: [], levels, positionsOfProduct, productOfNode };
   };
 
-  const { positionsOfProduct, levels, ...base } = assemble(placing);
+  const { positionsOfProduct, levels, productOfNode: _products, ...base } = assemble(placing);
   const { meshes } = base;
   const { instanced } = placing;
   if (meshes.length === 0) warnings.push({ code: 'no_geometry', message: 'the model has no geometry web-ifc can draw' });
@@ -431,8 +437,8 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
   const partsSource =
     detail &&
     (() => {
-      const { positionsOfProduct: _p, levels: _l, ...parts } = assemble(detail);
-      const reduced = opts.partsReduction!.reduced > 0 ? streamReducedOf(opts.partsReduction!, sourceElements) : undefined;
+      const { positionsOfProduct: _p, levels: _l, productOfNode, ...parts } = assemble(detail);
+      const reduced = opts.partsReduction!.reduced > 0 ? streamReducedOf(opts.partsReduction!, sourceElements, productOfNode) : undefined;
       return { source, ...parts, offset, bounds, stats: sceneStats(parts), warnings: [], ...(reduced && { streamReduced: reduced }) };
     })();
   const reduction = opts.reduction;
@@ -451,9 +457,11 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
   };
 }
 
-/** What a reduction did, as a scene states it. */
-function streamReducedOf(reduction: StreamReduction, sourceElements: number): StreamReducedFigures {
+/** What a reduction did, as a scene states it; with each node's product (`productOfNode`), what it did to each node's element. */
+function streamReducedOf(reduction: StreamReduction, sourceElements: number, productOfNode?: Float64Array): StreamReducedFigures {
+  const strays = reduction.productStrays;
   return {
+    ...(productOfNode && strays && { nodeStrays: Array.from(productOfNode, (product) => strays.get(product)) }),
     sourceTriangles: reduction.sourceTriangles,
     sourceDrawCalls: reduction.sourceDrawCalls,
     sourceElements,

@@ -2,7 +2,10 @@ import { crc32 } from 'node:zlib';
 import { zipLayout, type ZipEntryHeader } from '@arsession/usd';
 import type { Bounds } from '@arsession/geometry';
 import { createHash } from 'node:crypto';
-import { AR_BUDGET_DEFAULTS, type ArBudget, type BudgetReport } from '../budget/ArBudget.js';
+import { AR_BUDGET_DEFAULTS, type ArBudget, type BudgetReport, type CategoryFigures } from '../budget/ArBudget.js';
+import { BUDGET_CATEGORIES, type BudgetCategory } from '../budget/BudgetCategory.js';
+import { categoryOfIfcClass } from '../budget/categoryOfIfcClass.js';
+import { ifcClassOfNode } from '../budget/meshCategories.js';
 import { defaultBudgetSteps, fitArBudget } from '../budget/fitArBudget.js';
 import { writeHashedFileAsync, type WrittenFile } from '../io/writeHashedFile.js';
 import type { SceneData, StreamReducedFigures } from '../scene/SceneData.js';
@@ -89,7 +92,7 @@ export async function deliverParts(
         write(p);
         hash.update(p);
       }
-      const report = withStreamReduction(fitted.report, opts.streamReduced);
+      const report = opts.streamReduced ? withStreamReduction(fitted.report, partStrays(scene, part, opts.streamReduced)) : fitted.report;
       delivered.push({
         entry,
         offset,
@@ -114,21 +117,72 @@ export async function deliverParts(
   return { ...written, parts: delivered };
 }
 
+/** What the reader's stream reduction did to one part's elements: each category's farthest, and the triangles the part draws in it. */
+interface PartStrays {
+  maxDeviation: number;
+  maxUncovered: number;
+  categories: Array<{ category: BudgetCategory; triangles: number; maxDeviation: number; maxUncovered: number }>;
+}
+
+/**
+ * The stream reduction's figures for the elements of `part` (see `StreamReducedFigures.nodeStrays`),
+ * each category's farthest over them; the whole's figures where the reader could not tell them
+ * apart. A category the part draws that the reduction left as read counts 0.
+ */
+export function partStrays(scene: SceneData, part: ScenePart, streamed: StreamReducedFigures): PartStrays {
+  const rows = new Map<BudgetCategory, PartStrays['categories'][number]>();
+  const row = (category: BudgetCategory) => {
+    let r = rows.get(category);
+    if (!r) rows.set(category, (r = { category, triangles: 0, maxDeviation: 0, maxUncovered: 0 }));
+    return r;
+  };
+  const whole = streamed.categories.map((c) => ({ category: c.category, deviation: c.maxDeviation, uncovered: c.maxUncovered }));
+  for (const n of part.nodes) {
+    const own = streamed.nodeStrays?.[n];
+    const triangles = scene.nodes[n]!.meshes.reduce((t, m) => t + scene.meshes[m]!.indices.length / 3, 0);
+    // Counted where the reduction counted the element (its class's category otherwise).
+    row(own?.[0]?.category ?? categoryOfIfcClass(ifcClassOfNode(scene.nodes, n))).triangles += triangles;
+    for (const stray of streamed.nodeStrays ? (own ?? []) : whole) {
+      const r = row(stray.category);
+      r.maxDeviation = Math.max(r.maxDeviation, stray.deviation);
+      r.maxUncovered = Math.max(r.maxUncovered, stray.uncovered);
+    }
+  }
+  const categories = BUDGET_CATEGORIES.flatMap((c) => rows.get(c) ?? []);
+  return {
+    maxDeviation: Math.max(0, ...categories.map((c) => c.maxDeviation)),
+    maxUncovered: Math.max(0, ...categories.map((c) => c.maxUncovered)),
+    categories,
+  };
+}
+
 /**
  * A part's report with what the reader moved before it was split added: one-sided distances
- * obey the triangle inequality, so the sums bound the part against the full model.
+ * obey the triangle inequality, so the sums bound the part against the full model. A part its own
+ * budget left as read states each category it draws with the reader's figures alone.
  */
-function withStreamReduction(report: BudgetReport, streamed: StreamReducedFigures | undefined): BudgetReport {
-  if (!streamed) return report;
+function withStreamReduction(report: BudgetReport, streamed: PartStrays): BudgetReport {
   const of = (category: string) => streamed.categories.find((c) => c.category === category);
+  const categories: CategoryFigures[] =
+    report.categories.length > 0
+      ? report.categories.map((c) => ({
+          ...c,
+          maxDeviation: c.maxDeviation + (of(c.category)?.maxDeviation ?? 0),
+          maxUncovered: c.maxUncovered + (of(c.category)?.maxUncovered ?? 0),
+        }))
+      : streamed.categories.map(({ category, triangles, maxDeviation, maxUncovered }) => ({
+          category,
+          sourceTriangles: triangles,
+          deliveredTriangles: triangles,
+          maxDeviation,
+          maxUncovered,
+          proxiedElements: 0,
+          leftOut: [],
+        }));
   return {
     ...report,
     maxDeviation: report.maxDeviation + streamed.maxDeviation,
     maxUncovered: report.maxUncovered + streamed.maxUncovered,
-    categories: report.categories.map((c) => ({
-      ...c,
-      maxDeviation: c.maxDeviation + (of(c.category)?.maxDeviation ?? 0),
-      maxUncovered: c.maxUncovered + (of(c.category)?.maxUncovered ?? 0),
-    })),
+    categories,
   };
 }

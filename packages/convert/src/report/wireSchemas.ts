@@ -212,7 +212,9 @@ export const PartOnWire = Type.Object(
     ar_budget: componentRef(
       'ArBudget',
       ArBudgetOnWire,
-      'what the AR budget did to this part; its deviations include what the reader simplified before the model was split',
+      'what the AR budget did to this part; its deviations include what the reader simplified of its elements before the ' +
+        'model was split, and its categories list each one the part draws (a part its own budget left as read lists what ' +
+        'the reader did alone)',
     ),
   },
   { additionalProperties: false },

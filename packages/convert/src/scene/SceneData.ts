@@ -1,7 +1,7 @@
 import type { WarningCode } from './warningCodes.js';
 import type { Bounds, Vec3 } from '@arsession/geometry';
 import type { ModelFormat } from '../format/detectFormat.js';
-import type { CategoryFigures } from '../budget/ArBudget.js';
+import type { CategoryFigures, MeshStray } from '../budget/ArBudget.js';
 
 /**
  * The one plain-data intermediate between readers and writers. Everything is in the delivered
@@ -44,6 +44,12 @@ export interface StreamReducedFigures {
   maxUncovered: number;
   /** What each budget category gave up in the reduction, envelope first. */
   categories: CategoryFigures[];
+  /**
+   * What the reduction did to each node's element, by node (one entry a category): where a part of
+   * the scene takes its figures from, rather than the whole's. Undefined for a node left as read.
+   * Absent when the reader could not tell (a part then states the whole's figures).
+   */
+  nodeStrays?: Array<MeshStray[] | undefined>;
 }
 
 /** What the scene was read from. */
