@@ -389,16 +389,10 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
       meshes.push(...shared.meshes);
       nodes.push(...shared.nodes);
     }
-    // Each node's product: its own, or (a placement of shared geometry) its parent's; -1 for a container.
-    const productOfNode = new Float64Array(nodes.length).fill(-1);
-    for (const [product, node] of nodeOfProduct) productOfNode[node] = product;
-    nodes.forEach((n, i) => {
-      if (productOfNode[i]! < 0 && n.parent >= 0 && n.meshes.length > 0) productOfNode[i] = productOfNode[n.parent]!;
-    });
-    return { nodes, meshes, materials, textures: [], levels, positionsOfProduct, productOfNode };
+    return { nodes, meshes, materials, textures: [], levels, positionsOfProduct, nodeOfProduct };
   };
 
-  const { positionsOfProduct, levels, productOfNode: _products, ...base } = assemble(placing);
+  const { positionsOfProduct, levels, nodeOfProduct: _nodes, ...base } = assemble(placing);
   const { meshes } = base;
   const { instanced } = placing;
   if (meshes.length === 0) warnings.push({ code: 'no_geometry', message: 'the model has no geometry web-ifc can draw' });
@@ -437,8 +431,11 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
   const partsSource =
     detail &&
     (() => {
-      const { positionsOfProduct: _p, levels: _l, productOfNode, ...parts } = assemble(detail);
-      const reduced = opts.partsReduction!.reduced > 0 ? streamReducedOf(opts.partsReduction!, sourceElements, productOfNode) : undefined;
+      const { positionsOfProduct: _p, levels: _l, nodeOfProduct, ...parts } = assemble(detail);
+      const reduced =
+        opts.partsReduction!.reduced > 0
+          ? streamReducedOf(opts.partsReduction!, sourceElements, productOfNodes(parts.nodes, nodeOfProduct))
+          : undefined;
       return { source, ...parts, offset, bounds, stats: sceneStats(parts), warnings: [], ...(reduced && { streamReduced: reduced }) };
     })();
   const reduction = opts.reduction;
@@ -455,6 +452,19 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
     ...(reduction && reduction.reduced > 0 && { streamReduced: streamReducedOf(reduction, sourceElements) }),
     ...(partsSource && { partsSource }),
   };
+}
+
+/**
+ * Each node's product: its own, or (a placement of shared geometry) its parent's; -1 for a
+ * container. Only the parts' level needs it (see `StreamReducedFigures.nodeStrays`).
+ */
+function productOfNodes(nodes: readonly SceneNode[], nodeOfProduct: ReadonlyMap<number, number>): Float64Array {
+  const productOf = new Float64Array(nodes.length).fill(-1);
+  for (const [product, node] of nodeOfProduct) productOf[node] = product;
+  nodes.forEach((n, i) => {
+    if (productOf[i]! < 0 && n.parent >= 0 && n.meshes.length > 0) productOf[i] = productOf[n.parent]!;
+  });
+  return productOf;
 }
 
 /** What a reduction did, as a scene states it; with each node's product (`productOfNode`), what it did to each node's element. */
