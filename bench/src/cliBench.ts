@@ -47,6 +47,17 @@ export interface CliBench {
   assimp: AssimpSetup;
 }
 
+/** Options of {@link benchCli}. */
+export interface CliBenchOptions {
+  /** Runs of each way a folder is converted. Default: the rounds, at most 3. */
+  folderRounds: number;
+  /**
+   * Each folder one way only (one process, 2 jobs; and assimp's): `--jobs 1` and a process per
+   * file are the better part of a minute each, and `--quick` is for trying the bench.
+   */
+  quick: boolean;
+}
+
 const SINGLE = [
   ['ifc', 'IfcOpenHouse_IFC4.ifc'],
   ['glb', 'Box.glb'],
@@ -61,7 +72,8 @@ const SINGLE = [
  * const cli = await benchCli(5);
  * ```
  */
-export async function benchCli(rounds: number, folderRounds = Math.max(1, Math.min(rounds, 3))): Promise<CliBench> {
+export async function benchCli(rounds: number, options: Partial<CliBenchOptions> = {}): Promise<CliBench> {
+  const { folderRounds = Math.max(1, Math.min(rounds, 3)), quick = false } = options;
   const out = mkdtempSync(join(tmpdir(), 'bench-cli-'));
   const assimp = setUpAssimp();
   try {
@@ -71,8 +83,8 @@ export async function benchCli(rounds: number, folderRounds = Math.max(1, Math.m
       benchSingle(join(CORPUS_DIR, kind, file), file, out, rounds, assimp.available && kind === 'ifc'),
     );
     const folders = [
-      ...benchFolder(CORPUS_DIR, 'the corpus (IFC, GLB, USDZ)', out, folderRounds, false),
-      ...benchFolder(join(CORPUS_DIR, 'ifc'), 'corpus/ifc', out, folderRounds, assimp.available),
+      ...benchFolder(CORPUS_DIR, 'the corpus (IFC, GLB, USDZ)', out, folderRounds, false, quick),
+      ...benchFolder(join(CORPUS_DIR, 'ifc'), 'corpus/ifc', out, folderRounds, assimp.available, quick),
     ];
     return { nodeStart, version, single, folders, assimp };
   } finally {
@@ -114,7 +126,7 @@ function benchSingle(input: string, file: string, out: string, rounds: number, w
   };
 }
 
-function benchFolder(folder: string, label: string, out: string, rounds: number, withAssimp: boolean): CliFolderRow[] {
+function benchFolder(folder: string, label: string, out: string, rounds: number, withAssimp: boolean, quick: boolean): CliFolderRow[] {
   const files = modelFiles(folder);
   const megabytes = files.reduce((n, f) => n + statSync(f).size, 0) / 1e6;
   const rows: CliFolderRow[] = [];
@@ -139,14 +151,16 @@ function benchFolder(folder: string, label: string, out: string, rounds: number,
     return summary.summary.converted;
   };
   measure('`arsession convert DIR -o OUT` (one process, 2 jobs)', batch(2));
-  measure('same, `--jobs 1`', batch(1));
-  measure(
-    'one `arsession convert FILE` process per file',
-    () =>
-      files.filter(
-        (f, i) => spawnSync(process.execPath, [ARSESSION_BIN, 'convert', f, '-o', join(out, 'folder', `${i}.usdz`)]).status === 0,
-      ).length,
-  );
+  if (!quick) {
+    measure('same, `--jobs 1`', batch(1));
+    measure(
+      'one `arsession convert FILE` process per file',
+      () =>
+        files.filter(
+          (f, i) => spawnSync(process.execPath, [ARSESSION_BIN, 'convert', f, '-o', join(out, 'folder', `${i}.usdz`)]).status === 0,
+        ).length,
+    );
+  }
   if (withAssimp) {
     measure(
       'one `assimp export FILE` process per file (GLB out)',

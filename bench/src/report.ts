@@ -148,7 +148,9 @@ function cliSection(cli: ResultFile<CliBench> | undefined): string[] {
         `${ifc.wall.median <= 250 ? '**met**' : `**not met** (${ifc.wall.median.toFixed(0)} ms)`}.`
       : '',
     '',
-    `Folders in one process against a process per file${assimp.available ? ` and assimp ${assimp.version}` : ''} ` +
+    // A --quick run converts each folder one way only: no process per file to set beside it.
+    `Folders in one process${folders.some((r) => r.how.includes('`arsession convert FILE`')) ? ' against a process per file' : ''}` +
+      `${assimp.available ? ` and assimp ${assimp.version}` : ''} ` +
       `(seconds, median (min–max) of ${folders[0]?.seconds.runs ?? 0} runs;`,
     'files the converter refuses still count in the time):',
     '',

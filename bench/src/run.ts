@@ -67,8 +67,8 @@ if (sections.includes('conversion')) {
 }
 if (sections.includes('cli')) {
   console.error('cli: `arsession convert` as a process on small files, and on whole folders');
-  // --quick: the folders once each (a process per file is a minute a round).
-  save('cli', await benchCli(quick ? 3 : rounds, quick ? 1 : undefined));
+  // --quick: each folder once, one way (a process per file is a minute a round).
+  save('cli', await benchCli(quick ? 3 : rounds, quick ? { folderRounds: 1, quick } : {}));
 }
 if (sections.includes('detection')) {
   console.error('detection: BVH build and first-hit rays against three-mesh-bvh');

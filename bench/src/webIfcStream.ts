@@ -1,6 +1,20 @@
-import { IfcAPI, LogLevel } from 'web-ifc';
+import { createRequire } from 'node:module';
+import type * as WebIfc from 'web-ifc';
 
-let api: Promise<IfcAPI> | undefined;
+let api: Promise<WebIfc.IfcAPI> | undefined;
+let webIfc: typeof WebIfc | undefined;
+
+/**
+ * web-ifc's module, loaded the first time it is asked for, as CommonJS (what it is). A static
+ * `import` made every bench child pay for it, whichever tool it ran: Node's ESM loader scans the
+ * 6 MB file to tell its format and again for its exports (~1 s a process here), and a child
+ * running our converter carried the peer's module in its peak memory. A child timing web-ifc
+ * calls this before its clock starts, as the import did.
+ */
+export function loadWebIfcPeer(): typeof WebIfc {
+  webIfc ??= createRequire(import.meta.url)('web-ifc') as typeof WebIfc;
+  return webIfc;
+}
 
 /**
  * The floor we build on: web-ifc's own StreamAllMeshes with every geometry's vertex and index
@@ -8,6 +22,7 @@ let api: Promise<IfcAPI> | undefined;
  */
 export async function webIfcStreamAllMeshes(bytes: Uint8Array): Promise<number> {
   api ??= (async () => {
+    const { IfcAPI, LogLevel } = loadWebIfcPeer();
     const a = new IfcAPI();
     await a.Init();
     a.SetLogLevel(LogLevel.LOG_LEVEL_OFF);
