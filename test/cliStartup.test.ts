@@ -73,11 +73,25 @@ describe('arsession start-up', () => {
     expect(ours).toContain('packages/cli/src/commands/convert.ts');
     expect(ours).not.toContain('packages/convert/src/index.ts');
     expect(ours.filter((f) => f.startsWith('packages/convert/src/ifc/') || f.startsWith('packages/convert/src/usdz/'))).toEqual([]);
-    expect(ours.filter((f) => f.startsWith('packages/server/src/app/'))).toEqual([]);
+    // Not even the server's configuration: serve loads it when it runs or shows its usage.
+    expect(ours.filter((f) => f.startsWith('packages/server/'))).toEqual([]);
     // Of the USD package, the zip reader alone (the pool unpacks parts archives): not its readers and writers.
     expect(ours.filter((f) => f.startsWith('packages/usd/src/') && !/\/(zip|errors)\//.test(f))).toEqual([]);
     for (const heavy of ['web-ifc', 'express', 'sharp', 'three', '@gltf-transform/core', 'better-sqlite3', 'bullmq', 'meshoptimizer'])
       expect(dependencies).not.toContain(heavy);
+  });
+
+  it('serve --help lists every setting with its default, loaded for the help alone', async () => {
+    const { main } = await import('../packages/cli/src/main.js');
+    const { SETTINGS } = await import('@arsession/server/config');
+    let out = '';
+    const write = (s: string) => {
+      out += s;
+      return true;
+    };
+    expect(await main(['serve', '--help'], { stdout: { write }, stderr: { write: () => true } })).toBe(0);
+    expect(out).toMatch(/^usage: arsession serve \[--role all\|api\|worker\]/);
+    for (const setting of Object.values(SETTINGS)) expect(out).toMatch(new RegExp(`^    ${setting.env} +\\[`, 'm'));
   });
 
   it('--version answers with the converter version', async () => {

@@ -1,4 +1,4 @@
-import { EXIT, UsageError, type Command, type CommandIO } from './command.js';
+import { EXIT, UsageError, usageOf, type Command, type CommandIO } from './command.js';
 import { convertCommand } from './commands/convert.js';
 import { inspectCommand } from './commands/inspect.js';
 import { openingCommand } from './commands/opening.js';
@@ -42,8 +42,8 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    // The pool's entry holds the version and little else: the answer comes before any reader loads.
-    const { CONVERTER_VERSION } = await import('@arsession/convert/pool');
+    // The version's module alone: the answer comes before anything a command needs loads.
+    const { CONVERTER_VERSION } = await import('@arsession/convert/version');
     io.stdout.write(`arsession ${CONVERTER_VERSION}\n`);
     return EXIT.ok;
   }
@@ -53,7 +53,7 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     return EXIT.usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(`usage: ${command.usage}\n`);
+    io.stdout.write(`usage: ${await usageOf(command)}\n`);
     return EXIT.ok;
   }
   try {
@@ -62,7 +62,7 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed flags.
     const parseError = (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS');
     if (err instanceof UsageError || parseError) {
-      io.stderr.write(`arsession ${name}: ${(err as Error).message}\n\nusage: ${command.usage}\n`);
+      io.stderr.write(`arsession ${name}: ${(err as Error).message}\n\nusage: ${await usageOf(command)}\n`);
       return EXIT.usage;
     }
     throw err;

@@ -1,7 +1,11 @@
 import { parseArgs } from 'node:util';
-// The configuration module alone: the server itself (Express, SQLite, the readers) loads only when it runs.
-import { ConfigError, readServerConfig, CONFIG_ENV, SETTINGS, shownDefault } from '@arsession/server/config';
 import { EXIT, UsageError, type Command } from '../command.js';
+
+/**
+ * The configuration module alone, loaded when serve runs or shows its usage: the server itself
+ * (Express, SQLite, the readers) loads only when it runs, and other commands load neither.
+ */
+const serverConfig = () => import('@arsession/server/config');
 
 /** `arsession serve`: the HTTP service on the configuration in the environment. */
 export const serveCommand: Command = {
@@ -13,20 +17,23 @@ export const serveCommand: Command = {
   --role api: the HTTP service only; conversions go to the queue (ARSESSION_REDIS_URL).
   --role worker: no HTTP; takes conversion jobs from the queue, ARSESSION_WORKERS at a time.
 
-  Settings come from the environment (defaults in brackets):
-${Object.values(SETTINGS)
-  .map((s) => `    ${s.env.padEnd(36)} [${shownDefault(s).replace(/`/g, '')}]`)
-  .join('\n')}
-
   Traces: set OTEL_EXPORTER_OTLP_ENDPOINT (and the other standard OTEL_* variables) to send
   OpenTelemetry traces over OTLP; without them none are made.
 
   Logs are JSON lines on stdout. SIGTERM or SIGINT stops accepting, lets requests finish, then exits.`,
+  async usageMore() {
+    const { SETTINGS, shownDefault } = await serverConfig();
+    return [
+      '  Settings come from the environment (defaults in brackets):',
+      ...Object.values(SETTINGS).map((s) => `    ${s.env.padEnd(36)} [${shownDefault(s).replace(/`/g, '')}]`),
+    ].join('\n');
+  },
   async run(args, io) {
     const { values } = parseArgs({ args, options: { role: { type: 'string' } }, strict: true });
     const role = values.role ?? 'all';
     if (role !== 'all' && role !== 'api' && role !== 'worker')
       throw new UsageError(`--role takes all, api or worker, not ${JSON.stringify(role)}`);
+    const { ConfigError, readServerConfig, CONFIG_ENV } = await serverConfig();
     let config: ReturnType<typeof readServerConfig>;
     try {
       config = readServerConfig(process.env);

@@ -1,4 +1,4 @@
-import { MeshoptSimplifier } from 'meshoptimizer';
+import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import type { SceneElementRange, SceneMesh } from '../scene/SceneData.js';
 import { DeviationProbe } from './DeviationProbe.js';
 

@@ -1,5 +1,5 @@
 import { type Bounds, vectorLength } from '@arsession/geometry';
-import { MeshoptSimplifier } from 'meshoptimizer';
+import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import type { SceneMesh } from '../scene/SceneData.js';
 import { emptyBounds, unionBounds } from '../scene/growBounds.js';
 import { DisjointSets } from './DisjointSets.js';

@@ -1,4 +1,4 @@
-import { MeshoptSimplifier } from 'meshoptimizer';
+import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import type { SceneData } from '../scene/SceneData.js';
 import { SceneSimplification } from './SceneSimplification.js';
 import { SIMPLIFICATION_POLICY_DEFAULTS } from './SimplificationPolicy.js';
