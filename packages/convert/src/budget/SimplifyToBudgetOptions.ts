@@ -1,4 +1,4 @@
-import type { SimplificationPolicy } from './SimplificationPolicy.js';
+import { SIMPLIFICATION_POLICY_DEFAULTS, type SimplificationPolicy } from './SimplificationPolicy.js';
 
 /** Options of `simplifyToBudget` (and of the `SceneSimplification` it drives): its rounds, and the policy's thresholds. */
 export interface SimplifyToBudgetOptions extends SimplificationPolicy {
@@ -21,3 +21,17 @@ export interface SimplifyToBudgetOptions extends SimplificationPolicy {
    */
   maxDeviation: number;
 }
+
+/**
+ * Defaults of `simplifyToBudget`. Kept beside the options, not the operation: a conversion that
+ * never simplifies (a model within the budget) reads them without loading the simplifier.
+ */
+export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = {
+  triangles: 100_000,
+  firstError: 0.002,
+  growth: 2,
+  refinements: 1,
+  samples: 20_000,
+  maxDeviation: 0.02,
+  ...SIMPLIFICATION_POLICY_DEFAULTS,
+};

@@ -2,7 +2,6 @@ import type { Bounds } from '@arsession/geometry';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode } from '../scene/SceneData.js';
 import { sceneStats } from '../scene/sceneStats.js';
 import { emptyBounds, linearBounds } from '../scene/growBounds.js';
-import { simplifyToBudget } from './simplifyToBudget.js';
 import { fnv1a, sameWords } from './SameShapes.js';
 import type { CategoryFigures, MeshStray } from './ArBudget.js';
 
@@ -155,6 +154,8 @@ export class StreamReduction {
     );
     const base = { nodes, meshes, materials: palette.materials, textures: [] };
     const asDrawn: SceneData = { source: { format: 'ifc' }, ...base, offset: [0, 0, 0], bounds, stats: sceneStats(base), warnings: [] };
+    // Loaded only for a model this far over: most are read without the simplifier.
+    const { simplifyToBudget } = await import('./simplifyToBudget.js');
     const simplified = await simplifyToBudget(asDrawn, { triangles: this.opts.triangles });
     const { materials } = simplified.scene;
     const reduced = simplified.scene.meshes.map((mesh, u) =>

@@ -1,12 +1,11 @@
 import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import type { SceneData } from '../scene/SceneData.js';
 import { SceneSimplification } from './SceneSimplification.js';
-import { SIMPLIFICATION_POLICY_DEFAULTS } from './SimplificationPolicy.js';
 import type { SimplifiedScene } from './SimplifiedScene.js';
-import type { SimplifyToBudgetOptions } from './SimplifyToBudgetOptions.js';
+import { SIMPLIFY_TO_BUDGET_DEFAULTS, type SimplifyToBudgetOptions } from './SimplifyToBudgetOptions.js';
 
 export type { SimplifiedScene } from './SimplifiedScene.js';
-export type { SimplifyToBudgetOptions } from './SimplifyToBudgetOptions.js';
+export { SIMPLIFY_TO_BUDGET_DEFAULTS, type SimplifyToBudgetOptions } from './SimplifyToBudgetOptions.js';
 
 /**
  * How far beyond its error bound a part may stray before it is kept finer, whatever
@@ -17,17 +16,6 @@ export const STRAY_PER_ERROR = 4;
 
 /** Rounds after parts were kept finer, to take back the triangles that cost. */
 const BOUND_PASSES = 3;
-
-/** Defaults of {@link simplifyToBudget}. */
-export const SIMPLIFY_TO_BUDGET_DEFAULTS: Readonly<SimplifyToBudgetOptions> = {
-  triangles: 100_000,
-  firstError: 0.002,
-  growth: 2,
-  refinements: 1,
-  samples: 20_000,
-  maxDeviation: 0.02,
-  ...SIMPLIFICATION_POLICY_DEFAULTS,
-};
 
 /**
  * Brings a scene's triangles within a budget, taking them from what a person misses least, in

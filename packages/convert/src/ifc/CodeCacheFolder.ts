@@ -15,19 +15,21 @@ export interface CodeCacheFolderOptions {
 
 /**
  * Defaults of {@link CodeCacheFolder}. Every set of V8 flags, Node version and web-ifc version has
- * a cache of its own (~3.5 MB each): a profiled run, a raised heap or an upgrade each leave one,
- * which nothing would ever use again. A few are kept for the runtimes in use, the rest go.
+ * a cache of its own (~0.3 MB each, beside web-ifc's rewritten source, 6 MB, one per web-ifc): a
+ * profiled run, a raised heap or an upgrade each leave one, which nothing would ever use again. A
+ * few are kept for the runtimes in use, the rest go.
  */
 export const CODE_CACHE_FOLDER_DEFAULTS: Readonly<Omit<CodeCacheFolderOptions, 'dir'>> = {
   maxUnusedDays: 30,
   maxFiles: 8,
 };
 
-/** The caches this folder manages; anything else in it is left alone. */
-const CACHE_FILE = /^web-ifc-.+\.v8cache$/;
+/** The caches this folder manages (code caches, and web-ifc's source as `loadWebIfc` rewrote it); anything else in it is left alone. */
+const CACHE_FILE = /^web-ifc-.+\.(v8cache|js)$/;
 
 /**
- * The folder of V8 code caches for web-ifc: read (marking the cache as used), written atomically,
+ * The folder of V8 code caches for web-ifc, and of its source as `loadWebIfc` rewrote it: read
+ * (marking the cache as used), written atomically,
  * and kept small. A cache is an optimisation: a read-only home or a full disk only means the next
  * load compiles again, never an error.
  *

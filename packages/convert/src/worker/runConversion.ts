@@ -9,7 +9,6 @@ import { writeUsdzBytesFile, writeUsdzFile } from '../usdz/writeUsdzFile.js';
 import { mergeByMaterial } from '../scene/mergeByMaterial.js';
 import { drawCalls } from '../scene/sceneStats.js';
 import { trianglesWithoutElement } from '../scene/trianglesWithoutElement.js';
-import { usdzAnchorRefusal } from '../usdz/anchor/anchorUsdz.js';
 import { AR_BUDGET_DEFAULTS, withinBudget } from '../budget/ArBudget.js';
 import { budgetFigures, fitArBudget } from '../budget/fitArBudget.js';
 import { StreamReduction } from '../budget/StreamReduction.js';
@@ -117,7 +116,8 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
       : undefined;
   const written = performance.now();
   // Known now, while the package is at hand: whether a session can later anchor it for AR Quick Look.
-  const refusal = arkit && usdzAnchorRefusal(arkit.bytes);
+  // Read only for a package delivered as it came: the anchoring rules load the USD reader.
+  const refusal = arkit && (await import('../usdz/anchor/anchorUsdz.js')).usdzAnchorRefusal(arkit.bytes);
   return {
     format: scene.source.format,
     source: scene.source,

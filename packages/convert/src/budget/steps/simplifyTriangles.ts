@@ -1,6 +1,5 @@
 import type { BudgetTransform } from '../BudgetTransform.js';
-import { SIMPLIFY_TO_BUDGET_DEFAULTS, simplifyToBudget } from '../simplifyToBudget.js';
-import type { SimplifyToBudgetOptions } from '../SimplifyToBudgetOptions.js';
+import { SIMPLIFY_TO_BUDGET_DEFAULTS, type SimplifyToBudgetOptions } from '../SimplifyToBudgetOptions.js';
 
 /** Options of {@link simplifyTriangles}: `simplifyToBudget`'s, but for the triangles, which come from the budget's targets. */
 export type SimplifyTrianglesOptions = Omit<SimplifyToBudgetOptions, 'triangles'>;
@@ -23,6 +22,8 @@ export function simplifyTriangles(options: Partial<SimplifyTrianglesOptions> = {
   const opts = { ...SIMPLIFY_TRIANGLES_DEFAULTS, ...options };
   return async (scene, ledger) => {
     if (scene.stats.triangles <= ledger.targets.triangles) return scene;
+    // Loaded when a scene is over: one within the budget never loads the simplifier (or meshoptimizer).
+    const { simplifyToBudget } = await import('../simplifyToBudget.js');
     const simplified = await simplifyToBudget(scene, { ...opts, triangles: ledger.targets.triangles });
     ledger.simplified(simplified);
     return simplified.scene;
