@@ -66,6 +66,18 @@ function loadedWith(entry: string): { files: Set<string>; dependencies: Set<stri
   return { files, dependencies };
 }
 
+/** The CLI run in-process on `argv`: its exit code and what it wrote to stdout. */
+async function runMain(argv: string[]): Promise<{ code: number; out: string }> {
+  const { main } = await import('../packages/cli/src/main.js');
+  let out = '';
+  const write = (s: string) => {
+    out += s;
+    return true;
+  };
+  const code = await main(argv, { stdout: { write }, stderr: { write: () => true } });
+  return { code, out };
+}
+
 describe('arsession start-up', () => {
   it('the command table loads no reader, writer or server: each command loads those when it runs', () => {
     const { files, dependencies } = loadedWith(join(REPO_ROOT, 'packages', 'cli', 'src', 'main.ts'));
@@ -82,28 +94,17 @@ describe('arsession start-up', () => {
   });
 
   it('serve --help lists every setting with its default, loaded for the help alone', async () => {
-    const { main } = await import('../packages/cli/src/main.js');
     const { SETTINGS } = await import('@arsession/server/config');
-    let out = '';
-    const write = (s: string) => {
-      out += s;
-      return true;
-    };
-    expect(await main(['serve', '--help'], { stdout: { write }, stderr: { write: () => true } })).toBe(0);
+    const { code, out } = await runMain(['serve', '--help']);
+    expect(code).toBe(0);
     expect(out).toMatch(/^usage: arsession serve \[--role all\|api\|worker\]/);
     for (const setting of Object.values(SETTINGS)) expect(out).toMatch(new RegExp(`^    ${setting.env} +\\[`, 'm'));
   });
 
   it('--version answers with the converter version', async () => {
-    const { main } = await import('../packages/cli/src/main.js');
     const { CONVERTER_VERSION } = await import('@arsession/convert');
-    let out = '';
-    const write = (s: string) => {
-      out += s;
-      return true;
-    };
-    const io = { stdout: { write }, stderr: { write: () => true } };
-    expect(await main(['--version'], io)).toBe(0);
+    const { code, out } = await runMain(['--version']);
+    expect(code).toBe(0);
     expect(out).toBe(`arsession ${CONVERTER_VERSION}\n`);
   });
 });
