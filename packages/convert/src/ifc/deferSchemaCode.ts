@@ -16,11 +16,10 @@ const NAMESPACES = ['IFC2X3', 'IFC4', 'IFC4X3'];
 
 // `FromRawLineData[2] = {` … `};`: a table of one schema (1 IFC2X3, 2 IFC4, 3 IFC4X3), an object
 // literal of a closure or a list per IFC type, assigned at the top level. Its end is the first
-// line `};` after it, found by indexOf: a lazy regular expression over 3.5 MB of bodies took ~40 ms.
-const TABLE_OPENING =
-  /^(FromRawLineData|InheritanceDef|InversePropertyDef|Constructors|ToRawLineData|TypeInitialisers)\[([123])\] = \{\n/gm;
-const TABLE_CLOSING = '\n};\n';
+// line `};` after it.
 const TABLES = ['FromRawLineData', 'InheritanceDef', 'InversePropertyDef', 'Constructors', 'ToRawLineData', 'TypeInitialisers'];
+const TABLE_OPENING = new RegExp(`^(${TABLES.join('|')})\\[([123])\\] = \\{\\n`, 'gm');
+const TABLE_CLOSING = '\n};\n';
 const SCHEMA_TABLES = ['1', '2', '3'].flatMap((schema) => TABLES.map((table) => `${table}[${schema}]`));
 
 /** What {@link deferSchemaCode} defers in web-ifc 0.0.78's source: its namespaces, then its tables. */
@@ -49,7 +48,7 @@ export function deferSchemaCode(original: string): DeferredSource {
   const closed = [...original.matchAll(CLOSING)].map((m) => m[1]!);
   if (opened.join() !== NAMESPACES.join() || closed.join() !== NAMESPACES.join()) return { source: original, deferred: [] };
   const tables = findTables(original);
-  if (!tables || tables.map((t) => t.name).join() !== SCHEMA_TABLES.join()) return { source: original, deferred: [] };
+  if (!tables || tables.map((t) => `${t.table}[${t.schema}]`).join() !== SCHEMA_TABLES.join()) return { source: original, deferred: [] };
   // Each replacement keeps its lines: stack traces into web-ifc keep their line numbers.
   const pieces: string[] = [];
   let at = 0;
@@ -68,7 +67,6 @@ export function deferSchemaCode(original: string): DeferredSource {
 
 /** Where a table is assigned: its opening line from `start`, its entries from `body`, and the newline before its `};` at `end`. */
 interface TableAt {
-  name: string;
   table: string;
   schema: string;
   start: number;
@@ -79,7 +77,6 @@ interface TableAt {
 /** Every table assignment in the source, in order; undefined when one does not close before the next opens. */
 function findTables(source: string): TableAt[] | undefined {
   const tables = [...source.matchAll(TABLE_OPENING)].map((m) => ({
-    name: `${m[1]}[${m[2]}]`,
     table: m[1]!,
     schema: m[2]!,
     start: m.index,
