@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readIfc } from '../src/index.js';
-import { RELEASE_WEB_IFC_FROM_BYTES, webIfcApi } from '../src/ifc/webIfcApi.js';
+import { RELEASE_WEB_IFC_FROM_BYTES, returnWebIfcHeap, webIfcApi } from '../src/ifc/webIfcApi.js';
+import { StreamReduction } from '../src/budget/StreamReduction.js';
+import type { SharedGeometry } from '../src/budget/StreamReduction.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
 
 /**
@@ -50,4 +52,46 @@ describe("a thread's web-ifc instance", () => {
     expect(shared.wasmModule).toBeUndefined();
     expect(await webIfcApi()).not.toBe(shared);
   });
+
+  it('has let a large file go, and V8 return its heap, before the reduction starts', async () => {
+    const instance = await webIfcApi();
+    const collected = moduleCollected(instance.wasmModule);
+    const atReduction: boolean[] = [];
+    class Watching extends StreamReduction {
+      override async reduce(geometries: SharedGeometry[]): Promise<void> {
+        // Finalizers run as tasks: a turn later, ours has heard of a collection made before this call.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        atReduction.push(collected());
+        await super.reduce(geometries);
+      }
+    }
+    // The padded file leaves web-ifc a heap of ~140 MB, over `RETURN_WEB_IFC_HEAP_DEFAULTS.fromBytes`.
+    const scene = await readIfc(paddedAc20(), { reduction: new Watching() });
+    expect(scene.stats.triangles).toBeGreaterThan(0);
+    expect(instance.wasmModule).toBeUndefined();
+    expect(atReduction).toEqual([true]);
+  });
+
+  it('returns a smaller disposed heap only when asked, and once', async () => {
+    const instance = await webIfcApi();
+    const collected = moduleCollected(instance.wasmModule);
+    await readIfc(paddedAc20());
+    const returned = await returnWebIfcHeap({ fromBytes: 0 });
+    // Returned by the read itself (over the default size) or now: gone either way, and only once.
+    expect(returned === 0 || returned >= 64 * 1024 * 1024).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(collected()).toBe(true);
+    expect(await returnWebIfcHeap({ fromBytes: 0 })).toBe(0);
+  });
 });
+
+/** Whether V8 has collected `module` (read in a later task than the collection's). */
+function moduleCollected(module: object): () => boolean {
+  let collected = false;
+  // Held by the closure: a registry collected itself calls nothing back.
+  const registry = new FinalizationRegistry(() => {
+    collected = true;
+  });
+  registry.register(module, 'module');
+  return () => registry !== undefined && collected;
+}

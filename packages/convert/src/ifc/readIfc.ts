@@ -1,33 +1,33 @@
-import { zUpToYUp, type Bounds, type Vec3 } from '@arsession/geometry';
+import type { Vec3 } from '@arsession/geometry';
 import type { FlatMesh, IfcAPI } from 'web-ifc';
-import { ModelTooLargeError, ModelUnreadableError } from '../errors/ConvertError.js';
-import { detectFormat } from '../format/detectFormat.js';
-import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning, StreamReducedFigures } from '../scene/SceneData.js';
-import { isSpatialClass, type SceneLevel, type SceneStorey } from '../scene/SceneLevel.js';
+import type { StreamReduction } from '../budget/StreamReduction.js';
 import type { ElementRecord } from '../elements/ElementRecord.js';
 import { readElementRecords } from '../elements/readElementRecords.js';
-import { chooseOffset } from '../scene/chooseOffset.js';
+import { ModelTooLargeError, ModelUnreadableError } from '../errors/ConvertError.js';
+import { detectFormat } from '../format/detectFormat.js';
 import { ArrayBlocks } from '../scene/ArrayBlocks.js';
-import { determinant3 } from '../scene/normalMatrix.js';
-import { emptyBounds, growBounds } from '../scene/growBounds.js';
+import { chooseOffset } from '../scene/chooseOffset.js';
+import { emptyBounds } from '../scene/growBounds.js';
 import { newIdentityMatrix } from '../scene/identityMatrix.js';
+import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning, StreamReducedFigures } from '../scene/SceneData.js';
+import { isSpatialClass, type SceneLevel, type SceneStorey } from '../scene/SceneLevel.js';
 import { sceneStats } from '../scene/sceneStats.js';
-import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
 import { checkStepSyntax } from './checkStepSyntax.js';
+import { collect, keep, moveByOffset, NO_OFFSET, type CollectTarget, type StreamedGeometry } from './collectGeometry.js';
+import { DoorIndex } from './DoorIndex.js';
+import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
+import { IfcClassNames } from './IfcClassNames.js';
 import { ifcLengthUnit } from './ifcLengthUnit.js';
-import { measureOpening } from './measureOpening.js';
-import { placeVertices, type PlacedVertices } from './placeVertices.js';
+import { ids, spatialStructure, type SpatialStructure } from './ifcRelations.js';
+import { InstancedPlacements } from './InstancedPlacements.js';
+import { loadWebIfc } from './loadWebIfc.js';
 import { readIfcHeader } from './readIfcHeader.js';
+import { SharedGeometries, type LevelOfDetail } from './SharedGeometries.js';
 import { StepEntityOffsets } from './StepEntityOffsets.js';
 import { StepFile } from './step/StepFile.js';
-import { stepNumber, stepReferences, stepText } from './step/StepValue.js';
+import { stepNumber, stepText } from './step/StepValue.js';
 import { UNZIP_IFC_DEFAULTS, unzipIfc } from './unzipIfc.js';
-import { loadWebIfc } from './loadWebIfc.js';
-import { finishWebIfcRead, startWebIfcRead } from './webIfcApi.js';
-import { geometryViews } from './webIfcHeap.js';
-import { InstancedPlacements } from './InstancedPlacements.js';
-import type { Rgba, SharedGeometry, StreamReduction } from '../budget/StreamReduction.js';
-import { sameWords } from '../budget/SameShapes.js';
+import { finishWebIfcRead, returnWebIfcHeap, startWebIfcRead } from './webIfcApi.js';
 
 /** Options of {@link readIfc}. */
 export interface ReadIfcOptions {
@@ -93,20 +93,6 @@ export interface IfcSceneData extends SceneData {
   partsSource?: SceneData;
 }
 
-/** One geometry as web-ifc streamed it, placed in the delivered frame. */
-interface StreamedGeometry extends PlacedVertices {
-  product: number;
-  /** Wound outward in the delivered frame (flipped under a mirroring placement). */
-  indices: Uint32Array;
-  transform: Float64Array; // column-major, to Y-up metres
-  color: [number, number, number, number];
-  /**
-   * Its local vertices (px py pz nx ny nz), kept only when it lies beyond `recentreBeyond`: if
-   * the model is re-centred they are placed again in float64, as its float32 points are coarse.
-   */
-  local: Float32Array | undefined;
-}
-
 /**
  * Reads an IFC (or `.ifczip`) through web-ifc into {@link SceneData}: Y-up metres, one node per
  * product (IFC class, GlobalId, Name, storey) under its storey, one material per distinct colour,
@@ -146,22 +132,125 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   const syntax = checkStepSyntax(bytes, {}, offsets);
   if (syntax !== undefined) throw fail(`not a well-formed STEP file: ${syntax}`);
 
+  const file = new StepFile(bytes, offsets);
+  try {
+    const streamed = await streamModel(bytes, header.schema, file, opts, fail);
+    // web-ifc has let go of the model (and, after a large file, of its heap) before the budget's work.
+    await returnWebIfcHeap();
+    return await buildScene(streamed, header.schema, file, opts);
+  } catch (err) {
+    if (err instanceof ModelUnreadableError) throw err;
+    if (err instanceof GeometryOverBound)
+      throw new ModelTooLargeError(err.held, opts.maxGeometryBytes, opts.fileName === undefined ? {} : { fileName: opts.fileName });
+    throw fail(`web-ifc failed while reading its geometry (${err instanceof Error ? err.message : String(err)})`, err);
+  }
+}
+
+/** What {@link streamModel} read while web-ifc held the model: all the scene needs of web-ifc. */
+interface StreamedModel {
+  /** Each product web-ifc streamed, in stream order (a product may repeat). */
+  products: number[];
+  /** With a reduction: every geometry once, with its placements, not yet placed. */
+  shared: SharedGeometries | undefined;
+  /** Without one: every geometry placed as it came. */
+  placing: Placing;
+  /** Every product, container, door, opening and wall as the scene names it. */
+  ref: (id: number) => IfcElementRef;
+  structure: SpatialStructure;
+  /** Metres per length unit of the file. */
+  unit: number;
+  doors: DoorIndex | undefined;
+  elementRecords: ElementRecord[] | undefined;
+}
+
+/**
+ * Streams the model through web-ifc and reads everything the scene asks of it (classes, spatial
+ * structure, doors, element records), then closes it: a large model's web-ifc heap (~630 MB at
+ * 223 MB) is let go before the budget reduces and places the geometry, not held beside it.
+ */
+async function streamModel(
+  bytes: Uint8Array,
+  schema: string,
+  file: StepFile,
+  opts: ReadIfcOptions,
+  fail: (why: string, cause?: unknown) => Error,
+): Promise<StreamedModel> {
   const api = await startWebIfcRead();
   try {
-    const model = openModel(api, bytes, header.schema, opts, fail);
+    const model = openModel(api, bytes, schema, opts, fail);
+    const classes = new IfcClassNames(api, model);
     try {
-      return await buildScene(api, model, header.schema, new StepFile(bytes, offsets), opts);
-    } catch (err) {
-      if (err instanceof ModelUnreadableError) throw err;
-      if (err instanceof GeometryOverBound)
-        throw new ModelTooLargeError(err.held, opts.maxGeometryBytes, opts.fileName === undefined ? {} : { fileName: opts.fileName });
-      throw fail(`web-ifc failed while reading its geometry (${err instanceof Error ? err.message : String(err)})`, err);
+      return readStreamed(api, model, file, classes, opts);
     } finally {
+      classes.close();
       api.CloseModel(model);
     }
   } finally {
     finishWebIfcRead(api, bytes.length);
   }
+}
+
+function readStreamed(api: IfcAPI, model: number, file: StepFile, classes: IfcClassNames, opts: ReadIfcOptions): StreamedModel {
+  const products: number[] = [];
+  const placing = newPlacing(opts.recentreBeyond);
+  const bound = (held: number) => {
+    if (held > opts.maxGeometryBytes) throw new GeometryOverBound(held);
+  };
+  const shared = opts.reduction ? new SharedGeometries(classes) : undefined;
+  api.StreamAllMeshes(model, (mesh: FlatMesh) => {
+    products.push(mesh.expressID);
+    // Thrown through web-ifc's stream, which stops it (the model is closed after, as always).
+    if (shared) bound((placing.target.held = shared.add(api, model, mesh)));
+    else {
+      collect(api, model, mesh, placing.target, placing.geometries);
+      bound(placing.target.held);
+    }
+  });
+  const structure = spatialStructure(api, model, file);
+  const unit = ifcLengthUnit(file, ids(api, model, loadWebIfc().IFCPROJECT)[0]);
+  const doors = opts.doorIndex ? DoorIndex.read(api, model, file, unit) : undefined;
+  const { storeyOf, parentOf } = structure;
+  classes.read(products);
+  classes.read(storeyOf.values());
+  classes.read(parentOf.keys());
+  classes.read(parentOf.values());
+  if (doors) classes.read(doors.entities());
+  const ref = elementRefs(file, classes);
+  const elementRecords = opts.elementRecords
+    ? readElementRecords(
+        {
+          file,
+          idsOf: (ifcClass) => {
+            const code = (loadWebIfc() as unknown as Record<string, number | undefined>)[ifcClass];
+            return code === undefined ? [] : ids(api, model, code);
+          },
+          classOf: (id) => classes.of(id),
+          storeyOf: (id) => {
+            const storey = storeyOf.get(id);
+            return storey === undefined ? undefined : ref(storey).name;
+          },
+        },
+        new Set(products),
+      )
+    : undefined;
+  return { products, shared, placing, ref, structure, unit, doors, elementRecords };
+}
+
+/** Each entity's reference (class, GlobalId, Name), made once. */
+function elementRefs(file: StepFile, classes: IfcClassNames): (id: number) => IfcElementRef {
+  const info = new Map<number, IfcElementRef>();
+  return (id) => {
+    let r = info.get(id);
+    if (!r) {
+      // Written out field by field (not spread): every reference then has one shape, and code that
+      // reads them stays optimised (a spread, and a literal of another shape, gave the placing of
+      // vertices a "wrong map" deopt in the middle of its loop, again and again).
+      const { globalId, name } = rootIdentity(file, id);
+      r = { expressId: id, ifcClass: classes.of(id), globalId, name };
+      info.set(id, r);
+    }
+    return r;
+  };
 }
 
 /** Opens the model in web-ifc, or refuses the file by name. */
@@ -183,25 +272,18 @@ function openModel(
   return model;
 }
 
-async function buildScene(api: IfcAPI, model: number, schema: string, file: StepFile, opts: ReadIfcOptions): Promise<IfcSceneData> {
+async function buildScene(streamed: StreamedModel, schema: string, file: StepFile, opts: ReadIfcOptions): Promise<IfcSceneData> {
   const warnings: SceneWarning[] = [];
-  const products: number[] = [];
-  const placing = newPlacing(opts.recentreBeyond);
+  const { products, shared, placing, ref, unit } = streamed;
   const bound = (held: number) => {
     if (held > opts.maxGeometryBytes) throw new GeometryOverBound(held);
   };
   let sourceElements = 0;
   let detail: Placing | undefined;
-  if (opts.reduction) {
+  if (shared && opts.reduction) {
     // Every geometry copied once and its placements noted; placed only once the model's size is
     // known, from the reduced geometry when it is far over the budget. Placed in stream order with
-    // the same arithmetic, so a model that is not reduced comes out as below.
-    const shared = new SharedGeometries();
-    api.StreamAllMeshes(model, (mesh: FlatMesh) => {
-      products.push(mesh.expressID);
-      // Thrown through web-ifc's stream, which stops it (the model is closed after, as always).
-      bound((placing.target.held = shared.add(api, model, mesh)));
-    });
+    // the same arithmetic, so a model that is not reduced comes out as one placed as it streamed.
     // Elements as a full read counts them: products that draw a geometry with triangles.
     sourceElements = new Set(shared.placements.filter((p) => p.geometry.indices.length >= 3).map((p) => p.product)).size;
     // The richer level for parts is reduced from the full geometry too, then set aside: the
@@ -227,12 +309,6 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
         detail = undefined;
       }
     }
-  } else {
-    api.StreamAllMeshes(model, (mesh: FlatMesh) => {
-      products.push(mesh.expressID);
-      collect(api, model, mesh, placing.target, placing.geometries);
-      bound(placing.target.held);
-    });
   }
 
   // Offset: chosen from the geometries' float64 centres. A geometry far from the origin has coarse
@@ -262,21 +338,7 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
       max: fullBounds.max.map((v, k) => Math.fround(v - offset[k]!)) as Vec3,
     };
 
-  const info = new Map<number, IfcElementRef>();
-  const ref = (id: number): IfcElementRef => {
-    let r = info.get(id);
-    if (!r) {
-      // Written out field by field (not spread): every reference then has one shape, and code that
-      // reads them stays optimised (a spread, and a literal of another shape, gave the placing of
-      // vertices a "wrong map" deopt in the middle of its loop, again and again).
-      const { globalId, name } = rootIdentity(file, id);
-      r = { expressId: id, ifcClass: api.GetNameFromTypeCode(api.GetLineType(model, id)), globalId, name };
-      info.set(id, r);
-    }
-    return r;
-  };
-  const { storeyOf, parentOf } = storeys(api, model, file);
-  const unit = storeyOf.size > 0 ? ifcLengthUnit(file, ids(api, model, loadWebIfc().IFCPROJECT)[0]) : 1;
+  const { storeyOf, parentOf } = streamed.structure;
   /** The `IfcBuildingStorey` a container is or lies in (a space's storey), else the container itself (a site, a building). */
   const storeyIdFor = (container: number): number => {
     let at: number | undefined = container;
@@ -401,24 +463,8 @@ async function buildScene(api: IfcAPI, model: number, schema: string, file: Step
     const placed = [...(positionsOfProduct.get(product) ?? []), ...(instanced.size > 0 ? instanced.placedPositions(product, offset) : [])];
     return placed.length ? placed : undefined;
   };
-  const doorOpenings = opts.doorIndex ? doorIndex(api, model, file, offset, ref, storeyOf, wallPositions) : [];
-  const elementRecords =
-    opts.elementRecords &&
-    readElementRecords(
-      {
-        file,
-        idsOf: (ifcClass) => {
-          const code = (loadWebIfc() as unknown as Record<string, number | undefined>)[ifcClass];
-          return code === undefined ? [] : ids(api, model, code);
-        },
-        classOf: (id) => ref(id).ifcClass,
-        storeyOf: (id) => {
-          const storey = storeyOf.get(id);
-          return storey === undefined ? undefined : ref(storey).name;
-        },
-      },
-      new Set(products),
-    );
+  const doorOpenings = streamed.doors?.measure({ offset, ref, storeyOf, wallPositions }) ?? [];
+  const elementRecords = streamed.elementRecords;
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
     warnings.push({
       code: 'far_outliers',
@@ -521,173 +567,6 @@ function placeShared(placements: SharedGeometries['placements'], placing: Placin
   }
 }
 
-/** Places geometries again with `offset` removed (see `buildScene`), returning their new bounds. */
-function moveByOffset(geometries: StreamedGeometry[], offset: Vec3): Bounds {
-  const bounds = emptyBounds();
-  for (const g of geometries) {
-    if (g.local) placeVertices(g.local, g.transform, offset, g, bounds);
-    else moveNearPoints(g.positions, offset, bounds);
-  }
-  return bounds;
-}
-
-/** Where {@link collect} places geometry. */
-interface CollectTarget {
-  blocks: ArrayBlocks;
-  offset: Readonly<Vec3>;
-  box: Bounds;
-  centres?: number[];
-  /** Keep the local vertices of geometry that reaches farther than this from the origin. */
-  keepBeyond: number;
-  /** Bytes of geometry collected so far. */
-  held: number;
-}
-
-function collect(api: IfcAPI, model: number, mesh: FlatMesh, target: CollectTarget, out: StreamedGeometry[]): void {
-  const placed = mesh.geometries;
-  for (let i = 0; i < placed.size(); i++) {
-    const pg = placed.get(i);
-    const geometry = api.GetGeometry(model, pg.geometryExpressID);
-    try {
-      // Views of web-ifc's memory: no web-ifc call until they are read.
-      const { vertices, indices } = geometryViews(api, geometry);
-      keep(
-        target,
-        mesh.expressID,
-        vertices,
-        indices,
-        Float64Array.from(pg.flatTransformation),
-        [pg.color.x, pg.color.y, pg.color.z, pg.color.w],
-        out,
-      );
-    } finally {
-      geometry.delete();
-    }
-  }
-}
-
-/** Places one geometry of a product (`local`: px py pz nx ny nz per vertex) into the scene's arrays. */
-function keep(
-  target: CollectTarget,
-  product: number,
-  local: Float32Array,
-  triangles: Uint32Array,
-  transform: Float64Array,
-  color: [number, number, number, number],
-  out: StreamedGeometry[],
-): void {
-  if (triangles.length < 3) return;
-  const indices = target.blocks.uints(triangles.length);
-  indices.set(triangles);
-  if (determinant3(transform) < 0) flipWinding(indices);
-  const count = local.length / 6;
-  target.held += triangles.length * 4 + count * 24;
-  const g: StreamedGeometry = {
-    product,
-    positions: target.blocks.floats(count * 3),
-    normals: target.blocks.floats(count * 3),
-    indices,
-    transform,
-    color,
-    local: undefined,
-  };
-  if (placeVertices(local, transform, target.offset, g, target.box, target.centres) > target.keepBeyond) {
-    g.local = local.slice();
-    target.held += local.byteLength;
-  }
-  out.push(g);
-}
-
-/**
- * Every geometry of a model once, with the placements that draw it, as web-ifc streams them:
- * what {@link StreamReduction} reduces before anything is placed. web-ifc may give one geometry
- * id different triangles for different products (a wall type's body cut by each wall's own
- * openings: IfcOpenHouse's walls all came out as the first wall's), so a geometry met again is
- * read again and shared only with placements whose triangles are the same, byte for byte.
- */
-class SharedGeometries {
-  /** The variants of each geometry id: one, unless web-ifc gave products different triangles under it. */
-  private readonly byId = new Map<number, SharedGeometry[]>();
-  private readonly classes = new Map<number, string>();
-  readonly placements: Array<{
-    product: number;
-    geometry: SharedGeometry;
-    transform: Float64Array;
-    color: [number, number, number, number];
-  }> = [];
-  private bytes = 0;
-
-  /** Notes a product's placed geometries, copying each geometry the first time its triangles are met; returns the bytes held. */
-  add(api: IfcAPI, model: number, mesh: FlatMesh): number {
-    const placed = mesh.geometries;
-    for (let i = 0; i < placed.size(); i++) {
-      const pg = placed.get(i);
-      const variants = this.byId.get(pg.geometryExpressID) ?? [];
-      this.byId.set(pg.geometryExpressID, variants);
-      const g = api.GetGeometry(model, pg.geometryExpressID);
-      let geometry: SharedGeometry | undefined;
-      try {
-        const { vertices, indices } = geometryViews(api, g);
-        geometry = variants.find((v) => sameWords(v.vertices, vertices) && sameWords(v.indices, indices));
-        if (!geometry) {
-          const color: Rgba = [pg.color.x, pg.color.y, pg.color.z, pg.color.w];
-          geometry = { vertices: vertices.slice(), indices: indices.slice(), transforms: [], owners: [], color };
-          variants.push(geometry);
-          this.bytes += geometry.vertices.byteLength + geometry.indices.byteLength;
-        }
-      } finally {
-        g.delete();
-      }
-      const transform = Float64Array.from(pg.flatTransformation);
-      geometry.transforms.push(transform);
-      geometry.owners!.push({ product: mesh.expressID, ifcClass: this.classOf(api, model, mesh.expressID) });
-      this.placements.push({ product: mesh.expressID, geometry, transform, color: [pg.color.x, pg.color.y, pg.color.z, pg.color.w] });
-      this.bytes += 160;
-    }
-    return this.bytes;
-  }
-
-  geometries(): SharedGeometry[] {
-    return [...this.byId.values()].flat();
-  }
-
-  /** Every geometry's arrays as they are now (a reduction replaces them, never writes into them): a level to come back to. */
-  levelOfDetail(): LevelOfDetail {
-    return this.geometries().map((g) => ({ vertices: g.vertices, indices: g.indices, drawnColor: g.drawnColor }));
-  }
-
-  /** Puts back the arrays of a level taken by {@link levelOfDetail}. */
-  useLevelOfDetail(level: LevelOfDetail): void {
-    this.geometries().forEach((g, i) => {
-      g.vertices = level[i]!.vertices;
-      g.indices = level[i]!.indices;
-      g.drawnColor = level[i]!.drawnColor;
-    });
-  }
-
-  /**
-   * The placements again, each geometry a copy at `level` (its transforms and owners shared):
-   * placing them leaves the geometries placed already, which instancing builds from later, as
-   * they are.
-   */
-  placementsAt(level: LevelOfDetail): SharedGeometries['placements'] {
-    const copies = new Map<SharedGeometry, SharedGeometry>(this.geometries().map((g, i) => [g, { ...g, ...level[i]! }]));
-    return this.placements.map((p) => ({ ...p, geometry: copies.get(p.geometry)! }));
-  }
-
-  /** The IFC class of a product, as web-ifc names it, asked once per product. */
-  private classOf(api: IfcAPI, model: number, product: number): string {
-    let ifcClass = this.classes.get(product);
-    if (ifcClass === undefined) this.classes.set(product, (ifcClass = api.GetNameFromTypeCode(api.GetLineType(model, product))));
-    return ifcClass;
-  }
-}
-
-/** The arrays of every shared geometry at one level of reduction, in `SharedGeometries.geometries()` order. */
-type LevelOfDetail = Array<Pick<SharedGeometry, 'vertices' | 'indices' | 'drawnColor'>>;
-
-const NO_OFFSET: Readonly<Vec3> = [0, 0, 0];
-
 /** Stops web-ifc's stream once the geometry held passes the bound; becomes a {@link ModelTooLargeError}. */
 class GeometryOverBound extends Error {
   constructor(readonly held: number) {
@@ -695,42 +574,13 @@ class GeometryOverBound extends Error {
   }
 }
 
-/** Reverses every triangle in place (a mirroring placement turns faces inside out). */
-function flipWinding(indices: Uint32Array): void {
-  for (let i = 0; i < indices.length; i += 3) {
-    const s = indices[i + 1]!;
-    indices[i + 1] = indices[i + 2]!;
-    indices[i + 2] = s;
-  }
-}
-
-/**
- * Removes `offset` from points stored near the origin, in float64 (they are exact to ~0.1 mm
- * there), growing `box` by the moved points.
- */
-function moveNearPoints(positions: Float32Array, offset: Readonly<Vec3>, box: Bounds): void {
-  for (let i = 0; i + 2 < positions.length; i += 3) {
-    positions[i] = positions[i]! - offset[0];
-    positions[i + 1] = positions[i + 1]! - offset[1];
-    positions[i + 2] = positions[i + 2]! - offset[2];
-  }
-  growBounds(box, positions, 3, newIdentityMatrix());
-}
-
 /** GlobalId and Name of an IfcRoot entity; `''` where the file writes no text (`$`, `*`, anything else). */
 function rootIdentity(file: StepFile, id: number): { globalId: string; name: string } {
   return { globalId: stepText(file.attribute(id, ROOT.globalId)) ?? '', name: stepText(file.attribute(id, ROOT.name)) ?? '' };
 }
 
-/** The references in attribute `position` (0-based) of entity `id`. */
-function references(file: StepFile, id: number, position: number): number[] {
-  return stepReferences(file.attribute(id, position));
-}
-
 // Attribute positions (0-based), the same in IFC2X3, IFC4 and IFC4X3.
 const ROOT = { globalId: 0, name: 2 };
-const REL = { first: 4, second: 5 }; // relating/related of the relationships read here
-const DOOR = { objectPlacement: 5, overallHeight: 8, overallWidth: 9 };
 const STOREY = { elevation: 9 };
 
 /** Metres as node metadata states them: to the millimetre, without trailing zeros. */
@@ -742,150 +592,6 @@ const identity = (r: IfcElementRef) => ({ name: r.name, globalId: r.globalId, if
 function storeyElevation(file: StepFile, id: number, unit: number): number | null {
   const elevation = stepNumber(file.attribute(id, STOREY.elevation));
   return elevation === undefined || !Number.isFinite(elevation) ? null : elevation * unit;
-}
-
-/**
- * Storey of every element: direct containment, inherited through aggregation (parts of stairs,
- * roofs, …); and the aggregation parent of every object (a space's storey, a storey's building).
- */
-function storeys(api: IfcAPI, model: number, file: StepFile): { storeyOf: Map<number, number>; parentOf: Map<number, number> } {
-  const storeyOf = new Map<number, number>();
-  for (const rel of ids(api, model, loadWebIfc().IFCRELCONTAINEDINSPATIALSTRUCTURE)) {
-    const s = references(file, rel, REL.second)[0]; // RelatingStructure
-    if (s === undefined) continue;
-    for (const e of references(file, rel, REL.first)) storeyOf.set(e, s); // RelatedElements
-  }
-  const parentOf = new Map<number, number>();
-  for (const rel of ids(api, model, loadWebIfc().IFCRELAGGREGATES)) {
-    const parent = references(file, rel, REL.first)[0]; // RelatingObject
-    if (parent === undefined) continue;
-    for (const o of references(file, rel, REL.second)) parentOf.set(o, parent); // RelatedObjects
-  }
-  for (const child of parentOf.keys()) {
-    if (storeyOf.has(child)) continue;
-    let p = parentOf.get(child);
-    for (let depth = 0; p !== undefined && depth < 8; depth++) {
-      const s = storeyOf.get(p);
-      if (s !== undefined) {
-        storeyOf.set(child, s);
-        break;
-      }
-      p = parentOf.get(p);
-    }
-  }
-  return { storeyOf, parentOf };
-}
-
-function doorIndex(
-  api: IfcAPI,
-  model: number,
-  file: StepFile,
-  offset: Vec3,
-  ref: (id: number) => IfcElementRef,
-  storeyOf: Map<number, number>,
-  positionsOf: (product: number) => Float32Array[] | undefined,
-): DoorOpeningRecord[] {
-  // Door sizes (OverallWidth/Height) are in the file's length unit; only the door index reads them.
-  const unit = ifcLengthUnit(file, ids(api, model, loadWebIfc().IFCPROJECT)[0]);
-  const openingOfDoor = new Map<number, number>();
-  for (const rel of ids(api, model, loadWebIfc().IFCRELFILLSELEMENT)) {
-    const opening = references(file, rel, REL.first)[0]; // RelatingOpeningElement
-    const door = references(file, rel, REL.second)[0]; // RelatedBuildingElement
-    if (door !== undefined && opening !== undefined) openingOfDoor.set(door, opening);
-  }
-  const wallOfOpening = new Map<number, number>();
-  for (const rel of ids(api, model, loadWebIfc().IFCRELVOIDSELEMENT)) {
-    const wall = references(file, rel, REL.first)[0]; // RelatingBuildingElement
-    const opening = references(file, rel, REL.second)[0]; // RelatedOpeningElement
-    if (opening !== undefined && wall !== undefined) wallOfOpening.set(opening, wall);
-  }
-  const records: DoorOpeningRecord[] = [];
-  for (const door of ids(api, model, loadWebIfc().IFCDOOR, true)) {
-    const attributes = file.entity(door)?.attributes ?? [];
-    const placement = stepReferences(attributes[DOOR.objectPlacement])[0];
-    const overallWidth = stepNumber(attributes[DOOR.overallWidth]);
-    const overallHeight = stepNumber(attributes[DOOR.overallHeight]);
-    const opening = openingOfDoor.get(door);
-    const wall = opening === undefined ? undefined : wallOfOpening.get(opening);
-    const record: DoorOpeningRecord = {
-      door: ref(door),
-      ...(opening !== undefined && { opening: ref(opening) }),
-      ...(wall !== undefined && { wall: ref(wall) }),
-      ...(storeyOf.has(door) && { storey: ref(storeyOf.get(door)!).name }),
-      width: 0,
-      height: 0,
-      thickness: 0,
-      faces: [],
-      ...(overallWidth !== undefined && { overallWidth: overallWidth * unit }),
-      ...(overallHeight !== undefined && { overallHeight: overallHeight * unit }),
-    };
-    if (opening !== undefined) {
-      const wallPositions = wall === undefined ? undefined : positionsOf(wall);
-      const solid = openingSolid(api, model, opening, offset);
-      const hint = placement === undefined ? undefined : doorNormalHint(api, model, placement);
-      const measured =
-        solid &&
-        measureOpening({
-          ...solid,
-          ...(wallPositions && { wallPositions }),
-          ...(hint && { normalHint: hint }),
-        });
-      if (measured) Object.assign(record, measured);
-    }
-    records.push(record);
-  }
-  return records;
-}
-
-/** The opening's solid in the delivered frame (web-ifc streams openings only on request). */
-function openingSolid(
-  api: IfcAPI,
-  model: number,
-  opening: number,
-  offset: Vec3,
-): { positions: Float32Array; indices: Uint32Array } | undefined {
-  const parts: StreamedGeometry[] = [];
-  // Arrays of their own (`blockBytes: 0`): an opening's few vertices are copied out at once.
-  collect(
-    api,
-    model,
-    api.GetFlatMesh(model, opening),
-    { blocks: new ArrayBlocks({ blockBytes: 0 }), offset, box: emptyBounds(), keepBeyond: Infinity, held: 0 },
-    parts,
-  );
-  if (parts.length === 0) return undefined;
-  const total = parts.reduce((s, p) => s + p.positions.length, 0);
-  const positions = new Float32Array(total);
-  const indices = new Uint32Array(parts.reduce((s, p) => s + p.indices.length, 0));
-  let pv = 0,
-    pi = 0;
-  for (const p of parts) {
-    positions.set(p.positions, pv);
-    for (let i = 0; i < p.indices.length; i++) indices[pi + i] = p.indices[i]! + pv / 3;
-    pv += p.positions.length;
-    pi += p.indices.length;
-  }
-  return { positions, indices };
-}
-
-/** The door placement's local y axis (IFC: the swing side) in Y-up, as a hint for the wall normal. */
-function doorNormalHint(api: IfcAPI, model: number, placement: number): Vec3 | undefined {
-  try {
-    // Placements come raw: z-up, column-major. The local y axis is column 1; turn that direction to y-up.
-    const m = api.GetWorldTransformMatrix(model, placement);
-    const y = zUpToYUp([0, 0, 0], [m[4]!, m[5]!, m[6]!]);
-    const l = Math.hypot(y[0], y[2]);
-    return l > 1e-6 ? [y[0] / l, 0, y[2] / l] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function ids(api: IfcAPI, model: number, type: number, inherited = false): number[] {
-  const v = api.GetLineIDsWithType(model, type, inherited);
-  const out: number[] = [];
-  for (let i = 0; i < v.size(); i++) out.push(v.get(i));
-  return out;
 }
 
 /**

@@ -37,3 +37,18 @@ export function geometryViews(api: IfcAPI, geometry: IfcGeometry): GeometryViews
     indices: heaps.HEAPU32.subarray(indexAt, indexAt + indexCount),
   };
 }
+
+/**
+ * Frees a copy web-ifc hands over as an Embind handle (a `Vector` of ids, a mesh's `geometries`),
+ * which its typings give no `delete`. Left to Embind's finalizer, every such handle keeps web-ifc's
+ * whole heap alive for several collections after the instance is disposed, beside the budget's work.
+ *
+ * @example
+ * ```ts
+ * const lineIds = api.GetLineIDsWithType(model, IFCDOOR);
+ * try { … } finally { deleteHandle(lineIds); }
+ * ```
+ */
+export function deleteHandle(handle: object): void {
+  (handle as { delete?: () => void }).delete?.();
+}
