@@ -25,7 +25,10 @@ export class SharedGeometries {
   /** `classes`: where the owners' IFC classes are read. */
   constructor(private readonly classes: IfcClassNames) {}
 
-  /** Notes a product's placed geometries, copying each geometry the first time its triangles are met (and deleting `mesh.geometries`); returns the bytes held. */
+  /**
+   * Notes a product's placed geometries, copying each geometry the first time its triangles are
+   * met (and deleting `mesh.geometries`); returns the bytes held.
+   */
   add(api: IfcAPI, model: number, mesh: FlatMesh): number {
     const placed = mesh.geometries;
     try {

@@ -8,10 +8,10 @@ import { detectFormat } from '../format/detectFormat.js';
 import { ArrayBlocks } from '../scene/ArrayBlocks.js';
 import { chooseOffset } from '../scene/chooseOffset.js';
 import { emptyBounds } from '../scene/growBounds.js';
-import { newIdentityMatrix } from '../scene/identityMatrix.js';
-import type { SceneData, SceneMaterial, SceneMesh, SceneNode, SceneWarning, StreamReducedFigures } from '../scene/SceneData.js';
-import { isSpatialClass, type SceneLevel, type SceneStorey } from '../scene/SceneLevel.js';
+import type { SceneData, SceneNode, SceneWarning, StreamReducedFigures } from '../scene/SceneData.js';
+import type { SceneLevel } from '../scene/SceneLevel.js';
 import { sceneStats } from '../scene/sceneStats.js';
+import { assembleIfcScene, IfcStoreys } from './assembleIfcScene.js';
 import { checkStepSyntax } from './checkStepSyntax.js';
 import { collect, keep, moveByOffset, NO_OFFSET, type CollectTarget, type StreamedGeometry } from './collectGeometry.js';
 import { DoorIndex } from './DoorIndex.js';
@@ -25,7 +25,7 @@ import { readIfcHeader } from './readIfcHeader.js';
 import { SharedGeometries, type LevelOfDetail } from './SharedGeometries.js';
 import { StepEntityOffsets } from './StepEntityOffsets.js';
 import { StepFile } from './step/StepFile.js';
-import { stepNumber, stepText } from './step/StepValue.js';
+import { stepText } from './step/StepValue.js';
 import { UNZIP_IFC_DEFAULTS, unzipIfc } from './unzipIfc.js';
 import { finishWebIfcRead, returnWebIfcHeap, startWebIfcRead } from './webIfcApi.js';
 
@@ -338,122 +338,8 @@ async function buildScene(streamed: StreamedModel, schema: string, file: StepFil
       max: fullBounds.max.map((v, k) => Math.fround(v - offset[k]!)) as Vec3,
     };
 
-  const { storeyOf, parentOf } = streamed.structure;
-  /** The `IfcBuildingStorey` a container is or lies in (a space's storey), else the container itself (a site, a building). */
-  const storeyIdFor = (container: number): number => {
-    let at: number | undefined = container;
-    for (let depth = 0; at !== undefined && depth < 8; depth++, at = parentOf.get(at))
-      if (ref(at).ifcClass.toUpperCase() === 'IFCBUILDINGSTOREY') return at;
-    return container;
-  };
-  const storeyOfContainer = new Map<number, SceneStorey>();
-  const storeyFor = (container: number): SceneStorey => {
-    let storey = storeyOfContainer.get(container);
-    if (!storey) {
-      const at = storeyIdFor(container);
-      const r = ref(at);
-      const elevation = r.ifcClass.toUpperCase() === 'IFCBUILDINGSTOREY' ? storeyElevation(file, at, unit) : null;
-      storeyOfContainer.set(container, (storey = { ...identity(r), elevation }));
-    }
-    return storey;
-  };
-
-  /** The scene's nodes, materials and meshes from what was placed: storeys first (parents precede children), then one node per product. */
-  const assemble = ({ geometries, instanced }: Placing) => {
-    const nodes: SceneNode[] = [];
-    const storeyNode = new Map<number, number>();
-    const levels: SceneLevel[] = [];
-    const nodeOfProduct = new Map<number, number>();
-    // A container's node, made on first use: a space's under its storey's (made first), so every
-    // element of a storey lies under one node an app can hide.
-    const containerNode = (container: number): number => {
-      const made = storeyNode.get(container);
-      if (made !== undefined) return made;
-      const storeyId = storeyIdFor(container);
-      const parent = storeyId === container ? -1 : containerNode(storeyId);
-      const s = ref(container);
-      const storey = storeyFor(container);
-      const node = nodes.length;
-      storeyNode.set(container, node);
-      levels.push({ node, storey });
-      const elevation: Record<string, string> =
-        storeyId === container && storey.elevation !== null ? { elevation: metresText(storey.elevation) } : {};
-      nodes.push({
-        name: s.name || `storey_${container}`,
-        parent,
-        matrix: newIdentityMatrix(),
-        meshes: [],
-        metadata: { ifcClass: s.ifcClass, globalId: s.globalId, name: s.name, ...elevation },
-      });
-      return node;
-    };
-    // A site, building or space drawn itself and contained in nothing lies in itself (a space in its storey).
-    const containerOf = (product: number): number | undefined =>
-      storeyOf.get(product) ?? (isSpatialClass(ref(product).ifcClass) ? product : undefined);
-    for (const product of products) {
-      const storey = containerOf(product);
-      if (storey !== undefined) containerNode(storey);
-    }
-    for (const product of products) {
-      if (nodeOfProduct.has(product)) continue;
-      const r = ref(product);
-      const storey = containerOf(product);
-      nodeOfProduct.set(product, nodes.length);
-      nodes.push({
-        name: r.name || `${r.ifcClass}_${product}`,
-        parent: storey === undefined ? -1 : storeyNode.get(storey)!,
-        matrix: newIdentityMatrix(),
-        meshes: [],
-        metadata: {
-          ifcClass: r.ifcClass,
-          globalId: r.globalId,
-          name: r.name,
-          ...(storey !== undefined && { storey: storeyFor(storey).name }),
-        },
-      });
-    }
-
-    const materials: SceneMaterial[] = [];
-    const materialOf = new Map<string, number>();
-    const materialFor = (color: [number, number, number, number]): number => {
-      const key = color.map((c) => Math.round(c * 255)).join(',');
-      let material = materialOf.get(key);
-      if (material === undefined) {
-        material = materials.length;
-        materialOf.set(key, material);
-        const [r, gr, b, a] = color;
-        // BIM surface models often have inconsistent face orientation: draw both sides.
-        materials.push({
-          name: `colour_${key.replace(/,/g, '_')}`,
-          baseColor: [srgbToLinear(r), srgbToLinear(gr), srgbToLinear(b)],
-          opacity: a,
-          metallic: 0,
-          roughness: 0.8,
-          emissive: [0, 0, 0],
-          doubleSided: true,
-        });
-      }
-      return material;
-    };
-    const meshes: SceneMesh[] = [];
-    const positionsOfProduct = new Map<number, Float32Array[]>();
-    for (const g of geometries) {
-      const material = materialFor(g.color);
-      const mesh: SceneMesh = { name: ref(g.product).ifcClass, positions: g.positions, normals: g.normals, indices: g.indices, material };
-      nodes[nodeOfProduct.get(g.product)!]!.meshes.push(meshes.length);
-      meshes.push(mesh);
-      const list = positionsOfProduct.get(g.product) ?? [];
-      list.push(mesh.positions);
-      positionsOfProduct.set(g.product, list);
-    }
-    if (instanced.size > 0) {
-      const shared = instanced.build(offset, materialFor, nodeOfProduct, nodes, meshes.length);
-      meshes.push(...shared.meshes);
-      nodes.push(...shared.nodes);
-    }
-    return { nodes, meshes, materials, textures: [], levels, positionsOfProduct, nodeOfProduct };
-  };
-
+  const storeys = new IfcStoreys(file, ref, streamed.structure, unit);
+  const assemble = (placed: Placing) => assembleIfcScene(placed, products, storeys, ref, offset);
   const { positionsOfProduct, levels, nodeOfProduct: _nodes, ...base } = assemble(placing);
   const { meshes } = base;
   const { instanced } = placing;
@@ -463,7 +349,7 @@ async function buildScene(streamed: StreamedModel, schema: string, file: StepFil
     const placed = [...(positionsOfProduct.get(product) ?? []), ...(instanced.size > 0 ? instanced.placedPositions(product, offset) : [])];
     return placed.length ? placed : undefined;
   };
-  const doorOpenings = streamed.doors?.measure({ offset, ref, storeyOf, wallPositions }) ?? [];
+  const doorOpenings = streamed.doors?.measure({ offset, ref, storeyOf: streamed.structure.storeyOf, wallPositions }) ?? [];
   const elementRecords = streamed.elementRecords;
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
     warnings.push({
@@ -581,25 +467,3 @@ function rootIdentity(file: StepFile, id: number): { globalId: string; name: str
 
 // Attribute positions (0-based), the same in IFC2X3, IFC4 and IFC4X3.
 const ROOT = { globalId: 0, name: 2 };
-const STOREY = { elevation: 9 };
-
-/** Metres as node metadata states them: to the millimetre, without trailing zeros. */
-const metresText = (metres: number): string => String(Math.round(metres * 1000) / 1000);
-
-const identity = (r: IfcElementRef) => ({ name: r.name, globalId: r.globalId, ifcClass: r.ifcClass });
-
-/** An `IfcBuildingStorey`'s Elevation in metres (optional in the schema); `null` when none is stated. */
-function storeyElevation(file: StepFile, id: number, unit: number): number | null {
-  const elevation = stepNumber(file.attribute(id, STOREY.elevation));
-  return elevation === undefined || !Number.isFinite(elevation) ? null : elevation * unit;
-}
-
-/**
- * An IFC colour component (sRGB) as a linear factor, on a grid of 1e-9: `** 2.4` is not correctly
- * rounded, and V8 releases differ in its last digit, which a GLB's JSON would carry. On the grid the
- * same model gives the same bytes on every Node a cluster runs during an upgrade.
- */
-function srgbToLinear(c: number): number {
-  const linear = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  return Math.round(linear * 1e9) / 1e9;
-}
