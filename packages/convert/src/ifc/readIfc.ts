@@ -193,9 +193,7 @@ async function streamModel(
 function readStreamed(api: IfcAPI, model: number, file: StepFile, classes: IfcClassNames, opts: ReadIfcOptions): StreamedModel {
   const products: number[] = [];
   const placing = newPlacing(opts.recentreBeyond);
-  const bound = (held: number) => {
-    if (held > opts.maxGeometryBytes) throw new GeometryOverBound(held);
-  };
+  const bound = (held: number) => GeometryOverBound.check(held, opts.maxGeometryBytes);
   const shared = opts.reduction ? new SharedGeometries(classes) : undefined;
   api.StreamAllMeshes(model, (mesh: FlatMesh) => {
     products.push(mesh.expressID);
@@ -275,9 +273,7 @@ function openModel(
 async function buildScene(streamed: StreamedModel, schema: string, file: StepFile, opts: ReadIfcOptions): Promise<IfcSceneData> {
   const warnings: SceneWarning[] = [];
   const { products, shared, placing, ref, unit } = streamed;
-  const bound = (held: number) => {
-    if (held > opts.maxGeometryBytes) throw new GeometryOverBound(held);
-  };
+  const bound = (held: number) => GeometryOverBound.check(held, opts.maxGeometryBytes);
   let sourceElements = 0;
   let detail: Placing | undefined;
   if (shared && opts.reduction) {
@@ -457,6 +453,11 @@ function placeShared(placements: SharedGeometries['placements'], placing: Placin
 class GeometryOverBound extends Error {
   constructor(readonly held: number) {
     super('geometry over its bound');
+  }
+
+  /** Throws once `held` bytes pass `max`. */
+  static check(held: number, max: number): void {
+    if (held > max) throw new GeometryOverBound(held);
   }
 }
 

@@ -120,14 +120,11 @@ export async function returnWebIfcHeap(options: Partial<ReturnWebIfcHeapOptions>
   const collect = fullCollection();
   if (!heap || heap.bytes < fromBytes || !collect) return 0;
   disposedHeap = undefined;
-  let returned = false;
-  void heap.returned.then(() => {
-    returned = true;
-  });
-  for (let round = 0; round < rounds && !returned; round++) {
+  const gone = heap.returned.then(() => true);
+  for (let round = 0; round < rounds; round++) {
     collect();
     // V8 runs finalizers as tasks of its own, not always before the next immediate: a short timer lets them run.
-    await Promise.race([heap.returned, new Promise((resolve) => setTimeout(resolve, 10))]);
+    if (await Promise.race([gone, new Promise<false>((resolve) => setTimeout(resolve, 10, false))])) return heap.bytes;
   }
-  return returned ? heap.bytes : 0;
+  return 0;
 }
