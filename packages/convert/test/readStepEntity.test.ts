@@ -410,4 +410,40 @@ describe('StepEntityOffsets', () => {
     expect(offsets.offsetOf(a)).toBe(30);
     expect(offsets.offsetOf(b)).toBe(20);
   });
+  it('answers as a map of later statements whatever the ids and however adds and lookups interleave', () => {
+    const id = fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 2 ** 40 }));
+    const step = fc.oneof(
+      fc.record({ add: id, offset: fc.integer({ min: 0, max: 2 ** 34 }) }),
+      fc.record({ lookup: fc.oneof(id, fc.constant(-1)) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
+        const offsets = new StepEntityOffsets();
+        const model = new Map<number, number>();
+        for (const s of steps) {
+          if ('add' in s) {
+            offsets.add(s.add, s.offset);
+            model.set(s.add, s.offset);
+          } else expect(offsets.offsetOf(s.lookup)).toBe(model.get(s.lookup) ?? -1);
+        }
+        for (const [i, at] of model) expect(offsets.offsetOf(i)).toBe(at);
+      }),
+    );
+  });
+  it('keeps 4 bytes an id once looked up, letting its file-order record go', () => {
+    const offsets = new StepEntityOffsets();
+    const count = 200_000;
+    for (let i = 1; i <= count; i++) offsets.add(i, i * 60);
+    expect(offsets.heldBytes).toBeGreaterThanOrEqual(16 * count);
+    expect(offsets.offsetOf(count)).toBe(count * 60);
+    expect(offsets.heldBytes).toBe(4 * (count + 1));
+  });
+  it('indexes a file past 4 GiB in 8 bytes an id', () => {
+    const offsets = new StepEntityOffsets();
+    offsets.add(1, 10);
+    offsets.add(2, 2 ** 33);
+    expect(offsets.offsetOf(2)).toBe(2 ** 33);
+    expect(offsets.offsetOf(1)).toBe(10);
+    expect(offsets.heldBytes).toBe(8 * 3);
+  });
 });

@@ -1,9 +1,23 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readIfc } from '../src/index.js';
 import { RELEASE_WEB_IFC_FROM_BYTES, returnWebIfcHeap, webIfcApi } from '../src/ifc/webIfcApi.js';
 import { StreamReduction } from '../src/budget/StreamReduction.js';
 import type { SharedGeometry } from '../src/budget/StreamReduction.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
+
+/** Whether the thread's web-ifc instance had let its model go, at each reading of element records. */
+const recordsReadDisposed: boolean[] = [];
+vi.mock('../src/elements/readElementRecords.js', async (original) => {
+  const actual = await original<typeof import('../src/elements/readElementRecords.js')>();
+  return {
+    ...actual,
+    readElementRecords: (...args: Parameters<typeof actual.readElementRecords>) => {
+      recordsReadDisposed.push(disposing?.wasmModule === undefined);
+      return actual.readElementRecords(...args);
+    },
+  };
+});
+let disposing: { wasmModule?: unknown } | undefined;
 
 /**
  * AC20-FZK-Haus made larger than {@link RELEASE_WEB_IFC_FROM_BYTES} by points no element uses, as
@@ -70,6 +84,19 @@ describe("a thread's web-ifc instance", () => {
     expect(scene.stats.triangles).toBeGreaterThan(0);
     expect(instance.wasmModule).toBeUndefined();
     expect(atReduction).toEqual([true]);
+  });
+
+  it("reads a large file's element records once web-ifc has let its heap go, as a small file's", async () => {
+    // Loaded again, with the records' reader watched (the test set-up loaded the package before the mock).
+    vi.resetModules();
+    const fresh = { ...(await import('../src/index.js')), ...(await import('../src/ifc/webIfcApi.js')) };
+    const small = await fresh.readIfc(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'), { elementRecords: true });
+    disposing = await fresh.webIfcApi();
+    recordsReadDisposed.length = 0;
+    const large = await fresh.readIfc(paddedAc20(), { elementRecords: true });
+    expect(recordsReadDisposed).toEqual([true]);
+    expect(large.elementRecords).toEqual(small.elementRecords);
+    expect(large.elementRecords!.filter((r) => r.type !== null).length).toBeGreaterThan(0);
   });
 
   it('returns a smaller disposed heap only when asked, and once', async () => {

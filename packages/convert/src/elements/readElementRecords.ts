@@ -6,13 +6,19 @@ import type { ElementRecord, PropertySets, PropertyValue } from './ElementRecord
 /** What {@link readElementRecords} needs of the model beyond its STEP text. */
 export interface ElementRecordSource {
   file: StepFile;
-  /** Ids of the entities of one IFC class (upper case, `IFCRELDEFINESBYPROPERTIES`), from the model's index. */
-  idsOf(ifcClass: string): number[];
+  /** Ids of the entities of one of {@link ELEMENT_RECORD_RELATIONS}, from the model's index. */
+  idsOf(ifcClass: ElementRecordRelation): number[];
   /** The element's class as the model names it (`IfcWall`). */
   classOf(id: number): string;
   /** The name of the storey (or container) holding the element; `undefined` when none does. */
   storeyOf(id: number): string | undefined;
 }
+
+/** The relationships a record is read through: {@link ElementRecordSource.idsOf} is asked for these classes only. */
+export const ELEMENT_RECORD_RELATIONS = ['IFCRELDEFINESBYPROPERTIES', 'IFCRELDEFINESBYTYPE', 'IFCRELASSOCIATESMATERIAL'] as const;
+
+/** One of {@link ELEMENT_RECORD_RELATIONS}. */
+export type ElementRecordRelation = (typeof ELEMENT_RECORD_RELATIONS)[number];
 
 // Attribute positions (0-based), the same in IFC2X3, IFC4 and IFC4X3.
 const ROOT = { globalId: 0, name: 2 };
@@ -101,8 +107,21 @@ function namedSets<T>(
   return sets;
 }
 
+/**
+ * The type objects that relationships of `IfcRelDefinesByType` (`typeRelations`) name: a record
+ * states each one's class, which {@link ElementRecordSource.classOf} must know.
+ *
+ * @example
+ * ```ts
+ * classes.read(recordTypeObjects(file, idsOf('IFCRELDEFINESBYTYPE')));
+ * ```
+ */
+export function recordTypeObjects(file: StepFile, typeRelations: readonly number[]): number[] {
+  return typeRelations.flatMap((rel) => stepReferences(file.attribute(rel, REL.relating)).slice(0, 1));
+}
+
 /** For each related object of the relationships of `ifcClass`, what they relate it to (their `relating` attribute), in file order. */
-function relatedTo(source: ElementRecordSource, ifcClass: string): Map<number, number[]> {
+function relatedTo(source: ElementRecordSource, ifcClass: ElementRecordRelation): Map<number, number[]> {
   const out = new Map<number, number[]>();
   for (const rel of source.idsOf(ifcClass)) {
     const relating = stepReferences(source.file.attribute(rel, REL.relating))[0];

@@ -2,7 +2,7 @@ import type { Vec3 } from '@arsession/geometry';
 import type { FlatMesh, IfcAPI } from 'web-ifc';
 import type { StreamReduction } from '../budget/StreamReduction.js';
 import type { ElementRecord } from '../elements/ElementRecord.js';
-import { readElementRecords } from '../elements/readElementRecords.js';
+import { ELEMENT_RECORD_RELATIONS, readElementRecords, recordTypeObjects } from '../elements/readElementRecords.js';
 import { ModelTooLargeError, ModelUnreadableError } from '../errors/ConvertError.js';
 import { detectFormat } from '../format/detectFormat.js';
 import { ArrayBlocks } from '../scene/ArrayBlocks.js';
@@ -131,6 +131,7 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   const offsets = new StepEntityOffsets();
   const syntax = checkStepSyntax(bytes, {}, offsets);
   if (syntax !== undefined) throw fail(`not a well-formed STEP file: ${syntax}`);
+  offsets.compact();
 
   const file = new StepFile(bytes, offsets);
   try {
@@ -160,7 +161,8 @@ interface StreamedModel {
   /** Metres per length unit of the file. */
   unit: number;
   doors: DoorIndex | undefined;
-  elementRecords: ElementRecord[] | undefined;
+  /** Reads every drawn element's record from the STEP text (when asked for): called after web-ifc closes. */
+  elementRecords: (() => ElementRecord[]) | undefined;
 }
 
 /**
@@ -214,14 +216,19 @@ function readStreamed(api: IfcAPI, model: number, file: StepFile, classes: IfcCl
   classes.read(parentOf.values());
   if (doors) classes.read(doors.entities());
   const ref = elementRefs(file, classes);
-  const elementRecords = opts.elementRecords
-    ? readElementRecords(
+  // Only the relationships' ids are asked of web-ifc: the records themselves are read from the STEP
+  // text once its heap is gone (at 500 MB they hold ~270 MB, which beside it passed the worker's bound).
+  const relations = !opts.elementRecords
+    ? undefined
+    : new Map(ELEMENT_RECORD_RELATIONS.map((ifcClass) => [ifcClass, ids(api, model, loadWebIfc()[ifcClass])]));
+  if (relations) classes.read(recordTypeObjects(file, relations.get('IFCRELDEFINESBYTYPE')!));
+  const elementRecords =
+    relations &&
+    (() =>
+      readElementRecords(
         {
           file,
-          idsOf: (ifcClass) => {
-            const code = (loadWebIfc() as unknown as Record<string, number | undefined>)[ifcClass];
-            return code === undefined ? [] : ids(api, model, code);
-          },
+          idsOf: (ifcClass) => relations.get(ifcClass) ?? [],
           classOf: (id) => classes.of(id),
           storeyOf: (id) => {
             const storey = storeyOf.get(id);
@@ -229,8 +236,7 @@ function readStreamed(api: IfcAPI, model: number, file: StepFile, classes: IfcCl
           },
         },
         new Set(products),
-      )
-    : undefined;
+      ));
   return { products, shared, placing, ref, structure, unit, doors, elementRecords };
 }
 
@@ -346,7 +352,7 @@ async function buildScene(streamed: StreamedModel, schema: string, file: StepFil
     return placed.length ? placed : undefined;
   };
   const doorOpenings = streamed.doors?.measure({ offset, ref, storeyOf: streamed.structure.storeyOf, wallPositions }) ?? [];
-  const elementRecords = streamed.elementRecords;
+  const elementRecords = streamed.elementRecords?.();
   if (meshes.length > 0 && [...bounds.min, ...bounds.max].some((v) => Math.abs(v) > 10 * opts.recentreBeyond)) {
     warnings.push({
       code: 'far_outliers',
