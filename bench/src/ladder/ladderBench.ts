@@ -7,6 +7,7 @@ import { LARGE_MODELS_DIR } from '../budgetBench.js';
 import { summarize, type Sample } from '../sample.js';
 import { mergeIfcCopies } from './mergeIfcCopies.js';
 import { renderOne, renderPartOf, type RenderRow } from '../render/renderBench.js';
+import { postOnDefaults, type ServerDefaultsRun } from './postOnDefaults.js';
 
 /** One rung: the source merged `copies` times, converted as the server does beside web-ifc alone, each in a fresh process. */
 export interface LadderRow {
@@ -39,17 +40,23 @@ export interface LadderBench {
   rows: LadderRow[];
   /** Set when the source is not among the large models: nothing was measured. */
   skipped?: string;
-  /** The largest rung rendered as read beside its overview (absent when the render failed). */
+  /** The rendered rung as read beside its overview (absent when the render failed). */
   renders?: RenderRow;
-  /** The largest rung's largest whole-storey part beside the same storey as read (absent when the render failed). */
+  /** The rendered rung's largest whole-storey part beside the same storey as read (absent when the render failed). */
   partRenders?: RenderRow;
+  /** The largest rung posted to the embedded server on its defaults: converted, or refused by name. */
+  onServer?: ServerDefaultsRun;
 }
 
 /** The rung's source: the Revit restaurant of `bench/LARGE-MODELS.md`, 26.9 MB. */
 const SOURCE = 'revit2012_janesville_restaurant.ifc';
 /** Its copies' sites this far apart, in its own unit (feet): 100 m, a little more than the building. */
 const SPACING_FEET = 330;
-const COPIES = [2, 4, 8];
+/** 55, 111, 223 and 500 MB: where real projects begin, and the largest they run to. */
+const COPIES = [2, 4, 8, 18];
+/** The rung rendered: drawing 18 copies as read would take ~17 GB and ten minutes. */
+const RENDERED = 8;
+const LARGEST = COPIES[COPIES.length - 1]!;
 
 const PEAK = new URL('../peakRss.js', import.meta.url).pathname;
 
@@ -65,10 +72,11 @@ function measured(
 }
 
 /**
- * The scale ladder: the restaurant merged 2, 4 and 8 times (55, 111, 223 MB; see
+ * The scale ladder: the restaurant merged 2, 4, 8 and 18 times (55, 111, 223, 500 MB; see
  * `mergeIfcCopies`), converted within the default AR budget beside web-ifc alone on the same
  * file, `rounds` alternating rounds of fresh processes each; time, peak memory and what was
- * delivered; the largest rung's overview rendered beside the model as read.
+ * delivered; the ×8 rung's overview rendered beside the model as read; the largest rung posted to
+ * the server on its defaults.
  *
  * @example
  * ```ts
@@ -82,7 +90,7 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ladder-'));
   try {
     const rows: LadderRow[] = [];
-    let renders: RenderRow | undefined, partRenders: RenderRow | undefined;
+    let renders: RenderRow | undefined, partRenders: RenderRow | undefined, onServer: ServerDefaultsRun | undefined;
     for (const copies of COPIES) {
       const path = mergeIfcCopies(source, { copies, spacing: SPACING_FEET, dir });
       const webIfc: number[] = [],
@@ -100,8 +108,8 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
         const peer = measured('web-ifc', path),
           mine = measured('ours-budget', path),
           parted = measured('ours-parts', path, partsPath);
-        // The largest rung's last parts are kept for their render below.
-        if (round < rounds - 1 || copies !== COPIES[COPIES.length - 1]) rmSync(partsPath, { force: true });
+        // The rendered rung's last parts are kept for their render below.
+        if (round < rounds - 1 || copies !== RENDERED) rmSync(partsPath, { force: true });
         webIfc.push(peer.ms);
         ours.push(mine.ms);
         ratio.push(mine.ms / peer.ms);
@@ -128,8 +136,8 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
         parts,
       };
       rows.push(row);
-      // The largest rung seen: its overview beside the full model, from the render bench's views.
-      if (copies === COPIES[COPIES.length - 1]) {
+      // The rendered rung seen: its overview beside the full model, from the render bench's views.
+      if (copies === RENDERED) {
         renders = renderOne(path, true);
         // Its largest whole storey (not cut into cells, whose boxes overlap), as a device loads it where the user stands.
         const whole = parts.map((p, i) => ({ p, i })).filter(({ p }) => p.cell === null);
@@ -138,6 +146,7 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
         if (largest) partRenders = renderPartOf(path, partsPath, largest.i, largest.p.bounds);
         rmSync(partsPath, { force: true });
       }
+      if (copies === LARGEST) onServer = await postOnDefaults(path);
       rmSync(path);
       console.error(
         `  restaurant ×${copies} (${row.megabytes.toFixed(0)} MB): ours ÷ web-ifc ×${row.ratio.median.toFixed(2)}, ` +
@@ -145,7 +154,14 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
           `with ${parts.length} parts ×${row.withPartsRatio.median.toFixed(2)}`,
       );
     }
-    return { source: SOURCE, rounds, rows, ...(renders && { renders }), ...(partRenders && { partRenders }) };
+    return {
+      source: SOURCE,
+      rounds,
+      rows,
+      ...(renders && { renders }),
+      ...(partRenders && { partRenders }),
+      ...(onServer && { onServer }),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,69 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Options of {@link watchDescendantsPeak}. */
+export interface DescendantsPeakOptions {
+  /** How often the process tree is read (ms). */
+  intervalMs: number;
+}
+
+/** Defaults of {@link watchDescendantsPeak}. */
+export const DESCENDANTS_PEAK_DEFAULTS: Readonly<DescendantsPeakOptions> = { intervalMs: 250 };
+
+/**
+ * Watches the processes below `pid` (a server's conversion workers) and keeps the most data any
+ * one of them mapped (`VmData`, what RLIMIT_DATA and so the server's conversion memory bound
+ * count), in MB. Linux only; elsewhere the peak stays 0.
+ *
+ * @example
+ * ```ts
+ * const watch = watchDescendantsPeak(server.pid);
+ * await postModel();
+ * watch.stop(); // → 1949 (MB)
+ * ```
+ */
+export function watchDescendantsPeak(pid: number, options: Partial<DescendantsPeakOptions> = {}): { stop(): number } {
+  const { intervalMs } = { ...DESCENDANTS_PEAK_DEFAULTS, ...options };
+  let peakKb = 0;
+  const sample = () => {
+    for (const child of descendantsOf(pid)) peakKb = Math.max(peakKb, vmDataKb(child));
+  };
+  const timer = setInterval(sample, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peakKb / 1024;
+    },
+  };
+}
+
+/** Every process below `pid`, from `/proc/<pid>/task/<tid>/children`. */
+function descendantsOf(pid: number): number[] {
+  const found: number[] = [];
+  const visit = (p: number) => {
+    for (const child of childrenOf(p)) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return []; // gone meanwhile, or no /proc
+  }
+}
+
+function vmDataKb(pid: number): number {
+  try {
+    return Number(/^VmData:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
