@@ -11,8 +11,9 @@ export const DESCENDANTS_PEAK_DEFAULTS: Readonly<DescendantsPeakOptions> = { int
 
 /**
  * Watches the processes below `pid` (a server's conversion workers) and keeps the most data any
- * one of them mapped (`VmData`, what RLIMIT_DATA and so the server's conversion memory bound
- * count), in MB. Linux only; elsewhere the peak stays 0.
+ * one of them was seen to map (`VmData`, what RLIMIT_DATA and so the server's conversion memory
+ * bound count), in MB: sampled, so a peak between samples is missed. Linux only; elsewhere the
+ * peak stays 0. `stop` may be called more than once.
  *
  * @example
  * ```ts
@@ -27,11 +28,14 @@ export function watchDescendantsPeak(pid: number, options: Partial<DescendantsPe
   const sample = () => {
     for (const child of descendantsOf(pid)) peakKb = Math.max(peakKb, vmDataKb(child));
   };
-  const timer = setInterval(sample, intervalMs);
+  // The bench's own process must not stay up for a watch its caller forgot.
+  const timer = setInterval(sample, intervalMs).unref();
+  let stopped = false;
   return {
     stop() {
+      if (!stopped) sample();
+      stopped = true;
       clearInterval(timer);
-      sample();
       return peakKb / 1024;
     },
   };

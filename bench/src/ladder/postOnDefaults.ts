@@ -1,6 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { CONVERT_MODEL_DEFAULTS } from '@arsession/convert';
 import { SERVER_CONFIG_DEFAULTS } from '@arsession/server';
 import { startTarget } from '../startTarget.js';
 import { watchDescendantsPeak } from './descendantsPeak.js';
@@ -15,9 +17,14 @@ export interface ServerDefaultsRun {
   code?: string;
   /** Milliseconds from the request's first byte to the answer. */
   ms: number;
-  /** The most data the conversion's worker process mapped (MB; what the bound counts). */
+  /**
+   * The most data the conversion's worker process was seen to map above what Node maps at start
+   * (MB; VmData sampled every 250 ms, so a peak between samples is missed): what the bound counts.
+   */
   workerPeakMb: number;
-  /** The default conversion memory bound (MB), counted above what Node maps at start. */
+  /** What Node maps for data at start (MB), under the bound. */
+  nodeBaseMb: number;
+  /** The default conversion memory bound (MB), counted above `nodeBaseMb`. */
   boundMb: number;
   /** When converted: what its detail record says of the delivery. */
   triangles?: number;
@@ -48,22 +55,23 @@ interface Detail {
 export async function postOnDefaults(path: string): Promise<ServerDefaultsRun> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-defaults-'));
   const target = await startTarget(['federation', dataDir]);
+  const watch = watchDescendantsPeak(target.pid);
   try {
-    const bytes = readFileSync(path);
     const form = new FormData();
-    form.append('model_file', new Blob([bytes]), basename(path));
-    const watch = watchDescendantsPeak(target.pid);
+    form.append('model_file', await openAsBlob(path), basename(path));
     const started = performance.now();
     const created = await fetch(`${target.url}/api/vision/v1/session/by_plane/`, { method: 'POST', body: form });
     const body = (await created.json()) as { deeplink?: string; code?: string };
     const ms = performance.now() - started;
+    const nodeBaseMb = nodeBaseDataMb();
     const run: ServerDefaultsRun = {
       file: basename(path),
-      megabytes: bytes.length / 2 ** 20,
+      megabytes: statSync(path).size / 2 ** 20,
       status: created.status,
       ...(body.code !== undefined && { code: body.code }),
       ms,
-      workerPeakMb: watch.stop(),
+      workerPeakMb: Math.max(0, watch.stop() - nodeBaseMb),
+      nodeBaseMb,
       boundMb: SERVER_CONFIG_DEFAULTS.conversionMemoryBytes / 2 ** 20,
     };
     if (created.status !== 201 || !body.deeplink) return run;
@@ -77,8 +85,26 @@ export async function postOnDefaults(path: string): Promise<ServerDefaultsRun> {
       elementRecords: asset.element_records?.count ?? 0,
     };
   } finally {
-    target.child.kill('SIGTERM');
-    await new Promise((resolve) => target.child.once('exit', resolve));
+    watch.stop();
+    if (target.child.exitCode === null && target.child.signalCode === null) {
+      const exited = new Promise((resolve) => target.child.once('exit', resolve));
+      target.child.kill('SIGTERM');
+      await exited;
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** What a conversion process's Node maps for data before running anything (MB), as the server's worker measures it. */
+function nodeBaseDataMb(): number {
+  const probe = spawnSync(
+    process.execPath,
+    [
+      `--max-old-space-size=${CONVERT_MODEL_DEFAULTS.maxHeapMb}`,
+      '-e',
+      "process.stdout.write(require('fs').readFileSync('/proc/self/status', 'utf8'))",
+    ],
+    { encoding: 'utf8' },
+  );
+  return Number(/^VmData:\s+(\d+)/m.exec(probe.stdout ?? '')?.[1] ?? 0) / 1024;
 }

@@ -86,7 +86,7 @@ describe("a thread's web-ifc instance", () => {
     expect(atReduction).toEqual([true]);
   });
 
-  it("reads a large file's element records once web-ifc has let its heap go, as a small file's", async () => {
+  it("reads a large file's element records once web-ifc has let the model and its instance go, as a small file's", async () => {
     // Loaded again, with the records' reader watched (the test set-up loaded the package before the mock).
     vi.resetModules();
     const fresh = { ...(await import('../src/index.js')), ...(await import('../src/ifc/webIfcApi.js')) };

@@ -32,19 +32,18 @@ export class StepEntityOffsets {
    * statements `id` is read from the later one, as web-ifc reads it.
    */
   offsetOf(id: number): number {
-    return (this.index ?? this.compact()).offsetOf(id);
+    this.compact();
+    return this.index!.offsetOf(id);
   }
 
   /**
    * Indexes what was recorded now, as the first lookup would, and lets the record go: called once
    * the file is walked, before web-ifc's heap grows beside it.
    */
-  compact(): EntityIndex {
-    if (!this.index) {
-      this.index = this.record!.index();
-      this.record = undefined;
-    }
-    return this.index;
+  compact(): void {
+    if (this.index) return;
+    this.index = this.record!.index();
+    this.record = undefined;
   }
 
   /** Bytes of the arrays held now: the record's while recording, the index's after a lookup (a sparse file's map not counted). */
@@ -58,7 +57,8 @@ class EntityRecord {
   private ids = new Float64Array(1024);
   private offsets = new Float64Array(1024);
   private count = 0;
-  private maxId = 0;
+  // −1: a file whose first statement is #0 is still in order.
+  private maxId = -1;
   private maxOffset = 0;
   private sorted = true;
 
@@ -97,7 +97,7 @@ class EntityRecord {
 }
 
 /** What answers lookups once the file is walked. */
-export interface EntityIndex {
+interface EntityIndex {
   offsetOf(id: number): number;
   /** Each id with its offset. */
   forEach(visit: (id: number, offset: number) => void): void;

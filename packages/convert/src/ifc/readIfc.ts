@@ -2,7 +2,12 @@ import type { Vec3 } from '@arsession/geometry';
 import type { FlatMesh, IfcAPI } from 'web-ifc';
 import type { StreamReduction } from '../budget/StreamReduction.js';
 import type { ElementRecord } from '../elements/ElementRecord.js';
-import { ELEMENT_RECORD_RELATIONS, readElementRecords, recordTypeObjects } from '../elements/readElementRecords.js';
+import {
+  ELEMENT_RECORD_RELATIONS,
+  readElementRecords,
+  recordTypeObjects,
+  type ElementRecordRelation,
+} from '../elements/readElementRecords.js';
 import { ModelTooLargeError, ModelUnreadableError } from '../errors/ConvertError.js';
 import { detectFormat } from '../format/detectFormat.js';
 import { ArrayBlocks } from '../scene/ArrayBlocks.js';
@@ -131,10 +136,10 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   const offsets = new StepEntityOffsets();
   const syntax = checkStepSyntax(bytes, {}, offsets);
   if (syntax !== undefined) throw fail(`not a well-formed STEP file: ${syntax}`);
-  offsets.compact();
 
   const file = new StepFile(bytes, offsets);
   try {
+    offsets.compact();
     const streamed = await streamModel(bytes, header.schema, file, opts, fail);
     // web-ifc has let go of the model (and, after a large file, of its heap) before the budget's work.
     await returnWebIfcHeap();
@@ -167,8 +172,9 @@ interface StreamedModel {
 
 /**
  * Streams the model through web-ifc and reads everything the scene asks of it (classes, spatial
- * structure, doors, element records), then closes it: a large model's web-ifc heap (~630 MB at
- * 223 MB) is let go before the budget reduces and places the geometry, not held beside it.
+ * structure, doors, the ids element records are read through), then closes it: a large model's
+ * web-ifc heap (~630 MB at 223 MB) is let go before the budget reduces and places the geometry,
+ * and before the records are read, not held beside them.
  */
 async function streamModel(
   bytes: Uint8Array,
@@ -220,15 +226,18 @@ function readStreamed(api: IfcAPI, model: number, file: StepFile, classes: IfcCl
   // text once its heap is gone (at 500 MB they hold ~270 MB, which beside it passed the worker's bound).
   const relations = !opts.elementRecords
     ? undefined
-    : new Map(ELEMENT_RECORD_RELATIONS.map((ifcClass) => [ifcClass, ids(api, model, loadWebIfc()[ifcClass])]));
-  if (relations) classes.read(recordTypeObjects(file, relations.get('IFCRELDEFINESBYTYPE')!));
+    : (Object.fromEntries(ELEMENT_RECORD_RELATIONS.map((ifcClass) => [ifcClass, ids(api, model, loadWebIfc()[ifcClass])])) as Record<
+        ElementRecordRelation,
+        number[]
+      >);
+  if (relations) classes.read(recordTypeObjects(file, relations.IFCRELDEFINESBYTYPE));
   const elementRecords =
     relations &&
     (() =>
       readElementRecords(
         {
           file,
-          idsOf: (ifcClass) => relations.get(ifcClass) ?? [],
+          idsOf: (ifcClass) => relations[ifcClass],
           classOf: (id) => classes.of(id),
           storeyOf: (id) => {
             const storey = storeyOf.get(id);
