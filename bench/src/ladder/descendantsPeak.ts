@@ -66,8 +66,21 @@ function childrenOf(pid: number): number[] {
 
 function vmDataKb(pid: number): number {
   try {
-    return Number(/^VmData:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return vmDataKbIn(readFileSync(`/proc/${pid}/status`, 'utf8'));
   } catch {
     return 0;
   }
+}
+
+/**
+ * The data a process maps (`VmData`, kB) as its `/proc/<pid>/status` text states it; 0 when it
+ * states none.
+ *
+ * @example
+ * ```ts
+ * vmDataKbIn(readFileSync('/proc/self/status', 'utf8')); // → 48948
+ * ```
+ */
+export function vmDataKbIn(status: string): number {
+  return Number(/^VmData:\s+(\d+)/m.exec(status)?.[1] ?? 0);
 }

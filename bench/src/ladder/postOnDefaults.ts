@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { CONVERT_MODEL_DEFAULTS } from '@arsession/convert';
 import { SERVER_CONFIG_DEFAULTS } from '@arsession/server';
 import { startTarget } from '../startTarget.js';
-import { watchDescendantsPeak } from './descendantsPeak.js';
+import { vmDataKbIn, watchDescendantsPeak } from './descendantsPeak.js';
 
 /** One model posted to the embedded server on its defaults, as a newcomer would: how it was answered. */
 export interface ServerDefaultsRun {
@@ -106,5 +106,5 @@ function nodeBaseDataMb(): number {
     ],
     { encoding: 'utf8' },
   );
-  return Number(/^VmData:\s+(\d+)/m.exec(probe.stdout ?? '')?.[1] ?? 0) / 1024;
+  return vmDataKbIn(probe.stdout ?? '') / 1024;
 }
