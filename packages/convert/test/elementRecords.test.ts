@@ -48,6 +48,22 @@ describe('element records', () => {
     }
   });
 
+  it('names are kept whatever the file calls them: a property set and a property named __proto__', async () => {
+    const PROTO = '__proto__';
+    const text = new TextDecoder('latin1')
+      .decode(corpusBytes('ifc', 'AC20-FZK-Haus.ifc'))
+      // The first door's Pset_DoorCommon holds this property; the second door's set is renamed.
+      .replace("('ThermalTransmittance',$,IFCTHERMALTRANSMITTANCEMEASURE(2.)", `('${PROTO}',$,IFCLABEL('x')`)
+      .replace("#12,'Pset_DoorCommon',$,(#19207,#19208)", `#12,'${PROTO}',$,(#19207,#19208)`);
+    const path = join(dir, 'proto.elements.json.gz');
+    await runConversion({ bytes: Uint8Array.from(text, (c) => c.charCodeAt(0)), outputs: [], elementsPath: path });
+    const { elements } = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as ElementRecords;
+    const sets = Object.values(elements).flatMap((r) => Object.entries(r.property_sets));
+    const own = (set: object) => Object.getOwnPropertyDescriptor(set, PROTO)?.value as unknown;
+    expect(sets.map(([, set]) => own(set))).toContain('x');
+    expect(sets.filter(([name]) => name === PROTO).map(([, set]) => set)).toContainEqual({ ThermalTransmittance: 2, FireExit: false });
+  });
+
   it('the same model gives the same file', async () => {
     const a = await runConversion({ bytes: corpusBytes('ifc', 'duplex.ifc'), outputs: [], elementsPath: join(dir, 'a.gz') });
     const b = await runConversion({ bytes: corpusBytes('ifc', 'duplex.ifc'), outputs: [], elementsPath: join(dir, 'b.gz') });

@@ -1,7 +1,7 @@
 import type { StepFile } from '../ifc/step/StepFile.js';
 import { stepReferences, stepText, type StepValue } from '../ifc/step/StepValue.js';
 import type { StepEntity } from '../ifc/step/readStepEntity.js';
-import type { ElementRecord, PropertySets, PropertyValue } from './ElementRecord.js';
+import type { ElementRecord, PropertyValue } from './ElementRecord.js';
 
 /** What {@link readElementRecords} needs of the model beyond its STEP text. */
 export interface ElementRecordSource {
@@ -51,60 +51,96 @@ export function readElementRecords(source: ElementRecordSource, elements: Iterab
   const definitions = relatedTo(source, 'IFCRELDEFINESBYPROPERTIES');
   const types = relatedTo(source, 'IFCRELDEFINESBYTYPE');
   const materials = relatedTo(source, 'IFCRELASSOCIATESMATERIAL');
-  const propertySetsOf = (ids: number[]): PropertySets =>
-    namedSets(file, ids, PROPERTY_SET, (property) => propertyValue(property.type, property.attributes));
-  const quantitiesOf = (ids: number[]): ElementRecord['quantities'] =>
-    namedSets(file, ids, ELEMENT_QUANTITY, (quantity) => numberOf(quantity.attributes[QUANTITY.value]));
+  // A set, a type or a material is most often shared (a type's sets by each of its occurrences, a
+  // relationship's set by every element it names): each is read from the text once, and its
+  // records share it, as they would be equal anyway (they are only ever written out as JSON).
+  const propertySet = once((id) => namedSet(file, id, PROPERTY_SET, (property) => propertyValue(property.type, property.attributes)));
+  const quantitySet = once((id) => namedSet(file, id, ELEMENT_QUANTITY, (quantity) => numberOf(quantity.attributes[QUANTITY.value])));
+  const materialsOf = once((id) => materialNames(file, id, MATERIAL_DEPTH, new Set()));
+  const typeOf = once((typeId): ElementRecord['type'] => {
+    const entity = file.entity(typeId);
+    return !entity
+      ? null
+      : {
+          ifc_class: source.classOf(typeId),
+          name: stepText(entity.attributes[TYPE_OBJECT.name]) ?? '',
+          property_sets: byName(stepReferences(entity.attributes[TYPE_OBJECT.propertySets]), propertySet),
+        };
+  });
   return [...elements].map((id) => {
     const defined = definitions.get(id) ?? [];
     const typeId = types.get(id)?.[0];
-    const typeEntity = typeId === undefined ? undefined : file.entity(typeId);
     const globalId = text(id, ROOT.globalId);
     return {
       id: globalId,
       global_id: globalId,
       ifc_class: source.classOf(id),
       name: text(id, ROOT.name),
-      type:
-        typeId === undefined || !typeEntity
-          ? null
-          : {
-              ifc_class: source.classOf(typeId),
-              name: stepText(typeEntity.attributes[TYPE_OBJECT.name]) ?? '',
-              property_sets: propertySetsOf(stepReferences(typeEntity.attributes[TYPE_OBJECT.propertySets])),
-            },
+      type: typeId === undefined ? null : typeOf(typeId),
       storey: source.storeyOf(id) ?? null,
-      materials: [...new Set((materials.get(id) ?? []).flatMap((m) => materialNames(file, m, MATERIAL_DEPTH, new Set())))],
-      property_sets: propertySetsOf(defined),
-      quantities: quantitiesOf(defined),
+      materials: [...new Set((materials.get(id) ?? []).flatMap(materialsOf))],
+      property_sets: byName(defined, propertySet),
+      quantities: byName(defined, quantitySet),
     };
   });
 }
 
-/**
- * The sets of one kind among `ids` (property sets, quantity sets) by name, each its items by name
- * with the values `readValue` reads; items without a name or a value are left out.
- */
-function namedSets<T>(
-  file: StepFile,
-  ids: readonly number[],
-  kind: { type: string; name: number; items: number },
-  readValue: (item: StepEntity) => T | undefined,
-): Record<string, Record<string, T>> {
-  const sets: Record<string, Record<string, T>> = {};
+/** `read`, remembering its answer for each id. */
+function once<T>(read: (id: number) => T): (id: number) => T {
+  const known = new Map<number, T>();
+  return (id) => {
+    if (known.has(id)) return known.get(id)!;
+    const value = read(id);
+    known.set(id, value);
+    return value;
+  };
+}
+
+/** The sets among `ids` that `setOf` reads (those of its kind), by name; a later set of a name replaces an earlier one. */
+function byName<T>(ids: readonly number[], setOf: (id: number) => NamedSet<T> | undefined): Record<string, Record<string, T>> {
+  const sets = byKey<Record<string, T>>();
   for (const id of ids) {
-    const entity = file.entity(id);
-    if (entity?.type !== kind.type) continue;
-    const items: Record<string, T> = {};
-    for (const ref of stepReferences(entity.attributes[kind.items])) {
-      const item = file.entity(ref);
-      const name = stepText(item?.attributes[ITEM_NAME]);
-      const value = item && readValue(item);
-      if (name !== undefined && value !== undefined) items[name] = value;
-    }
-    sets[stepText(entity.attributes[kind.name]) ?? `#${id}`] = items;
+    const set = setOf(id);
+    if (set) sets[set.name] = set.items;
   }
   return sets;
+}
+
+/**
+ * An object for names the file chooses: without a prototype, a set or a property the file names
+ * `__proto__` is one more name, not a change of prototype that would drop it from the record.
+ */
+function byKey<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/** A property set or quantity set: its name and its items by name. */
+interface NamedSet<T> {
+  name: string;
+  items: Record<string, T>;
+}
+
+/**
+ * Set `id` if it is of `kind` (a property set, a quantity set), with its items by name and the
+ * values `readValue` reads; items without a name or a value are left out. A set without a name
+ * is named by its id.
+ */
+function namedSet<T>(
+  file: StepFile,
+  id: number,
+  kind: { type: string; name: number; items: number },
+  readValue: (item: StepEntity) => T | undefined,
+): NamedSet<T> | undefined {
+  const entity = file.entity(id);
+  if (entity?.type !== kind.type) return undefined;
+  const items = byKey<T>();
+  for (const ref of stepReferences(entity.attributes[kind.items])) {
+    const item = file.entity(ref);
+    const name = stepText(item?.attributes[ITEM_NAME]);
+    const value = item && readValue(item);
+    if (name !== undefined && value !== undefined) items[name] = value;
+  }
+  return { name: stepText(entity.attributes[kind.name]) ?? `#${id}`, items };
 }
 
 /**
