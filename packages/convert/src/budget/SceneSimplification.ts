@@ -985,12 +985,15 @@ function concatMeshes(mesh: TriangleMesh, companions: ReadonlyArray<{ mesh: Tria
     at = 0;
   for (const { mesh: k, toFrame: t } of all) {
     const p = k.positions;
-    for (let v = 0; v < p.length; v += 3) {
-      const [x, y, z] = [p[v]!, p[v + 1]!, p[v + 2]!];
-      const o = vertices * 3 + v;
-      if (!t) positions.set([x, y, z], o);
-      else for (let r = 0; r < 3; r++) positions[o + r] = t[r]! * x + t[4 + r]! * y + t[8 + r]! * z + t[12 + r]!;
-    }
+    if (!t) positions.set(p, vertices * 3);
+    else
+      for (let v = 0; v < p.length; v += 3) {
+        const x = p[v]!,
+          y = p[v + 1]!,
+          z = p[v + 2]!;
+        const o = vertices * 3 + v;
+        for (let r = 0; r < 3; r++) positions[o + r] = t[r]! * x + t[4 + r]! * y + t[8 + r]! * z + t[12 + r]!;
+      }
     for (let i = 0; i < k.indices.length; i++) indices[at + i] = k.indices[i]! + vertices;
     vertices += p.length / 3;
     at += k.indices.length;
