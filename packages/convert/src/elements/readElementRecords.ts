@@ -37,7 +37,9 @@ const MATERIAL_DEPTH = 5;
  * The records of `elements` (entity ids) as the file states them: class, name, type, storey,
  * materials, property sets and quantities. Read from the STEP text by the relationships IFC
  * defines (`IfcRelDefinesByProperties`, `IfcRelDefinesByType`, `IfcRelAssociatesMaterial`), each
- * once, so a model of ten thousand elements is read in one pass over its relationships.
+ * once, so a model of ten thousand elements is read in one pass over its relationships. A
+ * property set, quantity set or type that several elements name is one object shared by their
+ * records: read them, or copy before changing one.
  *
  * @example
  * ```ts
@@ -52,8 +54,8 @@ export function readElementRecords(source: ElementRecordSource, elements: Iterab
   const types = relatedTo(source, 'IFCRELDEFINESBYTYPE');
   const materials = relatedTo(source, 'IFCRELASSOCIATESMATERIAL');
   // A set, a type or a material is most often shared (a type's sets by each of its occurrences, a
-  // relationship's set by every element it names): each is read from the text once, and its
-  // records share it, as they would be equal anyway (they are only ever written out as JSON).
+  // relationship's set by every element it names): each is read from the text once, and the
+  // records naming it share the one object (see the note on sharing above).
   const propertySet = once((id) => namedSet(file, id, PROPERTY_SET, (property) => propertyValue(property.type, property.attributes)));
   const quantitySet = once((id) => namedSet(file, id, ELEMENT_QUANTITY, (quantity) => numberOf(quantity.attributes[QUANTITY.value])));
   const materialsOf = once((id) => materialNames(file, id, MATERIAL_DEPTH, new Set()));

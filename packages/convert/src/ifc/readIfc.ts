@@ -89,7 +89,7 @@ export interface IfcSceneData extends SceneData {
   doorOpenings: DoorOpeningRecord[];
   /** The spatial containers drawn as nodes (storeys, buildings, sites), with a storey's elevation. */
   levels: SceneLevel[];
-  /** Every drawn element's record, when `elementRecords` asked for them. */
+  /** Every drawn element's record, when `elementRecords` asked for them; records share the sets and types they have in common. */
   elementRecords?: ElementRecord[];
   /**
    * The same model at the `partsReduction`'s level (the same nodes, levels, frame and bounds):
