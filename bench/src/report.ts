@@ -849,8 +849,8 @@ function ladderPartRenderLines(render: LadderBench['partRenders']): string[] {
   if (!render) return [];
   const n = (v: number) => v.toLocaleString('en-US');
   return [
-    `Its largest whole storey as a part (right), as a device loads it where the user stands, beside the same region of the ` +
-      `model as read (left), ${n(render.triangles.full)} → ${n(render.triangles.delivered)} triangles, framed on that region:`,
+    `Its largest whole storey as a part (right), as a device loads it where the user stands, beside the same elements of the ` +
+      `model as read (left), ${n(render.triangles.full)} → ${n(render.triangles.delivered)} triangles, framed on them:`,
     '',
     ...render.views.flatMap((v) => [`![${render.file}, ${v.title}: as read (left), the part (right)](${v.image})`, '']),
   ];

@@ -143,7 +143,7 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
         const whole = parts.map((p, i) => ({ p, i })).filter(({ p }) => p.cell === null);
         type Candidate = (typeof whole)[number];
         const largest = whole.reduce<Candidate | undefined>((a, b) => (!a || b.p.triangles > a.p.triangles ? b : a), undefined);
-        if (largest) partRenders = renderPartOf(path, partsPath, largest.i, largest.p.bounds);
+        if (largest) partRenders = renderPartOf(path, partsPath, largest.i);
         rmSync(partsPath, { force: true });
       }
       // Left out when it fails, as a failed render is: the rungs' measurements stand without it.

@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { basename, join } from 'node:path';
 import { largeModels } from '../budgetBench.js';
 import { BENCH_DIR, CORPUS_DIR, corpusFiles } from '../corpus.js';
-import type { Bounds } from '@arsession/geometry';
 import type { RenderedModel } from './renderModel.js';
 
 /** One model's pictures, rendered in a process of its own, with that process's peak memory. */
@@ -66,30 +65,18 @@ export function renderOne(path: string, large: boolean): RenderRow | undefined {
 }
 
 /**
- * Part `index` of a model's parts archive beside the same region of the model as read, in a
+ * Part `index` of a model's parts archive beside the same elements of the model as read, in a
  * process of its own (`renderCli --part`); undefined, with the error on stderr, when it fails.
  *
  * @example
  * ```ts
- * renderPartOf('/tmp/restaurant-merged8.ifc', '/tmp/parts.zip', 0, parts[0].bounds)?.views[0]?.image;
+ * renderPartOf('/tmp/restaurant-merged8.ifc', '/tmp/parts.zip', 0)?.views[0]?.image;
  * ```
  */
-export function renderPartOf(path: string, partsPath: string, index: number, bounds: Bounds): RenderRow | undefined {
+export function renderPartOf(path: string, partsPath: string, index: number): RenderRow | undefined {
   const r = spawnSync(
     process.execPath,
-    [
-      '--max-old-space-size=16384',
-      CLI,
-      '--out',
-      join(BENCH_DIR, 'renders'),
-      '--part',
-      partsPath,
-      '--index',
-      String(index),
-      '--bounds',
-      JSON.stringify(bounds),
-      path,
-    ],
+    ['--max-old-space-size=16384', CLI, '--out', join(BENCH_DIR, 'renders'), '--part', partsPath, '--index', String(index), path],
     { encoding: 'utf8', timeout: 1_800_000, maxBuffer: 1 << 26 },
   );
   if (r.status !== 0) {

@@ -1,17 +1,16 @@
 // `node --max-old-space-size=16384 dist/render/renderCli.js [--out DIR] FILE...`: renders each model (IFC
 // or GLB) in full and as delivered within the default AR budget from three fixed views, one PNG per
 // view in bench/renders/ or DIR (full left, delivered right). JSON (an array, one object per file, with the
-// process's peak memory so far) on stdout; a line per model on stderr. With `--part ZIP --index N
-// --bounds JSON`, the one IFC's part N (of the parts archive ZIP, its stated bounds) beside that region as read.
+// process's peak memory so far) on stdout; a line per model on stderr. With `--part ZIP --index N`,
+// the one IFC's part N (of the parts archive ZIP) beside the same elements as read.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { peakRssMb } from '../peakRssMb.js';
-import type { Bounds } from '@arsession/geometry';
 import { RENDER_MODEL_DEFAULTS, renderModel, type RenderedModel } from './renderModel.js';
 import { renderPart } from './renderPart.js';
 
 const { values, positionals: files } = parseArgs({
-  options: { out: { type: 'string' }, part: { type: 'string' }, index: { type: 'string' }, bounds: { type: 'string' } },
+  options: { out: { type: 'string' }, part: { type: 'string' }, index: { type: 'string' } },
   allowPositionals: true,
   strict: true,
 });
@@ -26,7 +25,7 @@ for (const path of files) {
   const rendered =
     values.part === undefined
       ? await renderModel(path, { outDir })
-      : await renderPart(path, values.part, Number(values.index ?? 0), JSON.parse(values.bounds ?? 'null') as Bounds, { outDir });
+      : await renderPart(path, values.part, Number(values.index ?? 0), { outDir });
   const r = { ...rendered, peakRssMb: peakRssMb() };
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.error(

@@ -14,8 +14,6 @@ import { SIDE_BY_SIDE_DEFAULTS, sideBySide } from './sideBySide.js';
 import { isLine, lineViews } from './lineViews.js';
 import type { View, ViewName } from './View.js';
 import { modelViews } from './views.js';
-import { cropTriangles } from './cropTriangles.js';
-import type { Bounds } from '@arsession/geometry';
 
 /** Options of {@link renderModel}. */
 export interface RenderModelOptions {
@@ -26,11 +24,6 @@ export interface RenderModelOptions {
   supersample: number;
   /** Where the PNGs go (bench/renders); the paths reported are relative to its parent, where RESULTS.md is. */
   outDir: string;
-  /**
-   * Draw only the triangles whose centre lies in this box (in the full model's frame, as a
-   * delivery states bounds), both sides: a part beside the same region of the model as read.
-   */
-  crop?: Bounds;
   /** The delivered scenes are in the full model's frame though they state no offset (a part's USDZ read back). */
   deliveredInFullFrame?: boolean;
 }
@@ -105,10 +98,10 @@ export async function renderTogether(
   delivered: ReadonlyArray<() => Promise<SceneData>>,
   options: Partial<RenderModelOptions> = {},
 ): Promise<RenderedModel> {
-  const { width, height, supersample, outDir, crop, deliveredInFullFrame } = { ...RENDER_MODEL_DEFAULTS, ...options };
+  const { width, height, supersample, outDir, deliveredInFullFrame } = { ...RENDER_MODEL_DEFAULTS, ...options };
   const started = performance.now();
-  const fullSide = await renderSide(full, { width, height, supersample, crop });
-  const deliveredSide = await renderSide(delivered, { width, height, supersample, crop, inFrameOf: deliveredInFullFrame }, fullSide);
+  const fullSide = await renderSide(full, { width, height, supersample });
+  const deliveredSide = await renderSide(delivered, { width, height, supersample, inFrameOf: deliveredInFullFrame }, fullSide);
   const rendered = performance.now();
 
   mkdirSync(outDir, { recursive: true });
@@ -161,13 +154,7 @@ interface Side {
  */
 async function renderSide(
   reads: ReadonlyArray<() => Promise<SceneData>>,
-  {
-    width,
-    height,
-    supersample,
-    crop,
-    inFrameOf,
-  }: { width: number; height: number; supersample: number; crop?: Bounds; inFrameOf?: boolean },
+  { width, height, supersample, inFrameOf }: { width: number; height: number; supersample: number; inFrameOf?: boolean },
   like?: Side,
 ): Promise<Side> {
   const started = performance.now();
@@ -183,22 +170,17 @@ async function renderSide(
     frame ??= world.offset;
     soups.push({ positions: world.positions, categories: world.categories, colours: sceneColours(scene) });
   }
-  const { positions, categories, colours } = cropTriangles(
-    {
-      positions: concat(
-        soups.map((s) => s.positions),
-        Float32Array,
-      ),
-      categories: concat(
-        soups.map((s) => s.categories),
-        Uint8Array,
-      ),
-      colours: concat(
-        soups.map((s) => s.colours),
-        Uint8Array,
-      ),
-    },
-    crop,
+  const positions = concat(
+    soups.map((s) => s.positions),
+    Float32Array,
+  );
+  const categories = concat(
+    soups.map((s) => s.categories),
+    Uint8Array,
+  );
+  const colours = concat(
+    soups.map((s) => s.colours),
+    Uint8Array,
   );
   const views = like?.views ?? fixedViews(positions, categories, width / height);
   const readDone = performance.now();
