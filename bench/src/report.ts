@@ -122,6 +122,14 @@ function assimpSection(ifc: readonly IfcRow[], assimp: { setup: AssimpSetup; row
   ];
 }
 
+/**
+ * When a section's own run was: sections are run on their own (`--section`), on days whose
+ * machines differ by about two times, so the date at the top of the file is not theirs.
+ */
+function measuredOn(file: ResultFile<unknown>): string {
+  return `Measured ${file.environment.date.slice(0, 16).replace('T', ' ')} UTC (Node ${file.environment.node}), in a run of its own.`;
+}
+
 /** Regenerates bench/RESULTS.md from the result files present. */
 function cliSection(cli: ResultFile<CliBench> | undefined): string[] {
   if (!cli) return [];
@@ -133,9 +141,8 @@ function cliSection(cli: ResultFile<CliBench> | undefined): string[] {
     '`arsession convert FILE -o OUT.usdz --json` timed as a process (wall), rounds alternating with `assimp export`',
     "where assimp reads the file. Read and write are the conversion's own figures from the `--json` report; start-up is",
     "the rest: Node, the CLI and its one-bundle conversion (in the process's own thread), web-ifc loaded from its code cache",
-    "while the CLI reads the file, the deadline's watchdog, and the exit. " +
-      `Measured ${cli.environment.date.slice(0, 16).replace('T', ' ')} UTC`,
-    `(its own run: the machine of another section's run may be faster or slower). A bare \`node -e 0\` takes ${ms(nodeStart)} ms then;`,
+    "while the CLI reads the file, the deadline's watchdog, and the exit. " + measuredOn(cli),
+    `A bare \`node -e 0\` takes ${ms(nodeStart)} ms then;`,
     // Results written before the CLI had --version have no figure for it.
     version ? `\`arsession --version\`, the CLI with nothing loaded for a command, ${ms(version)} ms.` : '',
     '',
@@ -698,7 +705,7 @@ function ladderSection(ladder: ResultFile<LadderBench> | undefined): string[] {
     "copy's site 100 m from the last, one IfcProject), converted as the server does within the default AR budget (read, budget,",
     'merge, USDZ in memory) beside web-ifc alone (open, stream every mesh, copy its arrays out), each a fresh process,',
     `${ladder.data.rounds} rounds alternating; peak RSS is the largest of the rounds. MB are 10⁶ bytes (of a file) and MiB`,
-    '(of memory).',
+    `(of memory). ${measuredOn(ladder)}`,
     '',
   ];
   if (ladder.data.skipped) return [...head, `Not run: ${ladder.data.skipped}.`, ''];
