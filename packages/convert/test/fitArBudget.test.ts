@@ -103,10 +103,14 @@ describe('fitArBudget', () => {
     // Not thrown away: the simplifier keeps most of what the budget allows.
     expect(report.delivered.triangles).toBeGreaterThan(50_000);
     expect(report.maxDeviation).toBeGreaterThan(0);
-    // Its pipes would stray 3 cm at the error that fits (4 mm); they are kept finer, within 2 cm
-    // (the cap is the larger of 2 cm and four times the error, so this holds while the error is ≤ 5 mm).
-    expect(report.maxDeviation).toBeLessThanOrEqual(SIMPLIFY_TO_BUDGET_DEFAULTS.maxDeviation);
+    // Its pipes would stray 3 cm at the error that fits; they are kept finer, within the cap: the
+    // larger of 2 cm and four times the error (6 mm, once what the rounds folded away is kept
+    // finer too, and paid for).
+    expect(report.maxDeviation).toBeLessThanOrEqual(Math.max(SIMPLIFY_TO_BUDGET_DEFAULTS.maxDeviation, 4 * 0.0065));
+    // No element folded away whole: the full surface lies within half a metre of the delivery (it
+    // was 10.5 m before the rounds' folds were kept finer).
     expect(report.maxUncovered).toBeGreaterThan(0);
+    expect(report.maxUncovered).toBeLessThan(0.5);
     // The report's deviation is what an independent measurement of any one mesh finds, at most.
     for (const [m, mesh] of delivered.meshes.entries()) {
       expect(measureDeviation(scene.meshes[m]!, mesh, { samples: 2000 }).simplifiedToFull).toBeLessThanOrEqual(report.maxDeviation + 1e-9);

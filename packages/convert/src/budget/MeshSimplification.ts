@@ -53,6 +53,8 @@ export class MeshSimplification {
   private measured: number | undefined = 0;
   /** How far the full surface lies from the current triangles at most, where the caller knew it (see {@link keepOnly}). */
   private knownUncovered: number | undefined;
+  /** A distance the full surface was found within of the current triangles since they last changed (see {@link boundUncovered}). */
+  private coveredWithin: number | undefined;
   /** The full surface to measure against, its BVH and vertex rows built once for every measurement. */
   private fullProbe: DeviationProbe | undefined;
 
@@ -233,24 +235,59 @@ export class MeshSimplification {
     const strayed = new Set<number>();
     probe.exceeding(this.indices, cap).forEach((over, t) => over && strayed.add(partOf(t)));
     const remaining = probe.measure(this.indices, cap).max((t) => !strayed.has(partOf(t)));
-    if (strayed.size > 0) {
-      this.replace(this.indices.filter((_, i) => !strayed.has(partOf(Math.floor(i / 3)))));
-      this.mark();
-      this.kept = concat([this.kept, ...[...strayed].map((part) => this.finerPart(part, error, cap, probe))]);
-    }
+    if (strayed.size > 0) this.keepFiner(strayed, error, cap);
     this.measured = Math.max(remaining, this.keptStray);
     return this.measured;
   }
 
   /**
-   * The coarsest version of a part within `cap` of the full surface: its full triangles simplified
-   * at half `error`, at a quarter (…), else its full triangles. Raises {@link keptStray}.
+   * {@link boundStray} the other way: keeps each part with a point of its full surface farther
+   * than `cap` from the current triangles at the coarsest finer version within `cap` either way.
+   * Each round simplifies the last round's result, so a thin shell can fold away over a few
+   * rounds, each within its error, its last triangles lying on the surface (a small stray) while
+   * the rest of it is gone: a wall 6 mm thick and 2.4 m long kept only its end cap (the Revit
+   * restaurant at half the budget). A part taken away whole is not brought back (it was smaller
+   * than the error, and counts its size). Returns whether any part was kept finer.
+   */
+  boundUncovered(cap: number, error: number): boolean {
+    // Within the cap since the triangles last changed, or a form chosen with its figure (a plate's faces).
+    if ((this.coveredWithin !== undefined && this.coveredWithin <= cap) || this.knownUncovered !== undefined) return false;
+    const current = new Set<number>();
+    for (let i = 0; i < this.indices.length; i += 3) current.add(this.partOfVertex ? this.partOfVertex[this.indices[i]!]! : 0);
+    const full = this.full().indices;
+    const delivered = new DeviationProbe({ positions: this.source.positions, indices: this.allTriangles() }, this.partOfVertex);
+    const uncovered = new Set<number>();
+    delivered.exceeding(full, cap).forEach((over, t) => {
+      const part = this.partOfVertex ? this.partOfVertex[full[t * 3]!]! : 0;
+      // Only parts the rounds still simplify: one kept finer already is measured both ways.
+      if (over && current.has(part)) uncovered.add(part);
+    });
+    if (uncovered.size > 0) this.keepFiner(uncovered, error, cap);
+    this.coveredWithin = cap;
+    return uncovered.size > 0;
+  }
+
+  /** Takes `parts` out of the current triangles, each kept at its finer version (see {@link finerPart}), out of later rounds. */
+  private keepFiner(parts: ReadonlySet<number>, error: number, cap: number): void {
+    const partOf = (t: number) => (this.partOfVertex ? this.partOfVertex[this.indices[t * 3]!]! : 0);
+    this.replace(this.indices.filter((_, i) => !parts.has(partOf(Math.floor(i / 3)))));
+    this.mark();
+    this.kept = concat([this.kept, ...[...parts].map((part) => this.finerPart(part, error, cap, this.probe()))]);
+  }
+
+  /**
+   * The coarsest version of a part within `cap` of the full surface either way: its full
+   * triangles simplified at half `error`, at a quarter (…), else its full triangles. Raises
+   * {@link keptStray}.
    */
   private finerPart(part: number, error: number, cap: number, probe: DeviationProbe): Uint32Array {
     const full = this.welded(this.sourceTrianglesOf(part));
+    const covers = (candidate: Uint32Array) =>
+      !new DeviationProbe({ positions: this.source.positions, indices: candidate }, this.partOfVertex).exceeding(full, cap).includes(1);
     for (let k = 1, e = error / 2; k <= FINER_TRIES; k++, e /= 2) {
       const candidate = simplifyRuns(full, this.source.positions, e, ['LockBorder', 'ErrorAbsolute', 'Sparse']);
-      const stray = candidate.length > 0 && !probe.exceeding(candidate, cap).includes(1) ? probe.measure(candidate, cap).max() : Infinity;
+      const within = candidate.length > 0 && !probe.exceeding(candidate, cap).includes(1) && covers(candidate);
+      const stray = within ? probe.measure(candidate, cap).max() : Infinity;
       if (stray <= cap) {
         this.keptStray = Math.max(this.keptStray, stray);
         return candidate;
@@ -301,7 +338,8 @@ export class MeshSimplification {
   /** New current triangles: what was measured of the old ones no longer holds. */
   private replace(indices: Uint32Array): void {
     // A collapse always takes a triangle away: as many triangles as before are the same ones.
-    if (indices.length !== this.indices.length) [this.measured, this.knownUncovered] = [undefined, undefined];
+    if (indices.length !== this.indices.length)
+      [this.measured, this.knownUncovered, this.coveredWithin] = [undefined, undefined, undefined];
     this.indices = indices;
   }
 

@@ -676,6 +676,18 @@ export class SceneSimplification {
   }
 
   /**
+   * Parts of every changed envelope mesh whose full surface lies beyond `cap` metres of what is
+   * left of it kept finer (see {@link MeshSimplification.boundUncovered}): a wall folded away to
+   * its end is a wall missing. Clutter is left as it is: coarse by design, it states its figures.
+   */
+  boundUncovered(cap: number, error: number): void {
+    this.work.forEach((w, m) => {
+      if (w?.changed && !this.standIn[m] && this.categories[m] === 'envelope')
+        w.boundUncovered(cap / this.scale[m]!, error / this.scale[m]!);
+    });
+  }
+
+  /**
    * The last resort, whatever the error: every mesh keeps at most as many triangles per draw as
    * lets the drawn total fit, the most that does. Small meshes are kept whole and the largest
    * give up what the budget needs; in proportion, a rail's 5 km of track in 504 triangles, merged

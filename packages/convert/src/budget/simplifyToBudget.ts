@@ -28,8 +28,9 @@ const BOUND_PASSES = 3;
  * and only then the envelope (walls, slabs, roofs, openings, structure, stairs, railings), every
  * mesh at one error bound in metres (meshoptimizer, borders locked, parts smaller than the error
  * pruned) growing round by round. Every simplified triangle is measured against the full mesh;
- * parts that strayed beyond `maxDeviation` are kept finer, and the rest simplified further if
- * that cost the budget. The envelope's rounds go no further than `maxDeviation` while it has
+ * parts that strayed beyond `maxDeviation` are kept finer, and so are envelope parts whose full
+ * surface lies that far from what the rounds left of them (a thin wall folded away to its end),
+ * and the rest simplified further if that cost the budget. The envelope's rounds go no further than `maxDeviation` while it has
  * detail by IFC class: past that, it is taken back as read and its detail (doors, windows,
  * members, railings) stands as sheets, rims or boxes, or is left out and named
  * (`SceneSimplification.fitDetail`; an element's several meshes may stand as one), so walls,
@@ -70,7 +71,10 @@ export async function simplifyToBudget(scene: SceneData, options: Partial<Simpli
     }
     if (over()) error = simplification.fitError({ ...opts, firstError: Math.max(opts.firstError, error * opts.growth) });
     for (let pass = 1; ; pass++) {
-      simplification.boundStray(Math.max(opts.maxDeviation, STRAY_PER_ERROR * error), error);
+      const cap = Math.max(opts.maxDeviation, STRAY_PER_ERROR * error);
+      simplification.boundStray(cap, error);
+      // With detail stood in for, each wall, slab and roof took a form measured both ways (`fitDetail`).
+      if (!detailFirst) simplification.boundUncovered(cap, error);
       if (simplification.drawn <= opts.triangles || pass === BOUND_PASSES || error >= simplification.size) break;
       // What was kept finer is paid for with detail while there is any, not with the walls.
       if (detailFirst && simplification.fitDetail(opts.triangles)) break;
