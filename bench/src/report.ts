@@ -762,6 +762,7 @@ function federationSection(federation: ResultFile<FederationBench> | undefined):
     'floors, steel, frames, roof, railings, prefab) posted in one by_plane session to the embedded server on its defaults',
     '(files per request raised to 64, the cache off), beside web-ifc alone streaming the same files in one process;',
     `${f.rounds} rounds alternating. The session shares one AR budget: what a device loads together is every asset's USDZ.`,
+    measuredOn(federation),
     '',
   ];
   if (f.skipped) return [...head, `Not run: ${f.skipped}.`, ''];
