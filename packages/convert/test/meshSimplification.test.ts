@@ -335,7 +335,7 @@ function thinWall(): SceneMesh {
   return {
     name: 'wall',
     positions: new Float32Array(corners),
-    indices: Uint32Array.from(corners.slice(0, corners.length / 3).keys()),
+    indices: Uint32Array.from({ length: corners.length / 3 }, (_, v) => v),
     material: 0,
   };
 }

@@ -230,7 +230,7 @@ export class MeshSimplification {
     // Measured since the triangles last changed, and within the cap: nothing to keep finer.
     if (this.measured !== undefined && this.measured <= cap) return this.measured;
     const probe = this.probe();
-    const partOf = (t: number) => (this.partOfVertex ? this.partOfVertex[this.indices[t * 3]!]! : 0);
+    const partOf = (t: number) => this.partOfTriangle(this.indices, t);
     // Which parts stray is decided over whole triangles; how far the rest stray, at the sample points.
     const strayed = new Set<number>();
     probe.exceeding(this.indices, cap).forEach((over, t) => over && strayed.add(partOf(t)));
@@ -253,12 +253,12 @@ export class MeshSimplification {
     // Within the cap since the triangles last changed, or a form chosen with its figure (a plate's faces).
     if ((this.coveredWithin !== undefined && this.coveredWithin <= cap) || this.knownUncovered !== undefined) return false;
     const current = new Set<number>();
-    for (let i = 0; i < this.indices.length; i += 3) current.add(this.partOfVertex ? this.partOfVertex[this.indices[i]!]! : 0);
+    for (let t = 0; t < this.indices.length / 3; t++) current.add(this.partOfTriangle(this.indices, t));
     const full = this.full().indices;
     const delivered = new DeviationProbe({ positions: this.source.positions, indices: this.allTriangles() }, this.partOfVertex);
     const uncovered = new Set<number>();
     delivered.exceeding(full, cap).forEach((over, t) => {
-      const part = this.partOfVertex ? this.partOfVertex[full[t * 3]!]! : 0;
+      const part = this.partOfTriangle(full, t);
       // Only parts the rounds still simplify: one kept finer already is measured both ways.
       if (over && current.has(part)) uncovered.add(part);
     });
@@ -267,10 +267,14 @@ export class MeshSimplification {
     return uncovered.size > 0;
   }
 
+  /** The part triangle `t` of `indices` lies in: its first corner's (0 for a mesh that is one part). */
+  private partOfTriangle(indices: Uint32Array, t: number): number {
+    return this.partOfVertex ? this.partOfVertex[indices[t * 3]!]! : 0;
+  }
+
   /** Takes `parts` out of the current triangles, each kept at its finer version (see {@link finerPart}), out of later rounds. */
   private keepFiner(parts: ReadonlySet<number>, error: number, cap: number): void {
-    const partOf = (t: number) => (this.partOfVertex ? this.partOfVertex[this.indices[t * 3]!]! : 0);
-    this.replace(this.indices.filter((_, i) => !parts.has(partOf(Math.floor(i / 3)))));
+    this.replace(this.indices.filter((_, i) => !parts.has(this.partOfTriangle(this.indices, Math.floor(i / 3)))));
     this.mark();
     this.kept = concat([this.kept, ...[...parts].map((part) => this.finerPart(part, error, cap, this.probe()))]);
   }

@@ -30,10 +30,10 @@ const BOUND_PASSES = 3;
  * pruned) growing round by round. Every simplified triangle is measured against the full mesh;
  * parts that strayed beyond `maxDeviation` are kept finer, and so are envelope parts whose full
  * surface lies that far from what the rounds left of them (a thin wall folded away to its end),
- * and the rest simplified further if that cost the budget. The envelope's rounds go no further than `maxDeviation` while it has
- * detail by IFC class: past that, it is taken back as read and its detail (doors, windows,
- * members, railings) stands as sheets, rims or boxes, or is left out and named
- * (`SceneSimplification.fitDetail`; an element's several meshes may stand as one), so walls,
+ * and the rest simplified further if that cost the budget. The envelope's rounds go no further
+ * than `maxDeviation` while it has detail by IFC class: past that, it is taken back as read and
+ * its detail (doors, windows, members, railings) stands as sheets, rims or boxes, or is left out
+ * and named (`SceneSimplification.fitDetail`; an element's several meshes may stand as one), so walls,
  * slabs and roofs are never cut into wedges: they give a few centimetres (`shapeErrors`, no part
  * pruned) only where the detail already lies as far, and more only if they alone are over the
  * budget. If the bound reaches the model's own size first, meshes are reduced
