@@ -35,17 +35,31 @@ export function benchFidelity(only?: (file: string) => boolean): FidelityRow[] {
   const rows: FidelityRow[] = [];
   for (const { path, large } of files) {
     console.error(`  ${path.split('/').pop()}`);
-    const r = spawnSync(process.execPath, ['--max-old-space-size=16384', CLI, path], {
-      encoding: 'utf8',
-      timeout: 1_800_000,
-      maxBuffer: 1 << 26,
-    });
-    if (r.status !== 0) {
-      console.error(`  fidelity failed: ${r.stderr.slice(-400)}`);
-      continue;
-    }
-    const [result] = JSON.parse(r.stdout) as Array<FidelityResult & { peakRssMb: number }>;
-    rows.push({ ...result!, large });
+    const result = fidelityInProcess(path);
+    if (result) rows.push({ ...result, large });
   }
   return rows;
+}
+
+/**
+ * One model's fidelity (see `measureFidelity`) in a fresh process of its own, with that process's
+ * peak memory; undefined, with the error on stderr, when the process fails.
+ *
+ * @example
+ * ```ts
+ * fidelityInProcess('merged2.ifc')?.coverage.categories.envelope.median; // → 0
+ * ```
+ */
+export function fidelityInProcess(path: string): (FidelityResult & { peakRssMb: number }) | undefined {
+  const r = spawnSync(process.execPath, ['--max-old-space-size=16384', CLI, path], {
+    encoding: 'utf8',
+    timeout: 1_800_000,
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0) {
+    console.error(`  fidelity failed: ${r.stderr.slice(-400)}`);
+    return undefined;
+  }
+  const [result] = JSON.parse(r.stdout) as Array<FidelityResult & { peakRssMb: number }>;
+  return result;
 }

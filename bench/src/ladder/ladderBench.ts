@@ -8,6 +8,8 @@ import { summarize, type Sample } from '../sample.js';
 import { mergeIfcCopies } from './mergeIfcCopies.js';
 import { renderOne, renderPartOf, type RenderRow } from '../render/renderBench.js';
 import { postOnDefaults, type ServerDefaultsRun } from './postOnDefaults.js';
+import { fidelityInProcess } from '../fidelity/fidelityBench.js';
+import type { FidelityResult } from '../fidelity/measureFidelity.js';
 
 /** One rung: the source merged `copies` times, converted as the server does beside web-ifc alone, each in a fresh process. */
 export interface LadderRow {
@@ -30,6 +32,8 @@ export interface LadderRow {
   withPartsPeakMb: number;
   /** The parts it wrote (the last round's). */
   parts: Array<Omit<DeliveredPart, 'offset'>>;
+  /** The overview measured against the full model independently of the budget (see `measureFidelity`); not for the largest rung. */
+  fidelity?: FidelityResult & { peakRssMb: number };
 }
 
 /** What {@link benchLadder} measured, or why it could not. */
@@ -75,8 +79,9 @@ function measured(
  * The scale ladder: the restaurant merged 2, 4, 8 and 18 times (55, 111, 223, 500 MB; see
  * `mergeIfcCopies`), converted within the default AR budget beside web-ifc alone on the same
  * file, `rounds` alternating rounds of fresh processes each; time, peak memory and what was
- * delivered; the ×8 rung's overview rendered beside the model as read; the largest rung posted to
- * the server on its defaults.
+ * delivered; each rung's overview but the largest measured against the full model by sampling
+ * (see `measureFidelity`); the ×8 rung's overview rendered beside the model as read; the largest
+ * rung posted to the server on its defaults.
  *
  * @example
  * ```ts
@@ -135,6 +140,9 @@ export async function benchLadder(rounds: number): Promise<LadderBench> {
         withPartsPeakMb,
         parts,
       };
+      // Sampled both ways beside the full model, as the fidelity section does; the largest rung's full read would take ~20 GB.
+      const fidelity = copies === LARGEST ? undefined : fidelityInProcess(path);
+      if (fidelity) row.fidelity = fidelity;
       rows.push(row);
       // The rendered rung seen: its overview beside the full model, from the render bench's views.
       if (copies === RENDERED) {
