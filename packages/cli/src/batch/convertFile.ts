@@ -70,6 +70,11 @@ export interface RefusedReport {
 export interface ConversionEngine {
   convert(bytes: Uint8Array, options: Partial<Omit<ConvertModelOptions, 'maxHeapMb'>>): Promise<ConversionResult>;
   ConvertError: abstract new (...args: never[]) => ConvertError;
+  /**
+   * How it wants a file's bytes, where not as Node reads them: in shared memory for a conversion
+   * in this thread (a large IFC is then checked on a helper thread beside web-ifc's parse).
+   */
+  readFile?: (path: string) => Uint8Array;
 }
 
 /** Where one model goes. */
@@ -104,7 +109,7 @@ export async function convertFile(path: string, name: string, engine: Conversion
   const seconds = () => Math.round(performance.now() - started) / 1000;
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(await readFile(path));
+    bytes = engine.readFile ? engine.readFile(path) : new Uint8Array(await readFile(path));
   } catch (err) {
     return {
       input: name,

@@ -37,6 +37,7 @@ export async function convertOne(input: string, options: ConvertOptions, io: Com
   const engine = {
     convert: (bytes: Uint8Array, { timeoutMs: _armed, ...job }: Partial<ConvertModelOptions>) => conversion.convert(bytes, job),
     ConvertError: here.ConvertError,
+    readFile: here.readSharedFile,
   };
   const report = await convertFile(input, name, engine, {
     usdzPath: resolve(options.out),

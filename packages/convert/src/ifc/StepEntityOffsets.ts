@@ -50,6 +50,40 @@ export class StepEntityOffsets {
   get heldBytes(): number {
     return (this.record ?? this.index!).heldBytes;
   }
+
+  /**
+   * The index as plain data (indexing what was recorded first): what a thread that walked the
+   * file hands the thread that reads it, its arrays transferred (see {@link transferablesOf}).
+   */
+  toData(): StepEntityOffsetsData {
+    this.compact();
+    return this.index!.data();
+  }
+
+  /** The offsets {@link toData} gave, ready for lookups. */
+  static fromData(data: StepEntityOffsetsData): StepEntityOffsets {
+    const offsets = new StepEntityOffsets();
+    offsets.record = undefined;
+    offsets.index =
+      data.kind === 'dense'
+        ? new DenseIndex(data.table)
+        : data.kind === 'sorted'
+          ? new SortedIndex(data.ids, data.offsets)
+          : new MapIndex(data.map);
+    return offsets;
+  }
+}
+
+/** A {@link StepEntityOffsets} index as plain data, as it crosses between threads. */
+export type StepEntityOffsetsData =
+  | { kind: 'dense'; table: Uint32Array | Float64Array }
+  | { kind: 'sorted'; ids: Float64Array; offsets: Float64Array }
+  | { kind: 'map'; map: Map<number, number> };
+
+/** The buffers of `data`, to transfer rather than copy. */
+export function transferablesOf(data: StepEntityOffsetsData): ArrayBuffer[] {
+  const arrays = data.kind === 'dense' ? [data.table] : data.kind === 'sorted' ? [data.ids, data.offsets] : [];
+  return arrays.map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Entities as the file numbers them, in file order. */
@@ -88,7 +122,7 @@ class EntityRecord {
   /** The index that answers lookups in the least memory: by id when ids are dense (they nearly always are). */
   index(): EntityIndex {
     const { ids, offsets, count } = this;
-    if (this.maxId <= 4 * count + 65536) return new DenseIndex(ids, offsets, count, this.maxId, this.maxOffset);
+    if (this.maxId <= 4 * count + 65536) return DenseIndex.of(ids, offsets, count, this.maxId, this.maxOffset);
     if (this.sorted) return new SortedIndex(ids.slice(0, count), offsets.slice(0, count));
     const map = new Map<number, number>();
     for (let i = 0; i < count; i++) map.set(ids[i]!, offsets[i]!);
@@ -99,6 +133,8 @@ class EntityRecord {
 /** What answers lookups once the file is walked. */
 interface EntityIndex {
   offsetOf(id: number): number;
+  /** What it holds, as plain data. */
+  data(): StepEntityOffsetsData;
   /** Each id with its offset. */
   forEach(visit: (id: number, offset: number) => void): void;
   readonly heldBytes: number;
@@ -106,11 +142,16 @@ interface EntityIndex {
 
 /** Offset by id, one slot an id: 4 bytes each (the offset + 1, 0 for none), 8 for a file past 4 GiB. */
 class DenseIndex implements EntityIndex {
-  private readonly table: Uint32Array | Float64Array;
+  constructor(private readonly table: Uint32Array | Float64Array) {}
 
-  constructor(ids: Float64Array, offsets: Float64Array, count: number, maxId: number, maxOffset: number) {
-    this.table = maxOffset < 0xffff_fffe ? new Uint32Array(maxId + 1) : new Float64Array(maxId + 1);
-    for (let i = 0; i < count; i++) this.table[ids[i]!] = offsets[i]! + 1;
+  static of(ids: Float64Array, offsets: Float64Array, count: number, maxId: number, maxOffset: number): DenseIndex {
+    const table = maxOffset < 0xffff_fffe ? new Uint32Array(maxId + 1) : new Float64Array(maxId + 1);
+    for (let i = 0; i < count; i++) table[ids[i]!] = offsets[i]! + 1;
+    return new DenseIndex(table);
+  }
+
+  data(): StepEntityOffsetsData {
+    return { kind: 'dense', table: this.table };
   }
 
   get heldBytes(): number {
@@ -137,6 +178,10 @@ class SortedIndex implements EntityIndex {
     return this.ids.byteLength + this.offsets.byteLength;
   }
 
+  data(): StepEntityOffsetsData {
+    return { kind: 'sorted', ids: this.ids, offsets: this.offsets };
+  }
+
   offsetOf(id: number): number {
     let lo = 0,
       hi = this.ids.length - 1;
@@ -160,6 +205,10 @@ class MapIndex implements EntityIndex {
   constructor(private readonly map: Map<number, number>) {}
 
   readonly heldBytes = 0;
+
+  data(): StepEntityOffsetsData {
+    return { kind: 'map', map: this.map };
+  }
 
   offsetOf(id: number): number {
     return this.map.get(id) ?? -1;

@@ -17,7 +17,6 @@ import type { SceneData, SceneNode, SceneWarning, StreamReducedFigures } from '.
 import type { SceneLevel } from '../scene/SceneLevel.js';
 import { sceneStats } from '../scene/sceneStats.js';
 import { assembleIfcScene, IfcStoreys } from './assembleIfcScene.js';
-import { checkStepSyntax } from './checkStepSyntax.js';
 import { collect, keep, moveByOffset, NO_OFFSET, type CollectTarget, type StreamedGeometry } from './collectGeometry.js';
 import { DoorIndex } from './DoorIndex.js';
 import type { DoorOpeningRecord, IfcElementRef } from './DoorOpeningRecord.js';
@@ -28,8 +27,8 @@ import { InstancedPlacements } from './InstancedPlacements.js';
 import { loadWebIfc } from './loadWebIfc.js';
 import { readIfcHeader } from './readIfcHeader.js';
 import { SharedGeometries, type LevelOfDetail } from './SharedGeometries.js';
-import { StepEntityOffsets } from './StepEntityOffsets.js';
 import { StepFile } from './step/StepFile.js';
+import { STEP_SYNTAX_CHECK_DEFAULTS, StepSyntaxCheck } from './StepSyntaxCheck.js';
 import { stepText } from './step/StepValue.js';
 import { UNZIP_IFC_DEFAULTS, unzipIfc } from './unzipIfc.js';
 import { finishWebIfcRead, returnWebIfcHeap, startWebIfcRead } from './webIfcApi.js';
@@ -72,6 +71,8 @@ export interface ReadIfcOptions {
    * `partsSource`. Absent, or when `reduction` leaves the model as read: no second placing.
    */
   partsReduction?: StreamReduction;
+  /** Files from this size (bytes) in shared memory have their STEP syntax checked on a helper thread (see `StepSyntaxCheck`). */
+  checkBesideFromBytes: number;
 }
 
 /** Defaults of {@link readIfc}. */
@@ -82,6 +83,7 @@ export const READ_IFC_DEFAULTS: Readonly<ReadIfcOptions> = {
   elementRecords: false,
   maxGeometryBytes: Number.POSITIVE_INFINITY,
   maxUnpackedBytes: UNZIP_IFC_DEFAULTS.maxBytes,
+  checkBesideFromBytes: STEP_SYNTAX_CHECK_DEFAULTS.besideFromBytes,
 };
 
 /** Scene data of an IFC model, with its door index. */
@@ -133,22 +135,21 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
   const tail = new TextDecoder('latin1').decode(bytes.subarray(Math.max(0, bytes.length - 4096)));
   if (!tail.includes('END-ISO-10303-21')) throw fail('the file is truncated (no END-ISO-10303-21; at its end)');
   // web-ifc trusts the STEP structure: it spins on unbalanced parentheses and mangles 64-bit ids.
-  const offsets = new StepEntityOffsets();
-  const syntax = checkStepSyntax(bytes, {}, offsets);
-  if (syntax !== undefined) throw fail(`not a well-formed STEP file: ${syntax}`);
-
-  const file = new StepFile(bytes, offsets);
+  // A large file is checked beside web-ifc's parse (see StepSyntaxCheck); any other before it.
+  const check = StepSyntaxCheck.start(bytes, { besideFromBytes: opts.checkBesideFromBytes });
+  if (check.settled?.problem !== undefined) throw fail(`not a well-formed STEP file: ${check.settled.problem}`);
   try {
-    offsets.compact();
-    const streamed = await streamModel(bytes, header.schema, file, opts, fail);
+    const streamed = await streamModel(bytes, header.schema, check, opts, fail);
     // web-ifc has let go of the model (and, after a large file, of its heap) before the budget's work.
     await returnWebIfcHeap();
-    return await buildScene(streamed, header.schema, file, opts);
+    return await buildScene(streamed, header.schema, opts);
   } catch (err) {
     if (err instanceof ModelUnreadableError) throw err;
     if (err instanceof GeometryOverBound)
       throw new ModelTooLargeError(err.held, opts.maxGeometryBytes, opts.fileName === undefined ? {} : { fileName: opts.fileName });
     throw fail(`web-ifc failed while reading its geometry (${err instanceof Error ? err.message : String(err)})`, err);
+  } finally {
+    check.cancel();
   }
 }
 
@@ -168,6 +169,8 @@ interface StreamedModel {
   doors: DoorIndex | undefined;
   /** Reads every drawn element's record from the STEP text (when asked for): called after web-ifc closes. */
   elementRecords: (() => ElementRecord[]) | undefined;
+  /** The STEP text, its entities found by offset. */
+  file: StepFile;
 }
 
 /**
@@ -179,26 +182,55 @@ interface StreamedModel {
 async function streamModel(
   bytes: Uint8Array,
   schema: string,
-  file: StepFile,
+  check: StepSyntaxCheck,
   opts: ReadIfcOptions,
   fail: (why: string, cause?: unknown) => Error,
 ): Promise<StreamedModel> {
   const api = await startWebIfcRead();
   try {
-    const model = openModel(api, bytes, schema, opts, fail);
-    const classes = new IfcClassNames(api, model);
+    const opened = openedModel(api, bytes, schema, opts, fail);
     try {
-      return readStreamed(api, model, file, classes, opts);
+      // Nothing web-ifc parsed is read before the check has passed the file; where both refuse it, the check says why.
+      const { problem, offsets } = await check.result();
+      if (problem !== undefined) throw fail(`not a well-formed STEP file: ${problem}`);
+      if ('refused' in opened) throw opened.refused;
+      const file = new StepFile(bytes, offsets);
+      const classes = new IfcClassNames(api, opened.model);
+      try {
+        return { ...readStreamed(api, opened.model, file, classes, opts), file };
+      } finally {
+        classes.close();
+      }
     } finally {
-      classes.close();
-      api.CloseModel(model);
+      if ('model' in opened) api.CloseModel(opened.model);
     }
   } finally {
     finishWebIfcRead(api, bytes.length);
   }
 }
 
-function readStreamed(api: IfcAPI, model: number, file: StepFile, classes: IfcClassNames, opts: ReadIfcOptions): StreamedModel {
+/** The model opened in web-ifc, or why it could not be. */
+function openedModel(
+  api: IfcAPI,
+  bytes: Uint8Array,
+  schema: string,
+  opts: ReadIfcOptions,
+  fail: (why: string, cause?: unknown) => Error,
+): { model: number } | { refused: unknown } {
+  try {
+    return { model: openModel(api, bytes, schema, opts, fail) };
+  } catch (err) {
+    return { refused: err };
+  }
+}
+
+function readStreamed(
+  api: IfcAPI,
+  model: number,
+  file: StepFile,
+  classes: IfcClassNames,
+  opts: ReadIfcOptions,
+): Omit<StreamedModel, 'file'> {
   const products: number[] = [];
   const placing = newPlacing(opts.recentreBeyond);
   const bound = (held: number) => GeometryOverBound.check(held, opts.maxGeometryBytes);
@@ -285,7 +317,8 @@ function openModel(
   return model;
 }
 
-async function buildScene(streamed: StreamedModel, schema: string, file: StepFile, opts: ReadIfcOptions): Promise<IfcSceneData> {
+async function buildScene(streamed: StreamedModel, schema: string, opts: ReadIfcOptions): Promise<IfcSceneData> {
+  const { file } = streamed;
   const warnings: SceneWarning[] = [];
   const { products, shared, placing, ref, unit } = streamed;
   const bound = (held: number) => GeometryOverBound.check(held, opts.maxGeometryBytes);

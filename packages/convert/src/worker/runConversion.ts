@@ -1,5 +1,5 @@
 import { deliveredStoreys } from '../usdz/layer/deliveredStoreys.js';
-import { readFileSync } from 'node:fs';
+import { readSharedFile } from '../io/readSharedFile.js';
 import { writeHashedFile } from '../io/writeHashedFile.js';
 import { readModel, type ModelScene, type ReadModelOptions } from '../model/readModel.js';
 import { findDoorApproaches } from '../model/findDoorApproaches.js';
@@ -32,8 +32,7 @@ import type { DeliveredParts } from '../parts/deliverParts.js';
  */
 export async function runConversion(asked: ConversionRequest): Promise<ConversionResult> {
   const started = performance.now();
-  const request =
-    asked.bytes.length === 0 && asked.inputPath !== undefined ? { ...asked, bytes: new Uint8Array(readFileSync(asked.inputPath)) } : asked;
+  const request = asked.bytes.length === 0 && asked.inputPath !== undefined ? { ...asked, bytes: readSharedFile(asked.inputPath) } : asked;
   const budget = request.budget === false ? undefined : { ...AR_BUDGET_DEFAULTS, ...request.budget };
   // With a budget, an IFC over it has its shared geometry simplified before it is placed: each
   // repeated geometry is simplified once, not at every placement, and memory follows the unique
