@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AR_BUDGET_DEFAULTS, budgetFigures, readGlb, sceneTriangles, type BudgetReport } from '@arsession/convert';
 import { measureDeviation } from '@arsession/convert/budget';
 import { CORPUS_DIR, corpusFiles } from './corpus.js';
+import { jsonOfChild } from './jsonOfChild.js';
 
 /**
  * Where large real models live for this section: public IFC of buildings and infrastructure,
@@ -40,17 +40,8 @@ export interface BudgetRow {
 const PEAK = new URL('./peakRss.js', import.meta.url).pathname;
 
 function run<T>(tool: string, ...args: string[]): (Run & T) | undefined {
-  const r = spawnSync(process.execPath, ['--max-old-space-size=16384', PEAK, tool, ...args], {
-    encoding: 'utf8',
-    timeout: 1_800_000,
-    maxBuffer: 1 << 26,
-  });
-  if (r.status !== 0) {
-    console.error(`  ${tool} failed: ${r.stderr.slice(-400)}`);
-    return undefined;
-  }
-  const out = JSON.parse(r.stdout) as { ms: number; peakRssMb: number } & T;
-  return { ...out, peakMb: out.peakRssMb };
+  const out = jsonOfChild<{ ms: number; peakRssMb: number } & T>(PEAK, [tool, ...args], tool);
+  return out && { ...out, peakMb: out.peakRssMb };
 }
 
 /**

@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { largeModels } from '../budgetBench.js';
 import { CORPUS_DIR, corpusFiles } from '../corpus.js';
+import { jsonOfChild } from '../jsonOfChild.js';
 import type { FidelityResult } from './measureFidelity.js';
 
 /** One model's fidelity, measured in a process of its own, with that process's peak memory. */
@@ -51,15 +51,5 @@ export function benchFidelity(only?: (file: string) => boolean): FidelityRow[] {
  * ```
  */
 export function fidelityInProcess(path: string): (FidelityResult & { peakRssMb: number }) | undefined {
-  const r = spawnSync(process.execPath, ['--max-old-space-size=16384', CLI, path], {
-    encoding: 'utf8',
-    timeout: 1_800_000,
-    maxBuffer: 1 << 26,
-  });
-  if (r.status !== 0) {
-    console.error(`  fidelity failed: ${r.stderr.slice(-400)}`);
-    return undefined;
-  }
-  const [result] = JSON.parse(r.stdout) as Array<FidelityResult & { peakRssMb: number }>;
-  return result;
+  return jsonOfChild<Array<FidelityResult & { peakRssMb: number }>>(CLI, [path], 'fidelity')?.[0];
 }

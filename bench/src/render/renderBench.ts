@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { basename, join } from 'node:path';
 import { largeModels } from '../budgetBench.js';
 import { BENCH_DIR, CORPUS_DIR, corpusFiles } from '../corpus.js';
+import { jsonOfChild } from '../jsonOfChild.js';
 import type { RenderedModel } from './renderModel.js';
 
 /** One model's pictures, rendered in a process of its own, with that process's peak memory. */
@@ -51,17 +51,9 @@ export function benchRender(only?: (file: string) => boolean): RenderRow[] {
  * ```
  */
 export function renderOne(path: string, large: boolean): RenderRow | undefined {
-  const r = spawnSync(process.execPath, ['--max-old-space-size=16384', CLI, '--out', join(BENCH_DIR, 'renders'), path], {
-    encoding: 'utf8',
-    timeout: 1_800_000,
-    maxBuffer: 1 << 26,
-  });
-  if (r.status !== 0) {
-    console.error(`  render failed: ${r.stderr.slice(-400)}`);
-    return undefined;
-  }
-  const [result] = JSON.parse(r.stdout) as Array<RenderedModel & { peakRssMb: number }>;
-  return { ...result!, large };
+  const result = jsonOfChild<Array<RenderedModel & { peakRssMb: number }>>(CLI, ['--out', join(BENCH_DIR, 'renders'), path], 'render')?.[0];
+  if (!result) return undefined;
+  return { ...result, large };
 }
 
 /**
@@ -74,15 +66,11 @@ export function renderOne(path: string, large: boolean): RenderRow | undefined {
  * ```
  */
 export function renderPartOf(path: string, partsPath: string, index: number): RenderRow | undefined {
-  const r = spawnSync(
-    process.execPath,
-    ['--max-old-space-size=16384', CLI, '--out', join(BENCH_DIR, 'renders'), '--part', partsPath, '--index', String(index), path],
-    { encoding: 'utf8', timeout: 1_800_000, maxBuffer: 1 << 26 },
-  );
-  if (r.status !== 0) {
-    console.error(`  part render failed: ${r.stderr.slice(-400)}`);
-    return undefined;
-  }
-  const [result] = JSON.parse(r.stdout) as Array<RenderedModel & { peakRssMb: number }>;
-  return { ...result!, large: true };
+  const result = jsonOfChild<Array<RenderedModel & { peakRssMb: number }>>(
+    CLI,
+    ['--out', join(BENCH_DIR, 'renders'), '--part', partsPath, '--index', String(index), path],
+    'part render',
+  )?.[0];
+  if (!result) return undefined;
+  return { ...result, large: true };
 }
