@@ -55,6 +55,34 @@ describe('convertModel: the contained pipeline', () => {
   });
 });
 
+describe('convertModel: bytes in shared memory', () => {
+  // IfcOpenHouse with 9 MiB of STEP comment before its data: past the size from which a worker
+  // checks the file's syntax on a helper thread of its own while web-ifc parses it.
+  const padded = (data: (text: string) => string) => {
+    const text = data(new TextDecoder('latin1').decode(corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc')));
+    const big = text.replace('DATA;\n', `DATA;\n/*${' padding'.repeat(9 * 2 ** 17)}*/\n`);
+    const bytes = new Uint8Array(new SharedArrayBuffer(big.length));
+    bytes.set(Buffer.from(big, 'latin1'));
+    return bytes;
+  };
+
+  it("are shared with the worker, not moved: converted, and still the caller's", async () => {
+    const bytes = padded((t) => t);
+    expect(bytes.length).toBeGreaterThan(9 * 2 ** 20);
+    const r = await convertModel(bytes, { fileName: 'padded.ifc' });
+    const plain = await convertModel(corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc'), { fileName: 'padded.ifc' });
+    expect(r.stats).toEqual(plain.stats);
+    expect(bytes.byteLength).toBeGreaterThan(9 * 2 ** 20);
+  });
+
+  it('a large file web-ifc must not read is refused by the check, by name', async () => {
+    const bytes = padded((t) => t.replace('#40=IFCWALLSTANDARDCASE(', '#40=IFCWALLSTANDARDCASE(('));
+    await expect(convertModel(bytes, { fileName: 'padded.ifc', timeoutMs: 60_000 })).rejects.toThrow(
+      /padded\.ifc: not a well-formed STEP file: line \d+: entity #40 has 1 unclosed parenthesis/,
+    );
+  });
+});
+
 describe('a USDZ delivered as uploaded', () => {
   it("carries no warning about what converting would have changed: its prims are the uploader's", async () => {
     const read = await readModel(corpusBytes('usdz', 'clean_clean_arkit.usdz'), { fileName: 'arkit.usdz' });

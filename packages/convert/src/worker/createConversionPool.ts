@@ -71,7 +71,8 @@ export interface ConversionPool {
   /**
    * Converts model bytes in a worker: a hang ends at `timeoutMs`, a crash ends the worker; both come
    * back as a {@link ModelUnreadableError}, and the caller's own faults as the typed errors of
-   * `crossingErrors`. The bytes are transferred (the caller's buffer is detached).
+   * `crossingErrors`. The bytes are transferred (the caller's buffer is detached), or shared
+   * when they are in shared memory.
    */
   convert(bytes: Uint8Array, options?: Partial<ConvertModelOptions>): Promise<ConversionResult>;
   /** Starts idle workers now, so their start-up overlaps the caller's own. */
@@ -280,7 +281,8 @@ export function createConversionPool(options: Partial<ConversionPoolOptions> = {
         clearTimeout(timer);
         timer = setTimeout(onTimeout, timeoutMs);
         try {
-          worker.postMessage({ id, request }, [owned.buffer as ArrayBuffer]);
+          // Bytes in shared memory (see `readSharedFile`) are shared with the worker as they are: nothing to move or copy.
+          worker.postMessage({ id, request }, owned.buffer instanceof SharedArrayBuffer ? [] : [owned.buffer as ArrayBuffer]);
         } catch (err) {
           finish(true, () => reject(new TypeError(`convertModel: the input cannot be sent to a worker (${(err as Error).message})`)));
         }
