@@ -615,10 +615,19 @@ describe('429: one-time-code guessing is throttled', () => {
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ onetime_code: '000000000000' }),
       });
-    const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await claim()).status);
+    // The budget counts per clock minute: claims that straddle a minute's end are counted in two
+    // budgets, so such a run is made again within the next minute.
+    const minute = () => Math.floor(Date.now() / 60_000);
+    let statuses: number[] = [];
+    let res: Response;
+    for (let run = 0; ; run++) {
+      const started = minute();
+      statuses = [];
+      for (let i = 0; i < 7; i++) statuses.push((await claim()).status);
+      res = await claim();
+      if (minute() === started || run === 2) break;
+    }
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
-    const res = await claim();
     expectProblem(
       { status: res.status, body: (await res.json()) as Record<string, any>, headers: res.headers },
       429,
