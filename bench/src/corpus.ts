@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,19 +18,4 @@ export function corpusFiles(kind: 'ifc' | 'glb' | 'usdz', dir = CORPUS_DIR): str
 /** A fresh copy of a file's bytes (workers take ownership of what they are given). */
 export function bytesOf(path: string): Uint8Array {
   return new Uint8Array(readFileSync(path));
-}
-
-/**
- * A file's bytes in shared memory, as a conversion reads the file it is given by path (the
- * server's way): a large IFC's syntax is then checked on a helper thread (see `StepSyntaxCheck`).
- */
-export function sharedBytesOf(path: string): Uint8Array {
-  const fd = openSync(path, 'r');
-  try {
-    const bytes = new Uint8Array(new SharedArrayBuffer(fstatSync(fd).size));
-    for (let at = 0, read = 1; at < bytes.length && read > 0; at += read) read = readSync(fd, bytes, at, bytes.length - at, at);
-    return bytes;
-  } finally {
-    closeSync(fd);
-  }
 }

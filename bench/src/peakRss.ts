@@ -1,14 +1,14 @@
 // Child-process entry: one conversion, then its peak resident memory. A process per measurement,
 // because peak RSS only ever grows within a process.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { mergeByMaterial, readGlb, readIfc, runConversion, writeUsdz } from '@arsession/convert';
-import { bytesOf, sharedBytesOf } from './corpus.js';
+import { mergeByMaterial, readGlb, readIfc, readSharedFile, runConversion, writeUsdz } from '@arsession/convert';
+import { bytesOf } from './corpus.js';
 import { peakRssMb } from './peakRssMb.js';
 import { loadWebIfcPeer, webIfcStreamAllMeshes } from './webIfcStream.js';
 
 const [tool, path, ...rest] = process.argv.slice(2);
 // Ours reads the file into shared memory, as a conversion given a path (the server's way) does.
-const bytes = tool === 'ours-budget' || tool === 'ours-parts' ? sharedBytesOf(path!) : bytesOf(path!);
+const bytes = tool === 'ours-budget' || tool === 'ours-parts' ? readSharedFile(path!) : bytesOf(path!);
 // The peer's module loaded before the clock starts, as a static import did (ours loads web-ifc within its own timed run).
 if (tool === 'web-ifc') loadWebIfcPeer();
 const started = performance.now();

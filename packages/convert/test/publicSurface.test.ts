@@ -93,6 +93,7 @@ const PUBLIC = [
   'readIfc',
   'readIfcHeader',
   'readModel',
+  'readSharedFile',
   'readUsdz',
   'readZipDirectory',
   'renderUsda',
