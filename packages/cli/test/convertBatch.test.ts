@@ -120,6 +120,35 @@ describe('arsession convert on a folder', () => {
   });
 });
 
+describe('arsession convert on a folder of large IFC files', () => {
+  it("converts one past the size checked beside web-ifc as the plain file, and refuses a broken one in the check's words", () => {
+    // IfcOpenHouse with 9 MiB of STEP comment before its data: each is read into shared memory and
+    // its syntax checked on a helper thread of its worker while web-ifc parses it.
+    const large = join(dir, 'large');
+    mkdirSync(large, { recursive: true });
+    const text = readFileSync(corpusPath('ifc', 'IfcOpenHouse_IFC4.ifc'), 'latin1');
+    const padded = (t: string) => t.replace('DATA;\n', `DATA;\n/*${' padding'.repeat(9 * 2 ** 17)}*/\n`);
+    writeFileSync(join(large, 'house.ifc'), padded(text), 'latin1');
+    writeFileSync(join(large, 'open.ifc'), padded(text.replace('#40=IFCWALLSTANDARDCASE(', '#40=IFCWALLSTANDARDCASE((')), 'latin1');
+    const r = arsession(dir, 'convert', 'large', '-o', join(dir, 'out-large'), '--json', '--jobs', '2');
+    expect(r.code).toBe(1);
+    const files = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>)
+      .filter((l) => !('summary' in l));
+    expect(files.find((l) => l.input === 'house.ifc')).toMatchObject({ status: 'converted', stats: { triangles: 1098 } });
+    expect(files.find((l) => l.input === 'house.ifc')!.bytes).toBeGreaterThan(9 * 2 ** 20);
+    expect(files.find((l) => l.input === 'open.ifc')).toMatchObject({
+      status: 'refused',
+      error: {
+        code: 'model_unreadable',
+        message: expect.stringMatching(/open\.ifc: not a well-formed STEP file: line \d+: entity #40 has 1 unclosed parenthesis/),
+      },
+    });
+  });
+});
+
 describe('finding models and naming outputs', () => {
   it('a folder walk takes model extensions in any case and skips hidden entries; a named file is taken whatever its name', async () => {
     mkdirSync(join(dir, 'walk', '.hidden'), { recursive: true });

@@ -78,7 +78,7 @@ export {
 export type { UsdAttribute, UsdLayer, UsdPrim, UsdProperty, UsdRelationship, UsdTypeName, UsdValue } from '@arsession/usd';
 export { writeUsdz, WRITE_USDZ_DEFAULTS, type WriteUsdzOptions } from './usdz/writeUsdz.js';
 export { readIfc, READ_IFC_DEFAULTS, type IfcSceneData, type ReadIfcOptions } from './ifc/readIfc.js';
-export { readSharedFile } from './io/readSharedFile.js';
+export { readSharedFile, readSharedFileAsync } from './io/readSharedFile.js';
 export type { DoorOpeningRecord, IfcElementRef, OpeningFace } from './ifc/DoorOpeningRecord.js';
 export { WARNING_CODES, type WarningCode } from './scene/warningCodes.js';
 export { doorApproaches, DOOR_APPROACH_DEFAULTS, type DoorApproach, type DoorApproachOptions } from './ifc/doorApproaches.js';

@@ -35,6 +35,7 @@ export { reviveError, serializeError, type CrossingError } from './worker/crossi
 export type { ConversionResult, DoorQuery, SerializedConvertError } from './worker/protocol.js';
 export { AR_BUDGET_DEFAULTS, type ArBudget, type BudgetReport } from './budget/ArBudget.js';
 export { CONVERTER_VERSION } from './version.js';
+export { readSharedFileAsync } from './io/readSharedFile.js';
 export { arBudgetOnWire, type ArBudgetOnWire, type BudgetFiguresOnWire, type CategoryOnWire } from './report/arBudgetOnWire.js';
 export { conversionStatsOnWire, type ConversionStatsOnWire } from './report/conversionStatsOnWire.js';
 export { partsOnWire, type PartOnWire, type PartStoreyOnWire } from './report/partsOnWire.js';

@@ -18,5 +18,5 @@ export {
   type ThreadConversion,
 } from './thread/convertInThisThread.js';
 export { armThreadDeadline, type ThreadDeadline, type ThreadDeadlineOptions } from './thread/threadDeadline.js';
-export { readSharedFile } from './io/readSharedFile.js';
+export { readSharedFile, readSharedFileAsync } from './io/readSharedFile.js';
 export type { ConversionResult } from './worker/protocol.js';

@@ -94,6 +94,7 @@ const PUBLIC = [
   'readIfcHeader',
   'readModel',
   'readSharedFile',
+  'readSharedFileAsync',
   'readUsdz',
   'readZipDirectory',
   'renderUsda',

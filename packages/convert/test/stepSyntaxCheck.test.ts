@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readIfc } from '../src/index.js';
 import { builtScript } from '../src/io/builtScript.js';
-import { readSharedFile } from '../src/io/readSharedFile.js';
+import { readSharedFile, readSharedFileAsync, sharedFrom } from '../src/io/readSharedFile.js';
 import { checkStepSyntax } from '../src/ifc/checkStepSyntax.js';
 import { StepEntityOffsets } from '../src/ifc/StepEntityOffsets.js';
 import { StepSyntaxCheck } from '../src/ifc/StepSyntaxCheck.js';
 import { CORPUS_DIR, corpusBytes, corpusFiles } from '../../../test/support/corpus.js';
+import { zipArchive } from '../../../test/support/zipArchive.js';
 
 /** `bytes` copied into memory threads share, as a conversion reads the file it is given by path. */
 const shared = (bytes: Uint8Array) => {
@@ -104,6 +105,39 @@ describe('readIfc with its STEP check beside web-ifc', () => {
   });
 });
 
+describe('readIfc of an .ifczip, its IFC checked beside web-ifc as a plain file is', () => {
+  const zipped = (bytes: Uint8Array) => zipArchive([{ name: 'model/x.ifc', data: bytes, deflate: true }]);
+  /** The bytes `StepSyntaxCheck.start` was given by a read of `run`. */
+  const checked = async (run: () => Promise<unknown>) => {
+    const start = vi.spyOn(StepSyntaxCheck, 'start');
+    try {
+      await run().catch(() => undefined);
+      return start.mock.calls.map(([bytes]) => bytes);
+    } finally {
+      start.mockRestore();
+    }
+  };
+
+  it.each(unsound)('refuses %s by name, the unpacked IFC in shared memory', async (_what, bytes, problem) => {
+    await expect(readIfc(zipped(bytes()), { fileName: 'x.ifczip', checkBesideFromBytes: 0 })).rejects.toThrow(problem);
+    const given = await checked(() => readIfc(zipped(bytes()), { fileName: 'x.ifczip', checkBesideFromBytes: 0 }));
+    expect(given).toHaveLength(1);
+    expect(given[0]!.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(Buffer.compare(Buffer.from(given[0]!), Buffer.from(bytes()))).toBe(0);
+  });
+
+  it("reads a sound one into the unpacked file's scene; below the size, its IFC is checked where it was unpacked", async () => {
+    const bytes = corpusBytes('ifc', 'AC20-FZK-Haus.ifc');
+    const beside = await readIfc(zipped(bytes), { fileName: 'a.ifczip', checkBesideFromBytes: 0 });
+    const plain = await readIfc(bytes, { fileName: 'a.ifc' });
+    expect(beside.stats).toEqual(plain.stats);
+    expect(beside.doorOpenings).toEqual(plain.doorOpenings);
+    const [given] = await checked(() => readIfc(zipped(bytes), { fileName: 'a.ifczip' }));
+    expect(given!.buffer).not.toBeInstanceOf(SharedArrayBuffer);
+    expect(given!.length).toBe(bytes.length);
+  });
+});
+
 describe('StepEntityOffsets as data', () => {
   it('answers every lookup as the offsets it came from, whatever the ids (dense, sparse, out of order)', () => {
     const id = fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 2 ** 40 }));
@@ -126,6 +160,23 @@ describe('readSharedFile and builtScript', () => {
     const bytes = readSharedFile(path);
     expect(bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(Buffer.compare(Buffer.from(bytes), readFileSync(path))).toBe(0);
+  });
+
+  it('reads a file so asynchronously too, byte for byte; a missing one rejects by its code', async () => {
+    const path = join(CORPUS_DIR, 'ifc', 'AC20-FZK-Haus.ifc');
+    const bytes = await readSharedFileAsync(path);
+    expect(bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(Buffer.compare(Buffer.from(bytes), readFileSync(path))).toBe(0);
+    await expect(readSharedFileAsync(join(CORPUS_DIR, 'ifc', 'no-such.ifc'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('puts bytes in shared memory from a size on, as a copy; leaves smaller ones and shared ones as they are', () => {
+    const bytes = corpusBytes('ifc', 'AC20-FZK-Haus.ifc');
+    const copy = sharedFrom(bytes, bytes.length);
+    expect(copy.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(Buffer.compare(Buffer.from(copy), Buffer.from(bytes))).toBe(0);
+    expect(sharedFrom(bytes, bytes.length + 1)).toBe(bytes);
+    expect(sharedFrom(copy, 0)).toBe(copy);
   });
 
   it.each([

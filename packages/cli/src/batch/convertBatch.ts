@@ -1,4 +1,4 @@
-import { convertModel, ConvertError } from '@arsession/convert/pool';
+import { convertModel, ConvertError, readSharedFileAsync } from '@arsession/convert/pool';
 import { EXIT, type CommandIO } from '../command.js';
 import type { ConvertOptions } from '../ConvertOptions.js';
 import { BatchProgress } from './BatchProgress.js';
@@ -8,8 +8,12 @@ import { outputPaths } from './outputPaths.js';
 import { reportLine } from './reportText.js';
 import { summaryTable } from './summaryTable.js';
 
-/** Each model of a batch in a pooled worker thread: a model that hangs or crashes its parser costs only its worker. */
-const engine: ConversionEngine = { convert: convertModel, ConvertError };
+/**
+ * Each model of a batch in a pooled worker thread: a model that hangs or crashes its parser costs
+ * only its worker. Its bytes are read into shared memory, which the worker takes without a copy
+ * and where a large IFC is checked beside web-ifc's parse.
+ */
+const engine: ConversionEngine = { convert: convertModel, ConvertError, readFile: readSharedFileAsync };
 
 /**
  * Many models into a folder, `jobs` at a time, with a progress bar, a line per file and a summary.

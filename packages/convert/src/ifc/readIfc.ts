@@ -31,6 +31,7 @@ import { StepFile } from './step/StepFile.js';
 import { STEP_SYNTAX_CHECK_DEFAULTS, StepSyntaxCheck } from './StepSyntaxCheck.js';
 import { stepText } from './step/StepValue.js';
 import { UNZIP_IFC_DEFAULTS, unzipIfc } from './unzipIfc.js';
+import { sharedFrom } from '../io/readSharedFile.js';
 import { finishWebIfcRead, returnWebIfcHeap, startWebIfcRead } from './webIfcApi.js';
 
 /** Options of {@link readIfc}. */
@@ -71,7 +72,10 @@ export interface ReadIfcOptions {
    * `partsSource`. Absent, or when `reduction` leaves the model as read: no second placing.
    */
   partsReduction?: StreamReduction;
-  /** Files from this size (bytes) in shared memory have their STEP syntax checked on a helper thread (see `StepSyntaxCheck`). */
+  /**
+   * Files from this size (bytes) in shared memory have their STEP syntax checked on a helper
+   * thread (see `StepSyntaxCheck`); an IFC unpacked from an `.ifczip` is put there from this size.
+   */
   checkBesideFromBytes: number;
 }
 
@@ -125,9 +129,13 @@ export async function readIfc(input: Uint8Array, options: Partial<ReadIfcOptions
       ...(cause !== undefined && { cause }),
     });
 
+  // An IFC unpacked from a zip is put in shared memory when large, to be checked beside web-ifc's parse too.
   const bytes =
     detectFormat(input) === 'ifczip'
-      ? unzipIfc(input, { maxBytes: opts.maxUnpackedBytes, ...(opts.fileName !== undefined && { fileName: opts.fileName }) })
+      ? sharedFrom(
+          unzipIfc(input, { maxBytes: opts.maxUnpackedBytes, ...(opts.fileName !== undefined && { fileName: opts.fileName }) }),
+          opts.checkBesideFromBytes,
+        )
       : input;
   const header = readIfcHeader(bytes);
   if (!header.schema) throw fail('no FILE_SCHEMA in the STEP header');
