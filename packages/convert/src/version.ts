@@ -8,4 +8,4 @@
  * const key = `${sha256}.${CONVERTER_VERSION}`;
  * ```
  */
-export const CONVERTER_VERSION = '0.1.0+34';
+export const CONVERTER_VERSION = '0.1.0+35';

@@ -107,6 +107,27 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
     expect(envelope.maxUncovered).toBeLessThan(1);
   });
 
+  it('with perEnvelopeTriangle, keeps walls, slabs and roofs within millimetres whatever its target: the rest gives', async () => {
+    // The duplex draws 12,510 envelope triangles and 14,264 of furniture; a target of 1,000 alone
+    // takes the envelope apart (left out, or metres off).
+    const read = async (perEnvelopeTriangle: number) => {
+      const reduction = new StreamReduction({ triangles: 1000, startTriangles: 0, perEnvelopeTriangle });
+      const scene = await readIfc(corpusBytes('ifc', 'duplex.ifc'), { reduction });
+      const of = (category: string) => reduction.categories.find((c) => c.category === category)!;
+      return { scene, envelope: of('envelope'), furniture: of('furniture') };
+    };
+    const kept = await read(1.25);
+    expect(kept.envelope.leftOut).toEqual([]);
+    expect(kept.envelope.proxiedElements).toBe(0);
+    expect(Math.max(kept.envelope.maxDeviation, kept.envelope.maxUncovered)).toBeLessThan(0.005);
+    expect(kept.furniture.deliveredTriangles).toBeLessThan(kept.furniture.sourceTriangles);
+    expect(kept.scene.stats.triangles).toBeLessThanOrEqual(1.25 * kept.envelope.sourceTriangles);
+    const target = await read(0);
+    expect(target.scene.stats.triangles).toBeLessThanOrEqual(1000);
+    expect(target.envelope.leftOut.length + target.envelope.proxiedElements).toBeGreaterThan(0);
+    expect(Math.max(target.envelope.maxDeviation, target.envelope.maxUncovered)).toBeGreaterThan(0.5);
+  });
+
   it("draws a window frame's stand-in across its opening see-through, in the frame's own colour", async () => {
     const bytes = () => corpusBytes('ifc', 'duplex.ifc');
     const full = await readIfc(bytes());

@@ -2,6 +2,7 @@ import type { Bounds } from '@arsession/geometry';
 import type { SceneData, SceneMaterial, SceneMesh, SceneNode } from '../scene/SceneData.js';
 import { sceneStats } from '../scene/sceneStats.js';
 import { emptyBounds, linearBounds } from '../scene/growBounds.js';
+import { categoryOfIfcClass } from './categoryOfIfcClass.js';
 import { fnv1a, sameWords } from './SameShapes.js';
 import type { CategoryFigures, MeshStray } from './ArBudget.js';
 
@@ -16,6 +17,12 @@ export interface StreamReductionOptions {
   startTriangles: number;
   /** Bytes its placed geometry may take: a model that would need more is reduced whatever its triangles. */
   maxBytes: number;
+  /**
+   * Triangles kept at least for each one the envelope draws (walls, slabs, roofs and their detail,
+   * by their products' IFC classes), whatever `triangles` says: a level that keeps the building's
+   * shape as read however large the project. 0: `triangles` alone.
+   */
+  perEnvelopeTriangle: number;
 }
 
 /**
@@ -28,6 +35,7 @@ export const STREAM_REDUCTION_DEFAULTS: Readonly<StreamReductionOptions> = {
   triangles: 100_000,
   startTriangles: 100_000,
   maxBytes: Number.POSITIVE_INFINITY,
+  perEnvelopeTriangle: 0,
 };
 
 /**
@@ -156,7 +164,8 @@ export class StreamReduction {
     const asDrawn: SceneData = { source: { format: 'ifc' }, ...base, offset: [0, 0, 0], bounds, stats: sceneStats(base), warnings: [] };
     // Loaded only for a model this far over: most are read without the simplifier.
     const { simplifyToBudget } = await import('./simplifyToBudget.js');
-    const simplified = await simplifyToBudget(asDrawn, { triangles: this.opts.triangles });
+    const triangles = Math.max(this.opts.triangles, this.opts.perEnvelopeTriangle * envelopeDrawn(geometries));
+    const simplified = await simplifyToBudget(asDrawn, { triangles });
     const { materials } = simplified.scene;
     const reduced = simplified.scene.meshes.map((mesh, u) =>
       mesh === meshes[u]
@@ -264,6 +273,14 @@ function strayByProduct(
 function classOf(g: SharedGeometry, placement: number): Record<string, string> {
   const owner = g.owners?.[placement];
   return owner ? { ifcClass: owner.ifcClass, product: `#${owner.product}` } : {};
+}
+
+/** Triangles the envelope draws: each placement of a geometry whose product's IFC class is the envelope's. */
+function envelopeDrawn(geometries: readonly SharedGeometry[]): number {
+  let drawn = 0;
+  for (const g of geometries)
+    for (const owner of g.owners ?? []) if (categoryOfIfcClass(owner.ifcClass) === 'envelope') drawn += g.indices.length / 3;
+  return drawn;
 }
 
 /** A shared geometry as a mesh in its own frame: positions and normals apart, its triangles as they are, no name, material 0. */
