@@ -10,7 +10,7 @@ import {
   splitIntoParts,
   unpackParts,
 } from '@arsession/convert';
-import { StreamReduction } from '@arsession/convert/budget';
+import { partsLevel, StreamReduction } from '@arsession/convert/budget';
 import { renderTogether, type RenderedModel, type RenderModelOptions } from './renderModel.js';
 
 /**
@@ -57,10 +57,9 @@ export async function renderPart(
  */
 async function elementsOfPart(bytes: Uint8Array, index: number): Promise<{ elements: Set<string>; split: ScenePart }> {
   const triangles = AR_BUDGET_DEFAULTS.triangles;
-  const partsTriangles = Math.max(1_000_000, 10 * triangles);
   const scene = await readIfc(bytes, {
     reduction: new StreamReduction({ triangles, startTriangles: triangles }),
-    partsReduction: new StreamReduction({ triangles: partsTriangles, startTriangles: partsTriangles }),
+    partsReduction: new StreamReduction(partsLevel(triangles)),
   });
   const source = scene.partsSource ?? scene;
   const split = splitIntoParts(source, scene.levels, { triangles });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ModelTooLargeError, readIfc, readUsdz, sceneBounds } from '../src/index.js';
 import type { Vec3 } from '@arsession/geometry';
-import { boxProxy, type Rgba, type SharedGeometry, StreamReduction } from '../src/budget/index.js';
+import { boxProxy, partsLevel, type Rgba, type SharedGeometry, StreamReduction } from '../src/budget/index.js';
 import { SIMPLIFICATION_POLICY_DEFAULTS } from '../src/budget/SimplificationPolicy.js';
 import { linearBounds } from '../src/scene/growBounds.js';
 import { runConversion } from '../src/worker/runConversion.js';
@@ -122,6 +122,9 @@ describe('StreamReduction: the AR budget before an IFC is placed', () => {
     expect(Math.max(kept.envelope.maxDeviation, kept.envelope.maxUncovered)).toBeLessThan(0.005);
     expect(kept.furniture.deliveredTriangles).toBeLessThan(kept.furniture.sourceTriangles);
     expect(kept.scene.stats.triangles).toBeLessThanOrEqual(1.25 * kept.envelope.sourceTriangles);
+    // The parts' level: a full read's million triangles, or ten budgets, and the envelope kept so.
+    expect(partsLevel(100_000)).toEqual({ triangles: 1_000_000, startTriangles: 1_000_000, perEnvelopeTriangle: 1.25 });
+    expect(partsLevel(250_000)).toMatchObject({ triangles: 2_500_000, perEnvelopeTriangle: 1.25 });
     const target = await read(0);
     expect(target.scene.stats.triangles).toBeLessThanOrEqual(1000);
     expect(target.envelope.leftOut.length + target.envelope.proxiedElements).toBeGreaterThan(0);

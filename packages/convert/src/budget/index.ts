@@ -36,4 +36,5 @@ export {
   type SharedGeometry,
   type StreamReductionOptions,
 } from './StreamReduction.js';
+export { fullReadTriangles, partsLevel } from './partsLevel.js';
 export { mergedDrawCalls } from '../scene/mergeByMaterial.js';

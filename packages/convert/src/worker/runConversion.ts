@@ -12,6 +12,7 @@ import { trianglesWithoutElement } from '../scene/trianglesWithoutElement.js';
 import { AR_BUDGET_DEFAULTS, withinBudget } from '../budget/ArBudget.js';
 import { budgetFigures, fitArBudget } from '../budget/fitArBudget.js';
 import { StreamReduction } from '../budget/StreamReduction.js';
+import { fullReadTriangles, partsLevel } from '../budget/partsLevel.js';
 import type { ConversionRequest, ConversionResult } from './protocol.js';
 import type { SceneData } from '../scene/SceneData.js';
 import type { WarningCode } from '../scene/warningCodes.js';
@@ -45,19 +46,9 @@ export async function runConversion(asked: ConversionRequest): Promise<Conversio
       startTriangles: budget.triangles,
       maxBytes: maxGeometryBytes,
     });
-  // Parts are read richer, from the same stream: each is brought within the budget on its own, so
-  // their level keeps as many triangles as a full read for door detection would, and at least the
-  // envelope as read and as much again of the rest: a part is where the user stands, and a project
-  // whose walls alone pass that level (the restaurant merged 18 times) kept them within 2 cm only.
+  // Parts are read richer, from the same stream (see `partsLevel`): each is brought within the budget on its own.
   const partsReduction =
-    budget &&
-    request.partsPath !== undefined &&
-    new StreamReduction({
-      triangles: fullReadTriangles(budget.triangles),
-      startTriangles: fullReadTriangles(budget.triangles),
-      maxBytes: maxGeometryBytes,
-      perEnvelopeTriangle: 1.25,
-    });
+    budget && request.partsPath !== undefined && new StreamReduction({ ...partsLevel(budget.triangles), maxBytes: maxGeometryBytes });
   const readOptions = {
     ...(request.fileName !== undefined && { fileName: request.fileName }),
     ...(request.field !== undefined && { field: request.field }),
@@ -167,13 +158,6 @@ async function writeParts(scene: ModelScene, budget: ArBudget, path: string): Pr
   const { deliverParts } = await import('../parts/deliverParts.js');
   return deliverParts(source, split, path, { budget, ...(source.streamReduced && { streamReduced: source.streamReduced }) });
 }
-
-/**
- * Triangles up to which a model reduced as it was read is read again in full for door
- * detection: what was always read in full before reduction started at the budget (1 M, or ten
- * times a larger budget).
- */
-const fullReadTriangles = (budgetTriangles: number) => Math.max(1_000_000, 10 * budgetTriangles);
 
 /**
  * The model as read in full, for door detection: a model reduced as it was read (over the
