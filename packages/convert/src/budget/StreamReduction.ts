@@ -164,7 +164,9 @@ export class StreamReduction {
     const asDrawn: SceneData = { source: { format: 'ifc' }, ...base, offset: [0, 0, 0], bounds, stats: sceneStats(base), warnings: [] };
     // Loaded only for a model this far over: most are read without the simplifier.
     const { simplifyToBudget } = await import('./simplifyToBudget.js');
-    const triangles = Math.max(this.opts.triangles, this.opts.perEnvelopeTriangle * envelopeDrawn(geometries));
+    const { perEnvelopeTriangle } = this.opts;
+    const triangles =
+      perEnvelopeTriangle > 0 ? Math.max(this.opts.triangles, perEnvelopeTriangle * envelopeDrawn(geometries)) : this.opts.triangles;
     const simplified = await simplifyToBudget(asDrawn, { triangles });
     const { materials } = simplified.scene;
     const reduced = simplified.scene.meshes.map((mesh, u) =>
