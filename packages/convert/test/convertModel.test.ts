@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertModel, MeshNodeLimitError, ModelUnreadableError, readModel, UnsupportedFormatError } from '../src/index.js';
 import { corpusBytes } from '../../../test/support/corpus.js';
+import { sharedFrom } from '../src/io/readSharedFile.js';
 import { readUsdzBack } from '../../../test/support/usdReader.js';
 
 describe('convertModel: the contained pipeline', () => {
@@ -61,9 +62,7 @@ describe('convertModel: bytes in shared memory', () => {
   const padded = (data: (text: string) => string) => {
     const text = data(new TextDecoder('latin1').decode(corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc')));
     const big = text.replace('DATA;\n', `DATA;\n/*${' padding'.repeat(9 * 2 ** 17)}*/\n`);
-    const bytes = new Uint8Array(new SharedArrayBuffer(big.length));
-    bytes.set(Buffer.from(big, 'latin1'));
-    return bytes;
+    return sharedFrom(Buffer.from(big, 'latin1'), 0);
   };
 
   it("are shared with the worker, not moved: converted, and still the caller's", async () => {

@@ -14,11 +14,7 @@ import { CORPUS_DIR, corpusBytes, corpusFiles } from '../../../test/support/corp
 import { zipArchive } from '../../../test/support/zipArchive.js';
 
 /** `bytes` copied into memory threads share, as a conversion reads the file it is given by path. */
-const shared = (bytes: Uint8Array) => {
-  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length));
-  copy.set(bytes);
-  return copy;
-};
+const shared = (bytes: Uint8Array) => sharedFrom(bytes, 0);
 const latin1 = (text: string) => new Uint8Array(Buffer.from(text, 'latin1'));
 const house = () => new TextDecoder('latin1').decode(corpusBytes('ifc', 'IfcOpenHouse_IFC4.ifc'));
 const minimal = (data: string) =>

@@ -71,11 +71,10 @@ export interface ConversionEngine {
   convert(bytes: Uint8Array, options: Partial<Omit<ConvertModelOptions, 'maxHeapMb'>>): Promise<ConversionResult>;
   ConvertError: abstract new (...args: never[]) => ConvertError;
   /**
-   * How it wants a file's bytes, where not as Node reads them: in shared memory, for a
-   * conversion in this thread or a pooled worker (a large IFC is then checked on a helper thread
-   * beside web-ifc's parse).
+   * How it reads a model file: into shared memory, for a conversion in this thread or a pooled
+   * worker (a large IFC is then checked on a helper thread beside web-ifc's parse).
    */
-  readFile?: (path: string) => Uint8Array | Promise<Uint8Array>;
+  readFile: (path: string) => Uint8Array | Promise<Uint8Array>;
 }
 
 /** Where one model goes. */
@@ -110,7 +109,7 @@ export async function convertFile(path: string, name: string, engine: Conversion
   const seconds = () => Math.round(performance.now() - started) / 1000;
   let bytes: Uint8Array;
   try {
-    bytes = engine.readFile ? await engine.readFile(path) : new Uint8Array(await readFile(path));
+    bytes = await engine.readFile(path);
   } catch (err) {
     return {
       input: name,

@@ -55,8 +55,7 @@ export class StepSyntaxCheck {
   /** Starts the check of `bytes`: done on return, unless a helper thread takes it (see `besideFromBytes`). */
   static start(bytes: Uint8Array, options: Partial<StepSyntaxCheckOptions> = {}): StepSyntaxCheck {
     const { besideFromBytes } = { ...STEP_SYNTAX_CHECK_DEFAULTS, ...options };
-    const shared = typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer;
-    if (!shared || bytes.length < besideFromBytes) return StepSyntaxCheck.here(bytes);
+    if (!(bytes.buffer instanceof SharedArrayBuffer) || bytes.length < besideFromBytes) return StepSyntaxCheck.here(bytes);
     let helper: Worker;
     try {
       helper = new Worker(HELPER, { workerData: { bytes } });
