@@ -51,9 +51,7 @@ export function benchRender(only?: (file: string) => boolean): RenderRow[] {
  * ```
  */
 export function renderOne(path: string, large: boolean): RenderRow | undefined {
-  const result = jsonOfChild<Array<RenderedModel & { peakRssMb: number }>>(CLI, ['--out', join(BENCH_DIR, 'renders'), path], 'render')?.[0];
-  if (!result) return undefined;
-  return { ...result, large };
+  return renderInChild([path], 'render', large);
 }
 
 /**
@@ -66,11 +64,11 @@ export function renderOne(path: string, large: boolean): RenderRow | undefined {
  * ```
  */
 export function renderPartOf(path: string, partsPath: string, index: number): RenderRow | undefined {
-  const result = jsonOfChild<Array<RenderedModel & { peakRssMb: number }>>(
-    CLI,
-    ['--out', join(BENCH_DIR, 'renders'), '--part', partsPath, '--index', String(index), path],
-    'part render',
-  )?.[0];
-  if (!result) return undefined;
-  return { ...result, large: true };
+  return renderInChild(['--part', partsPath, '--index', String(index), path], 'part render', true);
+}
+
+/** The one model `renderCli` renders with `args` into bench/renders/, as a row; `what` names a failure. */
+function renderInChild(args: readonly string[], what: string, large: boolean): RenderRow | undefined {
+  const result = jsonOfChild<Array<RenderedModel & { peakRssMb: number }>>(CLI, ['--out', join(BENCH_DIR, 'renders'), ...args], what)?.[0];
+  return result && { ...result, large };
 }
